@@ -1,0 +1,298 @@
+package bend
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Parse reads a .bend document. It returns an error only when the input is
+// not a JSON object at all or breaks a reading limit (size, depth, UTF-8,
+// duplicate member names). Problems of shape (missing or mistyped members)
+// do not stop parsing: they are kept and reported by Validate, so that a
+// model's imperfect output can still be scored.
+func Parse(data []byte) (*Document, error) {
+	v, err := ParseValue(data)
+	if err != nil {
+		return nil, err
+	}
+	if v.Kind != Object {
+		return nil, &Error{Msg: "a document must be a JSON object", Section: "3"}
+	}
+	return FromValue(v), nil
+}
+
+// FromValue reads a document from an already parsed JSON object.
+func FromValue(v *Value) *Document {
+	d := &Document{}
+	r := &reader{}
+	for _, m := range v.Members {
+		ptr := "/" + EscapePointer(m.Key)
+		switch m.Key {
+		case "bendscript":
+			r.str(&d.Bendscript, m, ptr, &d.Extra)
+		case "id":
+			r.str(&d.ID, m, ptr, &d.Extra)
+		case "vocabulary":
+			r.str(&d.Vocabulary, m, ptr, &d.Extra)
+		case "title":
+			r.optStr(&d.Title, m, ptr, &d.Extra)
+		case "meta":
+			if m.Value.Kind != Object {
+				r.typeErr(ptr, "an object", "3")
+			}
+			d.Meta = m.Value
+		case "blocks":
+			d.hasBlocks = true
+			d.Blocks = r.blocks(m, ptr, &d.Extra)
+		case "edges":
+			d.hasEdges = true
+			d.Edges = r.edges(m, ptr, &d.Extra)
+		default:
+			d.Extra = append(d.Extra, m)
+		}
+	}
+	d.problems = r.errs
+	return d
+}
+
+type reader struct {
+	errs Errors
+}
+
+func (r *reader) typeErr(ptr, want, section string) {
+	r.errs = append(r.errs, &Error{Pointer: ptr, Msg: "must be " + want, Section: section})
+}
+
+// str reads a string member; a mistyped one is reported and kept in extra so
+// the document still round-trips.
+func (r *reader) str(dst *string, m Member, ptr string, extra *[]Member) {
+	if m.Value.Kind != String {
+		r.typeErr(ptr, "a string", "3")
+		*extra = append(*extra, m)
+		return
+	}
+	*dst = m.Value.Str
+}
+
+func (r *reader) optStr(dst **string, m Member, ptr string, extra *[]Member) {
+	if m.Value.Kind != String {
+		r.typeErr(ptr, "a string", "3")
+		*extra = append(*extra, m)
+		return
+	}
+	s := m.Value.Str
+	*dst = &s
+}
+
+func (r *reader) blocks(m Member, ptr string, extra *[]Member) []*Block {
+	if m.Value.Kind != Array {
+		r.typeErr(ptr, "an array of blocks", "2.2")
+		*extra = append(*extra, m)
+		return nil
+	}
+	out := make([]*Block, 0, len(m.Value.Elems))
+	for i, e := range m.Value.Elems {
+		p := ptr + "/" + strconv.Itoa(i)
+		if e.Kind != Object {
+			r.typeErr(p, "a block object", "2.2")
+			continue
+		}
+		out = append(out, r.block(e, p))
+	}
+	return out
+}
+
+func (r *reader) block(v *Value, ptr string) *Block {
+	b := &Block{}
+	for _, m := range v.Members {
+		p := ptr + "/" + EscapePointer(m.Key)
+		switch m.Key {
+		case "id":
+			r.str(&b.ID, m, p, &b.Extra)
+		case "kind":
+			r.str(&b.Kind, m, p, &b.Extra)
+		case "level":
+			n, ok := intValue(m.Value)
+			if !ok {
+				r.typeErr(p, "an integer", "2.2")
+				b.Extra = append(b.Extra, m)
+				continue
+			}
+			b.Level = &n
+		case "ordered":
+			if m.Value.Kind != Bool {
+				r.typeErr(p, "a boolean", "2.2")
+				b.Extra = append(b.Extra, m)
+				continue
+			}
+			o := m.Value.Bool
+			b.Ordered = &o
+		case "language":
+			r.optStr(&b.Language, m, p, &b.Extra)
+		case "target":
+			r.optStr(&b.Target, m, p, &b.Extra)
+		case "text":
+			r.optStr(&b.Text, m, p, &b.Extra)
+		case "spans":
+			b.Spans = r.spans(m, p, &b.Extra)
+		case "items":
+			b.Items = r.blocks(m, p, &b.Extra)
+		case "blocks":
+			b.Blocks = r.blocks(m, p, &b.Extra)
+		default:
+			b.Extra = append(b.Extra, m)
+		}
+	}
+	return b
+}
+
+// intValue returns the value of an integral JSON number that fits an int.
+func intValue(v *Value) (int, bool) {
+	if v.Kind != Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v.Str, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+func (r *reader) spans(m Member, ptr string, extra *[]Member) []*Span {
+	if m.Value.Kind != Array {
+		r.typeErr(ptr, "an array of spans", "2.3")
+		*extra = append(*extra, m)
+		return nil
+	}
+	out := make([]*Span, 0, len(m.Value.Elems))
+	for i, e := range m.Value.Elems {
+		p := ptr + "/" + strconv.Itoa(i)
+		if e.Kind != Object {
+			r.typeErr(p, "a span object", "2.3")
+			continue
+		}
+		out = append(out, r.span(e, p))
+	}
+	return out
+}
+
+func (r *reader) span(v *Value, ptr string) *Span {
+	s := &Span{}
+	hasText := false
+	for _, m := range v.Members {
+		p := ptr + "/" + EscapePointer(m.Key)
+		switch m.Key {
+		case "id":
+			r.str(&s.ID, m, p, &s.Extra)
+		case "text":
+			hasText = true
+			switch m.Value.Kind {
+			case Null:
+			case String:
+				t := m.Value.Str
+				s.Text = &t
+			default:
+				r.typeErr(p, "a string, or null for a tombstone", "2.3")
+				s.Extra = append(s.Extra, m)
+			}
+		case "marks":
+			if m.Value.Kind != Array {
+				r.typeErr(p, "an array of marks", "2.5")
+				s.Extra = append(s.Extra, m)
+				continue
+			}
+			s.Marks = make([]*Mark, 0, len(m.Value.Elems))
+			for i, e := range m.Value.Elems {
+				s.Marks = append(s.Marks, r.mark(e, p+"/"+strconv.Itoa(i)))
+			}
+		default:
+			s.Extra = append(s.Extra, m)
+		}
+	}
+	if !hasText {
+		r.errs = append(r.errs, &Error{Pointer: ptr, Msg: `missing required member "text"`, Section: "2.3"})
+	}
+	return s
+}
+
+func (r *reader) mark(v *Value, ptr string) *Mark {
+	switch v.Kind {
+	case String:
+		return &Mark{Name: v.Str}
+	case Object:
+		if k := v.Get("kind"); k == nil || k.Kind != String || k.Str != "link" {
+			return &Mark{Raw: v}
+		}
+		l := &Link{}
+		hasTarget := false
+		for _, m := range v.Members {
+			p := ptr + "/" + EscapePointer(m.Key)
+			switch m.Key {
+			case "kind":
+			case "target":
+				hasTarget = true
+				r.str(&l.Target, m, p, &l.Extra)
+			case "predicate":
+				r.optStr(&l.Predicate, m, p, &l.Extra)
+			default:
+				l.Extra = append(l.Extra, m)
+			}
+		}
+		if !hasTarget {
+			r.errs = append(r.errs, &Error{Pointer: ptr, Msg: `link mark is missing "target"`, Section: "2.5.1"})
+		}
+		return &Mark{Link: l}
+	}
+	return &Mark{Raw: v}
+}
+
+func (r *reader) edges(m Member, ptr string, extra *[]Member) []*Edge {
+	if m.Value.Kind != Array {
+		r.typeErr(ptr, "an array of edges", "2.4")
+		*extra = append(*extra, m)
+		return nil
+	}
+	out := make([]*Edge, 0, len(m.Value.Elems))
+	for i, e := range m.Value.Elems {
+		p := ptr + "/" + strconv.Itoa(i)
+		if e.Kind != Object {
+			r.typeErr(p, "an edge object", "2.4")
+			continue
+		}
+		out = append(out, r.edge(e, p))
+	}
+	return out
+}
+
+func (r *reader) edge(v *Value, ptr string) *Edge {
+	e := &Edge{}
+	has := map[string]bool{}
+	for _, m := range v.Members {
+		p := ptr + "/" + EscapePointer(m.Key)
+		switch m.Key {
+		case "subject":
+			has[m.Key] = true
+			r.str(&e.Subject, m, p, &e.Extra)
+		case "predicate":
+			has[m.Key] = true
+			r.str(&e.Predicate, m, p, &e.Extra)
+		case "object":
+			has[m.Key] = true
+			r.str(&e.Object, m, p, &e.Extra)
+		case "meta":
+			if m.Value.Kind != Object {
+				r.typeErr(p, "an object", "6.1")
+			}
+			e.Meta = m.Value
+		default:
+			e.Extra = append(e.Extra, m)
+		}
+	}
+	for _, k := range []string{"subject", "predicate", "object"} {
+		if !has[k] {
+			r.errs = append(r.errs, &Error{Pointer: ptr, Msg: fmt.Sprintf("missing required member %q", k), Section: "6.1"})
+		}
+	}
+	return e
+}

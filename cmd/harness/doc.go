@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"bendscript.com/round-trip-harness/bend"
+)
+
+// loadDocument reads and parses a .bend file; errors name the file.
+func loadDocument(name string) (*bend.Document, []byte, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := bend.Parse(data)
+	if err != nil {
+		if be, ok := err.(*bend.Error); ok {
+			c := *be
+			c.File = name
+			return nil, data, &c
+		}
+		return nil, data, fmt.Errorf("%s: %w", name, err)
+	}
+	return d, data, nil
+}
+
+func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("validate", "validate FILE...", `
+		harness validate corpus/*.bend.json
+		harness validate out.bend.json && echo valid`, stderr)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return usageError("validate: no files given")
+	}
+	bad := 0
+	for _, name := range fs.Args() {
+		d, _, err := loadDocument(name)
+		if err != nil {
+			fmt.Fprintln(stdout, err)
+			bad++
+			continue
+		}
+		if errs := bend.Validate(d); len(errs) > 0 {
+			for _, e := range errs.WithFile(name) {
+				fmt.Fprintln(stdout, e)
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		fmt.Fprintf(stderr, "%d of %d files invalid\n", bad, fs.NArg())
+		return failed()
+	}
+	return nil
+}
+
+func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("id", "id [--check | --write] FILE...", `
+		harness id doc.bend.json
+		harness id --check corpus/*.bend.json
+		harness id --write corpus/07-go-retry.bend.json`, stderr)
+	check := fs.Bool("check", false, "exit 1 when a file's declared id differs from its computed id")
+	write := fs.Bool("write", false, "rewrite the id field (and self-references that used the old id) in place")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return usageError("id: no files given")
+	}
+	if *check && *write {
+		return usageError("id: --check and --write exclude each other")
+	}
+	bad := 0
+	for _, name := range fs.Args() {
+		d, _, err := loadDocument(name)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			bad++
+			continue
+		}
+		id, err := bend.ID(d)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			bad++
+			continue
+		}
+		fmt.Fprintf(stdout, "%s\t%s\n", name, id)
+		switch {
+		case *check && d.ID != id:
+			fmt.Fprintf(stderr, "%s: /id: declared %q, computed %q (§5.1)\n", name, d.ID, id)
+			bad++
+		case *write && d.ID != id:
+			bend.SetID(d, id)
+			if err := writeFileAtomic(name, bend.Marshal(d)); err != nil {
+				return &exitError{exitCantRun, err}
+			}
+		}
+	}
+	if bad > 0 {
+		return failed()
+	}
+	return nil
+}
+
+func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", "version", "harness version", stderr)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "harness %s (BendScript %s)\n", Version, bend.Version)
+	return nil
+}
+
+// Version is the harness version recorded in transcripts and reports.
+const Version = "0.1.0"
+
+// writeFileAtomic writes data to a temporary file beside name and renames it
+// over name, so that a reader never sees a half-written file.
+func writeFileAtomic(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}

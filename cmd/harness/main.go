@@ -1,0 +1,27 @@
+// Command harness is the BendScript v0.1 round-trip drift harness (§8 of the
+// spec): it validates and identifies .bend documents, runs the corpus tasks
+// against models, scores every transcript and writes the verdict report.
+//
+// Run "harness help" for the subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		if !errors.Is(err, errSilent) {
+			fmt.Fprintf(os.Stderr, "harness: %v\n", err)
+		}
+		os.Exit(exitCode(err))
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Exit codes: 0 success (or a passing verdict), 1 a negative result (invalid
+// document, failing verdict, id mismatch), 2 the command could not run
+// (usage, configuration, I/O).
+const (
+	exitOK      = 0
+	exitFail    = 1
+	exitCantRun = 2
+)
+
+// exitError carries an exit code with its error.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// errSilent marks a failure already explained on stderr.
+var errSilent = errors.New("failed")
+
+// failed returns an error that exits 1 without printing more.
+func failed() error { return &exitError{exitFail, errSilent} }
+
+func usageError(format string, args ...any) error {
+	return &exitError{exitCantRun, fmt.Errorf(format, args...)}
+}
+
+func exitCode(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return exitCantRun
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"validate", "check .bend files against the v0.1 rules", cmdValidate},
+		{"id", "print, check or write the content id of .bend files", cmdID},
+		{"version", "print the harness version", cmdVersion},
+	}
+}
+
+// run is the whole program; main only maps its error to an exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stdout)
+		if len(args) == 0 {
+			return usageError("no command given")
+		}
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	printUsage(stderr)
+	return usageError("unknown command %q", args[0])
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: harness <command> [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	cs := commands()
+	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `Run "harness <command> -h" for a command's flags and examples.`)
+}
+
+// newFlagSet returns a FlagSet whose usage prints the synopsis, the flags and
+// the examples.
+func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: harness %s\n", synopsis)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(stderr, "\nFlags:")
+			fs.PrintDefaults()
+		}
+		if examples != "" {
+			fmt.Fprintln(stderr, "\nExamples:")
+			for _, l := range strings.Split(strings.TrimSpace(examples), "\n") {
+				fmt.Fprintln(stderr, "  "+strings.TrimSpace(l))
+			}
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args; -h is a successful request for help.
+func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, nil
+		}
+		return false, &exitError{exitCantRun, errSilent}
+	}
+	return false, nil
+}
