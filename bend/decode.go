@@ -296,3 +296,43 @@ func (r *reader) edge(v *Value, ptr string) *Edge {
 	}
 	return e
 }
+
+// BlockFromValue reads one block from a JSON value; problems are returned.
+func BlockFromValue(v *Value) (*Block, Errors) {
+	r := &reader{}
+	if v.Kind != Object {
+		return nil, Errors{{Msg: "must be a block object", Section: "2.2"}}
+	}
+	b := r.block(v, "")
+	return b, r.errs
+}
+
+// SpanFromValue reads one span from a JSON value; problems are returned.
+func SpanFromValue(v *Value) (*Span, Errors) {
+	r := &reader{}
+	if v.Kind != Object {
+		return nil, Errors{{Msg: "must be a span object", Section: "2.3"}}
+	}
+	s := r.span(v, "")
+	return s, r.errs
+}
+
+// MarkFromValue reads one mark from a JSON value; problems are returned.
+func MarkFromValue(v *Value) (*Mark, Errors) {
+	r := &reader{}
+	m := r.mark(v, "")
+	if m.Raw != nil {
+		r.errs = append(r.errs, &Error{Msg: "a mark is \"bold\", \"italic\", \"code\" or a link object", Section: "2.5"})
+	}
+	return m, r.errs
+}
+
+// EdgeFromValue reads one edge from a JSON value; problems are returned.
+func EdgeFromValue(v *Value) (*Edge, Errors) {
+	r := &reader{}
+	if v.Kind != Object {
+		return nil, Errors{{Msg: "must be an edge object", Section: "2.4"}}
+	}
+	e := r.edge(v, "")
+	return e, r.errs
+}

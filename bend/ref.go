@@ -115,3 +115,14 @@ func isURI(s string) bool {
 	}
 	return !strings.ContainsAny(rest, " \t\r\n")
 }
+
+// RelativeTo rewrites s to the relative form when it is a bend: reference
+// naming any of the given document ids (see Relative).
+func RelativeTo(s string, ids ...string) string {
+	for _, id := range ids {
+		if r := Relative(s, id); r != s {
+			return r
+		}
+	}
+	return s
+}

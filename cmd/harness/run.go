@@ -57,6 +57,8 @@ func commands() []command {
 	return []command{
 		{"validate", "check .bend files against the v0.1 rules", cmdValidate},
 		{"id", "print, check or write the content id of .bend files", cmdID},
+		{"corpus", "check the corpus, the tasks and their gold edits", cmdCorpus},
+		{"expect", "print the expected document of a class B/C task", cmdExpect},
 		{"version", "print the harness version", cmdVersion},
 	}
 }

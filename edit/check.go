@@ -1,0 +1,250 @@
+package edit
+
+import (
+	"fmt"
+	"slices"
+
+	"bendscript.com/round-trip-harness/bend"
+)
+
+// Result says whether one operation of a gold edit holds in an output.
+type Result struct {
+	Op     string `json:"op"`
+	OK     bool   `json:"ok"`
+	Reason string `json:"reason,omitempty"` // why not, when !OK
+}
+
+// Check reports, for each operation, whether output carries it out. sourceID
+// is the declared id of the source document: a model is told to leave the id
+// as it is, so self-references in the output may name either that id or the
+// output's own declared id, or be relative; all three count as the document
+// itself.
+func Check(output *bend.Document, sourceID string, ops []*Op) []Result {
+	c := &checker{out: output, self: []string{output.ID, sourceID}, edges: bend.LinkEdges(output)}
+	c.edges = append(c.edges, output.Edges...)
+	res := make([]Result, len(ops))
+	for i, op := range ops {
+		reason := c.check(op)
+		res[i] = Result{Op: op.Name, OK: reason == "", Reason: reason}
+	}
+	return res
+}
+
+// Compliance summarizes check results: whether all hold, and the fraction
+// that do (1 for an empty edit).
+func Compliance(res []Result) (applied bool, fraction float64) {
+	if len(res) == 0 {
+		return true, 1
+	}
+	ok := 0
+	for _, r := range res {
+		if r.OK {
+			ok++
+		}
+	}
+	return ok == len(res), float64(ok) / float64(len(res))
+}
+
+type checker struct {
+	out   *bend.Document
+	self  []string
+	edges []*bend.Edge // explicit and link-mark edges of the output
+}
+
+func (c *checker) rel(s string) string { return bend.RelativeTo(s, c.self...) }
+
+// check returns "" when op holds, or the reason it does not.
+func (c *checker) check(op *Op) string {
+	switch op.Name {
+	case SetVocabulary:
+		if c.out.Vocabulary != op.Vocabulary {
+			return fmt.Sprintf("vocabulary is %q, want %q", c.out.Vocabulary, op.Vocabulary)
+		}
+		return ""
+	case SetTitle:
+		if c.out.Title == nil || *c.out.Title != op.Title {
+			return "title differs"
+		}
+		return ""
+	case AddEdge:
+		if !c.hasEdge(op.Edge, true) {
+			return fmt.Sprintf("no edge %s %s %s", op.Edge.Subject, op.Edge.Predicate, op.Edge.Object)
+		}
+		return ""
+	case RemoveEdge:
+		if c.hasEdge(op.Edge, false) {
+			return fmt.Sprintf("edge %s %s %s is still there", op.Edge.Subject, op.Edge.Predicate, op.Edge.Object)
+		}
+		return ""
+	case RemoveBlock:
+		if c.out.FindBlock(op.Block) != nil {
+			return fmt.Sprintf("block %q is still there", op.Block)
+		}
+		return ""
+	case InsertBlock:
+		return c.insertedBlock(op)
+	}
+	b := c.out.FindBlock(op.Block)
+	if b == nil {
+		return fmt.Sprintf("no block %q", op.Block)
+	}
+	switch op.Name {
+	case SetCodeText:
+		if b.Text == nil || *b.Text != op.Text {
+			return "code text differs"
+		}
+		return ""
+	case InsertSpan:
+		return c.insertedSpan(b, op.After, op.NewSpan)
+	case RemoveSpan:
+		if b.FindSpan(op.Span) != nil {
+			return fmt.Sprintf("span %q is still there", op.Span)
+		}
+		return ""
+	case SupersedeSpan:
+		if r := c.insertedSpan(b, op.Span, op.NewSpan); r != "" {
+			if b.FindSpan(op.Span) != nil || b.FindSpan(op.NewSpan.ID) == nil {
+				return r
+			}
+			// The old span may be removed entirely (§5.3); then the new
+			// span only has to exist with its text.
+			if ns := b.FindSpan(op.NewSpan.ID); !sameSpanContent(ns, op.NewSpan, c.self) {
+				return fmt.Sprintf("span %q differs from the requested one", op.NewSpan.ID)
+			}
+		}
+		if old := b.FindSpan(op.Span); old != nil && (old.Text != nil || len(old.Marks) > 0) {
+			return fmt.Sprintf("span %q is neither a tombstone nor removed", op.Span)
+		}
+		e := &bend.Edge{Subject: bend.SpanRef(op.Block, op.NewSpan.ID), Predicate: "supersedes", Object: bend.SpanRef(op.Block, op.Span)}
+		if !c.hasEdge(e, false) {
+			return "no supersedes edge from the new span to the old one"
+		}
+		return ""
+	}
+	s := b.FindSpan(op.Span)
+	if s == nil {
+		return fmt.Sprintf("block %q has no span %q", op.Block, op.Span)
+	}
+	switch op.Name {
+	case SetText:
+		if s.Text == nil || *s.Text != op.Text {
+			return "span text differs from the requested text"
+		}
+	case AddMark:
+		if !slices.ContainsFunc(s.Marks, func(m *bend.Mark) bool { return c.sameMark(m, op.Mark) }) {
+			return "the span does not carry the mark"
+		}
+	case RemoveMark:
+		if slices.ContainsFunc(s.Marks, func(m *bend.Mark) bool { return c.sameMark(m, op.Mark) }) {
+			return "the span still carries the mark"
+		}
+	case SetLinkPredicate:
+		want := &bend.Mark{Link: &bend.Link{Target: op.Target, Predicate: op.Predicate}}
+		if !slices.ContainsFunc(s.Marks, func(m *bend.Mark) bool { return c.sameMark(m, want) }) {
+			return "no link mark to the target with the requested predicate"
+		}
+	}
+	return ""
+}
+
+func (c *checker) sameMark(out, want *bend.Mark) bool {
+	if out.Link != nil && want.Link != nil {
+		return c.rel(out.Link.Target) == c.rel(want.Link.Target) && equalPtr(out.Link.Predicate, want.Link.Predicate)
+	}
+	return sameMark(out, want, "", "")
+}
+
+// hasEdge looks for an edge with the same subject, predicate and object
+// (and, when withMeta and the wanted edge has meta, equal meta).
+func (c *checker) hasEdge(want *bend.Edge, withMeta bool) bool {
+	for _, e := range c.edges {
+		if e.Predicate != want.Predicate || c.rel(e.Subject) != c.rel(want.Subject) || c.rel(e.Object) != c.rel(want.Object) {
+			continue
+		}
+		if withMeta && want.Meta != nil && canonical(e.Meta) != canonical(want.Meta) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func (c *checker) insertedBlock(op *Op) string {
+	var list []*bend.Block
+	idx := -1
+	var find func([]*bend.Block) bool
+	find = func(bs []*bend.Block) bool {
+		for i, b := range bs {
+			if b.ID == op.NewBlock.ID {
+				list, idx = bs, i
+				return true
+			}
+			if find(b.Items) || find(b.Blocks) {
+				return true
+			}
+		}
+		return false
+	}
+	if !find(c.out.Blocks) {
+		return fmt.Sprintf("no block %q", op.NewBlock.ID)
+	}
+	if idx == 0 || list[idx-1].ID != op.After {
+		return fmt.Sprintf("block %q is not right after %q", op.NewBlock.ID, op.After)
+	}
+	if canonical(c.relBlock(list[idx]).Value()) != canonical(c.relBlock(op.NewBlock).Value()) {
+		return fmt.Sprintf("block %q differs from the requested block", op.NewBlock.ID)
+	}
+	return ""
+}
+
+// relBlock returns a copy of b with self-references made relative.
+func (c *checker) relBlock(b *bend.Block) *bend.Block {
+	cp := cloneBlock(b)
+	var fix func(*bend.Block)
+	fix = func(b *bend.Block) {
+		if b.Target != nil {
+			t := c.rel(*b.Target)
+			b.Target = &t
+		}
+		for _, s := range b.Spans {
+			for _, m := range s.Marks {
+				if m.Link != nil {
+					m.Link.Target = c.rel(m.Link.Target)
+				}
+			}
+		}
+		for _, ch := range b.Children() {
+			fix(ch)
+		}
+	}
+	fix(cp)
+	return cp
+}
+
+func (c *checker) insertedSpan(b *bend.Block, after string, want *bend.Span) string {
+	i := spanIndex(b, want.ID)
+	if i < 0 {
+		return fmt.Sprintf("block %q has no span %q", b.ID, want.ID)
+	}
+	if after == "" && i != 0 || after != "" && (i == 0 || b.Spans[i-1].ID != after) {
+		return fmt.Sprintf("span %q is not right after %q", want.ID, after)
+	}
+	if !sameSpanContent(b.Spans[i], want, c.self) {
+		return fmt.Sprintf("span %q differs from the requested one", want.ID)
+	}
+	return ""
+}
+
+// sameSpanContent compares text and marks (as a set).
+func sameSpanContent(got, want *bend.Span, self []string) bool {
+	if !equalPtr(got.Text, want.Text) || len(got.Marks) != len(want.Marks) {
+		return false
+	}
+	c := &checker{self: self}
+	for _, w := range want.Marks {
+		if !slices.ContainsFunc(got.Marks, func(m *bend.Mark) bool { return c.sameMark(m, w) }) {
+			return false
+		}
+	}
+	return true
+}

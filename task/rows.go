@@ -1,0 +1,232 @@
+package task
+
+import (
+	"fmt"
+	"strings"
+
+	"bendscript.com/round-trip-harness/bend"
+)
+
+// row is one line of the §8.2 corpus table.
+type row struct {
+	vocabulary string
+	minBlocks  int // top-level blocks
+	maxBlocks  int
+	focus      string
+}
+
+// Sizes (§8.2): small 1–3 blocks, medium 5–10, large 15 or more.
+const (
+	small  = 1
+	medium = 5
+	large  = 15
+)
+
+func rowFor(n int) row {
+	switch {
+	case n <= 3:
+		return row{"core", small, 3, "plain prose, headings, paragraphs only"}
+	case n <= 6:
+		return row{"core", small, 3, "lists, nested lists, quotes"}
+	case n <= 9:
+		return row{"core", small, 3, "code blocks, dividers, embeds"}
+	case n <= 12:
+		return row{"core", medium, 10, "marks including untyped links"}
+	case n <= 14:
+		return row{"core", medium, 10, "inline link marks with all 9 core predicates"}
+	case n == 15:
+		return row{"core", medium, 10, "document-level edges with meta.weight and meta.confidence"}
+	case n == 16:
+		return row{"core", medium, 10, "span supersession with tombstones"}
+	case n == 17:
+		return row{"bendscript.memory.v1", medium, 10, "memory vocabulary"}
+	case n == 18:
+		return row{"bendscript.argument.v1", medium, 10, "argument vocabulary"}
+	case n == 19:
+		return row{"core", large, 1 << 30, "cross-document edges"}
+	}
+	return row{"core", large, 1 << 30, "adversarial nesting, canonicalization, Unicode"}
+}
+
+// Check returns every problem of a loaded set beyond what Load reports: the
+// §8.2 table (20 documents, vocabulary and size per row, the row-specific
+// musts) and the §8.3 task layout (one task per document and class).
+func Check(s *Set) []Problem {
+	var probs []Problem
+	add := func(file, format string, args ...any) {
+		probs = append(probs, Problem{file, fmt.Sprintf(format, args...)})
+	}
+	if len(s.Documents) != 20 {
+		add("corpus", "%d documents, want 20 (§8.2)", len(s.Documents))
+	}
+	byNum := map[int]*Document{}
+	for _, d := range s.Documents {
+		var n int
+		if _, err := fmt.Sscanf(d.Name, "%02d-", &n); err != nil || n < 1 || n > 20 {
+			add("corpus/"+d.Name, "name must be NN-<slug>.bend.json with NN from 01 to 20")
+			continue
+		}
+		if byNum[n] != nil {
+			add("corpus/"+d.Name, "a second document numbered %02d", n)
+			continue
+		}
+		byNum[n] = d
+		r := rowFor(n)
+		file := "corpus/" + d.Name
+		if d.Doc.Vocabulary != r.vocabulary {
+			add(file, "/vocabulary: %q, row %d (%s) wants %q (§8.2)", d.Doc.Vocabulary, n, r.focus, r.vocabulary)
+		}
+		if nb := len(d.Doc.Blocks); nb < r.minBlocks || nb > r.maxBlocks {
+			add(file, "/blocks: %d top-level blocks, row %d wants %d to %d (§8.2)", nb, n, r.minBlocks, r.maxBlocks)
+		}
+		for _, msg := range rowMusts(n, d.Doc, byNum) {
+			add(file, "%s", msg)
+		}
+	}
+	if d13, d14 := byNum[13], byNum[14]; d13 != nil && d14 != nil {
+		used := map[string]bool{}
+		for _, d := range []*bend.Document{d13.Doc, d14.Doc} {
+			for _, e := range bend.LinkEdges(d) {
+				used[e.Predicate] = true
+			}
+		}
+		for _, p := range bend.CorePredicates {
+			if !used[p] {
+				add("corpus/"+d13.Name, "documents 13 and 14 together use no link mark with predicate %q (§8.2)", p)
+			}
+		}
+	}
+	have := map[string]bool{}
+	for _, t := range s.Tasks {
+		have[t.ID] = true
+	}
+	for n := 1; n <= 20; n++ {
+		for _, c := range []string{"a", "b", "c"} {
+			if id := fmt.Sprintf("%02d-%s", n, c); !have[id] {
+				add("instructions/"+id+".json", "missing or unusable task (§8.3: one per document and class)")
+			}
+		}
+	}
+	return probs
+}
+
+// rowMusts checks the row-specific requirements of documents 15 to 20.
+func rowMusts(n int, d *bend.Document, _ map[int]*Document) []string {
+	var out []string
+	switch n {
+	case 15:
+		count := 0
+		for _, e := range d.Edges {
+			if e.Meta.Get("weight") != nil && e.Meta.Get("confidence") != nil {
+				count++
+			}
+		}
+		if count == 0 {
+			out = append(out, "/edges: no edge with meta.weight and meta.confidence (§8.2 row 15)")
+		}
+	case 16:
+		if !hasTombstoneWithEdge(d) {
+			out = append(out, "no tombstone span (text null, no marks) that a supersedes edge replaces (§8.2 row 16, §5.3)")
+		}
+	case 17:
+		out = append(out, vocabMusts(d, "bendscript.memory.v1",
+			[]string{"consolidated-from", "contradicts-with-evidence", "retrieved-for", "learned-from-outcome"})...)
+		for _, f := range []string{"confidence", "provenance", "recall_count", "last_consolidated_at"} {
+			if d.Meta.Get(f) == nil {
+				out = append(out, fmt.Sprintf("/meta: no %q (§14.3.1)", f))
+			}
+		}
+	case 18:
+		out = append(out, vocabMusts(d, "bendscript.argument.v1", []string{"rebuts", "undercuts", "undermines", "reinstates"})...)
+		kinds := map[string]bool{}
+		d.Walk(func(b *bend.Block, _ int, _ string) bool { kinds[b.Kind] = true; return true })
+		for _, k := range []string{"argument-position", "argument-attack", "argument-support"} {
+			if !kinds[k] {
+				out = append(out, fmt.Sprintf("/blocks: no %q block (§14.3.2)", k))
+			}
+		}
+		metaSeen := map[string]bool{}
+		for _, e := range d.Edges {
+			for _, f := range []string{"attack_strength", "dialectical_status"} {
+				if e.Meta.Get(f) != nil {
+					metaSeen[f] = true
+				}
+			}
+		}
+		for _, f := range []string{"attack_strength", "dialectical_status"} {
+			if !metaSeen[f] {
+				out = append(out, fmt.Sprintf("/edges: no edge meta %q (§14.3.2)", f))
+			}
+		}
+	case 19:
+		docs := map[string]bool{}
+		schemes := map[string]bool{}
+		for _, e := range d.Edges {
+			for _, ref := range []string{e.Subject, e.Object} {
+				r, ok := bend.ParseRef(ref)
+				switch {
+				case ok && r.Bend && !r.IsSelf(d.ID):
+					docs[r.Doc] = true
+				case ok && !r.Bend:
+					schemes[strings.SplitN(ref, ":", 2)[0]] = true
+				}
+			}
+		}
+		if len(docs) < 3 {
+			out = append(out, fmt.Sprintf("/edges: edges reach %d other bend: documents, want several (at least 3) (§8.2 row 19)", len(docs)))
+		}
+		for _, s := range []string{"https", "did", "ipfs"} {
+			if !schemes[s] {
+				out = append(out, fmt.Sprintf("/edges: no edge to a %s: URI (§8.2 row 19)", s))
+			}
+		}
+	case 20:
+		depth := 0
+		d.Walk(func(b *bend.Block, dep int, _ string) bool {
+			if b.Kind == bend.KindList {
+				// A list at block depth dep sits inside dep/2 enclosing lists.
+				if l := dep/2 + 1; l > depth {
+					depth = l
+				}
+			}
+			return true
+		})
+		if depth < 8 {
+			out = append(out, fmt.Sprintf("/blocks: lists nest %d deep, want at least 8 (§8.2 row 20)", depth))
+		}
+	}
+	return out
+}
+
+func vocabMusts(d *bend.Document, vocab string, names []string) []string {
+	used := map[string]bool{}
+	for _, e := range append(bend.LinkEdges(d), d.Edges...) {
+		used[e.Predicate] = true
+	}
+	var out []string
+	for _, n := range names {
+		if !used[vocab+":"+n] {
+			out = append(out, fmt.Sprintf("/edges: predicate %s:%s is not used (§14.3)", vocab, n))
+		}
+	}
+	return out
+}
+
+func hasTombstoneWithEdge(d *bend.Document) bool {
+	found := false
+	d.Walk(func(b *bend.Block, _ int, _ string) bool {
+		for _, s := range b.Spans {
+			if s.Text != nil || len(s.Marks) > 0 {
+				continue
+			}
+			ref := bend.SpanRef(b.ID, s.ID)
+			for _, e := range d.Edges {
+				if e.Predicate == "supersedes" && bend.Relative(e.Object, d.ID) == ref {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
