@@ -50,36 +50,26 @@ func Normalize(d *Document) *Document {
 //  3. edges sorted by the bytes of their RFC 8785 serialization, exact
 //     duplicates dropped.
 func IdentityForm(d *Document) (*Value, error) {
-	n := Normalize(d)
-	self := d.ID
-	n.Walk(func(b *Block, _ int, _ string) bool {
-		if b.Target != nil {
-			t := Relative(*b.Target, self)
-			b.Target = &t
-		}
-		for _, s := range b.Spans {
-			for _, m := range s.Marks {
-				if m.Link != nil {
-					m.Link.Target = Relative(m.Link.Target, self)
-				}
-			}
-		}
-		return true
-	})
+	self := func(s string) string { return Relative(s, d.ID) }
+	blocks := BlocksValue(d.Blocks)
+	// The values built above are fresh, apart from Extra and meta members
+	// they share with d; only fresh target strings are rewritten.
+	relativizeTargets(blocks.Elems, self)
+	all := append(append([]*Edge(nil), d.Edges...), LinkEdges(d)...)
 	type keyed struct {
 		key []byte
 		v   *Value
 	}
-	edges := make([]keyed, 0, len(n.Edges))
-	for _, e := range n.Edges {
-		e.Subject = Relative(e.Subject, self)
-		e.Object = Relative(e.Object, self)
-		v := e.Value()
-		c, err := jcs.Transform(MarshalValue(v))
+	edges := make([]keyed, 0, len(all))
+	for _, e := range all {
+		c := *e
+		c.Subject, c.Object = self(e.Subject), self(e.Object)
+		v := c.Value()
+		k, err := jcs.Transform(MarshalValue(v))
 		if err != nil {
 			return nil, fmt.Errorf("canonicalizing edge: %w", err)
 		}
-		edges = append(edges, keyed{c, v})
+		edges = append(edges, keyed{k, v})
 	}
 	slices.SortFunc(edges, func(a, b keyed) int { return bytes.Compare(a.key, b.key) })
 	edges = slices.CompactFunc(edges, func(a, b keyed) bool { return bytes.Equal(a.key, b.key) })
@@ -88,9 +78,45 @@ func IdentityForm(d *Document) (*Value, error) {
 		ev.Elems[i] = e.v
 	}
 	return &Value{Kind: Object, Members: []Member{
-		{"blocks", BlocksValue(n.Blocks)},
+		{"blocks", blocks},
 		{"edges", ev},
 	}}, nil
+}
+
+// relativizeTargets rewrites, in block values built by Block.Value, the
+// embed targets and link-mark targets with fn. It follows the same members
+// the typed model reads (target, spans/marks, items, blocks), skipping any
+// that a block keeps verbatim in Extra because of a wrong JSON type.
+func relativizeTargets(blocks []*Value, fn func(string) string) {
+	for _, b := range blocks {
+		if b.Kind != Object {
+			continue
+		}
+		if t := b.Get("target"); t != nil && t.Kind == String {
+			t.Str = fn(t.Str)
+		}
+		if spans := b.Get("spans"); spans != nil && spans.Kind == Array {
+			for _, s := range spans.Elems {
+				marks := s.Get("marks")
+				if marks == nil || marks.Kind != Array {
+					continue
+				}
+				for _, m := range marks.Elems {
+					if k := m.Get("kind"); k == nil || k.Kind != String || k.Str != "link" {
+						continue
+					}
+					if t := m.Get("target"); t != nil && t.Kind == String {
+						t.Str = fn(t.Str)
+					}
+				}
+			}
+		}
+		for _, key := range []string{"items", "blocks"} {
+			if c := b.Get(key); c != nil && c.Kind == Array {
+				relativizeTargets(c.Elems, fn)
+			}
+		}
+	}
 }
 
 // Canonical returns the RFC 8785 serialization of d's identity form.
