@@ -1,0 +1,205 @@
+// Package config reads the harness configuration (harness.yaml): models,
+// judges, request parameters, concurrency, timeouts, retries, thresholds and
+// metric weights. Unknown keys are errors, so a typo cannot silently fall
+// back to a default.
+package config
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"bendscript.com/round-trip-harness/metric"
+)
+
+// Config is the effective configuration of a run. It is recorded in the
+// run manifest and hashed into the report.
+type Config struct {
+	Models      []string    `yaml:"models" json:"models"`
+	Judges      Judges      `yaml:"judges" json:"judges"`
+	Request     Request     `yaml:"request" json:"request"`
+	Concurrency Concurrency `yaml:"concurrency" json:"concurrency"`
+	Timeouts    Timeouts    `yaml:"timeouts" json:"timeouts"`
+	Retries     Retries     `yaml:"retries" json:"retries"`
+	Repeats     int         `yaml:"repeats" json:"repeats"`
+	Thresholds  Thresholds  `yaml:"thresholds" json:"thresholds"`
+	Weights     Weights     `yaml:"weights" json:"weights"`
+}
+
+// Judges chooses the class A judges.
+type Judges struct {
+	Panel  bool     `yaml:"panel" json:"panel"`   // judge each answer by the other gating models
+	Models []string `yaml:"models" json:"models"` // a fixed judge list, replacing the panel
+}
+
+// Request holds the parameters sent with every request.
+type Request struct {
+	Temperature float64 `yaml:"temperature" json:"temperature"`
+	Seed        int64   `yaml:"seed" json:"seed"`
+	MaxTokens   int     `yaml:"max_tokens" json:"max_tokens"`
+}
+
+// Concurrency limits requests in flight.
+type Concurrency struct {
+	PerModel int `yaml:"per_model" json:"per_model"`
+	Global   int `yaml:"global" json:"global"`
+}
+
+// Timeouts bound an HTTP attempt and a whole job.
+type Timeouts struct {
+	Attempt Duration `yaml:"attempt" json:"attempt"`
+	Job     Duration `yaml:"job" json:"job"`
+}
+
+// Retries configures the retry budget of one job.
+type Retries struct {
+	Max         int      `yaml:"max" json:"max"`
+	BackoffBase Duration `yaml:"backoff_base" json:"backoff_base"`
+	BackoffMax  Duration `yaml:"backoff_max" json:"backoff_max"`
+}
+
+// Thresholds are the §8.5 acceptance thresholds.
+type Thresholds struct {
+	ClassAFaithfulnessMin float64 `yaml:"class_a_faithfulness_min" json:"class_a_faithfulness_min"`
+	ClassBMedianMax       float64 `yaml:"class_b_median_max" json:"class_b_median_max"`
+	ClassBP95Max          float64 `yaml:"class_b_p95_max" json:"class_b_p95_max"`
+	ClassCMedianMax       float64 `yaml:"class_c_median_max" json:"class_c_median_max"`
+	ClassCP95Max          float64 `yaml:"class_c_p95_max" json:"class_c_p95_max"`
+}
+
+// Weights are the drift weights (§8.4).
+type Weights struct {
+	BlockStructure      float64 `yaml:"block_structure" json:"block_structure"`
+	EdgePreservation    float64 `yaml:"edge_preservation" json:"edge_preservation"`
+	SpanCoverage        float64 `yaml:"span_coverage" json:"span_coverage"`
+	MarkFidelity        float64 `yaml:"mark_fidelity" json:"mark_fidelity"`
+	VocabularyIntegrity float64 `yaml:"vocabulary_integrity" json:"vocabulary_integrity"`
+}
+
+// Metric returns the weights as the metric takes them.
+func (w Weights) Metric() metric.Weights {
+	return metric.Weights{
+		BlockStructure:      w.BlockStructure,
+		EdgePreservation:    w.EdgePreservation,
+		SpanCoverage:        w.SpanCoverage,
+		MarkFidelity:        w.MarkFidelity,
+		VocabularyIntegrity: w.VocabularyIntegrity,
+	}
+}
+
+func weightsOf(m metric.Weights) Weights {
+	return Weights{m.BlockStructure, m.EdgePreservation, m.SpanCoverage, m.MarkFidelity, m.VocabularyIntegrity}
+}
+
+// Duration is a time.Duration written as "30s" in YAML and JSON.
+type Duration struct{ time.Duration }
+
+// UnmarshalYAML reads "30s", "2m".
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalJSON writes the duration as a string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := time.ParseDuration(s)
+	d.Duration = v
+	return err
+}
+
+// Default returns the built-in configuration: the spec's thresholds and
+// weights, and the same values as the checked-in harness.yaml.
+func Default() *Config {
+	return &Config{
+		Models:      []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"},
+		Judges:      Judges{Panel: true, Models: []string{}},
+		Request:     Request{Temperature: 0, Seed: 20260427, MaxTokens: 32000},
+		Concurrency: Concurrency{PerModel: 6, Global: 18},
+		Timeouts:    Timeouts{Attempt: Duration{300 * time.Second}, Job: Duration{20 * time.Minute}},
+		Retries:     Retries{Max: 4, BackoffBase: Duration{2 * time.Second}, BackoffMax: Duration{60 * time.Second}},
+		Repeats:     1,
+		Thresholds:  Thresholds{0.90, 0.05, 0.20, 0.10, 0.30},
+		Weights:     weightsOf(metric.DefaultWeights()),
+	}
+}
+
+// Load reads a YAML file over the defaults. Unknown keys are errors.
+func Load(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c := Default()
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
+}
+
+// Validate checks that the configuration can drive a run.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.Models) == 0 {
+		errs = append(errs, errors.New("models: at least one model"))
+	}
+	seen := map[string]bool{}
+	for _, m := range c.Models {
+		if seen[m] {
+			errs = append(errs, fmt.Errorf("models: %q listed twice", m))
+		}
+		seen[m] = true
+	}
+	if c.Concurrency.PerModel < 1 || c.Concurrency.Global < 1 {
+		errs = append(errs, errors.New("concurrency: per_model and global must be at least 1"))
+	}
+	if c.Repeats < 1 {
+		errs = append(errs, errors.New("repeats: at least 1"))
+	}
+	if c.Retries.Max < 0 {
+		errs = append(errs, errors.New("retries: max must not be negative"))
+	}
+	if c.Timeouts.Attempt.Duration <= 0 || c.Timeouts.Job.Duration <= 0 {
+		errs = append(errs, errors.New("timeouts: attempt and job must be positive"))
+	}
+	if err := c.Weights.Metric().Validate(); err != nil {
+		errs = append(errs, fmt.Errorf("weights: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// JSON returns the configuration as indented JSON, for the manifest.
+func (c *Config) JSON() json.RawMessage {
+	b, _ := json.MarshalIndent(c, "", "  ")
+	return b
+}
+
+// Hash returns the sha256 (hex) of the configuration's JSON form.
+func (c *Config) Hash() string {
+	b, _ := json.Marshal(c)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,425 @@
+// Package modeltest provides a fake OpenAI-compatible server for tests of
+// anything that calls a model over HTTP: the model client itself, the
+// runner and the judge. It answers POST {URL}/chat/completions and
+// GET {URL}/models on the loopback interface, records every request, and
+// can misbehave on cue (rate limits, server errors, hangs, garbage bodies,
+// truncated or failed generations) so retry paths are tested without the
+// network.
+//
+// A test scripts the replies:
+//
+//	srv := modeltest.NewScripted(t,
+//		modeltest.RateLimited(1),
+//		modeltest.Text(`{"answer": 42}`),
+//	)
+//	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key-123"))
+//
+// or computes them from the request:
+//
+//	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
+//		return modeltest.Text("echo: " + req.Messages[0].Content)
+//	})
+package modeltest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// HangLimit bounds a [Reply] with Hang set: if the client has not given up
+// by then, the server answers 504, so a test with a broken client fails
+// instead of hanging.
+const HangLimit = 10 * time.Second
+
+// Handler computes the reply to the call-th chat request (1-based, counted
+// over all models).
+type Handler func(call int, req ChatRequest) Reply
+
+// Message is one chat message as received.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// ChatRequest is a received chat-completion request. Pointer fields are
+// nil when the field was absent, so tests can assert that e.g. a zero
+// temperature was sent rather than left out.
+type ChatRequest struct {
+	Model          string          `json:"model"`
+	Messages       []Message       `json:"messages"`
+	Temperature    *float64        `json:"temperature"`
+	Seed           *int64          `json:"seed"`
+	MaxTokens      *int            `json:"max_tokens"`
+	ResponseFormat json.RawMessage `json:"response_format"`
+
+	Call      int         `json:"-"` // 1-based among all chat requests
+	ModelCall int         `json:"-"` // 1-based among chat requests for Model
+	Header    http.Header `json:"-"` // request headers, Authorization included
+	Body      []byte      `json:"-"` // the request body as sent
+}
+
+// Usage is the usage object of a completion body.
+type Usage struct {
+	PromptTokens, CompletionTokens, CachedTokens, ReasoningTokens int64
+	Cost                                                          *float64 // nil leaves usage.cost out
+}
+
+// ErrorObject is an OpenAI/OpenRouter error object: {"code", "message"}.
+// OpenRouter's code is the HTTP status as a number.
+type ErrorObject struct {
+	Code    any    `json:"code,omitempty"`
+	Message string `json:"message"`
+}
+
+// Reply is what the server answers to one request. The zero Reply is a 200
+// completion with empty content.
+type Reply struct {
+	Status  int               // 0 means 200
+	Headers map[string]string // extra response headers, e.g. "Retry-After"
+	// Body, when non-empty, is sent verbatim instead of a body built from
+	// the fields below.
+	Body string
+	// Delay is a wait before replying. If the client gives up first, the
+	// server sends nothing.
+	Delay time.Duration
+	// Hang waits until the client gives up (at most HangLimit) and sends
+	// nothing.
+	Hang bool
+
+	Content      string
+	FinishReason string       // "" means "stop"
+	Usage        *Usage       // nil means 10 prompt and 5 completion tokens, no cost
+	Provider     string       // top-level "provider"; "" leaves it out
+	Model        string       // top-level "model"; "" echoes the request's
+	ID           string       // "" means "gen-N" for the N-th call
+	Error        *ErrorObject // top-level error object
+}
+
+// Text is a 200 completion with the given content.
+func Text(content string) Reply { return Reply{Content: content} }
+
+// Fenced is a 200 completion whose content is jsonText in a ```json fence,
+// as chat models often answer when asked for JSON.
+func Fenced(jsonText string) Reply { return Text("```json\n" + jsonText + "\n```") }
+
+// Truncated is a 200 completion cut off at the token limit
+// (finish_reason "length").
+func Truncated(content string) Reply { return Reply{Content: content, FinishReason: "length"} }
+
+// RateLimited is a 429 asking to retry after the given seconds
+// (Retry-After).
+func RateLimited(seconds int) Reply {
+	r := StatusError(http.StatusTooManyRequests)
+	r.Headers = map[string]string{"Retry-After": strconv.Itoa(seconds)}
+	return r
+}
+
+// RateLimitedMS is a 429 asking to retry after the given milliseconds
+// (retry-after-ms).
+func RateLimitedMS(ms int) Reply {
+	r := StatusError(http.StatusTooManyRequests)
+	r.Headers = map[string]string{"retry-after-ms": strconv.Itoa(ms)}
+	return r
+}
+
+// StatusError is an error status with an OpenRouter-style error body.
+func StatusError(status int) Reply {
+	return Reply{Status: status, Error: &ErrorObject{Code: status, Message: http.StatusText(status)}}
+}
+
+// Unauthorized is OpenRouter's answer to a missing or bad key.
+func Unauthorized() Reply {
+	return Reply{Status: http.StatusUnauthorized, Error: &ErrorObject{Code: 401, Message: "No auth credentials found"}}
+}
+
+// NotJSON is a 200 whose body is not JSON although its Content-Type says
+// it is, as a broken proxy might send.
+func NotJSON() Reply {
+	return Reply{Body: "<html><body>502 Bad Gateway</body></html>"}
+}
+
+// MidGenerationError is OpenRouter's report of a failure after the 200
+// status was sent: a top-level error object and finish_reason "error".
+func MidGenerationError(code int, message string) Reply {
+	return Reply{FinishReason: "error", Error: &ErrorObject{Code: code, Message: message}}
+}
+
+// Hang never answers; the client must give up.
+func Hang() Reply { return Reply{Hang: true} }
+
+// Script answers the n-th call with replies[n-1], repeating the last reply
+// once the script is spent.
+func Script(replies ...Reply) Handler {
+	if len(replies) == 0 {
+		panic("modeltest: Script needs at least one reply")
+	}
+	return func(call int, _ ChatRequest) Reply {
+		return replies[min(call, len(replies))-1]
+	}
+}
+
+// FixedDelay answers every call with content after d, for throughput
+// benchmarks.
+func FixedDelay(d time.Duration, content string) Handler {
+	return func(int, ChatRequest) Reply { return Reply{Content: content, Delay: d} }
+}
+
+// ModelEntry is one entry of the GET /models list, with prices as the
+// strings OpenRouter sends.
+type ModelEntry struct {
+	ID                           string
+	PromptPrice, CompletionPrice string // USD per token, e.g. "0.000003"
+	SupportedParameters          []string
+	ContextLength                int
+}
+
+// Server is a running fake. Its methods are safe for concurrent use.
+type Server struct {
+	// URL is the API root to give the client, like
+	// https://openrouter.ai/api/v1: it ends in /api/v1 so that path joining
+	// is exercised as in production.
+	URL string
+
+	t       testing.TB
+	ts      *httptest.Server
+	handler Handler
+
+	mu           sync.Mutex
+	requests     []ChatRequest
+	perModel     map[string]int
+	modelsHeader []http.Header
+	models       []ModelEntry
+}
+
+// NewServer starts a fake that answers chat requests with h. It is closed
+// when the test ends.
+func NewServer(t testing.TB, h Handler) *Server {
+	t.Helper()
+	s := &Server{t: t, handler: h, perModel: map[string]int{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/v1/chat/completions", s.serveChat)
+	mux.HandleFunc("GET /api/v1/models", s.serveModels)
+	s.ts = httptest.NewServer(mux)
+	s.URL = s.ts.URL + "/api/v1"
+	t.Cleanup(s.Close)
+	return s
+}
+
+// NewScripted starts a fake that answers with [Script](replies...).
+func NewScripted(t testing.TB, replies ...Reply) *Server {
+	t.Helper()
+	return NewServer(t, Script(replies...))
+}
+
+// Close stops the server, waiting for requests in flight. It is called
+// automatically when the test ends; calling it twice is harmless.
+func (s *Server) Close() { s.ts.Close() }
+
+// SetModels sets the list GET /models returns (empty by default).
+func (s *Server) SetModels(models ...ModelEntry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = models
+}
+
+// Requests returns the chat requests received so far, in arrival order.
+func (s *Server) Requests() []ChatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]ChatRequest(nil), s.requests...)
+}
+
+// Count returns the number of chat requests received.
+func (s *Server) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.requests)
+}
+
+// CountModel returns the number of chat requests received for model.
+func (s *Server) CountModel(model string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.perModel[model]
+}
+
+// ModelsRequests returns the headers of each GET /models request received.
+func (s *Server) ModelsRequests() []http.Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]http.Header(nil), s.modelsHeader...)
+}
+
+func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	var req ChatRequest
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err != nil {
+		s.t.Errorf("modeltest: bad chat request: %v", err)
+		http.Error(w, `{"error":{"code":400,"message":"bad request"}}`, http.StatusBadRequest)
+		return
+	}
+	req.Header, req.Body = r.Header.Clone(), body
+	s.mu.Lock()
+	s.perModel[req.Model]++
+	req.Call, req.ModelCall = len(s.requests)+1, s.perModel[req.Model]
+	s.requests = append(s.requests, req)
+	s.mu.Unlock()
+
+	rep := s.handler(req.Call, req)
+	if !wait(r, rep) {
+		return
+	}
+	s.write(w, rep, rep.body(req))
+}
+
+// wait applies the reply's Delay or Hang. It reports false when the client
+// gave up first, and nothing should be written.
+func wait(r *http.Request, rep Reply) bool {
+	d := rep.Delay
+	if rep.Hang {
+		d = HangLimit
+	}
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-r.Context().Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func (s *Server) write(w http.ResponseWriter, rep Reply, body []byte) {
+	status := rep.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if rep.Hang {
+		status, body = http.StatusGatewayTimeout, nil
+	}
+	w.Header().Set("Content-Type", "application/json")
+	for k, v := range rep.Headers {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+func (s *Server) serveModels(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.modelsHeader = append(s.modelsHeader, r.Header.Clone())
+	models := s.models
+	s.mu.Unlock()
+	type pricing struct {
+		Prompt     string `json:"prompt"`
+		Completion string `json:"completion"`
+	}
+	type entry struct {
+		ID                  string   `json:"id"`
+		Pricing             pricing  `json:"pricing"`
+		SupportedParameters []string `json:"supported_parameters"`
+		ContextLength       int      `json:"context_length"`
+	}
+	list := struct {
+		Data []entry `json:"data"`
+	}{Data: []entry{}}
+	for _, m := range models {
+		list.Data = append(list.Data, entry{m.ID, pricing{m.PromptPrice, m.CompletionPrice}, m.SupportedParameters, m.ContextLength})
+	}
+	b, _ := json.Marshal(list)
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}
+
+// body builds the response body: Body verbatim; for an error status an
+// error object alone; otherwise a chat completion.
+func (rep Reply) body(req ChatRequest) []byte {
+	if rep.Body != "" {
+		return []byte(rep.Body)
+	}
+	if rep.Status >= 400 {
+		e := rep.Error
+		if e == nil {
+			e = &ErrorObject{Code: rep.Status, Message: http.StatusText(rep.Status)}
+		}
+		b, _ := json.Marshal(struct {
+			Error *ErrorObject `json:"error"`
+		}{e})
+		return b
+	}
+	b, _ := json.Marshal(rep.completion(req))
+	return b
+}
+
+type completion struct {
+	ID       string       `json:"id"`
+	Object   string       `json:"object"`
+	Created  int64        `json:"created"`
+	Model    string       `json:"model"`
+	Provider string       `json:"provider,omitempty"`
+	Choices  []choice     `json:"choices"`
+	Usage    usage        `json:"usage"`
+	Error    *ErrorObject `json:"error,omitempty"`
+}
+
+type choice struct {
+	Index        int     `json:"index"`
+	Message      Message `json:"message"`
+	FinishReason string  `json:"finish_reason"`
+}
+
+type usage struct {
+	PromptTokens            int64    `json:"prompt_tokens"`
+	CompletionTokens        int64    `json:"completion_tokens"`
+	TotalTokens             int64    `json:"total_tokens"`
+	PromptTokensDetails     details  `json:"prompt_tokens_details"`
+	CompletionTokensDetails details  `json:"completion_tokens_details"`
+	Cost                    *float64 `json:"cost,omitempty"`
+}
+
+type details struct {
+	CachedTokens    int64 `json:"cached_tokens,omitempty"`
+	ReasoningTokens int64 `json:"reasoning_tokens,omitempty"`
+}
+
+func (rep Reply) completion(req ChatRequest) completion {
+	c := completion{
+		ID: rep.ID, Object: "chat.completion", Created: 1700000000,
+		Model: rep.Model, Provider: rep.Provider, Error: rep.Error,
+		Choices: []choice{{Message: Message{Role: "assistant", Content: rep.Content}, FinishReason: rep.FinishReason}},
+	}
+	if c.ID == "" {
+		c.ID = fmt.Sprintf("gen-%d", req.Call)
+	}
+	if c.Model == "" {
+		c.Model = req.Model
+	}
+	if c.Choices[0].FinishReason == "" {
+		c.Choices[0].FinishReason = "stop"
+	}
+	u := Usage{PromptTokens: 10, CompletionTokens: 5}
+	if rep.Usage != nil {
+		u = *rep.Usage
+	}
+	c.Usage = usage{
+		PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
+		TotalTokens:             u.PromptTokens + u.CompletionTokens,
+		PromptTokensDetails:     details{CachedTokens: u.CachedTokens},
+		CompletionTokensDetails: details{ReasoningTokens: u.ReasoningTokens},
+		Cost:                    u.Cost,
+	}
+	return c
+}

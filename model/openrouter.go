@@ -1,0 +1,298 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// DefaultBaseURL is OpenRouter's OpenAI-compatible API root.
+const DefaultBaseURL = "https://openrouter.ai/api/v1"
+
+// Environment variables the command reads; the package reads none by itself
+// except through [BaseURLFromEnv], which the caller chooses to call.
+const (
+	EnvAPIKey  = "OPENROUTER_API_KEY"
+	EnvBaseURL = "OPENROUTER_BASE_URL"
+)
+
+// Attribution headers OpenRouter uses to credit the calling app.
+const (
+	DefaultReferer = "https://bendscript.com/round-trip-harness"
+	DefaultTitle   = "BendScript round-trip harness"
+)
+
+// BaseURLFromEnv returns $OPENROUTER_BASE_URL when it is set and non-empty,
+// else [DefaultBaseURL].
+func BaseURLFromEnv() string {
+	if u := os.Getenv(EnvBaseURL); u != "" {
+		return u
+	}
+	return DefaultBaseURL
+}
+
+// OpenRouter is a [Client] for OpenRouter's OpenAI-compatible chat API. It
+// does its own retries so that every attempt is recorded and Retry-After is
+// honoured exactly. It is safe for concurrent use.
+type OpenRouter struct {
+	cfg    config
+	urlErr error // a bad base URL, reported by every call
+	chat   openai.ChatCompletionService
+	models openai.ModelService
+}
+
+var _ Client = (*OpenRouter)(nil)
+
+type config struct {
+	baseURL        string
+	apiKey         string
+	httpClient     *http.Client
+	maxRetries     int
+	attemptTimeout time.Duration
+	backoffBase    time.Duration
+	backoffMax     time.Duration
+	headers        map[string]string
+	sleep          func(context.Context, time.Duration) error
+}
+
+// Option configures an [OpenRouter] client, in the manner of openai-go's
+// option package.
+type Option func(*config)
+
+// WithBaseURL sets the API root (default [DefaultBaseURL]); requests go to
+// {base}/chat/completions and {base}/models.
+func WithBaseURL(u string) Option { return func(c *config) { c.baseURL = u } }
+
+// WithAPIKey sets the key sent as "Authorization: Bearer KEY".
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+
+// WithHTTPClient sets the HTTP client. Its Timeout should be zero or longer
+// than the attempt timeout, which is what bounds each attempt.
+func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.httpClient = h } }
+
+// WithMaxRetries sets how many times a failed attempt is retried (default 4,
+// so at most 5 attempts). Negative counts as 0.
+func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
+
+// WithAttemptTimeout bounds each attempt, body included (default 120s). The
+// caller's context bounds the whole call.
+func WithAttemptTimeout(d time.Duration) Option { return func(c *config) { c.attemptTimeout = d } }
+
+// WithBackoff sets the exponential backoff: the wait before retry n (0-based)
+// is uniform in [0, min(max, base·2ⁿ)] (full jitter). Defaults: 1s, 30s.
+// A server-requested wait is used instead, capped at 2·max.
+func WithBackoff(base, max time.Duration) Option {
+	return func(c *config) { c.backoffBase, c.backoffMax = base, max }
+}
+
+// WithHeaders sets extra request headers, replacing defaults of the same
+// name; an empty value removes the header. The defaults are OpenRouter's
+// attribution headers HTTP-Referer and X-Title.
+func WithHeaders(h map[string]string) Option {
+	return func(c *config) {
+		for k, v := range h {
+			c.headers[http.CanonicalHeaderKey(k)] = v
+		}
+	}
+}
+
+// WithSleep replaces the wait between attempts. Tests use it to record the
+// waits instead of sleeping; sleep must return ctx.Err() if ctx ends first.
+func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *config) { c.sleep = sleep }
+}
+
+// NewOpenRouter returns a client configured by opts.
+func NewOpenRouter(opts ...Option) *OpenRouter {
+	cfg := config{
+		baseURL:        DefaultBaseURL,
+		maxRetries:     4,
+		attemptTimeout: 120 * time.Second,
+		backoffBase:    time.Second,
+		backoffMax:     30 * time.Second,
+		headers:        map[string]string{"HTTP-Referer": DefaultReferer, "X-Title": DefaultTitle},
+		sleep:          sleepCtx,
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.httpClient == nil {
+		cfg.httpClient = defaultHTTPClient()
+	}
+	// The per-service constructors, unlike openai.NewClient, read no
+	// OPENAI_* variables: an admin key or organisation id from the
+	// environment must never be sent to OpenRouter.
+	sdk := []option.RequestOption{
+		option.WithBaseURL(cfg.baseURL),
+		option.WithHTTPClient(cfg.httpClient),
+		option.WithMaxRetries(0),
+	}
+	if cfg.apiKey != "" {
+		sdk = append(sdk, option.WithAPIKey(cfg.apiKey))
+	}
+	for _, k := range slices.Sorted(maps.Keys(cfg.headers)) {
+		if v := cfg.headers[k]; v != "" {
+			sdk = append(sdk, option.WithHeader(k, v))
+		}
+	}
+	return &OpenRouter{
+		cfg:    cfg,
+		urlErr: checkBaseURL(cfg.baseURL),
+		chat:   openai.NewChatCompletionService(sdk...),
+		models: openai.NewModelService(sdk...),
+	}
+}
+
+// checkBaseURL rejects a base URL that no request could use, so that a
+// typo fails at once instead of being retried as a transport error.
+func checkBaseURL(base string) error {
+	u, err := url.Parse(base)
+	if err == nil && (u.Scheme != "http" && u.Scheme != "https" || u.Host == "") {
+		err = errors.New("want http(s)://host/path")
+	}
+	if err != nil {
+		return fmt.Errorf("base URL %q: %v: %w", base, err, ErrFatal)
+	}
+	return nil
+}
+
+// defaultHTTPClient raises the idle connections kept per host from Go's
+// default of 2, since every call goes to one host and the runner calls it
+// concurrently; without it most calls would open a new TLS connection.
+func defaultHTTPClient() *http.Client {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return &http.Client{} // DefaultTransport was wrapped (tracing); keep the wrapper
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = 64
+	return &http.Client{Transport: t}
+}
+
+// Complete sends req to {base}/chat/completions, retrying as documented in
+// the package comment. The returned Response is nil only when nothing was
+// sent because req or the base URL is invalid.
+func (c *OpenRouter) Complete(ctx context.Context, req Request) (*Response, error) {
+	if c.urlErr != nil {
+		return nil, c.urlErr
+	}
+	params, err := chatParams(req)
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", req.Model, err)
+	}
+	call := func(ctx context.Context, opts ...option.RequestOption) error {
+		_, err := c.chat.New(ctx, params, opts...)
+		return err
+	}
+	out, ex, attempts, err := retry(ctx, &c.cfg, call, interpretChat)
+	resp := &Response{Attempts: attempts}
+	if out != nil {
+		*resp = *out
+		resp.Attempts = attempts
+	}
+	resp.RawBody = rawBody(ex.body)
+	resp.LatencyMS = ex.durationMS
+	if err != nil {
+		return resp, fmt.Errorf("model %s: %w", req.Model, err)
+	}
+	return resp, nil
+}
+
+// chatParams maps req to the SDK's request type.
+func chatParams(req Request) (openai.ChatCompletionNewParams, error) {
+	p := openai.ChatCompletionNewParams{
+		Model:       req.Model,
+		Temperature: openai.Float(req.Temperature),
+		Seed:        openai.Int(req.Seed),
+	}
+	if req.Model == "" {
+		return p, fmt.Errorf("no model given: %w", ErrFatal)
+	}
+	if req.MaxTokens > 0 {
+		p.MaxTokens = openai.Int(int64(req.MaxTokens))
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case "system":
+			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
+		case "developer":
+			p.Messages = append(p.Messages, openai.DeveloperMessage(m.Content))
+		case "user":
+			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+		case "assistant":
+			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+		default:
+			return p, fmt.Errorf("message %d: unknown role %q: %w", i, m.Role, ErrFatal)
+		}
+	}
+	if len(req.JSONSchema) > 0 {
+		if !json.Valid(req.JSONSchema) {
+			return p, fmt.Errorf("JSON schema is not valid JSON: %w", ErrFatal)
+		}
+		name := req.SchemaName
+		if name == "" {
+			name = "response"
+		}
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+					Name:   name,
+					Strict: openai.Bool(true),
+					Schema: req.JSONSchema,
+				},
+			},
+		}
+	}
+	return p, nil
+}
+
+// ListModels fetches {base}/models, retrying like Complete.
+func (c *OpenRouter) ListModels(ctx context.Context) ([]ModelInfo, error) {
+	if c.urlErr != nil {
+		return nil, c.urlErr
+	}
+	call := func(ctx context.Context, opts ...option.RequestOption) error {
+		_, err := c.models.List(ctx, opts...)
+		return err
+	}
+	out, _, _, err := retry(ctx, &c.cfg, call, interpretModels)
+	if err != nil {
+		return nil, fmt.Errorf("listing models: %w", err)
+	}
+	return out, nil
+}
+
+// redact removes the API key from text the client keeps or returns. Keys
+// shorter than 8 bytes are not real keys and are left alone, so that a
+// test key such as "k" cannot mangle every body.
+func (c *config) redact(s string) string {
+	if len(c.apiKey) < 8 || !strings.Contains(s, c.apiKey) {
+		return s
+	}
+	return strings.ReplaceAll(s, c.apiKey, "[REDACTED]")
+}
+
+// rawBody returns body as JSON: as it is when it is valid JSON, else quoted
+// as a JSON string; nil when empty.
+func rawBody(body []byte) json.RawMessage {
+	if len(body) == 0 {
+		return nil
+	}
+	if json.Valid(body) {
+		return json.RawMessage(body)
+	}
+	q, _ := json.Marshal(string(body))
+	return q
+}

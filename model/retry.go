@@ -1,0 +1,210 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3/option"
+)
+
+// maxMalformedRetries bounds retries of HTTP 200 answers whose body is not
+// usable: a provider that sends one garbled body may send a good one next,
+// but one that keeps doing it will not be fixed by the full retry budget.
+const maxMalformedRetries = 2
+
+// exchange is what one HTTP attempt brought back, before interpretation.
+type exchange struct {
+	status     int         // 0 when no response arrived
+	header     http.Header // nil when no response arrived
+	body       []byte      // with the API key redacted
+	durationMS int64
+}
+
+// sdkCall performs one SDK request with the given extra options; the SDK's
+// own retries are off, so it is exactly one HTTP attempt.
+type sdkCall func(ctx context.Context, opts ...option.RequestOption) error
+
+// retry runs call until interpret accepts an exchange, a failure is not
+// retryable, the retries are spent, or ctx ends. It returns the last
+// interpretation (possibly partial), the last exchange and every attempt.
+// The error is an *APIError, or ctx.Err() when the caller gave up.
+func retry[T any](ctx context.Context, c *config, call sdkCall, interpret func(exchange) (T, *APIError)) (T, exchange, []Attempt, error) {
+	var (
+		attempts  []Attempt
+		malformed int
+	)
+	for n := 0; ; n++ {
+		a := Attempt{Number: n + 1, StartedAt: time.Now()}
+		ex, apiErr := c.attempt(ctx, call)
+		a.Status, a.DurationMS = ex.status, ex.durationMS
+		var out T
+		if apiErr == nil {
+			out, apiErr = interpret(ex)
+		}
+		if apiErr == nil {
+			return out, ex, append(attempts, a), nil
+		}
+		if err := ctx.Err(); err != nil {
+			a.Error = err.Error()
+			return out, ex, append(attempts, a), err
+		}
+		a.Error = apiErr.Error()
+		wait, asked := c.retryWait(ex.header, n)
+		a.RetryAfterMS = asked.Milliseconds()
+		if apiErr.Code == CodeBadResponse || apiErr.Code == CodeNoChoices {
+			malformed++
+		}
+		if !apiErr.Retryable || n >= c.maxRetries || malformed > maxMalformedRetries {
+			return out, ex, append(attempts, a), apiErr
+		}
+		a.WaitMS = wait.Milliseconds()
+		attempts = append(attempts, a)
+		if err := c.sleep(ctx, wait); err != nil {
+			return out, ex, attempts, err
+		}
+	}
+}
+
+// attempt makes one HTTP attempt bounded by the attempt timeout. A non-nil
+// *APIError means the attempt failed at the HTTP or transport level; a
+// successful status still needs interpreting.
+func (c *config) attempt(ctx context.Context, call sdkCall) (exchange, *APIError) {
+	actx, cancel := context.WithTimeout(ctx, c.attemptTimeout)
+	defer cancel()
+	var (
+		body []byte
+		res  *http.Response
+	)
+	start := time.Now()
+	err := call(actx, option.WithResponseBodyInto(&body), option.WithResponseInto(&res))
+	var ex exchange
+	if res != nil {
+		ex.status, ex.header = res.StatusCode, res.Header
+		if res.StatusCode >= 400 && res.Body != nil {
+			// For error statuses the SDK reads the body and puts it back
+			// rather than handing it to WithResponseBodyInto.
+			body, _ = io.ReadAll(res.Body)
+			res.Body.Close()
+		}
+	}
+	ex.body = []byte(c.redact(string(body)))
+	ex.durationMS = time.Since(start).Milliseconds()
+	switch {
+	case ex.status >= 400:
+		// err is the SDK's error for this status (or its failure to decode
+		// the error body); the status and body say more.
+		return ex, httpError(ex)
+	case err == nil:
+		return ex, nil
+	case actx.Err() != nil && ctx.Err() == nil:
+		return ex, &APIError{Code: CodeTimeout, Message: fmt.Sprintf("no answer within %v", c.attemptTimeout), Retryable: true}
+	default:
+		return ex, &APIError{Code: CodeTransport, Message: c.redact(err.Error()), Retryable: true}
+	}
+}
+
+// httpError describes an error status, with the code and message of the
+// body's error object when it has one.
+func httpError(ex exchange) *APIError {
+	e := &APIError{Status: ex.status, Retryable: retryableStatus(ex.status)}
+	var w struct {
+		Error *wireError `json:"error"`
+	}
+	if json.Unmarshal(ex.body, &w) == nil && w.Error != nil {
+		e.Code, e.Message = w.Error.code(), w.Error.Message
+		return e
+	}
+	e.Message = snippet(ex.body)
+	return e
+}
+
+// retryableStatus reports the statuses worth another attempt: the server
+// was busy, slow or broken, not the request wrong.
+func retryableStatus(status int) bool {
+	return status == http.StatusRequestTimeout || status == http.StatusConflict ||
+		status == http.StatusTooManyRequests || status >= 500
+}
+
+// snippet is the start of a body that is not a JSON error, for messages.
+func snippet(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// retryWait returns the wait before retry n (0-based) and the wait the
+// server asked for (0 if none). A server's wait is followed exactly, capped
+// at 2·backoffMax so a bogus header cannot stall a run; otherwise the wait
+// is the full-jitter backoff.
+func (c *config) retryWait(h http.Header, n int) (wait, asked time.Duration) {
+	asked, ok := retryAfter(h, time.Now())
+	if ok {
+		return min(max(asked, 0), 2*c.backoffMax), asked
+	}
+	return c.backoff(n), 0
+}
+
+// backoff is uniform in [0, min(backoffMax, backoffBase·2ⁿ)].
+func (c *config) backoff(n int) time.Duration {
+	ceil := c.backoffMax
+	if n < 62 {
+		if d := c.backoffBase << n; d > 0 && d < ceil {
+			ceil = d
+		}
+	}
+	if ceil <= 0 {
+		return 0
+	}
+	return rand.N(ceil + 1)
+}
+
+// retryAfter reads retry-after-ms (milliseconds, OpenAI's extension, more
+// precise so preferred) or Retry-After (seconds or an HTTP date, RFC 9110
+// §10.2.3). A date in the past gives a negative duration.
+func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
+	// Both numbers are clamped to 1e18ns (about 31 years) so that a huge
+	// value still means "wait long" instead of overflowing a Duration.
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
+			return time.Duration(min(ms, 1e12) * float64(time.Millisecond)), true
+		}
+	}
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s < 0 {
+			return 0, false
+		}
+		return time.Duration(min(s, 1e9) * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return t.Sub(now), true
+	}
+	return 0, false
+}
+
+// sleepCtx waits for d or until ctx ends, whichever is first.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,182 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+)
+
+// The response is decoded here rather than through the SDK's types because
+// the fields the transcript needs most (provider, usage.cost, a top-level
+// error in a 200) are OpenRouter's additions that the SDK does not model.
+
+// wireChat is the part of a chat-completion body the client reads.
+type wireChat struct {
+	ID       string       `json:"id"`
+	Model    string       `json:"model"`
+	Provider string       `json:"provider"`
+	Choices  []wireChoice `json:"choices"`
+	Usage    *wireUsage   `json:"usage"`
+	Error    *wireError   `json:"error"`
+}
+
+type wireChoice struct {
+	Message struct {
+		Content *string `json:"content"`
+	} `json:"message"`
+	FinishReason *string    `json:"finish_reason"`
+	Error        *wireError `json:"error"`
+}
+
+type wireUsage struct {
+	PromptTokens        int64 `json:"prompt_tokens"`
+	CompletionTokens    int64 `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int64 `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens int64 `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+	Cost json.RawMessage `json:"cost"`
+}
+
+// wireError is an error object, at the top level or in a choice.
+// OpenRouter's code is the HTTP status as a number; OpenAI's is a string.
+type wireError struct {
+	Code    json.RawMessage `json:"code"`
+	Message string          `json:"message"`
+}
+
+// code returns the error code as text: a number in decimal, a string as
+// it is, "" when absent or null.
+func (e *wireError) code() string {
+	var s string
+	if json.Unmarshal(e.Code, &s) == nil {
+		return s
+	}
+	var n json.Number
+	d := json.NewDecoder(bytes.NewReader(e.Code))
+	d.UseNumber()
+	if d.Decode(&n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+// retryable reports whether an error reported inside a 200 body is worth
+// another attempt: when its code is absent, 408, 429 or 5xx, or a code
+// that is not a number (whose meaning is unknown).
+func (e *wireError) retryable() bool {
+	n, err := strconv.Atoi(e.code())
+	if err != nil {
+		return true
+	}
+	return retryableStatus(n)
+}
+
+// usage converts the wire usage; Cost stays nil unless usage.cost is a
+// JSON number.
+func (u *wireUsage) usage() Usage {
+	if u == nil {
+		return Usage{}
+	}
+	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	if u.PromptTokensDetails != nil {
+		out.CachedTokens = u.PromptTokensDetails.CachedTokens
+	}
+	if u.CompletionTokensDetails != nil {
+		out.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
+	}
+	var cost float64
+	if len(u.Cost) > 0 && string(u.Cost) != "null" && json.Unmarshal(u.Cost, &cost) == nil {
+		out.Cost = &cost
+	}
+	return out
+}
+
+// interpretChat reads a chat-completion body. It returns what it could read
+// even alongside an error, so a failed call still records usage and
+// provider.
+func interpretChat(ex exchange) (*Response, *APIError) {
+	var w wireChat
+	if err := json.Unmarshal(ex.body, &w); err != nil {
+		return nil, &APIError{Status: ex.status, Code: CodeBadResponse,
+			Message: "response body is not a chat completion: " + err.Error(), Retryable: true}
+	}
+	r := &Response{ID: w.ID, ModelServed: w.Model, Provider: w.Provider, Usage: w.Usage.usage()}
+	if len(w.Choices) > 0 {
+		ch := w.Choices[0]
+		if ch.Message.Content != nil {
+			r.Content = *ch.Message.Content
+		}
+		if ch.FinishReason != nil {
+			r.FinishReason = *ch.FinishReason
+		}
+	}
+	// OpenRouter reports a failure after the headers were sent as a 200
+	// with an error object and/or finish_reason "error".
+	if e := w.Error; e != nil {
+		return r, &APIError{Status: ex.status, Code: e.code(), Message: e.Message, Retryable: e.retryable()}
+	}
+	if len(w.Choices) == 0 {
+		return r, &APIError{Status: ex.status, Code: CodeNoChoices, Message: "response has no choices", Retryable: true}
+	}
+	if r.FinishReason == "error" {
+		e := w.Choices[0].Error
+		if e == nil {
+			e = &wireError{Message: `finish_reason "error"`}
+		}
+		return r, &APIError{Status: ex.status, Code: e.code(), Message: e.Message, Retryable: e.retryable()}
+	}
+	return r, nil
+}
+
+// wireModels is OpenRouter's GET /models body.
+type wireModels struct {
+	Data []struct {
+		ID      string `json:"id"`
+		Pricing struct {
+			Prompt     json.RawMessage `json:"prompt"`
+			Completion json.RawMessage `json:"completion"`
+		} `json:"pricing"`
+		SupportedParameters []string `json:"supported_parameters"`
+		ContextLength       int      `json:"context_length"`
+	} `json:"data"`
+}
+
+// interpretModels reads a model list.
+func interpretModels(ex exchange) ([]ModelInfo, *APIError) {
+	var w wireModels
+	if err := json.Unmarshal(ex.body, &w); err != nil {
+		return nil, &APIError{Status: ex.status, Code: CodeBadResponse,
+			Message: "response body is not a model list: " + err.Error(), Retryable: true}
+	}
+	out := make([]ModelInfo, len(w.Data))
+	for i, m := range w.Data {
+		out[i] = ModelInfo{
+			ID:                  m.ID,
+			PromptPrice:         price(m.Pricing.Prompt),
+			CompletionPrice:     price(m.Pricing.Completion),
+			SupportedParameters: m.SupportedParameters,
+			ContextLength:       m.ContextLength,
+		}
+	}
+	return out, nil
+}
+
+// price reads a per-token price, which OpenRouter sends as a decimal string
+// ("0.000003"); a plain number is accepted too. Missing, unparsable and
+// negative prices (OpenRouter's "-1" means the price depends on the
+// routed model) are unknown: nil.
+func price(raw json.RawMessage) *float64 {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		s = string(raw)
+	}
+	p, err := strconv.ParseFloat(s, 64)
+	if err != nil || p < 0 || math.IsNaN(p) || math.IsInf(p, 0) {
+		return nil
+	}
+	return &p
+}

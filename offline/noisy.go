@@ -1,0 +1,146 @@
+package offline
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// rng is a deterministic random source for one (seed, task) pair.
+type rng struct{ *rand.Rand }
+
+func newRand(seed int64, taskID string) rng {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%s", seed, taskID)
+	return rng{rand.New(rand.NewPCG(h.Sum64(), 0x9e3779b97f4a7c15))}
+}
+
+func (r rng) chance(p float64) bool { return r.Float64() < p }
+
+// perturbations are the mistakes offline/noisy makes, each a realistic
+// model failure. Each returns false when it does not apply to d.
+var perturbations = []struct {
+	name string
+	fn   func(d *bend.Document, r rng) bool
+}{
+	{"typo in an unrelated span", typo},
+	{"dropped mark", dropMark},
+	{"dropped edge", dropEdge},
+	{"paragraph turned into a quote-less heading", changeKind},
+	{"untyped link given a predicate", typeLink},
+}
+
+// perturb returns the expected document with 0 to 2 seeded perturbations,
+// sometimes wrapped in a Markdown fence with a sentence of prose.
+func perturb(t *task.Task, seed int64) string {
+	r := newRand(seed, t.ID)
+	d := t.Expected.Clone()
+	n := 0
+	switch x := r.Float64(); {
+	case x < 0.45:
+		n = 0
+	case x < 0.85:
+		n = 1
+	default:
+		n = 2
+	}
+	for tries := 0; n > 0 && tries < 10; tries++ {
+		if perturbations[r.IntN(len(perturbations))].fn(d, r) {
+			n--
+		}
+	}
+	out := string(bend.Marshal(d))
+	if r.chance(0.2) {
+		out = "Here is the updated document:\n\n```json\n" + out + "```\n"
+	}
+	return out
+}
+
+func spans(d *bend.Document) []*bend.Span {
+	var out []*bend.Span
+	d.Walk(func(b *bend.Block, _ int, _ string) bool {
+		for _, s := range b.Spans {
+			if s.Text != nil && len(*s.Text) > 3 {
+				out = append(out, s)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func typo(d *bend.Document, r rng) bool {
+	ss := spans(d)
+	if len(ss) == 0 {
+		return false
+	}
+	s := ss[r.IntN(len(ss))]
+	t := []rune(*s.Text)
+	i := r.IntN(len(t) - 1)
+	t[i], t[i+1] = t[i+1], t[i]
+	text := string(t)
+	s.Text = &text
+	return true
+}
+
+func dropMark(d *bend.Document, r rng) bool {
+	var marked []*bend.Span
+	for _, s := range spans(d) {
+		if len(s.Marks) > 0 {
+			marked = append(marked, s)
+		}
+	}
+	if len(marked) == 0 {
+		return false
+	}
+	s := marked[r.IntN(len(marked))]
+	s.Marks = s.Marks[1:]
+	return true
+}
+
+func dropEdge(d *bend.Document, r rng) bool {
+	if len(d.Edges) == 0 {
+		return false
+	}
+	i := r.IntN(len(d.Edges))
+	d.Edges = append(d.Edges[:i:i], d.Edges[i+1:]...)
+	return true
+}
+
+func changeKind(d *bend.Document, r rng) bool {
+	var paras []*bend.Block
+	d.Walk(func(b *bend.Block, _ int, _ string) bool {
+		if b.Kind == bend.KindParagraph {
+			paras = append(paras, b)
+		}
+		return true
+	})
+	if len(paras) == 0 {
+		return false
+	}
+	b := paras[r.IntN(len(paras))]
+	b.Kind = bend.KindHeading
+	level := 3
+	b.Level = &level
+	return true
+}
+
+func typeLink(d *bend.Document, r rng) bool {
+	var links []*bend.Link
+	for _, s := range spans(d) {
+		for _, m := range s.Marks {
+			if m.Link != nil && m.Link.Predicate == nil {
+				links = append(links, m.Link)
+			}
+		}
+	}
+	if len(links) == 0 {
+		return false
+	}
+	p := "cites"
+	links[r.IntN(len(links))].Predicate = &p
+	return true
+}

@@ -1,0 +1,116 @@
+// Package offline provides the reference models: deterministic stand-ins
+// for a frontier model that answer from the task itself, behind the same
+// model.Client interface as the OpenRouter client. They need no key and no
+// network, so the whole pipeline runs offline (make demo) and tests exercise
+// the real code paths.
+//
+//	offline/oracle    returns the expected document; answers class A with the reference answer and evidence
+//	offline/identity  returns the source unchanged; answers class A with "unknown"
+//	offline/noisy     the expected document with seeded, realistic perturbations
+package offline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// Prefix marks offline model names.
+const Prefix = "offline/"
+
+// The offline task models.
+const (
+	Oracle   = "offline/oracle"
+	Identity = "offline/identity"
+	Noisy    = "offline/noisy"
+)
+
+// IsOffline reports whether name is an offline model.
+func IsOffline(name string) bool { return strings.HasPrefix(name, Prefix) }
+
+// Model is an offline model over a task set.
+type Model struct {
+	name string
+	set  *task.Set
+}
+
+var _ model.Client = (*Model)(nil)
+
+// New returns the offline model called name.
+func New(name string, set *task.Set) (*Model, error) {
+	switch name {
+	case Oracle, Identity, Noisy:
+		return &Model{name: name, set: set}, nil
+	}
+	return nil, fmt.Errorf("unknown offline model %q (have %s, %s, %s)", name, Oracle, Identity, Noisy)
+}
+
+// Complete answers req.TaskID. The answer depends only on the task, the
+// model and req.Seed, so runs are reproducible.
+func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t := m.set.Task(req.TaskID)
+	if t == nil {
+		return nil, &model.APIError{Status: 400, Message: fmt.Sprintf("offline model: unknown task %q", req.TaskID)}
+	}
+	content := m.answer(t, req.Seed)
+	zero := 0.0
+	body, _ := json.Marshal(map[string]any{
+		"id": "offline-" + t.ID, "model": m.name,
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
+	})
+	return &model.Response{
+		Content:      content,
+		FinishReason: "stop",
+		Usage:        model.Usage{Cost: &zero},
+		Provider:     "offline",
+		ModelServed:  m.name,
+		ID:           "offline-" + t.ID,
+		RawBody:      body,
+		Attempts:     []model.Attempt{{Number: 1, StartedAt: time.Now().UTC(), Status: 200}},
+	}, nil
+}
+
+func (m *Model) answer(t *task.Task, seed int64) string {
+	if t.Class == task.ClassA {
+		return m.classA(t, seed)
+	}
+	switch m.name {
+	case Oracle:
+		return string(bend.Marshal(t.Expected))
+	case Identity:
+		return string(t.Source.Bytes)
+	}
+	return perturb(t, seed)
+}
+
+type answer struct {
+	Answer   string   `json:"answer"`
+	Evidence []string `json:"evidence"`
+}
+
+func (m *Model) classA(t *task.Task, seed int64) string {
+	a := answer{Answer: t.ReferenceAnswer, Evidence: t.Evidence}
+	switch m.name {
+	case Identity:
+		a = answer{Answer: "unknown", Evidence: []string{}}
+	case Noisy:
+		r := newRand(seed, t.ID)
+		if r.chance(0.25) {
+			// A plausible but fabricated citation: the kind of error the
+			// judge and the grounding check must catch.
+			a.Evidence = append(append([]string(nil), a.Evidence...), "blk-f4b1.spn-99")
+			a.Answer += " (as also noted in the appendix)"
+		}
+	}
+	b, _ := json.Marshal(a)
+	return string(b)
+}

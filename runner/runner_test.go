@@ -1,0 +1,350 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/corpus"
+	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+const secretKey = "sk-or-v1-TESTSECRET-0123456789abcdef"
+
+func load(t testing.TB) (*task.Set, *task.Prompts) {
+	t.Helper()
+	set, probs := task.Load(corpus.FS, instructions.FS)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	p, err := task.LoadPrompts(instructions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set, p
+}
+
+var taskRe = regexp.MustCompile(`Task (\d\d-[abc])`)
+
+// taskOf finds the task id in a request's last message.
+func taskOf(req modeltest.ChatRequest) string {
+	m := taskRe.FindStringSubmatch(req.Messages[len(req.Messages)-1].Content)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+// sleeps records the client's waits instead of sleeping.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.d = append(s.d, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+func newClient(url string, s *sleeps) *model.OpenRouter {
+	return model.NewOpenRouter(model.WithBaseURL(url), model.WithAPIKey(secretKey),
+		model.WithAttemptTimeout(300*time.Millisecond), model.WithBackoff(time.Millisecond, time.Second),
+		model.WithMaxRetries(3), model.WithSleep(s.sleep))
+}
+
+func newRunner(t testing.TB, dir string, clients map[string]model.Client) *Runner {
+	_, p := load(t)
+	return &Runner{Clients: clients, Prompts: p, Dir: dir, RunID: "test", PerModel: 4, Global: 8, JobTimeout: 10 * time.Second}
+}
+
+// TestFaults drives the real client against a misbehaving server: every job
+// ends with a transcript, success or recorded error.
+func TestFaults(t *testing.T) {
+	set, _ := load(t)
+	expected := string(bend.Marshal(set.Task("01-b").Expected))
+	scripts := map[string][]modeltest.Reply{
+		"01-a": {modeltest.Text(`{"answer":"41","evidence":["blk-5e6f.spn-01"]}`)},
+		"01-b": {modeltest.RateLimited(1), modeltest.Text(expected)},
+		"01-c": {modeltest.StatusError(500), modeltest.StatusError(502), modeltest.StatusError(503), modeltest.Text("{}")},
+		"02-a": {modeltest.Hang(), modeltest.Text(`{"answer":"x","evidence":[]}`)},
+		"02-b": {modeltest.NotJSON(), modeltest.NotJSON(), modeltest.NotJSON()},
+		"02-c": {modeltest.Fenced(`{"a":1}`)},
+		"03-a": {modeltest.Truncated(`{"answer": "trunc`)},
+		"03-b": {modeltest.MidGenerationError(502, "upstream died")},
+	}
+	var mu sync.Mutex
+	calls := map[string]int{}
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		id := taskOf(req)
+		mu.Lock()
+		calls[id]++
+		n := calls[id]
+		mu.Unlock()
+		s := scripts[id]
+		return s[min(n, len(s))-1]
+	})
+	var sl sleeps
+	dir := t.TempDir()
+	r := newRunner(t, dir, map[string]model.Client{"m": newClient(srv.URL, &sl)})
+	var tasks []*task.Task
+	for id := range scripts {
+		tasks = append(tasks, set.Task(id))
+	}
+	res, err := r.Run(context.Background(), Jobs([]string{"m"}, tasks, 1, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTask := map[string]*transcript.Transcript{}
+	for _, x := range res {
+		if x.Transcript == nil {
+			t.Fatalf("%s: no transcript", x.Job.Task.ID)
+		}
+		onDisk, err := transcript.Read(transcript.TaskPath(dir, "m", x.Job.Task.ID, 0))
+		if err != nil {
+			t.Fatalf("%s: %v", x.Job.Task.ID, err)
+		}
+		byTask[x.Job.Task.ID] = onDisk
+	}
+	check := func(id string, ok bool, attempts int, reason string) {
+		t.Helper()
+		tr := byTask[id]
+		if tr.OK() != ok || len(tr.Attempts) != attempts {
+			t.Errorf("%s: ok=%v attempts=%d, want ok=%v attempts=%d (%s); error=%+v", id, tr.OK(), len(tr.Attempts), ok, attempts, reason, tr.Error)
+		}
+	}
+	check("01-a", true, 1, "plain success")
+	check("01-b", true, 2, "429 then success")
+	check("01-c", true, 4, "500, 502, 503 then success")
+	check("02-a", true, 2, "a hang past the attempt timeout is retried")
+	check("02-b", false, 3, "a body that is not JSON is retried twice, then an error")
+	check("02-c", true, 1, "a fenced completion is a response; extraction happens when scoring")
+	check("03-a", true, 1, "a truncated completion is a response")
+	check("03-b", false, 4, "a mid-generation error (HTTP 200) is retried, then an error")
+	if got := byTask["01-b"].Attempts[0].RetryAfterMS; got != 1000 {
+		t.Errorf("Retry-After: 1 recorded as %d ms", got)
+	}
+	foundWait := false
+	for _, d := range sl.d {
+		if d == time.Second {
+			foundWait = true
+		}
+	}
+	if !foundWait {
+		t.Errorf("the client did not wait the 1 s that Retry-After asked for; waits: %v", sl.d)
+	}
+	if fr := byTask["03-a"].Response.FinishReason; fr != "length" {
+		t.Errorf("finish reason %q, want length", fr)
+	}
+	for _, req := range srv.Requests() {
+		if req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 {
+			t.Fatalf("request without temperature 0 and seed 7: %s", req.Body)
+		}
+	}
+	assertNoSecret(t, dir)
+}
+
+// assertNoSecret checks that the API key appears in no file the run wrote.
+func assertNoSecret(t *testing.T, dir string) {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		n++
+		b, _ := os.ReadFile(p)
+		if strings.Contains(string(b), secretKey) || strings.Contains(string(b), "TESTSECRET") {
+			t.Errorf("%s contains the API key", p)
+		}
+		return nil
+	})
+	if n == 0 {
+		t.Error("the run wrote no files")
+	}
+}
+
+// TestFatalStopsModel: after a 401 no request is sent for that model, its
+// other jobs are recorded as skipped, and another model is not affected.
+func TestFatalStopsModel(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		if req.Model == "bad" {
+			return modeltest.Unauthorized()
+		}
+		return modeltest.Text("{}")
+	})
+	var sl sleeps
+	c := newClient(srv.URL, &sl)
+	dir := t.TempDir()
+	r := newRunner(t, dir, map[string]model.Client{"bad": c, "good": c})
+	r.PerModel = 1
+	res, err := r.Run(context.Background(), Jobs([]string{"bad", "good"}, set.Tasks[:10], 1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.CountModel("bad"); n != 1 {
+		t.Errorf("%d requests to the model after its 401, want exactly 1", n)
+	}
+	if n := srv.CountModel("good"); n != 10 {
+		t.Errorf("good model: %d requests, want 10", n)
+	}
+	skipped := 0
+	for _, x := range res {
+		if x.Job.Model == "bad" {
+			if x.Transcript == nil || x.Transcript.Error == nil || !x.Transcript.Error.Fatal {
+				t.Fatalf("bad model job without a fatal error transcript: %+v", x)
+			}
+			if x.Outcome == Skipped {
+				skipped++
+			}
+		}
+	}
+	if skipped != 9 {
+		t.Errorf("%d skipped, want 9", skipped)
+	}
+}
+
+// cancelAfter cancels the run once n jobs have completed.
+type cancelAfter struct {
+	n      int32
+	done   atomic.Int32
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Start(string, int) {}
+func (c *cancelAfter) Done(string, *transcript.Transcript, Outcome) {
+	if c.done.Add(1) == c.n {
+		c.cancel()
+	}
+}
+
+// TestResume: a run killed part-way, then resumed, requests exactly the
+// missing jobs — none twice — and ends with every transcript.
+func TestResume(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Reply{Content: "{}", Delay: 5 * time.Millisecond}
+	})
+	var sl sleeps
+	c := newClient(srv.URL, &sl)
+	dir := t.TempDir()
+	jobs := Jobs([]string{"m1", "m2"}, set.Tasks[:15], 1, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	r := newRunner(t, dir, map[string]model.Client{"m1": c, "m2": c})
+	r.Progress = &cancelAfter{n: 7, cancel: cancel}
+	_, err := r.Run(ctx, jobs)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want context.Canceled", err)
+	}
+	first := srv.Count()
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	tmp, _ := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
+	if len(tmp) > 0 {
+		t.Errorf("half-written files left: %v", tmp)
+	}
+	if len(files) == 0 || len(files) >= len(jobs) {
+		t.Fatalf("%d transcripts after the interruption; the test needs a partial run", len(files))
+	}
+	r2 := newRunner(t, dir, map[string]model.Client{"m1": c, "m2": c})
+	res, err := r2.Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := srv.Count() - first
+	if want := len(jobs) - len(files); second != want {
+		t.Errorf("resume sent %d requests, want %d (jobs %d, transcripts kept %d)", second, want, len(jobs), len(files))
+	}
+	reused := 0
+	for _, x := range res {
+		if x.Transcript == nil || !x.Transcript.OK() {
+			t.Fatalf("job %s/%s has no successful transcript", x.Job.Model, x.Job.Task.ID)
+		}
+		if x.Outcome == Reused {
+			reused++
+		}
+	}
+	if reused != len(files) {
+		t.Errorf("%d reused, want %d", reused, len(files))
+	}
+	// No job that had a transcript after the interruption was requested by
+	// the resume. (A job in flight when the run was killed was requested
+	// in both: it has no transcript, so it is one of the missing jobs.)
+	kept := map[string]bool{}
+	for _, f := range files {
+		kept[filepath.Base(filepath.Dir(f))+"/"+strings.TrimSuffix(filepath.Base(f), ".r0.json")] = true
+	}
+	for _, req := range srv.Requests()[first:] {
+		if k := req.Model + "/" + taskOf(req); kept[k] {
+			t.Errorf("resume re-requested %s, which had a transcript", k)
+		}
+	}
+}
+
+// TestResultsInJobOrder: results follow the job list, not completion order.
+func TestResultsInJobOrder(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
+		// Later tasks answer faster, so completion order is reversed.
+		return modeltest.Reply{Content: "{}", Delay: time.Duration(20-int(taskOf(req)[1]-'0')) * time.Millisecond}
+	})
+	var sl sleeps
+	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": newClient(srv.URL, &sl)})
+	r.PerModel = 8
+	jobs := Jobs([]string{"m"}, set.Tasks[:9], 1, 1)
+	res, err := r.Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range res {
+		if x.Job.Task.ID != jobs[i].Task.ID || x.Transcript.TaskID != jobs[i].Task.ID {
+			t.Errorf("result %d is %s, want %s", i, x.Transcript.TaskID, jobs[i].Task.ID)
+		}
+	}
+}
+
+// BenchmarkFanOut runs 180 jobs (3 models × 60 tasks) against a server that
+// answers after a fixed delay. The ideal wall time is
+// ceil(60 / per-model concurrency) × delay; x-ideal is the measured ratio.
+// Per-job CPU work (prompt rendering, hashing and writing the transcript)
+// is a fixed cost, so the ratio approaches 1 as the delay grows toward real
+// model latencies (seconds).
+func BenchmarkFanOut(b *testing.B) {
+	for _, delay := range []time.Duration{50 * time.Millisecond, 250 * time.Millisecond} {
+		b.Run(delay.String(), func(b *testing.B) { benchFanOut(b, delay) })
+	}
+}
+
+func benchFanOut(b *testing.B, delay time.Duration) {
+	const perModel = 6
+	set, p := load(b)
+	srv := modeltest.NewServer(b, modeltest.FixedDelay(delay, "{}"))
+	models := []string{"anthropic/a", "openai/b", "google/c"}
+	jobs := Jobs(models, set.Tasks, 1, 1)
+	ideal := time.Duration((60+perModel-1)/perModel) * delay
+	var sl sleeps
+	c := newClient(srv.URL, &sl)
+	for b.Loop() {
+		r := &Runner{Clients: map[string]model.Client{models[0]: c, models[1]: c, models[2]: c}, Prompts: p,
+			Dir: b.TempDir(), RunID: "bench", PerModel: perModel, Global: 3 * perModel, JobTimeout: time.Minute}
+		start := time.Now()
+		if _, err := r.Run(context.Background(), jobs); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(time.Since(start))/float64(ideal), "x-ideal")
+	}
+	b.ReportMetric(float64(ideal.Milliseconds()), "ideal-ms")
+}

@@ -1,0 +1,59 @@
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// ManifestName is the manifest's file name in a run directory.
+const ManifestName = "run.json"
+
+// Manifest describes a run: what was asked of whom, with which inputs.
+type Manifest struct {
+	Schema         int             `json:"schema"`          // SchemaVersion
+	RunID          string          `json:"run_id"`          // the directory name
+	HarnessVersion string          `json:"harness_version"` // e.g. 0.1.0
+	GitCommit      string          `json:"git_commit,omitempty"`
+	Models         []string        `json:"models"`      // answering models, in report order
+	Judges         []string        `json:"judges"`      // judge models (class A)
+	Repeats        int             `json:"repeats"`     // runs per (model, task)
+	Seed           int64           `json:"seed"`        // base seed; repeat r uses Seed+r
+	TaskIDs        []string        `json:"task_ids"`    // the tasks run
+	CorpusHash     string          `json:"corpus_hash"` // task.Set.Hash
+	PromptHash     string          `json:"prompt_hash"` // task.Prompts.Hash
+	ConfigHash     string          `json:"config_hash"` // sha256 of Config
+	Config         json.RawMessage `json:"config"`      // the effective configuration
+	StartedAt      time.Time       `json:"started_at"`  // first start
+	ResumedAt      []time.Time     `json:"resumed_at,omitempty"`
+	FinishedAt     *time.Time      `json:"finished_at,omitempty"` // nil while running or interrupted
+}
+
+// WriteManifest stores m atomically as runDir/run.json.
+func WriteManifest(runDir string, m *Manifest) error {
+	m.Schema = SchemaVersion
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(runDir, ManifestName), append(b, '\n'))
+}
+
+// ReadManifest loads runDir/run.json.
+func ReadManifest(runDir string) (*Manifest, error) {
+	path := filepath.Join(runDir, ManifestName)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: not a run manifest: %w", path, err)
+	}
+	if m.Schema != SchemaVersion {
+		return nil, fmt.Errorf("%s: /schema: manifest schema %d, this harness reads %d", path, m.Schema, SchemaVersion)
+	}
+	return &m, nil
+}

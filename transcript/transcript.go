@@ -1,0 +1,306 @@
+// Package transcript is the archive of a run: one immutable, content-hashed
+// JSON file per model call, and the run manifest. Transcripts are the
+// evidence every score is computed from; rescoring reads nothing else.
+//
+// Layout of a run directory:
+//
+//	runs/<run-id>/run.json                                  the manifest
+//	runs/<run-id>/<model-slug>/<task-id>.r<repeat>.json     task transcripts
+//	runs/<run-id>/judges/<judge-slug>/<task-id>.<answerer-slug>.r<repeat>.json
+//
+// Files are written atomically (a temporary file renamed into place) the
+// moment a call completes, so a killed run leaves only whole files.
+package transcript
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gowebpki/jcs"
+)
+
+// SchemaVersion is the version of the transcript and manifest formats.
+// Readers refuse any other version.
+const SchemaVersion = 1
+
+// Kinds of transcript.
+const (
+	KindTask  = "task"  // a model answering a task
+	KindJudge = "judge" // a judge judging a class A answer
+)
+
+// Transcript is the record of one model call.
+type Transcript struct {
+	Schema int    `json:"schema"`  // SchemaVersion
+	Kind   string `json:"kind"`    // KindTask or KindJudge
+	RunID  string `json:"run_id"`  // the run it belongs to
+	Model  string `json:"model"`   // the model id that was asked
+	TaskID string `json:"task_id"` // NN-x
+	Class  string `json:"class"`   // A, B or C
+	Repeat int    `json:"repeat"`  // 0-based repeat index
+
+	// Judged names the task transcript a judge transcript judges.
+	Judged *Ref `json:"judged,omitempty"`
+
+	Hashes Hashes `json:"hashes"` // of the inputs the prompt was built from
+
+	Request  Request   `json:"request"`
+	Response *Response `json:"response,omitempty"` // nil when no answer arrived
+	Attempts []Attempt `json:"attempts"`
+
+	// Error is set when the call failed after its retries (or was skipped
+	// after a fatal error of the same model). Such a transcript is an API
+	// failure: it is counted, never scored as drift.
+	Error *CallError `json:"error,omitempty"`
+
+	StartedAt  time.Time `json:"started_at,omitzero"`  // not hashed
+	FinishedAt time.Time `json:"finished_at,omitzero"` // not hashed
+
+	// Hash is the sha2-256 (hex) of the RFC 8785 form of this transcript
+	// without "hash" and without the wall-clock fields (started_at,
+	// finished_at, latency_ms, and per attempt started_at, duration_ms,
+	// wait_ms), so that archives are tamper-evident and two runs that made
+	// the same calls with the same answers have the same hashes.
+	Hash string `json:"hash,omitzero"`
+}
+
+// Ref names one task transcript.
+type Ref struct {
+	Model  string `json:"model"`
+	TaskID string `json:"task_id"`
+	Repeat int    `json:"repeat"`
+	Hash   string `json:"hash"` // the judged transcript's hash
+}
+
+// Hashes identify the inputs of a call.
+type Hashes struct {
+	Prompt   string `json:"prompt"`   // the prompt templates (task.Prompts.Hash)
+	Task     string `json:"task"`     // the task file (or, for a judge, the judge template)
+	Document string `json:"document"` // the corpus document
+}
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is exactly what was asked, parameters included.
+type Request struct {
+	Model       string          `json:"model"`
+	Messages    []Message       `json:"messages"`
+	Temperature float64         `json:"temperature"`
+	Seed        int64           `json:"seed"`
+	MaxTokens   int             `json:"max_tokens,omitempty"`
+	JSONSchema  json.RawMessage `json:"json_schema,omitempty"`
+}
+
+// Response is what came back.
+type Response struct {
+	Content      string          `json:"content"`       // the completion text, as returned
+	FinishReason string          `json:"finish_reason"` // stop, length, ...
+	Provider     string          `json:"provider,omitempty"`
+	ModelServed  string          `json:"model_served,omitempty"`
+	ID           string          `json:"id,omitempty"`
+	Usage        Usage           `json:"usage"`
+	LatencyMS    int64           `json:"latency_ms,omitzero"` // not hashed
+	RawBody      json.RawMessage `json:"raw_body,omitempty"`
+}
+
+// Usage is token accounting; Cost is nil when unknown, never 0 for unknown.
+type Usage struct {
+	PromptTokens     int64    `json:"prompt_tokens"`
+	CompletionTokens int64    `json:"completion_tokens"`
+	CachedTokens     int64    `json:"cached_tokens"`
+	ReasoningTokens  int64    `json:"reasoning_tokens"`
+	Cost             *float64 `json:"cost"` // USD; null = unknown
+}
+
+// Attempt is one HTTP attempt.
+type Attempt struct {
+	Number       int       `json:"number"`
+	StartedAt    time.Time `json:"started_at,omitzero"`  // not hashed
+	DurationMS   int64     `json:"duration_ms,omitzero"` // not hashed
+	Status       int       `json:"status"`
+	Error        string    `json:"error,omitempty"`
+	RetryAfterMS int64     `json:"retry_after_ms,omitempty"`
+	WaitMS       int64     `json:"wait_ms,omitempty"` // not hashed
+}
+
+// CallError is an API failure that outlasted its retries.
+type CallError struct {
+	Status  int    `json:"status"`          // HTTP status of the last attempt; 0 if none
+	Code    string `json:"code,omitempty"`  // provider or client error code
+	Message string `json:"message"`         // what went wrong
+	Fatal   bool   `json:"fatal,omitempty"` // the model's other jobs were stopped
+}
+
+// OK reports whether the call produced a response to score.
+func (t *Transcript) OK() bool { return t.Error == nil && t.Response != nil }
+
+// ComputeHash returns the content hash of t (see Transcript.Hash). The
+// unhashed fields are zeroed in a copy, and their omitzero tags leave them
+// out of its JSON.
+func (t *Transcript) ComputeHash() (string, error) {
+	c := *t
+	c.Hash = ""
+	c.StartedAt, c.FinishedAt = time.Time{}, time.Time{}
+	if c.Response != nil {
+		r := *c.Response
+		r.LatencyMS = 0
+		c.Response = &r
+	}
+	c.Attempts = make([]Attempt, len(t.Attempts))
+	for i, a := range t.Attempts {
+		a.StartedAt, a.DurationMS, a.WaitMS = time.Time{}, 0, 0
+		c.Attempts[i] = a
+	}
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return "", err
+	}
+	canon, err := jcs.Transform(b)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// Seal sets t.Hash.
+func (t *Transcript) Seal() error {
+	h, err := t.ComputeHash()
+	if err != nil {
+		return err
+	}
+	t.Hash = h
+	return nil
+}
+
+// Slug turns a model id into a directory name: characters other than
+// letters, digits, '.', '-' and '_' become '_' (anthropic/claude-opus-4.8 →
+// anthropic_claude-opus-4.8).
+func Slug(model string) string {
+	var b strings.Builder
+	for _, r := range model {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// Path returns where t is stored below the run directory.
+func (t *Transcript) Path(runDir string) string {
+	if t.Kind == KindJudge && t.Judged != nil {
+		return JudgePath(runDir, t.Model, t.TaskID, t.Judged.Model, t.Repeat)
+	}
+	return TaskPath(runDir, t.Model, t.TaskID, t.Repeat)
+}
+
+// TaskPath is the file of a task transcript.
+func TaskPath(runDir, model, taskID string, repeat int) string {
+	return filepath.Join(runDir, Slug(model), fmt.Sprintf("%s.r%d.json", taskID, repeat))
+}
+
+// JudgePath is the file of a judge transcript.
+func JudgePath(runDir, judge, taskID, answerer string, repeat int) string {
+	return filepath.Join(runDir, "judges", Slug(judge), fmt.Sprintf("%s.%s.r%d.json", taskID, Slug(answerer), repeat))
+}
+
+// Write seals t and stores it atomically under runDir.
+func Write(runDir string, t *Transcript) error {
+	t.Schema = SchemaVersion
+	if err := t.Seal(); err != nil {
+		return fmt.Errorf("hashing transcript %s/%s: %w", t.Model, t.TaskID, err)
+	}
+	b, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(t.Path(runDir), append(b, '\n'))
+}
+
+// ErrTampered is returned when a transcript's content does not match its hash.
+var ErrTampered = errors.New("transcript does not match its hash")
+
+// Read loads and verifies one transcript file.
+func Read(path string) (*Transcript, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var t Transcript
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, fmt.Errorf("%s: not a transcript: %w", path, err)
+	}
+	if t.Schema != SchemaVersion {
+		return nil, fmt.Errorf("%s: /schema: transcript schema %d, this harness reads %d", path, t.Schema, SchemaVersion)
+	}
+	h, err := t.ComputeHash()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if h != t.Hash {
+		return nil, fmt.Errorf("%s: /hash: %w (recorded %s, computed %s)", path, ErrTampered, t.Hash, h)
+	}
+	return &t, nil
+}
+
+// ReadAll loads every transcript below runDir (task and judge), verifying
+// each; it fails on the first bad file, naming it.
+func ReadAll(runDir string) ([]*Transcript, error) {
+	var out []*Transcript
+	err := filepath.WalkDir(runDir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".json") || filepath.Base(p) == ManifestName || strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		t, err := Read(p)
+		if err != nil {
+			return err
+		}
+		out = append(out, t)
+		return nil
+	})
+	return out, err
+}
+
+// WriteFileAtomic writes data to a temporary file in the same directory and
+// renames it over name, so that readers never see a partial file.
+func WriteFileAtomic(name string, data []byte) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	// No fsync: the rename already guarantees that a killed process leaves
+	// no partial file, and a sync per transcript cost a fifth of the wall
+	// time of a fast run (BenchmarkFanOut).
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
