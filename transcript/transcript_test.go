@@ -1,0 +1,120 @@
+package transcript
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sample() *Transcript {
+	cost := 0.0012
+	return &Transcript{
+		Kind: KindTask, RunID: "r1", Model: "anthropic/claude-opus-4.8", TaskID: "01-b", Class: "B",
+		Hashes:  Hashes{Prompt: "p", Task: "t", Document: "d"},
+		Request: Request{Model: "anthropic/claude-opus-4.8", Messages: []Message{{"system", "s"}, {"user", "u"}}, Seed: 7},
+		Response: &Response{Content: `{"a":1}`, FinishReason: "stop", LatencyMS: 1234,
+			Usage: Usage{PromptTokens: 10, CompletionTokens: 5, Cost: &cost}, RawBody: json.RawMessage(`{"id":"x","n":1e2}`)},
+		Attempts:  []Attempt{{Number: 1, StartedAt: time.Unix(100, 0).UTC(), DurationMS: 1234, Status: 200}},
+		StartedAt: time.Unix(100, 0).UTC(), FinishedAt: time.Unix(101, 0).UTC(),
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	tr := sample()
+	if err := Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(TaskPath(dir, tr.Model, tr.TaskID, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Hash != tr.Hash || got.Response.Content != tr.Response.Content || *got.Response.Usage.Cost != 0.0012 {
+		t.Errorf("read back differs: %+v", got)
+	}
+	if !strings.HasSuffix(TaskPath(dir, tr.Model, "01-b", 2), "anthropic_claude-opus-4.8/01-b.r2.json") {
+		t.Errorf("path %s", TaskPath(dir, tr.Model, "01-b", 2))
+	}
+}
+
+// TestHashIgnoresWallClock: two runs that made the same call with the same
+// answer have the same hash, whatever the timing.
+func TestHashIgnoresWallClock(t *testing.T) {
+	a, b := sample(), sample()
+	b.StartedAt, b.FinishedAt = time.Now(), time.Now()
+	b.Response.LatencyMS = 99
+	b.Attempts[0].StartedAt, b.Attempts[0].DurationMS, b.Attempts[0].WaitMS = time.Now(), 5, 7
+	ha, _ := a.ComputeHash()
+	hb, _ := b.ComputeHash()
+	if ha != hb {
+		t.Error("timing changed the hash")
+	}
+	for name, mutate := range map[string]func(*Transcript){
+		"content":  func(x *Transcript) { x.Response.Content += " " },
+		"cost":     func(x *Transcript) { c := 0.5; x.Response.Usage.Cost = &c },
+		"unknown":  func(x *Transcript) { x.Response.Usage.Cost = nil },
+		"seed":     func(x *Transcript) { x.Request.Seed++ },
+		"message":  func(x *Transcript) { x.Request.Messages[1].Content = "v" },
+		"status":   func(x *Transcript) { x.Attempts[0].Status = 500 },
+		"error":    func(x *Transcript) { x.Error = &CallError{Message: "m"} },
+		"raw body": func(x *Transcript) { x.Response.RawBody = json.RawMessage(`{"id":"y"}`) },
+	} {
+		c := sample()
+		mutate(c)
+		if h, _ := c.ComputeHash(); h == ha {
+			t.Errorf("changing %s did not change the hash", name)
+		}
+	}
+}
+
+func TestTamperDetected(t *testing.T) {
+	dir := t.TempDir()
+	tr := sample()
+	if err := Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	p := TaskPath(dir, tr.Model, tr.TaskID, 0)
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), `{\"a\":1}`, `{\"a\":2}`, 1)), 0o644)
+	_, err := Read(p)
+	if !errors.Is(err, ErrTampered) || !strings.Contains(err.Error(), p) {
+		t.Errorf("Read of an edited transcript = %v, want ErrTampered naming the file", err)
+	}
+	if _, err := ReadAll(dir); !errors.Is(err, ErrTampered) {
+		t.Errorf("ReadAll = %v, want ErrTampered", err)
+	}
+}
+
+func TestUnknownSchemaRefused(t *testing.T) {
+	dir := t.TempDir()
+	tr := sample()
+	Write(dir, tr)
+	p := TaskPath(dir, tr.Model, tr.TaskID, 0)
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), `"schema": 1`, `"schema": 9`, 1)), 0o644)
+	if _, err := Read(p); err == nil || !strings.Contains(err.Error(), "transcript schema 9, this harness reads 1") {
+		t.Errorf("Read = %v", err)
+	}
+	m := &Manifest{RunID: "r"}
+	if err := WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadManifest(dir); err != nil || got.RunID != "r" {
+		t.Errorf("ReadManifest = %v, %v", got, err)
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{
+		"anthropic/claude-opus-4.8": "anthropic_claude-opus-4.8",
+		"offline/oracle":            "offline_oracle",
+		"a b:c":                     "a_b_c",
+	} {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
