@@ -29,7 +29,7 @@ var perturbations = []struct {
 	{"typo in an unrelated span", typo},
 	{"dropped mark", dropMark},
 	{"dropped edge", dropEdge},
-	{"paragraph turned into a quote-less heading", changeKind},
+	{"paragraph turned into a heading", changeKind},
 	{"untyped link given a predicate", typeLink},
 }
 
