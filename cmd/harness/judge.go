@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/task"
+)
+
+func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("judge", "judge calibrate --models JUDGE[,JUDGE...] [--corpus DIR] [--instructions DIR] [--cases DIR] [--json]", `
+		harness judge calibrate --models offline/judge
+		OPENROUTER_API_KEY=... harness judge calibrate --models anthropic/claude-opus-4.6,openai/gpt-5.2,google/gemini-2.5-pro
+		harness judge calibrate --models offline/judge --json > calibration.json`, stderr)
+	models := fs.String("models", "", "comma-separated judge models (offline/judge runs offline; any other needs OPENROUTER_API_KEY)")
+	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
+	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when it does not exist)")
+	casesDir := fs.String("cases", "", "directory of labelled answers NN-a.json (default: the embedded calibration set)")
+	asJSON := fs.Bool("json", false, "print the report as JSON instead of tables")
+	// The subcommand may come before or after the flags.
+	sub := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+	}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if sub == "" && fs.NArg() > 0 {
+		sub = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		fs.Usage()
+		return usageError("judge: unexpected arguments %q", fs.Args())
+	}
+	if sub != "calibrate" {
+		fs.Usage()
+		return usageError("judge: the only subcommand is calibrate")
+	}
+	judges := judgeList(*models)
+	if len(judges) == 0 {
+		fs.Usage()
+		return usageError("judge calibrate: give the judges with --models")
+	}
+	set, _, err := loadTasks(*corpusDir, *taskDir)
+	if err != nil {
+		return err
+	}
+	cases, err := loadJudgeCases(*casesDir)
+	if err != nil {
+		return err
+	}
+	clients, err := judgeClients(set, judges)
+	if err != nil {
+		return err
+	}
+	report, err := judge.Calibrate(ctx, clients, set, cases, judges)
+	if err != nil {
+		return &exitError{exitCantRun, err}
+	}
+	if *asJSON {
+		b, err := json.MarshalIndent(report, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = stdout.Write(append(b, '\n'))
+		return err
+	}
+	return report.WriteText(stdout)
+}
+
+// loadJudgeCases reads the calibration set from dir, or the embedded one.
+func loadJudgeCases(dir string) ([]judge.Case, error) {
+	fsys := judge.CalibrationSet()
+	if dir != "" {
+		st, err := os.Stat(dir)
+		if err != nil || !st.IsDir() {
+			return nil, usageError("judge calibrate: --cases %s is not a directory", dir)
+		}
+		fsys = os.DirFS(dir)
+	}
+	cases, err := judge.LoadCases(fsys)
+	if err != nil {
+		return nil, &exitError{exitCantRun, err}
+	}
+	return cases, nil
+}
+
+// judgeClients returns a client per judge: the offline judge in process,
+// every other model through OpenRouter with the key from the environment.
+func judgeClients(set *task.Set, judges []string) (map[string]model.Client, error) {
+	clients := map[string]model.Client{}
+	var online model.Client
+	for _, j := range judges {
+		switch {
+		case j == judge.OfflineJudge:
+			clients[j] = judge.NewOffline(set)
+		case offline.IsOffline(j):
+			return nil, usageError("judge: %s answers tasks and cannot judge; the offline judge is %s", j, judge.OfflineJudge)
+		default:
+			if online == nil {
+				key := os.Getenv(model.EnvAPIKey)
+				if key == "" {
+					return nil, usageError("judge: %s is an online model: set %s (or use --models %s)", j, model.EnvAPIKey, judge.OfflineJudge)
+				}
+				online = model.NewOpenRouter(model.WithAPIKey(key), model.WithBaseURL(model.BaseURLFromEnv()))
+			}
+			clients[j] = online
+		}
+	}
+	return clients, nil
+}
+
+// judgeList splits a comma-separated flag value, dropping empty items.
+func judgeList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}

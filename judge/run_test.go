@@ -1,0 +1,370 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+var gating = []string{"a/alpha", "b/beta", "c/gamma"}
+
+// fakeJudges starts the fake OpenAI-compatible server answering with
+// replies[judge][answer] (the answer is the request's last message) and
+// returns a client for every gating model.
+func fakeJudges(t *testing.T, replies map[string]map[string]modeltest.Reply) (*modeltest.Server, map[string]model.Client) {
+	t.Helper()
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		answer := req.Messages[len(req.Messages)-1].Content
+		r, ok := replies[req.Model][answer]
+		if !ok {
+			t.Errorf("unexpected request: %s judging %.60q", req.Model, answer)
+			return modeltest.StatusError(400)
+		}
+		return r
+	})
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key"), model.WithMaxRetries(0))
+	clients := map[string]model.Client{}
+	for _, m := range gating {
+		clients[m] = c
+	}
+	return srv, clients
+}
+
+const (
+	yesVote = `{"faithful": true, "quotes": [], "reason": "supported"}`
+	noVote  = `{"faithful": false, "quotes": [], "reason": "invented"}`
+)
+
+// scenario is the judge replies of TestRun: one answer per case the issue
+// lists, each judged by the two gating models that did not give it.
+type scenario struct {
+	answers []*transcript.Transcript
+	replies map[string]map[string]modeltest.Reply
+}
+
+func newScenario(t *testing.T) *scenario {
+	s := &scenario{replies: map[string]map[string]modeltest.Reply{}}
+	add := func(answerer, taskID, answer string, judges map[string]modeltest.Reply) {
+		s.answers = append(s.answers, answerTranscript(t, answerer, taskID, answer))
+		for j, r := range judges {
+			if s.replies[j] == nil {
+				s.replies[j] = map[string]modeltest.Reply{}
+			}
+			s.replies[j][answer] = r
+		}
+	}
+	// Faithful: both judges agree.
+	add("a/alpha", "01-a", `{"answer": "41 species and 386 individuals.", "evidence": ["blk-5e6f.spn-01"]}`, map[string]modeltest.Reply{
+		"b/beta":  modeltest.Text(`{"faithful": true, "quotes": ["The count totalled 41 species and 386 individuals."], "reason": "stated"}`),
+		"c/gamma": modeltest.Text(yesVote),
+	})
+	// Unfaithful, one judge answering in a fenced block.
+	add("b/beta", "02-a", `{"answer": "Paris and Marseille.", "evidence": ["blk-4a90.spn-03"]}`, map[string]modeltest.Reply{
+		"a/alpha": modeltest.Fenced(noVote),
+		"c/gamma": modeltest.Text(noVote),
+	})
+	// A panel split 1-1.
+	add("c/gamma", "03-a", `{"answer": "An expired TLS certificate.", "evidence": ["blk-7b04.spn-02"]}`, map[string]modeltest.Reply{
+		"a/alpha": modeltest.Text(yesVote),
+		"b/beta":  modeltest.Text(noVote),
+	})
+	// A refusal and invalid JSON: judge errors, not verdicts.
+	add("a/alpha", "04-a", `{"answer": "Re-run it once.", "evidence": ["blk-6b3d.spn-01"]}`, map[string]modeltest.Reply{
+		"b/beta":  modeltest.Text("I'm sorry, I can't help with that."),
+		"c/gamma": modeltest.Text(`{"faithful": tru`),
+	})
+	// A quote that is not in the document, and an API failure.
+	add("b/beta", "05-a", `{"answer": "The first edition.", "evidence": ["blk-9d20.spn-01"]}`, map[string]modeltest.Reply{
+		"a/alpha": modeltest.Text(`{"faithful": true, "quotes": ["Always read the first edition."], "reason": "quoted"}`),
+		"c/gamma": modeltest.StatusError(500),
+	})
+	// Not judged: a class B transcript and a failed class A call.
+	s.answers = append(s.answers,
+		answerTranscript(t, "a/alpha", "01-b", "{}"),
+		&transcript.Transcript{Kind: transcript.KindTask, Model: "c/gamma", TaskID: "06-a", Class: "A", Error: &transcript.CallError{Message: "timeout"}},
+	)
+	return s
+}
+
+func TestRun(t *testing.T) {
+	set := corpusSet(t)
+	s := newScenario(t)
+	srv, clients := fakeJudges(t, s.replies)
+	runDir := t.TempDir()
+	cfg := Config{Gating: gating, Seed: 7}
+
+	got, err := Run(context.Background(), clients, set, s.answers, runDir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 10 || srv.Count() != 10 {
+		t.Fatalf("%d judge transcripts from %d requests; want 10 and 10 (two judges for each of five answers)", len(got), srv.Count())
+	}
+	for i := 1; i < len(got); i++ {
+		a, b := got[i-1], got[i]
+		if a.Judged.Model+a.TaskID+a.Model > b.Judged.Model+b.TaskID+b.Model {
+			t.Errorf("transcripts out of order: %s/%s/%s before %s/%s/%s", a.Judged.Model, a.TaskID, a.Model, b.Judged.Model, b.TaskID, b.Model)
+		}
+	}
+
+	answerer := map[string]string{}
+	for _, a := range s.answers {
+		if a.OK() {
+			answerer[a.Response.Content] = a.Model
+		}
+	}
+	for _, req := range srv.Requests() {
+		if m := answerer[req.Messages[len(req.Messages)-1].Content]; SameModel(m, req.Model) {
+			t.Errorf("%s was asked to judge its own answer", req.Model)
+		}
+		if req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 {
+			t.Errorf("request to %s: temperature %v seed %v; want 0 and 7 sent explicitly", req.Model, req.Temperature, req.Seed)
+		}
+		if !strings.Contains(string(req.ResponseFormat), `"json_schema"`) || !strings.Contains(string(req.ResponseFormat), SchemaName) {
+			t.Errorf("request to %s without structured output: %s", req.Model, req.ResponseFormat)
+		}
+	}
+
+	// Everything below is recomputed from the files alone, as rescore does.
+	all, err := transcript.ReadAll(runDir)
+	if err != nil {
+		t.Fatalf("the judge transcripts do not read back and verify: %v", err)
+	}
+	for _, tr := range all {
+		if tr.Hashes.Task != DefaultPrompt().Hash || tr.Kind != transcript.KindJudge {
+			t.Errorf("%s: kind %s, template hash %s; want judge and the judge template's hash", tr.Path(runDir), tr.Kind, tr.Hashes.Task)
+		}
+	}
+	tests := []struct {
+		task       string
+		faithful   bool
+		decision   string
+		f, u, e    int
+		ungrounded int
+		reason     string
+	}{
+		{"01-a", true, DecisionMajority, 2, 0, 0, 0, "a faithful verdict"},
+		{"02-a", false, DecisionMajority, 0, 2, 0, 0, "an unfaithful verdict, one vote read from a fenced block"},
+		{"03-a", false, DecisionTie, 1, 1, 0, 0, "a panel split 1-1 is unfaithful"},
+		{"04-a", false, DecisionNoVote, 0, 0, 2, 0, "a refusal and invalid JSON are judge errors, not verdicts"},
+		{"05-a", true, DecisionMajority, 1, 0, 1, 1, "an invented quote is flagged; an API failure is a judge error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.task, func(t *testing.T) {
+			var answer *transcript.Transcript
+			for _, a := range s.answers {
+				if a.TaskID == tt.task {
+					answer = a
+				}
+			}
+			v := VerdictFrom(set.Task(tt.task), answer, all)
+			if v.Faithful != tt.faithful || v.Decision != tt.decision || v.FaithfulVotes != tt.f || v.UnfaithfulVotes != tt.u || v.ErrorVotes != tt.e || v.UngroundedVotes != tt.ungrounded {
+				t.Errorf("verdict %v (%s) %d/%d/%d, %d ungrounded; want %v (%s) %d/%d/%d, %d ungrounded (%s)",
+					v.Faithful, v.Decision, v.FaithfulVotes, v.UnfaithfulVotes, v.ErrorVotes, v.UngroundedVotes,
+					tt.faithful, tt.decision, tt.f, tt.u, tt.e, tt.ungrounded, tt.reason)
+			}
+		})
+	}
+
+	var failed *transcript.Transcript
+	for _, tr := range got {
+		if tr.Error != nil {
+			failed = tr
+		}
+	}
+	if failed == nil || failed.Model != "c/gamma" || failed.Error.Status != 500 || failed.OK() {
+		t.Fatalf("the HTTP 500 was not recorded as an error transcript of c/gamma: %+v", failed)
+	}
+}
+
+func TestRunResumes(t *testing.T) {
+	set := corpusSet(t)
+	s := newScenario(t)
+	srv, clients := fakeJudges(t, s.replies)
+	runDir := t.TempDir()
+	cfg := Config{Gating: gating, Seed: 7}
+	first, err := Run(context.Background(), clients, set, s.answers, runDir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := srv.Count()
+	second, err := Run(context.Background(), clients, set, s.answers, runDir, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Count() - before; n != 1 {
+		t.Errorf("resuming made %d calls; want 1: only the failed call is asked again", n)
+	}
+	for i := range first {
+		if first[i].Error == nil && first[i].Hash != second[i].Hash {
+			t.Errorf("%s: a finished judge transcript changed on resume", first[i].Path(runDir))
+		}
+	}
+
+	// A changed answer makes its judge transcripts stale: they are asked
+	// again, and nothing else is.
+	changed := *s.answers[0]
+	changed.Response = &transcript.Response{Content: s.answers[0].Response.Content, FinishReason: "length"}
+	if err := changed.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	answers := append([]*transcript.Transcript{&changed}, s.answers[1:]...)
+	before = srv.Count()
+	if _, err := Run(context.Background(), clients, set, answers, runDir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Count() - before; n != 3 {
+		t.Errorf("after one answer changed, resuming made %d calls; want 3 (its two judges and the failed call)", n)
+	}
+}
+
+func TestRunTamperedTranscriptIsAnError(t *testing.T) {
+	set := corpusSet(t)
+	s := newScenario(t)
+	_, clients := fakeJudges(t, s.replies)
+	runDir := t.TempDir()
+	got, err := Run(context.Background(), clients, set, s.answers, runDir, Config{Gating: gating})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := got[0].Path(runDir)
+	b, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), "supported", "SUPPORTED", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), clients, set, s.answers, runDir, Config{Gating: gating}); !errors.Is(err, transcript.ErrTampered) {
+		t.Errorf("resuming over an edited transcript: %v; want ErrTampered, never a silent re-ask", err)
+	}
+}
+
+func TestRunFatalErrorStopsTheJudge(t *testing.T) {
+	set := corpusSet(t)
+	var answers []*transcript.Transcript
+	for _, id := range []string{"01-a", "02-a", "03-a"} {
+		answers = append(answers, answerTranscript(t, "a/alpha", id, `{"answer": "`+id+`", "evidence": []}`))
+	}
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		if req.Model == "b/beta" {
+			return modeltest.Unauthorized()
+		}
+		return modeltest.Text(noVote)
+	})
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key"), model.WithMaxRetries(0))
+	clients := map[string]model.Client{"b/beta": c, "c/gamma": c}
+	got, err := Run(context.Background(), clients, set, answers, t.TempDir(), Config{Gating: gating, Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.CountModel("b/beta"); n != 1 {
+		t.Errorf("b/beta was called %d times after a 401; want 1", n)
+	}
+	skipped := 0
+	for _, tr := range got {
+		if tr.Model == "b/beta" {
+			if tr.Error == nil || !tr.Error.Fatal {
+				t.Errorf("%s: %+v; want a fatal error transcript", tr.TaskID, tr.Error)
+			} else if strings.HasPrefix(tr.Error.Message, "skipped") {
+				skipped++
+			}
+		}
+	}
+	if skipped != 2 || srv.CountModel("c/gamma") != 3 {
+		t.Errorf("%d b/beta calls recorded as skipped, c/gamma called %d times; want 2 and 3: one judge's failure stops only that judge", skipped, srv.CountModel("c/gamma"))
+	}
+}
+
+func TestRunUnstructuredJudge(t *testing.T) {
+	set := corpusSet(t)
+	answers := []*transcript.Transcript{answerTranscript(t, "a/alpha", "01-a", `{"answer": "41", "evidence": ["blk-5e6f"]}`)}
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Text("My verdict: " + yesVote)
+	})
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key"), model.WithMaxRetries(0))
+	clients := map[string]model.Client{"b/beta": c, "c/gamma": c}
+	got, err := Run(context.Background(), clients, set, answers, t.TempDir(), Config{Gating: gating, Unstructured: []string{"c/gamma"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range srv.Requests() {
+		if has := len(req.ResponseFormat) > 0; has != (req.Model == "b/beta") {
+			t.Errorf("%s: response_format sent = %v; want it for every judge but the unstructured one", req.Model, has)
+		}
+	}
+	if v := VerdictFrom(set.Task("01-a"), answers[0], got); v.FaithfulVotes != 2 {
+		t.Errorf("%d faithful votes; want 2: a vote in prose is read tolerantly", v.FaithfulVotes)
+	}
+}
+
+func TestRunConfigurationErrors(t *testing.T) {
+	set := corpusSet(t)
+	answer := answerTranscript(t, "a/alpha", "01-a", `{}`)
+	unknown := answerTranscript(t, "a/alpha", "99-a", `{}`)
+	clients := map[string]model.Client{"b/beta": NewOffline(set), "c/gamma": NewOffline(set)}
+	tests := []struct {
+		name    string
+		answers []*transcript.Transcript
+		cfg     Config
+		reason  string
+	}{
+		{"no client", []*transcript.Transcript{answer}, Config{Gating: []string{"a/alpha", "d/delta"}}, "every judge needs a client before any call"},
+		{"only the answerer", []*transcript.Transcript{answer}, Config{Gating: gating, Fixed: []string{"a/alpha"}}, "an answer nobody else may judge is a configuration error"},
+		{"unknown task", []*transcript.Transcript{unknown}, Config{Gating: gating}, "an answer to a task outside the set cannot be judged"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if _, err := Run(context.Background(), clients, set, tt.answers, dir, tt.cfg); err == nil {
+				t.Errorf("Run accepted it (%s)", tt.reason)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+				t.Error("Run wrote files before failing on its configuration")
+			}
+		})
+	}
+}
+
+func TestRunInterruptedLeavesNoTranscript(t *testing.T) {
+	set := corpusSet(t)
+	answers := []*transcript.Transcript{answerTranscript(t, "a/alpha", "01-a", `{}`)}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
+		once.Do(cancel)
+		return modeltest.Hang()
+	})
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key"), model.WithMaxRetries(0))
+	dir := t.TempDir()
+	_, err := Run(ctx, map[string]model.Client{"b/beta": c}, set, answers, dir, Config{Gating: gating, Fixed: []string{"b/beta"}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want context.Canceled", err)
+	}
+	if all, _ := transcript.ReadAll(dir); len(all) > 0 {
+		t.Errorf("an interrupted call left %d transcripts; want none, so resuming asks again", len(all))
+	}
+}
+
+func TestRunOfflineJudge(t *testing.T) {
+	set := corpusSet(t)
+	answers := []*transcript.Transcript{
+		answerTranscript(t, "offline/oracle", "01-a", `{"answer": "41 species and 386 individuals.", "evidence": ["blk-5e6f.spn-01"]}`),
+		answerTranscript(t, "offline/noisy", "01-a", `{"answer": "41 species (as also noted in the appendix)", "evidence": ["blk-5e6f.spn-01", "blk-f4b1.spn-99"]}`),
+	}
+	clients := map[string]model.Client{OfflineJudge: NewOffline(set)}
+	got, err := Run(context.Background(), clients, set, answers, t.TempDir(), Config{Fixed: []string{OfflineJudge}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle, noisy := VerdictFrom(set.Task("01-a"), answers[0], got), VerdictFrom(set.Task("01-a"), answers[1], got)
+	if !oracle.Faithful || noisy.Faithful || noisy.Grounding.EvidenceValid != 1 || oracle.UngroundedVotes != 0 {
+		t.Errorf("oracle %v, noisy %v (%d of %d ids valid); want the oracle faithful and grounded, the fabricated citation unfaithful",
+			oracle.Faithful, noisy.Faithful, noisy.Grounding.EvidenceValid, noisy.Grounding.EvidenceCited)
+	}
+}
