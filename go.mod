@@ -2,20 +2,21 @@ module bendscript.com/round-trip-harness
 
 go 1.26.0
 
-require github.com/gowebpki/jcs v1.0.2
+require (
+	github.com/chromedp/chromedp v0.23.0
+	github.com/gowebpki/jcs v1.0.2
+	github.com/openai/openai-go/v3 v3.96.0
+	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/sync v0.24.0
+	gonum.org/v1/gonum v0.17.0
+)
 
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
-	github.com/openai/openai-go/v3 v3.96.0 // indirect
-	github.com/sergi/go-diff v1.4.0 // indirect
 	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
-	golang.org/x/sync v0.24.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 )

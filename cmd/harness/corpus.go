@@ -51,12 +51,16 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		harness corpus check --corpus ../my-corpus --instructions ../my-tasks`, stderr)
 	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
 	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when it does not exist)")
-	if help, err := parseFlags(fs, args); help || err != nil {
-		return err
-	}
-	if fs.NArg() != 1 || fs.Arg(0) != "check" {
+	if len(args) == 0 || args[0] != "check" {
 		fs.Usage()
 		return usageError("corpus: the only subcommand is check")
+	}
+	if help, err := parseFlags(fs, args[1:]); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return usageError("corpus check: unexpected arguments %q", fs.Args())
 	}
 	cfs, cname := dataFS(*corpusDir, corpus.FS)
 	tfs, tname := dataFS(*taskDir, instructions.FS)

@@ -59,6 +59,11 @@ func commands() []command {
 		{"id", "print, check or write the content id of .bend files", cmdID},
 		{"corpus", "check the corpus, the tasks and their gold edits", cmdCorpus},
 		{"expect", "print the expected document of a class B/C task", cmdExpect},
+		{"judge", "calibrate the class A judges on hand-labelled answers", cmdJudge},
+		{"score", "score one model answer to one task (drift, components, edit compliance)", cmdScore},
+		{"run", "run the tasks against the models, score, and write the report", cmdRun},
+		{"rescore", "recompute the scores and the report of an archived run, offline", cmdRescore},
+		{"compare", "compare two JSON reports per model and class, with significance", cmdCompare},
 		{"version", "print the harness version", cmdVersion},
 	}
 }

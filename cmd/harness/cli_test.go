@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the harness with args and returns its output and exit code.
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, &out, &errb)
+	code = 0
+	if err != nil {
+		code = exitCode(err)
+		if !strings.Contains(errb.String(), err.Error()) && err.Error() != errSilent.Error() {
+			errb.WriteString(err.Error())
+		}
+	}
+	return out.String(), errb.String(), code
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const emptyDoc = `{"bendscript":"0.1","id":"x","vocabulary":"core","blocks":[],"edges":[]}`
+
+func TestIDPrintsCID(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "e.bend.json", emptyDoc)
+	out, _, code := runCLI(t, "id", p)
+	if want := p + "\tbagaaiera3zz67ptzgpzupydb2ycki4mcfuoj426vmfclanzn3f25g2piz2eq\n"; out != want || code != 0 {
+		t.Errorf("id = %q (exit %d), want %q", out, code, want)
+	}
+	if _, errs, code := runCLI(t, "id", "--check", p); code != 1 || !strings.Contains(errs, `/id: declared "x", computed "bagaaiera3zz`) {
+		t.Errorf("id --check on a stale id: exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestIDWrite(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "d.bend.json", `{"bendscript":"0.1","id":"old","vocabulary":"core","blocks":[{"id":"b","kind":"paragraph","spans":[{"id":"s","text":"hi"}]}],"edges":[{"subject":"bend:old#b.s","predicate":"cites","object":"https://x.org"}],"meta":{"n":1e21}}`)
+	if _, errs, code := runCLI(t, "id", "--write", p); code != 0 {
+		t.Fatalf("id --write: exit %d: %s", code, errs)
+	}
+	if _, errs, code := runCLI(t, "id", "--check", p); code != 0 {
+		t.Errorf("id --check after --write: exit %d: %s", code, errs)
+	}
+	b, _ := os.ReadFile(p)
+	if strings.Contains(string(b), "bend:old") || !strings.Contains(string(b), `"n": 1e21`) {
+		t.Errorf("rewritten file:\n%s", b)
+	}
+}
+
+func TestValidateExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.bend.json", emptyDoc)
+	bad := writeFile(t, dir, "bad.bend.json", `{"bendscript":"0.1","id":"x","vocabulary":"core","blocks":[{"id":"h","kind":"heading","level":9,"spans":[]}],"edges":[{"subject":"bend:x#nope","predicate":"cites","object":"https://a"}]}`)
+	broken := writeFile(t, dir, "broken.bend.json", `{"blocks": [`)
+	if _, _, code := runCLI(t, "validate", good); code != 0 {
+		t.Errorf("valid file: exit %d", code)
+	}
+	out, _, code := runCLI(t, "validate", good, bad, broken)
+	if code != 1 {
+		t.Errorf("invalid files: exit %d, want 1", code)
+	}
+	for _, want := range []string{
+		bad + ": /blocks/0/level: a heading needs a level from 1 to 6 (§2.2)",
+		bad + `: /edges/0/subject: broken reference "bend:x#nope": no block "nope" in this document (§6.4)`,
+		broken + ": /blocks/0: not valid JSON: unexpected end of input (§3)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if _, _, code := runCLI(t, "validate"); code != 2 {
+		t.Errorf("no files: exit %d, want 2", code)
+	}
+	if _, _, code := runCLI(t, "validate", "--nope"); code != 2 {
+		t.Errorf("bad flag: exit %d, want 2", code)
+	}
+	if _, _, code := runCLI(t, "frobnicate"); code != 2 {
+		t.Errorf("unknown command: exit %d, want 2", code)
+	}
+}
+
+func TestCorpusCheckCLI(t *testing.T) {
+	out, errs, code := runCLI(t, "corpus", "check", "--corpus", "../../corpus", "--instructions", "../../instructions")
+	if code != 0 || !strings.Contains(out, "ok: 20 documents, 60 tasks, 40 gold edits") {
+		t.Fatalf("corpus check: exit %d\n%s%s", code, out, errs)
+	}
+	// A copy with one broken gold edit fails with exit 1 and names the file.
+	dir := t.TempDir()
+	copyDir(t, "../../instructions", filepath.Join(dir, "instructions"))
+	p := filepath.Join(dir, "instructions", "01-b.json")
+	b, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), `"span": "spn-04"`, `"span": "spn-44"`, 1)), 0o644)
+	out, _, code = runCLI(t, "corpus", "check", "--corpus", "../../corpus", "--instructions", filepath.Join(dir, "instructions"))
+	if code != 1 || !strings.Contains(out, "instructions/01-b.json: /gold_edit: does not apply") {
+		t.Errorf("broken gold edit: exit %d\n%s", code, out)
+	}
+}
+
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestExpectAndScore(t *testing.T) {
+	exp, errs, code := runCLI(t, "expect", "--task", "../../instructions/03-b.json", "--corpus", "../../corpus")
+	if code != 0 {
+		t.Fatalf("expect: exit %d: %s", code, errs)
+	}
+	p := writeFile(t, t.TempDir(), "out.txt", "Here you go:\n```json\n"+exp+"```\n")
+	out, errs, code := runCLI(t, "score", "--task", "../../instructions/03-b.json", "--corpus", "../../corpus", "--output", p)
+	if code != 0 {
+		t.Fatalf("score: exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`"drift": 0,`, `"edit_applied": true`, `"extraction": "fenced"`, `"metric_version"`, `"block_structure": 0`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("score output lacks %s:\n%s", want, out)
+		}
+	}
+	stdin = strings.NewReader("not json at all")
+	defer func() { stdin = os.Stdin }()
+	out, _, _ = runCLI(t, "score", "--task", "../../instructions/03-b.json", "--corpus", "../../corpus", "--output", "-")
+	if !strings.Contains(out, `"drift": 1,`) || !strings.Contains(out, `"valid": false`) {
+		t.Errorf("garbage output:\n%s", out)
+	}
+	if _, _, code := runCLI(t, "expect", "--task", "../../instructions/03-a.json", "--corpus", "../../corpus"); code != 2 {
+		t.Errorf("expect on a class A task: exit %d, want 2", code)
+	}
+}
+
+func TestRunWithoutKeyExits2(t *testing.T) {
+	t.Setenv("OPENROUTER_API_KEY", "")
+	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", t.TempDir())
+	if code != 2 || !strings.Contains(errs, "OPENROUTER_API_KEY is not set") || !strings.Contains(errs, "make demo") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}

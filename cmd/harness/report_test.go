@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// offlineRun runs the offline pipeline through the CLI into dir/runs and
+// dir/reports, with the configuration dir/harness.yaml (the defaults when
+// absent), and returns the run directory.
+func offlineRun(t *testing.T, dir, id string, extra ...string) string {
+	t.Helper()
+	cfg := filepath.Join(dir, "harness.yaml")
+	if _, err := os.Stat(cfg); err != nil {
+		writeFile(t, dir, "harness.yaml", "repeats: 1\n")
+	}
+	args := append([]string{"run", "--models", "offline/oracle,offline/identity,offline/noisy", "--judges", "offline/judge",
+		"--no-preflight", "--progress", "none", "--config", cfg,
+		"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"), "--run-id", id}, extra...)
+	_, errs, code := runCLI(t, args...)
+	// offline/identity fails by design: the verdict is fail, exit 1.
+	if code != 1 {
+		t.Fatalf("harness run: exit %d, want 1 (a failing verdict): %s", code, errs)
+	}
+	return filepath.Join(dir, "runs", id)
+}
+
+// TestRescoreReproducesReport is the rescore guarantee: the same
+// transcripts scored by the same metric give the same JSON report, byte
+// for byte, but for the rescored_at line.
+func TestRescoreReproducesReport(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "harness.yaml", "repeats: 2\n")
+	runDir := offlineRun(t, dir, "demo")
+	fresh, err := os.ReadFile(filepath.Join(dir, "reports", "demo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "rescored")
+	stdout, errs, code := runCLI(t, "rescore", "--out", out, "--format", "json", runDir)
+	if code != 1 {
+		t.Fatalf("rescore: exit %d, want 1 (the run's verdict is fail): %s", code, errs)
+	}
+	rescored, err := os.ReadFile(filepath.Join(out, "demo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout != string(rescored) {
+		t.Error("rescore --format json printed something other than the report it wrote")
+	}
+	if !bytes.Contains(rescored, []byte(`"rescored_at": `)) {
+		t.Error("the rescored report does not say when it was rescored")
+	}
+	if got := report.StripRescoredAt(rescored); !bytes.Equal(got, fresh) {
+		t.Errorf("the rescored report differs from the fresh one beyond rescored_at")
+	}
+	for _, ext := range []string{".md", ".html"} {
+		if _, err := os.Stat(filepath.Join(out, "demo"+ext)); err != nil {
+			t.Errorf("rescore did not write the %s report: %v", ext, err)
+		}
+	}
+}
+
+func TestRescoreRefuses(t *testing.T) {
+	dir := t.TempDir()
+	runDir := offlineRun(t, dir, "r")
+	tamper := func(path, old, new string) {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(old)) {
+			t.Fatalf("%s holds no %q", path, old)
+		}
+		if err := os.WriteFile(path, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		break_ func(runDir string)
+		want   string
+		reason string
+	}{
+		{"tampered transcript", func(d string) {
+			tamper(transcript.TaskPath(d, "offline/noisy", "03-b", 0), `"finish_reason": "stop"`, `"finish_reason": "length"`)
+		}, "does not match its hash", "an edited transcript is evidence no more"},
+		{"changed corpus", func(d string) {
+			tamper(filepath.Join(d, transcript.ManifestName), `"corpus_hash": "`, `"corpus_hash": "0`)
+		}, "the corpus or tasks differ from the run's", "scores are only reproducible against the corpus the run used"},
+		{"edited configuration", func(d string) {
+			tamper(filepath.Join(d, transcript.ManifestName), `"class_b_median_max": 0.05`, `"class_b_median_max": 0.5`)
+		}, "does not match config_hash", "a loosened threshold must not pass unnoticed"},
+		{"no manifest", func(d string) { os.Remove(filepath.Join(d, transcript.ManifestName)) }, "run.json", "not a run directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := filepath.Join(t.TempDir(), "run")
+			copyDir(t, runDir, d)
+			tc.break_(d)
+			_, errs, code := runCLI(t, "rescore", "--out", t.TempDir(), d)
+			if code != 2 || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 mentioning %q (%s)", code, errs, tc.want, tc.reason)
+			}
+		})
+	}
+}
+
+func TestCompareCLI(t *testing.T) {
+	dir := t.TempDir()
+	offlineRun(t, dir, "a")
+	offlineRun(t, dir, "b", "--seed", "7")
+	a, b := filepath.Join(dir, "reports", "a.json"), filepath.Join(dir, "reports", "b.json")
+	out, errs, code := runCLI(t, "compare", a, b)
+	if code != 0 || !strings.Contains(out, "median drift old → new") || !regexp.MustCompile(`offline/noisy +B +0`).MatchString(out) {
+		t.Errorf("compare: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
+	}
+	md, _, code := runCLI(t, "compare", "--format", "md", a, b)
+	if code != 0 || !strings.Contains(md, "| `offline/noisy` | B |") {
+		t.Errorf("compare --format md: exit %d:\n%s", code, md)
+	}
+	bad := writeFile(t, dir, "bad.json", `{"schema": 99}`)
+	if _, errs, code := runCLI(t, "compare", a, bad); code != 2 || !strings.Contains(errs, "report schema 99") {
+		t.Errorf("compare with a future schema: exit %d, %s", code, errs)
+	}
+	if _, _, code := runCLI(t, "compare", a); code != 2 {
+		t.Errorf("compare with one report: exit %d, want 2", code)
+	}
+}
+
+// TestReportJSONIsSpecShaped: the fields of §8.7 are where the spec puts
+// them, under their names.
+func TestReportJSONIsSpecShaped(t *testing.T) {
+	dir := t.TempDir()
+	offlineRun(t, dir, "s")
+	b, err := os.ReadFile(filepath.Join(dir, "reports", "s.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		HarnessVersion string   `json:"harness_version"`
+		RanAt          string   `json:"ran_at"`
+		Models         []string `json:"models"`
+		Results        map[string]struct {
+			A, BMed, BP95, CMed, CP95 *float64
+			Transcripts               string `json:"transcripts"`
+		} `json:"results"`
+		Verdict string `json:"verdict"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.HarnessVersion != Version || r.RanAt == "" || len(r.Models) != 3 || r.Verdict != "fail" ||
+		r.Results["offline/oracle"].Transcripts != "runs/s/offline_oracle/" {
+		t.Errorf("report: %+v", r)
+	}
+}

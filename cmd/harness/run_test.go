@@ -1,0 +1,94 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// TestPreflightFailsFast: a wrong model id stops the run before any chat
+// request, and --dry-run stops after printing the size and cost.
+func TestPreflightFailsFast(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
+	srv.SetModels(
+		modeltest.ModelEntry{ID: "vendor/a", PromptPrice: "0.000002", CompletionPrice: "0.00001", SupportedParameters: []string{"temperature", "seed", "max_tokens"}},
+		modeltest.ModelEntry{ID: "vendor/noseed", PromptPrice: "0.000002", CompletionPrice: "0.00001", SupportedParameters: []string{"temperature"}},
+	)
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", t.TempDir(), "--models", "vendor/a,vendor/typo", "--judges", "offline/judge")
+	if code != 2 || !strings.Contains(errs, `model "vendor/typo" is not in the provider's model list`) {
+		t.Errorf("wrong model id: exit %d\n%s%s", code, out, errs)
+	}
+	_, errs, code = runCLI(t, "run", "--config", "../../harness.yaml", "--out", t.TempDir(), "--models", "vendor/noseed", "--judges", "offline/judge")
+	if code != 2 || !strings.Contains(errs, `does not support "seed"`) {
+		t.Errorf("model without seed: exit %d: %s", code, errs)
+	}
+	out, errs, code = runCLI(t, "run", "--config", "../../harness.yaml", "--out", t.TempDir(), "--models", "vendor/a", "--judges", "offline/judge", "--dry-run")
+	if code != 0 || !strings.Contains(out, "vendor/a") || !strings.Contains(out, "60 jobs") || !strings.Contains(out, "est. $") {
+		t.Errorf("dry run: exit %d\n%s%s", code, out, errs)
+	}
+	if n := srv.Count(); n != 0 {
+		t.Errorf("%d chat requests before the run started", n)
+	}
+}
+
+// TestRunAgainstFakeServer runs the whole pipeline through the real client
+// against a local OpenAI-compatible server, then checks transcripts, the
+// report, and that the key was written nowhere.
+func TestRunAgainstFakeServer(t *testing.T) {
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Text(`{"answer": "I do not know", "evidence": []}`)
+	})
+	srv.SetModels(modeltest.ModelEntry{ID: "vendor/a", PromptPrice: "0.000002", CompletionPrice: "0.00001", SupportedParameters: []string{"temperature", "seed"}})
+	const key = "sk-test-SECRET-key-abcdef"
+	t.Setenv("OPENROUTER_API_KEY", key)
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	dir := t.TempDir()
+	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
+	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports,
+		"--models", "vendor/a", "--judges", "offline/judge", "--run-id", "fake", "--progress", "lines")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (a model that answers nothing fails)\n%s%s", code, out, errs)
+	}
+	if n := srv.Count(); n != 60 {
+		t.Errorf("%d chat requests, want 60", n)
+	}
+	trs, err := transcript.ReadAll(filepath.Join(runs, "fake"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trs) < 60 {
+		t.Errorf("%d transcripts, want at least 60", len(trs))
+	}
+	for _, ext := range []string{".json", ".md", ".html"} {
+		if _, err := os.Stat(filepath.Join(reports, "fake"+ext)); err != nil {
+			t.Errorf("report %s: %v", ext, err)
+		}
+	}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), key) {
+				t.Errorf("%s contains the API key", p)
+			}
+		}
+		return nil
+	})
+	// Resuming a finished run requests nothing and writes the same report.
+	before, _ := os.ReadFile(filepath.Join(reports, "fake.json"))
+	_, errs, code = runCLI(t, "run", "--config", "../../harness.yaml", "--resume", filepath.Join(runs, "fake"), "--reports", reports, "--progress", "none")
+	if code != 1 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	if n := srv.Count(); n != 60 {
+		t.Errorf("resume of a finished run sent %d more requests", n-60)
+	}
+	after, _ := os.ReadFile(filepath.Join(reports, "fake.json"))
+	if string(before) != string(after) {
+		t.Error("the report changed when nothing was re-requested")
+	}
+}

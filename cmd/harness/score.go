@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// stdin is what --output - reads; tests replace it.
+var stdin io.Reader = os.Stdin
+
+func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("score", "score --task FILE --output FILE", `
+		harness score --task instructions/03-b.json --output answer.txt
+		harness expect --task instructions/03-b.json | harness score --task instructions/03-b.json --output -`, stderr)
+	taskFile := fs.String("task", "", "the task file (its directory is read as the task directory)")
+	output := fs.String("output", "", "the model's raw answer (a .bend document, bare or fenced); - reads standard input")
+	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if *taskFile == "" || *output == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return usageError("score: give --task and --output")
+	}
+	t, _, err := findTask(*taskFile, *corpusDir)
+	if err != nil {
+		return err
+	}
+	var raw []byte
+	if *output == "-" {
+		raw, err = io.ReadAll(stdin)
+	} else {
+		raw, err = os.ReadFile(*output)
+	}
+	if err != nil {
+		return &exitError{exitCantRun, err}
+	}
+	var res any
+	if t.Class == task.ClassA {
+		res = metric.ScoreAnswer(t.Source.Doc, string(raw))
+	} else {
+		res = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, string(raw), metric.DefaultWeights())
+	}
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s\n", b)
+	return err
+}

@@ -1,0 +1,384 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// Classes are the task classes in report order.
+var Classes = []string{task.ClassA, task.ClassB, task.ClassC}
+
+// key names one (model, task, repeat).
+type key struct {
+	model, task string
+	repeat      int
+}
+
+// Build computes the report of a run. It is pure: the same Input gives the
+// same Report, and ran_at is the manifest's start. A planned (model, task,
+// repeat) absent from in.Scores counts as missing. in.Manifest and
+// in.Config must not be nil.
+func Build(in Input) *Report {
+	m, cfg := in.Manifest, in.Config
+	r := &Report{
+		HarnessVersion: m.HarnessVersion,
+		RanAt:          stamp(m.StartedAt),
+		Models:         append([]string{}, m.Models...),
+		Results:        map[string]*ModelResult{},
+		Failures:       []Failure{},
+		Schema:         SchemaVersion,
+		RunID:          m.RunID,
+		GitCommit:      m.GitCommit,
+		MetricVersion:  metric.Version,
+		Weights:        cfg.Weights.Metric(),
+		Thresholds:     cfg.Thresholds,
+		CorpusHash:     m.CorpusHash,
+		PromptHash:     m.PromptHash,
+		ConfigHash:     m.ConfigHash,
+		Judges:         append([]string{}, m.Judges...),
+		Repeats:        m.Repeats,
+		Seed:           m.Seed,
+		Tasks:          len(m.TaskIDs),
+		Quantile:       QuantileDefinition,
+		Bootstrap:      BootstrapInfo{Resamples: Resamples, Level: 0.95, Seed: m.Seed},
+		Warnings:       []string{},
+	}
+	if in.RescoredAt != nil {
+		r.RescoredAt = stamp(*in.RescoredAt)
+	}
+	scores := map[key]*scoring.Score{}
+	for i := range in.Scores {
+		s := &in.Scores[i]
+		scores[key{s.Model, s.TaskID, s.Repeat}] = s
+	}
+	b := builder{
+		repeats:    m.Repeats,
+		seed:       m.Seed,
+		scores:     scores,
+		judgeFails: judgeFailures(in.Transcripts),
+	}
+	byClass := tasksByClass(in)
+	for _, model := range m.Models {
+		mr := &ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/"}
+		for _, class := range Classes {
+			if ids := byClass[class]; len(ids) > 0 {
+				setClass(mr, class, b.class(model, class, ids))
+			}
+		}
+		r.Results[model] = mr
+	}
+	r.Failures = failures(r)
+	r.Verdict = Pass
+	if len(r.Failures) > 0 {
+		r.Verdict = Fail
+	}
+	r.Warnings = warnings(r, in)
+	return r
+}
+
+// stamp formats t as RFC 3339 in UTC to the second.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// setClass stores c as class's detail and copies its headline numbers into
+// the §8.7 fields.
+func setClass(mr *ModelResult, class string, c *ClassResult) {
+	switch class {
+	case task.ClassA:
+		mr.ClassA, mr.ClassAFaithfulness = c, c.Faithfulness
+	case task.ClassB:
+		mr.ClassB, mr.ClassBMedianDrift, mr.ClassBP95Drift = c, c.MedianDrift, c.P95Drift
+	case task.ClassC:
+		mr.ClassC, mr.ClassCMedianDrift, mr.ClassCP95Drift = c, c.MedianDrift, c.P95Drift
+	}
+}
+
+// tasksByClass groups the run's task ids by class, in the manifest's order.
+// A task's class comes from the task set, else from a score, else from its
+// id (NN-a is class A).
+func tasksByClass(in Input) map[string][]string {
+	classOf := map[string]string{}
+	for _, s := range in.Scores {
+		classOf[s.TaskID] = s.Class
+	}
+	out := map[string][]string{}
+	for _, id := range in.Manifest.TaskIDs {
+		c := classOf[id]
+		if in.Set != nil {
+			if t := in.Set.Task(id); t != nil {
+				c = t.Class
+			}
+		}
+		if c == "" {
+			if i := strings.LastIndexByte(id, '-'); i >= 0 {
+				c = strings.ToUpper(id[i+1:])
+			}
+		}
+		out[c] = append(out[c], id)
+	}
+	return out
+}
+
+// judgeFailures counts, per judged answer (model, task, repeat, hash), the
+// judge transcripts whose call failed.
+func judgeFailures(ts []*transcript.Transcript) map[string]int {
+	out := map[string]int{}
+	for _, t := range ts {
+		if t.Kind == transcript.KindJudge && t.Judged != nil && !t.OK() {
+			out[answerRef(t.Judged.Model, t.Judged.TaskID, t.Judged.Repeat, t.Judged.Hash)]++
+		}
+	}
+	return out
+}
+
+func answerRef(model, taskID string, repeat int, hash string) string {
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%s", model, taskID, repeat, hash)
+}
+
+// builder computes ClassResults.
+type builder struct {
+	repeats    int
+	seed       int64
+	scores     map[key]*scoring.Score
+	judgeFails map[string]int
+}
+
+// classAcc accumulates one (model, class).
+type classAcc struct {
+	values     []float64   // per document with a value
+	perRepeat  [][]float64 // per repeat, the values of that repeat's answers
+	components [5][]float64
+	latencies  []float64
+	applied    int
+	compliance float64
+	evidence   []float64
+	agreeable  int // answers with at least two valid votes
+	agreeing   int // of those, unanimous
+}
+
+func (b *builder) class(model, class string, ids []string) *ClassResult {
+	c := &ClassResult{Class: class, Tasks: len(ids), Planned: len(ids) * b.repeats, PerDocument: []DocumentResult{}}
+	if class == task.ClassA {
+		c.Judging = &Judging{}
+	}
+	acc := classAcc{perRepeat: make([][]float64, b.repeats)}
+	for _, id := range ids {
+		c.PerDocument = append(c.PerDocument, b.document(model, class, id, c, &acc))
+	}
+	c.Documents = len(acc.values)
+	c.LatencyMS = latency(acc.latencies)
+	key := model + "/" + class
+	if class == task.ClassA {
+		b.finishA(c, &acc, key)
+	} else {
+		b.finishBC(c, &acc, key)
+	}
+	c.Noise = noise(acc.perRepeat, class)
+	return c
+}
+
+// document accumulates one task's repeats into c and acc and returns its
+// per-document entry.
+func (b *builder) document(model, class, id string, c *ClassResult, acc *classAcc) DocumentResult {
+	d := DocumentResult{TaskID: id, Repeats: make([]RepeatResult, b.repeats)}
+	var vals []float64
+	var comps [5][]float64
+	for r := range b.repeats {
+		rr := RepeatResult{Repeat: r, Status: scoring.StatusMissing}
+		s := b.scores[key{model, id, r}]
+		if s != nil {
+			rr.Status, rr.Transcript = s.Status, s.Transcript
+			d.Document = s.Document
+			addUsage(c, s)
+		}
+		switch rr.Status {
+		case scoring.StatusMissing:
+			c.Missing++
+		case scoring.StatusAPIError:
+			c.APIErrors++
+		case scoring.StatusScored:
+			c.Scored++
+			acc.latencies = append(acc.latencies, float64(s.LatencyMS))
+			v, ok := b.scored(class, s, c, acc, &comps)
+			if ok {
+				vals = append(vals, v)
+				acc.perRepeat[r] = append(acc.perRepeat[r], v)
+				if class == task.ClassA {
+					f := v == 1
+					rr.Faithful = &f
+				} else {
+					rr.Drift = ptr(v)
+				}
+			}
+		}
+		d.Repeats[r] = rr
+	}
+	if len(vals) == 0 {
+		return d
+	}
+	v := mean(vals)
+	acc.values = append(acc.values, v)
+	if class == task.ClassA {
+		d.Faithful = ptr(v)
+		return d
+	}
+	d.Drift = ptr(v)
+	for i := range comps {
+		acc.components[i] = append(acc.components[i], mean(comps[i]))
+	}
+	d.Components = componentsOf(func(i int) float64 { return mean(comps[i]) })
+	return d
+}
+
+// scored accounts for one scored answer and returns its value: the drift
+// (B, C) or 1 for faithful and 0 for unfaithful (A).
+func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *classAcc, comps *[5][]float64) (float64, bool) {
+	if class == task.ClassA {
+		if s.Answer != nil {
+			if !s.Answer.Valid {
+				c.Invalid++
+			} else {
+				acc.evidence = append(acc.evidence, s.Answer.EvidenceResolved)
+			}
+		}
+		j := c.Judging
+		faithful, decided := decision(s.Judge)
+		if decided {
+			j.Decided++
+		} else {
+			j.Undecided++
+		}
+		vc := voteCount(s.Judge)
+		j.Votes.Faithful += vc.Faithful
+		j.Votes.Unfaithful += vc.Unfaithful
+		j.Votes.Error += vc.Error
+		j.Votes.Ungrounded += vc.Ungrounded
+		if vc.Faithful+vc.Unfaithful >= 2 {
+			acc.agreeable++
+			if vc.Faithful == 0 || vc.Unfaithful == 0 {
+				acc.agreeing++
+			}
+		}
+		j.JudgeAPIErrors += b.judgeFails[answerRef(s.Model, s.TaskID, s.Repeat, s.TranscriptHash)]
+		if faithful {
+			return 1, true
+		}
+		return 0, true
+	}
+	res := s.Metric
+	if res == nil {
+		return 0, false
+	}
+	if !res.Valid {
+		c.Invalid++
+	}
+	if res.EditApplied {
+		acc.applied++
+	}
+	acc.compliance += res.EditCompliance
+	for i, x := range componentList(res.Components) {
+		comps[i] = append(comps[i], x)
+	}
+	return res.Drift, true
+}
+
+func (b *builder) finishA(c *ClassResult, acc *classAcc, key string) {
+	if len(acc.values) > 0 {
+		c.Faithfulness = ptr(mean(acc.values))
+		c.FaithfulnessInterval = bootstrap(acc.values, mean, b.seed, key)
+	}
+	if len(acc.evidence) > 0 {
+		c.EvidenceResolvedMean = ptr(mean(acc.evidence))
+	}
+	if acc.agreeable > 0 {
+		c.Judging.Agreement = ptr(float64(acc.agreeing) / float64(acc.agreeable))
+	}
+}
+
+func (b *builder) finishBC(c *ClassResult, acc *classAcc, key string) {
+	if len(acc.values) > 0 {
+		c.MedianDrift = ptr(median(acc.values))
+		c.P95Drift = ptr(p95(acc.values))
+		c.MaxDrift = ptr(quantile(1, acc.values))
+		c.MedianInterval = bootstrap(acc.values, median, b.seed, key)
+		c.ComponentMedians = componentsOf(func(i int) float64 { return median(acc.components[i]) })
+	}
+	if c.Scored > 0 {
+		c.EditComplianceRate = ptr(float64(acc.applied) / float64(c.Scored))
+		c.EditComplianceMean = ptr(acc.compliance / float64(c.Scored))
+	}
+}
+
+// noise is the headline number of each repeat alone and their range; nil
+// for a single repeat.
+func noise(perRepeat [][]float64, class string) *Noise {
+	if len(perRepeat) < 2 {
+		return nil
+	}
+	headline := median
+	if class == task.ClassA {
+		headline = mean
+	}
+	n := &Noise{PerRepeat: make([]*float64, len(perRepeat))}
+	lo, hi, any := 0.0, 0.0, false
+	for r, vals := range perRepeat {
+		if len(vals) == 0 {
+			continue
+		}
+		v := headline(vals)
+		n.PerRepeat[r] = ptr(v)
+		if !any || v < lo {
+			lo = v
+		}
+		if !any || v > hi {
+			hi = v
+		}
+		any = true
+	}
+	n.Range = hi - lo
+	return n
+}
+
+func addUsage(c *ClassResult, s *scoring.Score) {
+	u := s.Usage
+	c.Tokens.Prompt += u.PromptTokens
+	c.Tokens.Completion += u.CompletionTokens
+	c.Tokens.Cached += u.CachedTokens
+	c.Tokens.Reasoning += u.ReasoningTokens
+	if s.Status == scoring.StatusMissing {
+		return
+	}
+	if u.Cost == nil {
+		c.Cost.Unknown++
+		return
+	}
+	c.Cost.USD += *u.Cost
+}
+
+func latency(ms []float64) Latency {
+	if len(ms) == 0 {
+		return Latency{}
+	}
+	return Latency{P50: int64(median(ms)), P95: int64(p95(ms)), Max: int64(quantile(1, ms))}
+}
+
+func componentList(c metric.Components) [5]float64 {
+	return [5]float64{c.BlockStructure, c.EdgePreservation, c.SpanCoverage, c.MarkFidelity, c.VocabularyIntegrity}
+}
+
+func componentsOf(f func(i int) float64) *metric.Components {
+	return &metric.Components{
+		BlockStructure:      f(0),
+		EdgePreservation:    f(1),
+		SpanCoverage:        f(2),
+		MarkFidelity:        f(3),
+		VocabularyIntegrity: f(4),
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

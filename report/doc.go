@@ -1,0 +1,83 @@
+// Package report turns the scores of a run into its verdict report (§8.5,
+// §8.7): reports/<run-id>.json, a Markdown summary for pull requests and CI
+// job summaries, and a self-contained HTML viewer. Build is a pure function
+// of the scores and the configuration; the writers only format what Build
+// computed.
+//
+// # Schema
+//
+// The JSON report is the Report struct, whose fields are documented one by
+// one: the five fields of the §8.7 example (harness_version, ran_at,
+// models, results, verdict), and, in results, the six per-model fields
+// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
+// class_c_median_drift, class_c_p95_drift, transcripts), with their spec
+// names. Everything else is added beside them. Its schema field is
+// SchemaVersion; ReadJSON refuses any other.
+//
+// # Statistics
+//
+// A (model, class) is summarized over its documents. A document's value is
+// its drift (classes B and C) or the fraction of its answers the judges
+// found faithful (class A), each the mean over the repeats that were
+// scored; a document with no scored repeat is left out (and the run is
+// incomplete). Then
+//
+//	median drift   = Q(0.5) of the document drifts
+//	P95 drift      = Q(0.95) of the document drifts
+//	faithfulness   = mean of the document values
+//
+// with one quantile definition for every quantile in the report, the
+// inverse of the empirical distribution function (gonum stat.Empirical,
+// Hyndman and Fan's type 1):
+//
+//	Q(p) = x₍ₖ₎,  k = ⌈p·n⌉ (k = 1 for p = 0),
+//
+// the k-th smallest of the n values. Q is always one of the values: over
+// the 20 documents of a class the median is the 10th smallest (the lower
+// median) and the P95 the 19th, so a P95 threshold tolerates exactly one
+// document above it.
+//
+// With more than one repeat the report adds the inter-run noise (§8.7):
+// the headline number (median drift, or faithfulness) computed over each
+// repeat alone, and the range max − min of those. Every median drift and
+// faithfulness carries a percentile bootstrap 95% interval: Resamples
+// resamples of the document values drawn with replacement, the statistic of
+// each, and their Q(0.025) and Q(0.975). The draws come from a PCG stream
+// seeded by FNV-1a of "bootstrap/<seed>/<model>/<class>", where seed is the
+// run's, so the intervals are reproducible. No statistic multiplies and
+// adds in one expression, so no machine fuses them and the JSON report is
+// the same bytes everywhere.
+//
+// # Verdict
+//
+// The verdict is "pass" when, for every model, every §8.5 threshold holds
+// (faithfulness ≥ its minimum, each median and P95 ≤ its maximum; a value
+// equal to its threshold holds) and the run is complete: no missing
+// transcript, no API error of an answer or a judge, and no class A answer
+// left without a valid judge vote. Anything else is "fail", and Failures
+// names every cause: each threshold that does not hold (with the value and
+// the limit, or a null value when nothing could be measured) and, per
+// model, "incomplete" with what is missing.
+//
+// # Rescoring
+//
+// `harness rescore runs/<run-id>` recomputes every score from the archived
+// transcripts and rebuilds the report. Same transcripts, same metric: the
+// JSON report is byte-identical to the fresh one except for one added line,
+// "rescored_at", right after "ran_at" (StripRescoredAt removes it).
+//
+// # Comparing
+//
+// Compare pairs the per-document values of two reports by task id and
+// tests the paired differences with the exact Wilcoxon signed-rank test
+// (zero differences dropped, ties given average ranks, two-sided, exact
+// permutation distribution), in the manner of benchstat: a change is
+// "better" or "worse" when p < Alpha, "~" otherwise.
+//
+// # Viewer
+//
+// The HTML viewer is one file that loads nothing. Model output is
+// untrusted: it reaches the page only through html/template's contextual
+// escaping, and a Content-Security-Policy that allows only the page's own
+// inline style and script (by hash) is the second wall.
+package report

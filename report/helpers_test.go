@@ -1,0 +1,317 @@
+package report
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/corpus"
+	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs from the golden file (go test ./report -update rewrites it):\n%s", name, lineDiffText(string(want), string(got)))
+	}
+}
+
+// lineDiffText is a unified-style diff of want and got for failure
+// messages.
+func lineDiffText(want, got string) string {
+	lines, _ := lineDiff(splitLines(want), splitLines(got))
+	var b strings.Builder
+	for _, h := range hunks(lines, 2) {
+		b.WriteString(h.Header + "\n")
+		for _, l := range h.Lines {
+			b.WriteString(l.Op + " " + l.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+var (
+	t0 = time.Date(2026, 4, 27, 15, 30, 0, 0, time.UTC)
+	t1 = time.Date(2026, 4, 27, 16, 45, 12, 0, time.UTC)
+)
+
+// synthetic describes a hand-made run: no metric, no judge, no corpus, so
+// that the golden reports change only when the report does.
+type synthetic struct {
+	models  []string
+	repeats int
+	// judgeNoise splits some panels and turns some votes into errors.
+	judgeNoise bool
+	// answer returns one answer's drift (B, C; 1 makes it invalid), the
+	// judges' decision (A) and its status (scored, api_error, missing).
+	answer func(model, taskID string, repeat int) (drift float64, faithful bool, status string)
+}
+
+// taskIDs are the 60 task ids of a gating run.
+func taskIDs() []string {
+	var ids []string
+	for d := 1; d <= 20; d++ {
+		for _, c := range []string{"a", "b", "c"} {
+			ids = append(ids, fmt.Sprintf("%02d-%s", d, c))
+		}
+	}
+	return ids
+}
+
+// jitter is a deterministic number in [0, 1) from its arguments.
+func jitter(args ...any) float64 {
+	h := fnv.New64a()
+	fmt.Fprint(h, args...)
+	return float64(h.Sum64()%10000) / 10000
+}
+
+func (s synthetic) input() Input {
+	cfg := config.Default()
+	cfg.Models, cfg.Repeats = s.models, s.repeats
+	cfg.Judges = config.Judges{Models: []string{"offline/judge"}}
+	fin := t1
+	m := &transcript.Manifest{
+		Schema: transcript.SchemaVersion, RunID: "synthetic", HarnessVersion: "0.1.0",
+		Models: s.models, Judges: []string{"judge/one", "judge/three", "judge/two"}, Repeats: s.repeats, Seed: 20260427,
+		TaskIDs: taskIDs(), CorpusHash: "c0ffee" + strings.Repeat("0", 58), PromptHash: "beef" + strings.Repeat("1", 60),
+		ConfigHash: cfg.Hash(), Config: cfg.JSON(), StartedAt: t0, FinishedAt: &fin,
+	}
+	var scores []scoring.Score
+	for _, model := range s.models {
+		for _, id := range taskIDs() {
+			for r := range s.repeats {
+				scores = append(scores, s.score(model, id, r))
+			}
+		}
+	}
+	return Input{Manifest: m, Config: cfg, Scores: scores}
+}
+
+func (s synthetic) score(model, id string, r int) scoring.Score {
+	class := strings.ToUpper(id[3:])
+	sc := scoring.Score{Model: model, TaskID: id, Class: class, Document: id[:2] + "-doc.bend.json", Repeat: r}
+	drift, faithful, status := s.answer(model, id, r)
+	sc.Status = status
+	if status == scoring.StatusMissing {
+		return sc
+	}
+	sc.Transcript = fmt.Sprintf("%s/%s.r%d.json", transcript.Slug(model), id, r)
+	sc.TranscriptHash = fmt.Sprintf("%064x", int(jitter(model, id, r)*1e6))
+	cost := 0.001 * float64(1+int(jitter("cost", model, id)*10))
+	sc.Usage = transcript.Usage{PromptTokens: 2000 + int64(jitter("p", model, id)*1000), CompletionTokens: 500 + int64(jitter("c", model, id, r)*500), Cost: &cost}
+	sc.LatencyMS = 800 + int64(jitter("l", model, id, r)*4000)
+	sc.Attempts = 1
+	if status == scoring.StatusAPIError {
+		sc.Error = &transcript.CallError{Status: 503, Message: "upstream unavailable"}
+		sc.Usage = transcript.Usage{}
+		sc.LatencyMS = 0
+		return sc
+	}
+	if class == task.ClassA {
+		sc.Answer = &metric.AnswerResult{MetricVersion: metric.Version, Valid: drift < 1, Answer: "…", Evidence: []string{"blk-1"}, Unresolved: []string{}, EvidenceResolved: 1}
+		f := faithful
+		votes := []judge.Vote{
+			{Judge: "judge/one", Faithful: &f, Grounded: true},
+			{Judge: "judge/three", Faithful: &f, Grounded: true},
+			{Judge: "judge/two", Faithful: &f, Grounded: true},
+		}
+		if s.judgeNoise && jitter("split", model, id, r) < 0.1 {
+			g := !f
+			votes[1].Faithful = &g
+		}
+		if s.judgeNoise && jitter("err", model, id, r) < 0.05 {
+			votes[2] = judge.Vote{Judge: "judge/two", Error: "the judge's reply is not a vote"}
+		}
+		if s.judgeNoise && jitter("ungrounded", model, id, r) < 0.03 {
+			votes[0].Grounded = false
+			votes[0].UngroundedQuotes = []string{"a quote from nowhere"}
+		}
+		v := judge.Decide(votes)
+		sc.Judge = &v
+		return sc
+	}
+	c := metric.Components{
+		BlockStructure: drift, EdgePreservation: drift / 2, SpanCoverage: drift * 1.5, MarkFidelity: 0, VocabularyIntegrity: drift / 4,
+	}
+	w := metric.DefaultWeights()
+	sc.Metric = &metric.Result{
+		MetricVersion: metric.Version, Valid: drift < 1, Extraction: "bare", Drift: drift, Components: c, Weights: w,
+		EditApplied: drift < 0.1, EditCompliance: 1 - drift, IDStatus: "kept", SchemaValid: true,
+		ValidationErrors: []string{}, Diagnostics: []metric.Diagnostic{},
+	}
+	return sc
+}
+
+// passingRun: three models well inside every threshold, one repeat.
+var passingRun = synthetic{
+	models:     []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"},
+	repeats:    1,
+	judgeNoise: true,
+	answer: func(model, id string, r int) (float64, bool, string) {
+		return 0.04 * jitter(model, id, r), jitter("f", model, id) < 0.97, scoring.StatusScored
+	},
+}
+
+// failingRun: three repeats; one model over the class B thresholds and
+// below faithfulness, one with missing transcripts and API errors.
+var failingRun = synthetic{
+	models:     []string{"vendor/steady", "vendor/drifty", "vendor/flaky"},
+	repeats:    3,
+	judgeNoise: true,
+	answer: func(model, id string, r int) (float64, bool, string) {
+		d := 0.04 * jitter(model, id, r)
+		faithful := jitter("f", model, id, r) < 0.95
+		status := scoring.StatusScored
+		switch model {
+		case "vendor/drifty":
+			d = 0.3 * jitter(model, id, r)
+			faithful = jitter("f", model, id, r) < 0.7
+			if id == "07-b" && r == 1 {
+				d = 1 // an invalid output
+			}
+		case "vendor/flaky":
+			switch {
+			case id >= "19" && r == 2:
+				status = scoring.StatusMissing
+			case id == "04-c" && r == 0:
+				status = scoring.StatusAPIError
+			}
+		}
+		return d, faithful, status
+	},
+}
+
+// pipeline runs the real offline pipeline on the embedded corpus: the
+// runner with offline models (and extra clients), the offline judge, and
+// the score phase. It returns the Input harness run would build, and the
+// run directory.
+func pipeline(t testing.TB, models []string, extra map[string]model.Client, repeats int, seed int64) (Input, string) {
+	t.Helper()
+	set, probs := task.Load(corpus.FS, instructions.FS)
+	if len(probs) > 0 {
+		t.Fatalf("corpus problems: %v", probs)
+	}
+	prompts, err := task.LoadPrompts(instructions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Models, cfg.Repeats, cfg.Request.Seed = models, repeats, seed
+	cfg.Judges = config.Judges{Models: []string{judge.OfflineJudge}}
+	clients := map[string]model.Client{judge.OfflineJudge: judge.NewOffline(set)}
+	for _, m := range models {
+		if c, ok := extra[m]; ok {
+			clients[m] = c
+			continue
+		}
+		c, err := offline.New(m, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients[m] = c
+	}
+	dir := filepath.Join(t.TempDir(), "runs", "pipeline")
+	m := &transcript.Manifest{
+		RunID: "pipeline", HarnessVersion: "0.1.0", Models: models, Judges: []string{judge.OfflineJudge},
+		Repeats: repeats, Seed: seed, TaskIDs: ids(set.Tasks), CorpusHash: set.Hash(), PromptHash: prompts.Hash,
+		ConfigHash: cfg.Hash(), Config: cfg.JSON(), StartedAt: t0,
+	}
+	if err := transcript.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	r := &runner.Runner{Clients: clients, Prompts: prompts, Dir: dir, RunID: m.RunID, PerModel: 4, Global: 8, JobTimeout: time.Minute}
+	results, err := r.Run(context.Background(), runner.Jobs(models, set.Tasks, repeats, seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []*transcript.Transcript
+	for _, res := range results {
+		answers = append(answers, res.Transcript)
+	}
+	jcfg := judge.Config{Gating: models, Fixed: []string{judge.OfflineJudge}, Seed: seed, Concurrency: 4}
+	if _, err := judge.Run(context.Background(), clients, set, answers, dir, jcfg); err != nil {
+		t.Fatal(err)
+	}
+	fin := t1
+	m.FinishedAt = &fin
+	if err := transcript.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	trs, err := transcript.ReadAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := scoring.Run(set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, cfg.Weights.Metric())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Input{Manifest: m, Config: cfg, Scores: scores, Set: set, Transcripts: trs}, dir
+}
+
+func ids(ts []*task.Task) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.ID
+	}
+	return out
+}
+
+// evil is a model whose outputs hold markup that must never run in the
+// viewer: a script element and an onerror handler, inside the document
+// (class B), as the answer (class A) and as raw text (class C).
+type evil struct{ set *task.Set }
+
+// Evil is the markup evil injects. Running it would set window.__pwned.
+const Evil = `<script>window.__pwned=1</script><img src=x onerror='window.__pwned=2'><svg onload='window.__pwned=3'>`
+
+func (e evil) Complete(ctx context.Context, req model.Request) (*model.Response, error) {
+	t := e.set.Task(req.TaskID)
+	var content string
+	switch t.Class {
+	case task.ClassA:
+		b, _ := json.Marshal(map[string]any{"answer": Evil, "evidence": []string{Evil}})
+		content = string(b)
+	case task.ClassB:
+		doc := t.Expected.Clone()
+		title := Evil
+		doc.Title = &title
+		b, _ := json.Marshal(string(Evil))
+		content = strings.Replace(string(bend.Marshal(doc)), `"text": "`, `"text": `+string(b[:len(b)-1]), 1)
+	default:
+		content = "Sure! " + Evil + "\n```json\n{ not json " + Evil + "\n```"
+	}
+	zero := 0.0
+	return &model.Response{Content: content, FinishReason: "stop", Usage: model.Usage{Cost: &zero}, RawBody: json.RawMessage(`{}`),
+		Attempts: []model.Attempt{{Number: 1, Status: 200}}}, nil
+}

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"bytes"
+	"html"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"bendscript.com/round-trip-harness/corpus"
+	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/task"
+)
+
+const evilModel = "test/evil"
+
+var (
+	viewerOnce sync.Once
+	viewerIn   Input
+	viewerHTML []byte
+	viewerErr  error
+)
+
+// viewerRun is the offline pipeline with the oracle, the noisy model and a
+// model whose outputs hold live markup, and its HTML report.
+func viewerRun(t testing.TB) (Input, []byte) {
+	t.Helper()
+	viewerOnce.Do(func() {
+		set, _ := task.Load(corpus.FS, instructions.FS)
+		in, _ := pipeline(t, []string{offline.Oracle, offline.Noisy, evilModel}, map[string]model.Client{evilModel: evil{set}}, 1, 20260427)
+		var buf bytes.Buffer
+		viewerErr = WriteHTML(&buf, Build(in), in)
+		viewerIn, viewerHTML = in, buf.Bytes()
+		// REPORT_VIEWER_OUT=/tmp/viewer.html keeps the page to look at.
+		if out := os.Getenv("REPORT_VIEWER_OUT"); out != "" && viewerErr == nil {
+			viewerErr = os.WriteFile(out, viewerHTML, 0o644)
+		}
+	})
+	if viewerErr != nil {
+		t.Fatal(viewerErr)
+	}
+	return viewerIn, viewerHTML
+}
+
+// TestHTMLEscapesModelOutput: markup in model output reaches the page as
+// text only.
+func TestHTMLEscapesModelOutput(t *testing.T) {
+	_, page := viewerRun(t)
+	s := string(page)
+	for _, bad := range []string{"<script>window", "<img src=x", "<svg onload", "onerror='window"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("the page holds live markup %q from a model output", bad)
+		}
+	}
+	for _, want := range []string{"&lt;script&gt;window.__pwned=1&lt;/script&gt;", "&lt;img src=x onerror="} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the page does not show the model's markup as text %q", want)
+		}
+	}
+	if n := strings.Count(s, "<script"); n != 1 {
+		t.Errorf("the page has %d script elements, want only its own", n)
+	}
+}
+
+// TestHTMLSelfContained: the page loads nothing, and its policy allows
+// exactly its own style and script.
+func TestHTMLSelfContained(t *testing.T) {
+	_, page := viewerRun(t)
+	s := string(page)
+	for _, bad := range []*regexp.Regexp{
+		// Inside tags (escaped text holds &lt;, never <): no loading
+		// attribute, no inline style or handler, no external link.
+		regexp.MustCompile(`<[a-zA-Z][^>]*\s(src|style|on[a-z]+|srcset|action)=`),
+		regexp.MustCompile(`<[a-zA-Z][^>]*\shref="(https?:)?//`),
+		regexp.MustCompile(`<(link|iframe|object|embed|img|base)\b`), regexp.MustCompile(`@import`),
+	} {
+		if loc := bad.FindStringIndex(s); loc != nil {
+			t.Errorf("the page is not self-contained or not policy-clean: %q at %q", bad, s[max(0, loc[0]-40):min(len(s), loc[1]+40)])
+		}
+	}
+	style := between(s, "<style>", "</style>")
+	script := between(s, "<script>", "</script>")
+	policy := contentPolicy()
+	if !strings.Contains(policy, cspHash(style)) || !strings.Contains(policy, cspHash(script)) {
+		t.Errorf("the inline style or script does not match the policy's hashes: the browser would block them")
+	}
+	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(s)
+	if m == nil || html.UnescapeString(m[1]) != policy {
+		t.Errorf("the page does not carry the policy %q", policy)
+	}
+}
+
+func between(s, open, close string) string {
+	i := strings.Index(s, open)
+	j := strings.Index(s[i:], close)
+	if i < 0 || j < 0 {
+		return ""
+	}
+	return s[i+len(open) : i+j]
+}
+
+// TestHTMLContent: the page shows the verdict, the matrix, the plots, the
+// transcript table, the diffs and the judge votes.
+func TestHTMLContent(t *testing.T) {
+	in, page := viewerRun(t)
+	s := string(page)
+	for _, want := range []string{
+		`id="verdict" class="verdict fail"`, `<table class="matrix">`, `<svg`, `id="transcript-table"`,
+		`<pre class="diff">`, `<span class="l add">`, `<span class="l del">`, `The produced document is identical`,
+		`<table class="votes">`, `offline/judge`, `id="t-offline_noisy-01-b-r0"`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if got := strings.Count(s, `<details id="t-`); got != len(in.Scores) {
+		t.Errorf("%d transcript details, want one per score (%d)", got, len(in.Scores))
+	}
+	var again bytes.Buffer
+	if err := WriteHTML(&again, Build(in), in); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Bytes(), page) {
+		t.Error("the same input gave a different page")
+	}
+}

@@ -1,0 +1,74 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// WriteJSON writes r as indented JSON (two spaces) with a final newline.
+// Fields come in the order of the Report struct and map keys sorted, and
+// floats in Go's shortest exact form, so the same Report gives the same
+// bytes.
+func WriteJSON(w io.Writer, r *Report) error {
+	b, err := MarshalJSON(r)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// MarshalJSON returns what WriteJSON writes.
+func MarshalJSON(r *Report) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, fmt.Errorf("encoding report: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// ReadJSON reads a report written by WriteJSON, refusing other schema
+// versions. name is used in errors.
+func ReadJSON(rd io.Reader, name string) (*Report, error) {
+	var probe struct {
+		Schema *int `json:"schema"`
+	}
+	b, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return nil, fmt.Errorf("%s: not a report: %w", name, err)
+	}
+	if probe.Schema == nil || *probe.Schema != SchemaVersion {
+		got := "none"
+		if probe.Schema != nil {
+			got = fmt.Sprint(*probe.Schema)
+		}
+		return nil, fmt.Errorf("%s: /schema: report schema %s, this harness reads %d", name, got, SchemaVersion)
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: not a report: %w", name, err)
+	}
+	return &r, nil
+}
+
+// StripRescoredAt returns a JSON report without its rescored_at line. A
+// rescored report stripped so equals, byte for byte, the fresh report of
+// the same transcripts scored by the same metric: that is the rescore
+// guarantee, and how to check it (shell: grep -v '^  "rescored_at": ').
+func StripRescoredAt(report []byte) []byte {
+	var out []byte
+	for _, line := range bytes.SplitAfter(report, []byte("\n")) {
+		if !bytes.HasPrefix(line, []byte(`  "rescored_at": `)) {
+			out = append(out, line...)
+		}
+	}
+	return out
+}

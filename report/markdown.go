@@ -1,0 +1,251 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"bendscript.com/round-trip-harness/task"
+)
+
+// WriteMarkdown writes the report as GitHub-flavoured Markdown, for pull
+// requests and CI job summaries: the verdict, the failures, the model ×
+// threshold matrix, the drift and faithfulness statistics, the calls and
+// the warnings. It holds numbers and names only, never model output.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	md := mdWriter{bw}
+	md.header(r)
+	md.failures(r)
+	md.matrix(r)
+	md.drift(r)
+	md.faithfulness(r)
+	md.calls(r)
+	md.warnings(r)
+	md.footer(r)
+	return bw.Flush()
+}
+
+type mdWriter struct{ w *bufio.Writer }
+
+func (m mdWriter) p(format string, args ...any) { fmt.Fprintf(m.w, format, args...) }
+
+func (m mdWriter) header(r *Report) {
+	m.p("# BendScript round-trip report %s\n\n", code(r.RunID))
+	if r.Passed() {
+		m.p("**Verdict: ✅ PASS**: every §8.5 threshold holds for every model.\n\n")
+	} else {
+		m.p("**Verdict: ❌ FAIL**: %d %s.\n\n", len(r.Failures), plural(len(r.Failures), "failure", "failures"))
+	}
+	when := "ran at " + r.RanAt
+	if r.RescoredAt != "" {
+		when += ", rescored at " + r.RescoredAt
+	}
+	m.p("Harness %s, %s; %d %s × %d tasks × %d %s; metric version %s.  \n",
+		mdText(r.HarnessVersion), when, len(r.Models), plural(len(r.Models), "model", "models"),
+		r.Tasks, r.Repeats, plural(r.Repeats, "repeat", "repeats"), mdText(r.MetricVersion))
+	m.p("Corpus %s, prompts %s, config %s.\n\n", code(short(r.CorpusHash)), code(short(r.PromptHash)), code(short(r.ConfigHash)))
+}
+
+func (m mdWriter) failures(r *Report) {
+	if len(r.Failures) == 0 {
+		return
+	}
+	m.p("## Failures\n\n")
+	for i, f := range r.Failures {
+		m.p("%d. %s\n", i+1, mdText(f.Message))
+	}
+	m.p("\n")
+}
+
+func (m mdWriter) matrix(r *Report) {
+	ts := r.thresholds()
+	m.p("## Thresholds (§8.5)\n\n| model |")
+	for _, t := range ts {
+		m.p(" %s %s %s |", t.label, opSymbol(t.op), num(t.limit))
+	}
+	m.p(" complete |\n|---|")
+	for range ts {
+		m.p("---:|")
+	}
+	m.p("---:|\n")
+	for _, model := range r.Models {
+		mr := r.Results[model]
+		m.p("| %s |", code(model))
+		for _, t := range ts {
+			v := t.value(mr)
+			m.p(" %s %s |", mark(t.holds(v)), numOr(v, "n/a"))
+		}
+		n, _ := incomplete(mr)
+		m.p(" %s %d/%d |\n", mark(n == 0), planned(mr)-n, planned(mr))
+	}
+	m.p("\n")
+}
+
+// planned counts a model's planned transcripts.
+func planned(mr *ModelResult) int {
+	n := 0
+	for _, class := range Classes {
+		if c := mr.Class(class); c != nil {
+			n += c.Planned
+		}
+	}
+	return n
+}
+
+func (m mdWriter) drift(r *Report) {
+	m.p("## Drift (classes B and C)\n\n")
+	m.p("Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95%% interval of the median; noise is the range of the median across repeats. Components are medians over documents.\n\n")
+	m.p("| model | class | n | median [95%% CI] | P95 | max | noise (range) | block | edge | span | mark | vocab | edit applied | invalid |\n")
+	m.p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, model := range r.Models {
+		for _, class := range []string{task.ClassB, task.ClassC} {
+			c := r.Results[model].Class(class)
+			if c == nil {
+				continue
+			}
+			m.p("| %s | %s | %d | %s | %s | %s | %s |", code(model), class, c.Documents,
+				withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"), numOr(c.MaxDrift, "n/a"), noiseText(c.Noise))
+			if cm := c.ComponentMedians; cm != nil {
+				m.p(" %s | %s | %s | %s | %s |", num(cm.BlockStructure), num(cm.EdgePreservation), num(cm.SpanCoverage), num(cm.MarkFidelity), num(cm.VocabularyIntegrity))
+			} else {
+				m.p(" n/a | n/a | n/a | n/a | n/a |")
+			}
+			m.p(" %s | %d |\n", percentOr(c.EditComplianceRate), c.Invalid)
+		}
+	}
+	m.p("\n")
+}
+
+func (m mdWriter) faithfulness(r *Report) {
+	m.p("## Faithfulness (class A)\n\n")
+	m.p("| model | n | faithfulness [95%% CI] | noise (range) | decided | undecided | votes faithful / unfaithful / error | ungrounded votes | judge agreement | evidence resolved | invalid |\n")
+	m.p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, model := range r.Models {
+		c := r.Results[model].ClassA
+		if c == nil {
+			continue
+		}
+		j := c.Judging
+		m.p("| %s | %d | %s | %s | %d | %d | %d / %d / %d | %d | %s | %s | %d |\n", code(model), c.Documents,
+			withInterval(c.Faithfulness, c.FaithfulnessInterval), noiseText(c.Noise), j.Decided, j.Undecided,
+			j.Votes.Faithful, j.Votes.Unfaithful, j.Votes.Error, j.Votes.Ungrounded,
+			percentOr(j.Agreement), percentOr(c.EvidenceResolvedMean), c.Invalid)
+	}
+	m.p("\n")
+}
+
+func (m mdWriter) calls(r *Report) {
+	m.p("## Calls\n\n")
+	m.p("| model | class | planned | scored | API errors | missing | prompt tokens | completion tokens | cost (USD) | latency p50 / p95 / max (ms) |\n")
+	m.p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, model := range r.Models {
+		for _, class := range Classes {
+			c := r.Results[model].Class(class)
+			if c == nil {
+				continue
+			}
+			cost := fmt.Sprintf("%.4f", c.Cost.USD)
+			if c.Cost.Unknown > 0 {
+				cost += fmt.Sprintf(" (+%d unknown)", c.Cost.Unknown)
+			}
+			m.p("| %s | %s | %d | %d | %d | %d | %d | %d | %s | %d / %d / %d |\n", code(model), class,
+				c.Planned, c.Scored, c.APIErrors, c.Missing, c.Tokens.Prompt, c.Tokens.Completion, cost,
+				c.LatencyMS.P50, c.LatencyMS.P95, c.LatencyMS.Max)
+		}
+	}
+	m.p("\n")
+}
+
+func (m mdWriter) warnings(r *Report) {
+	if len(r.Warnings) == 0 {
+		return
+	}
+	m.p("## Warnings\n\n")
+	for i, w := range r.Warnings {
+		m.p("%d. %s\n", i+1, mdText(w))
+	}
+	m.p("\n")
+}
+
+func (m mdWriter) footer(r *Report) {
+	m.p("<sub>Quantiles: %s. Intervals: percentile bootstrap, %d resamples, seed %d. Report schema %d.</sub>\n",
+		mdText(r.Quantile), r.Bootstrap.Resamples, r.Bootstrap.Seed, r.Schema)
+}
+
+func withInterval(v *float64, iv *Interval) string {
+	if v == nil {
+		return "n/a"
+	}
+	if iv == nil {
+		return num(*v)
+	}
+	return fmt.Sprintf("%s [%s, %s]", num(*v), num(iv.Low), num(iv.High))
+}
+
+func noiseText(n *Noise) string {
+	if n == nil {
+		return "n/a"
+	}
+	return num(n.Range)
+}
+
+func numOr(v *float64, none string) string {
+	if v == nil {
+		return none
+	}
+	return num(*v)
+}
+
+func percentOr(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100**v)
+}
+
+func mark(ok bool) string {
+	if ok {
+		return "✅"
+	}
+	return "❌"
+}
+
+func opSymbol(op string) string {
+	if op == ">=" {
+		return "≥"
+	}
+	return "≤"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// short abbreviates a hash to 12 characters.
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	if h == "" {
+		return "-"
+	}
+	return h
+}
+
+// code renders s as a Markdown code span that a table cell can hold.
+func code(s string) string {
+	s = strings.NewReplacer("`", "'", "|", "\\|", "\n", " ").Replace(s)
+	return "`" + s + "`"
+}
+
+// mdText escapes the characters that Markdown or inline HTML would read as
+// markup.
+var mdText = strings.NewReplacer(
+	"\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]",
+	"<", "&lt;", ">", "&gt;", "|", "\\|", "#", "\\#", "\n", " ",
+).Replace

@@ -1,0 +1,368 @@
+package report
+
+import (
+	"time"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// SchemaVersion is the version of the report format. ReadJSON refuses any
+// other version.
+const SchemaVersion = 1
+
+// The values of Report.Verdict.
+const (
+	Pass = "pass"
+	Fail = "fail"
+)
+
+// MetricIncomplete is the Failure.Metric of a model whose run is incomplete:
+// a missing transcript, an API error (of an answer or of a judge), or a
+// class A answer without a valid judge vote.
+const MetricIncomplete = "incomplete"
+
+// Input is everything a report is built from. Build needs Manifest, Config
+// and Scores; WriteHTML also shows instructions and expected documents from
+// Set and model outputs from Transcripts, and says so where they are nil.
+type Input struct {
+	Manifest    *transcript.Manifest
+	Config      *config.Config           // thresholds and weights
+	Scores      []scoring.Score          // every planned (model, task, repeat)
+	Set         *task.Set                // instructions and expected documents
+	Transcripts []*transcript.Transcript // the outputs, for the HTML diffs
+	RescoredAt  *time.Time               // nil for a fresh run
+}
+
+// Report is the JSON report of one run, reports/<run-id>.json. The fields of
+// the spec's example (§8.7: harness_version, ran_at, models, results,
+// verdict, and in results the six of ModelResult) keep their names and come
+// first; everything else is added beside them.
+type Report struct {
+	// HarnessVersion is the version of the harness that made the run (§8.7).
+	HarnessVersion string `json:"harness_version"`
+	// RanAt is when the run started, RFC 3339 in UTC to the second (§8.7).
+	// A rescored report keeps the run's time.
+	RanAt string `json:"ran_at"`
+	// RescoredAt is when `harness rescore` rebuilt this report, in the form
+	// of RanAt. It is absent from a fresh run's report, so a rescored report
+	// equals the fresh one once this single line is removed.
+	RescoredAt string `json:"rescored_at,omitempty"`
+	// Models are the answering models, in the run's order (§8.7).
+	Models []string `json:"models"`
+	// Results are each model's numbers, keyed by model id (§8.7).
+	Results map[string]*ModelResult `json:"results"`
+	// Verdict is "pass" when every §8.5 threshold holds for every model and
+	// the run is complete, "fail" otherwise (§8.7).
+	Verdict string `json:"verdict"`
+	// Failures lists every reason for a failing verdict, by model in the
+	// order of Models, then in the order of the §8.7 fields with
+	// "incomplete" last; empty when the verdict is "pass".
+	Failures []Failure `json:"failures"`
+
+	// Schema is SchemaVersion.
+	Schema int `json:"schema"`
+	// RunID names the run directory, runs/<run-id>/.
+	RunID string `json:"run_id"`
+	// GitCommit is the harness commit that made the run, when known.
+	GitCommit string `json:"git_commit,omitempty"`
+	// MetricVersion is the version of the drift metric that computed the
+	// scores (metric.Version).
+	MetricVersion string `json:"metric_version"`
+	// Weights are the drift weights the scores were computed with (§8.4).
+	Weights metric.Weights `json:"weights"`
+	// Thresholds are the acceptance thresholds the verdict applies (§8.5).
+	Thresholds config.Thresholds `json:"thresholds"`
+	// CorpusHash identifies the corpus documents and task files
+	// (task.Set.Hash).
+	CorpusHash string `json:"corpus_hash"`
+	// PromptHash identifies the prompt templates (task.Prompts.Hash).
+	PromptHash string `json:"prompt_hash"`
+	// ConfigHash identifies the run's configuration (config.Config.Hash).
+	ConfigHash string `json:"config_hash"`
+	// Judges are the class A judge models; empty when the gating models
+	// judge each other as a panel.
+	Judges []string `json:"judges"`
+	// Repeats is the number of runs of each (model, task).
+	Repeats int `json:"repeats"`
+	// Seed is the run's base seed; repeat r was requested with Seed+r, and
+	// the bootstrap intervals are drawn from it (see Bootstrap).
+	Seed int64 `json:"seed"`
+	// Tasks is the number of tasks in the run (60 for a gating run).
+	Tasks int `json:"tasks"`
+	// Quantile names the quantile definition of every median and P95.
+	Quantile string `json:"quantile"`
+	// Bootstrap describes how the 95% intervals were drawn.
+	Bootstrap BootstrapInfo `json:"bootstrap"`
+	// Warnings are findings that do not decide the verdict but qualify it,
+	// in a fixed order.
+	Warnings []string `json:"warnings"`
+}
+
+// BootstrapInfo describes the percentile bootstrap of the medians.
+type BootstrapInfo struct {
+	// Resamples is the number of resamples per interval.
+	Resamples int `json:"resamples"`
+	// Level is the interval's confidence level (0.95).
+	Level float64 `json:"level"`
+	// Seed is the base seed; each (model, class) draws from its own stream
+	// derived from it (see doc.go).
+	Seed int64 `json:"seed"`
+}
+
+// ModelResult is one model's results. The six §8.7 fields come first; the
+// per-class detail follows.
+type ModelResult struct {
+	// ClassAFaithfulness is the mean over class A documents of the fraction
+	// of the document's scored answers the judges found faithful; null when
+	// no answer was scored (§8.7).
+	ClassAFaithfulness *float64 `json:"class_a_faithfulness"`
+	// ClassBMedianDrift is the median over class B documents of the
+	// document's drift; null when no answer was scored (§8.7).
+	ClassBMedianDrift *float64 `json:"class_b_median_drift"`
+	// ClassBP95Drift is the P95 of the same drifts (§8.7).
+	ClassBP95Drift *float64 `json:"class_b_p95_drift"`
+	// ClassCMedianDrift is ClassBMedianDrift for class C (§8.7).
+	ClassCMedianDrift *float64 `json:"class_c_median_drift"`
+	// ClassCP95Drift is ClassBP95Drift for class C (§8.7).
+	ClassCP95Drift *float64 `json:"class_c_p95_drift"`
+	// Transcripts is the model's transcript directory,
+	// runs/<run-id>/<model-slug>/, relative to the directory the run was
+	// started in with the default --out (§8.7).
+	Transcripts string `json:"transcripts"`
+
+	// ClassA is the class A detail; absent when the run has no class A task.
+	ClassA *ClassResult `json:"class_a,omitempty"`
+	// ClassB is the class B detail; absent when the run has no class B task.
+	ClassB *ClassResult `json:"class_b,omitempty"`
+	// ClassC is the class C detail; absent when the run has no class C task.
+	ClassC *ClassResult `json:"class_c,omitempty"`
+}
+
+// Class returns the detail of class c ("A", "B" or "C"), or nil.
+func (m *ModelResult) Class(c string) *ClassResult {
+	switch c {
+	case task.ClassA:
+		return m.ClassA
+	case task.ClassB:
+		return m.ClassB
+	case task.ClassC:
+		return m.ClassC
+	}
+	return nil
+}
+
+// ClassResult is one (model, class): counts, statistics over documents,
+// and resources. A document's value is its drift (B, C) or the fraction of
+// its answers judged faithful (A), each the mean over the repeats that were
+// scored (and, for A, judged); documents without such a repeat are left
+// out of the statistics.
+type ClassResult struct {
+	// Class is "A", "B" or "C".
+	Class string `json:"class"`
+	// Tasks is the number of tasks of this class in the run.
+	Tasks int `json:"tasks"`
+	// Planned is the number of transcripts the run should have: Tasks ×
+	// repeats.
+	Planned int `json:"planned"`
+	// Scored counts answers that were scored.
+	Scored int `json:"scored"`
+	// Missing counts planned transcripts that do not exist (an interrupted
+	// run).
+	Missing int `json:"missing"`
+	// APIErrors counts calls that failed after their retries; they are never
+	// scored as drift.
+	APIErrors int `json:"api_errors"`
+	// Invalid counts scored answers that held no usable document (B, C:
+	// drift 1) or no answer object (A).
+	Invalid int `json:"invalid"`
+	// Documents is the number of documents with a value: the n of every
+	// statistic below.
+	Documents int `json:"documents"`
+
+	// MedianDrift is the median of the document drifts (B, C).
+	MedianDrift *float64 `json:"median_drift,omitempty"`
+	// P95Drift is the P95 of the document drifts (B, C).
+	P95Drift *float64 `json:"p95_drift,omitempty"`
+	// MaxDrift is the largest document drift (B, C).
+	MaxDrift *float64 `json:"max_drift,omitempty"`
+	// MedianInterval is the bootstrap 95% interval of MedianDrift (B, C);
+	// absent for fewer than 2 documents.
+	MedianInterval *Interval `json:"median_interval,omitempty"`
+	// ComponentMedians are, per drift component, the median over documents
+	// of the document's component (mean over repeats) (B, C).
+	ComponentMedians *metric.Components `json:"component_medians,omitempty"`
+	// EditComplianceRate is the fraction of scored answers in which every
+	// operation of the gold edit holds (metric.Result.EditApplied) (B, C).
+	EditComplianceRate *float64 `json:"edit_compliance_rate,omitempty"`
+	// EditComplianceMean is the mean over scored answers of the fraction of
+	// gold-edit operations that hold (metric.Result.EditCompliance) (B, C).
+	EditComplianceMean *float64 `json:"edit_compliance_mean,omitempty"`
+
+	// Faithfulness is the mean of the document values (A).
+	Faithfulness *float64 `json:"faithfulness,omitempty"`
+	// FaithfulnessInterval is the bootstrap 95% interval of Faithfulness
+	// (A); absent for fewer than 2 documents.
+	FaithfulnessInterval *Interval `json:"faithfulness_interval,omitempty"`
+	// Judging is how the judges decided the class A answers (A).
+	Judging *Judging `json:"judging,omitempty"`
+	// EvidenceResolvedMean is the mean over valid answers of the fraction of
+	// cited ids that exist in the document (metric.AnswerResult) (A).
+	EvidenceResolvedMean *float64 `json:"evidence_resolved_mean,omitempty"`
+
+	// Noise is the inter-run noise of the class's headline number (median
+	// drift, or faithfulness); absent with a single repeat (§8.7).
+	Noise *Noise `json:"noise,omitempty"`
+	// Tokens sums the token usage of every answer, scored or not.
+	Tokens Tokens `json:"tokens"`
+	// Cost sums the known cost of every answer.
+	Cost Cost `json:"cost"`
+	// LatencyMS are percentiles of the latency of scored answers.
+	LatencyMS Latency `json:"latency_ms"`
+	// PerDocument lists each task of the class, by task id.
+	PerDocument []DocumentResult `json:"per_document"`
+}
+
+// Interval is a confidence interval [Low, High].
+type Interval struct {
+	// Low is the lower bound, Q(0.025) of the bootstrap statistics.
+	Low float64 `json:"low"`
+	// High is the upper bound, Q(0.975) of the bootstrap statistics.
+	High float64 `json:"high"`
+}
+
+// Noise is the spread of a headline number across repeats: the number
+// computed over each repeat's answers alone.
+type Noise struct {
+	// PerRepeat is the number for each repeat, by repeat; null for a repeat
+	// without a value.
+	PerRepeat []*float64 `json:"per_repeat"`
+	// Range is max − min of PerRepeat.
+	Range float64 `json:"range"`
+}
+
+// Judging is how the judges decided the answers of a (model, class A).
+// An answer is faithful when the panel's verdict says so (judge.Decide);
+// an answer without a valid vote is unfaithful by that rule, and also
+// makes the run incomplete, since nobody judged it.
+type Judging struct {
+	// Decided counts scored answers with at least one valid vote.
+	Decided int `json:"decided"`
+	// Undecided counts scored answers without a valid vote: no judge
+	// transcript, or every judge failed or replied with no vote.
+	Undecided int `json:"undecided"`
+	// JudgeAPIErrors counts judge transcripts of scored answers whose call
+	// failed (errored transcripts); known only when the Input holds the
+	// transcripts.
+	JudgeAPIErrors int `json:"judge_api_errors"`
+	// Votes counts the judges' votes over all scored answers.
+	Votes VoteCount `json:"votes"`
+	// Agreement is the fraction of answers with at least two valid votes
+	// whose valid votes are unanimous; null when no answer has two.
+	Agreement *float64 `json:"agreement"`
+}
+
+// VoteCount counts judge votes.
+type VoteCount struct {
+	// Faithful counts valid votes for faithful.
+	Faithful int `json:"faithful"`
+	// Unfaithful counts valid votes for unfaithful.
+	Unfaithful int `json:"unfaithful"`
+	// Error counts judge errors: failed calls and replies that are not a
+	// vote. They carry no weight in a decision.
+	Error int `json:"error"`
+	// Ungrounded counts valid votes quoting text the document does not
+	// hold (judge.Verdict.UngroundedVotes); they still count.
+	Ungrounded int `json:"ungrounded"`
+}
+
+// Tokens sums token usage as the provider reported it.
+type Tokens struct {
+	// Prompt sums the prompt tokens.
+	Prompt int64 `json:"prompt"`
+	// Completion sums the completion tokens, as the provider counts them.
+	Completion int64 `json:"completion"`
+	// Cached sums the prompt tokens served from the provider's cache.
+	Cached int64 `json:"cached"`
+	// Reasoning sums the completion tokens spent on reasoning.
+	Reasoning int64 `json:"reasoning"`
+}
+
+// Cost sums reported costs.
+type Cost struct {
+	// USD is the sum of the known costs.
+	USD float64 `json:"usd"`
+	// Unknown counts answers whose cost was not reported; USD leaves them
+	// out.
+	Unknown int `json:"unknown"`
+}
+
+// Latency holds latency percentiles in milliseconds, by the report's
+// quantile definition; all 0 when no answer was scored.
+type Latency struct {
+	// P50 is Q(0.5) of the latencies.
+	P50 int64 `json:"p50"`
+	// P95 is Q(0.95) of the latencies.
+	P95 int64 `json:"p95"`
+	// Max is the largest latency.
+	Max int64 `json:"max"`
+}
+
+// DocumentResult is one task of a (model, class).
+type DocumentResult struct {
+	// TaskID is the task, NN-x.
+	TaskID string `json:"task_id"`
+	// Document is the corpus file name.
+	Document string `json:"document"`
+	// Drift is the mean drift over the scored repeats (B, C); absent when
+	// none was scored.
+	Drift *float64 `json:"drift,omitempty"`
+	// Components are the mean components over the scored repeats (B, C).
+	Components *metric.Components `json:"components,omitempty"`
+	// Faithful is the fraction of scored repeats judged faithful (A);
+	// absent when none was scored.
+	Faithful *float64 `json:"faithful,omitempty"`
+	// Repeats are the repeats, by repeat index.
+	Repeats []RepeatResult `json:"repeats"`
+}
+
+// RepeatResult is one (model, task, repeat).
+type RepeatResult struct {
+	// Repeat is the 0-based repeat index.
+	Repeat int `json:"repeat"`
+	// Status is "scored", "api_error" or "missing" (scoring.Status*).
+	Status string `json:"status"`
+	// Drift is the answer's drift (B, C; scored only).
+	Drift *float64 `json:"drift,omitempty"`
+	// Faithful is the judges' decision (A; scored only).
+	Faithful *bool `json:"faithful,omitempty"`
+	// Transcript is the transcript's path below the run directory; absent
+	// when missing.
+	Transcript string `json:"transcript,omitempty"`
+}
+
+// Failure is one reason for a failing verdict.
+type Failure struct {
+	// Model is the model that fails; empty for a failure of the whole run.
+	Model string `json:"model"`
+	// Metric is the §8.7 field that fails the threshold
+	// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
+	// class_c_median_drift, class_c_p95_drift), or "incomplete".
+	Metric string `json:"metric"`
+	// Value is the measured value; for "incomplete" the number of
+	// transcripts missing, errored or without a valid judge vote. Null when
+	// nothing was measured.
+	Value *float64 `json:"value"`
+	// Op is how Value must compare with Limit to pass: ">=" or "<=".
+	Op string `json:"op"`
+	// Limit is the threshold (0 for "incomplete").
+	Limit float64 `json:"limit"`
+	// Message says what failed in a sentence.
+	Message string `json:"message"`
+}
+
+// Passed reports whether the verdict is pass.
+func (r *Report) Passed() bool { return r.Verdict == Pass }

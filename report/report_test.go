@@ -1,0 +1,211 @@
+package report
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/scoring"
+)
+
+func marshal(t *testing.T, r *Report) []byte {
+	t.Helper()
+	b, err := MarshalJSON(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func markdown(t *testing.T, r *Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestGolden pins the JSON and Markdown reports of a passing and a failing
+// run.
+func TestGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		run    synthetic
+		reason string
+	}{
+		{"pass", passingRun, "a gating run inside every threshold: verdict pass, no failures, no noise with one repeat"},
+		{"fail", failingRun, "three repeats: noise and intervals; thresholds failed; missing transcripts and API errors make a model incomplete"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Build(tc.run.input())
+			golden(t, tc.name+".json.golden", marshal(t, r))
+			golden(t, tc.name+".md.golden", markdown(t, r))
+		})
+	}
+}
+
+// TestDeterministic: the same scores in any order give the same bytes.
+func TestDeterministic(t *testing.T) {
+	in := failingRun.input()
+	want := marshal(t, Build(in))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 3 {
+		shuffled := in
+		shuffled.Scores = append([]scoring.Score(nil), in.Scores...)
+		rng.Shuffle(len(shuffled.Scores), func(i, j int) {
+			shuffled.Scores[i], shuffled.Scores[j] = shuffled.Scores[j], shuffled.Scores[i]
+		})
+		if got := marshal(t, Build(shuffled)); !bytes.Equal(got, want) {
+			t.Fatalf("shuffle %d: the report depends on the order of the scores:\n%s", i, lineDiffText(string(want), string(got)))
+		}
+	}
+}
+
+// TestVerdict checks the verdict rule case by case.
+func TestVerdict(t *testing.T) {
+	type change func(*synthetic)
+	for _, tc := range []struct {
+		name    string
+		change  change
+		pass    bool
+		metrics []string // the failing metrics, in order
+		reason  string
+	}{
+		{"clean", nil, true, nil, "every threshold holds and nothing is missing"},
+		{"median at the limit", func(s *synthetic) {
+			s.answer = constant(0.05, true)
+		}, true, nil, "the thresholds are inclusive: median = P95 = 0.05 ≤ 0.05 passes class B"},
+		{"median just over", func(s *synthetic) {
+			s.answer = constant(0.0500001, true)
+		}, false, []string{"class_b_median_drift", "class_b_median_drift", "class_b_median_drift"}, "a hair over the class B median fails each model"},
+		{"one outlier", func(s *synthetic) {
+			s.answer = func(m, id string, r int) (float64, bool, string) {
+				if id == "20-b" {
+					return 1, true, scoring.StatusScored
+				}
+				return 0, true, scoring.StatusScored
+			}
+		}, true, nil, "with 20 documents the P95 is the 19th smallest: one invalid document alone does not fail P95"},
+		{"two outliers", func(s *synthetic) {
+			s.answer = func(m, id string, r int) (float64, bool, string) {
+				if id == "20-b" || id == "19-b" {
+					return 1, true, scoring.StatusScored
+				}
+				return 0, true, scoring.StatusScored
+			}
+		}, false, []string{"class_b_p95_drift", "class_b_p95_drift", "class_b_p95_drift"}, "two bad documents of 20 put the P95 at 1"},
+		{"faithfulness 0.9", func(s *synthetic) {
+			s.answer = func(m, id string, r int) (float64, bool, string) {
+				return 0, !(id == "01-a" || id == "02-a"), scoring.StatusScored
+			}
+		}, true, nil, "18 of 20 faithful is 0.9, which meets ≥ 0.90"},
+		{"faithfulness 0.85", func(s *synthetic) {
+			s.answer = func(m, id string, r int) (float64, bool, string) {
+				return 0, !(id == "01-a" || id == "02-a" || id == "03-a"), scoring.StatusScored
+			}
+		}, false, []string{"class_a_faithfulness", "class_a_faithfulness", "class_a_faithfulness"}, "17 of 20 fails"},
+		{"one API error", func(s *synthetic) {
+			s.answer = func(m, id string, r int) (float64, bool, string) {
+				if m == s.models[1] && id == "10-c" {
+					return 0, true, scoring.StatusAPIError
+				}
+				return 0, true, scoring.StatusScored
+			}
+		}, false, []string{"incomplete"}, "numbers within thresholds do not pass an incomplete run"},
+		{"one missing", func(s *synthetic) {
+			s.answer = func(m, id string, r int) (float64, bool, string) {
+				if m == s.models[2] && id == "11-a" {
+					return 0, true, scoring.StatusMissing
+				}
+				return 0, true, scoring.StatusScored
+			}
+		}, false, []string{"incomplete"}, "a missing transcript is a failure, named incomplete"},
+		{"class B never scored", func(s *synthetic) {
+			s.answer = func(m, id string, r int) (float64, bool, string) {
+				if m == s.models[0] && strings.HasSuffix(id, "b") {
+					return 0, true, scoring.StatusAPIError
+				}
+				return 0, true, scoring.StatusScored
+			}
+		}, false, []string{"class_b_median_drift", "class_b_p95_drift", "incomplete"}, "a threshold that cannot be measured fails, with a null value"},
+		{"no models", func(s *synthetic) { s.models = nil }, false, []string{"incomplete"}, "a run with no model proves nothing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := synthetic{models: []string{"m/one", "m/two", "m/three"}, repeats: 1, answer: constant(0, true)}
+			if tc.change != nil {
+				tc.change(&s)
+			}
+			r := Build(s.input())
+			var got []string
+			for _, f := range r.Failures {
+				got = append(got, f.Metric)
+			}
+			if r.Passed() != tc.pass || strings.Join(got, ",") != strings.Join(tc.metrics, ",") {
+				t.Errorf("passed %v, failures %q; want passed %v, failures %q (%s)", r.Passed(), got, tc.pass, tc.metrics, tc.reason)
+			}
+			if (r.Verdict == Pass) != (len(r.Failures) == 0) {
+				t.Errorf("verdict %q with %d failures", r.Verdict, len(r.Failures))
+			}
+		})
+	}
+}
+
+func constant(d float64, faithful bool) func(string, string, int) (float64, bool, string) {
+	return func(string, string, int) (float64, bool, string) { return d, faithful, scoring.StatusScored }
+}
+
+// TestRescoredAt: the only difference between a fresh and a rescored
+// report is the rescored_at line.
+func TestRescoredAt(t *testing.T) {
+	in := passingRun.input()
+	fresh := marshal(t, Build(in))
+	at := t1.Add(48 * 3600e9)
+	in.RescoredAt = &at
+	rescored := marshal(t, Build(in))
+	if bytes.Equal(fresh, rescored) {
+		t.Fatal("the rescored report does not say it was rescored")
+	}
+	if got := StripRescoredAt(rescored); !bytes.Equal(got, fresh) {
+		t.Errorf("rescored report minus rescored_at differs from the fresh one:\n%s", lineDiffText(string(fresh), string(got)))
+	}
+	if !bytes.Contains(rescored, []byte(`  "rescored_at": "2026-04-29T16:45:12Z",`+"\n")) {
+		t.Errorf("rescored_at is not the one line StripRescoredAt removes")
+	}
+}
+
+// TestReadJSON reads back what WriteJSON writes and refuses other schemas.
+func TestReadJSON(t *testing.T) {
+	r := Build(failingRun.input())
+	b := marshal(t, r)
+	back, err := ReadJSON(bytes.NewReader(b), "x.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := marshal(t, back); !bytes.Equal(again, b) {
+		t.Errorf("read and written again, the report changed:\n%s", lineDiffText(string(b), string(again)))
+	}
+	for _, tc := range []struct{ in, want, reason string }{
+		{`{"schema": 2}`, "x.json: /schema: report schema 2, this harness reads 1", "a newer schema is refused"},
+		{`{"verdict": "pass"}`, "x.json: /schema: report schema none, this harness reads 1", "a file without schema is not a report"},
+		{`[]`, "x.json: not a report", "not an object"},
+	} {
+		_, err := ReadJSON(strings.NewReader(tc.in), "x.json")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("ReadJSON(%s) = %v, want %q (%s)", tc.in, err, tc.want, tc.reason)
+		}
+	}
+}
+
+// TestSpecFields: the §8.7 fields are present under their spec names.
+func TestSpecFields(t *testing.T) {
+	b := string(marshal(t, Build(passingRun.input())))
+	for _, f := range []string{`"harness_version": "0.1.0"`, `"ran_at": "2026-04-27T15:30:00Z"`, `"models": [`, `"results": {`,
+		`"class_a_faithfulness": `, `"class_b_median_drift": `, `"class_b_p95_drift": `, `"class_c_median_drift": `,
+		`"class_c_p95_drift": `, `"transcripts": "runs/synthetic/anthropic_claude-opus-4.8/"`, `"verdict": "pass"`} {
+		if !strings.Contains(b, f) {
+			t.Errorf("the report lacks %s", f)
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package report
+
+import (
+	"math"
+	"testing"
+)
+
+func seq(n int) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(n - i) // descending: quantile must sort
+	}
+	return xs
+}
+
+func TestQuantile(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		p      float64
+		xs     []float64
+		want   float64
+		reason string
+	}{
+		{"median of 20", 0.5, seq(20), 10, "k = ⌈0.5·20⌉ = 10: the lower median, a real document's value"},
+		{"P95 of 20", 0.95, seq(20), 19, "k = ⌈0.95·20⌉ = 19: the worst document alone does not set the P95"},
+		{"max", 1, seq(20), 20, "p = 1 is the largest value"},
+		{"median of 19", 0.5, seq(19), 10, "odd n: the middle value"},
+		{"P95 of 19", 0.95, seq(19), 19, "k = ⌈18.05⌉ = 19: with fewer than 20 documents the P95 is the max"},
+		{"P95 of 60", 0.95, seq(60), 57, "k = ⌈57⌉ = 57, though 0.95·60 is not exact in binary"},
+		{"single", 0.95, []float64{0.3}, 0.3, "one value is every quantile"},
+		{"ties", 0.5, []float64{0, 0, 0, 1}, 0, "ties count once each"},
+	} {
+		if got := quantile(tc.p, tc.xs); got != tc.want {
+			t.Errorf("%s: quantile(%v) = %v, want %v (%s)", tc.name, tc.p, got, tc.want, tc.reason)
+		}
+	}
+	xs := []float64{3, 1, 2}
+	quantile(0.5, xs)
+	if xs[0] != 3 || xs[1] != 1 {
+		t.Errorf("quantile sorted its argument in place: %v", xs)
+	}
+}
+
+func TestSignedRank(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		d       []float64
+		p       float64
+		n, sign int
+		reason  string
+	}{
+		{"no change", []float64{0, 0, 0}, 1, 0, 0, "zero differences are dropped; nothing is left to test"},
+		{"all up, n=5", []float64{1, 2, 3, 4, 5}, 2.0 / 32, 5, 1, "the most extreme of 2^5 sign patterns, two-sided: 2/32"},
+		{"all down, n=6", []float64{-1, -2, -3, -4, -5, -6}, 2.0 / 64, 6, -1, "2/64 = 0.03125 < 0.05: six documents can show significance"},
+		{"balanced", []float64{1, -1, 2, -2}, 1, 4, 0, "W⁺ at its mean: p = 1"},
+		{"ties", []float64{0.1, 0.1, 0.1, -0.1}, 10.0 / 16, 4, 1, "four tied ranks 2.5: W⁺ = 7.5 of 10; patterns with |W⁺−5| ≥ 2.5 are those with 0, 1, 3 or 4 positives: 1+4+4+1 = 10 of 16"},
+		{"one", []float64{0.2}, 1, 1, 1, "one difference: both sign patterns are as extreme"},
+	} {
+		p, n, sign := signedRank(tc.d)
+		if math.Abs(p-tc.p) > 1e-12 || n != tc.n || sign != tc.sign {
+			t.Errorf("%s: signedRank(%v) = %v, %d, %d; want %v, %d, %d (%s)", tc.name, tc.d, p, n, sign, tc.p, tc.n, tc.sign, tc.reason)
+		}
+	}
+}
+
+// TestSignedRankNormal checks a larger untied sample against the normal
+// approximation, which is close for n = 20.
+func TestSignedRankNormal(t *testing.T) {
+	var d []float64
+	for i := 1; i <= 20; i++ {
+		x := float64(i)
+		if i%3 == 0 {
+			x = -x
+		}
+		d = append(d, x)
+	}
+	p, _, _ := signedRank(d)
+	// W⁺ = 210 − (3+6+…+18) = 147; mean 105; sd = sqrt(20·21·41/24) = 26.79.
+	z := (147.0 - 105 - 0.5) / math.Sqrt(20*21*41/24.0)
+	approx := math.Erfc(z / math.Sqrt2)
+	if math.Abs(p-approx) > 0.01 {
+		t.Errorf("exact p = %v, normal approximation %v: too far apart", p, approx)
+	}
+}
+
+func TestBootstrap(t *testing.T) {
+	xs := []float64{0.01, 0.02, 0.02, 0.03, 0.05, 0.08, 0.1, 0.2, 0.3, 0.01}
+	a := bootstrap(xs, median, 7, "m/B")
+	b := bootstrap(xs, median, 7, "m/B")
+	if *a != *b {
+		t.Errorf("same seed, different intervals: %v, %v", *a, *b)
+	}
+	if m := median(xs); a.Low > m || a.High < m {
+		t.Errorf("interval %v does not hold the median %v", *a, m)
+	}
+	if bootstrap(xs[:1], median, 7, "m/B") != nil {
+		t.Error("one value has no interval")
+	}
+}
+
+func TestDiff(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		a, b     string
+		want     string // ops of the diff, one character per line
+		nhunks   int
+		reason   string
+		contextN int
+	}{
+		{"same", "a\nb\nc\n", "a\nb\nc\n", "   ", 0, "no change, no hunk", 3},
+		{"replace", "a\nb\nc\n", "a\nB\nc\n", " -+ ", 1, "a changed line is a deletion and an insertion", 3},
+		{"insert", "a\nc\n", "a\nb\nc\n", " + ", 1, "an added line", 3},
+		{"far apart", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "x\n2\n3\n4\n5\n6\n7\n8\n9\ny\n", "-+        -+", 2, "changes more than 2·context apart make two hunks", 1},
+		{"close", "1\n2\n3\n4\n", "x\n2\n3\ny\n", "-+  -+", 1, "changes within 2·context share a hunk", 1},
+	} {
+		lines, _ := lineDiff(splitLines(tc.a), splitLines(tc.b))
+		ops := ""
+		for _, l := range lines {
+			ops += l.Op
+		}
+		if ops != tc.want {
+			t.Errorf("%s: ops %q, want %q (%s)", tc.name, ops, tc.want, tc.reason)
+		}
+		if h := hunks(lines, tc.contextN); len(h) != tc.nhunks {
+			t.Errorf("%s: %d hunks, want %d (%s)", tc.name, len(h), tc.nhunks, tc.reason)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// threshold is one §8.5 threshold on one §8.7 field.
+type threshold struct {
+	metric string // the §8.7 field
+	class  string
+	label  string // for messages
+	op     string // ">=" or "<="
+	limit  float64
+	value  func(*ModelResult) *float64
+}
+
+// thresholds lists the §8.5 thresholds in the order of the §8.7 fields.
+func (r *Report) thresholds() []threshold {
+	t := r.Thresholds
+	return []threshold{
+		{"class_a_faithfulness", task.ClassA, "class A faithfulness", ">=", t.ClassAFaithfulnessMin, func(m *ModelResult) *float64 { return m.ClassAFaithfulness }},
+		{"class_b_median_drift", task.ClassB, "class B median drift", "<=", t.ClassBMedianMax, func(m *ModelResult) *float64 { return m.ClassBMedianDrift }},
+		{"class_b_p95_drift", task.ClassB, "class B P95 drift", "<=", t.ClassBP95Max, func(m *ModelResult) *float64 { return m.ClassBP95Drift }},
+		{"class_c_median_drift", task.ClassC, "class C median drift", "<=", t.ClassCMedianMax, func(m *ModelResult) *float64 { return m.ClassCMedianDrift }},
+		{"class_c_p95_drift", task.ClassC, "class C P95 drift", "<=", t.ClassCP95Max, func(m *ModelResult) *float64 { return m.ClassCP95Drift }},
+	}
+}
+
+// holds reports whether v passes the threshold; a value that was not
+// measured does not.
+func (t threshold) holds(v *float64) bool {
+	if v == nil {
+		return false
+	}
+	if t.op == ">=" {
+		return *v >= t.limit
+	}
+	return *v <= t.limit
+}
+
+// failures enumerates every reason the verdict fails: each threshold that
+// does not hold, and each incomplete model.
+func failures(r *Report) []Failure {
+	out := []Failure{}
+	if len(r.Models) == 0 {
+		out = append(out, Failure{Metric: MetricIncomplete, Op: "<=", Message: "the run has no models"})
+	}
+	for _, model := range r.Models {
+		mr := r.Results[model]
+		for _, t := range r.thresholds() {
+			v := t.value(mr)
+			if t.holds(v) {
+				continue
+			}
+			f := Failure{Model: model, Metric: t.metric, Value: v, Op: t.op, Limit: t.limit}
+			if v == nil {
+				f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.label, unmeasured(mr.Class(t.class)))
+			} else {
+				f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.label, numVs(*v, t.limit), opSymbol(t.op), num(t.limit))
+			}
+			out = append(out, f)
+		}
+		if n, why := incomplete(mr); n > 0 {
+			out = append(out, Failure{
+				Model: model, Metric: MetricIncomplete, Value: ptr(float64(n)), Op: "<=", Limit: 0,
+				Message: fmt.Sprintf("%s: incomplete run: %s; an incomplete run cannot pass", model, why),
+			})
+		}
+	}
+	return out
+}
+
+// unmeasured says why a class has no headline number.
+func unmeasured(c *ClassResult) string {
+	if c == nil {
+		return "the run has no task of this class"
+	}
+	return "no answer was scored"
+}
+
+// incomplete counts what makes a model's run incomplete and says what.
+func incomplete(mr *ModelResult) (int, string) {
+	var missing, apiErrors, undecided, judgeErrors int
+	for _, class := range Classes {
+		c := mr.Class(class)
+		if c == nil {
+			continue
+		}
+		missing += c.Missing
+		apiErrors += c.APIErrors
+		if c.Judging != nil {
+			undecided += c.Judging.Undecided
+			judgeErrors += c.Judging.JudgeAPIErrors
+		}
+	}
+	var parts []string
+	add := func(n int, one, many string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, one, many)))
+		}
+	}
+	add(missing, "missing transcript", "missing transcripts")
+	add(apiErrors, "API error", "API errors")
+	add(judgeErrors, "judge API error", "judge API errors")
+	add(undecided, "class A answer without a valid judge vote", "class A answers without a valid judge vote")
+	return missing + apiErrors + judgeErrors + undecided, strings.Join(parts, ", ")
+}
+
+// warnings lists what qualifies the verdict without deciding it.
+func warnings(r *Report, in Input) []string {
+	out := []string{}
+	if in.Manifest.FinishedAt == nil {
+		out = append(out, "the manifest records no finish: the run was interrupted or is still running")
+	}
+	if n := len(r.Models); n > 0 && n < 3 {
+		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, plural(n, "model", "models")))
+	}
+	if r.Repeats < 2 {
+		out = append(out, "one repeat per task: inter-run noise is not measured (run with --repeats 3 to measure it)")
+	}
+	for _, s := range in.Scores {
+		if s.Metric != nil && s.Metric.MetricVersion != metric.Version {
+			out = append(out, fmt.Sprintf("scores were computed by metric version %q, not the current %q: rescore the run", s.Metric.MetricVersion, metric.Version))
+			break
+		}
+	}
+	for _, model := range r.Models {
+		for _, class := range Classes {
+			c := r.Results[model].Class(class)
+			if c == nil {
+				out = append(out, fmt.Sprintf("%s: the run has no class %s task", model, class))
+				continue
+			}
+			if c.Documents > 0 && c.Documents < 20 {
+				out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
+			}
+			if c.Cost.Unknown > 0 {
+				out = append(out, fmt.Sprintf("%s class %s: cost unknown for %d of %d calls; the cost leaves them out", model, class, c.Cost.Unknown, c.Scored+c.APIErrors))
+			}
+			if j := c.Judging; j != nil && j.Votes.Ungrounded > 0 {
+				out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
+			}
+		}
+	}
+	return out
+}
+
+// num formats a number for people: 4 decimals, trailing zeros dropped.
+func num(v float64) string {
+	return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(v, 'f', 4, 64), "0"), ".")
+}
+
+// numVs formats v beside limit: as num, unless that would print a failing
+// value as the limit itself; then in full.
+func numVs(v, limit float64) string {
+	if s := num(v); s != num(limit) || v == limit {
+		return s
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

@@ -1,0 +1,40 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// WriteAll writes dir/<run-id>.json, dir/<run-id>.md and dir/<run-id>.html,
+// each atomically (a reader never sees half a report), and returns their
+// paths in that order.
+func WriteAll(dir string, r *Report, in Input) ([]string, error) {
+	if r.RunID == "" {
+		return nil, fmt.Errorf("writing report: the report has no run id")
+	}
+	writers := []struct {
+		ext   string
+		write func(io.Writer) error
+	}{
+		{".json", func(w io.Writer) error { return WriteJSON(w, r) }},
+		{".md", func(w io.Writer) error { return WriteMarkdown(w, r) }},
+		{".html", func(w io.Writer) error { return WriteHTML(w, r, in) }},
+	}
+	var paths []string
+	for _, wr := range writers {
+		var buf bytes.Buffer
+		if err := wr.write(&buf); err != nil {
+			return paths, err
+		}
+		path := filepath.Join(dir, r.RunID+wr.ext)
+		if err := transcript.WriteFileAtomic(path, buf.Bytes()); err != nil {
+			return paths, fmt.Errorf("writing report: %w", err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}

@@ -1,0 +1,146 @@
+// Package scoring is the score phase, the one path from archived
+// transcripts to numbers: a fresh run and `harness rescore` both call Run,
+// so they cannot disagree. It is pure: a Score depends only on the task, the
+// transcripts and the metric version — no clock, no network.
+package scoring
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// Status of a score.
+const (
+	StatusScored   = "scored"    // the model answered; the answer is scored
+	StatusAPIError = "api_error" // the call failed; counted, never scored as drift
+	StatusMissing  = "missing"   // no transcript (an interrupted run)
+)
+
+// Score is the score of one (model, task, repeat).
+type Score struct {
+	Model    string `json:"model"`
+	TaskID   string `json:"task_id"`
+	Class    string `json:"class"`
+	Document string `json:"document"`
+	Repeat   int    `json:"repeat"`
+	Status   string `json:"status"`
+
+	// Transcript is the transcript's path relative to the run directory,
+	// and TranscriptHash its content hash.
+	Transcript     string `json:"transcript,omitempty"`
+	TranscriptHash string `json:"transcript_hash,omitempty"`
+
+	Error        *transcript.CallError `json:"error,omitempty"`         // StatusAPIError
+	FinishReason string                `json:"finish_reason,omitempty"` // as the provider reported it
+
+	Metric *metric.Result       `json:"metric,omitempty"` // class B and C
+	Answer *metric.AnswerResult `json:"answer,omitempty"` // class A: the deterministic grounding
+	Judge  *judge.Verdict       `json:"judge,omitempty"`  // class A: the judge panel
+
+	Usage     transcript.Usage `json:"usage"`
+	LatencyMS int64            `json:"latency_ms"`
+	Attempts  int              `json:"attempts"`
+}
+
+// Drift returns the drift of a scored class B/C answer.
+func (s *Score) Drift() (float64, bool) {
+	if s.Status != StatusScored || s.Metric == nil {
+		return 0, false
+	}
+	return s.Metric.Drift, true
+}
+
+// Faithful returns the judges' verdict on a scored class A answer.
+func (s *Score) Faithful() (bool, bool) {
+	if s.Status != StatusScored || s.Judge == nil {
+		return false, false
+	}
+	return s.Judge.Faithful, true
+}
+
+// Plan says which scores a run should have.
+type Plan struct {
+	Models  []string
+	TaskIDs []string
+	Repeats int
+}
+
+// Run scores every (model, task, repeat) of the plan from the transcripts:
+// task transcripts and the judge transcripts of class A answers. The result
+// is sorted by model (in plan order), task id and repeat.
+func Run(set *task.Set, plan Plan, transcripts []*transcript.Transcript, w metric.Weights) ([]Score, error) {
+	type key struct {
+		model, task string
+		repeat      int
+	}
+	answers := map[key]*transcript.Transcript{}
+	judged := map[key][]*transcript.Transcript{}
+	for _, t := range transcripts {
+		switch t.Kind {
+		case transcript.KindTask:
+			answers[key{t.Model, t.TaskID, t.Repeat}] = t
+		case transcript.KindJudge:
+			if t.Judged != nil {
+				k := key{t.Judged.Model, t.Judged.TaskID, t.Judged.Repeat}
+				judged[k] = append(judged[k], t)
+			}
+		}
+	}
+	for _, js := range judged {
+		sort.Slice(js, func(i, j int) bool { return js[i].Model < js[j].Model })
+	}
+	var out []Score
+	for _, m := range plan.Models {
+		for _, id := range plan.TaskIDs {
+			t := set.Task(id)
+			if t == nil {
+				return nil, fmt.Errorf("the run names task %q, which the task set does not have", id)
+			}
+			for r := 0; r < plan.Repeats; r++ {
+				k := key{m, id, r}
+				out = append(out, One(t, m, r, answers[k], judged[k], w))
+			}
+		}
+	}
+	return out, nil
+}
+
+// One scores one answer transcript (nil when missing) with its judge
+// transcripts.
+func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
+	s := Score{Model: modelID, TaskID: t.ID, Class: t.Class, Document: t.DocumentName, Repeat: repeat}
+	if tr == nil {
+		s.Status = StatusMissing
+		return s
+	}
+	s.Transcript = filepath.ToSlash(filepath.Join(transcript.Slug(modelID), filepath.Base(transcript.TaskPath("", modelID, t.ID, repeat))))
+	s.TranscriptHash = tr.Hash
+	s.Attempts = len(tr.Attempts)
+	if tr.Response != nil {
+		s.Usage = tr.Response.Usage
+		s.LatencyMS = tr.Response.LatencyMS
+		s.FinishReason = tr.Response.FinishReason
+	}
+	if !tr.OK() {
+		s.Status = StatusAPIError
+		s.Error = tr.Error
+		return s
+	}
+	s.Status = StatusScored
+	if t.Class == task.ClassA {
+		a := metric.ScoreAnswer(t.Source.Doc, tr.Response.Content)
+		s.Answer = &a
+		v := judge.VerdictFrom(t, tr, judges)
+		s.Judge = &v
+		return s
+	}
+	res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, tr.Response.Content, w)
+	s.Metric = &res
+	return s
+}
