@@ -99,7 +99,7 @@ func TestCalibrateOffline(t *testing.T) {
 	if err := r.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "calibrate-offline.golden", b.Bytes())
+	checkGolden(t, "calibrate-offline.golden", b.Bytes())
 
 	s := r.Judges[0]
 	if by := s.ByLabel[0]; by.Label != LabelFaithful || by.Correct != by.Cases {
@@ -165,7 +165,7 @@ func TestCalibratePanel(t *testing.T) {
 		}
 		b.WriteString("\n")
 	}
-	golden(t, "calibrate-panel.golden", b.Bytes())
+	checkGolden(t, "calibrate-panel.golden", b.Bytes())
 
 	if r2.Agreement.Method != "cohen" || r3.Agreement.Method != "fleiss" {
 		t.Errorf("methods %s and %s; want cohen for two judges, fleiss for three", r2.Agreement.Method, r3.Agreement.Method)

@@ -181,16 +181,16 @@ func call(ctx context.Context, c model.Client, j job, p *Prompt, cfg Config) (*t
 		return nil, ctx.Err()
 	}
 	if resp != nil {
-		tr.Attempts = attemptRecords(resp.Attempts)
+		tr.Attempts = transcript.AttemptsOf(resp.Attempts)
 	}
 	if err != nil {
-		tr.Error = callError(err)
+		tr.Error = transcript.CallErrorOf(err)
 		if resp != nil && len(resp.RawBody) > 0 {
-			tr.Response = responseRecord(resp)
+			tr.Response = transcript.ResponseOf(resp)
 		}
 		return tr, nil
 	}
-	tr.Response = responseRecord(resp)
+	tr.Response = transcript.ResponseOf(resp)
 	return tr, nil
 }
 
@@ -210,70 +210,7 @@ func newTranscript(j job, p *Prompt, cfg Config, req model.Request) *transcript.
 			Task:     p.Hash,
 			Document: j.task.Source.Hash,
 		},
-		Request:  requestRecord(req),
+		Request:  transcript.RequestOf(req),
 		Attempts: []transcript.Attempt{},
 	}
-}
-
-// requestRecord converts a request for the transcript.
-func requestRecord(r model.Request) transcript.Request {
-	msgs := make([]transcript.Message, len(r.Messages))
-	for i, m := range r.Messages {
-		msgs[i] = transcript.Message{Role: m.Role, Content: m.Content}
-	}
-	return transcript.Request{
-		Model:       r.Model,
-		Messages:    msgs,
-		Temperature: r.Temperature,
-		Seed:        r.Seed,
-		MaxTokens:   r.MaxTokens,
-		JSONSchema:  r.JSONSchema,
-	}
-}
-
-// responseRecord converts a response for the transcript.
-func responseRecord(r *model.Response) *transcript.Response {
-	return &transcript.Response{
-		Content:      r.Content,
-		FinishReason: r.FinishReason,
-		Provider:     r.Provider,
-		ModelServed:  r.ModelServed,
-		ID:           r.ID,
-		Usage: transcript.Usage{
-			PromptTokens:     r.Usage.PromptTokens,
-			CompletionTokens: r.Usage.CompletionTokens,
-			CachedTokens:     r.Usage.CachedTokens,
-			ReasoningTokens:  r.Usage.ReasoningTokens,
-			Cost:             r.Usage.Cost,
-		},
-		LatencyMS: r.LatencyMS,
-		RawBody:   r.RawBody,
-	}
-}
-
-// attemptRecords converts the attempts of a call for the transcript.
-func attemptRecords(as []model.Attempt) []transcript.Attempt {
-	out := make([]transcript.Attempt, len(as))
-	for i, a := range as {
-		out[i] = transcript.Attempt{
-			Number:       a.Number,
-			StartedAt:    a.StartedAt,
-			DurationMS:   a.DurationMS,
-			Status:       a.Status,
-			Error:        a.Error,
-			RetryAfterMS: a.RetryAfterMS,
-			WaitMS:       a.WaitMS,
-		}
-	}
-	return out
-}
-
-// callError converts a failed call for the transcript.
-func callError(err error) *transcript.CallError {
-	ce := &transcript.CallError{Message: err.Error(), Fatal: errors.Is(err, model.ErrFatal)}
-	var ae *model.APIError
-	if errors.As(err, &ae) {
-		ce.Status, ce.Code, ce.Message = ae.Status, ae.Code, ae.Message
-	}
-	return ce
 }

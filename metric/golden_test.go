@@ -1,20 +1,15 @@
 package metric
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/golden"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/task"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestGolden pins the JSON that `harness score` prints for a few typical
 // answers; regenerate with go test ./metric -update and review the diff.
@@ -63,38 +58,5 @@ func checkGolden(t *testing.T, name string, v any, reason string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./metric -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from %s (%s):\n%s", name, path, reason, lineDiff(string(want), string(got)))
-	}
-}
-
-// lineDiff shows the lines that differ, with their line numbers.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d:\n- %s\n+ %s\n", i+1, wl, gl)
-		}
-	}
-	return b.String()
+	golden.Check(t, filepath.Join("testdata", name+".golden"), append(got, '\n'), reason)
 }

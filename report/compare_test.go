@@ -50,8 +50,8 @@ func TestCompareGolden(t *testing.T) {
 	if err := c.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "compare.txt.golden", text.Bytes())
-	golden(t, "compare.md.golden", md.Bytes())
+	checkGolden(t, "compare.txt.golden", text.Bytes())
+	checkGolden(t, "compare.md.golden", md.Bytes())
 }
 
 func TestCompareRows(t *testing.T) {

@@ -3,14 +3,14 @@ package report
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"bendscript.com/round-trip-harness/internal/golden"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
@@ -26,25 +26,10 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/name, or rewrites it with -update.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs from the golden file (go test ./report -update rewrites it):\n%s", name, lineDiffText(string(want), string(got)))
-	}
+	golden.Check(t, filepath.Join("testdata", name), got, "a report users read")
 }
 
 // lineDiffText is a unified-style diff of want and got for failure

@@ -40,8 +40,8 @@ func TestGolden(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Build(tc.run.input())
-			golden(t, tc.name+".json.golden", marshal(t, r))
-			golden(t, tc.name+".md.golden", markdown(t, r))
+			checkGolden(t, tc.name+".json.golden", marshal(t, r))
+			checkGolden(t, tc.name+".md.golden", markdown(t, r))
 		})
 	}
 }

@@ -191,30 +191,36 @@ func (r *Runner) existing(job Job) (*transcript.Transcript, bool) {
 	return t, true
 }
 
-// base fills the fields every transcript of job shares.
-func (r *Runner) base(job Job) *transcript.Transcript {
+// request is the model request of job.
+func (r *Runner) request(job Job) model.Request {
 	msgs := r.Prompts.Render(job.Task)
-	tm := make([]transcript.Message, len(msgs))
+	mm := make([]model.Message, len(msgs))
 	for i, m := range msgs {
-		tm[i] = transcript.Message{Role: m.Role, Content: m.Content}
+		mm[i] = model.Message{Role: m.Role, Content: m.Content}
 	}
+	return model.Request{
+		Model: job.Model, Messages: mm, Temperature: r.Temperature, Seed: job.Seed,
+		MaxTokens: r.MaxTokens, TaskID: job.Task.ID,
+	}
+}
+
+// base fills the fields every transcript of job shares.
+func (r *Runner) base(job Job, req model.Request) *transcript.Transcript {
 	return &transcript.Transcript{
-		Kind:   transcript.KindTask,
-		RunID:  r.RunID,
-		Model:  job.Model,
-		TaskID: job.Task.ID,
-		Class:  job.Task.Class,
-		Repeat: job.Repeat,
-		Hashes: transcript.Hashes{Prompt: r.Prompts.Hash, Task: job.Task.Hash, Document: job.Task.Source.Hash},
-		Request: transcript.Request{
-			Model: job.Model, Messages: tm, Temperature: r.Temperature, Seed: job.Seed, MaxTokens: r.MaxTokens,
-		},
+		Kind:     transcript.KindTask,
+		RunID:    r.RunID,
+		Model:    job.Model,
+		TaskID:   job.Task.ID,
+		Class:    job.Task.Class,
+		Repeat:   job.Repeat,
+		Hashes:   transcript.Hashes{Prompt: r.Prompts.Hash, Task: job.Task.Hash, Document: job.Task.Source.Hash},
+		Request:  transcript.RequestOf(req),
 		Attempts: []transcript.Attempt{},
 	}
 }
 
 func (r *Runner) skipped(job Job, cause error) *transcript.Transcript {
-	t := r.base(job)
+	t := r.base(job, r.request(job))
 	now := time.Now().UTC()
 	t.StartedAt, t.FinishedAt = now, now
 	t.Error = &transcript.CallError{Code: "skipped", Message: "not requested: " + cause.Error(), Fatal: true}
@@ -224,73 +230,36 @@ func (r *Runner) skipped(job Job, cause error) *transcript.Transcript {
 // call makes one job's request. It returns a nil transcript when the job was
 // interrupted (ctx cancelled) before an answer or a final failure.
 func (r *Runner) call(ctx context.Context, client model.Client, job Job) (*transcript.Transcript, error) {
-	t := r.base(job)
+	req := r.request(job)
+	t := r.base(job, req)
 	jctx, cancel := context.WithTimeout(ctx, r.JobTimeout)
 	defer cancel()
-	msgs := make([]model.Message, len(t.Request.Messages))
-	for i, m := range t.Request.Messages {
-		msgs[i] = model.Message{Role: m.Role, Content: m.Content}
-	}
 	t.StartedAt = time.Now().UTC()
-	resp, err := client.Complete(jctx, model.Request{
-		Model: job.Model, Messages: msgs, Temperature: r.Temperature, Seed: job.Seed,
-		MaxTokens: r.MaxTokens, TaskID: job.Task.ID,
-	})
+	resp, err := client.Complete(jctx, req)
 	t.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if resp != nil {
-		t.Attempts = Attempts(resp.Attempts)
+		t.Attempts = transcript.AttemptsOf(resp.Attempts)
 	}
 	if err != nil {
-		t.Error = CallError(err, jctx)
+		t.Error = callError(err, jctx)
 		if resp != nil && len(resp.RawBody) > 0 {
-			t.Response = ResponseOf(resp)
+			t.Response = transcript.ResponseOf(resp)
 		}
 		return t, err
 	}
-	t.Response = ResponseOf(resp)
+	t.Response = transcript.ResponseOf(resp)
 	return t, nil
 }
 
-// CallError converts a client error into the transcript's record of it.
-func CallError(err error, jctx context.Context) *transcript.CallError {
+// callError records a failed call; a job whose own deadline passed says so.
+func callError(err error, jctx context.Context) *transcript.CallError {
+	ce := transcript.CallErrorOf(err)
 	var ae *model.APIError
-	switch {
-	case errors.As(err, &ae):
-		return &transcript.CallError{Status: ae.Status, Code: ae.Code, Message: ae.Error(), Fatal: errors.Is(err, model.ErrFatal)}
-	case errors.Is(jctx.Err(), context.DeadlineExceeded):
-		return &transcript.CallError{Code: "job_timeout", Message: "the job's deadline passed: " + err.Error()}
+	if !errors.As(err, &ae) && errors.Is(jctx.Err(), context.DeadlineExceeded) {
+		ce.Code, ce.Message = "job_timeout", "the job's deadline passed: "+err.Error()
 	}
-	return &transcript.CallError{Code: "client", Message: err.Error()}
-}
-
-// ResponseOf converts a client response for the transcript.
-func ResponseOf(r *model.Response) *transcript.Response {
-	return &transcript.Response{
-		Content:      r.Content,
-		FinishReason: r.FinishReason,
-		Provider:     r.Provider,
-		ModelServed:  r.ModelServed,
-		ID:           r.ID,
-		Usage: transcript.Usage{
-			PromptTokens: r.Usage.PromptTokens, CompletionTokens: r.Usage.CompletionTokens,
-			CachedTokens: r.Usage.CachedTokens, ReasoningTokens: r.Usage.ReasoningTokens, Cost: r.Usage.Cost,
-		},
-		LatencyMS: r.LatencyMS,
-		RawBody:   r.RawBody,
-	}
-}
-
-// Attempts converts the client's attempt records.
-func Attempts(as []model.Attempt) []transcript.Attempt {
-	out := make([]transcript.Attempt, len(as))
-	for i, a := range as {
-		out[i] = transcript.Attempt{
-			Number: a.Number, StartedAt: a.StartedAt, DurationMS: a.DurationMS, Status: a.Status,
-			Error: a.Error, RetryAfterMS: a.RetryAfterMS, WaitMS: a.WaitMS,
-		}
-	}
-	return out
+	return ce
 }

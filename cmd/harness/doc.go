@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // loadDocument reads and parses a .bend file; errors name the file.
@@ -99,7 +99,7 @@ func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			bad++
 		case *write && d.ID != id:
 			bend.SetID(d, id)
-			if err := writeFileAtomic(name, bend.Marshal(d)); err != nil {
+			if err := transcript.WriteFileAtomic(name, bend.Marshal(d)); err != nil {
 				return &exitError{exitCantRun, err}
 			}
 		}
@@ -121,24 +121,3 @@ func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // Version is the harness version recorded in transcripts and reports.
 const Version = "0.1.0"
-
-// writeFileAtomic writes data to a temporary file beside name and renames it
-// over name, so that a reader never sees a half-written file.
-func writeFileAtomic(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}

@@ -1,0 +1,71 @@
+package transcript
+
+import (
+	"errors"
+
+	"bendscript.com/round-trip-harness/model"
+)
+
+// RequestOf records a model request (all but TaskID, which is not sent).
+func RequestOf(r model.Request) Request {
+	msgs := make([]Message, len(r.Messages))
+	for i, m := range r.Messages {
+		msgs[i] = Message{Role: m.Role, Content: m.Content}
+	}
+	return Request{
+		Model:       r.Model,
+		Messages:    msgs,
+		Temperature: r.Temperature,
+		Seed:        r.Seed,
+		MaxTokens:   r.MaxTokens,
+		JSONSchema:  r.JSONSchema,
+	}
+}
+
+// ResponseOf records a model response.
+func ResponseOf(r *model.Response) *Response {
+	return &Response{
+		Content:      r.Content,
+		FinishReason: r.FinishReason,
+		Provider:     r.Provider,
+		ModelServed:  r.ModelServed,
+		ID:           r.ID,
+		Usage: Usage{
+			PromptTokens:     r.Usage.PromptTokens,
+			CompletionTokens: r.Usage.CompletionTokens,
+			CachedTokens:     r.Usage.CachedTokens,
+			ReasoningTokens:  r.Usage.ReasoningTokens,
+			Cost:             r.Usage.Cost,
+		},
+		LatencyMS: r.LatencyMS,
+		RawBody:   r.RawBody,
+	}
+}
+
+// AttemptsOf records the attempts of a call.
+func AttemptsOf(as []model.Attempt) []Attempt {
+	out := make([]Attempt, len(as))
+	for i, a := range as {
+		out[i] = Attempt{
+			Number:       a.Number,
+			StartedAt:    a.StartedAt,
+			DurationMS:   a.DurationMS,
+			Status:       a.Status,
+			Error:        a.Error,
+			RetryAfterMS: a.RetryAfterMS,
+			WaitMS:       a.WaitMS,
+		}
+	}
+	return out
+}
+
+// CallErrorOf records a failed call: the API error's status and code when
+// it is one, and whether it is fatal for the model.
+func CallErrorOf(err error) *CallError {
+	ce := &CallError{Message: err.Error(), Fatal: errors.Is(err, model.ErrFatal)}
+	var ae *model.APIError
+	if errors.As(err, &ae) {
+		ce.Status, ce.Code = ae.Status, ae.Code
+	}
+	return ce
+}
