@@ -1,0 +1,122 @@
+package scoring
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/corpus"
+	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// archive runs the offline oracle and identity models on three tasks (one
+// per class) with two repeats, judges the class A answers with the offline
+// judge, and returns everything read back from disk, as rescore would.
+func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
+	t.Helper()
+	set, probs := task.Load(corpus.FS, instructions.FS)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	prompts, err := task.LoadPrompts(instructions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle, _ := offline.New(offline.Oracle, set)
+	identity, _ := offline.New(offline.Identity, set)
+	clients := map[string]model.Client{offline.Oracle: oracle, offline.Identity: identity, judge.OfflineJudge: judge.NewOffline(set)}
+	dir := t.TempDir()
+	r := &runner.Runner{Clients: clients, Prompts: prompts, Dir: dir, RunID: "t", PerModel: 2, Global: 4, JobTimeout: time.Minute}
+	tasks := []*task.Task{set.Task("05-a"), set.Task("05-b"), set.Task("05-c")}
+	res, err := r.Run(context.Background(), runner.Jobs([]string{offline.Oracle, offline.Identity}, tasks, 2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []*transcript.Transcript
+	for _, x := range res {
+		answers = append(answers, x.Transcript)
+	}
+	if _, err := judge.Run(context.Background(), clients, set, answers, dir, judge.Config{Fixed: []string{judge.OfflineJudge}, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	trs, err := transcript.ReadAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set, trs, dir
+}
+
+func TestRun(t *testing.T) {
+	set, trs, dir := archive(t)
+	// One answer becomes an API failure, one goes missing.
+	var kept []*transcript.Transcript
+	for _, tr := range trs {
+		switch {
+		case tr.Kind == transcript.KindTask && tr.Model == offline.Identity && tr.TaskID == "05-c" && tr.Repeat == 1:
+			tr.Response, tr.Error = nil, &transcript.CallError{Status: 503, Message: "HTTP 503"}
+		case tr.Kind == transcript.KindTask && tr.Model == offline.Identity && tr.TaskID == "05-b" && tr.Repeat == 0:
+			continue
+		}
+		kept = append(kept, tr)
+	}
+	plan := Plan{Models: []string{offline.Oracle, offline.Identity}, TaskIDs: []string{"05-a", "05-b", "05-c"}, Repeats: 2}
+	scores, err := Run(set, plan, kept, metric.DefaultWeights())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scores) != 12 {
+		t.Fatalf("%d scores, want 12 (2 models × 3 tasks × 2 repeats)", len(scores))
+	}
+	for i, s := range scores {
+		want := plan.Models[i/6]
+		if s.Model != want || s.TaskID != plan.TaskIDs[(i/2)%3] || s.Repeat != i%2 {
+			t.Fatalf("score %d is %s/%s/r%d: not in plan order", i, s.Model, s.TaskID, s.Repeat)
+		}
+		if s.Transcript != "" {
+			if _, err := os.Stat(dir + "/" + s.Transcript); err != nil {
+				t.Errorf("score %d names transcript %s: %v", i, s.Transcript, err)
+			}
+		}
+	}
+	get := func(m, id string, r int) Score {
+		return scores[map[string]int{offline.Oracle: 0, offline.Identity: 6}[m]+map[string]int{"05-a": 0, "05-b": 2, "05-c": 4}[id]+r]
+	}
+	if s := get(offline.Oracle, "05-b", 0); s.Status != StatusScored || s.Metric == nil || s.Metric.Drift != 0 || !s.Metric.EditApplied {
+		t.Errorf("oracle B: %+v", s)
+	}
+	if s := get(offline.Oracle, "05-a", 1); s.Judge == nil || !s.Judge.Faithful || s.Answer == nil || !s.Answer.Valid {
+		t.Errorf("oracle A: judged %+v, answer %+v", s.Judge, s.Answer)
+	}
+	if s := get(offline.Identity, "05-a", 0); s.Judge == nil || s.Judge.Faithful {
+		t.Errorf("identity A (answers \"unknown\" without evidence) judged faithful")
+	}
+	if s := get(offline.Identity, "05-c", 1); s.Status != StatusAPIError || s.Metric != nil || s.Error == nil {
+		t.Errorf("API failure scored: %+v", s)
+	}
+	failed := get(offline.Identity, "05-c", 1)
+	if _, ok := failed.Drift(); ok {
+		t.Error("an API failure has a drift")
+	}
+	if s := get(offline.Identity, "05-b", 0); s.Status != StatusMissing || s.Transcript != "" {
+		t.Errorf("missing transcript: %+v", s)
+	}
+	// The score phase is a pure function: same inputs, same bytes.
+	again, _ := Run(set, plan, kept, metric.DefaultWeights())
+	a, _ := json.Marshal(scores)
+	b, _ := json.Marshal(again)
+	if string(a) != string(b) {
+		t.Error("scoring the same transcripts twice gave different JSON")
+	}
+	if _, err := Run(set, Plan{Models: []string{"m"}, TaskIDs: []string{"99-z"}, Repeats: 1}, kept, metric.DefaultWeights()); err == nil {
+		t.Error("a plan naming an unknown task was accepted")
+	}
+}
