@@ -327,3 +327,15 @@ func TestParseRef(t *testing.T) {
 		t.Errorf("Relative rewrote a longer id: %q", got)
 	}
 }
+
+func TestResolves(t *testing.T) {
+	d := mustParse(t, string(readFixture(t)))
+	for ref, want := range map[string]bool{
+		"blk-2": true, "blk-2.spn-3": true, "blk-5.spn-1": true, "blk-2.spn-9": false, "blk-zz": false,
+		"bend:draft#blk-2.spn-4": true, "bend:#blk-3": true, "bend:other#blk-2": false, "bend:draft": false, "": false,
+	} {
+		if got := d.Resolves(ref); got != want {
+			t.Errorf("Resolves(%q) = %v, want %v", ref, got, want)
+		}
+	}
+}

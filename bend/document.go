@@ -1,6 +1,9 @@
 package bend
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Document is a parsed .bend record (§3). Known fields are typed; every other
 // member of every object is kept, in input order, in Extra, so that parse →
@@ -163,4 +166,25 @@ func (b *Block) FindSpan(id string) *Span {
 		}
 	}
 	return nil
+}
+
+// Resolves reports whether ref names a block or span of d. ref is a short
+// reference as answers cite them ("blk-x", "blk-x.spn-y") or a bend:
+// reference into d (relative, or naming d's declared id).
+func (d *Document) Resolves(ref string) bool {
+	if r, ok := ParseRef(ref); ok && r.Bend {
+		if !r.IsSelf(d.ID) || r.Block == "" {
+			return false
+		}
+		ref = r.Block
+		if r.Span != "" {
+			ref += "." + r.Span
+		}
+	}
+	blk, spn, hasSpan := strings.Cut(ref, ".")
+	b := d.FindBlock(blk)
+	if b == nil {
+		return false
+	}
+	return !hasSpan || b.FindSpan(spn) != nil
 }

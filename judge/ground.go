@@ -5,7 +5,6 @@ import (
 	"unicode"
 
 	"bendscript.com/round-trip-harness/bend"
-	"bendscript.com/round-trip-harness/task"
 )
 
 // Grounding is the result of the checks that need no model: whether the
@@ -15,7 +14,7 @@ type Grounding struct {
 	// Evidence is the cited ids, distinct, in the order first cited.
 	Evidence []string `json:"evidence"`
 	// InvalidEvidence is the cited ids that name no block or span of the
-	// document (task.ResolvesIn), in citation order.
+	// document (bend.Document.Resolves), in citation order.
 	InvalidEvidence []string `json:"invalid_evidence"`
 	// EvidenceCited is len(Evidence).
 	EvidenceCited int `json:"evidence_cited"`
@@ -57,7 +56,7 @@ func Ground(doc *bend.Document, quotes []string, evidence []string) Grounding {
 		}
 		seen[id] = true
 		g.Evidence = append(g.Evidence, id)
-		if task.ResolvesIn(doc, id) {
+		if doc.Resolves(id) {
 			g.EvidenceValid++
 		} else {
 			g.InvalidEvidence = append(g.InvalidEvidence, id)

@@ -101,7 +101,7 @@ func offlineVote(t *task.Task, answer string) string {
 }
 
 // citedText returns the text of the block or span ref names in d (see
-// task.ResolvesIn for the forms of ref), or "" when it names none or holds
+// bend.Document.Resolves for the forms of ref), or "" when it names none or holds
 // no text.
 func citedText(d *bend.Document, ref string) string {
 	if r, ok := bend.ParseRef(ref); ok && r.Bend {

@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"bendscript.com/round-trip-harness/bend"
-	"bendscript.com/round-trip-harness/task"
 )
 
 // AnswerResult is the deterministic part of a class A score: whether the
@@ -26,7 +25,7 @@ type AnswerResult struct {
 	// Evidence is the cited ids, distinct, in the order first cited.
 	Evidence []string `json:"evidence"`
 	// Unresolved is the cited ids that name no block or span of the
-	// document (task.ResolvesIn), in citation order.
+	// document (bend.Document.Resolves), in citation order.
 	Unresolved []string `json:"unresolved"`
 	// EvidenceResolved is the fraction of Evidence that resolves; 0 when
 	// nothing is cited (an answer without evidence is not grounded).
@@ -73,7 +72,7 @@ func ScoreAnswer(source *bend.Document, raw string) AnswerResult {
 		}
 		seen[ev] = true
 		r.Evidence = append(r.Evidence, ev)
-		if !task.ResolvesIn(source, ev) {
+		if !source.Resolves(ev) {
 			r.Unresolved = append(r.Unresolved, ev)
 		}
 	}

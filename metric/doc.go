@@ -185,6 +185,6 @@
 // ScoreAnswer checks that the answer is {"answer": string, "evidence":
 // [string, ...]}, bare or fenced, and computes evidence_resolved = the
 // fraction of the distinct cited ids ("blk-…", "blk-….spn-…" or a bend:
-// self-reference) that name a block or span of the source (task.ResolvesIn),
+// self-reference) that name a block or span of the source (bend.Document.Resolves),
 // 0 when nothing is cited. Whether the answer is right is the judge's call.
 package metric

@@ -234,7 +234,7 @@ func loadTask(fsys fs.FS, name string, docs map[string]*Document) (*Task, []Prob
 			probs = append(probs, Problem{file, "/evidence: missing"})
 		}
 		for i, ev := range t.Evidence {
-			if !ResolvesIn(src.Doc, ev) {
+			if !src.Doc.Resolves(ev) {
 				probs = append(probs, Problem{file, fmt.Sprintf("/evidence/%d: %q is not a block or span of %s", i, ev, t.DocumentName)})
 			}
 		}
@@ -268,24 +268,4 @@ func loadTask(fsys fs.FS, name string, docs map[string]*Document) (*Task, []Prob
 		return bad("/class: %q is not A, B or C", t.Class)
 	}
 	return t, probs
-}
-
-// ResolvesIn reports whether ref — "blk-x", "blk-x.spn-y", or a bend:
-// reference into d — names a block or span of d.
-func ResolvesIn(d *bend.Document, ref string) bool {
-	if r, ok := bend.ParseRef(ref); ok && r.Bend {
-		if !r.IsSelf(d.ID) || r.Block == "" {
-			return false
-		}
-		ref = r.Block
-		if r.Span != "" {
-			ref += "." + r.Span
-		}
-	}
-	blk, spn, hasSpan := strings.Cut(ref, ".")
-	b := d.FindBlock(blk)
-	if b == nil {
-		return false
-	}
-	return !hasSpan || b.FindSpan(spn) != nil
 }
