@@ -1,8 +1,11 @@
 package task
 
 import (
+	"bytes"
 	"fmt"
+	"sort"
 	"strings"
+	"unicode"
 
 	"bendscript.com/round-trip-harness/bend"
 )
@@ -79,7 +82,7 @@ func Check(s *Set) []Problem {
 		if nb := len(d.Doc.Blocks); nb < r.minBlocks || nb > r.maxBlocks {
 			add(file, "/blocks: %d top-level blocks, row %d wants %d to %d (§8.2)", nb, n, r.minBlocks, r.maxBlocks)
 		}
-		for _, msg := range rowMusts(n, d.Doc, byNum) {
+		for _, msg := range rowMusts(n, d) {
 			add(file, "%s", msg)
 		}
 	}
@@ -111,7 +114,8 @@ func Check(s *Set) []Problem {
 }
 
 // rowMusts checks the row-specific requirements of documents 15 to 20.
-func rowMusts(n int, d *bend.Document, _ map[int]*Document) []string {
+func rowMusts(n int, doc *Document) []string {
+	d := doc.Doc
 	var out []string
 	switch n {
 	case 15:
@@ -194,7 +198,84 @@ func rowMusts(n int, d *bend.Document, _ map[int]*Document) []string {
 		if depth < 8 {
 			out = append(out, fmt.Sprintf("/blocks: lists nest %d deep, want at least 8 (§8.2 row 20)", depth))
 		}
+		out = append(out, canonicalizationMusts(doc)...)
 	}
+	return out
+}
+
+// row20Numbers are number literals whose RFC 8785 form differs from how they
+// are written, or that a float64 cannot hold exactly (§5.1).
+var row20Numbers = []string{"1e21", "1e-7", "-0", "0.1", "9007199254740993"}
+
+// canonicalizationMusts checks row 20's canonicalization and Unicode edge
+// cases: the number literals above in meta, a non-ASCII member name, string
+// escapes, and text with a ZWJ sequence, a combining mark, right-to-left and
+// CJK script, and a character beyond the Basic Multilingual Plane.
+func canonicalizationMusts(doc *Document) []string {
+	d := doc.Doc
+	numbers := map[string]bool{}
+	nonASCIIKey := false
+	var walk func(v *bend.Value)
+	walk = func(v *bend.Value) {
+		if v == nil {
+			return
+		}
+		switch v.Kind {
+		case bend.Number:
+			numbers[strings.ToLower(v.Str)] = true
+		case bend.Array:
+			for _, e := range v.Elems {
+				walk(e)
+			}
+		case bend.Object:
+			for _, m := range v.Members {
+				for _, r := range m.Key {
+					if r > unicode.MaxASCII {
+						nonASCIIKey = true
+					}
+				}
+				walk(m.Value)
+			}
+		}
+	}
+	walk(d.Meta)
+	for _, e := range d.Edges {
+		walk(e.Meta)
+	}
+	var out []string
+	for _, n := range row20Numbers {
+		if !numbers[n] {
+			out = append(out, fmt.Sprintf("meta: no number written %s (§8.2 row 20: canonicalization edge cases)", n))
+		}
+	}
+	if !nonASCIIKey {
+		out = append(out, "meta: no non-ASCII member name (§8.2 row 20)")
+	}
+	if !bytes.Contains(doc.Bytes, []byte(`\u`)) || !bytes.Contains(doc.Bytes, []byte(`\"`)) {
+		out = append(out, `no \u or \" escape in any string (§8.2 row 20)`)
+	}
+	var text strings.Builder
+	d.Walk(func(b *bend.Block, _ int, _ string) bool {
+		for _, s := range b.Spans {
+			if s.Text != nil {
+				text.WriteString(*s.Text)
+			}
+		}
+		return true
+	})
+	has := func(f func(rune) bool) bool { return strings.IndexFunc(text.String(), f) >= 0 }
+	for name, ok := range map[string]bool{
+		"an emoji ZWJ sequence":     has(func(r rune) bool { return r == '\u200d' }),
+		"a combining mark":          has(func(r rune) bool { return unicode.Is(unicode.Mn, r) }),
+		"right-to-left text":        has(func(r rune) bool { return unicode.In(r, unicode.Arabic, unicode.Hebrew) }),
+		"CJK text":                  has(func(r rune) bool { return unicode.Is(unicode.Han, r) }),
+		"an astral-plane character": has(func(r rune) bool { return r > 0xFFFF }),
+	} {
+		if !ok {
+			out = append(out, fmt.Sprintf("span text lacks %s (§8.2 row 20)", name))
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -124,6 +124,20 @@ func TestCorpusCheckFailsOnBreakage(t *testing.T) {
 		{"row17-meta", func(t *testing.T, m fstest.MapFS) {
 			edit1(t, m, findFile(m, "corpus/17-"), `"recall_count"`, `"recall_total"`)
 		}, `no "recall_count"`, "row 17 needs the four memory meta fields"},
+		{"row20-numbers", func(t *testing.T, m fstest.MapFS) {
+			name := findFile(m, "corpus/20-")
+			m[name].Data = []byte(strings.ReplaceAll(string(m[name].Data), "9007199254740993", "9007199254740992"))
+		}, "no number written 9007199254740993", "row 20 keeps a number beyond float64 precision"},
+		{"row20-astral", func(t *testing.T, m fstest.MapFS) {
+			name := findFile(m, "corpus/20-")
+			s := strings.Map(func(r rune) rune {
+				if r > 0xFFFF {
+					return 'x'
+				}
+				return r
+			}, string(m[name].Data))
+			m[name].Data = []byte(s)
+		}, "span text lacks an astral-plane character", "row 20 keeps text beyond the BMP"},
 		{"vocabulary", func(t *testing.T, m fstest.MapFS) {
 			edit1(t, m, findFile(m, "corpus/18-"), `"vocabulary": "bendscript.argument.v1"`, `"vocabulary": "core"`)
 		}, `/vocabulary: "core"`, "row 18 uses the argument vocabulary"},
