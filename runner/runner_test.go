@@ -348,3 +348,24 @@ func benchFanOut(b *testing.B, delay time.Duration) {
 	}
 	b.ReportMetric(float64(ideal.Milliseconds()), "ideal-ms")
 }
+
+// TestJobDeadline: the job's deadline bounds all its attempts together; a
+// job that outlasts it is recorded as an error, not left hanging.
+func TestJobDeadline(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewScripted(t, modeltest.Hang())
+	var sl sleeps
+	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": newClient(srv.URL, &sl)})
+	r.JobTimeout = 450 * time.Millisecond // each attempt gives up after 300 ms; 4 are allowed
+	res, err := r.Run(context.Background(), Jobs([]string{"m"}, set.Tasks[:1], 1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := res[0].Transcript
+	if tr == nil || tr.Error == nil || tr.Error.Code != "job_timeout" {
+		t.Fatalf("transcript %+v, want a job_timeout error", tr)
+	}
+	if n := len(tr.Attempts); n < 1 || n > 2 {
+		t.Errorf("%d attempts within a 450 ms job of 300 ms attempts", n)
+	}
+}
