@@ -3,9 +3,11 @@ module bendscript.com/round-trip-harness
 go 1.26.0
 
 require (
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/chromedp/chromedp v0.23.0
 	github.com/gowebpki/jcs v1.0.2
 	github.com/openai/openai-go/v3 v3.96.0
+	github.com/sergi/go-diff v1.4.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sync v0.24.0
 	gonum.org/v1/gonum v0.17.0
