@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/transcript"
@@ -90,5 +93,43 @@ func TestRunAgainstFakeServer(t *testing.T) {
 	after, _ := os.ReadFile(filepath.Join(reports, "fake.json"))
 	if string(before) != string(after) {
 		t.Error("the report changed when nothing was re-requested")
+	}
+}
+
+// TestInterruptPrintsResume: cancelling a run (what Ctrl-C does) keeps the
+// finished transcripts, leaves no partial file, exits 2 and prints the
+// command that resumes it; the resume requests only what is missing.
+func TestInterruptPrintsResume(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(30*time.Millisecond, "{}"))
+	srv.SetModels(modeltest.ModelEntry{ID: "vendor/a", SupportedParameters: []string{"temperature", "seed"}})
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for srv.Count() < 10 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
+	var out, errb bytes.Buffer
+	err := run(ctx, []string{"run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--models", "vendor/a",
+		"--judges", "offline/judge", "--run-id", "x", "--progress", "none", "--per-model", "2"}, &out, &errb)
+	runDir := filepath.Join(dir, "x")
+	if exitCode(err) != 2 || !strings.Contains(errb.String(), "harness run --resume "+runDir) {
+		t.Fatalf("exit %d, stderr %q", exitCode(err), errb.String())
+	}
+	done, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
+	partial, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", ".tmp-*"))
+	if len(done) == 0 || len(done) >= 60 || len(partial) > 0 {
+		t.Fatalf("%d transcripts and %d partial files after the interruption", len(done), len(partial))
+	}
+	before := srv.Count()
+	_, errs, code := runCLI(t, "run", "--resume", runDir, "--reports", dir, "--progress", "none")
+	if code != 1 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	if got, want := srv.Count()-before, 60-len(done); got != want {
+		t.Errorf("resume sent %d requests, want %d", got, want)
 	}
 }
