@@ -133,3 +133,50 @@ func TestInterruptPrintsResume(t *testing.T) {
 		t.Errorf("resume sent %d requests, want %d", got, want)
 	}
 }
+
+// TestPanelJudging runs three models with the default cross-vendor panel:
+// every class A answer is judged by the two other models and never by its
+// own, and the votes reach the report.
+func TestPanelJudging(t *testing.T) {
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		if len(req.ResponseFormat) > 0 { // a judge request asks for structured output
+			return modeltest.Text(`{"faithful": true, "quotes": [], "reason": "cites real content"}`)
+		}
+		return modeltest.Text(`{"answer": "x", "evidence": []}`)
+	})
+	models := []string{"vendor/a", "vendor/b", "vendor/c"}
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	dir := t.TempDir()
+	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir,
+		"--models", strings.Join(models, ","), "--run-id", "p", "--progress", "none", "--no-preflight")
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	trs, err := transcript.ReadAll(filepath.Join(dir, "p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	judged := map[string]int{}
+	for _, tr := range trs {
+		if tr.Kind != transcript.KindJudge {
+			continue
+		}
+		if tr.Model == tr.Judged.Model {
+			t.Errorf("%s judged its own answer to %s", tr.Model, tr.TaskID)
+		}
+		judged[tr.Judged.Model+"/"+tr.TaskID]++
+	}
+	if len(judged) != 60 {
+		t.Errorf("%d class A answers judged, want 60 (3 models × 20)", len(judged))
+	}
+	for k, n := range judged {
+		if n != 2 {
+			t.Errorf("%s has %d judges, want 2", k, n)
+		}
+	}
+	rep, _ := os.ReadFile(filepath.Join(dir, "p.json"))
+	if !strings.Contains(string(rep), `"class_a_faithfulness": 1`) {
+		t.Errorf("unanimous faithful votes did not give faithfulness 1:\n%.2000s", rep)
+	}
+}
