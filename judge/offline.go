@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/metric"
@@ -53,22 +52,7 @@ func (o *Offline) Complete(ctx context.Context, req model.Request) (*model.Respo
 		return nil, &model.APIError{Status: 400, Message: "offline judge: the request has no messages"}
 	}
 	content := offlineVote(t, req.Messages[len(req.Messages)-1].Content)
-	id := "offline-judge-" + t.ID
-	zero := 0.0
-	body, _ := json.Marshal(map[string]any{
-		"id": id, "model": OfflineJudge,
-		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
-	})
-	return &model.Response{
-		Content:      content,
-		FinishReason: "stop",
-		Usage:        model.Usage{Cost: &zero},
-		Provider:     "offline",
-		ModelServed:  OfflineJudge,
-		ID:           id,
-		RawBody:      body,
-		Attempts:     []model.Attempt{{Number: 1, StartedAt: time.Now().UTC(), Status: 200}},
-	}, nil
+	return model.LocalResponse(OfflineJudge, "offline-judge-"+t.ID, content), nil
 }
 
 // offlineVote returns the offline judge's reply to answer, as JSON.

@@ -172,3 +172,24 @@ type ModelInfo struct {
 	SupportedParameters          []string // e.g. "temperature", "seed", "response_format"
 	ContextLength                int      // tokens; 0 when unknown
 }
+
+// LocalResponse is the response of a model answered in-process (the offline
+// reference models and judge): one successful attempt, a chat-completion
+// body around content, provider "offline", and a known cost of 0.
+func LocalResponse(modelName, id, content string) *Response {
+	zero := 0.0
+	body, _ := json.Marshal(map[string]any{
+		"id": id, "model": modelName,
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
+	})
+	return &Response{
+		Content:      content,
+		FinishReason: "stop",
+		Usage:        Usage{Cost: &zero},
+		Provider:     "offline",
+		ModelServed:  modelName,
+		ID:           id,
+		RawBody:      body,
+		Attempts:     []Attempt{{Number: 1, StartedAt: time.Now().UTC(), Status: 200}},
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/model"
@@ -61,22 +60,7 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 	if t == nil {
 		return nil, &model.APIError{Status: 400, Message: fmt.Sprintf("offline model: unknown task %q", req.TaskID)}
 	}
-	content := m.answer(t, req.Seed)
-	zero := 0.0
-	body, _ := json.Marshal(map[string]any{
-		"id": "offline-" + t.ID, "model": m.name,
-		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
-	})
-	return &model.Response{
-		Content:      content,
-		FinishReason: "stop",
-		Usage:        model.Usage{Cost: &zero},
-		Provider:     "offline",
-		ModelServed:  m.name,
-		ID:           "offline-" + t.ID,
-		RawBody:      body,
-		Attempts:     []model.Attempt{{Number: 1, StartedAt: time.Now().UTC(), Status: 200}},
-	}, nil
+	return model.LocalResponse(m.name, "offline-"+t.ID, m.answer(t, req.Seed)), nil
 }
 
 func (m *Model) answer(t *task.Task, seed int64) string {
