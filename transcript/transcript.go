@@ -304,3 +304,11 @@ func WriteFileAtomic(name string, data []byte) error {
 	}
 	return err
 }
+
+// String formats a reference as model/task/r<repeat>; a nil one as "-".
+func (r *Ref) String() string {
+	if r == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%s/%s/r%d", r.Model, r.TaskID, r.Repeat)
+}

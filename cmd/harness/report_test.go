@@ -163,3 +163,37 @@ func TestReportJSONIsSpecShaped(t *testing.T) {
 		t.Errorf("report: %+v", r)
 	}
 }
+
+// TestOfflineRunReproducible: two separate offline runs of the same
+// configuration archive transcripts with the same hashes and write the same
+// JSON report but for the run's name and start time.
+func TestOfflineRunReproducible(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	runA, runB := offlineRun(t, a, "same"), offlineRun(t, b, "same")
+	hashes := func(dir string) map[string]string {
+		trs, err := transcript.ReadAll(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, tr := range trs {
+			m[tr.Kind+"/"+tr.Model+"/"+tr.TaskID+"/"+tr.Judged.String()] = tr.Hash
+		}
+		return m
+	}
+	ha, hb := hashes(runA), hashes(runB)
+	if len(ha) == 0 || len(ha) != len(hb) {
+		t.Fatalf("%d and %d transcripts", len(ha), len(hb))
+	}
+	for k, h := range ha {
+		if hb[k] != h {
+			t.Errorf("%s: hash %s in one run, %s in the other", k, h, hb[k])
+		}
+	}
+	ranAt := regexp.MustCompile(`(?m)^  "ran_at": .*$`)
+	ra, _ := os.ReadFile(filepath.Join(a, "reports", "same.json"))
+	rb, _ := os.ReadFile(filepath.Join(b, "reports", "same.json"))
+	if !bytes.Equal(ranAt.ReplaceAll(ra, nil), ranAt.ReplaceAll(rb, nil)) {
+		t.Error("two identical offline runs wrote different reports beyond ran_at")
+	}
+}
