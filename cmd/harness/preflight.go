@@ -25,16 +25,20 @@ var requiredParams = []string{"temperature", "seed"}
 // preflight checks every online model against the provider's model list
 // (exists, supports the parameters we send) and prints the run's size and
 // estimated cost, before any paid request.
-func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, prompts *task.Prompts, w io.Writer) error {
+//
+// It returns the online models whose listing says they do not take
+// structured output (response_format): judges among them are asked without
+// a schema and their replies parsed tolerantly.
+func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, prompts *task.Prompts, w io.Writer) (unstructured []string, err error) {
 	l, ok := clients[online[0]].(lister)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	infos, err := l.ListModels(lctx)
 	if err != nil {
-		return &exitError{exitCantRun, fmt.Errorf("preflight: listing models: %w (use --no-preflight for servers without a model list)", err)}
+		return nil, &exitError{exitCantRun, fmt.Errorf("preflight: listing models: %w (use --no-preflight for servers without a model list)", err)}
 	}
 	byID := map[string]model.ModelInfo{}
 	for _, m := range infos {
@@ -51,6 +55,9 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 			continue
 		}
 		if len(info.SupportedParameters) > 0 {
+			if !slices.Contains(info.SupportedParameters, "response_format") && !slices.Contains(info.SupportedParameters, "structured_outputs") {
+				unstructured = append(unstructured, m)
+			}
 			for _, p := range requiredParams {
 				if !slices.Contains(info.SupportedParameters, p) {
 					problems = append(problems, fmt.Sprintf("model %q does not support %q, which every request sends (§8.7)", m, p))
@@ -69,14 +76,14 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", m, e.jobs, e.prompt, e.completion, cost)
 	}
 	if len(problems) > 0 {
-		return &exitError{exitCantRun, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))}
+		return nil, &exitError{exitCantRun, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))}
 	}
 	suffix := ""
 	if !known {
 		suffix = " (some prices unknown)"
 	}
 	fmt.Fprintf(w, "  estimated cost of answers: $%.2f%s (judges not included; cached prefixes cost less)\n", total, suffix)
-	return nil
+	return unstructured, nil
 }
 
 type tokenEstimate struct {

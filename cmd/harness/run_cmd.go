@@ -174,8 +174,9 @@ func runHarness(ctx context.Context, o runOptions, stdout, stderr io.Writer) err
 		}
 	}
 	jobs := runner.Jobs(cfg.Models, tasks, cfg.Repeats, cfg.Request.Seed)
+	var unstructured []string
 	if len(online) > 0 && !o.noPreflight {
-		if err := preflight(ctx, online, clients, jobs, prompts, stdout); err != nil {
+		if unstructured, err = preflight(ctx, online, clients, jobs, prompts, stdout); err != nil {
 			return err
 		}
 	} else {
@@ -234,7 +235,7 @@ func runHarness(ctx context.Context, o runOptions, stdout, stderr io.Writer) err
 	}
 	if len(judges) > 0 {
 		jcfg := judge.Config{RunID: manifest.RunID, Gating: cfg.Models, Fixed: cfg.Judges.Models,
-			Seed: cfg.Request.Seed, Concurrency: cfg.Concurrency.Global}
+			Seed: cfg.Request.Seed, Concurrency: cfg.Concurrency.Global, Unstructured: unstructured}
 		if _, err := judge.Run(ctx, clients, set, answers, runDir, jcfg); err != nil {
 			if ctx.Err() != nil {
 				fmt.Fprintf(stderr, "\ninterrupted while judging; resume with\n  harness run --resume %s\n", runDir)

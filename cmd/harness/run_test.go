@@ -138,20 +138,38 @@ func TestInterruptPrintsResume(t *testing.T) {
 // every class A answer is judged by the two other models and never by its
 // own, and the votes reach the report.
 func TestPanelJudging(t *testing.T) {
+	isJudge := func(req modeltest.ChatRequest) bool {
+		return strings.HasPrefix(req.Messages[0].Content, "You check whether an answer")
+	}
 	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
-		if len(req.ResponseFormat) > 0 { // a judge request asks for structured output
-			return modeltest.Text(`{"faithful": true, "quotes": [], "reason": "cites real content"}`)
+		if isJudge(req) {
+			return modeltest.Fenced(`{"faithful": true, "quotes": [], "reason": "cites real content"}`)
 		}
 		return modeltest.Text(`{"answer": "x", "evidence": []}`)
 	})
 	models := []string{"vendor/a", "vendor/b", "vendor/c"}
+	full := []string{"temperature", "seed", "response_format", "structured_outputs"}
+	srv.SetModels(
+		modeltest.ModelEntry{ID: "vendor/a", SupportedParameters: full},
+		modeltest.ModelEntry{ID: "vendor/b", SupportedParameters: full},
+		modeltest.ModelEntry{ID: "vendor/c", SupportedParameters: []string{"temperature", "seed"}},
+	)
 	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
 	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
 	dir := t.TempDir()
 	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir,
-		"--models", strings.Join(models, ","), "--run-id", "p", "--progress", "none", "--no-preflight")
+		"--models", strings.Join(models, ","), "--run-id", "p", "--progress", "none")
 	if code != 1 {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// Structured output where the provider supports it, not where it does not.
+	for _, req := range srv.Requests() {
+		if !isJudge(req) {
+			continue
+		}
+		if structured := len(req.ResponseFormat) > 0; structured != (req.Model != "vendor/c") {
+			t.Fatalf("judge request to %s: structured output %v", req.Model, structured)
+		}
 	}
 	trs, err := transcript.ReadAll(filepath.Join(dir, "p"))
 	if err != nil {
