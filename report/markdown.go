@@ -138,8 +138,8 @@ func (m mdWriter) faithfulness(r *Report) {
 
 func (m mdWriter) calls(r *Report) {
 	m.p("## Calls\n\n")
-	m.p("| model | class | planned | scored | API errors | missing | prompt tokens | completion tokens | cost (USD) | latency p50 / p95 / max (ms) |\n")
-	m.p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	m.p("| model | class | planned | scored | API errors | missing | prompt tokens | cached | completion tokens | cost (USD) | latency p50 / p95 / max (ms) |\n")
+	m.p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, model := range r.Models {
 		for _, class := range Classes {
 			c := r.Results[model].Class(class)
@@ -150,8 +150,14 @@ func (m mdWriter) calls(r *Report) {
 			if c.Cost.Unknown > 0 {
 				cost += fmt.Sprintf(" (+%d unknown)", c.Cost.Unknown)
 			}
-			m.p("| %s | %s | %d | %d | %d | %d | %d | %d | %s | %d / %d / %d |\n", code(model), class,
-				c.Planned, c.Scored, c.APIErrors, c.Missing, c.Tokens.Prompt, c.Tokens.Completion, cost,
+			cached := "n/a"
+			if c.Tokens.Prompt > 0 {
+				// The share of prompt tokens the provider served from its
+				// cache: the three tasks of a document share their prefix.
+				cached = fmt.Sprintf("%.0f%%", 100*float64(c.Tokens.Cached)/float64(c.Tokens.Prompt))
+			}
+			m.p("| %s | %s | %d | %d | %d | %d | %d | %s | %d | %s | %d / %d / %d |\n", code(model), class,
+				c.Planned, c.Scored, c.APIErrors, c.Missing, c.Tokens.Prompt, cached, c.Tokens.Completion, cost,
 				c.LatencyMS.P50, c.LatencyMS.P95, c.LatencyMS.Max)
 		}
 	}
