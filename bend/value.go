@@ -363,18 +363,12 @@ func (p *parser) array(ptr string, depth int) (*Value, error) {
 			return nil, err
 		}
 		v.Elems = append(v.Elems, e)
-		p.space()
-		if p.pos >= len(p.data) {
-			return nil, p.fail(ptr, "")
+		done, err := p.separator(ptr, ']')
+		if err != nil {
+			return nil, err
 		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
+		if done {
 			return v, nil
-		default:
-			return nil, p.fail(ptr, "expected ',' or ']'")
 		}
 	}
 }
@@ -411,20 +405,32 @@ func (p *parser) object(ptr string, depth int) (*Value, error) {
 			return nil, err
 		}
 		v.Members = append(v.Members, Member{key, e})
-		p.space()
-		if p.pos >= len(p.data) {
-			return nil, p.fail(ptr, "")
+		done, err := p.separator(ptr, '}')
+		if err != nil {
+			return nil, err
 		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
+		if done {
 			return v, nil
-		default:
-			return nil, p.fail(ptr, "expected ',' or '}'")
 		}
 	}
+}
+
+// separator reads what follows an element of an array or object: ',' (more
+// to come) or the closing bracket (done).
+func (p *parser) separator(ptr string, closing byte) (done bool, err error) {
+	p.space()
+	if p.pos >= len(p.data) {
+		return false, p.fail(ptr, "")
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case closing:
+		p.pos++
+		return true, nil
+	}
+	return false, p.fail(ptr, "expected ',' or '%c'", closing)
 }
 
 // dup reports whether key is already among members. Small objects are

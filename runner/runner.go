@@ -119,12 +119,24 @@ func (r *Runner) runModel(ctx context.Context, client model.Client, name string,
 	mctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var fatalOnce sync.Once
-	var fatal error
 	g := new(errgroup.Group)
 	g.SetLimit(max(r.PerModel, 1))
 	for _, i := range idx {
 		g.Go(func() error {
 			job := jobs[i]
+			// notRun records a job that was not (or not completely) asked:
+			// skipped with an error transcript after a fatal error of the
+			// model, or cancelled without a transcript so resume asks it.
+			notRun := func() error {
+				if cause := context.Cause(mctx); cause != nil && errors.Is(cause, model.ErrFatal) {
+					t := r.skipped(job, cause)
+					results[i] = Result{Job: job, Transcript: t, Outcome: Skipped}
+					r.report(name, t, Skipped)
+					return transcript.Write(r.Dir, t)
+				}
+				results[i] = Result{Job: job, Outcome: Cancelled}
+				return nil
+			}
 			if t, ok := r.existing(job); ok {
 				results[i] = Result{Job: job, Transcript: t, Outcome: Reused}
 				r.report(name, t, Reused)
@@ -135,32 +147,15 @@ func (r *Runner) runModel(ctx context.Context, client model.Client, name string,
 				defer func() { <-global }()
 			case <-mctx.Done():
 			}
-			if cause := context.Cause(mctx); cause != nil && errors.Is(cause, model.ErrFatal) {
-				t := r.skipped(job, cause)
-				results[i] = Result{Job: job, Transcript: t, Outcome: Skipped}
-				r.report(name, t, Skipped)
-				return transcript.Write(r.Dir, t)
-			}
-			if ctx.Err() != nil {
-				results[i] = Result{Job: job, Outcome: Cancelled}
-				return nil
+			if mctx.Err() != nil {
+				return notRun()
 			}
 			t, err := r.call(mctx, client, job)
 			if t == nil {
-				if cause := context.Cause(mctx); cause != nil && errors.Is(cause, model.ErrFatal) {
-					t = r.skipped(job, cause)
-					results[i] = Result{Job: job, Transcript: t, Outcome: Skipped}
-					r.report(name, t, Skipped)
-					return transcript.Write(r.Dir, t)
-				}
-				results[i] = Result{Job: job, Outcome: Cancelled}
-				return nil
+				return notRun()
 			}
 			if errors.Is(err, model.ErrFatal) {
-				fatalOnce.Do(func() {
-					fatal = fmt.Errorf("%s: %w", name, err)
-					stop(fatal)
-				})
+				fatalOnce.Do(func() { stop(fmt.Errorf("%s: %w", name, err)) })
 				t.Error.Fatal = true
 			}
 			results[i] = Result{Job: job, Transcript: t, Outcome: Requested}
