@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/internal/golden"
+	"bendscript.com/round-trip-harness/suite"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
@@ -235,17 +236,9 @@ func pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	if err := transcript.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
-	r := &runner.Runner{Clients: clients, Prompts: prompts, Dir: dir, RunID: m.RunID, PerModel: 4, Global: 8, JobTimeout: time.Minute}
-	results, err := r.Run(context.Background(), runner.Jobs(models, set.Tasks, repeats, seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var answers []*transcript.Transcript
-	for _, res := range results {
-		answers = append(answers, res.Transcript)
-	}
-	jcfg := judge.Config{Gating: models, Fixed: []string{judge.OfflineJudge}, Seed: seed, Concurrency: 4}
-	if _, err := judge.Run(context.Background(), clients, set, answers, dir, jcfg); err != nil {
+	jcfg := judge.Config{RunID: m.RunID, Gating: models, Fixed: []string{judge.OfflineJudge}, Seed: seed}
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute, Then: suite.JudgeVotes(set, jcfg)}
+	if _, err := r.Run(context.Background(), suite.AnswerJobs(cfg, prompts, set.Tasks, m.RunID)); err != nil {
 		t.Fatal(err)
 	}
 	fin := t1

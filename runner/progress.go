@@ -11,11 +11,35 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// Progress receives the runner's events. Implementations must be safe for
-// concurrent use.
+// Progress receives the runner's events: Add when jobs of a model join the
+// queue (follow-ups join while others run, so a total can grow), Done when
+// one ends with a transcript. Implementations must be safe for concurrent
+// use.
 type Progress interface {
-	Start(model string, total int)
+	Add(model string, n int)
 	Done(model string, t *transcript.Transcript, o Outcome)
+}
+
+// perModel finds or makes a model's counts; new reports whether it made them.
+func perModel(per *map[string]*counts, model string) (c *counts, made bool) {
+	if *per == nil {
+		*per = map[string]*counts{}
+	}
+	if c = (*per)[model]; c == nil {
+		c = &counts{started: time.Now()}
+		(*per)[model] = c
+		made = true
+	}
+	return c, made
+}
+
+// what names a transcript's job for a person: the task and repeat, and for
+// a judge vote the answer judged.
+func what(t *transcript.Transcript) string {
+	if t.Kind == transcript.KindJudge && t.Judged != nil {
+		return fmt.Sprintf("judges %s %s r%d", t.Judged.Model, t.TaskID, t.Repeat)
+	}
+	return fmt.Sprintf("%s r%d", t.TaskID, t.Repeat)
 }
 
 // counts are one model's totals so far.
@@ -64,14 +88,12 @@ type Lines struct {
 	per map[string]*counts
 }
 
-// Start implements Progress.
-func (l *Lines) Start(model string, total int) {
+// Add implements Progress.
+func (l *Lines) Add(model string, n int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.per == nil {
-		l.per = map[string]*counts{}
-	}
-	l.per[model] = &counts{total: total, started: time.Now()}
+	c, _ := perModel(&l.per, model)
+	c.total += n
 }
 
 // Done implements Progress.
@@ -87,8 +109,8 @@ func (l *Lines) Done(model string, t *transcript.Transcript, o Outcome) {
 	case t.Error != nil:
 		status = "error: " + t.Error.Message
 	}
-	fmt.Fprintf(l.W, "[%d/%d] %s %s r%d %s (%d attempts, %s so far)\n",
-		c.done, c.total, model, t.TaskID, t.Repeat, status, len(t.Attempts), c.cost0())
+	fmt.Fprintf(l.W, "[%d/%d] %s %s %s (%d attempts, %s so far)\n",
+		c.done, c.total, model, what(t), status, len(t.Attempts), c.cost0())
 }
 
 // Bars redraws one live line per model on a terminal: done/total, errors,
@@ -101,16 +123,16 @@ type Bars struct {
 	drawn int
 }
 
-// Start implements Progress.
-func (b *Bars) Start(model string, total int) {
+// Add implements Progress.
+func (b *Bars) Add(model string, n int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.per == nil {
-		b.per = map[string]*counts{}
+	c, made := perModel(&b.per, model)
+	c.total += n
+	if made {
+		b.order = append(b.order, model)
+		sort.Strings(b.order)
 	}
-	b.per[model] = &counts{total: total, started: time.Now()}
-	b.order = append(b.order, model)
-	sort.Strings(b.order)
 	b.draw()
 }
 

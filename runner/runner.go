@@ -1,60 +1,65 @@
-// Package runner fans the tasks out to the models: every (model, task,
-// repeat) is one job, run concurrently under a per-model and a global limit,
-// each ending in a transcript written the moment it completes. A killed run
-// resumes by requesting only the jobs without a successful transcript.
+// Package runner sends model requests: every request the harness makes (an
+// answer to a task, a judge's vote on an answer) is one [Job], run under a
+// per-model and a global limit, each ending in a transcript written the
+// moment it completes. A job may bring follow-up jobs (the votes on an
+// answer) that join the queue as soon as it is archived. A killed run
+// resumes by requesting only the jobs without a transcript the caller keeps.
+//
+// The runner does not know what a job is for: the caller (the pipeline)
+// builds each job's request and transcript record, and decides which
+// archived transcripts may stand for a job on resume.
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"io/fs"
+	"slices"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"bendscript.com/round-trip-harness/model"
-	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
 // Job is one model call to make.
 type Job struct {
-	Model  string
-	Task   *task.Task
-	Repeat int
-	Seed   int64
+	// Model is the model called; its per-model limit applies.
+	Model string
+	// Request is what is sent.
+	Request model.Request
+	// Record is the job's transcript before the call: kind, ids, hashes
+	// and the request record. Its Path below the run directory names the
+	// job: no two jobs of one Run may share it.
+	Record transcript.Transcript
+	// Keep says whether a transcript already archived at the job's path
+	// stands for the job (resume); nil keeps any that verifies and holds a
+	// response. An error transcript is never kept: an API failure is not a
+	// result, so a resume asks again.
+	Keep func(archived *transcript.Transcript) bool
 }
+
+// Path is where the job's transcript is archived below dir.
+func (j *Job) Path(dir string) string { return j.Record.Path(dir) }
 
 // Runner runs jobs and archives their transcripts in Dir.
 type Runner struct {
 	Clients map[string]model.Client // by model id
-	Prompts *task.Prompts
-	Dir     string // the run directory
-	RunID   string
+	Dir     string                  // the run directory
 
 	PerModel   int           // requests in flight per model
 	Global     int           // requests in flight in all
 	JobTimeout time.Duration // bounds one job: all attempts and waits
 
-	Temperature float64
-	MaxTokens   int
-
 	Progress Progress // nil: no progress output
-}
 
-// Jobs lists every (model, task, repeat) in a fixed order: by model, then
-// task id, then repeat. Repeat r uses seed+r.
-func Jobs(models []string, tasks []*task.Task, repeats int, seed int64) []Job {
-	var out []Job
-	for _, m := range models {
-		for _, t := range tasks {
-			for r := 0; r < repeats; r++ {
-				out = append(out, Job{Model: m, Task: t, Repeat: r, Seed: seed + int64(r)})
-			}
-		}
-	}
-	return out
+	// Then, when set, is called with every job's archived transcript
+	// (requested or reused, successful or not) and returns the jobs that
+	// follow from it, such as the judge votes on a class A answer. They
+	// join the queue at once, ahead of their model's waiting jobs, and are
+	// run under the same limits.
+	Then func(Result) []Job
 }
 
 // Outcome says how a job ended in this invocation.
@@ -63,7 +68,7 @@ type Outcome int
 // Outcomes.
 const (
 	Requested Outcome = iota // the model was called
-	Reused                   // a successful transcript already existed (resume)
+	Reused                   // an archived transcript was kept (resume)
 	Skipped                  // not requested: the model had a fatal error
 	Cancelled                // interrupted; no transcript written
 )
@@ -75,165 +80,239 @@ type Result struct {
 	Outcome    Outcome
 }
 
-// Run runs jobs and returns their results in the order of jobs, whatever
-// the order of completion. A job whose successful transcript already exists
-// in Dir is not requested again. API failures are recorded in transcripts,
-// not returned; Run returns an error only for I/O failures and for ctx
-// being cancelled (then the jobs not finished have no transcript, so a
-// resume requests exactly them).
+// done is a finished job as the scheduler learns of it.
+type done struct {
+	slot int
+	res  Result
+	err  error // I/O failure writing its transcript
+}
+
+// Run runs jobs and the jobs that follow from them (Then), and returns
+// their results: those of jobs in the order of jobs, then those of the
+// follow-up jobs sorted by transcript path, whatever the order of
+// completion.
+//
+// The scheduler starts a job when its model has fewer than PerModel and
+// the run fewer than Global requests in flight, taking the models in turn
+// so that none starves the others of the global budget. After a call that
+// fails with model.ErrFatal, the model's jobs not yet started are archived
+// as skipped without a request; calls already in flight finish and are
+// archived as they end, since each was sent and may have been paid for.
+//
+// API failures are recorded in transcripts, not returned. Run returns an
+// error for I/O failures, for a job without a client, and when ctx ends
+// (then the jobs not finished have no transcript, so a resume asks exactly
+// them).
 func (r *Runner) Run(ctx context.Context, jobs []Job) ([]Result, error) {
-	results := make([]Result, len(jobs))
-	byModel := map[string][]int{}
-	var order []string
+	for _, j := range jobs {
+		if r.Clients[j.Model] == nil {
+			return nil, fmt.Errorf("no client for model %q", j.Model)
+		}
+	}
+	s := newSchedule(r, len(jobs))
 	for i, j := range jobs {
-		results[i].Job = j
-		if _, ok := byModel[j.Model]; !ok {
-			order = append(order, j.Model)
-		}
-		byModel[j.Model] = append(byModel[j.Model], i)
+		s.add(i, j, false)
 	}
-	global := make(chan struct{}, max(r.Global, 1))
-	g, gctx := errgroup.WithContext(ctx)
-	for _, m := range order {
-		idx := byModel[m]
-		client := r.Clients[m]
-		if client == nil {
-			return nil, fmt.Errorf("no client for model %q", m)
-		}
-		if r.Progress != nil {
-			r.Progress.Start(m, len(idx))
-		}
-		g.Go(func() error { return r.runModel(gctx, client, m, idx, jobs, results, global) })
-	}
-	err := g.Wait()
+	err := s.loop(ctx)
 	if ctx.Err() != nil {
-		return results, ctx.Err()
+		return s.results(), ctx.Err()
 	}
-	return results, err
+	return s.results(), err
 }
 
-// runModel runs one model's jobs with at most PerModel in flight. After a
-// fatal error (bad key, no credit, unknown model) the model's other jobs are
-// cancelled or skipped, each recorded as an error transcript.
-func (r *Runner) runModel(ctx context.Context, client model.Client, name string, idx []int, jobs []Job, results []Result, global chan struct{}) error {
-	mctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	var fatalOnce sync.Once
-	g := new(errgroup.Group)
-	g.SetLimit(max(r.PerModel, 1))
-	for _, i := range idx {
-		g.Go(func() error {
-			job := jobs[i]
-			// notRun records a job that was not (or not completely) asked:
-			// skipped with an error transcript after a fatal error of the
-			// model, or cancelled without a transcript so resume asks it.
-			notRun := func() error {
-				if cause := context.Cause(mctx); cause != nil && errors.Is(cause, model.ErrFatal) {
-					t := r.skipped(job, cause)
-					results[i] = Result{Job: job, Transcript: t, Outcome: Skipped}
-					r.report(name, t, Skipped)
-					return transcript.Write(r.Dir, t)
+// schedule is the state of one Run; only loop's goroutine touches it.
+type schedule struct {
+	r        *Runner
+	initial  int
+	slots    []Result
+	queue    map[string][]int // per model, the slots waiting, first to run first
+	models   []string         // models in order of first job, for taking turns
+	next     int              // the model whose turn it is
+	inflight map[string]int
+	running  int
+	fatal    map[string]error // the model's fatal failure
+	done     chan done
+}
+
+func newSchedule(r *Runner, n int) *schedule {
+	return &schedule{
+		r: r, initial: n, slots: make([]Result, 0, n),
+		queue: map[string][]int{}, inflight: map[string]int{}, fatal: map[string]error{},
+		done: make(chan done),
+	}
+}
+
+// add queues job j in slot i; a follow-up goes ahead of its model's queue.
+func (s *schedule) add(i int, j Job, first bool) {
+	if i == len(s.slots) {
+		s.slots = append(s.slots, Result{Job: j, Outcome: Cancelled})
+	}
+	if _, ok := s.queue[j.Model]; !ok {
+		s.models = append(s.models, j.Model)
+	}
+	if first {
+		s.queue[j.Model] = append([]int{i}, s.queue[j.Model]...)
+	} else {
+		s.queue[j.Model] = append(s.queue[j.Model], i)
+	}
+	if p := s.r.Progress; p != nil {
+		p.Add(j.Model, 1)
+	}
+}
+
+// loop starts jobs as budgets allow and handles their ends until no job is
+// waiting or running. After ctx ends or an I/O failure it starts nothing
+// more and waits for the running jobs.
+func (s *schedule) loop(ctx context.Context) error {
+	var firstErr error
+	for {
+		if ctx.Err() == nil && firstErr == nil {
+			s.start(ctx)
+		}
+		if s.running == 0 {
+			return firstErr
+		}
+		d := <-s.done
+		s.running--
+		s.inflight[d.res.Job.Model]--
+		s.slots[d.slot] = d.res
+		if d.err != nil {
+			firstErr = cmp.Or(firstErr, d.err)
+			continue
+		}
+		if d.res.Transcript == nil {
+			continue
+		}
+		s.report(d.res)
+		if t := d.res.Transcript; t.Error != nil && t.Error.Fatal && s.fatal[d.res.Job.Model] == nil {
+			s.fatal[d.res.Job.Model] = errors.New(t.Error.Message)
+		}
+		if s.r.Then != nil && ctx.Err() == nil {
+			for _, f := range s.r.Then(d.res) {
+				if s.r.Clients[f.Model] == nil {
+					firstErr = cmp.Or(firstErr, fmt.Errorf("no client for model %q", f.Model))
+					continue
 				}
-				results[i] = Result{Job: job, Outcome: Cancelled}
-				return nil
+				s.add(len(s.slots), f, true)
 			}
-			if t, ok := r.existing(job); ok {
-				results[i] = Result{Job: job, Transcript: t, Outcome: Reused}
-				r.report(name, t, Reused)
-				return nil
-			}
-			select {
-			case global <- struct{}{}:
-				defer func() { <-global }()
-			case <-mctx.Done():
-			}
-			if mctx.Err() != nil {
-				return notRun()
-			}
-			t, err := r.call(mctx, client, job)
-			if t == nil {
-				return notRun()
-			}
-			if errors.Is(err, model.ErrFatal) {
-				fatalOnce.Do(func() { stop(fmt.Errorf("%s: %w", name, err)) })
-				t.Error.Fatal = true
-			}
-			results[i] = Result{Job: job, Transcript: t, Outcome: Requested}
-			if err := transcript.Write(r.Dir, t); err != nil {
-				return fmt.Errorf("writing transcript: %w", err)
-			}
-			r.report(name, t, Requested)
-			return nil
-		})
-	}
-	return g.Wait()
-}
-
-func (r *Runner) report(name string, t *transcript.Transcript, o Outcome) {
-	if r.Progress != nil {
-		r.Progress.Done(name, t, o)
+		}
 	}
 }
 
-// existing returns the job's transcript when one exists, verifies, and holds
-// a response. Error transcripts are requested again on resume: an API
-// failure is not a result.
-func (r *Runner) existing(job Job) (*transcript.Transcript, bool) {
-	t, err := transcript.Read(transcript.TaskPath(r.Dir, job.Model, job.Task.ID, job.Repeat))
-	if err != nil || !t.OK() {
-		return nil, false
-	}
-	return t, true
-}
-
-// request is the model request of job.
-func (r *Runner) request(job Job) model.Request {
-	msgs := r.Prompts.Render(job.Task)
-	mm := make([]model.Message, len(msgs))
-	for i, m := range msgs {
-		mm[i] = model.Message{Role: m.Role, Content: m.Content}
-	}
-	return model.Request{
-		Model: job.Model, Messages: mm, Temperature: r.Temperature, Seed: job.Seed,
-		MaxTokens: r.MaxTokens, TaskID: job.Task.ID,
+// start starts every job the budgets allow, the models taking turns.
+func (s *schedule) start(ctx context.Context) {
+	for progress := true; progress; {
+		progress = false
+		for k := range s.models {
+			m := s.models[(s.next+k)%len(s.models)]
+			if len(s.queue[m]) == 0 || s.inflight[m] >= max(s.r.PerModel, 1) || s.running >= max(s.r.Global, 1) {
+				continue
+			}
+			slot := s.queue[m][0]
+			s.queue[m] = s.queue[m][1:]
+			s.inflight[m]++
+			s.running++
+			s.next = (s.next + k + 1) % len(s.models)
+			job, cause := s.slots[slot].Job, s.fatal[m]
+			go func() { s.done <- s.r.do(ctx, slot, job, cause) }()
+			progress = true
+			break
+		}
 	}
 }
 
-// base fills the fields every transcript of job shares.
-func (r *Runner) base(job Job, req model.Request) *transcript.Transcript {
-	return &transcript.Transcript{
-		Kind:     transcript.KindTask,
-		RunID:    r.RunID,
-		Model:    job.Model,
-		TaskID:   job.Task.ID,
-		Class:    job.Task.Class,
-		Repeat:   job.Repeat,
-		Hashes:   transcript.Hashes{Prompt: r.Prompts.Hash, Task: job.Task.Hash, Document: job.Task.Source.Hash},
-		Request:  transcript.RequestOf(req),
-		Attempts: []transcript.Attempt{},
+func (s *schedule) report(res Result) {
+	if p := s.r.Progress; p != nil {
+		p.Done(res.Job.Model, res.Transcript, res.Outcome)
 	}
 }
 
-func (r *Runner) skipped(job Job, cause error) *transcript.Transcript {
-	t := r.base(job, r.request(job))
+// results returns the slots: the initial jobs in order, then the
+// follow-ups by path.
+func (s *schedule) results() []Result {
+	out := slices.Clone(s.slots)
+	slices.SortStableFunc(out[s.initial:], func(a, b Result) int {
+		return cmp.Compare(a.Job.Path(""), b.Job.Path(""))
+	})
+	return out
+}
+
+// do runs one job: keeps its archived transcript, or skips it after a
+// fatal error of its model, or calls the model; then archives the result.
+func (r *Runner) do(ctx context.Context, slot int, job Job, fatal error) done {
+	old, err := r.existing(job)
+	if err != nil {
+		return done{slot: slot, res: Result{Job: job, Outcome: Cancelled}, err: err}
+	}
+	if old != nil {
+		return done{slot: slot, res: Result{Job: job, Transcript: old, Outcome: Reused}}
+	}
+	var res Result
+	switch {
+	case fatal != nil:
+		res = Result{Job: job, Transcript: skipped(job, fatal), Outcome: Skipped}
+	default:
+		t := r.call(ctx, job)
+		if t == nil {
+			return done{slot: slot, res: Result{Job: job, Outcome: Cancelled}}
+		}
+		res = Result{Job: job, Transcript: t, Outcome: Requested}
+	}
+	if err := transcript.Supersede(job.Path(r.Dir)); err != nil {
+		return done{slot: slot, res: res, err: err}
+	}
+	if err := transcript.Write(r.Dir, res.Transcript); err != nil {
+		return done{slot: slot, res: res, err: fmt.Errorf("writing transcript: %w", err)}
+	}
+	return done{slot: slot, res: res}
+}
+
+// existing returns the job's archived transcript when it holds a response
+// and job.Keep keeps it; nil when there is none or it must be asked again
+// (an API failure, a vote on an answer that changed). A transcript that
+// does not read back or verify is an error: the archive was damaged or
+// edited, and asking again would hide it.
+func (r *Runner) existing(job Job) (*transcript.Transcript, error) {
+	t, err := transcript.Read(job.Path(r.Dir))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("resuming: %w", err)
+	case !t.OK() || job.Keep != nil && !job.Keep(t):
+		return nil, nil
+	}
+	return t, nil
+}
+
+// record is a fresh copy of the job's transcript record.
+func record(job Job) *transcript.Transcript {
+	t := job.Record
+	t.Attempts = []transcript.Attempt{}
+	return &t
+}
+
+// skipped is the transcript of a job not sent because its model failed
+// fatally: no attempt, and a known cost of nothing.
+func skipped(job Job, cause error) *transcript.Transcript {
+	t := record(job)
 	now := time.Now().UTC()
 	t.StartedAt, t.FinishedAt = now, now
-	t.Error = &transcript.CallError{Code: "skipped", Message: "not requested: " + cause.Error(), Fatal: true}
+	t.Error = &transcript.CallError{Code: transcript.CodeSkipped, Message: "not requested after a fatal error of the model: " + cause.Error(), Fatal: true}
 	return t
 }
 
-// call makes one job's request. It returns a nil transcript when the job was
-// interrupted (ctx cancelled) before an answer or a final failure.
-func (r *Runner) call(ctx context.Context, client model.Client, job Job) (*transcript.Transcript, error) {
-	req := r.request(job)
-	t := r.base(job, req)
+// call makes one job's request. It returns nil when the job was
+// interrupted (ctx ended) before an answer or a final failure.
+func (r *Runner) call(ctx context.Context, job Job) *transcript.Transcript {
+	t := record(job)
 	jctx, cancel := context.WithTimeout(ctx, r.JobTimeout)
 	defer cancel()
 	t.StartedAt = time.Now().UTC()
-	resp, err := client.Complete(jctx, req)
+	resp, err := r.Clients[job.Model].Complete(jctx, job.Request)
 	t.FinishedAt = time.Now().UTC()
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return nil
 	}
 	if resp != nil {
 		t.Attempts = transcript.AttemptsOf(resp.Attempts)
@@ -243,10 +322,10 @@ func (r *Runner) call(ctx context.Context, client model.Client, job Job) (*trans
 		if resp != nil && len(resp.RawBody) > 0 {
 			t.Response = transcript.ResponseOf(resp)
 		}
-		return t, err
+		return t
 	}
 	t.Response = transcript.ResponseOf(resp)
-	return t, nil
+	return t
 }
 
 // callError records a failed call; a job whose own deadline passed says so.

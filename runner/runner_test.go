@@ -1,4 +1,4 @@
-package runner
+package runner_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,10 +14,13 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/suite"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -66,9 +70,23 @@ func newClient(url string, s *sleeps) *model.OpenRouter {
 		model.WithMaxRetries(3), model.WithSleep(s.sleep))
 }
 
-func newRunner(t testing.TB, dir string, clients map[string]model.Client) *Runner {
+func newRunner(t testing.TB, dir string, clients map[string]model.Client) *runner.Runner {
+	return &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: 10 * time.Second}
+}
+
+// answerJobs lists the answer jobs of models × tasks × repeats, as a run
+// plans them.
+func answerJobs(t testing.TB, models []string, tasks []*task.Task, repeats int, seed int64) []runner.Job {
 	_, p := load(t)
-	return &Runner{Clients: clients, Prompts: p, Dir: dir, RunID: "test", PerModel: 4, Global: 8, JobTimeout: 10 * time.Second}
+	var out []runner.Job
+	for _, m := range models {
+		for _, tk := range tasks {
+			for r := range repeats {
+				out = append(out, suite.AnswerJob(m, tk, r, config.Request{Seed: seed}, p, "test"))
+			}
+		}
+	}
+	return out
 }
 
 // TestFaults drives the real client against a misbehaving server: every job
@@ -104,20 +122,20 @@ func TestFaults(t *testing.T) {
 	for id := range scripts {
 		tasks = append(tasks, set.Task(id))
 	}
-	res, err := r.Run(context.Background(), Jobs([]string{"m"}, tasks, 1, 7))
+	res, err := r.Run(context.Background(), answerJobs(t, []string{"m"}, tasks, 1, 7))
 	if err != nil {
 		t.Fatal(err)
 	}
 	byTask := map[string]*transcript.Transcript{}
 	for _, x := range res {
 		if x.Transcript == nil {
-			t.Fatalf("%s: no transcript", x.Job.Task.ID)
+			t.Fatalf("%s: no transcript", x.Job.Record.TaskID)
 		}
-		onDisk, err := transcript.Read(transcript.TaskPath(dir, "m", x.Job.Task.ID, 0))
+		onDisk, err := transcript.Read(transcript.TaskPath(dir, "m", x.Job.Record.TaskID, 0))
 		if err != nil {
-			t.Fatalf("%s: %v", x.Job.Task.ID, err)
+			t.Fatalf("%s: %v", x.Job.Record.TaskID, err)
 		}
-		byTask[x.Job.Task.ID] = onDisk
+		byTask[x.Job.Record.TaskID] = onDisk
 	}
 	check := func(id string, ok bool, attempts int, reason string) {
 		t.Helper()
@@ -192,7 +210,7 @@ func TestFatalStopsModel(t *testing.T) {
 	dir := t.TempDir()
 	r := newRunner(t, dir, map[string]model.Client{"bad": c, "good": c})
 	r.PerModel = 1
-	res, err := r.Run(context.Background(), Jobs([]string{"bad", "good"}, set.Tasks[:10], 1, 1))
+	res, err := r.Run(context.Background(), answerJobs(t, []string{"bad", "good"}, set.Tasks[:10], 1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +226,7 @@ func TestFatalStopsModel(t *testing.T) {
 			if x.Transcript == nil || x.Transcript.Error == nil || !x.Transcript.Error.Fatal {
 				t.Fatalf("bad model job without a fatal error transcript: %+v", x)
 			}
-			if x.Outcome == Skipped {
+			if x.Outcome == runner.Skipped {
 				skipped++
 			}
 		}
@@ -225,8 +243,8 @@ type cancelAfter struct {
 	cancel context.CancelFunc
 }
 
-func (c *cancelAfter) Start(string, int) {}
-func (c *cancelAfter) Done(string, *transcript.Transcript, Outcome) {
+func (c *cancelAfter) Add(string, int) {}
+func (c *cancelAfter) Done(string, *transcript.Transcript, runner.Outcome) {
 	if c.done.Add(1) == c.n {
 		c.cancel()
 	}
@@ -242,7 +260,7 @@ func TestResume(t *testing.T) {
 	var sl sleeps
 	c := newClient(srv.URL, &sl)
 	dir := t.TempDir()
-	jobs := Jobs([]string{"m1", "m2"}, set.Tasks[:15], 1, 1)
+	jobs := answerJobs(t, []string{"m1", "m2"}, set.Tasks[:15], 1, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	r := newRunner(t, dir, map[string]model.Client{"m1": c, "m2": c})
 	r.Progress = &cancelAfter{n: 7, cancel: cancel}
@@ -281,9 +299,9 @@ func TestResume(t *testing.T) {
 	reused := 0
 	for _, x := range res {
 		if x.Transcript == nil || !x.Transcript.OK() {
-			t.Fatalf("job %s/%s has no successful transcript", x.Job.Model, x.Job.Task.ID)
+			t.Fatalf("job %s/%s has no successful transcript", x.Job.Model, x.Job.Record.TaskID)
 		}
-		if x.Outcome == Reused {
+		if x.Outcome == runner.Reused {
 			reused++
 		}
 	}
@@ -304,24 +322,64 @@ func TestResume(t *testing.T) {
 	}
 }
 
-// TestResultsInJobOrder: results follow the job list, not completion order.
+// completions records the order in which the runner learns that jobs
+// ended, and lets a test wait for one.
+type completions struct {
+	mu    sync.Mutex
+	order []string
+	ended map[string]chan struct{}
+}
+
+func newCompletions(ids []string) *completions {
+	c := &completions{ended: map[string]chan struct{}{}}
+	for _, id := range ids {
+		c.ended[id] = make(chan struct{})
+	}
+	return c
+}
+
+func (c *completions) Add(string, int) {}
+func (c *completions) Done(_ string, t *transcript.Transcript, _ runner.Outcome) {
+	c.mu.Lock()
+	c.order = append(c.order, t.TaskID)
+	c.mu.Unlock()
+	close(c.ended[t.TaskID])
+}
+
+// TestResultsInJobOrder: results follow the job list, not completion
+// order. The server holds each task's answer until the runner has
+// received the next task's, so completion order is exactly reversed.
 func TestResultsInJobOrder(t *testing.T) {
 	set, _ := load(t)
+	tasks := set.Tasks[:9]
+	var ids []string
+	for _, tk := range tasks {
+		ids = append(ids, tk.ID)
+	}
+	done := newCompletions(ids)
 	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
-		// Later tasks answer faster, so completion order is reversed.
-		return modeltest.Reply{Content: "{}", Delay: time.Duration(20-int(taskOf(req)[1]-'0')) * time.Millisecond}
+		if i := slices.Index(ids, taskOf(req)); i+1 < len(ids) {
+			<-done.ended[ids[i+1]]
+		}
+		return modeltest.Text("{}")
 	})
-	var sl sleeps
-	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": newClient(srv.URL, &sl)})
-	r.PerModel = 8
-	jobs := Jobs([]string{"m"}, set.Tasks[:9], 1, 1)
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(0))
+	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": c})
+	r.PerModel, r.Global, r.JobTimeout = len(tasks), len(tasks), time.Minute
+	r.Progress = done
+	jobs := answerJobs(t, []string{"m"}, tasks, 1, 1)
 	res, err := r.Run(context.Background(), jobs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := slices.Clone(ids)
+	slices.Reverse(want)
+	if !slices.Equal(done.order, want) {
+		t.Fatalf("completion order %v, want the reverse of %v: the test's premise failed", done.order, ids)
+	}
 	for i, x := range res {
-		if x.Job.Task.ID != jobs[i].Task.ID || x.Transcript.TaskID != jobs[i].Task.ID {
-			t.Errorf("result %d is %s, want %s", i, x.Transcript.TaskID, jobs[i].Task.ID)
+		if x.Job.Record.TaskID != jobs[i].Record.TaskID || x.Transcript.TaskID != jobs[i].Record.TaskID {
+			t.Errorf("result %d is %s, want %s", i, x.Transcript.TaskID, jobs[i].Record.TaskID)
 		}
 	}
 }
@@ -340,16 +398,16 @@ func BenchmarkFanOut(b *testing.B) {
 
 func benchFanOut(b *testing.B, delay time.Duration) {
 	const perModel = 6
-	set, p := load(b)
+	set, _ := load(b)
 	srv := modeltest.NewServer(b, modeltest.FixedDelay(delay, "{}"))
 	models := []string{"anthropic/a", "openai/b", "google/c"}
-	jobs := Jobs(models, set.Tasks, 1, 1)
+	jobs := answerJobs(b, models, set.Tasks, 1, 1)
 	ideal := time.Duration((60+perModel-1)/perModel) * delay
 	var sl sleeps
 	c := newClient(srv.URL, &sl)
 	for b.Loop() {
-		r := &Runner{Clients: map[string]model.Client{models[0]: c, models[1]: c, models[2]: c}, Prompts: p,
-			Dir: b.TempDir(), RunID: "bench", PerModel: perModel, Global: 3 * perModel, JobTimeout: time.Minute}
+		r := &runner.Runner{Clients: map[string]model.Client{models[0]: c, models[1]: c, models[2]: c},
+			Dir: b.TempDir(), PerModel: perModel, Global: 3 * perModel, JobTimeout: time.Minute}
 		start := time.Now()
 		if _, err := r.Run(context.Background(), jobs); err != nil {
 			b.Fatal(err)
@@ -367,7 +425,7 @@ func TestJobDeadline(t *testing.T) {
 	var sl sleeps
 	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": newClient(srv.URL, &sl)})
 	r.JobTimeout = 450 * time.Millisecond // each attempt gives up after 300 ms; 4 are allowed
-	res, err := r.Run(context.Background(), Jobs([]string{"m"}, set.Tasks[:1], 1, 1))
+	res, err := r.Run(context.Background(), answerJobs(t, []string{"m"}, set.Tasks[:1], 1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,5 +435,123 @@ func TestJobDeadline(t *testing.T) {
 	}
 	if n := len(tr.Attempts); n < 1 || n > 2 {
 		t.Errorf("%d attempts within a 450 ms job of 300 ms attempts", n)
+	}
+}
+
+// inFlight counts requests in flight per model at the server and keeps
+// the highest count seen.
+type inFlight struct {
+	mu       sync.Mutex
+	now, top map[string]int
+}
+
+func (f *inFlight) handler(delay time.Duration) modeltest.Handler {
+	f.now, f.top = map[string]int{}, map[string]int{}
+	return func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		f.mu.Lock()
+		f.now[req.Model]++
+		f.top[req.Model] = max(f.top[req.Model], f.now[req.Model])
+		f.mu.Unlock()
+		time.Sleep(delay)
+		f.mu.Lock()
+		f.now[req.Model]--
+		f.mu.Unlock()
+		return modeltest.Text("{}")
+	}
+}
+
+// TestFollowUpsShareLimits: jobs that follow from others (judge votes)
+// join the queue while the first jobs run, and count against their own
+// model's per-model limit and the global one.
+func TestFollowUpsShareLimits(t *testing.T) {
+	set, _ := load(t)
+	var f inFlight
+	srv := modeltest.NewServer(t, f.handler(20*time.Millisecond))
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(0))
+	r := newRunner(t, t.TempDir(), map[string]model.Client{"a": c, "j": c})
+	r.PerModel, r.Global = 2, 3
+	var firstFollowUp, lastAnswer atomic.Int64
+	r.Then = func(res runner.Result) []runner.Job {
+		if res.Job.Model != "a" {
+			return nil
+		}
+		lastAnswer.Store(time.Now().UnixNano())
+		// Every answer brings three votes by j, each a job of its own.
+		var out []runner.Job
+		for k := range 3 {
+			job := res.Job
+			job.Model, job.Request.Model = "j", "j"
+			job.Record.Model, job.Record.Repeat = "j", k
+			out = append(out, job)
+		}
+		firstFollowUp.CompareAndSwap(0, time.Now().UnixNano())
+		return out
+	}
+	jobs := answerJobs(t, []string{"a"}, set.Tasks[:12], 1, 1)
+	res, err := r.Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 12+36 {
+		t.Fatalf("%d results, want 12 answers and 36 follow-ups", len(res))
+	}
+	if n := srv.CountModel("j"); n != 36 {
+		t.Errorf("%d requests to j, want 36", n)
+	}
+	if f.top["a"] > 2 || f.top["j"] > 2 {
+		t.Errorf("most in flight: a %d, j %d; the per-model limit is 2", f.top["a"], f.top["j"])
+	}
+	if firstFollowUp.Load() >= lastAnswer.Load() {
+		t.Error("no follow-up was queued before the last answer ended")
+	}
+	for i, x := range res[12:] {
+		if x.Transcript == nil || x.Transcript.Model != "j" {
+			t.Fatalf("follow-up %d: %+v", i, x)
+		}
+		if i > 0 && res[12+i-1].Job.Path("") > x.Job.Path("") {
+			t.Errorf("follow-ups are not sorted by path at %d", i)
+		}
+	}
+}
+
+// TestFatalArchivesEveryRequestSent: when a model fails fatally while
+// several of its calls are in flight, each call that reached the server is
+// archived with its attempt; only jobs never sent are skipped, with no
+// attempt and a known cost of nothing.
+func TestFatalArchivesEveryRequestSent(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		r := modeltest.Unauthorized()
+		r.Delay = 30 * time.Millisecond
+		return r
+	})
+	var sl sleeps
+	dir := t.TempDir()
+	r := newRunner(t, dir, map[string]model.Client{"bad": newClient(srv.URL, &sl)})
+	r.PerModel = 4
+	res, err := r.Run(context.Background(), answerJobs(t, []string{"bad"}, set.Tasks[:10], 1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, skipped := 0, 0
+	for _, x := range res {
+		tr, err := transcript.Read(x.Job.Path(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case len(tr.Attempts) > 0 && tr.Error.Code != transcript.CodeSkipped && x.Outcome == runner.Requested:
+			sent++
+		case len(tr.Attempts) == 0 && tr.Error.Code == transcript.CodeSkipped && x.Outcome == runner.Skipped:
+			skipped++
+		default:
+			t.Errorf("%s: outcome %v, %d attempts, error %+v", tr.TaskID, x.Outcome, len(tr.Attempts), tr.Error)
+		}
+	}
+	if n := srv.CountModel("bad"); sent != n || n < 2 {
+		t.Errorf("%d requests reached the server, %d archived as sent; want equal and at least 2 (4 in flight)", n, sent)
+	}
+	if sent+skipped != 10 {
+		t.Errorf("sent %d + skipped %d, want 10", sent, skipped)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/judge"
@@ -14,6 +15,7 @@ import (
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/suite"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -35,17 +37,11 @@ func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
 	identity, _ := offline.New(offline.Identity, set)
 	clients := map[string]model.Client{offline.Oracle: oracle, offline.Identity: identity, judge.OfflineJudge: judge.NewOffline(set)}
 	dir := t.TempDir()
-	r := &runner.Runner{Clients: clients, Prompts: prompts, Dir: dir, RunID: "t", PerModel: 2, Global: 4, JobTimeout: time.Minute}
+	jcfg := judge.Config{Fixed: []string{judge.OfflineJudge}, Seed: 1}
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 2, Global: 4, JobTimeout: time.Minute, Then: suite.JudgeVotes(set, jcfg)}
 	tasks := []*task.Task{set.Task("05-a"), set.Task("05-b"), set.Task("05-c")}
-	res, err := r.Run(context.Background(), runner.Jobs([]string{offline.Oracle, offline.Identity}, tasks, 2, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var answers []*transcript.Transcript
-	for _, x := range res {
-		answers = append(answers, x.Transcript)
-	}
-	if _, err := judge.Run(context.Background(), clients, set, answers, dir, judge.Config{Fixed: []string{judge.OfflineJudge}, Seed: 1}); err != nil {
+	cfg := &config.Config{Models: []string{offline.Oracle, offline.Identity}, Repeats: 2, Request: config.Request{Seed: 1}}
+	if _, err := r.Run(context.Background(), suite.AnswerJobs(cfg, prompts, tasks, "t")); err != nil {
 		t.Fatal(err)
 	}
 	trs, err := transcript.ReadAll(dir)

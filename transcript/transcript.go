@@ -134,6 +134,10 @@ type Attempt struct {
 	WaitMS       int64     `json:"wait_ms,omitempty"` // not hashed
 }
 
+// CodeSkipped is the CallError code of a job that was never sent because
+// its model had already failed fatally: it has no attempt and costs nothing.
+const CodeSkipped = "skipped"
+
 // CallError is an API failure that outlasted its retries.
 type CallError struct {
 	Status  int    `json:"status"`          // HTTP status of the last attempt; 0 if none
@@ -311,4 +315,25 @@ func (r *Ref) String() string {
 		return "-"
 	}
 	return fmt.Sprintf("%s/%s/r%d", r.Model, r.TaskID, r.Repeat)
+}
+
+// Supersede moves an archived transcript at path out of the way before a
+// new call for the same job is written there: a resume asks again for an
+// API failure (which is not a result) or a vote on an answer that changed.
+// The old file is kept as path + ".superseded-N" (N = 1, 2, ...), which
+// ReadAll does not read, so every attempt ever sent stays in the archive
+// and no transcript is rewritten. A missing file is not an error.
+func Supersede(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	for n := 1; ; n++ {
+		dst := fmt.Sprintf("%s.superseded-%d", path, n)
+		if _, err := os.Stat(dst); errors.Is(err, os.ErrNotExist) {
+			if err := os.Rename(path, dst); err != nil {
+				return fmt.Errorf("keeping the superseded transcript: %w", err)
+			}
+			return nil
+		}
+	}
 }

@@ -3,14 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
-	"bendscript.com/round-trip-harness/offline"
-	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/pipeline"
 )
 
 func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -23,6 +23,8 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when it does not exist)")
 	casesDir := fs.String("cases", "", "directory of labelled answers NN-a.json (default: the embedded calibration set)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of tables")
+	configFile := fs.String("config", "harness.yaml", "configuration file: retries and timeouts of online judges (built-in defaults when it does not exist)")
+	baseURL := fs.String("base-url", "", "OpenAI-compatible API root (default $OPENROUTER_BASE_URL, else OpenRouter)")
 	// The subcommand may come before or after the flags.
 	sub := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -41,7 +43,7 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return usageError("judge: the only subcommand is calibrate")
 	}
-	judges := judgeList(*models)
+	judges := splitList(*models)
 	if len(judges) == 0 {
 		fs.Usage()
 		return usageError("judge calibrate: give the judges with --models")
@@ -54,9 +56,16 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	clients, err := judgeClients(set, judges)
+	cfg, err := loadConfig(*configFile)
 	if err != nil {
 		return err
+	}
+	if err := pipeline.CheckJudges(judges); err != nil {
+		return &exitError{exitCantRun, err}
+	}
+	clients, _, err := pipeline.ConnectionFrom(cfg, *baseURL, os.Getenv(model.EnvAPIKey)).Clients(judges, set)
+	if err != nil {
+		return &exitError{exitCantRun, fmt.Errorf("judge calibrate: %w", err)}
 	}
 	report, err := judge.Calibrate(ctx, clients, set, cases, judges)
 	if err != nil {
@@ -88,40 +97,4 @@ func loadJudgeCases(dir string) ([]judge.Case, error) {
 		return nil, &exitError{exitCantRun, err}
 	}
 	return cases, nil
-}
-
-// judgeClients returns a client per judge: the offline judge in process,
-// every other model through OpenRouter with the key from the environment.
-func judgeClients(set *task.Set, judges []string) (map[string]model.Client, error) {
-	clients := map[string]model.Client{}
-	var online model.Client
-	for _, j := range judges {
-		switch {
-		case j == judge.OfflineJudge:
-			clients[j] = judge.NewOffline(set)
-		case offline.IsOffline(j):
-			return nil, usageError("judge: %s answers tasks and cannot judge; the offline judge is %s", j, judge.OfflineJudge)
-		default:
-			if online == nil {
-				key := os.Getenv(model.EnvAPIKey)
-				if key == "" {
-					return nil, usageError("judge: %s is an online model: set %s (or use --models %s)", j, model.EnvAPIKey, judge.OfflineJudge)
-				}
-				online = model.NewOpenRouter(model.WithAPIKey(key), model.WithBaseURL(model.BaseURLFromEnv()))
-			}
-			clients[j] = online
-		}
-	}
-	return clients, nil
-}
-
-// judgeList splits a comma-separated flag value, dropping empty items.
-func judgeList(s string) []string {
-	var out []string
-	for _, x := range strings.Split(s, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
 }

@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
-	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/transcript"
 )
 
 // cmdRescore is the score phase over an archived run: the same
@@ -37,28 +34,25 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageError("rescore: --format is md or json, not %q", *format)
 	}
 	runDir := fs.Arg(0)
-	m, cfg, err := readRun(runDir)
+	m, cfg, err := pipeline.ReadRun(runDir)
 	if err != nil {
-		return err
+		return &exitError{exitCantRun, fmt.Errorf("rescore: %w", err)}
 	}
 	set, prompts, err := loadTasks(*corpusDir, *taskDir)
 	if err != nil {
 		return err
 	}
-	switch {
-	case set.Hash() != m.CorpusHash:
-		return &exitError{exitCantRun, fmt.Errorf("rescore: the corpus or tasks differ from the run's (corpus hash %s, run %s): rescore with the run's --corpus and --instructions", shortHash(set.Hash()), shortHash(m.CorpusHash))}
-	case prompts.Hash != m.PromptHash:
-		return &exitError{exitCantRun, fmt.Errorf("rescore: the prompt templates differ from the run's (prompt hash %s, run %s)", shortHash(prompts.Hash), shortHash(m.PromptHash))}
+	if err := pipeline.CheckInputs(m, set, prompts); err != nil {
+		return &exitError{exitCantRun, fmt.Errorf("rescore: %w", err)}
 	}
 	now := time.Now().UTC()
 	summary := stdout
 	if *format == "json" {
-		summary = io.Discard
+		summary = nil
 	}
-	err = scoreAndReport(runDir, m, cfg, set, *out, &now, summary)
-	if *format == "json" && exitCode(err) != exitCantRun {
-		b, rerr := os.ReadFile(filepath.Join(*out, m.RunID+".json"))
+	res, err := pipeline.Score(pipeline.ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: set, ReportDir: *out, RescoredAt: &now, Stdout: summary})
+	if *format == "json" && res != nil {
+		b, rerr := os.ReadFile(res.Reports[0])
 		if rerr != nil {
 			return &exitError{exitCantRun, rerr}
 		}
@@ -66,35 +60,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return werr
 		}
 	}
-	return err
-}
-
-// readRun reads a run's manifest and its configuration, checking the
-// configuration against the hash the run recorded.
-func readRun(runDir string) (*transcript.Manifest, *config.Config, error) {
-	m, err := transcript.ReadManifest(runDir)
-	if err != nil {
-		return nil, nil, &exitError{exitCantRun, fmt.Errorf("rescore: %w", err)}
-	}
-	var cfg config.Config
-	if err := json.Unmarshal(m.Config, &cfg); err != nil {
-		return nil, nil, &exitError{exitCantRun, fmt.Errorf("rescore: %s: /config: %w", filepath.Join(runDir, transcript.ManifestName), err)}
-	}
-	if h := cfg.Hash(); h != m.ConfigHash {
-		return nil, nil, &exitError{exitCantRun, fmt.Errorf("rescore: %s: /config: the configuration does not match config_hash (computed %s, recorded %s)",
-			filepath.Join(runDir, transcript.ManifestName), shortHash(h), shortHash(m.ConfigHash))}
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, nil, &exitError{exitCantRun, fmt.Errorf("rescore: the run's configuration: %w", err)}
-	}
-	return m, &cfg, nil
-}
-
-func shortHash(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	return h
+	return pipelineError(err, stderr)
 }
 
 // cmdCompare compares two JSON reports in the manner of benchstat.

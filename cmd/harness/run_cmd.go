@@ -2,31 +2,20 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	"bendscript.com/round-trip-harness/config"
-	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
-	"bendscript.com/round-trip-harness/offline"
-	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/runner"
-	"bendscript.com/round-trip-harness/scoring"
-	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
-
-// ErrNoKey is returned when a run needs OpenRouter and no key is set.
-var ErrNoKey = errors.New("OPENROUTER_API_KEY is not set: export OPENROUTER_API_KEY=sk-or-... to run the gating models, or run `make demo` for the offline pipeline")
 
 // runOptions are the flags of harness run.
 type runOptions struct {
@@ -97,6 +86,7 @@ func loadConfig(path string) (*config.Config, error) {
 	return c, nil
 }
 
+// splitList splits a comma-separated flag value, dropping empty items.
 func splitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
@@ -113,14 +103,9 @@ func runHarness(ctx context.Context, o runOptions, stdout, stderr io.Writer) err
 		return err
 	}
 	var manifest *transcript.Manifest
-	runDir := o.resume
 	if o.resume != "" {
-		manifest, err = transcript.ReadManifest(o.resume)
-		if err != nil {
+		if manifest, cfg, err = pipeline.ReadRun(o.resume); err != nil {
 			return &exitError{exitCantRun, fmt.Errorf("resume: %w", err)}
-		}
-		if err := jsonInto(manifest.Config, cfg); err != nil {
-			return &exitError{exitCantRun, fmt.Errorf("resume: the manifest's configuration: %w", err)}
 		}
 		if o.models != "" || o.judges != "" || o.repeats != 0 {
 			fmt.Fprintln(stderr, "resume: --models, --judges and --repeats are taken from the run's manifest")
@@ -152,209 +137,34 @@ func runHarness(ctx context.Context, o runOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	judges := judgeModels(cfg)
-	if err := checkJudges(judges); err != nil {
-		return err
-	}
-	all := append(slices.Clone(cfg.Models), judges...)
-	clients, online, err := makeClients(all, set, cfg, o.baseURL)
-	if err != nil {
-		return err
-	}
-	tasks := set.Tasks
-	if manifest != nil {
-		tasks = nil
-		for _, id := range manifest.TaskIDs {
-			if t := set.Task(id); t != nil {
-				tasks = append(tasks, t)
-			}
-		}
-		if manifest.CorpusHash != set.Hash() || manifest.PromptHash != prompts.Hash {
-			return &exitError{exitCantRun, fmt.Errorf("resume: the corpus, tasks or prompts changed since the run started (hashes differ); start a new run")}
-		}
-	}
-	jobs := runner.Jobs(cfg.Models, tasks, cfg.Repeats, cfg.Request.Seed)
-	var unstructured []string
-	if len(online) > 0 && !o.noPreflight {
-		if unstructured, err = preflight(ctx, online, clients, jobs, prompts, stdout); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(tasks), cfg.Repeats, len(jobs))
-	}
-	if o.dryRun {
-		return nil
-	}
-
-	now := time.Now().UTC()
-	if manifest == nil {
-		id := o.runID
-		if id == "" {
-			id = now.Format("20060102T150405Z")
-		}
-		runDir = filepath.Join(o.out, id)
-		if _, err := os.Stat(runDir); err == nil {
-			return usageError("run: %s exists; use --resume %s or another --run-id", runDir, runDir)
-		}
-		manifest = &transcript.Manifest{
-			RunID: id, HarnessVersion: Version, GitCommit: gitCommit(),
-			Models: cfg.Models, Judges: judges, Repeats: cfg.Repeats, Seed: cfg.Request.Seed,
-			TaskIDs: taskIDs(tasks), CorpusHash: set.Hash(), PromptHash: prompts.Hash,
-			ConfigHash: cfg.Hash(), Config: cfg.JSON(), StartedAt: now,
-		}
-	}
-	previousFinish := manifest.FinishedAt
-	if o.resume != "" {
-		manifest.ResumedAt = append(manifest.ResumedAt, now)
-		manifest.FinishedAt = nil
-	}
-	if err := transcript.WriteManifest(runDir, manifest); err != nil {
-		return &exitError{exitCantRun, err}
-	}
-	fmt.Fprintf(stdout, "run: %s\n", runDir)
-
-	r := &runner.Runner{
-		Clients: clients, Prompts: prompts, Dir: runDir, RunID: manifest.RunID,
-		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
-		Temperature: cfg.Request.Temperature, MaxTokens: cfg.Request.MaxTokens,
+	_, err = pipeline.Run(ctx, pipeline.Options{
+		Config: cfg, Set: set, Prompts: prompts,
+		Conn:   pipeline.ConnectionFrom(cfg, o.baseURL, os.Getenv(model.EnvAPIKey)),
+		Resume: manifest, ResumeDir: o.resume,
+		OutDir: o.out, RunID: o.runID, ReportDir: o.reports,
+		DryRun: o.dryRun, NoPreflight: o.noPreflight,
+		HarnessVersion: Version, GitCommit: gitCommit(),
 		Progress: progressFor(o.progressMode, stderr),
-	}
-	results, err := r.Run(ctx, jobs)
-	if ctx.Err() != nil {
-		fmt.Fprintf(stderr, "\ninterrupted: finished transcripts are kept; resume with\n  harness run --resume %s\n", runDir)
+		Stdout:   stdout, Stderr: stderr,
+	})
+	return pipelineError(err, stderr)
+}
+
+// pipelineError maps the pipeline's errors to exit codes: a failing verdict
+// 1 (the report already said why), anything else 2; an interruption prints
+// how to resume.
+func pipelineError(err error, stderr io.Writer) error {
+	var ie *pipeline.InterruptedError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, pipeline.ErrVerdictFail):
+		return failed()
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "\n%v\n", ie)
 		return &exitError{exitCantRun, errSilent}
 	}
-	if err != nil {
-		return &exitError{exitCantRun, err}
-	}
-	var answers []*transcript.Transcript
-	for _, res := range results {
-		if res.Transcript != nil {
-			answers = append(answers, res.Transcript)
-		}
-	}
-	if len(judges) > 0 {
-		jcfg := judge.Config{RunID: manifest.RunID, Gating: cfg.Models, Fixed: cfg.Judges.Models,
-			Seed: cfg.Request.Seed, Concurrency: cfg.Concurrency.Global, Unstructured: unstructured}
-		if _, err := judge.Run(ctx, clients, set, answers, runDir, jcfg); err != nil {
-			if ctx.Err() != nil {
-				fmt.Fprintf(stderr, "\ninterrupted while judging; resume with\n  harness run --resume %s\n", runDir)
-				return &exitError{exitCantRun, errSilent}
-			}
-			return &exitError{exitCantRun, fmt.Errorf("judging: %w", err)}
-		}
-	}
-	fin := time.Now().UTC()
-	manifest.FinishedAt = &fin
-	if previousFinish != nil && allReused(results) {
-		// Resuming a finished run asked nothing new: the run finished when
-		// it first did, and its report stays byte-identical.
-		manifest.FinishedAt = previousFinish
-	}
-	if err := transcript.WriteManifest(runDir, manifest); err != nil {
-		return &exitError{exitCantRun, err}
-	}
-	return scoreAndReport(runDir, manifest, cfg, set, o.reports, nil, stdout)
-}
-
-// scoreAndReport is the score phase over a run directory, shared by run and
-// rescore: read the archived transcripts (verifying their hashes), score,
-// build and write the report, and map the verdict to the exit code.
-func scoreAndReport(runDir string, m *transcript.Manifest, cfg *config.Config, set *task.Set, reportDir string, rescoredAt *time.Time, stdout io.Writer) error {
-	trs, err := transcript.ReadAll(runDir)
-	if err != nil {
-		return &exitError{exitCantRun, err}
-	}
-	scores, err := scoring.Run(set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, cfg.Weights.Metric())
-	if err != nil {
-		return &exitError{exitCantRun, err}
-	}
-	in := report.Input{Manifest: m, Config: cfg, Scores: scores, Set: set, RescoredAt: rescoredAt, Transcripts: trs}
-	rep := report.Build(in)
-	paths, err := report.WriteAll(reportDir, rep, in)
-	if err != nil {
-		return &exitError{exitCantRun, err}
-	}
-	if err := report.WriteMarkdown(stdout, rep); err != nil {
-		return err
-	}
-	for _, p := range paths {
-		fmt.Fprintf(stdout, "wrote %s\n", p)
-	}
-	if !rep.Passed() {
-		return &exitError{exitFail, errSilent}
-	}
-	return nil
-}
-
-// judgeModels returns the class A judges: the fixed list, or with a panel
-// the gating models themselves (each judging the others' answers).
-func judgeModels(cfg *config.Config) []string {
-	if len(cfg.Judges.Models) > 0 {
-		return cfg.Judges.Models
-	}
-	if cfg.Judges.Panel {
-		return slices.Clone(cfg.Models)
-	}
-	return nil
-}
-
-// checkJudges refuses judges that cannot judge: the offline task models
-// answer tasks, not judge requests.
-func checkJudges(judges []string) error {
-	for _, j := range judges {
-		if offline.IsOffline(j) && j != judge.OfflineJudge {
-			return usageError("%s cannot judge class A answers; with offline models pass --judges %s", j, judge.OfflineJudge)
-		}
-	}
-	return nil
-}
-
-// makeClients builds a client per model: offline models from the task set,
-// every other model through OpenRouter (which needs the key).
-func makeClients(models []string, set *task.Set, cfg *config.Config, baseURL string) (map[string]model.Client, []string, error) {
-	clients := map[string]model.Client{}
-	var online []string
-	var or *model.OpenRouter
-	for _, m := range models {
-		if clients[m] != nil {
-			continue
-		}
-		switch {
-		case m == judge.OfflineJudge:
-			clients[m] = judge.NewOffline(set)
-		case offline.IsOffline(m):
-			c, err := offline.New(m, set)
-			if err != nil {
-				return nil, nil, usageError("%v", err)
-			}
-			clients[m] = c
-		default:
-			if or == nil {
-				key := os.Getenv(model.EnvAPIKey)
-				if key == "" {
-					return nil, nil, &exitError{exitCantRun, ErrNoKey}
-				}
-				if baseURL == "" {
-					baseURL = model.BaseURLFromEnv()
-				}
-				or = model.NewOpenRouter(model.WithAPIKey(key), model.WithBaseURL(baseURL),
-					model.WithMaxRetries(cfg.Retries.Max), model.WithAttemptTimeout(cfg.Timeouts.Attempt.Duration),
-					model.WithBackoff(cfg.Retries.BackoffBase.Duration, cfg.Retries.BackoffMax.Duration))
-			}
-			clients[m] = or
-			online = append(online, m)
-		}
-	}
-	return clients, online, nil
-}
-
-func taskIDs(ts []*task.Task) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.ID
-	}
-	return out
+	return &exitError{exitCantRun, err}
 }
 
 func progressFor(mode string, w io.Writer) runner.Progress {
@@ -381,15 +191,4 @@ func gitCommit() string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
-}
-
-func jsonInto(raw []byte, v any) error { return json.Unmarshal(raw, v) }
-
-func allReused(rs []runner.Result) bool {
-	for _, r := range rs {
-		if r.Outcome != runner.Reused {
-			return false
-		}
-	}
-	return true
 }

@@ -21,12 +21,17 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	taskFile := fs.String("task", "", "the task file (its directory is read as the task directory)")
 	output := fs.String("output", "", "the model's raw answer (a .bend document, bare or fenced); - reads standard input")
 	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
+	configFile := fs.String("config", "harness.yaml", "configuration file: the drift weights (built-in defaults when it does not exist)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if *taskFile == "" || *output == "" || fs.NArg() > 0 {
 		fs.Usage()
 		return usageError("score: give --task and --output")
+	}
+	cfg, err := loadConfig(*configFile)
+	if err != nil {
+		return err
 	}
 	t, _, err := findTask(*taskFile, *corpusDir)
 	if err != nil {
@@ -45,7 +50,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if t.Class == task.ClassA {
 		res = metric.ScoreAnswer(t.Source.Doc, string(raw))
 	} else {
-		res = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, string(raw), metric.DefaultWeights())
+		res = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, string(raw), cfg.Weights.Metric())
 	}
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"context"
@@ -29,7 +29,7 @@ var requiredParams = []string{"temperature", "seed"}
 // It returns the online models whose listing says they do not take
 // structured output (response_format): judges among them are asked without
 // a schema and their replies parsed tolerantly.
-func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, prompts *task.Prompts, w io.Writer) (unstructured []string, err error) {
+func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, set *task.Set, w io.Writer) (unstructured []string, err error) {
 	l, ok := clients[online[0]].(lister)
 	if !ok {
 		return nil, nil
@@ -38,14 +38,14 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 	defer cancel()
 	infos, err := l.ListModels(lctx)
 	if err != nil {
-		return nil, &exitError{exitCantRun, fmt.Errorf("preflight: listing models: %w (use --no-preflight for servers without a model list)", err)}
+		return nil, fmt.Errorf("preflight: listing models: %w (use --no-preflight for servers without a model list)", err)
 	}
 	byID := map[string]model.ModelInfo{}
 	for _, m := range infos {
 		byID[m.ID] = m
 	}
 	var problems []string
-	est := estimate(jobs, prompts)
+	est := estimate(jobs, set)
 	total, known := 0.0, true
 	fmt.Fprintf(w, "preflight: %d jobs\n", len(jobs))
 	for _, m := range online {
@@ -76,7 +76,7 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", m, e.jobs, e.prompt, e.completion, cost)
 	}
 	if len(problems) > 0 {
-		return nil, &exitError{exitCantRun, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))}
+		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
 	}
 	suffix := ""
 	if !known {
@@ -93,17 +93,17 @@ type tokenEstimate struct {
 
 // estimate counts tokens as characters / 4, a rough rule that is good enough
 // to catch a run that would cost ten times what was expected.
-func estimate(jobs []runner.Job, prompts *task.Prompts) map[string]tokenEstimate {
+func estimate(jobs []runner.Job, set *task.Set) map[string]tokenEstimate {
 	out := map[string]tokenEstimate{}
 	for _, j := range jobs {
 		e := out[j.Model]
 		e.jobs++
-		b, _ := json.Marshal(prompts.Render(j.Task))
+		b, _ := json.Marshal(j.Request.Messages)
 		e.prompt += int64(len(b) / 4)
-		if j.Task.Class == task.ClassA {
+		if t := set.Task(j.Record.TaskID); t == nil || t.Class == task.ClassA {
 			e.completion += 200
 		} else {
-			e.completion += int64(len(j.Task.Source.Bytes) / 4)
+			e.completion += int64(len(t.Source.Bytes) / 4)
 		}
 		out[j.Model] = e
 	}

@@ -1,19 +1,88 @@
-package judge
+package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"bendscript.com/round-trip-harness/corpus"
+	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/suite"
+	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
 var gating = []string{"a/alpha", "b/beta", "c/gamma"}
+
+var (
+	setOnce sync.Once
+	testSet *task.Set
+)
+
+// corpusSet loads the embedded corpus and tasks once.
+func corpusSet(t testing.TB) *task.Set {
+	t.Helper()
+	setOnce.Do(func() {
+		s, probs := task.Load(corpus.FS, instructions.FS)
+		if len(probs) > 0 {
+			t.Fatalf("loading the corpus: %v", probs)
+		}
+		testSet = s
+	})
+	if testSet == nil {
+		t.Fatal("the corpus did not load")
+	}
+	return testSet
+}
+
+// answerTranscript is a sealed class A answer of modelID to taskID.
+func answerTranscript(t *testing.T, modelID, taskID, content string) *transcript.Transcript {
+	t.Helper()
+	tr := &transcript.Transcript{
+		Schema: transcript.SchemaVersion, Kind: transcript.KindTask, RunID: "test", Model: modelID,
+		TaskID: taskID, Class: "A", Attempts: []transcript.Attempt{},
+		Response: &transcript.Response{Content: content, FinishReason: "stop"},
+	}
+	if err := tr.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// runVotes asks the judges about answers as a run does: each answer's
+// votes are runner jobs (judgeVotes), under a per-model limit. It returns
+// the judge transcripts sorted by answerer, task, repeat and judge.
+func runVotes(ctx context.Context, clients map[string]model.Client, set *task.Set, answers []*transcript.Transcript, dir string, cfg judge.Config, perModel int) ([]*transcript.Transcript, error) {
+	votes := suite.JudgeVotes(set, cfg)
+	var jobs []runner.Job
+	for _, a := range answers {
+		jobs = append(jobs, votes(runner.Result{Transcript: a})...)
+	}
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: max(perModel, 1), Global: 8, JobTimeout: time.Minute}
+	res, err := r.Run(ctx, jobs)
+	if err != nil {
+		return nil, err
+	}
+	var out []*transcript.Transcript
+	for _, x := range res {
+		out = append(out, x.Transcript)
+	}
+	slices.SortFunc(out, func(a, b *transcript.Transcript) int {
+		return cmp.Or(cmp.Compare(a.Judged.Model, b.Judged.Model), cmp.Compare(a.TaskID, b.TaskID),
+			cmp.Compare(a.Repeat, b.Repeat), cmp.Compare(a.Model, b.Model))
+	})
+	return out, nil
+}
 
 // fakeJudges starts the fake OpenAI-compatible server answering with
 // replies[judge][answer] (the answer is the request's last message) and
@@ -98,9 +167,9 @@ func TestRun(t *testing.T) {
 	s := newScenario(t)
 	srv, clients := fakeJudges(t, s.replies)
 	runDir := t.TempDir()
-	cfg := Config{Gating: gating, Seed: 7}
+	cfg := judge.Config{Gating: gating, Seed: 7}
 
-	got, err := Run(context.Background(), clients, set, s.answers, runDir, cfg)
+	got, err := runVotes(context.Background(), clients, set, s.answers, runDir, cfg, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,13 +190,13 @@ func TestRun(t *testing.T) {
 		}
 	}
 	for _, req := range srv.Requests() {
-		if m := answerer[req.Messages[len(req.Messages)-1].Content]; SameModel(m, req.Model) {
+		if m := answerer[req.Messages[len(req.Messages)-1].Content]; judge.SameModel(m, req.Model) {
 			t.Errorf("%s was asked to judge its own answer", req.Model)
 		}
 		if req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 {
 			t.Errorf("request to %s: temperature %v seed %v; want 0 and 7 sent explicitly", req.Model, req.Temperature, req.Seed)
 		}
-		if !strings.Contains(string(req.ResponseFormat), `"json_schema"`) || !strings.Contains(string(req.ResponseFormat), SchemaName) {
+		if !strings.Contains(string(req.ResponseFormat), `"json_schema"`) || !strings.Contains(string(req.ResponseFormat), judge.SchemaName) {
 			t.Errorf("request to %s without structured output: %s", req.Model, req.ResponseFormat)
 		}
 	}
@@ -138,7 +207,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("the judge transcripts do not read back and verify: %v", err)
 	}
 	for _, tr := range all {
-		if tr.Hashes.Task != DefaultPrompt().Hash || tr.Kind != transcript.KindJudge {
+		if tr.Hashes.Task != judge.DefaultPrompt().Hash || tr.Kind != transcript.KindJudge {
 			t.Errorf("%s: kind %s, template hash %s; want judge and the judge template's hash", tr.Path(runDir), tr.Kind, tr.Hashes.Task)
 		}
 	}
@@ -150,11 +219,11 @@ func TestRun(t *testing.T) {
 		ungrounded int
 		reason     string
 	}{
-		{"01-a", true, DecisionMajority, 2, 0, 0, 0, "a faithful verdict"},
-		{"02-a", false, DecisionMajority, 0, 2, 0, 0, "an unfaithful verdict, one vote read from a fenced block"},
-		{"03-a", false, DecisionTie, 1, 1, 0, 0, "a panel split 1-1 is unfaithful"},
-		{"04-a", false, DecisionNoVote, 0, 0, 2, 0, "a refusal and invalid JSON are judge errors, not verdicts"},
-		{"05-a", true, DecisionMajority, 1, 0, 1, 1, "an invented quote is flagged; an API failure is a judge error"},
+		{"01-a", true, judge.DecisionMajority, 2, 0, 0, 0, "a faithful verdict"},
+		{"02-a", false, judge.DecisionMajority, 0, 2, 0, 0, "an unfaithful verdict, one vote read from a fenced block"},
+		{"03-a", false, judge.DecisionTie, 1, 1, 0, 0, "a panel split 1-1 is unfaithful"},
+		{"04-a", false, judge.DecisionNoVote, 0, 0, 2, 0, "a refusal and invalid JSON are judge errors, not verdicts"},
+		{"05-a", true, judge.DecisionMajority, 1, 0, 1, 1, "an invented quote is flagged; an API failure is a judge error"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.task, func(t *testing.T) {
@@ -164,7 +233,7 @@ func TestRun(t *testing.T) {
 					answer = a
 				}
 			}
-			v := VerdictFrom(set.Task(tt.task), answer, all)
+			v := judge.VerdictFrom(set.Task(tt.task), answer, all)
 			if v.Faithful != tt.faithful || v.Decision != tt.decision || v.FaithfulVotes != tt.f || v.UnfaithfulVotes != tt.u || v.ErrorVotes != tt.e || v.UngroundedVotes != tt.ungrounded {
 				t.Errorf("verdict %v (%s) %d/%d/%d, %d ungrounded; want %v (%s) %d/%d/%d, %d ungrounded (%s)",
 					v.Faithful, v.Decision, v.FaithfulVotes, v.UnfaithfulVotes, v.ErrorVotes, v.UngroundedVotes,
@@ -189,13 +258,13 @@ func TestRunResumes(t *testing.T) {
 	s := newScenario(t)
 	srv, clients := fakeJudges(t, s.replies)
 	runDir := t.TempDir()
-	cfg := Config{Gating: gating, Seed: 7}
-	first, err := Run(context.Background(), clients, set, s.answers, runDir, cfg)
+	cfg := judge.Config{Gating: gating, Seed: 7}
+	first, err := runVotes(context.Background(), clients, set, s.answers, runDir, cfg, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := srv.Count()
-	second, err := Run(context.Background(), clients, set, s.answers, runDir, cfg)
+	second, err := runVotes(context.Background(), clients, set, s.answers, runDir, cfg, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +286,7 @@ func TestRunResumes(t *testing.T) {
 	}
 	answers := append([]*transcript.Transcript{&changed}, s.answers[1:]...)
 	before = srv.Count()
-	if _, err := Run(context.Background(), clients, set, answers, runDir, cfg); err != nil {
+	if _, err := runVotes(context.Background(), clients, set, answers, runDir, cfg, 4); err != nil {
 		t.Fatal(err)
 	}
 	if n := srv.Count() - before; n != 3 {
@@ -230,7 +299,7 @@ func TestRunTamperedTranscriptIsAnError(t *testing.T) {
 	s := newScenario(t)
 	_, clients := fakeJudges(t, s.replies)
 	runDir := t.TempDir()
-	got, err := Run(context.Background(), clients, set, s.answers, runDir, Config{Gating: gating})
+	got, err := runVotes(context.Background(), clients, set, s.answers, runDir, judge.Config{Gating: gating}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +308,7 @@ func TestRunTamperedTranscriptIsAnError(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(b), "supported", "SUPPORTED", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), clients, set, s.answers, runDir, Config{Gating: gating}); !errors.Is(err, transcript.ErrTampered) {
+	if _, err := runVotes(context.Background(), clients, set, s.answers, runDir, judge.Config{Gating: gating}, 4); !errors.Is(err, transcript.ErrTampered) {
 		t.Errorf("resuming over an edited transcript: %v; want ErrTampered, never a silent re-ask", err)
 	}
 }
@@ -258,7 +327,7 @@ func TestRunFatalErrorStopsTheJudge(t *testing.T) {
 	})
 	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key"), model.WithMaxRetries(0))
 	clients := map[string]model.Client{"b/beta": c, "c/gamma": c}
-	got, err := Run(context.Background(), clients, set, answers, t.TempDir(), Config{Gating: gating, Concurrency: 1})
+	got, err := runVotes(context.Background(), clients, set, answers, t.TempDir(), judge.Config{Gating: gating}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +339,7 @@ func TestRunFatalErrorStopsTheJudge(t *testing.T) {
 		if tr.Model == "b/beta" {
 			if tr.Error == nil || !tr.Error.Fatal {
 				t.Errorf("%s: %+v; want a fatal error transcript", tr.TaskID, tr.Error)
-			} else if strings.HasPrefix(tr.Error.Message, "skipped") {
+			} else if tr.Error.Code == transcript.CodeSkipped {
 				skipped++
 			}
 		}
@@ -288,7 +357,7 @@ func TestRunUnstructuredJudge(t *testing.T) {
 	})
 	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key"), model.WithMaxRetries(0))
 	clients := map[string]model.Client{"b/beta": c, "c/gamma": c}
-	got, err := Run(context.Background(), clients, set, answers, t.TempDir(), Config{Gating: gating, Unstructured: []string{"c/gamma"}})
+	got, err := runVotes(context.Background(), clients, set, answers, t.TempDir(), judge.Config{Gating: gating, Unstructured: []string{"c/gamma"}}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +366,7 @@ func TestRunUnstructuredJudge(t *testing.T) {
 			t.Errorf("%s: response_format sent = %v; want it for every judge but the unstructured one", req.Model, has)
 		}
 	}
-	if v := VerdictFrom(set.Task("01-a"), answers[0], got); v.FaithfulVotes != 2 {
+	if v := judge.VerdictFrom(set.Task("01-a"), answers[0], got); v.FaithfulVotes != 2 {
 		t.Errorf("%d faithful votes; want 2: a vote in prose is read tolerantly", v.FaithfulVotes)
 	}
 }
@@ -305,28 +374,13 @@ func TestRunUnstructuredJudge(t *testing.T) {
 func TestRunConfigurationErrors(t *testing.T) {
 	set := corpusSet(t)
 	answer := answerTranscript(t, "a/alpha", "01-a", `{}`)
-	unknown := answerTranscript(t, "a/alpha", "99-a", `{}`)
-	clients := map[string]model.Client{"b/beta": NewOffline(set), "c/gamma": NewOffline(set)}
-	tests := []struct {
-		name    string
-		answers []*transcript.Transcript
-		cfg     Config
-		reason  string
-	}{
-		{"no client", []*transcript.Transcript{answer}, Config{Gating: []string{"a/alpha", "d/delta"}}, "every judge needs a client before any call"},
-		{"only the answerer", []*transcript.Transcript{answer}, Config{Gating: gating, Fixed: []string{"a/alpha"}}, "an answer nobody else may judge is a configuration error"},
-		{"unknown task", []*transcript.Transcript{unknown}, Config{Gating: gating}, "an answer to a task outside the set cannot be judged"},
+	clients := map[string]model.Client{"b/beta": judge.NewOffline(set)}
+	dir := t.TempDir()
+	if _, err := runVotes(context.Background(), clients, set, []*transcript.Transcript{answer}, dir, judge.Config{Gating: []string{"a/alpha", "d/delta"}}, 4); err == nil {
+		t.Error("a judge without a client was accepted; every judge needs a client before any call")
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if _, err := Run(context.Background(), clients, set, tt.answers, dir, tt.cfg); err == nil {
-				t.Errorf("Run accepted it (%s)", tt.reason)
-			}
-			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
-				t.Error("Run wrote files before failing on its configuration")
-			}
-		})
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		t.Error("files were written before the configuration failed")
 	}
 }
 
@@ -342,7 +396,7 @@ func TestRunInterruptedLeavesNoTranscript(t *testing.T) {
 	})
 	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key"), model.WithMaxRetries(0))
 	dir := t.TempDir()
-	_, err := Run(ctx, map[string]model.Client{"b/beta": c}, set, answers, dir, Config{Gating: gating, Fixed: []string{"b/beta"}})
+	_, err := runVotes(ctx, map[string]model.Client{"b/beta": c}, set, answers, dir, judge.Config{Gating: gating, Fixed: []string{"b/beta"}}, 4)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
@@ -357,12 +411,12 @@ func TestRunOfflineJudge(t *testing.T) {
 		answerTranscript(t, "offline/oracle", "01-a", `{"answer": "41 species and 386 individuals.", "evidence": ["blk-5e6f.spn-01"]}`),
 		answerTranscript(t, "offline/noisy", "01-a", `{"answer": "41 species (as also noted in the appendix)", "evidence": ["blk-5e6f.spn-01", "blk-f4b1.spn-99"]}`),
 	}
-	clients := map[string]model.Client{OfflineJudge: NewOffline(set)}
-	got, err := Run(context.Background(), clients, set, answers, t.TempDir(), Config{Fixed: []string{OfflineJudge}})
+	clients := map[string]model.Client{judge.OfflineJudge: judge.NewOffline(set)}
+	got, err := runVotes(context.Background(), clients, set, answers, t.TempDir(), judge.Config{Fixed: []string{judge.OfflineJudge}}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	oracle, noisy := VerdictFrom(set.Task("01-a"), answers[0], got), VerdictFrom(set.Task("01-a"), answers[1], got)
+	oracle, noisy := judge.VerdictFrom(set.Task("01-a"), answers[0], got), judge.VerdictFrom(set.Task("01-a"), answers[1], got)
 	if !oracle.Faithful || noisy.Faithful || noisy.Grounding.EvidenceValid != 1 || oracle.UngroundedVotes != 0 {
 		t.Errorf("oracle %v, noisy %v (%d of %d ids valid); want the oracle faithful and grounded, the fabricated citation unfaithful",
 			oracle.Faithful, noisy.Faithful, noisy.Grounding.EvidenceValid, noisy.Grounding.EvidenceCited)

@@ -1,0 +1,98 @@
+package judge
+
+import (
+	"cmp"
+	"slices"
+
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// Config is how the judges of a run are asked.
+type Config struct {
+	// RunID is recorded in every judge transcript; "" uses the answer's.
+	RunID string `json:"-"`
+	// Gating is the gating models. With no Fixed list, each answer is
+	// judged by the gating models other than the one that gave it.
+	Gating []string `json:"gating"`
+	// Fixed, when non-empty, is a fixed judge list used instead of the
+	// cross-vendor panel; a judge is still never asked about its own answer.
+	Fixed []string `json:"fixed,omitempty"`
+	// Seed is the base seed: the judge of repeat r is asked with Seed+r.
+	Seed int64 `json:"seed"`
+	// MaxTokens caps each judge reply; 0 leaves it to the provider.
+	MaxTokens int `json:"max_tokens,omitempty"`
+	// Unstructured lists judges whose provider rejects structured output:
+	// they get the prompt alone, and ParseVote reads whatever they reply.
+	Unstructured []string `json:"unstructured,omitempty"`
+	// Prompt is the judge template; nil means DefaultPrompt.
+	Prompt *Prompt `json:"-"`
+}
+
+func (c Config) prompt() *Prompt {
+	if c.Prompt != nil {
+		return c.Prompt
+	}
+	return DefaultPrompt()
+}
+
+// Call is one judge's vote to ask for: the request, and the judge
+// transcript's record before the call. The caller sends it (the runner) and
+// archives the transcript; VerdictFrom reads the votes back.
+type Call struct {
+	Judge   string
+	Request model.Request
+	Record  transcript.Transcript
+}
+
+// Calls returns the votes to ask for on answer, a transcript of task t:
+// one per judge of Panel(answer.Model, c.Gating, c.Fixed), sorted by judge.
+// An answer that is not a class A answer with a response needs no vote:
+// nil.
+func (c Config) Calls(t *task.Task, answer *transcript.Transcript) []Call {
+	if t.Class != task.ClassA || answer.Kind != transcript.KindTask || !answer.OK() {
+		return nil
+	}
+	p := c.prompt()
+	var out []Call
+	for _, j := range slices.Sorted(slices.Values(Panel(answer.Model, c.Gating, c.Fixed))) {
+		req := BuildRequest(t, answer.Response.Content, j, c.Seed+int64(answer.Repeat), p)
+		req.MaxTokens = c.MaxTokens
+		if slices.Contains(c.Unstructured, j) {
+			req.JSONSchema, req.SchemaName = nil, ""
+		}
+		out = append(out, Call{Judge: j, Request: req, Record: c.record(t, answer, j, p, req)})
+	}
+	return out
+}
+
+// record is the judge transcript of judgeModel's vote on answer, before
+// the call.
+func (c Config) record(t *task.Task, answer *transcript.Transcript, judgeModel string, p *Prompt, req model.Request) transcript.Transcript {
+	return transcript.Transcript{
+		Kind:   transcript.KindJudge,
+		RunID:  cmp.Or(c.RunID, answer.RunID),
+		Model:  judgeModel,
+		TaskID: answer.TaskID,
+		Class:  task.ClassA,
+		Repeat: answer.Repeat,
+		Judged: &transcript.Ref{Model: answer.Model, TaskID: answer.TaskID, Repeat: answer.Repeat, Hash: answer.Hash},
+		Hashes: transcript.Hashes{
+			Prompt:   answer.Hashes.Prompt,
+			Task:     p.Hash,
+			Document: t.Source.Hash,
+		},
+		Request:  transcript.RequestOf(req),
+		Attempts: []transcript.Attempt{},
+	}
+}
+
+// Current reports whether an archived judge transcript may stand for a
+// vote on answer (resume): it judges the same answer (same hash) with the
+// same template. A vote on an answer that changed is asked again.
+func (c Config) Current(archived, answer *transcript.Transcript) bool {
+	r := archived.Judged
+	return archived.Kind == transcript.KindJudge && r != nil &&
+		r.Model == answer.Model && r.Hash == answer.Hash && archived.Hashes.Task == c.prompt().Hash
+}

@@ -1,0 +1,92 @@
+package pipeline
+
+import (
+	"fmt"
+	"time"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// Connection is how online models are reached: the API root, the key and
+// the client's retry and timeout settings.
+type Connection struct {
+	// BaseURL is the OpenAI-compatible API root; "" means
+	// model.BaseURLFromEnv().
+	BaseURL string
+	// APIKey is sent to online models; "" fails any online model with
+	// ErrNoKey.
+	APIKey         string
+	Retries        config.Retries
+	AttemptTimeout time.Duration
+}
+
+// ConnectionFrom returns the connection a configuration asks for.
+func ConnectionFrom(cfg *config.Config, baseURL, apiKey string) Connection {
+	return Connection{BaseURL: baseURL, APIKey: apiKey, Retries: cfg.Retries, AttemptTimeout: cfg.Timeouts.Attempt.Duration}
+}
+
+// Clients is the one client factory: a client per model, the offline
+// reference models and judge answered in process from set, every other
+// model through one OpenRouter client. online lists the models that go
+// over the network, in the order given.
+func (c Connection) Clients(models []string, set *task.Set) (clients map[string]model.Client, online []string, err error) {
+	clients = map[string]model.Client{}
+	var or *model.OpenRouter
+	for _, m := range models {
+		if clients[m] != nil {
+			continue
+		}
+		switch {
+		case m == judge.OfflineJudge:
+			clients[m] = judge.NewOffline(set)
+		case offline.IsOffline(m):
+			om, err := offline.New(m, set)
+			if err != nil {
+				return nil, nil, &UsageError{err}
+			}
+			clients[m] = om
+		default:
+			if or == nil {
+				if or, err = c.openRouter(); err != nil {
+					return nil, nil, err
+				}
+			}
+			clients[m] = or
+			online = append(online, m)
+		}
+	}
+	return clients, online, nil
+}
+
+func (c Connection) openRouter() (*model.OpenRouter, error) {
+	if c.APIKey == "" {
+		return nil, ErrNoKey
+	}
+	base := c.BaseURL
+	if base == "" {
+		base = model.BaseURLFromEnv()
+	}
+	opts := []model.Option{model.WithAPIKey(c.APIKey), model.WithBaseURL(base), model.WithMaxRetries(c.Retries.Max)}
+	if c.AttemptTimeout > 0 {
+		opts = append(opts, model.WithAttemptTimeout(c.AttemptTimeout))
+	}
+	if c.Retries.BackoffBase.Duration > 0 && c.Retries.BackoffMax.Duration > 0 {
+		opts = append(opts, model.WithBackoff(c.Retries.BackoffBase.Duration, c.Retries.BackoffMax.Duration))
+	}
+	return model.NewOpenRouter(opts...), nil
+}
+
+// CheckJudges refuses judges that cannot judge: the offline task models
+// answer tasks, not judge requests.
+func CheckJudges(judges []string) error {
+	for _, j := range judges {
+		if offline.IsOffline(j) && j != judge.OfflineJudge {
+			return &UsageError{fmt.Errorf("%s cannot judge class A answers; with offline models pass --judges %s", j, judge.OfflineJudge)}
+		}
+	}
+	return nil
+}

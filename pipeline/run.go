@@ -1,0 +1,229 @@
+// Package pipeline is the harness's spine: plan → collect → score →
+// report. Run plans the jobs of a run (an answer per model, task and
+// repeat; a judge vote per class A answer and judge), collects their
+// transcripts through the one runner, and hands the run directory to
+// Score, the one score phase that rescore calls too. Clients builds every
+// model client; nothing else does.
+//
+// The command (cmd/harness) parses flags and calls these functions; the
+// phases, the hash checks and the verdict live here, so they are tested
+// without the command.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/suite"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// Options is one harness run.
+type Options struct {
+	// Config is the effective configuration, flags applied. When resuming
+	// it is the manifest's (ReadRun), with the caller's concurrency.
+	Config  *config.Config
+	Set     *task.Set
+	Prompts *task.Prompts
+	Conn    Connection
+
+	// Resume, when not nil, is the manifest of the run in ResumeDir to
+	// finish; its models, tasks and configuration are the run's.
+	Resume    *transcript.Manifest
+	ResumeDir string
+
+	OutDir    string // parent of new run directories
+	RunID     string // the new run's directory name; "" is the UTC start time
+	ReportDir string // where the reports go
+
+	DryRun      bool // preflight, then stop
+	NoPreflight bool // skip the model-list check
+
+	HarnessVersion, GitCommit string
+
+	Progress       runner.Progress // nil: none
+	Stdout, Stderr io.Writer
+}
+
+// JudgeModels returns the class A judges: the fixed list, or with a panel
+// the gating models themselves (each judging the others' answers).
+func JudgeModels(cfg *config.Config) []string {
+	if len(cfg.Judges.Models) > 0 {
+		return cfg.Judges.Models
+	}
+	if cfg.Judges.Panel {
+		return slices.Clone(cfg.Models)
+	}
+	return nil
+}
+
+// plan is what a run will do.
+type plan struct {
+	tasks   []*task.Task
+	judges  []string
+	jobs    []runner.Job // the answers, with no run id yet
+	clients map[string]model.Client
+	online  []string
+}
+
+// Result is what a finished run or rescore wrote.
+type Result struct {
+	RunDir  string
+	Passed  bool
+	Reports []string // the JSON, Markdown and HTML reports' paths
+}
+
+// Run carries out one harness run: plan, preflight, collect (answers and
+// judge votes through one runner), then Score. A dry run returns nil after
+// the preflight. A failing verdict returns the result with
+// ErrVerdictFail; an interrupted run returns an *InterruptedError.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	cfg := o.Config
+	p, err := planRun(o)
+	if err != nil {
+		return nil, err
+	}
+	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed}
+	if len(p.online) > 0 && !o.NoPreflight {
+		if jc.Unstructured, err = preflight(ctx, p.online, p.clients, p.jobs, o.Set, o.Stdout); err != nil {
+			return nil, err
+		}
+	} else {
+		fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(p.jobs))
+	}
+	if o.DryRun {
+		return nil, nil
+	}
+	runDir, m, err := startManifest(o, p)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(o.Stdout, "run: %s\n", runDir)
+	jc.RunID = m.RunID
+	previousFinish := m.FinishedAt
+	r := &runner.Runner{
+		Clients: p.clients, Dir: runDir,
+		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
+		Progress: o.Progress,
+	}
+	if len(p.judges) > 0 {
+		r.Then = suite.JudgeVotes(o.Set, jc)
+	}
+	results, err := r.Run(ctx, suite.AnswerJobs(cfg, o.Prompts, p.tasks, m.RunID))
+	if ctx.Err() != nil {
+		return nil, &InterruptedError{RunDir: runDir, Resume: "harness run --resume " + runDir}
+	}
+	if err != nil {
+		return nil, err
+	}
+	fin := time.Now().UTC()
+	m.FinishedAt = &fin
+	if previousFinish != nil && allReused(results) {
+		// Resuming a finished run asked nothing new: the run finished when
+		// it first did, and its report stays byte-identical.
+		m.FinishedAt = previousFinish
+	}
+	if err := transcript.WriteManifest(runDir, m); err != nil {
+		return nil, err
+	}
+	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: o.ReportDir, Stdout: o.Stdout})
+}
+
+// planRun resolves the run's tasks, judges and clients and checks that
+// every class A answer can be judged, before anything is sent.
+func planRun(o Options) (*plan, error) {
+	cfg := o.Config
+	p := &plan{tasks: o.Set.Tasks, judges: JudgeModels(cfg)}
+	if m := o.Resume; m != nil {
+		if m.CorpusHash != o.Set.Hash() || m.PromptHash != o.Prompts.Hash {
+			return nil, fmt.Errorf("resume: the corpus, tasks or prompts changed since the run started (hashes differ); start a new run")
+		}
+		p.tasks = nil
+		for _, id := range m.TaskIDs {
+			if t := o.Set.Task(id); t != nil {
+				p.tasks = append(p.tasks, t)
+			}
+		}
+	}
+	if err := CheckJudges(p.judges); err != nil {
+		return nil, err
+	}
+	if err := checkPanel(cfg, p.judges, p.tasks); err != nil {
+		return nil, err
+	}
+	var err error
+	all := append(slices.Clone(cfg.Models), p.judges...)
+	if p.clients, p.online, err = o.Conn.Clients(all, o.Set); err != nil {
+		return nil, err
+	}
+	p.jobs = suite.AnswerJobs(cfg, o.Prompts, p.tasks, "")
+	return p, nil
+}
+
+// checkPanel refuses, before any request, a run whose class A answers
+// would go unjudged: judges are configured, but for some answering model
+// none is another model (the default panel with a single model).
+func checkPanel(cfg *config.Config, judges []string, tasks []*task.Task) error {
+	if len(judges) == 0 || !slices.ContainsFunc(tasks, func(t *task.Task) bool { return t.Class == task.ClassA }) {
+		return nil
+	}
+	for _, m := range cfg.Models {
+		if len(judge.Panel(m, cfg.Models, cfg.Judges.Models)) == 0 {
+			return usage("no judge other than %s itself could judge its class A answers: pass --judges with another model (offline: --judges %s)", m, judge.OfflineJudge)
+		}
+	}
+	return nil
+}
+
+// startManifest creates the run directory and its manifest, or records a
+// resume in the existing one.
+func startManifest(o Options, p *plan) (string, *transcript.Manifest, error) {
+	cfg := o.Config
+	now := time.Now().UTC()
+	if m := o.Resume; m != nil {
+		m.ResumedAt = append(m.ResumedAt, now)
+		finished := m.FinishedAt
+		m.FinishedAt = nil
+		err := transcript.WriteManifest(o.ResumeDir, m)
+		m.FinishedAt = finished
+		return o.ResumeDir, m, err
+	}
+	id := o.RunID
+	if id == "" {
+		id = now.Format("20060102T150405Z")
+	}
+	runDir := filepath.Join(o.OutDir, id)
+	if _, err := os.Stat(runDir); err == nil {
+		return "", nil, usage("run: %s exists; use --resume %s or another --run-id", runDir, runDir)
+	}
+	ids := make([]string, len(p.tasks))
+	for i, t := range p.tasks {
+		ids[i] = t.ID
+	}
+	m := &transcript.Manifest{
+		RunID: id, HarnessVersion: o.HarnessVersion, GitCommit: o.GitCommit,
+		Models: cfg.Models, Judges: p.judges, Repeats: cfg.Repeats, Seed: cfg.Request.Seed,
+		TaskIDs: ids, CorpusHash: o.Set.Hash(), PromptHash: o.Prompts.Hash,
+		ConfigHash: cfg.Hash(), Config: cfg.JSON(), StartedAt: now,
+	}
+	return runDir, m, transcript.WriteManifest(runDir, m)
+}
+
+func allReused(rs []runner.Result) bool {
+	for _, r := range rs {
+		if r.Outcome != runner.Reused {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,106 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// ScoreOptions is one pass of the score phase over a run directory.
+type ScoreOptions struct {
+	RunDir    string
+	Manifest  *transcript.Manifest
+	Config    *config.Config // the run's (thresholds, weights)
+	Set       *task.Set
+	ReportDir string
+	// RescoredAt is set by rescore and recorded in the report; nil for a
+	// fresh run.
+	RescoredAt *time.Time
+	// Stdout receives the Markdown summary and the paths written; nil
+	// prints nothing.
+	Stdout io.Writer
+}
+
+// Score is the score phase, shared by run and rescore: read the archived
+// transcripts (verifying their hashes), score them, build the report from
+// the scores alone and write it. A failing verdict returns the result
+// with ErrVerdictFail.
+func Score(o ScoreOptions) (*Result, error) {
+	m := o.Manifest
+	trs, err := transcript.ReadAll(o.RunDir)
+	if err != nil {
+		return nil, err
+	}
+	scores, err := scoring.Run(o.Set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, o.Config.Weights.Metric())
+	if err != nil {
+		return nil, err
+	}
+	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Transcripts: trs}
+	rep := report.Build(in)
+	paths, err := report.WriteAll(o.ReportDir, rep, in)
+	if err != nil {
+		return nil, err
+	}
+	if o.Stdout != nil {
+		if err := report.WriteMarkdown(o.Stdout, rep); err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			fmt.Fprintf(o.Stdout, "wrote %s\n", p)
+		}
+	}
+	res := &Result{RunDir: o.RunDir, Passed: rep.Passed(), Reports: paths}
+	if !res.Passed {
+		return res, ErrVerdictFail
+	}
+	return res, nil
+}
+
+// ReadRun reads a run's manifest and its configuration, checking the
+// configuration against the hash the run recorded.
+func ReadRun(runDir string) (*transcript.Manifest, *config.Config, error) {
+	m, err := transcript.ReadManifest(runDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	path := filepath.Join(runDir, transcript.ManifestName)
+	var cfg config.Config
+	if err := json.Unmarshal(m.Config, &cfg); err != nil {
+		return nil, nil, fmt.Errorf("%s: /config: %w", path, err)
+	}
+	if h := cfg.Hash(); h != m.ConfigHash {
+		return nil, nil, fmt.Errorf("%s: /config: the configuration does not match config_hash (computed %s, recorded %s)",
+			path, shortHash(h), shortHash(m.ConfigHash))
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("%s: /config: %w", path, err)
+	}
+	return m, &cfg, nil
+}
+
+// CheckInputs refuses to score a run with a corpus, task set or prompt
+// templates other than the ones it ran with.
+func CheckInputs(m *transcript.Manifest, set *task.Set, prompts *task.Prompts) error {
+	switch {
+	case set.Hash() != m.CorpusHash:
+		return fmt.Errorf("the corpus or tasks differ from the run's (corpus hash %s, run %s): rescore with the run's --corpus and --instructions", shortHash(set.Hash()), shortHash(m.CorpusHash))
+	case prompts.Hash != m.PromptHash:
+		return fmt.Errorf("the prompt templates differ from the run's (prompt hash %s, run %s)", shortHash(prompts.Hash), shortHash(m.PromptHash))
+	}
+	return nil
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
