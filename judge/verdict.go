@@ -132,6 +132,7 @@ func isJudgeOf(j, answer *transcript.Transcript) bool {
 func voteFrom(t *task.Task, j *transcript.Transcript) Vote {
 	v := Vote{Judge: j.Model, Quotes: []string{}, UngroundedQuotes: []string{}, TranscriptHash: j.Hash}
 	if !j.OK() {
+		v.APIError = true
 		v.Error = "no response"
 		if j.Error != nil {
 			v.Error = "API error: " + j.Error.Message

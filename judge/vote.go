@@ -29,6 +29,10 @@ type Vote struct {
 	// Error says why there is no verdict: the API call failed, or the reply
 	// is not a vote.
 	Error string `json:"error,omitempty"`
+	// APIError is true when the judge's call failed (an API failure, not a
+	// reply that is not a vote): the run is incomplete until it is asked
+	// again.
+	APIError bool `json:"api_error,omitempty"`
 	// TranscriptHash is the hash of the judge transcript the vote was read
 	// from; "" when it was not read from a transcript.
 	TranscriptHash string `json:"transcript_hash,omitempty"`

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -57,12 +56,7 @@ func Build(in Input) *Report {
 		s := &in.Scores[i]
 		scores[key{s.Model, s.TaskID, s.Repeat}] = s
 	}
-	b := builder{
-		repeats:    m.Repeats,
-		seed:       m.Seed,
-		scores:     scores,
-		judgeFails: judgeFailures(in.Transcripts),
-	}
+	b := builder{repeats: m.Repeats, seed: m.Seed, scores: scores}
 	byClass := tasksByClass(in)
 	for _, model := range m.Models {
 		mr := &ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/"}
@@ -124,28 +118,11 @@ func tasksByClass(in Input) map[string][]string {
 	return out
 }
 
-// judgeFailures counts, per judged answer (model, task, repeat, hash), the
-// judge transcripts whose call failed.
-func judgeFailures(ts []*transcript.Transcript) map[string]int {
-	out := map[string]int{}
-	for _, t := range ts {
-		if t.Kind == transcript.KindJudge && t.Judged != nil && !t.OK() {
-			out[answerRef(t.Judged.Model, t.Judged.TaskID, t.Judged.Repeat, t.Judged.Hash)]++
-		}
-	}
-	return out
-}
-
-func answerRef(model, taskID string, repeat int, hash string) string {
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%s", model, taskID, repeat, hash)
-}
-
 // builder computes ClassResults.
 type builder struct {
-	repeats    int
-	seed       int64
-	scores     map[key]*scoring.Score
-	judgeFails map[string]int
+	repeats int
+	seed    int64
+	scores  map[key]*scoring.Score
 }
 
 // classAcc accumulates one (model, class).
@@ -264,8 +241,14 @@ func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *cl
 				acc.agreeing++
 			}
 		}
-		j.JudgeAPIErrors += b.judgeFails[answerRef(s.Model, s.TaskID, s.Repeat, s.TranscriptHash)]
-		if faithful {
+		j.JudgeAPIErrors += s.JudgeAPIErrors
+		switch {
+		case !decided:
+			// No valid vote: not measured, like an answering model's API
+			// error. It is counted (Undecided) and makes the run
+			// incomplete, but it is no evidence of unfaithfulness.
+			return 0, false
+		case faithful:
 			return 1, true
 		}
 		return 0, true

@@ -25,9 +25,11 @@ const (
 // class A answer without a valid judge vote.
 const MetricIncomplete = "incomplete"
 
-// Input is everything a report is built from. Build needs Manifest, Config
-// and Scores; WriteHTML also shows instructions and expected documents from
-// Set and model outputs from Transcripts, and says so where they are nil.
+// Input is everything a report is built from. Build reads Manifest, Config
+// and Scores only (Set, when given, only to class the tasks), so the same
+// scores give the same report whatever transcripts exist; WriteHTML also
+// shows instructions and expected documents from Set and model outputs
+// from Transcripts, and says so where they are nil.
 type Input struct {
 	Manifest    *transcript.Manifest
 	Config      *config.Config           // thresholds and weights
@@ -117,8 +119,8 @@ type BootstrapInfo struct {
 // per-class detail follows.
 type ModelResult struct {
 	// ClassAFaithfulness is the mean over class A documents of the fraction
-	// of the document's scored answers the judges found faithful; null when
-	// no answer was scored (§8.7).
+	// of the document's judged answers (scored, with a valid vote) the
+	// judges found faithful; null when no answer was judged (§8.7).
 	ClassAFaithfulness *float64 `json:"class_a_faithfulness"`
 	// ClassBMedianDrift is the median over class B documents of the
 	// document's drift; null when no answer was scored (§8.7).
@@ -245,18 +247,18 @@ type Noise struct {
 }
 
 // Judging is how the judges decided the answers of a (model, class A).
-// An answer is faithful when the panel's verdict says so (judge.Decide);
-// an answer without a valid vote is unfaithful by that rule, and also
-// makes the run incomplete, since nobody judged it.
+// An answer is faithful when the panel's verdict says so (judge.Decide).
+// An answer without a valid vote is not measured: it is left out of the
+// faithfulness fraction (as an answering model's API error is), counted
+// here as Undecided, and makes the run incomplete, since nobody judged it.
 type Judging struct {
 	// Decided counts scored answers with at least one valid vote.
 	Decided int `json:"decided"`
 	// Undecided counts scored answers without a valid vote: no judge
 	// transcript, or every judge failed or replied with no vote.
 	Undecided int `json:"undecided"`
-	// JudgeAPIErrors counts judge transcripts of scored answers whose call
-	// failed (errored transcripts); known only when the Input holds the
-	// transcripts.
+	// JudgeAPIErrors counts the judge calls on scored answers that failed
+	// (scoring.Score.JudgeAPIErrors).
 	JudgeAPIErrors int `json:"judge_api_errors"`
 	// Votes counts the judges' votes over all scored answers.
 	Votes VoteCount `json:"votes"`

@@ -43,6 +43,11 @@ type Score struct {
 	Answer *metric.AnswerResult `json:"answer,omitempty"` // class A: the deterministic grounding
 	Judge  *judge.Verdict       `json:"judge,omitempty"`  // class A: the judge panel
 
+	// JudgeAPIErrors counts the judge calls on this answer that failed
+	// (class A): the answer's votes are incomplete until a resume asks
+	// them again. The report reads judge failures from here alone.
+	JudgeAPIErrors int `json:"judge_api_errors,omitempty"`
+
 	Usage     transcript.Usage `json:"usage"`
 	LatencyMS int64            `json:"latency_ms"`
 	Attempts  int              `json:"attempts"`
@@ -138,6 +143,11 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		s.Answer = &a
 		v := judge.VerdictFrom(t, tr, judges)
 		s.Judge = &v
+		for _, vote := range v.Votes {
+			if vote.APIError {
+				s.JudgeAPIErrors++
+			}
+		}
 		return s
 	}
 	res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, tr.Response.Content, w)

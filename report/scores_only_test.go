@@ -1,0 +1,90 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// TestBuildReadsScoresOnly: the report, verdict included, is a function of
+// the scores. A judge call that failed reaches the report through its
+// score (scoring.Score.JudgeAPIErrors), so building with the archive's
+// transcripts or without any gives the same bytes.
+func TestBuildReadsScoresOnly(t *testing.T) {
+	in, dir := pipeline(t, []string{"offline/oracle"}, nil, 1, 20260427)
+	// The offline judge's vote on one answer is replaced by a failed call.
+	var answer *transcript.Transcript
+	for _, tr := range in.Transcripts {
+		if tr.Kind == transcript.KindTask && tr.TaskID == "03-a" {
+			answer = tr
+		}
+	}
+	failed := &transcript.Transcript{
+		Kind: transcript.KindJudge, RunID: "pipeline", Model: judge.OfflineJudge, TaskID: "03-a", Class: "A",
+		Judged:   &transcript.Ref{Model: answer.Model, TaskID: "03-a", Hash: answer.Hash},
+		Attempts: []transcript.Attempt{{Number: 1, Status: 503}},
+		Error:    &transcript.CallError{Status: 503, Message: "HTTP 503: upstream unavailable"},
+	}
+	if err := transcript.Write(dir, failed); err != nil {
+		t.Fatal(err)
+	}
+	trs, err := transcript.ReadAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Scores, err = scoring.Run(in.Set, scoring.Plan{Models: in.Manifest.Models, TaskIDs: in.Manifest.TaskIDs, Repeats: 1}, trs, in.Config.Weights.Metric())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Transcripts = trs
+	with := marshal(t, Build(in))
+	in.Transcripts = nil
+	r := Build(in)
+	if without := marshal(t, r); !bytes.Equal(with, without) {
+		t.Fatalf("the report depends on the transcripts, not only the scores:\n%s", lineDiffText(string(with), string(without)))
+	}
+	j := r.Results["offline/oracle"].ClassA.Judging
+	if j.JudgeAPIErrors != 1 || j.Undecided != 1 || r.Passed() {
+		t.Errorf("judge API errors %d, undecided %d, passed %v; want 1, 1 and a failing (incomplete) run", j.JudgeAPIErrors, j.Undecided, r.Passed())
+	}
+}
+
+// TestJudgeOutageIsNotUnfaithfulness: class A answers without a valid vote
+// are not measured. They leave the faithfulness fraction (so the judged
+// answers decide it) and make the run incomplete, but never count as
+// unfaithful.
+func TestJudgeOutageIsNotUnfaithfulness(t *testing.T) {
+	s := synthetic{models: []string{"m/one", "m/two", "m/three"}, repeats: 1, answer: constant(0, true)}
+	in := s.input()
+	for i := range in.Scores {
+		sc := &in.Scores[i]
+		// Half of m/one's class A answers: every judge call failed.
+		if sc.Model != "m/one" || sc.Class != "A" || sc.TaskID[:2] > "10" {
+			continue
+		}
+		var votes []judge.Vote
+		for _, j := range []string{"judge/one", "judge/two"} {
+			votes = append(votes, judge.Vote{Judge: j, Error: "API error: HTTP 401", APIError: true})
+		}
+		v := judge.Decide(votes)
+		sc.Judge, sc.JudgeAPIErrors = &v, len(votes)
+	}
+	r := Build(in)
+	mr := r.Results["m/one"]
+	if f := mr.ClassAFaithfulness; f == nil || *f != 1 {
+		t.Errorf("faithfulness %v; want 1: the ten judged answers are all faithful, the unjudged ten are not measured", f)
+	}
+	var metrics []string
+	for _, f := range r.Failures {
+		metrics = append(metrics, f.Metric)
+	}
+	if len(metrics) != 1 || metrics[0] != MetricIncomplete {
+		t.Errorf("failures %v; want only incomplete", metrics)
+	}
+	if j := mr.ClassA.Judging; j.Undecided != 10 || j.JudgeAPIErrors != 20 {
+		t.Errorf("undecided %d, judge API errors %d; want 10 and 20", j.Undecided, j.JudgeAPIErrors)
+	}
+}
