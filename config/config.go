@@ -75,29 +75,9 @@ type Thresholds struct {
 	ClassCP95Max          float64 `yaml:"class_c_p95_max" json:"class_c_p95_max"`
 }
 
-// Weights are the drift weights (§8.4).
-type Weights struct {
-	BlockStructure      float64 `yaml:"block_structure" json:"block_structure"`
-	EdgePreservation    float64 `yaml:"edge_preservation" json:"edge_preservation"`
-	SpanCoverage        float64 `yaml:"span_coverage" json:"span_coverage"`
-	MarkFidelity        float64 `yaml:"mark_fidelity" json:"mark_fidelity"`
-	VocabularyIntegrity float64 `yaml:"vocabulary_integrity" json:"vocabulary_integrity"`
-}
-
-// Metric returns the weights as the metric takes them.
-func (w Weights) Metric() metric.Weights {
-	return metric.Weights{
-		BlockStructure:      w.BlockStructure,
-		EdgePreservation:    w.EdgePreservation,
-		SpanCoverage:        w.SpanCoverage,
-		MarkFidelity:        w.MarkFidelity,
-		VocabularyIntegrity: w.VocabularyIntegrity,
-	}
-}
-
-func weightsOf(m metric.Weights) Weights {
-	return Weights{m.BlockStructure, m.EdgePreservation, m.SpanCoverage, m.MarkFidelity, m.VocabularyIntegrity}
-}
+// Weights are the drift weights (§8.4): the metric's own type, so that the
+// configuration, the metric and the report share one list of components.
+type Weights = metric.Weights
 
 // Duration is a time.Duration written as "30s" in YAML and JSON.
 type Duration struct{ time.Duration }
@@ -138,7 +118,7 @@ func Default() *Config {
 		Retries:     Retries{Max: 4, BackoffBase: Duration{2 * time.Second}, BackoffMax: Duration{60 * time.Second}},
 		Repeats:     1,
 		Thresholds:  Thresholds{0.90, 0.05, 0.20, 0.10, 0.30},
-		Weights:     weightsOf(metric.DefaultWeights()),
+		Weights:     metric.DefaultWeights(),
 	}
 }
 
@@ -185,7 +165,7 @@ func (c *Config) Validate() error {
 	if c.Timeouts.Attempt.Duration <= 0 || c.Timeouts.Job.Duration <= 0 {
 		errs = append(errs, errors.New("timeouts: attempt and job must be positive"))
 	}
-	if err := c.Weights.Metric().Validate(); err != nil {
+	if err := c.Weights.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("weights: %w", err))
 	}
 	return errors.Join(errs...)

@@ -1,11 +1,13 @@
 package judge
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/metric"
 )
 
 // Vote is one judge's judgment of one answer. Exactly one of Faithful and
@@ -87,74 +89,29 @@ func isNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(raw) == "null"
 }
 
-// findObject returns the JSON object in a reply (see ParseVote).
+// findObject returns the JSON object in a reply (see ParseVote). The
+// whole reply and its code fences are read by metric.ExtractJSON, the one
+// extractor of JSON from completions; only the last resort, an object in
+// prose without a fence, is the judge's own.
 func findObject(content string) ([]byte, error) {
+	x := metric.ExtractJSON(content, func(v *bend.Value) bool { return v.Get("faithful") != nil })
+	switch {
+	case x.Value != nil && x.Value.Kind == bend.Object:
+		return bend.MarshalValue(x.Value), nil
+	case x.Value != nil:
+		return nil, fmt.Errorf("%w: the reply is JSON but not an object", ErrNotVote)
+	}
 	s := strings.TrimSpace(strings.TrimPrefix(content, "\ufeff"))
 	if s == "" {
 		return nil, fmt.Errorf("%w: the reply is empty", ErrNotVote)
 	}
-	if isObject(s) {
-		return []byte(s), nil
+	if x.How == metric.ExtractionNone && strings.Contains(x.Reason, "fenced blocks hold") {
+		return nil, fmt.Errorf("%w: %s", ErrNotVote, x.Reason)
 	}
-	if json.Valid([]byte(s)) {
-		return nil, fmt.Errorf("%w: the reply is JSON but not an object", ErrNotVote)
-	}
-	var found []string
-	for _, body := range fences(s) {
-		if b := strings.TrimSpace(body); isObject(b) && hasFaithful(b) {
-			found = append(found, b)
-		}
-	}
-	switch len(found) {
-	case 1:
-		return []byte(found[0]), nil
-	case 0:
-	default:
-		return nil, fmt.Errorf("%w: %d fenced blocks hold a vote; want one", ErrNotVote, len(found))
-	}
-	if i, j := strings.Index(s, "{"), strings.LastIndex(s, "}"); i >= 0 && j > i && isObject(s[i:j+1]) {
+	if i, j := strings.Index(s, "{"), strings.LastIndex(s, "}"); i >= 0 && j > i && json.Valid([]byte(s[i:j+1])) {
 		return []byte(s[i : j+1]), nil
 	}
 	return nil, fmt.Errorf("%w: no JSON object in %q", ErrNotVote, snippet(s))
-}
-
-func isObject(s string) bool {
-	return strings.HasPrefix(s, "{") && json.Valid([]byte(s))
-}
-
-func hasFaithful(s string) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal([]byte(s), &m) != nil {
-		return false
-	}
-	_, ok := m["faithful"]
-	return ok
-}
-
-// fences returns the bodies of the Markdown code fences of s (lines opened
-// and closed by three or more backticks or tildes; an unclosed fence runs
-// to the end).
-func fences(s string) []string {
-	var out []string
-	var body bytes.Buffer
-	open := ""
-	for _, line := range strings.SplitAfter(s, "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case open == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
-			open = t[:3]
-			body.Reset()
-		case open != "" && strings.HasPrefix(t, open) && strings.Trim(t, open[:1]) == "":
-			out = append(out, body.String())
-			open = ""
-		case open != "":
-			body.WriteString(line)
-		}
-	}
-	if open != "" {
-		out = append(out, body.String())
-	}
-	return out
 }
 
 // snippet shortens s for an error message.

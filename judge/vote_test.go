@@ -32,6 +32,12 @@ func TestParseVote(t *testing.T) {
 			reason:  "providers without structured output often fence the object",
 		},
 		{
+			name:    "indented fence amid braces",
+			content: "Checked {the} sources:\n  ```json\n  {\"faithful\": true, \"quotes\": [], \"reason\": \"r\"}\n  ```\nDone {ok}.",
+			want:    &Vote{Faithful: ptr(true), Quotes: []string{}, Reason: "r"},
+			reason:  "a fence indented by up to three spaces is a fence (CommonMark), as metric.ExtractJSON reads answers; the braces in the prose make the fallback useless, so only the fence can yield the vote",
+		},
+		{
 			name:    "tilde fence without language",
 			content: "~~~\n{\"faithful\": false, \"quotes\": [], \"reason\": \"r\"}\n~~~",
 			want:    &Vote{Faithful: ptr(false), Quotes: []string{}, Reason: "r"},

@@ -47,17 +47,17 @@ const (
 // ["blk-…" or "blk-….spn-…", ...]}, bare or in one fenced block.
 func ScoreAnswer(source *bend.Document, raw string) AnswerResult {
 	r := AnswerResult{MetricVersion: Version, Evidence: []string{}, Unresolved: []string{}, Diagnostics: []Diagnostic{}}
-	x := extractJSON(raw, func(v *bend.Value) bool { return v.Get("answer") != nil })
-	r.Extraction = x.how
-	if x.value == nil || x.reason != "" {
-		r.Reason = x.reason
+	x := ExtractJSON(raw, func(v *bend.Value) bool { return v.Get("answer") != nil })
+	r.Extraction = x.How
+	if x.Value == nil || x.Reason != "" {
+		r.Reason = x.Reason
 		return r
 	}
 	var l diagList
-	if x.prose > 0 {
-		l.add(KindProse, fmt.Sprintf("%d non-blank characters outside the fenced block", x.prose))
+	if x.Prose > 0 {
+		l.add(KindProse, fmt.Sprintf("%d non-blank characters outside the fenced block", x.Prose))
 	}
-	answer, evidence, reason := answerShape(x.value, &l)
+	answer, evidence, reason := answerShape(x.Value, &l)
 	if reason != "" {
 		r.Reason = reason
 		r.Diagnostics = l.sorted()

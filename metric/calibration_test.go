@@ -21,7 +21,7 @@ const (
 var componentNames = []string{cBlock, cEdge, cSpan, cMark, cVocab}
 
 func (c Components) named(name string) float64 {
-	return c.list()[slices.Index(componentNames, name)]
+	return c.List()[slices.Index(componentNames, name)]
 }
 
 // perturbation is one kind of model mistake, applied to an expected

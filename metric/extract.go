@@ -8,27 +8,28 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 )
 
-// extraction is the JSON value found in a model's raw answer.
-type extraction struct {
-	how    string      // ExtractionBare, ExtractionFenced or ExtractionNone
-	value  *bend.Value // nil when none was found
-	reason string      // why the answer holds no usable JSON; "" when it does
-	prose  int         // non-blank characters outside the chosen fence
+// Extraction is the JSON value found in a model's raw completion.
+type Extraction struct {
+	How    string      // ExtractionBare, ExtractionFenced or ExtractionNone
+	Value  *bend.Value // nil when none was found
+	Reason string      // why the completion holds no usable JSON; "" when it does
+	Prose  int         // non-blank characters outside the chosen fence
 }
 
-// extractJSON finds the JSON value in raw. The whole answer, less white
+// ExtractJSON finds the JSON value in raw, a model's completion: the one
+// rule for answers, documents and judge votes alike. The whole answer, less white
 // space and a byte-order mark, is tried first (bare). Otherwise the answer's
 // Markdown code fences are read: exactly one fence holding a JSON object is
 // used (fenced); when several do, the one that want accepts is used if it is
 // the only one. Anything else is no JSON (none), with the reason.
-func extractJSON(raw string, want func(*bend.Value) bool) extraction {
+func ExtractJSON(raw string, want func(*bend.Value) bool) Extraction {
 	trimmed := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
 	if trimmed == "" {
-		return extraction{how: ExtractionNone, reason: "the answer is empty"}
+		return Extraction{How: ExtractionNone, Reason: "the answer is empty"}
 	}
 	v, bareErr := bend.ParseValue([]byte(trimmed))
 	if bareErr == nil {
-		return extraction{how: ExtractionBare, value: v}
+		return Extraction{How: ExtractionBare, Value: v}
 	}
 	fences := findFences(raw)
 	type candidate struct {
@@ -56,20 +57,20 @@ func extractJSON(raw string, want func(*bend.Value) bool) extraction {
 			}
 		}
 		if len(wanted) != 1 {
-			return extraction{how: ExtractionNone, reason: fmt.Sprintf("%d fenced blocks hold JSON objects; want exactly one", len(objects))}
+			return Extraction{How: ExtractionNone, Reason: fmt.Sprintf("%d fenced blocks hold JSON objects; want exactly one", len(objects))}
 		}
 		objects = wanted
 	}
 	switch {
 	case len(objects) == 1:
 		c := objects[0]
-		return extraction{how: ExtractionFenced, value: c.v, prose: nonBlank(raw[:c.f.start]) + nonBlank(raw[c.f.end:])}
+		return Extraction{How: ExtractionFenced, Value: c.v, Prose: nonBlank(raw[:c.f.start]) + nonBlank(raw[c.f.end:])}
 	case len(fences) == 1 && firstErr != nil:
-		return extraction{how: ExtractionFenced, reason: "the fenced block is not JSON: " + firstErr.Error()}
+		return Extraction{How: ExtractionFenced, Reason: "the fenced block is not JSON: " + firstErr.Error()}
 	case len(fences) > 0:
-		return extraction{how: ExtractionNone, reason: "no fenced block holds a JSON object"}
+		return Extraction{How: ExtractionNone, Reason: "no fenced block holds a JSON object"}
 	}
-	return extraction{how: ExtractionNone, reason: "the answer is not JSON and has no fenced block: " + bareErr.Error()}
+	return Extraction{How: ExtractionNone, Reason: "the answer is not JSON and has no fenced block: " + bareErr.Error()}
 }
 
 // fence is one Markdown code fence: the byte range of the whole fence in

@@ -33,12 +33,12 @@ func TestExtraction(t *testing.T) {
 		{"no JSON at all", "I can't do that.", ExtractionNone, false, false, "not JSON", "refusals are invalid"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			x := extractJSON(tc.raw, isDocument)
-			if x.how != tc.how || (x.value != nil && x.reason == "") != tc.found || (x.prose > 0) != tc.prose {
-				t.Errorf("got how=%q found=%v prose=%d reason=%q; want how=%q found=%v prose=%v (%s)", x.how, x.value != nil, x.prose, x.reason, tc.how, tc.found, tc.prose, tc.why)
+			x := ExtractJSON(tc.raw, isDocument)
+			if x.How != tc.how || (x.Value != nil && x.Reason == "") != tc.found || (x.Prose > 0) != tc.prose {
+				t.Errorf("got how=%q found=%v prose=%d reason=%q; want how=%q found=%v prose=%v (%s)", x.How, x.Value != nil, x.Prose, x.Reason, tc.how, tc.found, tc.prose, tc.why)
 			}
-			if !tc.found && !strings.Contains(x.reason, tc.reason) {
-				t.Errorf("reason %q does not mention %q (%s)", x.reason, tc.reason, tc.why)
+			if !tc.found && !strings.Contains(x.Reason, tc.reason) {
+				t.Errorf("reason %q does not mention %q (%s)", x.Reason, tc.reason, tc.why)
 			}
 		})
 	}

@@ -15,14 +15,27 @@ import (
 // scores computed by different versions are never compared as equals.
 const Version = "1"
 
+// NumComponents is the number of drift components. Every list of them —
+// Components, Weights, ComponentNames, ComponentLabels, the report's
+// columns — has this length and follows this package's order, so a new
+// component is added here once and reaches every reader.
+const NumComponents = 5
+
+// ComponentNames are the components' names in JSON and YAML, in order.
+var ComponentNames = [NumComponents]string{"block_structure", "edge_preservation", "span_coverage", "mark_fidelity", "vocabulary_integrity"}
+
+// ComponentLabels are short column headings for the components, in order.
+var ComponentLabels = [NumComponents]string{"block", "edge", "span", "mark", "vocab"}
+
 // Weights are the weights of the five drift components. Drift is
 // Σ wᵢ·cᵢ / Σ wᵢ, so only their ratios matter; the report records them.
+// harness.yaml's "weights" section is this struct.
 type Weights struct {
-	BlockStructure      float64 `json:"block_structure"`
-	EdgePreservation    float64 `json:"edge_preservation"`
-	SpanCoverage        float64 `json:"span_coverage"`
-	MarkFidelity        float64 `json:"mark_fidelity"`
-	VocabularyIntegrity float64 `json:"vocabulary_integrity"`
+	BlockStructure      float64 `json:"block_structure" yaml:"block_structure"`
+	EdgePreservation    float64 `json:"edge_preservation" yaml:"edge_preservation"`
+	SpanCoverage        float64 `json:"span_coverage" yaml:"span_coverage"`
+	MarkFidelity        float64 `json:"mark_fidelity" yaml:"mark_fidelity"`
+	VocabularyIntegrity float64 `json:"vocabulary_integrity" yaml:"vocabulary_integrity"`
 }
 
 // DefaultWeights returns the weights of §8.4.
@@ -43,7 +56,7 @@ var ErrWeights = errors.New("invalid drift weights")
 // non-negative, and their sum positive. Configuration readers call it;
 // Score panics on weights that fail it.
 func (w Weights) Validate() error {
-	for _, x := range w.list() {
+	for _, x := range w.List() {
 		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
 			return fmt.Errorf("%w: %v is not a finite non-negative number", ErrWeights, x)
 		}
@@ -54,13 +67,14 @@ func (w Weights) Validate() error {
 	return nil
 }
 
-func (w Weights) list() [5]float64 {
-	return [5]float64{w.BlockStructure, w.EdgePreservation, w.SpanCoverage, w.MarkFidelity, w.VocabularyIntegrity}
+// List returns the weights in component order.
+func (w Weights) List() [NumComponents]float64 {
+	return [NumComponents]float64{w.BlockStructure, w.EdgePreservation, w.SpanCoverage, w.MarkFidelity, w.VocabularyIntegrity}
 }
 
 func (w Weights) sum() float64 {
 	s := 0.0
-	for _, x := range w.list() {
+	for _, x := range w.List() {
 		s += x
 	}
 	return s
@@ -76,8 +90,14 @@ type Components struct {
 	VocabularyIntegrity float64 `json:"vocabulary_integrity"`
 }
 
-func (c Components) list() [5]float64 {
-	return [5]float64{c.BlockStructure, c.EdgePreservation, c.SpanCoverage, c.MarkFidelity, c.VocabularyIntegrity}
+// List returns the components in order.
+func (c Components) List() [NumComponents]float64 {
+	return [NumComponents]float64{c.BlockStructure, c.EdgePreservation, c.SpanCoverage, c.MarkFidelity, c.VocabularyIntegrity}
+}
+
+// ComponentsOf returns the components whose i-th (in List order) is f(i).
+func ComponentsOf(f func(i int) float64) Components {
+	return Components{f(0), f(1), f(2), f(3), f(4)}
 }
 
 // allOnes are the components of an output that holds no document.
@@ -87,7 +107,7 @@ var allOnes = Components{1, 1, 1, 1, 1}
 // the compiler cannot fuse it into a multiply-add: fused and unfused results
 // differ in the last bit, and the score must be the same on every machine.
 func (c Components) Drift(w Weights) float64 {
-	cs, ws := c.list(), w.list()
+	cs, ws := c.List(), w.List()
 	sum := 0.0
 	for i := range cs {
 		sum += float64(ws[i] * cs[i])
@@ -184,18 +204,18 @@ const (
 // Score panics if w.Validate() fails.
 func Score(source, expected *bend.Document, ops []*edit.Op, raw string, w Weights) Result {
 	mustValidate(w)
-	x := extractJSON(raw, isDocument)
-	if x.value == nil || x.reason != "" {
+	x := ExtractJSON(raw, isDocument)
+	if x.Value == nil || x.Reason != "" {
 		return invalid(x, ops, w)
 	}
-	if reason := documentShape(x.value); reason != "" {
-		x.reason = reason
+	if reason := documentShape(x.Value); reason != "" {
+		x.Reason = reason
 		return invalid(x, ops, w)
 	}
-	r := ScoreDocument(source, expected, ops, bend.FromValue(x.value), w)
-	r.Extraction = x.how
-	if x.prose > 0 {
-		r.Diagnostics = append(r.Diagnostics, Diagnostic{KindProse, fmt.Sprintf("%d non-blank characters outside the fenced block", x.prose)})
+	r := ScoreDocument(source, expected, ops, bend.FromValue(x.Value), w)
+	r.Extraction = x.How
+	if x.Prose > 0 {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{KindProse, fmt.Sprintf("%d non-blank characters outside the fenced block", x.Prose)})
 		sortDiagnostics(r.Diagnostics)
 	}
 	return r
@@ -236,11 +256,11 @@ func mustValidate(w Weights) {
 }
 
 // invalid is the result for an answer that holds no scorable document.
-func invalid(x extraction, ops []*edit.Op, w Weights) Result {
+func invalid(x Extraction, ops []*edit.Op, w Weights) Result {
 	r := Result{
 		MetricVersion:    Version,
-		Reason:           x.reason,
-		Extraction:       x.how,
+		Reason:           x.Reason,
+		Extraction:       x.How,
 		Drift:            allOnes.Drift(w),
 		Components:       allOnes,
 		Weights:          w,

@@ -43,7 +43,7 @@ func TestProperties(t *testing.T) {
 			out, _ := randomOutput(r, tk.Expected)
 			indented := string(bend.Marshal(out))
 			res := score(tk, indented)
-			for i, c := range res.Components.list() {
+			for i, c := range res.Components.List() {
 				if c < 0 || c > 1 {
 					t.Fatalf("%s: component %s = %v", tk.ID, componentNames[i], c)
 				}
@@ -108,7 +108,7 @@ func FuzzScore(f *testing.F) {
 	f.Add("not json")
 	f.Fuzz(func(t *testing.T, raw string) {
 		res := score(tk, raw)
-		for _, c := range res.Components.list() {
+		for _, c := range res.Components.List() {
 			if !(c >= 0 && c <= 1) {
 				t.Fatalf("component %v", res.Components)
 			}

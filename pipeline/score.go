@@ -39,7 +39,7 @@ func Score(o ScoreOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	scores, err := scoring.Run(o.Set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, o.Config.Weights.Metric())
+	scores, err := scoring.Run(o.Set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, o.Config.Weights)
 	if err != nil {
 		return nil, err
 	}

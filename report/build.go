@@ -35,7 +35,7 @@ func Build(in Input) *Report {
 		RunID:          m.RunID,
 		GitCommit:      m.GitCommit,
 		MetricVersion:  metric.Version,
-		Weights:        cfg.Weights.Metric(),
+		Weights:        cfg.Weights,
 		Thresholds:     cfg.Thresholds,
 		CorpusHash:     m.CorpusHash,
 		PromptHash:     m.PromptHash,
@@ -129,7 +129,7 @@ type builder struct {
 type classAcc struct {
 	values     []float64   // per document with a value
 	perRepeat  [][]float64 // per repeat, the values of that repeat's answers
-	components [5][]float64
+	components [metric.NumComponents][]float64
 	latencies  []float64
 	applied    int
 	compliance float64
@@ -164,7 +164,7 @@ func (b *builder) class(model, class string, ids []string) *ClassResult {
 func (b *builder) document(model, class, id string, c *ClassResult, acc *classAcc) DocumentResult {
 	d := DocumentResult{TaskID: id, Repeats: make([]RepeatResult, b.repeats)}
 	var vals []float64
-	var comps [5][]float64
+	var comps [metric.NumComponents][]float64
 	for r := range b.repeats {
 		rr := RepeatResult{Repeat: r, Status: scoring.StatusMissing}
 		s := b.scores[key{model, id, r}]
@@ -208,13 +208,13 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 	for i := range comps {
 		acc.components[i] = append(acc.components[i], mean(comps[i]))
 	}
-	d.Components = componentsOf(func(i int) float64 { return mean(comps[i]) })
+	d.Components = ptr(metric.ComponentsOf(func(i int) float64 { return mean(comps[i]) }))
 	return d
 }
 
 // scored accounts for one scored answer and returns its value: the drift
 // (B, C) or 1 for faithful and 0 for unfaithful (A).
-func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *classAcc, comps *[5][]float64) (float64, bool) {
+func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *classAcc, comps *[metric.NumComponents][]float64) (float64, bool) {
 	if class == task.ClassA {
 		if s.Answer != nil {
 			if !s.Answer.Valid {
@@ -264,7 +264,7 @@ func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *cl
 		acc.applied++
 	}
 	acc.compliance += res.EditCompliance
-	for i, x := range componentList(res.Components) {
+	for i, x := range res.Components.List() {
 		comps[i] = append(comps[i], x)
 	}
 	return res.Drift, true
@@ -289,7 +289,7 @@ func (b *builder) finishBC(c *ClassResult, acc *classAcc, key string) {
 		c.P95Drift = ptr(p95(acc.values))
 		c.MaxDrift = ptr(quantile(1, acc.values))
 		c.MedianInterval = bootstrap(acc.values, median, b.seed, key)
-		c.ComponentMedians = componentsOf(func(i int) float64 { return median(acc.components[i]) })
+		c.ComponentMedians = ptr(metric.ComponentsOf(func(i int) float64 { return median(acc.components[i]) }))
 	}
 	if c.Scored > 0 {
 		c.EditComplianceRate = ptr(float64(acc.applied) / float64(c.Scored))
@@ -348,20 +348,6 @@ func latency(ms []float64) Latency {
 		return Latency{}
 	}
 	return Latency{P50: int64(median(ms)), P95: int64(p95(ms)), Max: int64(quantile(1, ms))}
-}
-
-func componentList(c metric.Components) [5]float64 {
-	return [5]float64{c.BlockStructure, c.EdgePreservation, c.SpanCoverage, c.MarkFidelity, c.VocabularyIntegrity}
-}
-
-func componentsOf(f func(i int) float64) *metric.Components {
-	return &metric.Components{
-		BlockStructure:      f(0),
-		EdgePreservation:    f(1),
-		SpanCoverage:        f(2),
-		MarkFidelity:        f(3),
-		VocabularyIntegrity: f(4),
-	}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -250,7 +250,7 @@ func pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, err := scoring.Run(set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, cfg.Weights.Metric())
+	scores, err := scoring.Run(set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, cfg.Weights)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,7 @@ type page struct {
 	JS          template.JS
 	Matrix      []matrixRow
 	Heads       []string // the matrix's threshold columns
+	Components  []string // the drift components' column headings
 	Plots       []plot
 	Transcripts []transcriptView
 }
@@ -88,7 +89,7 @@ type matrixCell struct {
 }
 
 func newPage(r *Report, in Input) page {
-	p := page{R: r, Policy: contentPolicy(), CSS: template.CSS(viewerCSS), JS: template.JS(viewerJS)}
+	p := page{R: r, Policy: contentPolicy(), CSS: template.CSS(viewerCSS), JS: template.JS(viewerJS), Components: metric.ComponentLabels[:]}
 	ts := r.thresholds()
 	for _, t := range ts {
 		p.Heads = append(p.Heads, fmt.Sprintf("%s %s %s", t.label, opSymbol(t.op), num(t.limit)))
@@ -179,7 +180,7 @@ func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript)
 	}
 	if m := s.Metric; m != nil {
 		v.Drift = num(m.Drift)
-		for _, x := range componentList(m.Components) {
+		for _, x := range m.Components.List() {
 			v.Comps = append(v.Comps, num(x))
 		}
 		v.Edit = num(m.EditCompliance)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -97,8 +98,8 @@ func planned(mr *ModelResult) int {
 func (m mdWriter) drift(r *Report) {
 	m.p("## Drift (classes B and C)\n\n")
 	m.p("Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95%% interval of the median; noise is the range of the median across repeats. Components are medians over documents.\n\n")
-	m.p("| model | class | n | median [95%% CI] | P95 | max | noise (range) | block | edge | span | mark | vocab | edit applied | invalid |\n")
-	m.p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	m.p("| model | class | n | median [95%% CI] | P95 | max | noise (range) | %s | edit applied | invalid |\n", strings.Join(metric.ComponentLabels[:], " | "))
+	m.p("|---|---|---:|---:|---:|---:|---:|%s---:|---:|\n", strings.Repeat("---:|", metric.NumComponents))
 	for _, model := range r.Models {
 		for _, class := range []string{task.ClassB, task.ClassC} {
 			c := r.Results[model].Class(class)
@@ -107,10 +108,12 @@ func (m mdWriter) drift(r *Report) {
 			}
 			m.p("| %s | %s | %d | %s | %s | %s | %s |", code(model), class, c.Documents,
 				withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"), numOr(c.MaxDrift, "n/a"), noiseText(c.Noise))
-			if cm := c.ComponentMedians; cm != nil {
-				m.p(" %s | %s | %s | %s | %s |", num(cm.BlockStructure), num(cm.EdgePreservation), num(cm.SpanCoverage), num(cm.MarkFidelity), num(cm.VocabularyIntegrity))
-			} else {
-				m.p(" n/a | n/a | n/a | n/a | n/a |")
+			for i := range metric.NumComponents {
+				if cm := c.ComponentMedians; cm != nil {
+					m.p(" %s |", num(cm.List()[i]))
+				} else {
+					m.p(" n/a |")
+				}
 			}
 			m.p(" %s | %d |\n", percentOr(c.EditComplianceRate), c.Invalid)
 		}

@@ -35,7 +35,7 @@ func TestBuildReadsScoresOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.Scores, err = scoring.Run(in.Set, scoring.Plan{Models: in.Manifest.Models, TaskIDs: in.Manifest.TaskIDs, Repeats: 1}, trs, in.Config.Weights.Metric())
+	in.Scores, err = scoring.Run(in.Set, scoring.Plan{Models: in.Manifest.Models, TaskIDs: in.Manifest.TaskIDs, Repeats: 1}, trs, in.Config.Weights)
 	if err != nil {
 		t.Fatal(err)
 	}

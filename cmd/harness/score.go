@@ -50,7 +50,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if t.Class == task.ClassA {
 		res = metric.ScoreAnswer(t.Source.Doc, string(raw))
 	} else {
-		res = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, string(raw), cfg.Weights.Metric())
+		res = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, string(raw), cfg.Weights)
 	}
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
