@@ -54,8 +54,9 @@ func request() model.Request {
 			{Role: "system", Content: "You edit BendScript documents."},
 			{Role: "user", Content: "Rename the title."},
 		},
-		Seed:   7,
-		TaskID: "01-a",
+		Temperature: ptr(0.0),
+		Seed:        ptr(int64(7)),
+		TaskID:      "01-a",
 	}
 }
 

@@ -194,7 +194,7 @@ func (r *Runner) request(job Job) model.Request {
 		mm[i] = model.Message{Role: m.Role, Content: m.Content}
 	}
 	return model.Request{
-		Model: job.Model, Messages: mm, Temperature: r.Temperature, Seed: job.Seed,
+		Model: job.Model, Messages: mm, Temperature: new(r.Temperature), Seed: new(job.Seed),
 		MaxTokens: r.MaxTokens, TaskID: job.Task.ID,
 	}
 }
