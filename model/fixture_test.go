@@ -325,3 +325,32 @@ func TestNilParametersNotSent(t *testing.T) {
 		}
 	}
 }
+
+// TestOddDiagnosticsKeepTheAnswer: reasoning and error metadata are
+// diagnostics; a shape the docs do not promise there must not turn an
+// answer into a malformed body (which would be retried and then lost).
+func TestOddDiagnosticsKeepTheAnswer(t *testing.T) {
+	const head = `{"id":"g","model":"m","choices":[{"finish_reason":"stop","message":{"content":"ok",`
+	tests := []struct {
+		name, body, reasoning, reason string
+	}{
+		{"reasoning object", head + `"reasoning":{"text":"x"}}}]}`, "", "a non-string reasoning is skipped"},
+		{"details not a list", head + `"reasoning_details":"x"}}]}`, "", "details that are not a list are skipped"},
+		{"odd detail", head + `"reasoning_details":[7,{"type":"reasoning.text","text":"kept"}]}}]}`, "kept", "one odd entry does not hide the others"},
+	}
+	for _, tt := range tests {
+		srv := modeltest.NewScripted(t, modeltest.Reply{Body: tt.body})
+		c, _ := newClient(srv)
+		resp, err := c.Complete(context.Background(), request())
+		if err != nil || resp.Content != "ok" || resp.Reasoning != tt.reasoning {
+			t.Errorf("%s: err, content, reasoning = %v, %q, %q (%s)", tt.name, err, resp.Content, resp.Reasoning, tt.reason)
+		}
+	}
+	srv := modeltest.NewScripted(t, modeltest.Reply{Status: 503, Body: `{"error":{"code":503,"message":"down","metadata":"not an object"}}`})
+	c, _ := newClient(srv, model.WithMaxRetries(0))
+	_, err := c.Complete(context.Background(), request())
+	var apiErr *model.APIError
+	if !errors.As(err, &apiErr) || apiErr.Message != "down" || apiErr.ProviderName != "" || apiErr.Raw != "" {
+		t.Errorf("err = %#v; metadata that is not an object is ignored, the rest kept", apiErr)
+	}
+}

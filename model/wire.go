@@ -22,30 +22,41 @@ type wireChat struct {
 	Error    *wireError   `json:"error"`
 }
 
+// The reasoning fields and error metadata are kept raw and read leniently:
+// they are diagnostics, and an unexpected shape in them must not turn an
+// answer into a malformed body.
 type wireChoice struct {
 	Message struct {
-		Content          *string `json:"content"`
-		Reasoning        *string `json:"reasoning"`
-		ReasoningDetails []struct {
-			Type    string `json:"type"`
-			Text    string `json:"text"`
-			Summary string `json:"summary"`
-		} `json:"reasoning_details"`
+		Content          *string         `json:"content"`
+		Reasoning        json.RawMessage `json:"reasoning"`
+		ReasoningDetails json.RawMessage `json:"reasoning_details"`
 	} `json:"message"`
 	FinishReason       *string    `json:"finish_reason"`
 	NativeFinishReason *string    `json:"native_finish_reason"`
 	Error              *wireError `json:"error"`
 }
 
-// reasoning returns message.reasoning, or else the readable entries of
-// message.reasoning_details ("reasoning.text" and "reasoning.summary";
-// encrypted ones carry nothing to read) joined by newlines.
+// reasoning returns message.reasoning when it is a non-empty string, or
+// else the readable entries of message.reasoning_details
+// ("reasoning.text" and "reasoning.summary"; encrypted ones carry nothing
+// to read) joined by newlines.
 func (c *wireChoice) reasoning() string {
-	if r := c.Message.Reasoning; r != nil && *r != "" {
-		return *r
+	var r string
+	if json.Unmarshal(c.Message.Reasoning, &r) == nil && r != "" {
+		return r
 	}
+	var details []json.RawMessage
+	json.Unmarshal(c.Message.ReasoningDetails, &details)
 	var texts []string
-	for _, d := range c.Message.ReasoningDetails {
+	for _, raw := range details {
+		var d struct {
+			Type    string `json:"type"`
+			Text    string `json:"text"`
+			Summary string `json:"summary"`
+		}
+		if json.Unmarshal(raw, &d) != nil {
+			continue
+		}
 		switch d.Type {
 		case "reasoning.text":
 			texts = append(texts, d.Text)
@@ -73,17 +84,19 @@ type wireUsage struct {
 type wireError struct {
 	Code     json.RawMessage `json:"code"`
 	Message  string          `json:"message"`
-	Metadata *struct {
-		ProviderName string          `json:"provider_name"`
-		Raw          json.RawMessage `json:"raw"`
-	} `json:"metadata"`
+	Metadata json.RawMessage `json:"metadata"`
 }
 
-// apiError describes e as reported with the given HTTP status.
+// apiError describes e as reported with the given HTTP status, with
+// metadata.provider_name and metadata.raw when metadata is an object.
 func (e *wireError) apiError(status int, retryable bool) *APIError {
 	out := &APIError{Status: status, Code: e.code(), Message: e.Message, Retryable: retryable}
-	if md := e.Metadata; md != nil {
-		out.ProviderName = md.ProviderName
+	var md struct {
+		ProviderName json.RawMessage `json:"provider_name"`
+		Raw          json.RawMessage `json:"raw"`
+	}
+	if json.Unmarshal(e.Metadata, &md) == nil {
+		out.ProviderName = rawText(md.ProviderName)
 		out.Raw = rawText(md.Raw)
 	}
 	return out
