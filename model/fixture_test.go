@@ -354,3 +354,14 @@ func TestOddDiagnosticsKeepTheAnswer(t *testing.T) {
 		t.Errorf("err = %#v; metadata that is not an object is ignored, the rest kept", apiErr)
 	}
 }
+
+// TestFakeContextTooLong: the fake's helper must read as the real thing,
+// or tests of the runner built on it would test nothing.
+func TestFakeContextTooLong(t *testing.T) {
+	srv := modeltest.NewScripted(t, modeltest.ContextTooLong(200000, 236512), modeltest.Text("ok"))
+	c, w := newClient(srv)
+	_, err := c.Complete(context.Background(), request())
+	if !errors.Is(err, model.ErrContextLength) || errors.Is(err, model.ErrFatal) || srv.Count() != 1 || len(w.all()) != 0 {
+		t.Errorf("err = %v, requests = %d; want ErrContextLength, not fatal, not retried", err, srv.Count())
+	}
+}
