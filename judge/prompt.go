@@ -121,8 +121,8 @@ func BuildRequest(t *task.Task, answer, judgeModel string, seed int64, p *Prompt
 	return model.Request{
 		Model:       judgeModel,
 		Messages:    msgs,
-		Temperature: 0,
-		Seed:        seed,
+		Temperature: new(0.0),
+		Seed:        new(seed),
 		JSONSchema:  VoteSchema,
 		SchemaName:  SchemaName,
 		TaskID:      t.ID,

@@ -25,8 +25,8 @@ func TestBuildRequest(t *testing.T) {
 	answer := "```json\n{\"answer\": \"38 spaces {{document}}\", \"evidence\": [\"blk-c204.spn-08\", \"bend:#blk-c20a\"]}\n```\n"
 	req := BuildRequest(tk, answer, "j/judge", 42, nil)
 
-	if req.Model != "j/judge" || req.Temperature != 0 || req.Seed != 42 || req.TaskID != "14-a" {
-		t.Errorf("request model %q temperature %v seed %d task %q; want j/judge, 0, 42, 14-a", req.Model, req.Temperature, req.Seed, req.TaskID)
+	if req.Model != "j/judge" || req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 42 || req.TaskID != "14-a" {
+		t.Errorf("request model %q temperature %v seed %v task %q; want j/judge, 0, 42, 14-a", req.Model, req.Temperature, req.Seed, req.TaskID)
 	}
 	if string(req.JSONSchema) != string(VoteSchema) || req.SchemaName != SchemaName {
 		t.Error("the request does not ask for structured output with VoteSchema")

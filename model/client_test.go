@@ -54,8 +54,9 @@ func request() model.Request {
 			{Role: "system", Content: "You edit BendScript documents."},
 			{Role: "user", Content: "Rename the title."},
 		},
-		Seed:   7,
-		TaskID: "01-a",
+		Temperature: ptr(0.0),
+		Seed:        ptr(int64(7)),
+		TaskID:      "01-a",
 	}
 }
 
@@ -600,6 +601,9 @@ func TestInvalidRequest(t *testing.T) {
 		{"no model", func(r *model.Request) { r.Model = "" }, "every request needs a model"},
 		{"bad role", func(r *model.Request) { r.Messages[0].Role = "tool" }, "only plain chat roles are sent"},
 		{"bad schema", func(r *model.Request) { r.JSONSchema = json.RawMessage(`{`) }, "an unparsable schema is a bug, not a server error"},
+		{"content and parts", func(r *model.Request) { r.Messages[0].Parts = []model.Part{{Text: "x"}} }, "a message is text or parts, never both"},
+		{"parts with bad role", func(r *model.Request) { r.Messages[0] = model.Message{Role: "tool", Parts: []model.Part{{Text: "x"}}} }, "parts do not widen the roles"},
+		{"effort and budget", func(r *model.Request) { r.Reasoning = &model.ReasoningPrefs{Effort: "high", MaxTokens: 100} }, "OpenRouter takes one or the other"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,11 +5,44 @@
 //
 // # What is sent
 //
-// POST {base}/chat/completions with model, messages, temperature and seed
-// (always, zero included), max_tokens when positive, and response_format
-// json_schema (strict) when the request has a schema. Headers: the API key
-// as "Authorization: Bearer", and OpenRouter's attribution headers
-// HTTP-Referer and X-Title. No OPENAI_* environment variable is read.
+// POST {base}/chat/completions with model and messages; temperature and
+// seed when the [Request] sets them (zero included; nil leaves them out, so
+// the wire request and its transcript hold only the controls asked for);
+// max_tokens when positive; response_format json_schema (strict) when the
+// request has a schema; and OpenRouter's own "provider" ([ProviderPrefs])
+// and "reasoning" ([ReasoningPrefs]) objects when set, added to the SDK's
+// JSON as extra fields. Headers: the API key as "Authorization: Bearer",
+// and OpenRouter's attribution headers HTTP-Referer and X-Title. No
+// OPENAI_* environment variable is read.
+//
+// A message with [Message.Parts] is sent with content as an array of text
+// parts, {"type": "text", "text": ...}; a part with Cache set also carries
+// "cache_control": {"type": "ephemeral"}, Anthropic's explicit cache
+// breakpoint. A message that sets both Content and Parts, an unknown role,
+// or reasoning with both effort and max_tokens is refused before sending,
+// with [ErrFatal].
+//
+// Which parameters a model honours is in its listing
+// ([OpenRouter.ListModels], [ModelInfo.Supports], [ModelInfo.Determinism]).
+// OpenRouter drops an unsupported parameter silently unless
+// provider.require_parameters is true.
+//
+// # What is read
+//
+// From a chat completion: choices[0].message.content, .reasoning (or the
+// readable entries of .reasoning_details), .finish_reason and
+// .native_finish_reason; the top-level id, model and provider; usage with
+// prompt_tokens_details.cached_tokens,
+// completion_tokens_details.reasoning_tokens and cost (nil unless a JSON
+// number). From an error
+// object, top-level or in a choice: code, message, and metadata's
+// provider_name and raw (the upstream's error, kept as text whether it is
+// a string or an object), in [APIError]. The body itself is kept in
+// [Response.RawBody].
+//
+// [Response.ReasoningExhausted] tells an answer lost to reasoning: the
+// model stopped at the token limit (finish_reason "length") with blank
+// content, or with reasoning_tokens ≥ ½·completion_tokens.
 //
 // # Retries
 //
@@ -38,6 +71,24 @@
 // would fail again. Other 4xx statuses are returned at once without
 // ErrFatal. When the caller's context ends, Complete returns at once with
 // an error wrapping ctx.Err().
+//
+// # Prompts too long for the model
+//
+// One 400 is not fatal: a prompt (plus max_tokens) longer than the model's
+// context fails that request only, since the model's shorter prompts still
+// fit. It is returned at once, not retried, and matches [ErrContextLength]
+// instead of ErrFatal. It is recognised when the error is
+//
+//	code = "context_length_exceeded" (any status), or
+//	400 (HTTP status, or code inside a 200) and message or metadata.raw contains,
+//	ignoring case, one of: "context length", "context_length",
+//	"maximum context", "context window", "prompt is too long",
+//	"too many tokens", "exceeds the maximum number of tokens"
+//
+// which covers OpenRouter's own check ("This endpoint's maximum context
+// length is N tokens. However, you requested about M tokens ..."), and the
+// upstream wordings of OpenAI, Anthropic and Gemini quoted in
+// metadata.raw. Every other 400 stays fatal.
 //
 // # Secrets
 //

@@ -4,15 +4,45 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Message is one chat message of a request.
+// Message is one chat message of a request: plain text in Content, or
+// text content parts in Parts (never both).
 type Message struct {
 	Role    string `json:"role"`    // "system", "developer", "user" or "assistant"
-	Content string `json:"content"` // plain text
+	Content string `json:"content"` // plain text; "" when Parts is set
+
+	// Parts, when set, is sent as an array of text content parts instead of
+	// Content. It exists for the cacheable prefix: see [Part.Cache].
+	Parts []Part `json:"parts,omitempty"`
+}
+
+// Part is one text content part of a message.
+type Part struct {
+	Text string `json:"text"`
+	// Cache marks the end of a cacheable prefix: the part is sent with
+	// "cache_control": {"type": "ephemeral"}, Anthropic's explicit cache
+	// breakpoint, so the prompt up to and including it is cached for about
+	// five minutes. OpenAI and Gemini cache long prefixes by themselves and
+	// ignore the marker.
+	Cache bool `json:"cache,omitempty"`
+}
+
+// Text returns the message's text: Content, or the texts of its parts
+// joined without separator, which is what the model reads.
+func (m Message) Text() string {
+	if len(m.Parts) == 0 {
+		return m.Content
+	}
+	var b strings.Builder
+	for _, p := range m.Parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
 }
 
 // Request is one chat-completion call. The harness fills every field that
@@ -21,11 +51,13 @@ type Request struct {
 	Model    string    `json:"model"`    // OpenRouter model id, e.g. "anthropic/claude-sonnet-4"
 	Messages []Message `json:"messages"` // the conversation, oldest first
 
-	// Temperature and Seed are always sent, zero included, so the wire
-	// request says what the harness asked for rather than leaving it to a
-	// provider default.
-	Temperature float64 `json:"temperature"`
-	Seed        int64   `json:"seed"`
+	// Temperature and Seed are sent when non-nil, zero included, and left
+	// out when nil. A model whose listing lacks the parameter (see
+	// [ModelInfo.Determinism]) should get nil: OpenRouter would drop it
+	// silently, and the transcript would claim a control that was not
+	// applied.
+	Temperature *float64 `json:"temperature,omitempty"`
+	Seed        *int64   `json:"seed,omitempty"`
 
 	MaxTokens int `json:"max_tokens,omitempty"` // sent as max_tokens; 0 omits it
 
@@ -35,9 +67,49 @@ type Request struct {
 	// SchemaName names the schema in response_format; "" means "response".
 	SchemaName string `json:"schema_name,omitempty"`
 
+	// Provider, when set, is sent as OpenRouter's "provider" routing object,
+	// e.g. to pin the upstream that serves the model.
+	Provider *ProviderPrefs `json:"provider,omitempty"`
+	// Reasoning, when set, is sent as OpenRouter's "reasoning" object.
+	Reasoning *ReasoningPrefs `json:"reasoning,omitempty"`
+
 	// TaskID is never sent. It lets offline models (which answer from the
 	// task rather than the prompt) know which task is being asked.
 	TaskID string `json:"task_id,omitempty"`
+}
+
+// ProviderPrefs is OpenRouter's provider routing object, sent as
+// "provider". A model may be served by several upstreams (Anthropic's own
+// API, Bedrock, Vertex, ...) that differ in what they honour; pinning one
+// with Order and AllowFallbacks false makes repeated runs comparable.
+type ProviderPrefs struct {
+	// Order lists provider slugs to try first, in order, e.g. ["anthropic"].
+	Order []string `json:"order,omitempty"`
+	// AllowFallbacks false forbids other providers when those in Order fail;
+	// nil leaves OpenRouter's default (true).
+	AllowFallbacks *bool `json:"allow_fallbacks,omitempty"`
+	// RequireParameters true routes only to providers that support every
+	// parameter sent, instead of dropping unsupported ones silently; nil
+	// leaves OpenRouter's default (false).
+	RequireParameters *bool `json:"require_parameters,omitempty"`
+}
+
+// ReasoningPrefs is OpenRouter's reasoning object, sent as "reasoning".
+// Effort and MaxTokens are alternatives: a request that sets both is
+// refused before it is sent.
+type ReasoningPrefs struct {
+	// Effort is "xhigh", "high", "medium", "low", "minimal" or "none"
+	// (OpenAI style); "" leaves it out.
+	Effort string `json:"effort,omitempty"`
+	// MaxTokens caps the reasoning tokens (Anthropic style); 0 leaves it
+	// out. Reasoning tokens count against the request's MaxTokens too.
+	MaxTokens int `json:"max_tokens,omitempty"`
+	// Exclude asks that the reasoning text be left out of the response; the
+	// model still reasons, and the tokens are still billed.
+	Exclude bool `json:"exclude,omitempty"`
+	// Enabled turns reasoning on with default settings (true) or off
+	// (false); nil lets OpenRouter infer it from Effort or MaxTokens.
+	Enabled *bool `json:"enabled,omitempty"`
 }
 
 // Usage is the token accounting of one response.
@@ -75,10 +147,19 @@ type Attempt struct {
 type Response struct {
 	Content      string `json:"content"`       // choices[0].message.content, exactly as returned
 	FinishReason string `json:"finish_reason"` // choices[0].finish_reason, e.g. "stop", "length"
-	Usage        Usage  `json:"usage"`
-	Provider     string `json:"provider"`     // top-level "provider" (OpenRouter's upstream), "" if absent
-	ModelServed  string `json:"model_served"` // top-level "model": what actually answered
-	ID           string `json:"id"`           // top-level "id"
+	// NativeFinishReason is choices[0].native_finish_reason, the upstream's
+	// own reason before OpenRouter normalised it (e.g. "end_turn",
+	// "max_tokens", "MAX_TOKENS"); "" if absent.
+	NativeFinishReason string `json:"native_finish_reason,omitempty"`
+	// Reasoning is choices[0].message.reasoning, the reasoning text of a
+	// reasoning model; when that is absent, the text and summary entries of
+	// message.reasoning_details joined by newlines. "" when the model
+	// returned none (or was asked to exclude it).
+	Reasoning   string `json:"reasoning,omitempty"`
+	Usage       Usage  `json:"usage"`
+	Provider    string `json:"provider"`     // top-level "provider" (OpenRouter's upstream), "" if absent
+	ModelServed string `json:"model_served"` // top-level "model": what actually answered
+	ID          string `json:"id"`           // top-level "id"
 
 	// RawBody is the response body of the final attempt. A body that is not
 	// JSON is kept as a JSON string, so a transcript holding it is still
@@ -87,6 +168,25 @@ type Response struct {
 
 	LatencyMS int64     `json:"latency_ms"` // duration of the final attempt
 	Attempts  []Attempt `json:"attempts"`   // every attempt, failed ones included
+}
+
+// ReasoningExhausted reports whether the model ran out of its token budget
+// while reasoning, so that the answer is missing or cut short because the
+// budget went to thinking rather than to the answer. It is true when
+//
+//	finish_reason = "length"  and  (content is blank  or  reasoning_tokens ≥ ½·completion_tokens)
+//
+// Blank content counts even when no reasoning tokens are reported, since
+// some providers do not report them. A nil Response is not exhausted.
+func (r *Response) ReasoningExhausted() bool {
+	if r == nil || r.FinishReason != "length" {
+		return false
+	}
+	if strings.TrimSpace(r.Content) == "" {
+		return true
+	}
+	u := r.Usage
+	return u.CompletionTokens > 0 && 2*u.ReasoningTokens >= u.CompletionTokens
 }
 
 // Client is anything that answers chat requests: the OpenRouter client and
@@ -104,6 +204,12 @@ type Client interface {
 // Test with errors.Is(err, ErrFatal).
 var ErrFatal = errors.New("fatal API error")
 
+// ErrContextLength marks a request refused because its prompt (plus
+// max_tokens) does not fit the model's context. It fails that request
+// only: it is neither retried nor fatal for the model, whose shorter
+// prompts still fit. Test with errors.Is(err, ErrContextLength).
+var ErrContextLength = errors.New("prompt exceeds the model's context length")
+
 // APIError is a failure that outlasted the retries or was not retryable.
 type APIError struct {
 	// Status is the HTTP status of the final attempt; 0 when no response
@@ -113,8 +219,14 @@ type APIError struct {
 	// Code is the error code from the body's error object (OpenRouter sends
 	// the HTTP status as a number; it is kept in decimal), or one of
 	// CodeTimeout, CodeTransport, CodeBadResponse, CodeNoChoices.
-	Code      string
-	Message   string
+	Code    string
+	Message string
+	// ProviderName is error.metadata.provider_name: the upstream that
+	// failed, when OpenRouter names it.
+	ProviderName string
+	// Raw is error.metadata.raw, the upstream's own error, as text: a JSON
+	// string as its value, anything else (often an object) as its JSON.
+	Raw       string
 	Retryable bool // whether the failure was of a kind that is retried
 }
 
@@ -127,7 +239,8 @@ const (
 )
 
 // Error prints as "HTTP 429: message", "HTTP 200 (502): message" or
-// "no response (attempt_timeout): message".
+// "no response (attempt_timeout): message", followed by
+// " [provider: raw]" when the body named the upstream or quoted its error.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	if e.Status == 0 {
@@ -145,19 +258,68 @@ func (e *APIError) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Message)
 	}
+	if e.ProviderName != "" || e.Raw != "" {
+		b.WriteString(" [")
+		b.WriteString(e.ProviderName)
+		if e.ProviderName != "" && e.Raw != "" {
+			b.WriteString(": ")
+		}
+		b.WriteString(snippet([]byte(e.Raw)))
+		b.WriteString("]")
+	}
 	return b.String()
 }
 
-// Is reports whether target is ErrFatal and the error is one of the
-// statuses that end all jobs of a model: 400, 401, 402, 403, 404.
+// Is reports whether target is
+//   - ErrFatal, and the status is one that ends all jobs of a model
+//     (400, 401, 402, 403, 404) but the error is not a context-length one;
+//   - ErrContextLength, and the error is a context-length one (see the
+//     package comment for how it is recognised).
 func (e *APIError) Is(target error) bool {
-	return target == ErrFatal && fatalStatus(e.Status)
+	switch target {
+	case ErrFatal:
+		return fatalStatus(e.Status) && !e.contextLength()
+	case ErrContextLength:
+		return e.contextLength()
+	}
+	return false
 }
 
 func fatalStatus(status int) bool {
 	switch status {
 	case 400, 401, 402, 403, 404:
 		return true
+	}
+	return false
+}
+
+// contextPhrases are what OpenRouter and the upstreams say when a prompt
+// does not fit, lower-cased: OpenRouter's own check ("This endpoint's
+// maximum context length is N tokens. However, you requested about M
+// tokens ..."), OpenAI's code and message, Anthropic's "prompt is too
+// long: N tokens > M maximum", Gemini's "input token count ... exceeds the
+// maximum number of tokens allowed", and the generic "too many tokens".
+var contextPhrases = []string{
+	"context length", "context_length", "maximum context", "context window",
+	"prompt is too long", "too many tokens", "exceeds the maximum number of tokens",
+}
+
+// contextLength reports whether e is a prompt too long for the model: a
+// 400 (as the HTTP status or, inside a 200, as the code), or the code
+// "context_length_exceeded" whatever the status, whose message or raw
+// upstream error contains one of contextPhrases.
+func (e *APIError) contextLength() bool {
+	if e.Code == "context_length_exceeded" {
+		return true
+	}
+	if e.Status != 400 && e.Code != "400" {
+		return false
+	}
+	text := strings.ToLower(e.Message + "\n" + e.Raw)
+	for _, p := range contextPhrases {
+		if strings.Contains(text, p) {
+			return true
+		}
 	}
 	return false
 }
@@ -171,6 +333,36 @@ type ModelInfo struct {
 	PromptPrice, CompletionPrice *float64
 	SupportedParameters          []string // e.g. "temperature", "seed", "response_format"
 	ContextLength                int      // tokens; 0 when unknown
+}
+
+// Supports reports whether the listing says the model takes param (an
+// OpenRouter request parameter name such as "temperature" or "seed";
+// case matters). A listing without supported_parameters (nil or empty)
+// says nothing, and every parameter counts as supported: OpenRouter lists
+// them for every model, so only proxies and fakes leave them out, and
+// refusing every parameter there would stop runs that work.
+func (m ModelInfo) Supports(param string) bool {
+	return len(m.SupportedParameters) == 0 || slices.Contains(m.SupportedParameters, param)
+}
+
+// determinismParams are the request parameters that make a model's answer
+// repeatable, in the order Determinism reports them.
+var determinismParams = []string{"temperature", "seed"}
+
+// Determinism splits the determinism controls, "temperature" and "seed" in
+// that order, into those the model honours and those it lacks, by
+// [ModelInfo.Supports]. A request should send only the honoured ones, and
+// a report should say which were lacking: OpenRouter drops an unsupported
+// parameter silently, so sending it proves nothing.
+func (m ModelInfo) Determinism() (honoured, lacking []string) {
+	for _, p := range determinismParams {
+		if m.Supports(p) {
+			honoured = append(honoured, p)
+		} else {
+			lacking = append(lacking, p)
+		}
+	}
+	return honoured, lacking
 }
 
 // LocalResponse is the response of a model answered in-process (the offline

@@ -210,32 +210,29 @@ func (c *OpenRouter) Complete(ctx context.Context, req Request) (*Response, erro
 	return resp, nil
 }
 
-// chatParams maps req to the SDK's request type.
+// chatParams maps req to the SDK's request type. OpenRouter's own fields
+// (provider, reasoning, cache_control) are not in the SDK's types and go
+// in as extra fields, which the SDK merges into the JSON it sends.
 func chatParams(req Request) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{
-		Model:       req.Model,
-		Temperature: openai.Float(req.Temperature),
-		Seed:        openai.Int(req.Seed),
-	}
+	p := openai.ChatCompletionNewParams{Model: req.Model}
 	if req.Model == "" {
 		return p, fmt.Errorf("no model given: %w", ErrFatal)
+	}
+	if req.Temperature != nil {
+		p.Temperature = openai.Float(*req.Temperature)
+	}
+	if req.Seed != nil {
+		p.Seed = openai.Int(*req.Seed)
 	}
 	if req.MaxTokens > 0 {
 		p.MaxTokens = openai.Int(int64(req.MaxTokens))
 	}
 	for i, m := range req.Messages {
-		switch m.Role {
-		case "system":
-			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
-		case "developer":
-			p.Messages = append(p.Messages, openai.DeveloperMessage(m.Content))
-		case "user":
-			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
-		case "assistant":
-			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
-		default:
-			return p, fmt.Errorf("message %d: unknown role %q: %w", i, m.Role, ErrFatal)
+		msg, err := chatMessage(m)
+		if err != nil {
+			return p, fmt.Errorf("message %d: %w", i, err)
 		}
+		p.Messages = append(p.Messages, msg)
 	}
 	if len(req.JSONSchema) > 0 {
 		if !json.Valid(req.JSONSchema) {
@@ -255,7 +252,67 @@ func chatParams(req Request) (openai.ChatCompletionNewParams, error) {
 			},
 		}
 	}
+	extra := map[string]any{}
+	if req.Provider != nil {
+		extra["provider"] = req.Provider
+	}
+	if r := req.Reasoning; r != nil {
+		if r.Effort != "" && r.MaxTokens > 0 {
+			return p, fmt.Errorf("reasoning sets both effort and max_tokens, which OpenRouter takes as alternatives: %w", ErrFatal)
+		}
+		extra["reasoning"] = r
+	}
+	if len(extra) > 0 {
+		p.SetExtraFields(extra)
+	}
 	return p, nil
+}
+
+// chatMessage maps one message: plain content as a string, parts as an
+// array of text content parts.
+func chatMessage(m Message) (openai.ChatCompletionMessageParamUnion, error) {
+	if len(m.Parts) > 0 && m.Content != "" {
+		return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("both content and parts set: %w", ErrFatal)
+	}
+	if len(m.Parts) == 0 {
+		switch m.Role {
+		case "system":
+			return openai.SystemMessage(m.Content), nil
+		case "developer":
+			return openai.DeveloperMessage(m.Content), nil
+		case "user":
+			return openai.UserMessage(m.Content), nil
+		case "assistant":
+			return openai.AssistantMessage(m.Content), nil
+		}
+		return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q: %w", m.Role, ErrFatal)
+	}
+	parts := make([]openai.ChatCompletionContentPartTextParam, len(m.Parts))
+	for i, p := range m.Parts {
+		parts[i] = openai.ChatCompletionContentPartTextParam{Text: p.Text}
+		if p.Cache {
+			parts[i].SetExtraFields(map[string]any{"cache_control": map[string]string{"type": "ephemeral"}})
+		}
+	}
+	switch m.Role {
+	case "system":
+		return openai.SystemMessage(parts), nil
+	case "developer":
+		return openai.DeveloperMessage(parts), nil
+	case "user":
+		union := make([]openai.ChatCompletionContentPartUnionParam, len(parts))
+		for i := range parts {
+			union[i] = openai.ChatCompletionContentPartUnionParam{OfText: &parts[i]}
+		}
+		return openai.UserMessage(union), nil
+	case "assistant":
+		union := make([]openai.ChatCompletionAssistantMessageParamContentArrayOfContentPartUnion, len(parts))
+		for i := range parts {
+			union[i] = openai.ChatCompletionAssistantMessageParamContentArrayOfContentPartUnion{OfText: &parts[i]}
+		}
+		return openai.AssistantMessage(union), nil
+	}
+	return openai.ChatCompletionMessageParamUnion{}, fmt.Errorf("unknown role %q: %w", m.Role, ErrFatal)
 }
 
 // ListModels fetches {base}/models, retrying like Complete.

@@ -118,8 +118,7 @@ func httpError(ex exchange) *APIError {
 		Error *wireError `json:"error"`
 	}
 	if json.Unmarshal(ex.body, &w) == nil && w.Error != nil {
-		e.Code, e.Message = w.Error.code(), w.Error.Message
-		return e
+		return w.Error.apiError(ex.status, e.Retryable)
 	}
 	e.Message = snippet(ex.body)
 	return e

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // The response is decoded here rather than through the SDK's types because
@@ -21,12 +22,49 @@ type wireChat struct {
 	Error    *wireError   `json:"error"`
 }
 
+// The reasoning fields and error metadata are kept raw and read leniently:
+// they are diagnostics, and an unexpected shape in them must not turn an
+// answer into a malformed body.
 type wireChoice struct {
 	Message struct {
-		Content *string `json:"content"`
+		Content          *string         `json:"content"`
+		Reasoning        json.RawMessage `json:"reasoning"`
+		ReasoningDetails json.RawMessage `json:"reasoning_details"`
 	} `json:"message"`
-	FinishReason *string    `json:"finish_reason"`
-	Error        *wireError `json:"error"`
+	FinishReason       *string    `json:"finish_reason"`
+	NativeFinishReason *string    `json:"native_finish_reason"`
+	Error              *wireError `json:"error"`
+}
+
+// reasoning returns message.reasoning when it is a non-empty string, or
+// else the readable entries of message.reasoning_details
+// ("reasoning.text" and "reasoning.summary"; encrypted ones carry nothing
+// to read) joined by newlines.
+func (c *wireChoice) reasoning() string {
+	var r string
+	if json.Unmarshal(c.Message.Reasoning, &r) == nil && r != "" {
+		return r
+	}
+	var details []json.RawMessage
+	json.Unmarshal(c.Message.ReasoningDetails, &details)
+	var texts []string
+	for _, raw := range details {
+		var d struct {
+			Type    string `json:"type"`
+			Text    string `json:"text"`
+			Summary string `json:"summary"`
+		}
+		if json.Unmarshal(raw, &d) != nil {
+			continue
+		}
+		switch d.Type {
+		case "reasoning.text":
+			texts = append(texts, d.Text)
+		case "reasoning.summary":
+			texts = append(texts, d.Summary)
+		}
+	}
+	return strings.Join(texts, "\n")
 }
 
 type wireUsage struct {
@@ -44,8 +82,41 @@ type wireUsage struct {
 // wireError is an error object, at the top level or in a choice.
 // OpenRouter's code is the HTTP status as a number; OpenAI's is a string.
 type wireError struct {
-	Code    json.RawMessage `json:"code"`
-	Message string          `json:"message"`
+	Code     json.RawMessage `json:"code"`
+	Message  string          `json:"message"`
+	Metadata json.RawMessage `json:"metadata"`
+}
+
+// apiError describes e as reported with the given HTTP status, with
+// metadata.provider_name and metadata.raw when metadata is an object.
+func (e *wireError) apiError(status int, retryable bool) *APIError {
+	out := &APIError{Status: status, Code: e.code(), Message: e.Message, Retryable: retryable}
+	var md struct {
+		ProviderName json.RawMessage `json:"provider_name"`
+		Raw          json.RawMessage `json:"raw"`
+	}
+	if json.Unmarshal(e.Metadata, &md) == nil {
+		out.ProviderName = rawText(md.ProviderName)
+		out.Raw = rawText(md.Raw)
+	}
+	return out
+}
+
+// rawText returns a JSON value as text: a string as its value, null as "",
+// anything else as its compacted JSON.
+func rawText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
 }
 
 // code returns the error code as text: a number in decimal, a string as
@@ -106,18 +177,16 @@ func interpretChat(ex exchange) (*Response, *APIError) {
 	}
 	r := &Response{ID: w.ID, ModelServed: w.Model, Provider: w.Provider, Usage: w.Usage.usage()}
 	if len(w.Choices) > 0 {
-		ch := w.Choices[0]
-		if ch.Message.Content != nil {
-			r.Content = *ch.Message.Content
-		}
-		if ch.FinishReason != nil {
-			r.FinishReason = *ch.FinishReason
-		}
+		ch := &w.Choices[0]
+		r.Content = deref(ch.Message.Content)
+		r.FinishReason = deref(ch.FinishReason)
+		r.NativeFinishReason = deref(ch.NativeFinishReason)
+		r.Reasoning = ch.reasoning()
 	}
 	// OpenRouter reports a failure after the headers were sent as a 200
 	// with an error object and/or finish_reason "error".
 	if e := w.Error; e != nil {
-		return r, &APIError{Status: ex.status, Code: e.code(), Message: e.Message, Retryable: e.retryable()}
+		return r, e.apiError(ex.status, e.retryable())
 	}
 	if len(w.Choices) == 0 {
 		return r, &APIError{Status: ex.status, Code: CodeNoChoices, Message: "response has no choices", Retryable: true}
@@ -127,9 +196,16 @@ func interpretChat(ex exchange) (*Response, *APIError) {
 		if e == nil {
 			e = &wireError{Message: `finish_reason "error"`}
 		}
-		return r, &APIError{Status: ex.status, Code: e.code(), Message: e.Message, Retryable: e.retryable()}
+		return r, e.apiError(ex.status, e.retryable())
 	}
 	return r, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // wireModels is OpenRouter's GET /models body.

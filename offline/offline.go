@@ -51,7 +51,7 @@ func New(name string, set *task.Set) (*Model, error) {
 }
 
 // Complete answers req.TaskID. The answer depends only on the task, the
-// model and req.Seed, so runs are reproducible.
+// model and req.Seed (0 when unset), so runs are reproducible.
 func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -60,7 +60,11 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 	if t == nil {
 		return nil, &model.APIError{Status: 400, Message: fmt.Sprintf("offline model: unknown task %q", req.TaskID)}
 	}
-	return model.LocalResponse(m.name, "offline-"+t.ID, m.answer(t, req.Seed)), nil
+	var seed int64
+	if req.Seed != nil {
+		seed = *req.Seed
+	}
+	return model.LocalResponse(m.name, "offline-"+t.ID, m.answer(t, seed)), nil
 }
 
 func (m *Model) answer(t *task.Task, seed int64) string {

@@ -23,7 +23,7 @@ func answers(t *testing.T, name string, seed int64) (*task.Set, map[string]strin
 	}
 	out := map[string]string{}
 	for _, tk := range set.Tasks {
-		r, err := m.Complete(context.Background(), model.Request{Model: name, TaskID: tk.ID, Seed: seed})
+		r, err := m.Complete(context.Background(), model.Request{Model: name, TaskID: tk.ID, Seed: new(seed)})
 		if err != nil {
 			t.Fatal(err)
 		}

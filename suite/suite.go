@@ -36,7 +36,7 @@ func AnswerJob(m string, t *task.Task, r int, params config.Request, prompts *ta
 		mm[i] = model.Message{Role: x.Role, Content: x.Content}
 	}
 	req := model.Request{
-		Model: m, Messages: mm, Temperature: params.Temperature, Seed: params.Seed + int64(r),
+		Model: m, Messages: mm, Temperature: new(params.Temperature), Seed: new(params.Seed + int64(r)),
 		MaxTokens: params.MaxTokens, TaskID: t.ID,
 	}
 	return runner.Job{Model: m, Request: req, Record: transcript.Transcript{

@@ -11,6 +11,9 @@ func RequestOf(r model.Request) Request {
 	msgs := make([]Message, len(r.Messages))
 	for i, m := range r.Messages {
 		msgs[i] = Message{Role: m.Role, Content: m.Content}
+		for _, p := range m.Parts {
+			msgs[i].Parts = append(msgs[i].Parts, Part{Text: p.Text, Cache: p.Cache})
+		}
 	}
 	return Request{
 		Model:       r.Model,
@@ -19,6 +22,8 @@ func RequestOf(r model.Request) Request {
 		Seed:        r.Seed,
 		MaxTokens:   r.MaxTokens,
 		JSONSchema:  r.JSONSchema,
+		Provider:    r.Provider,
+		Reasoning:   r.Reasoning,
 	}
 }
 

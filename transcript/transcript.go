@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/gowebpki/jcs"
+
+	"bendscript.com/round-trip-harness/model"
 )
 
 // SchemaVersion is the version of the transcript and manifest formats.
@@ -86,20 +88,34 @@ type Hashes struct {
 	Document string `json:"document"` // the corpus document
 }
 
-// Message is one chat message.
+// Message is one chat message: plain text in Content, or text parts in
+// Parts when it was sent as content parts.
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
+	Parts   []Part `json:"parts,omitempty"`
 }
 
-// Request is exactly what was asked, parameters included.
+// Part is one text content part; Cache marks the cache breakpoint sent as
+// cache_control {"type": "ephemeral"}.
+type Part struct {
+	Text  string `json:"text"`
+	Cache bool   `json:"cache,omitempty"`
+}
+
+// Request is exactly what was asked, parameters included. A parameter
+// that was not sent is absent: temperature and seed are recorded only when
+// they were sent, so the record never claims a control that was not asked
+// for. Older transcripts, which always hold both, read the same.
 type Request struct {
-	Model       string          `json:"model"`
-	Messages    []Message       `json:"messages"`
-	Temperature float64         `json:"temperature"`
-	Seed        int64           `json:"seed"`
-	MaxTokens   int             `json:"max_tokens,omitempty"`
-	JSONSchema  json.RawMessage `json:"json_schema,omitempty"`
+	Model       string                `json:"model"`
+	Messages    []Message             `json:"messages"`
+	Temperature *float64              `json:"temperature,omitempty"`
+	Seed        *int64                `json:"seed,omitempty"`
+	MaxTokens   int                   `json:"max_tokens,omitempty"`
+	JSONSchema  json.RawMessage       `json:"json_schema,omitempty"`
+	Provider    *model.ProviderPrefs  `json:"provider,omitempty"`
+	Reasoning   *model.ReasoningPrefs `json:"reasoning,omitempty"`
 }
 
 // Response is what came back.

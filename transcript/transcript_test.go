@@ -14,11 +14,36 @@ func sample() *Transcript {
 	return &Transcript{
 		Kind: KindTask, RunID: "r1", Model: "anthropic/claude-opus-4.8", TaskID: "01-b", Class: "B",
 		Hashes:  Hashes{Prompt: "p", Task: "t", Document: "d"},
-		Request: Request{Model: "anthropic/claude-opus-4.8", Messages: []Message{{"system", "s"}, {"user", "u"}}, Seed: 7},
+		Request: Request{Model: "anthropic/claude-opus-4.8", Messages: []Message{{Role: "system", Content: "s"}, {Role: "user", Content: "u"}}, Temperature: ptr(0.0), Seed: ptr(int64(7))},
 		Response: &Response{Content: `{"a":1}`, FinishReason: "stop", LatencyMS: 1234,
 			Usage: Usage{PromptTokens: 10, CompletionTokens: 5, Cost: &cost}, RawBody: json.RawMessage(`{"id":"x","n":1e2}`)},
 		Attempts:  []Attempt{{Number: 1, StartedAt: time.Unix(100, 0).UTC(), DurationMS: 1234, Status: 200}},
 		StartedAt: time.Unix(100, 0).UTC(), FinishedAt: time.Unix(101, 0).UTC(),
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestReadsTranscriptsThatAlwaysSentTemperatureAndSeed: before temperature
+// and seed became optional, every transcript held both. Such a file (written
+// by that code) must still read, with its recorded hash, and say what was
+// sent.
+func TestReadsTranscriptsThatAlwaysSentTemperatureAndSeed(t *testing.T) {
+	got, err := Read("testdata/v1-always-temperature-seed.json")
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	r := got.Request
+	if r.Temperature == nil || *r.Temperature != 0 || r.Seed == nil || *r.Seed != 7 {
+		t.Errorf("temperature, seed = %v, %v; want 0 and 7 as recorded", r.Temperature, r.Seed)
+	}
+	want := sample()
+	want.Schema = SchemaVersion
+	if err := want.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	if got.Hash != want.Hash {
+		t.Errorf("hash of the same call = %s now, %s then", want.Hash, got.Hash)
 	}
 }
 
@@ -53,10 +78,14 @@ func TestHashIgnoresWallClock(t *testing.T) {
 		t.Error("timing changed the hash")
 	}
 	for name, mutate := range map[string]func(*Transcript){
-		"content":  func(x *Transcript) { x.Response.Content += " " },
-		"cost":     func(x *Transcript) { c := 0.5; x.Response.Usage.Cost = &c },
-		"unknown":  func(x *Transcript) { x.Response.Usage.Cost = nil },
-		"seed":     func(x *Transcript) { x.Request.Seed++ },
+		"content": func(x *Transcript) { x.Response.Content += " " },
+		"cost":    func(x *Transcript) { c := 0.5; x.Response.Usage.Cost = &c },
+		"unknown": func(x *Transcript) { x.Response.Usage.Cost = nil },
+		"seed":    func(x *Transcript) { x.Request.Seed = ptr(int64(8)) },
+		"no seed": func(x *Transcript) { x.Request.Seed = nil },
+		"parts": func(x *Transcript) {
+			x.Request.Messages[0] = Message{Role: "system", Parts: []Part{{Text: "s", Cache: true}}}
+		},
 		"message":  func(x *Transcript) { x.Request.Messages[1].Content = "v" },
 		"status":   func(x *Transcript) { x.Attempts[0].Status = 500 },
 		"error":    func(x *Transcript) { x.Error = &CallError{Message: "m"} },

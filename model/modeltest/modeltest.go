@@ -19,6 +19,14 @@
 //	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
 //		return modeltest.Text("echo: " + req.Messages[0].Content)
 //	})
+//
+// GET /models lists [DefaultModels] until the test sets its own list with
+// [Server.SetModels] or overrides one entry with [Server.SetModel]. Entries
+// of the gating families ("anthropic/claude…", "openai/gpt-5…",
+// "google/gemini-3…") carry the supported_parameters the real listing
+// gives them ([FamilyParameters]), so a test sees the same gaps in the
+// determinism controls as a real run: Claude lacks seed, GPT-5 lacks
+// temperature.
 package modeltest
 
 import (
@@ -27,7 +35,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -42,10 +52,51 @@ const HangLimit = 10 * time.Second
 // over all models).
 type Handler func(call int, req ChatRequest) Reply
 
-// Message is one chat message as received.
+// Message is one chat message as received. Its content may be a string or
+// an array of content parts; either way Content holds the text, so a
+// handler can read it without caring which.
 type Message struct {
-	Role    string `json:"role"`
+	Role string `json:"role"`
+	// Content is the string content, or the texts of the parts joined
+	// without separator.
 	Content string `json:"content"`
+	// Parts are the content parts when content was an array; nil when it
+	// was a string.
+	Parts []Part `json:"-"`
+}
+
+// Part is one content part as received.
+type Part struct {
+	Type         string          `json:"type"` // "text"
+	Text         string          `json:"text"`
+	CacheControl json.RawMessage `json:"cache_control,omitempty"` // as sent; nil when absent
+}
+
+// UnmarshalJSON accepts content as a string or as an array of parts.
+func (m *Message) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*m = Message{Role: w.Role}
+	if len(w.Content) == 0 || string(w.Content) == "null" {
+		return nil
+	}
+	if w.Content[0] != '[' {
+		return json.Unmarshal(w.Content, &m.Content)
+	}
+	if err := json.Unmarshal(w.Content, &m.Parts); err != nil {
+		return err
+	}
+	var text strings.Builder
+	for _, p := range m.Parts {
+		text.WriteString(p.Text)
+	}
+	m.Content = text.String()
+	return nil
 }
 
 // ChatRequest is a received chat-completion request. Pointer fields are
@@ -58,6 +109,8 @@ type ChatRequest struct {
 	Seed           *int64          `json:"seed"`
 	MaxTokens      *int            `json:"max_tokens"`
 	ResponseFormat json.RawMessage `json:"response_format"`
+	Provider       json.RawMessage `json:"provider"`  // OpenRouter's routing object, as sent
+	Reasoning      json.RawMessage `json:"reasoning"` // OpenRouter's reasoning object, as sent
 
 	Call      int         `json:"-"` // 1-based among all chat requests
 	ModelCall int         `json:"-"` // 1-based among chat requests for Model
@@ -71,11 +124,14 @@ type Usage struct {
 	Cost                                                          *float64 // nil leaves usage.cost out
 }
 
-// ErrorObject is an OpenAI/OpenRouter error object: {"code", "message"}.
-// OpenRouter's code is the HTTP status as a number.
+// ErrorObject is an OpenAI/OpenRouter error object: {"code", "message",
+// "metadata"}. OpenRouter's code is the HTTP status as a number; its
+// metadata may name the upstream ("provider_name") and quote the
+// upstream's own error ("raw").
 type ErrorObject struct {
-	Code    any    `json:"code,omitempty"`
-	Message string `json:"message"`
+	Code     any            `json:"code,omitempty"`
+	Message  string         `json:"message"`
+	Metadata map[string]any `json:"metadata,omitempty"`
 }
 
 // Reply is what the server answers to one request. The zero Reply is a 200
@@ -93,13 +149,15 @@ type Reply struct {
 	// nothing.
 	Hang bool
 
-	Content      string
-	FinishReason string       // "" means "stop"
-	Usage        *Usage       // nil means 10 prompt and 5 completion tokens, no cost
-	Provider     string       // top-level "provider"; "" leaves it out
-	Model        string       // top-level "model"; "" echoes the request's
-	ID           string       // "" means "gen-N" for the N-th call
-	Error        *ErrorObject // top-level error object
+	Content            string
+	Reasoning          string       // message.reasoning; "" leaves it out
+	FinishReason       string       // "" means "stop"
+	NativeFinishReason string       // native_finish_reason; "" leaves it out
+	Usage              *Usage       // nil means 10 prompt and 5 completion tokens, no cost
+	Provider           string       // top-level "provider"; "" leaves it out
+	Model              string       // top-level "model"; "" echoes the request's
+	ID                 string       // "" means "gen-N" for the N-th call
+	Error              *ErrorObject // top-level error object
 }
 
 // Text is a 200 completion with the given content.
@@ -151,6 +209,15 @@ func MidGenerationError(code int, message string) Reply {
 	return Reply{FinishReason: "error", Error: &ErrorObject{Code: code, Message: message}}
 }
 
+// ContextTooLong is OpenRouter's 400 for a prompt that does not fit the
+// model's context, worded as OpenRouter words it.
+func ContextTooLong(limit, requested int) Reply {
+	msg := fmt.Sprintf("This endpoint's maximum context length is %d tokens. However, you requested about %d tokens "+
+		"(%d of text input, 0 in the output). Please reduce the length of either one, or use the \"middle-out\" "+
+		"transform to compress your prompt automatically.", limit, requested, requested)
+	return Reply{Status: http.StatusBadRequest, Error: &ErrorObject{Code: 400, Message: msg}}
+}
+
 // Hang never answers; the client must give up.
 func Hang() Reply { return Reply{Hang: true} }
 
@@ -176,8 +243,79 @@ func FixedDelay(d time.Duration, content string) Handler {
 type ModelEntry struct {
 	ID                           string
 	PromptPrice, CompletionPrice string // USD per token, e.g. "0.000003"
-	SupportedParameters          []string
-	ContextLength                int
+	// SupportedParameters is the entry's supported_parameters. Given to
+	// [Server.SetModels] or [Server.SetModel] as nil, it becomes
+	// FamilyParameters(ID), which is nil (sent as null) outside the known
+	// families; give a non-nil list, even an empty one, to override it.
+	SupportedParameters []string
+	ContextLength       int
+}
+
+// The supported_parameters OpenRouter's /models lists for the gating
+// families (2026). What matters for the harness is the determinism
+// controls: Claude takes temperature but not seed, GPT-5 (a reasoning
+// model) seed but not temperature, Gemini 3 both.
+var (
+	claudeParams  = []string{"include_reasoning", "max_tokens", "reasoning", "response_format", "stop", "structured_outputs", "temperature", "tool_choice", "tools", "top_k", "top_p"}
+	gpt5Params    = []string{"include_reasoning", "max_tokens", "reasoning", "response_format", "seed", "structured_outputs", "tool_choice", "tools"}
+	gemini3Params = []string{"include_reasoning", "max_tokens", "reasoning", "response_format", "seed", "stop", "structured_outputs", "temperature", "tool_choice", "tools", "top_p"}
+)
+
+// families maps id prefixes to their parameters and context length.
+var families = []struct {
+	prefix  string
+	params  []string
+	context int
+}{
+	{"anthropic/claude", claudeParams, 200000},
+	{"openai/gpt-5", gpt5Params, 400000},
+	{"google/gemini-3", gemini3Params, 1048576},
+}
+
+// FamilyParameters returns the supported_parameters OpenRouter lists for
+// the family of id, recognised by prefix: "anthropic/claude",
+// "openai/gpt-5" or "google/gemini-3". Any other id gets nil: the entry
+// says nothing, and a client takes every parameter as supported.
+func FamilyParameters(id string) []string {
+	for _, f := range families {
+		if strings.HasPrefix(id, f.prefix) {
+			return slices.Clone(f.params)
+		}
+	}
+	return nil
+}
+
+// Entry returns the listing of id as OpenRouter gives it for its family:
+// FamilyParameters(id) and the family's context length (0 for other ids).
+// Prices are left unknown (""): set them when a test needs an estimate.
+func Entry(id string) ModelEntry {
+	e := ModelEntry{ID: id, SupportedParameters: FamilyParameters(id)}
+	for _, f := range families {
+		if strings.HasPrefix(id, f.prefix) {
+			e.ContextLength = f.context
+			break
+		}
+	}
+	return e
+}
+
+// DefaultModels is the list GET /models returns until a test sets its
+// own: an [Entry] for each gating model of the harness's default
+// configuration, one per family.
+func DefaultModels() []ModelEntry {
+	return []ModelEntry{
+		Entry("anthropic/claude-opus-4.8"),
+		Entry("openai/gpt-5.6-sol"),
+		Entry("google/gemini-3.1-pro-preview"),
+	}
+}
+
+// withFamily fills nil parameters from the family of e.ID.
+func withFamily(e ModelEntry) ModelEntry {
+	if e.SupportedParameters == nil {
+		e.SupportedParameters = FamilyParameters(e.ID)
+	}
+	return e
 }
 
 // Server is a running fake. Its methods are safe for concurrent use.
@@ -202,7 +340,7 @@ type Server struct {
 // when the test ends.
 func NewServer(t testing.TB, h Handler) *Server {
 	t.Helper()
-	s := &Server{t: t, handler: h, perModel: map[string]int{}}
+	s := &Server{t: t, handler: h, perModel: map[string]int{}, models: DefaultModels()}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v1/chat/completions", s.serveChat)
 	mux.HandleFunc("GET /api/v1/models", s.serveModels)
@@ -222,11 +360,33 @@ func NewScripted(t testing.TB, replies ...Reply) *Server {
 // automatically when the test ends; calling it twice is harmless.
 func (s *Server) Close() { s.ts.Close() }
 
-// SetModels sets the list GET /models returns (empty by default).
+// SetModels replaces the list GET /models returns ([DefaultModels] until
+// then). An entry with nil SupportedParameters gets its family's list.
 func (s *Server) SetModels(models ...ModelEntry) {
+	list := make([]ModelEntry, len(models))
+	for i, m := range models {
+		list[i] = withFamily(m)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.models = models
+	s.models = list
+}
+
+// SetModel replaces the entry of m.ID in the list GET /models returns, or
+// appends m when the list has none; nil SupportedParameters gets its
+// family's list, as in SetModels. A test uses it to override one model,
+// e.g. a Claude whose listing lacks temperature.
+func (s *Server) SetModel(m ModelEntry) {
+	m = withFamily(m)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := slices.IndexFunc(s.models, func(e ModelEntry) bool { return e.ID == m.ID })
+	if i < 0 {
+		s.models = append(s.models, m)
+		return
+	}
+	s.models = slices.Clone(s.models)
+	s.models[i] = m
 }
 
 // Requests returns the chat requests received so far, in arrival order.
@@ -259,11 +419,13 @@ func (s *Server) ModelsRequests() []http.Header {
 
 func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
-	var req ChatRequest
-	if err == nil {
-		err = json.Unmarshal(body, &req)
-	}
 	if err != nil {
+		// The client went away while sending (a caller cancelled its
+		// context): nobody is left to answer, and nothing was asked.
+		return
+	}
+	var req ChatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
 		s.t.Errorf("modeltest: bad chat request: %v", err)
 		http.Error(w, `{"error":{"code":400,"message":"bad request"}}`, http.StatusBadRequest)
 		return
@@ -376,9 +538,16 @@ type completion struct {
 }
 
 type choice struct {
-	Index        int     `json:"index"`
-	Message      Message `json:"message"`
-	FinishReason string  `json:"finish_reason"`
+	Index              int        `json:"index"`
+	Message            outMessage `json:"message"`
+	FinishReason       string     `json:"finish_reason"`
+	NativeFinishReason string     `json:"native_finish_reason,omitempty"`
+}
+
+type outMessage struct {
+	Role      string `json:"role"`
+	Content   string `json:"content"`
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 type usage struct {
@@ -399,7 +568,10 @@ func (rep Reply) completion(req ChatRequest) completion {
 	c := completion{
 		ID: rep.ID, Object: "chat.completion", Created: 1700000000,
 		Model: rep.Model, Provider: rep.Provider, Error: rep.Error,
-		Choices: []choice{{Message: Message{Role: "assistant", Content: rep.Content}, FinishReason: rep.FinishReason}},
+		Choices: []choice{{
+			Message:      outMessage{Role: "assistant", Content: rep.Content, Reasoning: rep.Reasoning},
+			FinishReason: rep.FinishReason, NativeFinishReason: rep.NativeFinishReason,
+		}},
 	}
 	if c.ID == "" {
 		c.ID = fmt.Sprintf("gen-%d", req.Call)

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
@@ -98,5 +100,109 @@ func TestRecordsRequests(t *testing.T) {
 	}
 	if r := reqs[2]; r.Call != 3 || r.ModelCall != 2 || *r.Temperature != 0 || *r.Seed != 1 || r.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("third request = %+v", r)
+	}
+}
+
+// listModels fetches GET /models and returns each id's supported
+// parameters as sent (nil for null).
+func listModels(t *testing.T, srv *modeltest.Server) map[string][]string {
+	t.Helper()
+	res, err := http.Get(srv.URL + "/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var list struct {
+		Data []struct {
+			ID                  string   `json:"id"`
+			SupportedParameters []string `json:"supported_parameters"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&list); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, m := range list.Data {
+		out[m.ID] = m.SupportedParameters
+	}
+	return out
+}
+
+func TestDefaultModelsMirrorFamilies(t *testing.T) {
+	srv := modeltest.NewScripted(t, modeltest.Text("unused"))
+	got := listModels(t, srv)
+	if len(got) != len(config.Default().Models) {
+		t.Errorf("default list %v; want one entry per default gating model %v", got, config.Default().Models)
+	}
+	tests := []struct {
+		id                string
+		temperature, seed bool
+		reason            string
+	}{
+		{"anthropic/claude-opus-4.8", true, false, "Claude's listing has temperature but no seed"},
+		{"openai/gpt-5.6-sol", false, true, "GPT-5 is a reasoning model: seed, no temperature"},
+		{"google/gemini-3.1-pro-preview", true, true, "Gemini 3 lists both"},
+	}
+	for _, tt := range tests {
+		params, ok := got[tt.id]
+		if !ok {
+			t.Errorf("%s not listed; the default list mirrors config.Default().Models", tt.id)
+			continue
+		}
+		if slices.Contains(params, "temperature") != tt.temperature || slices.Contains(params, "seed") != tt.seed {
+			t.Errorf("%s parameters %v (%s)", tt.id, params, tt.reason)
+		}
+		for _, p := range []string{"max_tokens", "reasoning", "response_format", "structured_outputs"} {
+			if !slices.Contains(params, p) {
+				t.Errorf("%s lacks %q: %v", tt.id, p, params)
+			}
+		}
+	}
+}
+
+func TestSetModelsFillsFamilies(t *testing.T) {
+	srv := modeltest.NewScripted(t, modeltest.Text("unused"))
+	srv.SetModels(
+		modeltest.ModelEntry{ID: "anthropic/claude-sonnet-4.6"},
+		modeltest.ModelEntry{ID: "fake/any"},
+		modeltest.ModelEntry{ID: "openai/gpt-5.2", SupportedParameters: []string{"temperature"}},
+	)
+	srv.SetModel(modeltest.ModelEntry{ID: "anthropic/claude-sonnet-4.6", SupportedParameters: []string{}})
+	srv.SetModel(modeltest.ModelEntry{ID: "google/gemini-3-flash-preview"})
+	got := listModels(t, srv)
+	tests := []struct {
+		id     string
+		want   []string
+		reason string
+	}{
+		{"anthropic/claude-sonnet-4.6", []string{}, "SetModel replaces an entry; an empty list overrides the family"},
+		{"fake/any", nil, "other ids keep a null list, which clients read as 'everything supported'"},
+		{"openai/gpt-5.2", []string{"temperature"}, "an explicit list wins over the family"},
+		{"google/gemini-3-flash-preview", modeltest.FamilyParameters("google/gemini-3"), "SetModel appends a missing id, filled from its family"},
+	}
+	for _, tt := range tests {
+		if p, ok := got[tt.id]; !ok || (p == nil) != (tt.want == nil) || !slices.Equal(p, tt.want) {
+			t.Errorf("%s parameters = %v, want %v (%s)", tt.id, p, tt.want, tt.reason)
+		}
+	}
+	if len(got) != 4 {
+		t.Errorf("list = %v; SetModels replaces the defaults", got)
+	}
+}
+
+func TestContentParts(t *testing.T) {
+	srv := modeltest.NewScripted(t, modeltest.Text("ok"))
+	body := `{"model":"m","messages":[{"role":"system","content":[{"type":"text","text":"doc ","cache_control":{"type":"ephemeral"}},{"type":"text","text":"rules"}]},{"role":"user","content":"q"}]}`
+	res, err := http.Post(srv.URL+"/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	m := srv.Requests()[0].Messages
+	if m[0].Content != "doc rules" || len(m[0].Parts) != 2 || string(m[0].Parts[0].CacheControl) != `{"type":"ephemeral"}` || m[0].Parts[1].CacheControl != nil {
+		t.Errorf("system message = %+v; want the parts, their joined text, and the breakpoint on the first", m[0])
+	}
+	if m[1].Content != "q" || m[1].Parts != nil {
+		t.Errorf("user message = %+v; string content has no parts", m[1])
 	}
 }
