@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/internal/golden"
+	"bendscript.com/round-trip-harness/internal/linediff"
 	"bendscript.com/round-trip-harness/suite"
 
 	"bendscript.com/round-trip-harness/bend"
@@ -35,17 +36,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 
 // lineDiffText is a unified-style diff of want and got for failure
 // messages.
-func lineDiffText(want, got string) string {
-	lines, _ := lineDiff(splitLines(want), splitLines(got))
-	var b strings.Builder
-	for _, h := range hunks(lines, 2) {
-		b.WriteString(h.Header + "\n")
-		for _, l := range h.Lines {
-			b.WriteString(l.Op + " " + l.Text + "\n")
-		}
-	}
-	return b.String()
-}
+func lineDiffText(want, got string) string { return linediff.Unified(want, got, 2) }
 
 var (
 	t0 = time.Date(2026, 4, 27, 15, 30, 0, 0, time.UTC)

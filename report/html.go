@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/linediff"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -131,14 +132,14 @@ type transcriptView struct {
 	Tokens   int64
 
 	Instruction string
-	Reference   string   // class A reference answer
-	RefEvidence []string // class A reference evidence
-	Hunks       []hunk   // B, C: expected → produced
-	Identical   bool     // B, C: the produced document equals the expected one line for line
-	Aligned     bool     // false when the diff was too large to align
-	NoDiff      string   // why there is no diff
-	Invalid     string   // B, C: why the output is not a valid document
-	Raw         string   // the raw output when it holds no document to diff
+	Reference   string          // class A reference answer
+	RefEvidence []string        // class A reference evidence
+	Hunks       []linediff.Hunk // B, C: expected → produced
+	Identical   bool            // B, C: the produced document equals the expected one line for line
+	Aligned     bool            // false when the diff was too large to align
+	NoDiff      string          // why there is no diff
+	Invalid     string          // B, C: why the output is not a valid document
+	Raw         string          // the raw output when it holds no document to diff
 	Truncated   bool
 	Answer      *metric.AnswerResult
 	Decision    string
@@ -233,8 +234,8 @@ func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcrip
 		v.setRaw(content)
 		return
 	}
-	lines, aligned := lineDiff(splitLines(string(bend.Marshal(t.Expected))), splitLines(string(out)))
-	v.Hunks, v.Aligned = hunks(lines, 3), aligned
+	lines, aligned := linediff.Diff(linediff.Split(string(bend.Marshal(t.Expected))), linediff.Split(string(out)))
+	v.Hunks, v.Aligned = linediff.Hunks(lines, 3), aligned
 	v.Identical = len(v.Hunks) == 0
 }
 

@@ -97,32 +97,3 @@ func TestBootstrap(t *testing.T) {
 		t.Error("one value has no interval")
 	}
 }
-
-func TestDiff(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		a, b     string
-		want     string // ops of the diff, one character per line
-		nhunks   int
-		reason   string
-		contextN int
-	}{
-		{"same", "a\nb\nc\n", "a\nb\nc\n", "   ", 0, "no change, no hunk", 3},
-		{"replace", "a\nb\nc\n", "a\nB\nc\n", " -+ ", 1, "a changed line is a deletion and an insertion", 3},
-		{"insert", "a\nc\n", "a\nb\nc\n", " + ", 1, "an added line", 3},
-		{"far apart", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "x\n2\n3\n4\n5\n6\n7\n8\n9\ny\n", "-+        -+", 2, "changes more than 2·context apart make two hunks", 1},
-		{"close", "1\n2\n3\n4\n", "x\n2\n3\ny\n", "-+  -+", 1, "changes within 2·context share a hunk", 1},
-	} {
-		lines, _ := lineDiff(splitLines(tc.a), splitLines(tc.b))
-		ops := ""
-		for _, l := range lines {
-			ops += l.Op
-		}
-		if ops != tc.want {
-			t.Errorf("%s: ops %q, want %q (%s)", tc.name, ops, tc.want, tc.reason)
-		}
-		if h := hunks(lines, tc.contextN); len(h) != tc.nhunks {
-			t.Errorf("%s: %d hunks, want %d (%s)", tc.name, len(h), tc.nhunks, tc.reason)
-		}
-	}
-}

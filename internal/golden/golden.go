@@ -9,11 +9,11 @@ package golden
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/linediff"
 )
 
 // Update is the -update flag of every test binary that imports golden.
@@ -38,26 +38,6 @@ func Check(t testing.TB, path string, got []byte, reason string) {
 		t.Fatalf("%v (run go test with -update to create it)", err)
 	}
 	if string(got) != string(want) {
-		t.Errorf("%s differs (%s); run go test with -update if the change is intended:\n%s", path, reason, Diff(string(want), string(got)))
+		t.Errorf("%s differs (%s); run go test with -update if the change is intended:\n%s", path, reason, linediff.Unified(string(want), string(got), 2))
 	}
-}
-
-// Diff lists the lines that differ between want and got, position by
-// position, with their line numbers.
-func Diff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d:\n- %s\n+ %s\n", i+1, wl, gl)
-		}
-	}
-	return b.String()
 }

@@ -1,4 +1,8 @@
-package report
+// Package linediff is the one line diff of the harness: the viewer's
+// expected → produced diffs and the golden-file tests' failure messages
+// both use it, so a test failure reads like the report does (one inserted
+// line is one "+" line, not a run of changed positions).
+package linediff
 
 import (
 	"fmt"
@@ -11,22 +15,24 @@ import (
 // shown as deleted, then inserted.
 const maxDiffCells = 4 << 20
 
-// diffLine is one line of a line diff.
-type diffLine struct {
+// Line is one line of a line diff.
+type Line struct {
 	Op   string // " " same, "-" expected only, "+" output only
 	Old  int    // 1-based line in the expected text; 0 for "+"
 	New  int    // 1-based line in the output; 0 for "-"
 	Text string
 }
 
-// hunk is a run of changes with context, as in a unified diff.
-type hunk struct {
+// Hunk is a run of changes with context, as in a unified diff.
+type Hunk struct {
 	Header string // @@ -old,n +new,m @@
-	Lines  []diffLine
+	Lines  []Line
 }
 
-// lineDiff aligns a and b by a longest common subsequence of lines.
-func lineDiff(a, b []string) (lines []diffLine, aligned bool) {
+// Diff aligns a and b by a longest common subsequence of lines. aligned
+// is false when the texts were too large to align and the differing middle
+// is shown as deleted, then inserted.
+func Diff(a, b []string) (lines []Line, aligned bool) {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
@@ -36,29 +42,29 @@ func lineDiff(a, b []string) (lines []diffLine, aligned bool) {
 		suf++
 	}
 	for i := 0; i < pre; i++ {
-		lines = append(lines, diffLine{" ", i + 1, i + 1, a[i]})
+		lines = append(lines, Line{" ", i + 1, i + 1, a[i]})
 	}
 	am, bm := a[pre:len(a)-suf], b[pre:len(b)-suf]
 	mid, aligned := lcsDiff(am, bm, pre)
 	lines = append(lines, mid...)
 	for i := 0; i < suf; i++ {
 		ai, bi := len(a)-suf+i, len(b)-suf+i
-		lines = append(lines, diffLine{" ", ai + 1, bi + 1, a[ai]})
+		lines = append(lines, Line{" ", ai + 1, bi + 1, a[ai]})
 	}
 	return lines, aligned
 }
 
 // lcsDiff diffs the middles a and b, whose first lines are line off+1 of
 // their texts.
-func lcsDiff(a, b []string, off int) ([]diffLine, bool) {
+func lcsDiff(a, b []string, off int) ([]Line, bool) {
 	n, m := len(a), len(b)
-	var out []diffLine
+	var out []Line
 	if n*m > maxDiffCells {
 		for i, s := range a {
-			out = append(out, diffLine{"-", off + i + 1, 0, s})
+			out = append(out, Line{"-", off + i + 1, 0, s})
 		}
 		for j, s := range b {
-			out = append(out, diffLine{"+", 0, off + j + 1, s})
+			out = append(out, Line{"+", 0, off + j + 1, s})
 		}
 		return out, false
 	}
@@ -79,23 +85,23 @@ func lcsDiff(a, b []string, off int) ([]diffLine, bool) {
 	for i < n || j < m {
 		switch {
 		case i < n && j < m && a[i] == b[j]:
-			out = append(out, diffLine{" ", off + i + 1, off + j + 1, a[i]})
+			out = append(out, Line{" ", off + i + 1, off + j + 1, a[i]})
 			i, j = i+1, j+1
 		case i < n && (j == m || at(i+1, j) >= at(i, j+1)):
-			out = append(out, diffLine{"-", off + i + 1, 0, a[i]})
+			out = append(out, Line{"-", off + i + 1, 0, a[i]})
 			i++
 		default:
-			out = append(out, diffLine{"+", 0, off + j + 1, b[j]})
+			out = append(out, Line{"+", 0, off + j + 1, b[j]})
 			j++
 		}
 	}
 	return out, true
 }
 
-// hunks groups the changed lines with context lines of context around
+// Hunks groups the changed lines with context lines of context around
 // them; nil when nothing changed.
-func hunks(lines []diffLine, context int) []hunk {
-	var out []hunk
+func Hunks(lines []Line, context int) []Hunk {
+	var out []Hunk
 	for i := 0; i < len(lines); {
 		if lines[i].Op == " " {
 			i++
@@ -121,13 +127,13 @@ func hunks(lines []diffLine, context int) []hunk {
 			end = min(len(lines), end+context)
 			break
 		}
-		out = append(out, hunk{Header: hunkHeader(lines[start:end]), Lines: lines[start:end]})
+		out = append(out, Hunk{Header: hunkHeader(lines[start:end]), Lines: lines[start:end]})
 		i = end
 	}
 	return out
 }
 
-func hunkHeader(ls []diffLine) string {
+func hunkHeader(ls []Line) string {
 	oldStart, newStart, oldN, newN := 0, 0, 0, 0
 	for _, l := range ls {
 		if l.Old > 0 {
@@ -146,12 +152,27 @@ func hunkHeader(ls []diffLine) string {
 	return fmt.Sprintf("@@ -%d,%d +%d,%d @@", oldStart, oldN, newStart, newN)
 }
 
-// splitLines splits text into lines without their line ends; a final line
+// Split splits text into lines without their line ends; a final line
 // end does not make an empty last line.
-func splitLines(s string) []string {
+func Split(s string) []string {
 	s = strings.TrimSuffix(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	if s == "" {
 		return nil
 	}
 	return strings.Split(s, "\n")
+}
+
+// Unified is a unified-style diff of want and got with context lines of
+// context: each hunk's header, then its lines prefixed " ", "-" or "+".
+// It is "" when the texts are equal.
+func Unified(want, got string, context int) string {
+	lines, _ := Diff(Split(want), Split(got))
+	var b strings.Builder
+	for _, h := range Hunks(lines, context) {
+		b.WriteString(h.Header + "\n")
+		for _, l := range h.Lines {
+			b.WriteString(l.Op + " " + l.Text + "\n")
+		}
+	}
+	return b.String()
 }
