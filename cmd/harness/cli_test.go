@@ -17,9 +17,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	code = 0
 	if err != nil {
 		code = exitCode(err)
-		if !strings.Contains(errb.String(), err.Error()) && err.Error() != errSilent.Error() {
-			errb.WriteString(err.Error())
-		}
+		printError(&errb, err)
 	}
 	return out.String(), errb.String(), code
 }

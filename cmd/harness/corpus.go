@@ -104,7 +104,7 @@ func cmdExpect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return usageError("expect: give one --task")
 	}
-	t, _, err := findTask(*taskFile, *corpusDir)
+	t, err := findTask(*taskFile, *corpusDir)
 	if err != nil {
 		return err
 	}
@@ -115,17 +115,28 @@ func cmdExpect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return err
 }
 
-// findTask loads the task named by a task file path, reading the tasks from
-// the file's directory when it exists and the embedded ones otherwise.
-func findTask(file, corpusDir string) (*task.Task, *task.Prompts, error) {
-	set, prompts, err := loadTasks(corpusDir, filepath.Dir(file))
-	if err != nil {
-		return nil, nil, err
+// findTask loads the task in a task file, with the corpus document it
+// names. The file's directory is read as the task directory (other task
+// files there are checked too); prompt templates are not needed. A file
+// that does not exist is a usage error, never the embedded task of the
+// same name.
+func findTask(file, corpusDir string) (*task.Task, error) {
+	if st, err := os.Stat(file); err != nil || st.IsDir() {
+		return nil, usageError("--task %s: not a task file", file)
+	}
+	cfs, _ := dataFS(corpusDir, corpus.FS)
+	set, probs := task.Load(cfs, os.DirFS(filepath.Dir(file)))
+	if len(probs) > 0 {
+		lines := make([]string, len(probs))
+		for i, p := range probs {
+			lines[i] = p.String()
+		}
+		return nil, &exitError{exitCantRun, fmt.Errorf("the task or its corpus has problems:\n%s", strings.Join(lines, "\n"))}
 	}
 	id := strings.TrimSuffix(filepath.Base(file), ".json")
 	t := set.Task(id)
 	if t == nil {
-		return nil, nil, usageError("no task %q (task files are named NN-a.json, NN-b.json, NN-c.json)", id)
+		return nil, usageError("no task %q (task files are named NN-a.json, NN-b.json, NN-c.json)", id)
 	}
-	return t, prompts, nil
+	return t, nil
 }

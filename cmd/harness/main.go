@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -19,9 +20,15 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		if !errors.Is(err, errSilent) {
-			fmt.Fprintf(os.Stderr, "harness: %v\n", err)
-		}
+		printError(os.Stderr, err)
 		os.Exit(exitCode(err))
+	}
+}
+
+// printError prints err as the command's last word, unless it was already
+// explained (errSilent).
+func printError(w io.Writer, err error) {
+	if !errors.Is(err, errSilent) {
+		fmt.Fprintf(w, "harness: %v\n", err)
 	}
 }

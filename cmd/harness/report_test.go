@@ -150,8 +150,12 @@ func TestReportJSONIsSpecShaped(t *testing.T) {
 		RanAt          string   `json:"ran_at"`
 		Models         []string `json:"models"`
 		Results        map[string]struct {
-			A, BMed, BP95, CMed, CP95 *float64
-			Transcripts               string `json:"transcripts"`
+			A           *float64 `json:"class_a_faithfulness"`
+			BMed        *float64 `json:"class_b_median_drift"`
+			BP95        *float64 `json:"class_b_p95_drift"`
+			CMed        *float64 `json:"class_c_median_drift"`
+			CP95        *float64 `json:"class_c_p95_drift"`
+			Transcripts string   `json:"transcripts"`
 		} `json:"results"`
 		Verdict string `json:"verdict"`
 	}
@@ -161,6 +165,21 @@ func TestReportJSONIsSpecShaped(t *testing.T) {
 	if r.HarnessVersion != Version || r.RanAt == "" || len(r.Models) != 3 || r.Verdict != "fail" ||
 		r.Results["offline/oracle"].Transcripts != "runs/s/offline_oracle/" {
 		t.Errorf("report: %+v", r)
+	}
+	// The §8.7 numbers, as the offline models are built to score: the
+	// oracle is exact, identity never edits (so it drifts on B and C and
+	// answers "unknown", which the offline judge finds unfaithful).
+	oracle, identity := r.Results["offline/oracle"], r.Results["offline/identity"]
+	for name, v := range map[string]*float64{"A": oracle.A, "B median": oracle.BMed, "B P95": oracle.BP95, "C median": oracle.CMed, "C P95": oracle.CP95} {
+		if v == nil {
+			t.Fatalf("offline/oracle: %s is missing from the report", name)
+		}
+	}
+	if *oracle.A != 1 || *oracle.BMed != 0 || *oracle.BP95 != 0 || *oracle.CMed != 0 || *oracle.CP95 != 0 {
+		t.Errorf("offline/oracle: A %v, B %v/%v, C %v/%v; want faithfulness 1 and drift 0", *oracle.A, *oracle.BMed, *oracle.BP95, *oracle.CMed, *oracle.CP95)
+	}
+	if identity.A == nil || *identity.A != 0 || identity.CP95 == nil || *identity.CP95 <= 0.30 || identity.BMed == nil || *identity.BMed <= 0 {
+		t.Errorf("offline/identity: A %v, B median %v, C P95 %v; want faithfulness 0, B drift above 0 and C P95 above 0.30", identity.A, identity.BMed, identity.CP95)
 	}
 }
 

@@ -33,7 +33,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	t, _, err := findTask(*taskFile, *corpusDir)
+	t, err := findTask(*taskFile, *corpusDir)
 	if err != nil {
 		return err
 	}

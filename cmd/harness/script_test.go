@@ -1,0 +1,139 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"bendscript.com/round-trip-harness/internal/golden"
+	"bendscript.com/round-trip-harness/internal/linediff"
+)
+
+// TestScripts runs the scenarios in testdata/script/*.txtar, in the manner
+// of golang.org/x/tools: each archive's comment says what it guards; its
+// "cmd" file holds command lines ("harness ..."), run in a fresh directory
+// that holds the archive's other files; the last command's exit code,
+// standard output and standard error must equal the "exit", "stdout" and
+// "stderr" files (earlier commands must exit 0 or 1; "> FILE" after a
+// command writes its standard output to FILE instead). Paths below the
+// directory print as $WORK and clock times as $TIME, so the files are the
+// same on every machine. go test -update rewrites the expected files.
+func TestScripts(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "script", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) { runScript(t, file) })
+	}
+}
+
+// expected are the archive files a scenario's result is compared with.
+var expected = map[string]bool{"exit": true, "stdout": true, "stderr": true}
+
+func runScript(t *testing.T, file string) {
+	file, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	var cmds []string
+	for _, f := range ar.Files {
+		switch {
+		case f.Name == "cmd":
+			for _, l := range strings.Split(strings.TrimSpace(string(f.Data)), "\n") {
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+					cmds = append(cmds, l)
+				}
+			}
+		case !expected[f.Name]:
+			p := filepath.Join(work, filepath.FromSlash(f.Name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(cmds) == 0 {
+		t.Fatal("no cmd file")
+	}
+	t.Chdir(work)
+	t.Setenv("OPENROUTER_API_KEY", "")
+	t.Setenv("OPENROUTER_BASE_URL", "")
+	var stdout, stderr string
+	var code int
+	for i, line := range cmds {
+		line, redirect, _ := strings.Cut(line, ">")
+		args := strings.Fields(line)
+		if args[0] != "harness" {
+			t.Fatalf("command %q does not start with harness", line)
+		}
+		stdout, stderr, code = runCLI(t, args[1:]...)
+		if i < len(cmds)-1 && code > 1 {
+			t.Fatalf("%s: exit %d: %s", line, code, stderr)
+		}
+		if name := strings.TrimSpace(redirect); name != "" {
+			if err := os.WriteFile(name, []byte(stdout), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stdout = ""
+		}
+	}
+	got := map[string]string{"exit": strconv.Itoa(code) + "\n", "stdout": normalize(stdout, work), "stderr": normalize(stderr, work)}
+	if *golden.Update {
+		for i, f := range ar.Files {
+			if expected[f.Name] {
+				ar.Files[i].Data = []byte(got[f.Name])
+				delete(got, f.Name)
+			}
+		}
+		for _, name := range []string{"exit", "stdout", "stderr"} {
+			if _, ok := got[name]; ok {
+				ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(got[name])})
+			}
+		}
+		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want := map[string]string{}
+	for _, f := range ar.Files {
+		if expected[f.Name] {
+			want[f.Name] = string(f.Data)
+		}
+	}
+	for _, name := range []string{"exit", "stdout", "stderr"} {
+		if got[name] != want[name] {
+			t.Errorf("%s differs (%s); go test -update rewrites it if the change is intended:\n%s",
+				name, strings.TrimSpace(string(ar.Comment)), linediff.Unified(want[name], got[name], 2))
+		}
+	}
+}
+
+var (
+	timeRe  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
+	stampRe = regexp.MustCompile(`\b\d{8}T\d{6}Z\b`)
+)
+
+// normalize makes output comparable across machines and runs: the work
+// directory prints as $WORK and clock times as $TIME.
+func normalize(s, work string) string {
+	s = strings.ReplaceAll(s, work, "$WORK")
+	if real, err := filepath.EvalSymlinks(work); err == nil {
+		s = strings.ReplaceAll(s, real, "$WORK")
+	}
+	s = timeRe.ReplaceAllString(s, "$$TIME")
+	return stampRe.ReplaceAllString(s, "$$TIME")
+}
