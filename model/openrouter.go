@@ -78,10 +78,6 @@ func WithBaseURL(u string) Option { return func(c *config) { c.baseURL = u } }
 // WithAPIKey sets the key sent as "Authorization: Bearer KEY".
 func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 
-// WithHTTPClient sets the HTTP client. Its Timeout should be zero or longer
-// than the attempt timeout, which is what bounds each attempt.
-func WithHTTPClient(h *http.Client) Option { return func(c *config) { c.httpClient = h } }
-
 // WithMaxRetries sets how many times a failed attempt is retried (default 4,
 // so at most 5 attempts). Negative counts as 0.
 func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
@@ -128,9 +124,7 @@ func NewOpenRouter(opts ...Option) *OpenRouter {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if cfg.httpClient == nil {
-		cfg.httpClient = defaultHTTPClient()
-	}
+	cfg.httpClient = defaultHTTPClient()
 	// The per-service constructors, unlike openai.NewClient, read no
 	// OPENAI_* variables: an admin key or organisation id from the
 	// environment must never be sent to OpenRouter.

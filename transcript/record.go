@@ -6,7 +6,9 @@ import (
 	"bendscript.com/round-trip-harness/model"
 )
 
-// RequestOf records a model request (all but TaskID, which is not sent).
+// RequestOf records a model request: everything that is sent. TaskID,
+// which only tells offline models the task and is never sent, is not
+// recorded.
 func RequestOf(r model.Request) Request {
 	msgs := make([]Message, len(r.Messages))
 	for i, m := range r.Messages {
@@ -22,6 +24,7 @@ func RequestOf(r model.Request) Request {
 		Seed:        r.Seed,
 		MaxTokens:   r.MaxTokens,
 		JSONSchema:  r.JSONSchema,
+		SchemaName:  r.SchemaName,
 		Provider:    r.Provider,
 		Reasoning:   r.Reasoning,
 	}

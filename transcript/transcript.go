@@ -114,6 +114,7 @@ type Request struct {
 	Seed        *int64                `json:"seed,omitempty"`
 	MaxTokens   int                   `json:"max_tokens,omitempty"`
 	JSONSchema  json.RawMessage       `json:"json_schema,omitempty"`
+	SchemaName  string                `json:"schema_name,omitempty"`
 	Provider    *model.ProviderPrefs  `json:"provider,omitempty"`
 	Reasoning   *model.ReasoningPrefs `json:"reasoning,omitempty"`
 }

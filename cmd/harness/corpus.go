@@ -16,7 +16,7 @@ import (
 )
 
 // dataFS returns the directory dir as a file system, or the embedded copy
-// when dir is "" or does not exist and fallback is set.
+// when dir is "" or is not a directory; the name says which.
 func dataFS(dir string, embedded fs.FS) (fs.FS, string) {
 	if dir != "" {
 		if st, err := os.Stat(dir); err == nil && st.IsDir() {

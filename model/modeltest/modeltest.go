@@ -179,14 +179,6 @@ func RateLimited(seconds int) Reply {
 	return r
 }
 
-// RateLimitedMS is a 429 asking to retry after the given milliseconds
-// (retry-after-ms).
-func RateLimitedMS(ms int) Reply {
-	r := StatusError(http.StatusTooManyRequests)
-	r.Headers = map[string]string{"retry-after-ms": strconv.Itoa(ms)}
-	return r
-}
-
 // StatusError is an error status with an OpenRouter-style error body.
 func StatusError(status int) Reply {
 	return Reply{Status: status, Error: &ErrorObject{Code: status, Message: http.StatusText(status)}}
