@@ -1,0 +1,174 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/linediff"
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// peak counts requests in flight per model at the fake server, answers and
+// judge votes together, and keeps the highest count.
+type peak struct {
+	mu       sync.Mutex
+	now, top map[string]int
+	votes    int
+}
+
+func (p *peak) handler(delay time.Duration) modeltest.Handler {
+	p.now, p.top = map[string]int{}, map[string]int{}
+	return func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		vote := len(req.ResponseFormat) > 0 // only judges ask for structured output
+		p.mu.Lock()
+		p.now[req.Model]++
+		p.top[req.Model] = max(p.top[req.Model], p.now[req.Model])
+		if vote {
+			p.votes++
+		}
+		p.mu.Unlock()
+		time.Sleep(delay)
+		p.mu.Lock()
+		p.now[req.Model]--
+		p.mu.Unlock()
+		if vote {
+			return modeltest.Text(`{"faithful": true, "quotes": [], "reason": "stated"}`)
+		}
+		return modeltest.Text(`{"answer": "x", "evidence": []}`)
+	}
+}
+
+func testOptions(t *testing.T, models []string, url string) (Options, *bytes.Buffer) {
+	t.Helper()
+	set := corpusSet(t)
+	prompts, err := task.LoadPrompts(instructions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Models = models
+	cfg.Concurrency = config.Concurrency{PerModel: 2, Global: 5}
+	cfg.Retries.Max = 0
+	var out, progress bytes.Buffer
+	dir := t.TempDir()
+	return Options{
+		Config: cfg, Set: set, Prompts: prompts,
+		Conn:   Connection{BaseURL: url, APIKey: "test-key", Retries: cfg.Retries, AttemptTimeout: time.Minute},
+		OutDir: dir + "/runs", ReportDir: dir + "/reports", RunID: "t",
+		Progress: &runner.Lines{W: &progress}, Stdout: &out, Stderr: &out,
+	}, &progress
+}
+
+// TestRunJudgesAsRunnerJobs: in a gating run (the cross-vendor panel), the
+// judge votes are runner jobs: they appear in the progress output, start
+// while answers are still being given, and count against their model's
+// per-model limit together with its answers.
+func TestRunJudgesAsRunnerJobs(t *testing.T) {
+	var p peak
+	srv := modeltest.NewServer(t, p.handler(15*time.Millisecond))
+	models := []string{"a/x", "b/y", "c/z"}
+	srv.SetModels(modeltest.Entry("a/x"), modeltest.Entry("b/y"), modeltest.Entry("c/z"))
+	o, progress := testOptions(t, models, srv.URL)
+	res, err := Run(context.Background(), o)
+	if err != nil && !errors.Is(err, ErrVerdictFail) {
+		t.Fatal(err)
+	}
+	if res == nil || len(res.Reports) != 3 {
+		t.Fatalf("result %+v: want three reports", res)
+	}
+	if p.votes != 120 {
+		t.Errorf("%d judge votes asked, want 120 (20 class A answers × 3 models × 2 other judges)", p.votes)
+	}
+	for _, m := range models {
+		if p.top[m] > 2 {
+			t.Errorf("%s had %d requests in flight (answers and votes together); the per-model limit is 2", m, p.top[m])
+		}
+	}
+	firstVote, lastAnswer, votes := -1, -1, 0
+	for i, line := range strings.Split(progress.String(), "\n") {
+		switch {
+		case strings.Contains(line, " judges "):
+			votes++
+			if firstVote < 0 {
+				firstVote = i
+			}
+		case strings.HasPrefix(line, "["):
+			lastAnswer = i
+		}
+	}
+	if votes != 120 {
+		t.Errorf("the progress output shows %d judge votes; want 120", votes)
+	}
+	if firstVote < 0 || firstVote > lastAnswer {
+		t.Errorf("the first vote ended at progress line %d, the last answer at %d: judging did not overlap answering", firstVote, lastAnswer)
+	}
+}
+
+// TestRunRefusesUnjudgeablePanel: with the default panel and one model,
+// nobody else could judge its class A answers. The run is refused before
+// any request (preflight included), naming the fix.
+func TestRunRefusesUnjudgeablePanel(t *testing.T) {
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply { return modeltest.Text("{}") })
+	srv.SetModels(modeltest.Entry("a/x"))
+	o, _ := testOptions(t, []string{"a/x"}, srv.URL)
+	_, err := Run(context.Background(), o)
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--judges") {
+		t.Fatalf("Run = %v; want a usage error naming --judges", err)
+	}
+	if n, lists := srv.Count(), len(srv.ModelsRequests()); n != 0 || lists != 0 {
+		t.Errorf("%d chat requests and %d model listings before refusing; want none", n, lists)
+	}
+}
+
+// TestScoreReproducesRunAndReadRunChecksHashes: an offline run, then the
+// score phase again from its directory alone (as rescore does), give the
+// same JSON report but for rescored_at; a manifest whose configuration was
+// edited after the run is refused, naming the file and the pointer.
+func TestScoreReproducesRunAndReadRunChecksHashes(t *testing.T) {
+	o, _ := testOptions(t, []string{"offline/oracle", "offline/noisy"}, "")
+	o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
+	res, err := Run(context.Background(), o)
+	if err != nil && !errors.Is(err, ErrVerdictFail) {
+		t.Fatal(err)
+	}
+	fresh, err := os.ReadFile(res.Reports[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, cfg, err := ReadRun(res.RunDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	re, err := Score(ScoreOptions{RunDir: res.RunDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: t.TempDir(), RescoredAt: &now})
+	if err != nil && !errors.Is(err, ErrVerdictFail) {
+		t.Fatal(err)
+	}
+	again, err := os.ReadFile(re.Reports[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Replace(string(again), "  \"rescored_at\": \"2026-11-22T12:00:00Z\",\n", "", 1); got != string(fresh) {
+		t.Errorf("rescored report differs from the run's beyond rescored_at:\n%s", linediff.Unified(string(fresh), got, 2))
+	}
+	manifest := filepath.Join(res.RunDir, "run.json")
+	b, _ := os.ReadFile(manifest)
+	if err := os.WriteFile(manifest, bytes.Replace(b, []byte(`"class_b_median_max": 0.05`), []byte(`"class_b_median_max": 0.5`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadRun(res.RunDir); err == nil || !strings.Contains(err.Error(), "run.json: /config: the configuration does not match config_hash") {
+		t.Errorf("ReadRun of an edited configuration = %v; want the config_hash mismatch named", err)
+	}
+}
