@@ -2,36 +2,16 @@ package judge
 
 import (
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/golden"
+	"bendscript.com/round-trip-harness/internal/testcorpus"
 
-	"bendscript.com/round-trip-harness/corpus"
-	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/task"
 )
 
-var (
-	setOnce sync.Once
-	testSet *task.Set
-)
-
 // corpusSet returns the embedded corpus and tasks, loaded once.
-func corpusSet(t testing.TB) *task.Set {
-	t.Helper()
-	setOnce.Do(func() {
-		s, probs := task.Load(corpus.FS, instructions.FS)
-		if len(probs) > 0 {
-			t.Fatalf("loading the corpus: %v", probs)
-		}
-		testSet = s
-	})
-	if testSet == nil {
-		t.Fatal("the corpus did not load")
-	}
-	return testSet
-}
+func corpusSet(t testing.TB) *task.Set { return testcorpus.Set(t) }
 
 // taskA returns class A task id of the embedded set.
 func taskA(t testing.TB, id string) *task.Task {

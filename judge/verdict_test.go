@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/testcorpus"
+
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -93,16 +95,7 @@ func TestDecideSortsVotesAndCountsUngrounded(t *testing.T) {
 
 // answerTranscript returns a sealed class A task transcript.
 func answerTranscript(t *testing.T, modelID, taskID, content string) *transcript.Transcript {
-	t.Helper()
-	tr := &transcript.Transcript{
-		Schema: transcript.SchemaVersion, Kind: transcript.KindTask, RunID: "test", Model: modelID,
-		TaskID: taskID, Class: "A", Attempts: []transcript.Attempt{},
-		Response: &transcript.Response{Content: content, FinishReason: "stop"},
-	}
-	if err := tr.Seal(); err != nil {
-		t.Fatal(err)
-	}
-	return tr
+	return testcorpus.Answer(t, modelID, taskID, content)
 }
 
 // judgeTranscript returns a sealed judge transcript of answer by judge

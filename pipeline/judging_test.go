@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"bendscript.com/round-trip-harness/corpus"
-	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
@@ -24,39 +23,10 @@ import (
 
 var gating = []string{"a/alpha", "b/beta", "c/gamma"}
 
-var (
-	setOnce sync.Once
-	testSet *task.Set
-)
+func corpusSet(t testing.TB) *task.Set { return testcorpus.Set(t) }
 
-// corpusSet loads the embedded corpus and tasks once.
-func corpusSet(t testing.TB) *task.Set {
-	t.Helper()
-	setOnce.Do(func() {
-		s, probs := task.Load(corpus.FS, instructions.FS)
-		if len(probs) > 0 {
-			t.Fatalf("loading the corpus: %v", probs)
-		}
-		testSet = s
-	})
-	if testSet == nil {
-		t.Fatal("the corpus did not load")
-	}
-	return testSet
-}
-
-// answerTranscript is a sealed class A answer of modelID to taskID.
 func answerTranscript(t *testing.T, modelID, taskID, content string) *transcript.Transcript {
-	t.Helper()
-	tr := &transcript.Transcript{
-		Schema: transcript.SchemaVersion, Kind: transcript.KindTask, RunID: "test", Model: modelID,
-		TaskID: taskID, Class: "A", Attempts: []transcript.Attempt{},
-		Response: &transcript.Response{Content: content, FinishReason: "stop"},
-	}
-	if err := tr.Seal(); err != nil {
-		t.Fatal(err)
-	}
-	return tr
+	return testcorpus.Answer(t, modelID, taskID, content)
 }
 
 // runVotes asks the judges about answers as a run does: each answer's
