@@ -162,3 +162,21 @@ func TestRunWithoutKeyExits2(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestIDRefusesInvalidDocuments: id and id --write on a document that
+// breaks the rules exit 1 with its validation errors, and --write leaves
+// the file as it was.
+func TestIDRefusesInvalidDocuments(t *testing.T) {
+	dir := t.TempDir()
+	src := `{"bendscript":"0.1","id":7,"vocabulary":"core","blocks":[],"edges":[]}`
+	p := writeFile(t, dir, "bad.bend.json", src)
+	for _, args := range [][]string{{"id", p}, {"id", "--write", p}} {
+		out, errs, code := runCLI(t, args...)
+		if code != 1 || out != "" || !strings.Contains(errs, "bad.bend.json: /id") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 1, no id, and the error at /id", args, code, out, errs)
+		}
+	}
+	if b, _ := os.ReadFile(p); string(b) != src {
+		t.Errorf("id --write rewrote an invalid document:\n%s", b)
+	}
+}

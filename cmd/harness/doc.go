@@ -10,9 +10,44 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
+// readBounded reads a file ("-" is standard input) of at most
+// bend.MaxSize bytes. A larger file is refused before it is read: a
+// regular file by its size, anything else (a pipe) after MaxSize+1 bytes,
+// so that memory stays bounded whatever the input.
+func readBounded(name string) ([]byte, error) {
+	var r io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > bend.MaxSize {
+			return nil, tooLarge(name, st.Size())
+		}
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, bend.MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > bend.MaxSize {
+		return nil, tooLarge(name, -1)
+	}
+	return data, nil
+}
+
+func tooLarge(name string, size int64) error {
+	msg := fmt.Sprintf("over the %d-byte limit", bend.MaxSize)
+	if size >= 0 {
+		msg = fmt.Sprintf("file is %d bytes, over the %d-byte limit", size, bend.MaxSize)
+	}
+	return &bend.Error{File: name, Msg: msg, Section: "3"}
+}
+
 // loadDocument reads and parses a .bend file; errors name the file.
 func loadDocument(name string) (*bend.Document, []byte, error) {
-	data, err := os.ReadFile(name)
+	data, err := readBounded(name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -83,6 +118,15 @@ func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		d, _, err := loadDocument(name)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
+			bad++
+			continue
+		}
+		if errs := bend.Validate(d); len(errs) > 0 {
+			// An invalid document has no id worth printing, and --write
+			// must not rewrite it.
+			for _, e := range errs.WithFile(name) {
+				fmt.Fprintln(stderr, e)
+			}
 			bad++
 			continue
 		}

@@ -37,12 +37,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	var raw []byte
-	if *output == "-" {
-		raw, err = io.ReadAll(stdin)
-	} else {
-		raw, err = os.ReadFile(*output)
-	}
+	raw, err := readBounded(*output)
 	if err != nil {
 		return &exitError{exitCantRun, err}
 	}
