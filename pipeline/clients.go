@@ -62,14 +62,19 @@ func (c Connection) Clients(models []string, set *task.Set) (clients map[string]
 	return clients, online, nil
 }
 
+// baseURL is the API root online models are asked through.
+func (c Connection) baseURL() string {
+	if c.BaseURL != "" {
+		return c.BaseURL
+	}
+	return model.BaseURLFromEnv()
+}
+
 func (c Connection) openRouter() (*model.OpenRouter, error) {
 	if c.APIKey == "" {
 		return nil, ErrNoKey
 	}
-	base := c.BaseURL
-	if base == "" {
-		base = model.BaseURLFromEnv()
-	}
+	base := c.baseURL()
 	opts := []model.Option{model.WithAPIKey(c.APIKey), model.WithBaseURL(base), model.WithMaxRetries(c.Retries.Max)}
 	if c.AttemptTimeout > 0 {
 		opts = append(opts, model.WithAttemptTimeout(c.AttemptTimeout))

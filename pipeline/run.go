@@ -12,11 +12,16 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
@@ -42,14 +47,21 @@ type Options struct {
 	Resume    *transcript.Manifest
 	ResumeDir string
 
+	// Inputs are recorded in a new run's manifest (its BaseURL is filled
+	// in from Conn when the run has online models).
+	Inputs transcript.Inputs
+
 	OutDir    string // parent of new run directories
-	RunID     string // the new run's directory name; "" is the UTC start time
+	RunID     string // the new run's directory name (ValidRunID); "" is NewRunID
 	ReportDir string // where the reports go
 
 	DryRun      bool // preflight, then stop
 	NoPreflight bool // skip the model-list check
 
 	HarnessVersion, GitCommit string
+
+	// Now is the clock of the run's start; nil is time.Now.
+	Now func() time.Time
 
 	Progress       runner.Progress // nil: none
 	Stdout, Stderr io.Writer
@@ -158,6 +170,9 @@ func planRun(o Options) (*plan, error) {
 	if err := CheckJudges(p.judges); err != nil {
 		return nil, err
 	}
+	if err := checkDirs(append(slices.Clone(cfg.Models), p.judges...)); err != nil {
+		return nil, err
+	}
 	if err := checkPanel(cfg, p.judges, p.tasks); err != nil {
 		return nil, err
 	}
@@ -168,6 +183,23 @@ func planRun(o Options) (*plan, error) {
 	}
 	p.jobs = suite.AnswerJobs(cfg, o.Prompts, p.tasks, "")
 	return p, nil
+}
+
+// checkDirs refuses, before any request, two model ids whose transcripts
+// would share a directory (transcript.Slug maps both to one name, or names
+// that differ only in case, which are one directory on some file
+// systems): they would overwrite each other's transcripts and the run
+// could never complete.
+func checkDirs(models []string) error {
+	seen := map[string]string{}
+	for _, m := range models {
+		dir := strings.ToLower(transcript.Slug(m))
+		if other, ok := seen[dir]; ok && other != m {
+			return usage("models %q and %q would share the transcript directory %q; run them separately", other, m, transcript.Slug(m))
+		}
+		seen[dir] = m
+	}
+	return nil
 }
 
 // checkPanel refuses, before any request, a run whose class A answers
@@ -190,6 +222,9 @@ func checkPanel(cfg *config.Config, judges []string, tasks []*task.Task) error {
 func startManifest(o Options, p *plan) (string, *transcript.Manifest, error) {
 	cfg := o.Config
 	now := time.Now().UTC()
+	if o.Now != nil {
+		now = o.Now().UTC()
+	}
 	if m := o.Resume; m != nil {
 		m.ResumedAt = append(m.ResumedAt, now)
 		finished := m.FinishedAt
@@ -199,8 +234,11 @@ func startManifest(o Options, p *plan) (string, *transcript.Manifest, error) {
 		return o.ResumeDir, m, err
 	}
 	id := o.RunID
-	if id == "" {
-		id = now.Format("20060102T150405Z")
+	switch {
+	case id == "":
+		id = freeRunID(o.OutDir, now)
+	case !ValidRunID(id):
+		return "", nil, usage("run id %q is not one path element of letters, digits, '.', '-' and '_'", id)
 	}
 	runDir := filepath.Join(o.OutDir, id)
 	if _, err := os.Stat(runDir); err == nil {
@@ -210,13 +248,48 @@ func startManifest(o Options, p *plan) (string, *transcript.Manifest, error) {
 	for i, t := range p.tasks {
 		ids[i] = t.ID
 	}
+	dirs := map[string]string{}
+	for _, mod := range append(slices.Clone(cfg.Models), p.judges...) {
+		dirs[mod] = transcript.Slug(mod)
+	}
 	m := &transcript.Manifest{
 		RunID: id, HarnessVersion: o.HarnessVersion, GitCommit: o.GitCommit,
-		Models: cfg.Models, Judges: p.judges, Repeats: cfg.Repeats, Seed: cfg.Request.Seed,
+		Models: cfg.Models, Judges: p.judges, ModelDirs: dirs, Repeats: cfg.Repeats, Seed: cfg.Request.Seed,
 		TaskIDs: ids, CorpusHash: o.Set.Hash(), PromptHash: o.Prompts.Hash,
-		ConfigHash: cfg.Hash(), Config: cfg.JSON(), StartedAt: now,
+		ConfigHash: cfg.Hash(), Config: cfg.JSON(), Inputs: o.Inputs, StartedAt: now,
+	}
+	m.Inputs.BaseURL = ""
+	if len(p.online) > 0 {
+		m.Inputs.BaseURL = o.Conn.baseURL()
 	}
 	return runDir, m, transcript.WriteManifest(runDir, m)
+}
+
+// runIDRe is what a run id may be: one path element of safe characters,
+// so that it cannot climb out of the runs or reports directory.
+var runIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// ValidRunID reports whether id can name a run directory and its reports.
+func ValidRunID(id string) bool { return runIDRe.MatchString(id) && !strings.Contains(id, "..") }
+
+// NewRunID is the default run id: the UTC start time to the millisecond
+// and four random hex digits, so that runs started in the same second do
+// not collide and ids still sort by start time.
+func NewRunID(now time.Time) string {
+	return fmt.Sprintf("%s-%04x", now.UTC().Format("20060102T150405.000Z"), rand.IntN(1<<16))
+}
+
+// freeRunID draws default run ids until one names no existing run: two
+// runs started in the same millisecond get different ids.
+func freeRunID(outDir string, now time.Time) string {
+	id := NewRunID(now)
+	for range 16 {
+		if _, err := os.Stat(filepath.Join(outDir, id)); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		id = NewRunID(now)
+	}
+	return id
 }
 
 func allReused(rs []runner.Result) bool {

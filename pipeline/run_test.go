@@ -172,3 +172,24 @@ func TestScoreReproducesRunAndReadRunChecksHashes(t *testing.T) {
 		t.Errorf("ReadRun of an edited configuration = %v; want the config_hash mismatch named", err)
 	}
 }
+
+// TestRunIDsInTheSameMillisecond: two runs that start at the same instant
+// without a run id get different, time-sorted directories, and both run.
+func TestRunIDsInTheSameMillisecond(t *testing.T) {
+	o, _ := testOptions(t, []string{"offline/oracle"}, "")
+	o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
+	o.RunID = ""
+	at := time.Date(2026, 11, 22, 10, 15, 0, 123e6, time.UTC)
+	o.Now = func() time.Time { return at }
+	var dirs []string
+	for range 2 {
+		res, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, filepath.Base(res.RunDir))
+	}
+	if dirs[0] == dirs[1] || !strings.HasPrefix(dirs[0], "20261122T101500.123Z-") || !strings.HasPrefix(dirs[1], "20261122T101500.123Z-") {
+		t.Errorf("run ids %q; want two different ids that start with the start time", dirs)
+	}
+}

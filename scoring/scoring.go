@@ -135,6 +135,12 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	if !tr.OK() {
 		s.Status = StatusAPIError
 		s.Error = tr.Error
+		if len(tr.Attempts) == 0 && tr.Response == nil {
+			// Never sent (skipped after a fatal error of the model): it
+			// cost nothing, which is known, not unknown.
+			zero := 0.0
+			s.Usage.Cost = &zero
+		}
 		return s
 	}
 	s.Status = StatusScored

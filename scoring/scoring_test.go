@@ -10,6 +10,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
@@ -114,5 +115,23 @@ func TestRun(t *testing.T) {
 	}
 	if _, err := Run(set, Plan{Models: []string{"m"}, TaskIDs: []string{"99-z"}, Repeats: 1}, kept, metric.DefaultWeights()); err == nil {
 		t.Error("a plan naming an unknown task was accepted")
+	}
+}
+
+// TestNeverSentCostsNothing: a job skipped after its model failed fatally
+// was never sent, so its cost is a known 0; a call that was sent and failed
+// without saying what it cost stays unknown (nil).
+func TestNeverSentCostsNothing(t *testing.T) {
+	set := testcorpus.Set(t)
+	tk := set.Task("05-b")
+	skipped := &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: "05-b", Attempts: []transcript.Attempt{},
+		Error: &transcript.CallError{Code: transcript.CodeSkipped, Message: "not requested", Fatal: true}}
+	sent := &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: "05-b", Attempts: []transcript.Attempt{{Number: 1, Status: 401}},
+		Error: &transcript.CallError{Status: 401, Message: "HTTP 401", Fatal: true}}
+	if s := One(tk, "m", 0, skipped, nil, metric.DefaultWeights()); s.Usage.Cost == nil || *s.Usage.Cost != 0 {
+		t.Errorf("skipped job: cost %v, want a known 0", s.Usage.Cost)
+	}
+	if s := One(tk, "m", 0, sent, nil, metric.DefaultWeights()); s.Usage.Cost != nil {
+		t.Errorf("a sent call without usage: cost %v, want unknown (nil)", *s.Usage.Cost)
 	}
 }

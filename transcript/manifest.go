@@ -13,22 +13,47 @@ const ManifestName = "run.json"
 
 // Manifest describes a run: what was asked of whom, with which inputs.
 type Manifest struct {
-	Schema         int             `json:"schema"`          // SchemaVersion
-	RunID          string          `json:"run_id"`          // the directory name
-	HarnessVersion string          `json:"harness_version"` // e.g. 0.1.0
-	GitCommit      string          `json:"git_commit,omitempty"`
-	Models         []string        `json:"models"`      // answering models, in report order
-	Judges         []string        `json:"judges"`      // judge models (class A)
-	Repeats        int             `json:"repeats"`     // runs per (model, task)
-	Seed           int64           `json:"seed"`        // base seed; repeat r uses Seed+r
-	TaskIDs        []string        `json:"task_ids"`    // the tasks run
-	CorpusHash     string          `json:"corpus_hash"` // task.Set.Hash
-	PromptHash     string          `json:"prompt_hash"` // task.Prompts.Hash
-	ConfigHash     string          `json:"config_hash"` // sha256 of Config
-	Config         json.RawMessage `json:"config"`      // the effective configuration
-	StartedAt      time.Time       `json:"started_at"`  // first start
-	ResumedAt      []time.Time     `json:"resumed_at,omitempty"`
-	FinishedAt     *time.Time      `json:"finished_at,omitempty"` // nil while running or interrupted
+	Schema         int      `json:"schema"`          // SchemaVersion
+	RunID          string   `json:"run_id"`          // the directory name
+	HarnessVersion string   `json:"harness_version"` // e.g. 0.1.0
+	GitCommit      string   `json:"git_commit,omitempty"`
+	Models         []string `json:"models"` // answering models, in report order
+	Judges         []string `json:"judges"` // judge models (class A)
+	// ModelDirs maps every model (answering or judging) to the name of its
+	// transcript directory (Slug): task transcripts in <dir>/, votes in
+	// judges/<dir>/. No two models share one.
+	ModelDirs  map[string]string `json:"model_dirs,omitempty"`
+	Repeats    int               `json:"repeats"`     // runs per (model, task)
+	Seed       int64             `json:"seed"`        // base seed; repeat r uses Seed+r
+	TaskIDs    []string          `json:"task_ids"`    // the tasks run
+	CorpusHash string            `json:"corpus_hash"` // task.Set.Hash
+	PromptHash string            `json:"prompt_hash"` // task.Prompts.Hash
+	ConfigHash string            `json:"config_hash"` // sha256 of Config
+	Config     json.RawMessage   `json:"config"`      // the effective configuration
+	// Inputs are the run's settings outside its configuration, so that
+	// `harness run --resume DIR` alone continues the run as it started.
+	Inputs     Inputs      `json:"inputs"`
+	StartedAt  time.Time   `json:"started_at"` // first start
+	ResumedAt  []time.Time `json:"resumed_at,omitempty"`
+	FinishedAt *time.Time  `json:"finished_at,omitempty"` // nil while running or interrupted
+}
+
+// Inputs are the settings of a run that its configuration does not hold.
+type Inputs struct {
+	// BaseURL is the API root online models were asked through; "" when
+	// the run has no online model.
+	BaseURL string `json:"base_url,omitempty"`
+	// CorpusDir and InstructionsDir are the corpus and task directories;
+	// "" means the embedded ones.
+	CorpusDir       string `json:"corpus_dir,omitempty"`
+	InstructionsDir string `json:"instructions_dir,omitempty"`
+	// ReportDir is where the run's reports are written.
+	ReportDir string `json:"report_dir"`
+	// Suite is the task suite run ("gating").
+	Suite string `json:"suite"`
+	// NoPreflight is set when the model-list check was skipped (servers
+	// without /models).
+	NoPreflight bool `json:"no_preflight,omitempty"`
 }
 
 // WriteManifest stores m atomically as runDir/run.json.

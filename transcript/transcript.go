@@ -299,7 +299,8 @@ func ReadAll(runDir string) ([]*Transcript, error) {
 }
 
 // WriteFileAtomic writes data to a temporary file in the same directory and
-// renames it over name, so that readers never see a partial file.
+// renames it over name, so that readers never see a partial file. The file
+// is made 0644 (less the umask).
 func WriteFileAtomic(name string, data []byte) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -314,6 +315,11 @@ func WriteFileAtomic(name string, data []byte) error {
 	// no partial file, and a sync per transcript cost a fifth of the wall
 	// time of a fast run (BenchmarkFanOut).
 	_, err = f.Write(data)
+	if err == nil {
+		// CreateTemp makes the file 0600; archives and reports are build
+		// outputs that others read, like any file the umask allows.
+		err = f.Chmod(0o644)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

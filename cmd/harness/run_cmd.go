@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
-	"math"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 
 	"bendscript.com/round-trip-harness/config"
@@ -49,19 +52,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&o.configFile, "config", "harness.yaml", "configuration file (built-in defaults when it does not exist)")
 	fs.StringVar(&o.models, "models", "", "comma-separated models instead of the configured ones (informational runs)")
 	fs.StringVar(&o.judges, "judges", "", "comma-separated judge models instead of the configured panel")
-	fs.IntVar(&o.repeats, "repeats", 0, "runs per (model, task); 0 uses the configuration")
-	fs.Int64Var(&o.seed, "seed", math.MinInt64, "base seed; repeat r uses seed+r (default: the configuration's)")
+	fs.IntVar(&o.repeats, "repeats", 0, "runs per (model, task), at least 1 (default: the configuration's)")
+	fs.Int64Var(&o.seed, "seed", 0, "base seed; repeat r uses seed+r (default: the configuration's)")
 	fs.StringVar(&o.out, "out", "runs", "directory of run directories")
 	fs.StringVar(&o.reports, "reports", "reports", "directory of reports")
 	fs.StringVar(&o.resume, "resume", "", "resume the run in this directory, requesting only jobs without a successful transcript")
-	fs.StringVar(&o.runID, "run-id", "", "name of the new run directory (default: the UTC start time)")
+	fs.StringVar(&o.runID, "run-id", "", "name of the new run directory: letters, digits, '.', '-', '_' (default: the UTC start time to the millisecond and a random suffix)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check the models and print the run's size and estimated cost, then stop")
 	fs.BoolVar(&o.noPreflight, "no-preflight", false, "skip the model-list check (for servers without /models)")
 	fs.StringVar(&o.baseURL, "base-url", "", "OpenAI-compatible API root (default $OPENROUTER_BASE_URL, else OpenRouter)")
 	fs.StringVar(&o.corpusDir, "corpus", "corpus", "corpus directory (embedded corpus when it does not exist)")
 	fs.StringVar(&o.taskDir, "instructions", "instructions", "task directory (embedded tasks when it does not exist)")
-	fs.IntVar(&o.perModel, "per-model", 0, "requests in flight per model; 0 uses the configuration")
-	fs.IntVar(&o.global, "global", 0, "requests in flight in all; 0 uses the configuration")
+	fs.IntVar(&o.perModel, "per-model", 0, "requests in flight per model, at least 1 (default: the configuration's)")
+	fs.IntVar(&o.global, "global", 0, "requests in flight in all, at least 1 (default: the configuration's)")
 	fs.StringVar(&o.progressMode, "progress", "auto", "progress output: auto (bars on a terminal), bars, lines or none")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
@@ -70,7 +73,36 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fs.Usage()
 		return usageError("run: unexpected arguments %q", fs.Args())
 	}
-	return runHarness(ctx, o, stdout, stderr)
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if err := checkRunFlags(o, given); err != nil {
+		return err
+	}
+	return runHarness(ctx, o, given, stdout, stderr)
+}
+
+// checkRunFlags refuses flag values that cannot mean anything, naming the
+// flag and what it takes, instead of running with a default.
+func checkRunFlags(o runOptions, given map[string]bool) error {
+	switch {
+	case given["repeats"] && o.repeats < 1:
+		return usageError("run: --repeats takes a whole number of at least 1, not %d", o.repeats)
+	case given["per-model"] && o.perModel < 1:
+		return usageError("run: --per-model takes a whole number of at least 1, not %d", o.perModel)
+	case given["global"] && o.global < 1:
+		return usageError("run: --global takes a whole number of at least 1, not %d", o.global)
+	case !slices.Contains([]string{"auto", "bars", "lines", "none"}, o.progressMode):
+		return usageError("run: --progress takes auto, bars, lines or none, not %q", o.progressMode)
+	case given["models"] && len(splitList(o.models)) == 0:
+		return usageError("run: --models takes a comma-separated list of models, not %q", o.models)
+	case given["judges"] && len(splitList(o.judges)) == 0:
+		return usageError("run: --judges takes a comma-separated list of models, not %q", o.judges)
+	case given["run-id"] && !pipeline.ValidRunID(o.runID):
+		return usageError("run: --run-id takes one path element of letters, digits, '.', '-' and '_', not %q", o.runID)
+	case given["resume"] && given["run-id"]:
+		return usageError("run: --resume names the run; --run-id is for a new run")
+	}
+	return nil
 }
 
 // loadConfig reads the configuration file, or the defaults when the file
@@ -97,33 +129,72 @@ func splitList(s string) []string {
 	return out
 }
 
-func runHarness(ctx context.Context, o runOptions, stdout, stderr io.Writer) error {
+func runHarness(ctx context.Context, o runOptions, given map[string]bool, stdout, stderr io.Writer) error {
+	if o.resume != "" {
+		return resumeRun(ctx, o, given, stdout, stderr)
+	}
 	cfg, err := loadConfig(o.configFile)
 	if err != nil {
 		return err
 	}
-	var manifest *transcript.Manifest
-	if o.resume != "" {
-		if manifest, cfg, err = pipeline.ReadRun(o.resume); err != nil {
-			return &exitError{exitCantRun, fmt.Errorf("resume: %w", err)}
-		}
-		if o.models != "" || o.judges != "" || o.repeats != 0 {
-			fmt.Fprintln(stderr, "resume: --models, --judges and --repeats are taken from the run's manifest")
-		}
-	} else {
-		if o.models != "" {
-			cfg.Models = splitList(o.models)
-		}
-		if o.judges != "" {
-			cfg.Judges = config.Judges{Models: splitList(o.judges)}
-		}
-		if o.repeats > 0 {
-			cfg.Repeats = o.repeats
-		}
-		if o.seed != math.MinInt64 {
-			cfg.Request.Seed = o.seed
+	if given["models"] {
+		cfg.Models = splitList(o.models)
+	}
+	if given["judges"] {
+		cfg.Judges = config.Judges{Models: splitList(o.judges)}
+	}
+	if given["repeats"] {
+		cfg.Repeats = o.repeats
+	}
+	if given["seed"] {
+		cfg.Request.Seed = o.seed
+	}
+	inputs := transcript.Inputs{BaseURL: o.baseURL, CorpusDir: o.corpusDir, InstructionsDir: o.taskDir, ReportDir: o.reports, Suite: "gating", NoPreflight: o.noPreflight}
+	return startRun(ctx, o, cfg, nil, inputs, stdout, stderr)
+}
+
+// resumeRun continues the run in o.resume with everything its manifest
+// recorded; a flag that contradicts the manifest is refused rather than
+// silently ignored. Concurrency and progress may change.
+func resumeRun(ctx context.Context, o runOptions, given map[string]bool, stdout, stderr io.Writer) error {
+	m, cfg, err := pipeline.ReadRun(o.resume)
+	if err != nil {
+		return &exitError{exitCantRun, fmt.Errorf("resume: %w", err)}
+	}
+	in := m.Inputs
+	if in.ReportDir == "" {
+		in.ReportDir = "reports" // a manifest from before reports were recorded
+	}
+	recorded := map[string]string{
+		"models": strings.Join(m.Models, ","), "judges": strings.Join(cfg.Judges.Models, ","),
+		"repeats": strconv.Itoa(m.Repeats), "seed": strconv.FormatInt(m.Seed, 10),
+		"base-url": in.BaseURL, "corpus": in.CorpusDir, "instructions": in.InstructionsDir,
+		"reports": in.ReportDir, "no-preflight": strconv.FormatBool(in.NoPreflight), "config": "",
+	}
+	asked := map[string]string{
+		"models": strings.Join(splitList(o.models), ","), "judges": strings.Join(splitList(o.judges), ","),
+		"repeats": strconv.Itoa(o.repeats), "seed": strconv.FormatInt(o.seed, 10),
+		"base-url": o.baseURL, "corpus": o.corpusDir, "instructions": o.taskDir,
+		"reports": o.reports, "no-preflight": strconv.FormatBool(o.noPreflight), "config": o.configFile,
+	}
+	for _, name := range slices.Sorted(maps.Keys(recorded)) {
+		if given[name] && asked[name] != recorded[name] {
+			if name == "config" {
+				return usageError("resume: the run's configuration is in its manifest; --config does not apply")
+			}
+			return usageError("resume: --%s %q contradicts the run's manifest (%q); resume without it, or start a new run", name, asked[name], recorded[name])
 		}
 	}
+	o.corpusDir, o.taskDir, o.reports, o.noPreflight = in.CorpusDir, in.InstructionsDir, in.ReportDir, in.NoPreflight
+	if in.BaseURL != "" {
+		o.baseURL = in.BaseURL
+	}
+	return startRun(ctx, o, cfg, m, in, stdout, stderr)
+}
+
+// startRun applies the concurrency flags, loads the tasks and hands the
+// run to the pipeline.
+func startRun(ctx context.Context, o runOptions, cfg *config.Config, m *transcript.Manifest, inputs transcript.Inputs, stdout, stderr io.Writer) error {
 	if o.perModel > 0 {
 		cfg.Concurrency.PerModel = o.perModel
 	}
@@ -140,7 +211,7 @@ func runHarness(ctx context.Context, o runOptions, stdout, stderr io.Writer) err
 	_, err = pipeline.Run(ctx, pipeline.Options{
 		Config: cfg, Set: set, Prompts: prompts,
 		Conn:   pipeline.ConnectionFrom(cfg, o.baseURL, os.Getenv(model.EnvAPIKey)),
-		Resume: manifest, ResumeDir: o.resume,
+		Resume: m, ResumeDir: o.resume, Inputs: inputs,
 		OutDir: o.out, RunID: o.runID, ReportDir: o.reports,
 		DryRun: o.dryRun, NoPreflight: o.noPreflight,
 		HarnessVersion: Version, GitCommit: gitCommit(),

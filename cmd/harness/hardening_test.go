@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// TestSlugCollisionRefused: two model ids whose transcripts would share a
+// directory are refused before any request, instead of overwriting each
+// other's transcripts in a run that can never complete.
+func TestSlugCollisionRefused(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, `{"answer": "x", "evidence": []}`))
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", "")
+	dir := t.TempDir()
+	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--base-url", srv.URL,
+		"--no-preflight", "--models", "fake/echo+fence,fake/echo_fence", "--judges", "offline/judge", "--progress", "none")
+	if code != 2 || !strings.Contains(errs, `"fake/echo+fence" and "fake/echo_fence" would share the transcript directory "fake_echo_fence"`) {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming both models and the directory", code, errs)
+	}
+	if n := srv.Count(); n != 0 {
+		t.Errorf("%d requests sent before the refusal", n)
+	}
+}
+
+// TestResumeUsesTheManifest: a run against a local server given by
+// --base-url is interrupted; `harness run --resume DIR` alone (no base URL
+// in the environment, no --reports) finishes it against the same server
+// and writes the reports where the run did. A flag that contradicts the
+// manifest is refused before any request.
+func TestResumeUsesTheManifest(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(20*time.Millisecond, `{"answer": "x", "evidence": []}`))
+	srv.SetModels(modeltest.Entry("vendor/a"))
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", "")
+	dir := t.TempDir()
+	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "elsewhere")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for srv.Count() < 10 {
+			time.Sleep(2 * time.Millisecond)
+		}
+		cancel()
+	}()
+	var out, errb bytes.Buffer
+	err := run(ctx, []string{"run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", srv.URL,
+		"--models", "vendor/a", "--judges", "offline/judge", "--run-id", "r", "--progress", "none", "--per-model", "2"}, &out, &errb)
+	runDir := filepath.Join(runs, "r")
+	if exitCode(err) != 2 || !strings.Contains(errb.String(), "harness run --resume "+runDir+"\n") {
+		t.Fatalf("interrupted run: exit %d, stderr %q", exitCode(err), errb.String())
+	}
+	m, err := transcript.ReadManifest(runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Inputs.BaseURL != srv.URL || m.Inputs.ReportDir != reports || m.ModelDirs["vendor/a"] != "vendor_a" {
+		t.Errorf("manifest inputs %+v, model dirs %v; want the base URL, the reports directory and vendor/a → vendor_a", m.Inputs, m.ModelDirs)
+	}
+
+	kept, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
+	before := srv.Count()
+	for _, bad := range [][]string{
+		{"--models", "vendor/b"},
+		{"--base-url", "http://127.0.0.1:9/v1"},
+		{"--reports", filepath.Join(dir, "other")},
+		{"--repeats", "2"},
+	} {
+		args := append([]string{"run", "--resume", runDir, "--progress", "none"}, bad...)
+		if _, errs, code := runCLI(t, args...); code != 2 || !strings.Contains(errs, bad[0]+" ") || !strings.Contains(errs, "contradicts the run's manifest") {
+			t.Errorf("resume with %v: exit %d, stderr %q; want exit 2 naming the flag", bad, code, errs)
+		}
+	}
+	if n := srv.Count(); n != before {
+		t.Fatalf("refused resumes sent %d requests", n-before)
+	}
+
+	_, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none")
+	if code != 0 && code != 1 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	// Exactly the missing jobs, give or take a request of the killed run
+	// that reached the server late.
+	if got, missing := srv.Count()-before, 60-len(kept); got < missing || got > missing+2 {
+		t.Errorf("the resume sent %d requests to the run's server; want the %d missing", got, missing)
+	}
+	if _, err := os.Stat(filepath.Join(reports, "r.json")); err != nil {
+		t.Errorf("the resume did not write the report where the run asked: %v", err)
+	}
+}
+
+// TestRunRefusesBadFlagValues: a flag value that cannot mean anything is a
+// usage error (exit 2) naming the flag and what it takes, before anything
+// is run or written.
+func TestRunRefusesBadFlagValues(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--repeats", "-1"}, "--repeats takes a whole number of at least 1"},
+		{[]string{"--per-model", "0"}, "--per-model takes a whole number of at least 1"},
+		{[]string{"--global", "-3"}, "--global takes a whole number of at least 1"},
+		{[]string{"--progress", "bogus"}, "--progress takes auto, bars, lines or none"},
+		{[]string{"--models", ""}, "--models takes a comma-separated list"},
+		{[]string{"--models", " , "}, "--models takes a comma-separated list"},
+		{[]string{"--run-id", "../../escape"}, "--run-id takes one path element"},
+		{[]string{"--run-id", "a/b"}, "--run-id takes one path element"},
+	} {
+		args := append([]string{"run", "--models", "offline/oracle", "--judges", "offline/judge", "--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports")}, tc.args...)
+		_, errs, code := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		t.Errorf("refused runs wrote %d entries", len(entries))
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "escape")); err == nil {
+		t.Error("a run id climbed out of the runs directory")
+	}
+}
