@@ -32,9 +32,13 @@ harness: $(BIN)
 
 FORCE:
 
-# What CI runs (.ci/run): formatting, vet, and every test with the race detector.
+# What CI runs (.ci/run): formatting, vet, and every test with the race
+# detector. go test shows a skip only with -v, so the last line says whether
+# the viewer's browser test ran (it needs Chromium).
 test: fmt-check vet
 	$(GO) test -race ./...
+	@$(GO) test -count=1 -v -run '^TestBrowser$$' ./report | \
+		awk '/^--- PASS: TestBrowser/ {print "browser test: ran"} /no Chromium found/ {sub(/^[ \t]*browser_test.go:[0-9]+: /, ""); print "browser test: SKIP: " $$0}'
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
