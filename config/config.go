@@ -12,7 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -32,7 +35,42 @@ type Config struct {
 	Repeats     int         `yaml:"repeats" json:"repeats"`
 	Thresholds  Thresholds  `yaml:"thresholds" json:"thresholds"`
 	Weights     Weights     `yaml:"weights" json:"weights"`
+
+	// ModelSettings holds per-model request settings, by model id: the
+	// output budget, reasoning and provider pinning. A model without an
+	// entry uses Request's max_tokens and the provider's defaults.
+	ModelSettings map[string]ModelSettings `yaml:"model_settings" json:"model_settings,omitempty"`
 }
+
+// ModelSettings are one model's request settings.
+type ModelSettings struct {
+	// MaxTokens replaces request.max_tokens for this model. Reasoning
+	// tokens count against it: give reasoning models room for both.
+	MaxTokens int `yaml:"max_tokens" json:"max_tokens,omitempty"`
+	// Reasoning is sent as OpenRouter's "reasoning" object.
+	Reasoning *Reasoning `yaml:"reasoning" json:"reasoning,omitempty"`
+	// Provider pins the upstream provider (OpenRouter's "provider" object),
+	// so that every transcript of the model is served the same way.
+	Provider *Provider `yaml:"provider" json:"provider,omitempty"`
+}
+
+// Reasoning is OpenRouter's reasoning setting: an effort or a token budget
+// (not both), and whether to leave the reasoning out of the response.
+type Reasoning struct {
+	Effort    string `yaml:"effort" json:"effort,omitempty"`
+	MaxTokens int    `yaml:"max_tokens" json:"max_tokens,omitempty"`
+	Exclude   bool   `yaml:"exclude" json:"exclude,omitempty"`
+}
+
+// Provider is OpenRouter's provider routing: the providers to try, in
+// order, and whether others may serve when they fail.
+type Provider struct {
+	Order          []string `yaml:"order" json:"order,omitempty"`
+	AllowFallbacks *bool    `yaml:"allow_fallbacks" json:"allow_fallbacks,omitempty"`
+}
+
+// efforts are the reasoning efforts OpenRouter accepts.
+var efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
 
 // Judges chooses the class A judges.
 type Judges struct {
@@ -168,7 +206,28 @@ func (c *Config) Validate() error {
 	if err := c.Weights.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("weights: %w", err))
 	}
+	for _, m := range slices.Sorted(maps.Keys(c.ModelSettings)) {
+		s := c.ModelSettings[m]
+		switch r := s.Reasoning; {
+		case s.MaxTokens < 0:
+			errs = append(errs, fmt.Errorf("model_settings: %s: max_tokens must not be negative", m))
+		case r != nil && r.Effort != "" && r.MaxTokens != 0:
+			errs = append(errs, fmt.Errorf("model_settings: %s: reasoning takes effort or max_tokens, not both", m))
+		case r != nil && r.Effort != "" && !slices.Contains(efforts, r.Effort):
+			errs = append(errs, fmt.Errorf("model_settings: %s: reasoning effort %q is not one of %s", m, r.Effort, strings.Join(efforts, ", ")))
+		case r != nil && r.MaxTokens != 0 && s.MaxTokens > 0 && r.MaxTokens >= s.MaxTokens:
+			errs = append(errs, fmt.Errorf("model_settings: %s: the reasoning budget (%d) leaves no room for the answer within max_tokens (%d)", m, r.MaxTokens, s.MaxTokens))
+		}
+	}
 	return errors.Join(errs...)
+}
+
+// MaxTokens returns the output budget of model m's requests.
+func (c *Config) MaxTokens(m string) int {
+	if s := c.ModelSettings[m]; s.MaxTokens > 0 {
+		return s.MaxTokens
+	}
+	return c.Request.MaxTokens
 }
 
 // JSON returns the configuration as indented JSON, for the manifest.

@@ -26,6 +26,9 @@ type Config struct {
 	// Unstructured lists judges whose provider rejects structured output:
 	// they get the prompt alone, and ParseVote reads whatever they reply.
 	Unstructured []string `json:"unstructured,omitempty"`
+	// Lacking lists, per judge, the determinism controls ("temperature",
+	// "seed") it does not support: they are not sent.
+	Lacking map[string][]string `json:"lacking,omitempty"`
 	// Prompt is the judge template; nil means DefaultPrompt.
 	Prompt *Prompt `json:"-"`
 }
@@ -61,6 +64,12 @@ func (c Config) Calls(t *task.Task, answer *transcript.Transcript) []Call {
 		req.MaxTokens = c.MaxTokens
 		if slices.Contains(c.Unstructured, j) {
 			req.JSONSchema, req.SchemaName = nil, ""
+		}
+		if slices.Contains(c.Lacking[j], "temperature") {
+			req.Temperature = nil
+		}
+		if slices.Contains(c.Lacking[j], "seed") {
+			req.Seed = nil
 		}
 		out = append(out, Call{Judge: j, Request: req, Record: c.record(t, answer, j, p, req)})
 	}

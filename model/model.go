@@ -331,8 +331,12 @@ type ModelInfo struct {
 	// gives no fixed price (missing, unparsable, or OpenRouter's "-1" for
 	// variable-price routers).
 	PromptPrice, CompletionPrice *float64
-	SupportedParameters          []string // e.g. "temperature", "seed", "response_format"
-	ContextLength                int      // tokens; 0 when unknown
+	// CacheReadPrice and CacheWritePrice are USD per prompt token read
+	// from or written to the provider's prompt cache
+	// (pricing.input_cache_read, input_cache_write); nil when not listed.
+	CacheReadPrice, CacheWritePrice *float64
+	SupportedParameters             []string // e.g. "temperature", "seed", "response_format"
+	ContextLength                   int      // tokens; 0 when unknown
 }
 
 // Supports reports whether the listing says the model takes param (an

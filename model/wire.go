@@ -215,6 +215,8 @@ type wireModels struct {
 		Pricing struct {
 			Prompt     json.RawMessage `json:"prompt"`
 			Completion json.RawMessage `json:"completion"`
+			CacheRead  json.RawMessage `json:"input_cache_read"`
+			CacheWrite json.RawMessage `json:"input_cache_write"`
 		} `json:"pricing"`
 		SupportedParameters []string `json:"supported_parameters"`
 		ContextLength       int      `json:"context_length"`
@@ -234,6 +236,8 @@ func interpretModels(ex exchange) ([]ModelInfo, *APIError) {
 			ID:                  m.ID,
 			PromptPrice:         price(m.Pricing.Prompt),
 			CompletionPrice:     price(m.Pricing.Completion),
+			CacheReadPrice:      price(m.Pricing.CacheRead),
+			CacheWritePrice:     price(m.Pricing.CacheWrite),
 			SupportedParameters: m.SupportedParameters,
 			ContextLength:       m.ContextLength,
 		}

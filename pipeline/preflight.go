@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,20 +18,31 @@ type lister interface {
 	ListModels(ctx context.Context) ([]model.ModelInfo, error)
 }
 
-// requiredParams are the request parameters every gating request sends.
-var requiredParams = []string{"temperature", "seed"}
+// capabilities are what the preflight learned of the online models.
+type capabilities struct {
+	// unstructured lists the models whose listing says they do not take
+	// structured output: judges among them are asked without a schema.
+	unstructured []string
+	// lacking lists, per model, the determinism controls ("temperature",
+	// "seed") its listing does not support: they are not sent.
+	lacking map[string][]string
+	// listed is every online model found in the listing.
+	listed map[string]model.ModelInfo
+}
 
 // preflight checks every online model against the provider's model list
-// (exists, supports the parameters we send) and prints the run's size and
-// estimated cost, before any paid request.
-//
-// It returns the online models whose listing says they do not take
-// structured output (response_format): judges among them are asked without
-// a schema and their replies parsed tolerantly.
-func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, set *task.Set, w io.Writer) (unstructured []string, err error) {
+// before any paid request: it must exist. What each model supports is a
+// capability, recorded and obeyed, never a gate: a parameter a model does
+// not honour is not sent (OpenRouter would drop it silently), and a model
+// without temperature or seed stays a valid gating model, its numbers
+// reported as not reproducible call for call. It prints, per model, the
+// jobs, the tokens and the estimated cost (cached prefixes at the cache
+// price the listing gives) and the determinism controls it honours.
+func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, set *task.Set, w io.Writer) (*capabilities, error) {
+	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	l, ok := clients[online[0]].(lister)
 	if !ok {
-		return nil, nil
+		return caps, nil
 	}
 	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -47,33 +57,29 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 	var problems []string
 	est := estimate(jobs, set)
 	total, known := 0.0, true
-	fmt.Fprintf(w, "preflight: %d jobs\n", len(jobs))
+	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(jobs))
 	for _, m := range online {
 		info, ok := byID[m]
 		if !ok {
 			problems = append(problems, fmt.Sprintf("model %q is not in the provider's model list", m))
 			continue
 		}
-		if len(info.SupportedParameters) > 0 {
-			if !slices.Contains(info.SupportedParameters, "response_format") && !slices.Contains(info.SupportedParameters, "structured_outputs") {
-				unstructured = append(unstructured, m)
-			}
-			for _, p := range requiredParams {
-				if !slices.Contains(info.SupportedParameters, p) {
-					problems = append(problems, fmt.Sprintf("model %q does not support %q, which every request sends (§8.7)", m, p))
-				}
-			}
+		caps.listed[m] = info
+		if !info.Supports("response_format") && !info.Supports("structured_outputs") {
+			caps.unstructured = append(caps.unstructured, m)
 		}
+		honoured, lacking := info.Determinism()
+		caps.lacking[m] = lacking
 		e := est[m]
 		cost := "unknown"
-		if info.PromptPrice != nil && info.CompletionPrice != nil {
-			c := float64(e.prompt)**info.PromptPrice + float64(e.completion)**info.CompletionPrice
+		if c, ok := e.cost(info); ok {
 			total += c
 			cost = fmt.Sprintf("$%.2f", c)
 		} else if e.jobs > 0 {
 			known = false
 		}
-		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", m, e.jobs, e.prompt, e.completion, cost)
+		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cacheable) + ~%d completion tokens  est. %s\n", m, e.jobs, e.prompt, e.cached, e.completion, cost)
+		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(honoured, lacking))
 	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
@@ -82,28 +88,69 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 	if !known {
 		suffix = " (some prices unknown)"
 	}
-	fmt.Fprintf(w, "  estimated cost of answers: $%.2f%s (judges not included; cached prefixes cost less)\n", total, suffix)
-	return unstructured, nil
+	fmt.Fprintf(w, "  estimated cost of answers: $%.2f%s (judges not included)\n", total, suffix)
+	return caps, nil
+}
+
+// determinismText says which determinism controls a model honours.
+func determinismText(honoured, lacking []string) string {
+	switch {
+	case len(lacking) == 0:
+		return "temperature and seed sent"
+	case len(honoured) == 0:
+		return "neither temperature nor seed is supported: not sent; answers are not reproducible call for call (--repeats N measures the noise)"
+	}
+	return fmt.Sprintf("%s sent; %s not supported, not sent: answers are not reproducible call for call (--repeats N measures the noise)",
+		strings.Join(honoured, ", "), strings.Join(lacking, ", "))
 }
 
 type tokenEstimate struct {
 	jobs               int
 	prompt, completion int64
+	// cached is the prompt tokens a provider's cache can serve: the shared
+	// prefix (system primer and document) of every task of a document but
+	// the first.
+	cached int64
+}
+
+// cost estimates the cost in USD from a model's listing: cached tokens at
+// the cache-read price when it is listed (else at the prompt price), and
+// the prefix written once at the cache-write price when it is listed.
+func (e tokenEstimate) cost(info model.ModelInfo) (float64, bool) {
+	if info.PromptPrice == nil || info.CompletionPrice == nil {
+		return 0, false
+	}
+	read := *info.PromptPrice
+	if info.CacheReadPrice != nil {
+		read = *info.CacheReadPrice
+	}
+	return float64(e.prompt-e.cached)**info.PromptPrice + float64(e.cached)*read + float64(e.completion)**info.CompletionPrice, true
 }
 
 // estimate counts tokens as characters / 4, a rough rule that is good enough
-// to catch a run that would cost ten times what was expected.
+// to catch a run that would cost ten times what was expected. The prefix of
+// a document's second and later tasks (same model, document and repeat)
+// counts as cacheable.
 func estimate(jobs []runner.Job, set *task.Set) map[string]tokenEstimate {
 	out := map[string]tokenEstimate{}
+	seen := map[string]bool{}
 	for _, j := range jobs {
 		e := out[j.Model]
 		e.jobs++
 		b, _ := json.Marshal(j.Request.Messages)
 		e.prompt += int64(len(b) / 4)
-		if t := set.Task(j.Record.TaskID); t == nil || t.Class == task.ClassA {
+		t := set.Task(j.Record.TaskID)
+		if t == nil || t.Class == task.ClassA {
 			e.completion += 200
 		} else {
 			e.completion += int64(len(t.Source.Bytes) / 4)
+		}
+		if t != nil {
+			key := fmt.Sprintf("%s\x00%s\x00%d", j.Model, t.DocumentName, j.Record.Repeat)
+			if seen[key] {
+				e.cached += int64(len(t.Source.Bytes) / 4)
+			}
+			seen[key] = true
 		}
 		out[j.Model] = e
 	}

@@ -105,18 +105,27 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed}
+	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	if len(p.online) > 0 && !o.NoPreflight {
-		if jc.Unstructured, err = preflight(ctx, p.online, p.clients, p.jobs, o.Set, o.Stdout); err != nil {
+		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, o.Set, o.Stdout); err != nil {
 			return nil, err
 		}
 	} else {
 		fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(p.jobs))
 	}
+	det := determinism(p, caps, o.NoPreflight)
+	if len(p.online) > 0 && o.NoPreflight {
+		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")
+	}
 	if o.DryRun {
 		return nil, nil
 	}
-	runDir, m, err := startManifest(o, p)
+	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking}
+	params := map[string]suite.Params{}
+	for _, mod := range cfg.Models {
+		params[mod] = suite.ParamsFor(cfg, mod, caps.lacking[mod])
+	}
+	runDir, m, err := startManifest(o, p, det)
 	if err != nil {
 		return nil, err
 	}
@@ -128,10 +137,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
 		Progress: o.Progress,
 	}
-	if len(p.judges) > 0 {
-		r.Then = suite.JudgeVotes(o.Set, jc)
+	answers := suite.NewAnswers(cfg, o.Prompts, p.tasks, params, m.RunID)
+	if o.Progress != nil {
+		for _, j := range answers.Later() {
+			o.Progress.Add(j.Model, 1)
+		}
 	}
-	results, err := r.Run(ctx, suite.AnswerJobs(cfg, o.Prompts, p.tasks, m.RunID))
+	r.Then = answers.Then
+	if len(p.judges) > 0 {
+		r.Then = suite.Chain(answers.Then, suite.JudgeVotes(o.Set, jc))
+	}
+	results, err := r.Run(ctx, answers.First())
 	if ctx.Err() != nil {
 		return nil, &InterruptedError{RunDir: runDir, Resume: "harness run --resume " + runDir}
 	}
@@ -149,6 +165,33 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: o.ReportDir, Stdout: o.Stdout})
+}
+
+// determinism records, per model (answering and judging), which
+// determinism controls its requests carry: from the listing for online
+// models, both for the offline models (deterministic by construction),
+// both unchecked when the preflight was skipped.
+func determinism(p *plan, caps *capabilities, noPreflight bool) map[string]transcript.Determinism {
+	out := map[string]transcript.Determinism{}
+	for mod := range p.clients {
+		d := transcript.Determinism{Source: transcript.DeterminismOffline, Honoured: []string{"temperature", "seed"}, Lacking: []string{}}
+		if slices.Contains(p.online, mod) {
+			d.Source = transcript.DeterminismListing
+			if noPreflight {
+				d.Source = transcript.DeterminismUnchecked
+			}
+			d.Honoured = []string{}
+			for _, param := range []string{"temperature", "seed"} {
+				if slices.Contains(caps.lacking[mod], param) {
+					d.Lacking = append(d.Lacking, param)
+				} else {
+					d.Honoured = append(d.Honoured, param)
+				}
+			}
+		}
+		out[mod] = d
+	}
+	return out
 }
 
 // planRun resolves the run's tasks, judges and clients and checks that
@@ -181,7 +224,7 @@ func planRun(o Options) (*plan, error) {
 	if p.clients, p.online, err = o.Conn.Clients(all, o.Set); err != nil {
 		return nil, err
 	}
-	p.jobs = suite.AnswerJobs(cfg, o.Prompts, p.tasks, "")
+	p.jobs = suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All
 	return p, nil
 }
 
@@ -219,7 +262,7 @@ func checkPanel(cfg *config.Config, judges []string, tasks []*task.Task) error {
 
 // startManifest creates the run directory and its manifest, or records a
 // resume in the existing one.
-func startManifest(o Options, p *plan) (string, *transcript.Manifest, error) {
+func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (string, *transcript.Manifest, error) {
 	cfg := o.Config
 	now := time.Now().UTC()
 	if o.Now != nil {
@@ -227,6 +270,7 @@ func startManifest(o Options, p *plan) (string, *transcript.Manifest, error) {
 	}
 	if m := o.Resume; m != nil {
 		m.ResumedAt = append(m.ResumedAt, now)
+		m.Determinism = det
 		finished := m.FinishedAt
 		m.FinishedAt = nil
 		err := transcript.WriteManifest(o.ResumeDir, m)
@@ -256,7 +300,7 @@ func startManifest(o Options, p *plan) (string, *transcript.Manifest, error) {
 		RunID: id, HarnessVersion: o.HarnessVersion, GitCommit: o.GitCommit,
 		Models: cfg.Models, Judges: p.judges, ModelDirs: dirs, Repeats: cfg.Repeats, Seed: cfg.Request.Seed,
 		TaskIDs: ids, CorpusHash: o.Set.Hash(), PromptHash: o.Prompts.Hash,
-		ConfigHash: cfg.Hash(), Config: cfg.JSON(), Inputs: o.Inputs, StartedAt: now,
+		ConfigHash: cfg.Hash(), Config: cfg.JSON(), Inputs: o.Inputs, Determinism: det, StartedAt: now,
 	}
 	m.Inputs.BaseURL = ""
 	if len(p.online) > 0 {

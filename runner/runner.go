@@ -33,6 +33,10 @@ type Job struct {
 	// and the request record. Its Path below the run directory names the
 	// job: no two jobs of one Run may share it.
 	Record transcript.Transcript
+	// Counted says the job's place in its model's progress total was
+	// counted before the run (Progress.Add by the caller), as it is for
+	// follow-ups known in advance; the runner does not count it again.
+	Counted bool
 	// Keep says whether a transcript already archived at the job's path
 	// stands for the job (resume); nil keeps any that verifies and holds a
 	// response. An error transcript is never kept: an API failure is not a
@@ -155,7 +159,7 @@ func (s *schedule) add(i int, j Job, first bool) {
 	} else {
 		s.queue[j.Model] = append(s.queue[j.Model], i)
 	}
-	if p := s.r.Progress; p != nil {
+	if p := s.r.Progress; p != nil && !j.Counted {
 		p.Add(j.Model, 1)
 	}
 }
@@ -188,7 +192,11 @@ func (s *schedule) loop(ctx context.Context) error {
 			s.fatal[d.res.Job.Model] = errors.New(t.Error.Message)
 		}
 		if s.r.Then != nil && ctx.Err() == nil {
-			for _, f := range s.r.Then(d.res) {
+			follow := s.r.Then(d.res)
+			// Added last to first at the front of their queues, so that
+			// they run in the order Then gave them.
+			for k := len(follow) - 1; k >= 0; k-- {
+				f := follow[k]
 				if s.r.Clients[f.Model] == nil {
 					firstErr = cmp.Or(firstErr, fmt.Errorf("no client for model %q", f.Model))
 					continue

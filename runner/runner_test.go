@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
-	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/model"
@@ -82,7 +81,7 @@ func answerJobs(t testing.TB, models []string, tasks []*task.Task, repeats int, 
 	for _, m := range models {
 		for _, tk := range tasks {
 			for r := range repeats {
-				out = append(out, suite.AnswerJob(m, tk, r, config.Request{Seed: seed}, p, "test"))
+				out = append(out, suite.AnswerJob(m, tk, r, suite.Params{Temperature: new(0.0), Seed: new(seed)}, p, "test"))
 			}
 		}
 	}

@@ -59,10 +59,20 @@ func LoadPrompts(fsys fs.FS) (*Prompts, error) {
 // Render returns the messages for t: the system primer, and one user message
 // holding the document followed by the task.
 func (p *Prompts) Render(t *Task) []Message {
+	system, doc, body := p.Parts(t)
+	return []Message{
+		{Role: "system", Content: system},
+		{Role: "user", Content: doc + body},
+	}
+}
+
+// Parts returns the prompt of t in its three parts: the system primer, the
+// document block, and the task (which begins with the blank line that
+// separates it from the document). The user message is document + task, so
+// the system primer and the document are a prefix shared byte for byte by
+// the three tasks of one document: the part a provider can cache.
+func (p *Prompts) Parts(t *Task) (system, document, task string) {
 	doc := strings.ReplaceAll(p.Document, "{{document}}", strings.TrimRight(string(t.Source.Bytes), "\n"))
 	body := strings.NewReplacer("{{task_id}}", t.ID, "{{instruction}}", t.Text()).Replace(p.Class[t.Class])
-	return []Message{
-		{Role: "system", Content: strings.TrimRight(p.System, "\n")},
-		{Role: "user", Content: strings.TrimRight(doc, "\n") + "\n\n" + strings.TrimRight(body, "\n")},
-	}
+	return strings.TrimRight(p.System, "\n"), strings.TrimRight(doc, "\n"), "\n\n" + strings.TrimRight(body, "\n")
 }

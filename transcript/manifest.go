@@ -30,12 +30,33 @@ type Manifest struct {
 	PromptHash string            `json:"prompt_hash"` // task.Prompts.Hash
 	ConfigHash string            `json:"config_hash"` // sha256 of Config
 	Config     json.RawMessage   `json:"config"`      // the effective configuration
+	// Determinism is, per model (answering and judging), which
+	// determinism controls its requests carry (§8.7 "where supported").
+	Determinism map[string]Determinism `json:"determinism,omitempty"`
 	// Inputs are the run's settings outside its configuration, so that
 	// `harness run --resume DIR` alone continues the run as it started.
 	Inputs     Inputs      `json:"inputs"`
 	StartedAt  time.Time   `json:"started_at"` // first start
 	ResumedAt  []time.Time `json:"resumed_at,omitempty"`
 	FinishedAt *time.Time  `json:"finished_at,omitempty"` // nil while running or interrupted
+}
+
+// Where a model's Determinism comes from.
+const (
+	DeterminismListing   = "listing"   // the provider's model list (supported_parameters)
+	DeterminismOffline   = "offline"   // an offline model: deterministic by construction
+	DeterminismUnchecked = "unchecked" // no preflight: both sent, support unknown
+)
+
+// Determinism is which determinism controls a model's requests carried.
+type Determinism struct {
+	// Honoured are the controls sent ("temperature", "seed").
+	Honoured []string `json:"honoured"`
+	// Lacking are the controls the model does not support, not sent: its
+	// answers are not reproducible call for call.
+	Lacking []string `json:"lacking"`
+	// Source says how it is known: listing, offline or unchecked.
+	Source string `json:"source"`
 }
 
 // Inputs are the settings of a run that its configuration does not hold.
