@@ -555,6 +555,15 @@ const hexDigits = "0123456789abcdef"
 
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	b = appendEscaped(b, s)
+	return append(b, '"')
+}
+
+// appendEscaped appends s escaped for a JSON string, without the quotes:
+// quote, backslash and the control characters, the short forms where JSON
+// has one and \u00xx otherwise. This is exactly the escaping of RFC 8785
+// §3.2.2.2.
+func appendEscaped(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -580,8 +589,7 @@ func appendString(b []byte, s string) []byte {
 		}
 		start = i + 1
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // MarshalValue returns v as compact JSON.
