@@ -120,7 +120,7 @@ func ParseValue(data []byte) (*Value, error) {
 	}
 	p := &parser{data: data}
 	p.space()
-	v, err := p.value("", 0)
+	v, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
@@ -134,16 +134,17 @@ func ParseValue(data []byte) (*Value, error) {
 type parser struct {
 	data []byte
 	pos  int
+	ptr  pointer // where the value being read is, for errors
 }
 
-func (p *parser) fail(ptr, format string, args ...any) error {
+func (p *parser) fail(format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if p.pos >= len(p.data) {
 		msg = "not valid JSON: unexpected end of input"
 	} else {
 		msg = fmt.Sprintf("not valid JSON: %s at byte offset %d", msg, p.pos)
 	}
-	return &Error{Pointer: ptr, Msg: msg, Section: "3"}
+	return &Error{Pointer: p.ptr.String(), Msg: msg, Section: "3"}
 }
 
 func (p *parser) space() {
@@ -157,49 +158,49 @@ func (p *parser) space() {
 	}
 }
 
-func (p *parser) value(ptr string, depth int) (*Value, error) {
+func (p *parser) value(depth int) (*Value, error) {
 	if p.pos >= len(p.data) {
-		return nil, p.fail(ptr, "")
+		return nil, p.fail("")
 	}
 	switch c := p.data[p.pos]; {
 	case c == '{' || c == '[':
 		if depth >= MaxDepth {
-			return nil, &Error{Pointer: ptr, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth), Section: "3"}
+			return nil, &Error{Pointer: p.ptr.String(), Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth), Section: "3"}
 		}
 		p.pos++
 		if c == '[' {
-			return p.array(ptr, depth+1)
+			return p.array(depth + 1)
 		}
-		return p.object(ptr, depth+1)
+		return p.object(depth + 1)
 	case c == '"':
-		s, err := p.str(ptr)
+		s, err := p.str()
 		if err != nil {
 			return nil, err
 		}
 		return &Value{Kind: String, Str: s}, nil
 	case c == '-' || c >= '0' && c <= '9':
-		return p.number(ptr)
+		return p.number()
 	case c == 't':
-		return p.literal(ptr, "true", &Value{Kind: Bool, Bool: true})
+		return p.literal("true", &Value{Kind: Bool, Bool: true})
 	case c == 'f':
-		return p.literal(ptr, "false", &Value{Kind: Bool})
+		return p.literal("false", &Value{Kind: Bool})
 	case c == 'n':
-		return p.literal(ptr, "null", &Value{Kind: Null})
+		return p.literal("null", &Value{Kind: Null})
 	default:
-		return nil, p.fail(ptr, "unexpected character %q", c)
+		return nil, p.fail("unexpected character %q", c)
 	}
 }
 
-func (p *parser) literal(ptr, word string, v *Value) (*Value, error) {
+func (p *parser) literal(word string, v *Value) (*Value, error) {
 	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
-		return nil, p.fail(ptr, "invalid literal")
+		return nil, p.fail("invalid literal")
 	}
 	p.pos += len(word)
 	return v, nil
 }
 
 // number reads a number with the RFC 8259 grammar and keeps its literal.
-func (p *parser) number(ptr string) (*Value, error) {
+func (p *parser) number() (*Value, error) {
 	start := p.pos
 	d := p.data
 	if d[p.pos] == '-' {
@@ -217,12 +218,12 @@ func (p *parser) number(ptr string) (*Value, error) {
 	case p.pos < len(d) && d[p.pos] == '0':
 		p.pos++
 	case digits() == 0:
-		return nil, p.fail(ptr, "invalid number")
+		return nil, p.fail("invalid number")
 	}
 	if p.pos < len(d) && d[p.pos] == '.' {
 		p.pos++
 		if digits() == 0 {
-			return nil, p.fail(ptr, "invalid number")
+			return nil, p.fail("invalid number")
 		}
 	}
 	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
@@ -231,14 +232,14 @@ func (p *parser) number(ptr string) (*Value, error) {
 			p.pos++
 		}
 		if digits() == 0 {
-			return nil, p.fail(ptr, "invalid number")
+			return nil, p.fail("invalid number")
 		}
 	}
 	return &Value{Kind: Number, Str: string(d[start:p.pos])}, nil
 }
 
 // str reads a string; p.pos is at the opening quote.
-func (p *parser) str(ptr string) (string, error) {
+func (p *parser) str() (string, error) {
 	p.pos++
 	d := p.data
 	start := p.pos
@@ -250,18 +251,18 @@ func (p *parser) str(ptr string) (string, error) {
 			return s, nil
 		}
 		if c == '\\' {
-			return p.escaped(ptr, start)
+			return p.escaped(start)
 		}
 		if c < 0x20 {
-			return "", p.fail(ptr, "control character in string")
+			return "", p.fail("control character in string")
 		}
 		p.pos++
 	}
-	return "", p.fail(ptr, "")
+	return "", p.fail("")
 }
 
 // escaped finishes a string that contains escapes, from start.
-func (p *parser) escaped(ptr string, start int) (string, error) {
+func (p *parser) escaped(start int) (string, error) {
 	d := p.data
 	b := append([]byte(nil), d[start:p.pos]...)
 	for p.pos < len(d) {
@@ -271,7 +272,7 @@ func (p *parser) escaped(ptr string, start int) (string, error) {
 			p.pos++
 			return string(b), nil
 		case c < 0x20:
-			return "", p.fail(ptr, "control character in string")
+			return "", p.fail("control character in string")
 		case c != '\\':
 			b = append(b, c)
 			p.pos++
@@ -299,7 +300,7 @@ func (p *parser) escaped(ptr string, start int) (string, error) {
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
-				return "", p.fail(ptr, "invalid \\u escape")
+				return "", p.fail("invalid \\u escape")
 			}
 			if utf16.IsSurrogate(r) {
 				// A valid pair decodes to one rune; a lone surrogate
@@ -320,10 +321,10 @@ func (p *parser) escaped(ptr string, start int) (string, error) {
 			b = utf8.AppendRune(b, r)
 		default:
 			p.pos--
-			return "", p.fail(ptr, "invalid escape")
+			return "", p.fail("invalid escape")
 		}
 	}
-	return "", p.fail(ptr, "")
+	return "", p.fail("")
 }
 
 func (p *parser) hex4() (rune, bool) {
@@ -349,7 +350,7 @@ func (p *parser) hex4() (rune, bool) {
 	return r, true
 }
 
-func (p *parser) array(ptr string, depth int) (*Value, error) {
+func (p *parser) array(depth int) (*Value, error) {
 	v := &Value{Kind: Array, Elems: []*Value{}}
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
@@ -358,12 +359,14 @@ func (p *parser) array(ptr string, depth int) (*Value, error) {
 	}
 	for {
 		p.space()
-		e, err := p.value(ptr+"/"+strconv.Itoa(len(v.Elems)), depth)
+		p.ptr.pushIndex(len(v.Elems))
+		e, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
+		p.ptr.pop()
 		v.Elems = append(v.Elems, e)
-		done, err := p.separator(ptr, ']')
+		done, err := p.separator(']')
 		if err != nil {
 			return nil, err
 		}
@@ -373,7 +376,7 @@ func (p *parser) array(ptr string, depth int) (*Value, error) {
 	}
 }
 
-func (p *parser) object(ptr string, depth int) (*Value, error) {
+func (p *parser) object(depth int) (*Value, error) {
 	v := &Value{Kind: Object, Members: []Member{}}
 	var seen map[string]bool
 	p.space()
@@ -384,28 +387,29 @@ func (p *parser) object(ptr string, depth int) (*Value, error) {
 	for {
 		p.space()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.fail(ptr, "expected a member name")
+			return nil, p.fail("expected a member name")
 		}
-		key, err := p.str(ptr)
+		key, err := p.str()
 		if err != nil {
 			return nil, err
 		}
-		child := ptr + "/" + EscapePointer(key)
+		p.ptr.pushKey(key)
 		if dup(v.Members, key, &seen) {
-			return nil, &Error{Pointer: child, Msg: fmt.Sprintf("duplicate member name %q", key), Section: "3"}
+			return nil, &Error{Pointer: p.ptr.String(), Msg: fmt.Sprintf("duplicate member name %q", key), Section: "3"}
 		}
 		p.space()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.fail(child, "expected ':'")
+			return nil, p.fail("expected ':'")
 		}
 		p.pos++
 		p.space()
-		e, err := p.value(child, depth)
+		e, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
+		p.ptr.pop()
 		v.Members = append(v.Members, Member{key, e})
-		done, err := p.separator(ptr, '}')
+		done, err := p.separator('}')
 		if err != nil {
 			return nil, err
 		}
@@ -417,10 +421,10 @@ func (p *parser) object(ptr string, depth int) (*Value, error) {
 
 // separator reads what follows an element of an array or object: ',' (more
 // to come) or the closing bracket (done).
-func (p *parser) separator(ptr string, closing byte) (done bool, err error) {
+func (p *parser) separator(closing byte) (done bool, err error) {
 	p.space()
 	if p.pos >= len(p.data) {
-		return false, p.fail(ptr, "")
+		return false, p.fail("")
 	}
 	switch p.data[p.pos] {
 	case ',':
@@ -430,7 +434,7 @@ func (p *parser) separator(ptr string, closing byte) (done bool, err error) {
 		p.pos++
 		return true, nil
 	}
-	return false, p.fail(ptr, "expected ',' or '%c'", closing)
+	return false, p.fail("expected ',' or '%c'", closing)
 }
 
 // dup reports whether key is already among members. Small objects are
