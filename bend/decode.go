@@ -12,20 +12,28 @@ import (
 // do not stop parsing: they are kept and reported by Validate, so that a
 // model's imperfect output can still be scored.
 func Parse(data []byte) (*Document, error) {
-	v, err := ParseValue(data)
+	p := pooledParser(data)
+	defer p.release()
+	v, err := p.parse()
 	if err != nil {
 		return nil, err
 	}
 	if v.Kind != Object {
 		return nil, &Error{Msg: "a document must be a JSON object", Section: "3"}
 	}
-	return FromValue(v), nil
+	r := &reader{clone: true}
+	return r.document(v), nil
 }
 
-// FromValue reads a document from an already parsed JSON object.
+// FromValue reads a document from an already parsed JSON object. The
+// document shares the values it keeps verbatim (Extra, meta) with v.
 func FromValue(v *Value) *Document {
-	d := &Document{}
 	r := &reader{}
+	return r.document(v)
+}
+
+func (r *reader) document(v *Value) *Document {
+	d := &Document{}
 	for _, m := range v.Members {
 		r.ptr.pushKey(m.Key)
 		switch m.Key {
@@ -41,7 +49,7 @@ func FromValue(v *Value) *Document {
 			if m.Value.Kind != Object {
 				r.typeErr("an object", "3")
 			}
-			d.Meta = m.Value
+			d.Meta = r.keep(m.Value)
 		case "blocks":
 			d.hasBlocks = true
 			d.Blocks = r.blocks(m, &d.Extra)
@@ -49,7 +57,7 @@ func FromValue(v *Value) *Document {
 			d.hasEdges = true
 			d.Edges = r.edges(m, &d.Extra)
 		default:
-			d.Extra = append(d.Extra, m)
+			d.Extra = append(d.Extra, r.kept(m))
 		}
 		r.ptr.pop()
 	}
@@ -60,6 +68,22 @@ func FromValue(v *Value) *Document {
 type reader struct {
 	errs Errors
 	ptr  pointer // where the value being read is
+	// clone says to copy the values the model keeps verbatim, because the
+	// tree read from belongs to an arena that the next Parse reuses.
+	clone bool
+}
+
+// keep returns v for the model to hold.
+func (r *reader) keep(v *Value) *Value {
+	if r.clone {
+		return v.Clone()
+	}
+	return v
+}
+
+// kept returns m for the model to hold in an Extra list.
+func (r *reader) kept(m Member) Member {
+	return Member{m.Key, r.keep(m.Value)}
 }
 
 // typeErr records that the value being read has the wrong JSON type.
@@ -77,7 +101,7 @@ func (r *reader) problem(msg, section string) {
 func (r *reader) str(dst *string, m Member, extra *[]Member) {
 	if m.Value.Kind != String {
 		r.typeErr("a string", "3")
-		*extra = append(*extra, m)
+		*extra = append(*extra, r.kept(m))
 		return
 	}
 	*dst = m.Value.Str
@@ -86,7 +110,7 @@ func (r *reader) str(dst *string, m Member, extra *[]Member) {
 func (r *reader) optStr(dst **string, m Member, extra *[]Member) {
 	if m.Value.Kind != String {
 		r.typeErr("a string", "3")
-		*extra = append(*extra, m)
+		*extra = append(*extra, r.kept(m))
 		return
 	}
 	s := m.Value.Str
@@ -96,7 +120,7 @@ func (r *reader) optStr(dst **string, m Member, extra *[]Member) {
 func (r *reader) blocks(m Member, extra *[]Member) []*Block {
 	if m.Value.Kind != Array {
 		r.typeErr("an array of blocks", "2.2")
-		*extra = append(*extra, m)
+		*extra = append(*extra, r.kept(m))
 		return nil
 	}
 	out := make([]*Block, 0, len(m.Value.Elems))
@@ -126,7 +150,7 @@ func (r *reader) block(v *Value) *Block {
 				b.Level = &n
 			} else {
 				r.typeErr("an integer", "2.2")
-				b.Extra = append(b.Extra, m)
+				b.Extra = append(b.Extra, r.kept(m))
 			}
 		case "ordered":
 			if m.Value.Kind == Bool {
@@ -134,7 +158,7 @@ func (r *reader) block(v *Value) *Block {
 				b.Ordered = &o
 			} else {
 				r.typeErr("a boolean", "2.2")
-				b.Extra = append(b.Extra, m)
+				b.Extra = append(b.Extra, r.kept(m))
 			}
 		case "language":
 			r.optStr(&b.Language, m, &b.Extra)
@@ -149,7 +173,7 @@ func (r *reader) block(v *Value) *Block {
 		case "blocks":
 			b.Blocks = r.blocks(m, &b.Extra)
 		default:
-			b.Extra = append(b.Extra, m)
+			b.Extra = append(b.Extra, r.kept(m))
 		}
 		r.ptr.pop()
 	}
@@ -171,7 +195,7 @@ func intValue(v *Value) (int, bool) {
 func (r *reader) spans(m Member, extra *[]Member) []*Span {
 	if m.Value.Kind != Array {
 		r.typeErr("an array of spans", "2.3")
-		*extra = append(*extra, m)
+		*extra = append(*extra, r.kept(m))
 		return nil
 	}
 	out := make([]*Span, 0, len(m.Value.Elems))
@@ -204,12 +228,12 @@ func (r *reader) span(v *Value) *Span {
 				s.Text = &t
 			default:
 				r.typeErr("a string, or null for a tombstone", "2.3")
-				s.Extra = append(s.Extra, m)
+				s.Extra = append(s.Extra, r.kept(m))
 			}
 		case "marks":
 			if m.Value.Kind != Array {
 				r.typeErr("an array of marks", "2.5")
-				s.Extra = append(s.Extra, m)
+				s.Extra = append(s.Extra, r.kept(m))
 				break
 			}
 			s.Marks = make([]*Mark, 0, len(m.Value.Elems))
@@ -219,7 +243,7 @@ func (r *reader) span(v *Value) *Span {
 				r.ptr.pop()
 			}
 		default:
-			s.Extra = append(s.Extra, m)
+			s.Extra = append(s.Extra, r.kept(m))
 		}
 		r.ptr.pop()
 	}
@@ -235,7 +259,7 @@ func (r *reader) mark(v *Value) *Mark {
 		return &Mark{Name: v.Str}
 	case Object:
 		if k := v.Get("kind"); k == nil || k.Kind != String || k.Str != "link" {
-			return &Mark{Raw: v}
+			return &Mark{Raw: r.keep(v)}
 		}
 		l := &Link{}
 		hasTarget := false
@@ -249,7 +273,7 @@ func (r *reader) mark(v *Value) *Mark {
 			case "predicate":
 				r.optStr(&l.Predicate, m, &l.Extra)
 			default:
-				l.Extra = append(l.Extra, m)
+				l.Extra = append(l.Extra, r.kept(m))
 			}
 			r.ptr.pop()
 		}
@@ -258,13 +282,13 @@ func (r *reader) mark(v *Value) *Mark {
 		}
 		return &Mark{Link: l}
 	}
-	return &Mark{Raw: v}
+	return &Mark{Raw: r.keep(v)}
 }
 
 func (r *reader) edges(m Member, extra *[]Member) []*Edge {
 	if m.Value.Kind != Array {
 		r.typeErr("an array of edges", "2.4")
-		*extra = append(*extra, m)
+		*extra = append(*extra, r.kept(m))
 		return nil
 	}
 	out := make([]*Edge, 0, len(m.Value.Elems))
@@ -299,9 +323,9 @@ func (r *reader) edge(v *Value) *Edge {
 			if m.Value.Kind != Object {
 				r.typeErr("an object", "6.1")
 			}
-			e.Meta = m.Value
+			e.Meta = r.keep(m.Value)
 		default:
-			e.Extra = append(e.Extra, m)
+			e.Extra = append(e.Extra, r.kept(m))
 		}
 		r.ptr.pop()
 	}

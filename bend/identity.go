@@ -159,7 +159,7 @@ func (c *canon) identity(d *Document) {
 // buffer, then sorted by those bytes with exact duplicates dropped.
 func (c *canon) edges(d *Document) {
 	ec := canon{self: c.self, order: c.order}
-	var spans [][2]int
+	spans := make([][2]int, 0, len(d.Edges))
 	add := func(subject, predicate, object string, meta *Value, extra []Member) {
 		start := len(ec.buf)
 		ec.edge(subject, predicate, object, meta, extra)
@@ -344,11 +344,12 @@ type edgeFields struct {
 
 // edge writes an edge with subject and object relative (Edge.Value).
 func (c *canon) edge(subject, predicate, obj string, meta *Value, extra []Member) {
-	f := &edgeFields{subject, predicate, obj, meta}
+	// By value: a pointer would escape through put.
+	f := edgeFields{subject, predicate, obj, meta}
 	object(c, f, edgeKeys, present(meta != nil, true, true, true), extra, roleNone, putEdge)
 }
 
-func putEdge(c *canon, f *edgeFields, i int) {
+func putEdge(c *canon, f edgeFields, i int) {
 	switch edgeKeys[i] {
 	case "meta":
 		c.value(f.meta, roleNone)

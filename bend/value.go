@@ -104,6 +104,13 @@ func StringValue(s string) *Value { return &Value{Kind: String, Str: s} }
 // work about ten times slower (BenchmarkParse). FuzzParseValue checks it
 // against encoding/json.
 func ParseValue(data []byte) (*Value, error) {
+	p := &parser{data: data}
+	return p.parse()
+}
+
+// parse reads p.data as one JSON value.
+func (p *parser) parse() (*Value, error) {
+	data := p.data
 	if len(data) > MaxSize {
 		return nil, &Error{Msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(data), MaxSize), Section: "3"}
 	}
@@ -118,7 +125,6 @@ func ParseValue(data []byte) (*Value, error) {
 		}
 		return nil, &Error{Msg: fmt.Sprintf("invalid UTF-8 at byte offset %d", off), Section: "3"}
 	}
-	p := &parser{data: data}
 	p.space()
 	v, err := p.value(0)
 	if err != nil {
@@ -135,6 +141,26 @@ type parser struct {
 	data []byte
 	pos  int
 	ptr  pointer // where the value being read is, for errors
+	// members and elems are stacks of the members and elements read so
+	// far of the objects and arrays being read, so that each gets a slice
+	// of exactly its length instead of one grown by append. Entries above
+	// the top are stale; release clears them before pooling.
+	members []Member
+	elems   []*Value
+	// arena, when set, holds the values read (Parse); otherwise each is
+	// allocated on its own (ParseValue).
+	arena *arena
+}
+
+// newValue returns a new Value holding v.
+func (p *parser) newValue(v Value) *Value {
+	if p.arena != nil {
+		return p.arena.value(v)
+	}
+	// Not &v: that would move v to the heap on the arena path too.
+	n := new(Value)
+	*n = v
+	return n
 }
 
 func (p *parser) fail(format string, args ...any) error {
@@ -177,26 +203,26 @@ func (p *parser) value(depth int) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Value{Kind: String, Str: s}, nil
+		return p.newValue(Value{Kind: String, Str: s}), nil
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number()
 	case c == 't':
-		return p.literal("true", &Value{Kind: Bool, Bool: true})
+		return p.literal("true", Value{Kind: Bool, Bool: true})
 	case c == 'f':
-		return p.literal("false", &Value{Kind: Bool})
+		return p.literal("false", Value{Kind: Bool})
 	case c == 'n':
-		return p.literal("null", &Value{Kind: Null})
+		return p.literal("null", Value{Kind: Null})
 	default:
 		return nil, p.fail("unexpected character %q", c)
 	}
 }
 
-func (p *parser) literal(word string, v *Value) (*Value, error) {
+func (p *parser) literal(word string, v Value) (*Value, error) {
 	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
 		return nil, p.fail("invalid literal")
 	}
 	p.pos += len(word)
-	return v, nil
+	return p.newValue(v), nil
 }
 
 // number reads a number with the RFC 8259 grammar and keeps its literal.
@@ -235,7 +261,7 @@ func (p *parser) number() (*Value, error) {
 			return nil, p.fail("invalid number")
 		}
 	}
-	return &Value{Kind: Number, Str: string(d[start:p.pos])}, nil
+	return p.newValue(Value{Kind: Number, Str: string(d[start:p.pos])}), nil
 }
 
 // str reads a string; p.pos is at the opening quote.
@@ -246,7 +272,7 @@ func (p *parser) str() (string, error) {
 	for p.pos < len(d) {
 		c := d[p.pos]
 		if c == '"' {
-			s := string(d[start:p.pos])
+			s := intern(d[start:p.pos])
 			p.pos++
 			return s, nil
 		}
@@ -260,6 +286,34 @@ func (p *parser) str() (string, error) {
 	}
 	return "", p.fail("")
 }
+
+// intern returns b as a string, without allocating when it is one of the
+// names and values that every document repeats.
+func intern(b []byte) string {
+	if len(b) <= maxInterned {
+		if s, ok := interned[string(b)]; ok {
+			return s
+		}
+	}
+	return string(b)
+}
+
+// interned maps the member names of the model (§3), the core block kinds,
+// marks and predicates to themselves; maxInterned is the longest length.
+var interned, maxInterned = func() (map[string]string, int) {
+	m, n := map[string]string{}, 0
+	for _, s := range append([]string{
+		"bendscript", "id", "vocabulary", "title", "meta", "blocks", "edges",
+		"kind", "level", "ordered", "language", "target", "text", "spans", "items",
+		"marks", "subject", "predicate", "object", "core", "0.1",
+		KindParagraph, KindHeading, KindList, KindListItem, KindCode, KindQuote, KindEmbed, KindDivider,
+		"bold", "italic", "link",
+	}, CorePredicates...) {
+		m[s] = s
+		n = max(n, len(s))
+	}
+	return m, n
+}()
 
 // escaped finishes a string that contains escapes, from start.
 func (p *parser) escaped(start int) (string, error) {
@@ -351,39 +405,44 @@ func (p *parser) hex4() (rune, bool) {
 }
 
 func (p *parser) array(depth int) (*Value, error) {
-	v := &Value{Kind: Array, Elems: []*Value{}}
+	v := p.newValue(Value{Kind: Array, Elems: []*Value{}})
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		return v, nil
 	}
+	base := len(p.elems)
 	for {
 		p.space()
-		p.ptr.pushIndex(len(v.Elems))
+		p.ptr.pushIndex(len(p.elems) - base)
 		e, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
 		p.ptr.pop()
-		v.Elems = append(v.Elems, e)
+		p.elems = append(p.elems, e)
 		done, err := p.separator(']')
 		if err != nil {
 			return nil, err
 		}
 		if done {
+			v.Elems = p.takeElems(len(p.elems) - base)
+			copy(v.Elems, p.elems[base:])
+			p.elems = p.elems[:base]
 			return v, nil
 		}
 	}
 }
 
 func (p *parser) object(depth int) (*Value, error) {
-	v := &Value{Kind: Object, Members: []Member{}}
+	v := p.newValue(Value{Kind: Object, Members: []Member{}})
 	var seen map[string]bool
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
 		return v, nil
 	}
+	base := len(p.members)
 	for {
 		p.space()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -394,7 +453,7 @@ func (p *parser) object(depth int) (*Value, error) {
 			return nil, err
 		}
 		p.ptr.pushKey(key)
-		if dup(v.Members, key, &seen) {
+		if dup(p.members[base:], key, &seen) {
 			return nil, &Error{Pointer: p.ptr.String(), Msg: fmt.Sprintf("duplicate member name %q", key), Section: "3"}
 		}
 		p.space()
@@ -408,15 +467,32 @@ func (p *parser) object(depth int) (*Value, error) {
 			return nil, err
 		}
 		p.ptr.pop()
-		v.Members = append(v.Members, Member{key, e})
+		p.members = append(p.members, Member{key, e})
 		done, err := p.separator('}')
 		if err != nil {
 			return nil, err
 		}
 		if done {
+			v.Members = p.takeMembers(len(p.members) - base)
+			copy(v.Members, p.members[base:])
+			p.members = p.members[:base]
 			return v, nil
 		}
 	}
+}
+
+func (p *parser) takeMembers(n int) []Member {
+	if p.arena != nil {
+		return p.arena.members.take(n)
+	}
+	return make([]Member, n)
+}
+
+func (p *parser) takeElems(n int) []*Value {
+	if p.arena != nil {
+		return p.arena.elems.take(n)
+	}
+	return make([]*Value, n)
 }
 
 // separator reads what follows an element of an array or object: ',' (more
