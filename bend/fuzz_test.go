@@ -8,6 +8,8 @@ import (
 
 // FuzzRoundTrip is §8.1.1 as a property: for any input that parses,
 // parse(serialize(parse(d))) == parse(d), id included; no input panics.
+// Parse, which reads through a pooled arena, must also equal
+// FromValue(ParseValue(d)).
 func FuzzRoundTrip(f *testing.F) {
 	seeds := []string{
 		`{"bendscript":"0.1","id":"x","vocabulary":"core","blocks":[],"edges":[]}`,
@@ -29,6 +31,7 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkParseMatchesFromValue(t, data)
 		d, err := Parse(data)
 		if err != nil {
 			return

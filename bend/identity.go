@@ -6,8 +6,7 @@ import (
 	"encoding/base32"
 	"fmt"
 	"slices"
-
-	"github.com/gowebpki/jcs"
+	"strconv"
 )
 
 // LinkEdges returns the edges that the typed link marks of d expand to
@@ -65,7 +64,7 @@ func IdentityForm(d *Document) (*Value, error) {
 		c := *e
 		c.Subject, c.Object = self(e.Subject), self(e.Object)
 		v := c.Value()
-		k, err := jcs.Transform(MarshalValue(v))
+		k, err := CanonicalValue(v)
 		if err != nil {
 			return nil, fmt.Errorf("canonicalizing edge: %w", err)
 		}
@@ -119,32 +118,257 @@ func relativizeTargets(blocks []*Value, fn func(string) string) {
 	}
 }
 
-// Canonical returns the RFC 8785 serialization of d's identity form.
+// Canonical returns the RFC 8785 serialization of d's identity form: the
+// bytes of CanonicalValue(IdentityForm(d)), written in one pass from the
+// typed model without building the identity form.
 func Canonical(d *Document) ([]byte, error) {
-	v, err := IdentityForm(d)
-	if err != nil {
-		return nil, err
+	c := canon{self: d.ID}
+	c.identity(d)
+	if c.err != nil {
+		return nil, fmt.Errorf("canonicalizing document: %w", c.err)
 	}
-	c, err := jcs.Transform(MarshalValue(v))
-	if err != nil {
-		return nil, fmt.Errorf("canonicalizing document: %w", err)
-	}
-	return c, nil
+	return c.buf, nil
 }
 
 // ID computes d's content id (§5.1): a CIDv1 of its canonical identity form,
 // multicodec json (0x0200), multihash sha2-256, multibase base32 lower.
+// The canonical bytes are hashed as they are written, never held whole.
 func ID(d *Document) (string, error) {
-	c, err := Canonical(d)
-	if err != nil {
-		return "", err
+	h := sha256.New()
+	c := canon{self: d.ID, sink: h, buf: make([]byte, 0, flushAt+flushAt/4)}
+	c.identity(d)
+	if c.err != nil {
+		return "", fmt.Errorf("canonicalizing document: %w", c.err)
 	}
-	return CID(c), nil
+	h.Write(c.buf)
+	var sum [sha256.Size]byte
+	return cidOfSum(h.Sum(sum[:0])), nil
+}
+
+// identity writes the canonical form of IdentityForm(d).
+func (c *canon) identity(d *Document) {
+	c.buf = append(c.buf, `{"blocks":`...)
+	c.blocks(d.Blocks)
+	c.buf = append(c.buf, `,"edges":`...)
+	c.edges(d)
+	c.buf = append(c.buf, '}')
+}
+
+// edges writes the identity form's edges (steps 1 and 3): the explicit
+// edges and those of typed link marks, each canonicalized into a scratch
+// buffer, then sorted by those bytes with exact duplicates dropped.
+func (c *canon) edges(d *Document) {
+	ec := canon{self: c.self, order: c.order}
+	spans := make([][2]int, 0, len(d.Edges))
+	add := func(subject, predicate, object string, meta *Value, extra []Member) {
+		start := len(ec.buf)
+		ec.edge(subject, predicate, object, meta, extra)
+		spans = append(spans, [2]int{start, len(ec.buf)})
+	}
+	for _, e := range d.Edges {
+		add(e.Subject, e.Predicate, e.Object, e.Meta, e.Extra)
+	}
+	var walk func([]*Block)
+	walk = func(bs []*Block) {
+		for _, b := range bs {
+			for _, s := range b.Spans {
+				for _, m := range s.Marks {
+					if m.Link != nil && m.Link.Predicate != nil {
+						add(SpanRef(b.ID, s.ID), *m.Link.Predicate, m.Link.Target, nil, nil)
+					}
+				}
+			}
+			walk(b.Items)
+			walk(b.Blocks)
+		}
+	}
+	walk(d.Blocks)
+	if ec.err != nil && c.err == nil {
+		c.err = ec.err
+	}
+	key := func(s [2]int) []byte { return ec.buf[s[0]:s[1]] }
+	slices.SortFunc(spans, func(a, b [2]int) int { return bytes.Compare(key(a), key(b)) })
+	spans = slices.CompactFunc(spans, func(a, b [2]int) bool { return bytes.Equal(key(a), key(b)) })
+	c.buf = append(c.buf, '[')
+	for i, s := range spans {
+		if i > 0 {
+			c.buf = append(c.buf, ',')
+		}
+		c.buf = append(c.buf, key(s)...)
+		c.flush()
+	}
+	c.buf = append(c.buf, ']')
+}
+
+// The known members of each typed object, in canonical order; put functions
+// switch on the index.
+var (
+	blockKeys = []string{"blocks", "id", "items", "kind", "language", "level", "ordered", "spans", "target", "text"}
+	spanKeys  = []string{"id", "marks", "text"}
+	linkKeys  = []string{"kind", "predicate", "target"}
+	edgeKeys  = []string{"meta", "object", "predicate", "subject"}
+)
+
+// present returns the bits for the known members that are set.
+func present(set ...bool) uint32 {
+	var p uint32
+	for i, ok := range set {
+		if ok {
+			p |= 1 << i
+		}
+	}
+	return p
+}
+
+func (c *canon) blocks(bs []*Block) {
+	c.buf = append(c.buf, '[')
+	for i, b := range bs {
+		if i > 0 {
+			c.buf = append(c.buf, ',')
+		}
+		c.block(b)
+		c.flush()
+	}
+	c.buf = append(c.buf, ']')
+}
+
+// block writes what b.Value() holds, with its targets relative.
+func (c *canon) block(b *Block) {
+	p := present(b.Blocks != nil, true, b.Items != nil, true, b.Language != nil,
+		b.Level != nil, b.Ordered != nil, b.Spans != nil, b.Target != nil, b.Text != nil)
+	object(c, b, blockKeys, p, b.Extra, roleBlock, putBlock)
+}
+
+func putBlock(c *canon, b *Block, i int) {
+	switch blockKeys[i] {
+	case "blocks":
+		c.blocks(b.Blocks)
+	case "id":
+		c.str(b.ID)
+	case "items":
+		c.blocks(b.Items)
+	case "kind":
+		c.str(b.Kind)
+	case "language":
+		c.str(*b.Language)
+	case "level":
+		c.number(strconv.Itoa(*b.Level))
+	case "ordered":
+		c.boolean(*b.Ordered)
+	case "spans":
+		c.buf = append(c.buf, '[')
+		for j, s := range b.Spans {
+			if j > 0 {
+				c.buf = append(c.buf, ',')
+			}
+			object(c, s, spanKeys, present(true, s.Marks != nil, true), s.Extra, roleSpan, putSpan)
+		}
+		c.buf = append(c.buf, ']')
+	case "target":
+		c.ref(*b.Target)
+	case "text":
+		c.str(*b.Text)
+	}
+}
+
+func putSpan(c *canon, s *Span, i int) {
+	switch spanKeys[i] {
+	case "id":
+		c.str(s.ID)
+	case "marks":
+		c.buf = append(c.buf, '[')
+		for j, m := range s.Marks {
+			if j > 0 {
+				c.buf = append(c.buf, ',')
+			}
+			c.mark(m)
+		}
+		c.buf = append(c.buf, ']')
+	case "text":
+		if s.Text == nil {
+			c.buf = append(c.buf, "null"...)
+		} else {
+			c.str(*s.Text)
+		}
+	}
+}
+
+// mark writes what m.Value() holds. A link's target is relative only while
+// its kind is "link", which an Extra member "kind" may override.
+func (c *canon) mark(m *Mark) {
+	switch {
+	case m.Raw != nil:
+		c.value(m.Raw, roleMark)
+	case m.Link != nil:
+		l := m.Link
+		owner := roleLinkMark
+		for _, x := range l.Extra {
+			if x.Key == "kind" && !isLinkKind(x.Value) {
+				owner = roleNone
+			}
+		}
+		put := putLink
+		if owner == roleNone {
+			put = putLinkAbsolute
+		}
+		object(c, l, linkKeys, present(true, l.Predicate != nil, true), l.Extra, owner, put)
+	default:
+		c.str(m.Name)
+	}
+}
+
+func putLink(c *canon, l *Link, i int) {
+	switch linkKeys[i] {
+	case "kind":
+		c.buf = append(c.buf, `"link"`...)
+	case "predicate":
+		c.str(*l.Predicate)
+	case "target":
+		c.ref(l.Target)
+	}
+}
+
+func putLinkAbsolute(c *canon, l *Link, i int) {
+	if linkKeys[i] == "target" {
+		c.str(l.Target)
+		return
+	}
+	putLink(c, l, i)
+}
+
+// edgeFields is an edge as the identity form writes it.
+type edgeFields struct {
+	subject, predicate, object string
+	meta                       *Value
+}
+
+// edge writes an edge with subject and object relative (Edge.Value).
+func (c *canon) edge(subject, predicate, obj string, meta *Value, extra []Member) {
+	// By value: a pointer would escape through put.
+	f := edgeFields{subject, predicate, obj, meta}
+	object(c, f, edgeKeys, present(meta != nil, true, true, true), extra, roleNone, putEdge)
+}
+
+func putEdge(c *canon, f edgeFields, i int) {
+	switch edgeKeys[i] {
+	case "meta":
+		c.value(f.meta, roleNone)
+	case "object":
+		c.ref(f.object)
+	case "predicate":
+		c.str(f.predicate)
+	case "subject":
+		c.ref(f.subject)
+	}
 }
 
 // CID returns the CIDv1 string (base32 lower, json codec, sha2-256) of data.
 func CID(data []byte) string {
 	sum := sha256.Sum256(data)
+	return cidOfSum(sum[:])
+}
+
+func cidOfSum(sum []byte) string {
 	// version 1, codec 0x0200 as an unsigned varint (0x80 0x04),
 	// multihash sha2-256 (0x12) of length 32 (0x20).
 	raw := append([]byte{0x01, 0x80, 0x04, 0x12, 0x20}, sum[:]...)

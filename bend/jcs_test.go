@@ -12,8 +12,9 @@ import (
 	"github.com/gowebpki/jcs"
 )
 
-// TestJCSVectors shows that the canonicalizer the ids rest on conforms to
-// RFC 8785: every input vector canonicalizes to its output byte for byte.
+// TestJCSVectors shows that gowebpki/jcs, the oracle the canonical writer
+// is tested against (canonical_test.go), conforms to RFC 8785: every input
+// vector canonicalizes to its output byte for byte.
 func TestJCSVectors(t *testing.T) {
 	inputs, err := filepath.Glob("testdata/jcs/input/*.json")
 	if err != nil || len(inputs) == 0 {

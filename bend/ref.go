@@ -64,18 +64,27 @@ func (r Ref) IsSelf(docID string) bool {
 // document part equals docID; any other string is returned unchanged. This is
 // step 2 of the identity rule (docs/interpretations.md).
 func Relative(s, docID string) string {
+	if rest, ok := relativeRest(s, docID); ok {
+		return "bend:" + rest
+	}
+	return s
+}
+
+// relativeRest returns what follows "bend:" in the relative form of s, and
+// whether Relative rewrites s at all.
+func relativeRest(s, docID string) (string, bool) {
 	if docID == "" {
-		return s
+		return "", false
 	}
 	rest, ok := strings.CutPrefix(s, "bend:")
 	if !ok {
-		return s
+		return "", false
 	}
 	after, ok := strings.CutPrefix(rest, docID)
 	if !ok || (after != "" && after[0] != '#') {
-		return s
+		return "", false
 	}
-	return "bend:" + after
+	return after, true
 }
 
 // SpanRef returns the relative reference to span spanID of block blockID.

@@ -104,6 +104,13 @@ func StringValue(s string) *Value { return &Value{Kind: String, Str: s} }
 // work about ten times slower (BenchmarkParse). FuzzParseValue checks it
 // against encoding/json.
 func ParseValue(data []byte) (*Value, error) {
+	p := &parser{data: data}
+	return p.parse()
+}
+
+// parse reads p.data as one JSON value.
+func (p *parser) parse() (*Value, error) {
+	data := p.data
 	if len(data) > MaxSize {
 		return nil, &Error{Msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(data), MaxSize), Section: "3"}
 	}
@@ -118,9 +125,8 @@ func ParseValue(data []byte) (*Value, error) {
 		}
 		return nil, &Error{Msg: fmt.Sprintf("invalid UTF-8 at byte offset %d", off), Section: "3"}
 	}
-	p := &parser{data: data}
 	p.space()
-	v, err := p.value("", 0)
+	v, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
@@ -134,16 +140,37 @@ func ParseValue(data []byte) (*Value, error) {
 type parser struct {
 	data []byte
 	pos  int
+	ptr  pointer // where the value being read is, for errors
+	// members and elems are stacks of the members and elements read so
+	// far of the objects and arrays being read, so that each gets a slice
+	// of exactly its length instead of one grown by append. Entries above
+	// the top are stale; release clears them before pooling.
+	members []Member
+	elems   []*Value
+	// arena, when set, holds the values read (Parse); otherwise each is
+	// allocated on its own (ParseValue).
+	arena *arena
 }
 
-func (p *parser) fail(ptr, format string, args ...any) error {
+// newValue returns a new Value holding v.
+func (p *parser) newValue(v Value) *Value {
+	if p.arena != nil {
+		return p.arena.value(v)
+	}
+	// Not &v: that would move v to the heap on the arena path too.
+	n := new(Value)
+	*n = v
+	return n
+}
+
+func (p *parser) fail(format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	if p.pos >= len(p.data) {
 		msg = "not valid JSON: unexpected end of input"
 	} else {
 		msg = fmt.Sprintf("not valid JSON: %s at byte offset %d", msg, p.pos)
 	}
-	return &Error{Pointer: ptr, Msg: msg, Section: "3"}
+	return &Error{Pointer: p.ptr.String(), Msg: msg, Section: "3"}
 }
 
 func (p *parser) space() {
@@ -157,49 +184,49 @@ func (p *parser) space() {
 	}
 }
 
-func (p *parser) value(ptr string, depth int) (*Value, error) {
+func (p *parser) value(depth int) (*Value, error) {
 	if p.pos >= len(p.data) {
-		return nil, p.fail(ptr, "")
+		return nil, p.fail("")
 	}
 	switch c := p.data[p.pos]; {
 	case c == '{' || c == '[':
 		if depth >= MaxDepth {
-			return nil, &Error{Pointer: ptr, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth), Section: "3"}
+			return nil, &Error{Pointer: p.ptr.String(), Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth), Section: "3"}
 		}
 		p.pos++
 		if c == '[' {
-			return p.array(ptr, depth+1)
+			return p.array(depth + 1)
 		}
-		return p.object(ptr, depth+1)
+		return p.object(depth + 1)
 	case c == '"':
-		s, err := p.str(ptr)
+		s, err := p.str()
 		if err != nil {
 			return nil, err
 		}
-		return &Value{Kind: String, Str: s}, nil
+		return p.newValue(Value{Kind: String, Str: s}), nil
 	case c == '-' || c >= '0' && c <= '9':
-		return p.number(ptr)
+		return p.number()
 	case c == 't':
-		return p.literal(ptr, "true", &Value{Kind: Bool, Bool: true})
+		return p.literal("true", Value{Kind: Bool, Bool: true})
 	case c == 'f':
-		return p.literal(ptr, "false", &Value{Kind: Bool})
+		return p.literal("false", Value{Kind: Bool})
 	case c == 'n':
-		return p.literal(ptr, "null", &Value{Kind: Null})
+		return p.literal("null", Value{Kind: Null})
 	default:
-		return nil, p.fail(ptr, "unexpected character %q", c)
+		return nil, p.fail("unexpected character %q", c)
 	}
 }
 
-func (p *parser) literal(ptr, word string, v *Value) (*Value, error) {
+func (p *parser) literal(word string, v Value) (*Value, error) {
 	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
-		return nil, p.fail(ptr, "invalid literal")
+		return nil, p.fail("invalid literal")
 	}
 	p.pos += len(word)
-	return v, nil
+	return p.newValue(v), nil
 }
 
 // number reads a number with the RFC 8259 grammar and keeps its literal.
-func (p *parser) number(ptr string) (*Value, error) {
+func (p *parser) number() (*Value, error) {
 	start := p.pos
 	d := p.data
 	if d[p.pos] == '-' {
@@ -217,12 +244,12 @@ func (p *parser) number(ptr string) (*Value, error) {
 	case p.pos < len(d) && d[p.pos] == '0':
 		p.pos++
 	case digits() == 0:
-		return nil, p.fail(ptr, "invalid number")
+		return nil, p.fail("invalid number")
 	}
 	if p.pos < len(d) && d[p.pos] == '.' {
 		p.pos++
 		if digits() == 0 {
-			return nil, p.fail(ptr, "invalid number")
+			return nil, p.fail("invalid number")
 		}
 	}
 	if p.pos < len(d) && (d[p.pos] == 'e' || d[p.pos] == 'E') {
@@ -231,37 +258,65 @@ func (p *parser) number(ptr string) (*Value, error) {
 			p.pos++
 		}
 		if digits() == 0 {
-			return nil, p.fail(ptr, "invalid number")
+			return nil, p.fail("invalid number")
 		}
 	}
-	return &Value{Kind: Number, Str: string(d[start:p.pos])}, nil
+	return p.newValue(Value{Kind: Number, Str: string(d[start:p.pos])}), nil
 }
 
 // str reads a string; p.pos is at the opening quote.
-func (p *parser) str(ptr string) (string, error) {
+func (p *parser) str() (string, error) {
 	p.pos++
 	d := p.data
 	start := p.pos
 	for p.pos < len(d) {
 		c := d[p.pos]
 		if c == '"' {
-			s := string(d[start:p.pos])
+			s := intern(d[start:p.pos])
 			p.pos++
 			return s, nil
 		}
 		if c == '\\' {
-			return p.escaped(ptr, start)
+			return p.escaped(start)
 		}
 		if c < 0x20 {
-			return "", p.fail(ptr, "control character in string")
+			return "", p.fail("control character in string")
 		}
 		p.pos++
 	}
-	return "", p.fail(ptr, "")
+	return "", p.fail("")
 }
 
+// intern returns b as a string, without allocating when it is one of the
+// names and values that every document repeats.
+func intern(b []byte) string {
+	if len(b) <= maxInterned {
+		if s, ok := interned[string(b)]; ok {
+			return s
+		}
+	}
+	return string(b)
+}
+
+// interned maps the member names of the model (§3), the core block kinds,
+// marks and predicates to themselves; maxInterned is the longest length.
+var interned, maxInterned = func() (map[string]string, int) {
+	m, n := map[string]string{}, 0
+	for _, s := range append([]string{
+		"bendscript", "id", "vocabulary", "title", "meta", "blocks", "edges",
+		"kind", "level", "ordered", "language", "target", "text", "spans", "items",
+		"marks", "subject", "predicate", "object", "core", "0.1",
+		KindParagraph, KindHeading, KindList, KindListItem, KindCode, KindQuote, KindEmbed, KindDivider,
+		"bold", "italic", "link",
+	}, CorePredicates...) {
+		m[s] = s
+		n = max(n, len(s))
+	}
+	return m, n
+}()
+
 // escaped finishes a string that contains escapes, from start.
-func (p *parser) escaped(ptr string, start int) (string, error) {
+func (p *parser) escaped(start int) (string, error) {
 	d := p.data
 	b := append([]byte(nil), d[start:p.pos]...)
 	for p.pos < len(d) {
@@ -271,7 +326,7 @@ func (p *parser) escaped(ptr string, start int) (string, error) {
 			p.pos++
 			return string(b), nil
 		case c < 0x20:
-			return "", p.fail(ptr, "control character in string")
+			return "", p.fail("control character in string")
 		case c != '\\':
 			b = append(b, c)
 			p.pos++
@@ -299,7 +354,7 @@ func (p *parser) escaped(ptr string, start int) (string, error) {
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
-				return "", p.fail(ptr, "invalid \\u escape")
+				return "", p.fail("invalid \\u escape")
 			}
 			if utf16.IsSurrogate(r) {
 				// A valid pair decodes to one rune; a lone surrogate
@@ -320,10 +375,10 @@ func (p *parser) escaped(ptr string, start int) (string, error) {
 			b = utf8.AppendRune(b, r)
 		default:
 			p.pos--
-			return "", p.fail(ptr, "invalid escape")
+			return "", p.fail("invalid escape")
 		}
 	}
-	return "", p.fail(ptr, "")
+	return "", p.fail("")
 }
 
 func (p *parser) hex4() (rune, bool) {
@@ -349,78 +404,103 @@ func (p *parser) hex4() (rune, bool) {
 	return r, true
 }
 
-func (p *parser) array(ptr string, depth int) (*Value, error) {
-	v := &Value{Kind: Array, Elems: []*Value{}}
+func (p *parser) array(depth int) (*Value, error) {
+	v := p.newValue(Value{Kind: Array, Elems: []*Value{}})
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		return v, nil
 	}
+	base := len(p.elems)
 	for {
 		p.space()
-		e, err := p.value(ptr+"/"+strconv.Itoa(len(v.Elems)), depth)
+		p.ptr.pushIndex(len(p.elems) - base)
+		e, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		v.Elems = append(v.Elems, e)
-		done, err := p.separator(ptr, ']')
+		p.ptr.pop()
+		p.elems = append(p.elems, e)
+		done, err := p.separator(']')
 		if err != nil {
 			return nil, err
 		}
 		if done {
+			v.Elems = p.takeElems(len(p.elems) - base)
+			copy(v.Elems, p.elems[base:])
+			p.elems = p.elems[:base]
 			return v, nil
 		}
 	}
 }
 
-func (p *parser) object(ptr string, depth int) (*Value, error) {
-	v := &Value{Kind: Object, Members: []Member{}}
+func (p *parser) object(depth int) (*Value, error) {
+	v := p.newValue(Value{Kind: Object, Members: []Member{}})
 	var seen map[string]bool
 	p.space()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
 		return v, nil
 	}
+	base := len(p.members)
 	for {
 		p.space()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.fail(ptr, "expected a member name")
+			return nil, p.fail("expected a member name")
 		}
-		key, err := p.str(ptr)
+		key, err := p.str()
 		if err != nil {
 			return nil, err
 		}
-		child := ptr + "/" + EscapePointer(key)
-		if dup(v.Members, key, &seen) {
-			return nil, &Error{Pointer: child, Msg: fmt.Sprintf("duplicate member name %q", key), Section: "3"}
+		p.ptr.pushKey(key)
+		if dup(p.members[base:], key, &seen) {
+			return nil, &Error{Pointer: p.ptr.String(), Msg: fmt.Sprintf("duplicate member name %q", key), Section: "3"}
 		}
 		p.space()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.fail(child, "expected ':'")
+			return nil, p.fail("expected ':'")
 		}
 		p.pos++
 		p.space()
-		e, err := p.value(child, depth)
+		e, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		v.Members = append(v.Members, Member{key, e})
-		done, err := p.separator(ptr, '}')
+		p.ptr.pop()
+		p.members = append(p.members, Member{key, e})
+		done, err := p.separator('}')
 		if err != nil {
 			return nil, err
 		}
 		if done {
+			v.Members = p.takeMembers(len(p.members) - base)
+			copy(v.Members, p.members[base:])
+			p.members = p.members[:base]
 			return v, nil
 		}
 	}
 }
 
+func (p *parser) takeMembers(n int) []Member {
+	if p.arena != nil {
+		return p.arena.members.take(n)
+	}
+	return make([]Member, n)
+}
+
+func (p *parser) takeElems(n int) []*Value {
+	if p.arena != nil {
+		return p.arena.elems.take(n)
+	}
+	return make([]*Value, n)
+}
+
 // separator reads what follows an element of an array or object: ',' (more
 // to come) or the closing bracket (done).
-func (p *parser) separator(ptr string, closing byte) (done bool, err error) {
+func (p *parser) separator(closing byte) (done bool, err error) {
 	p.space()
 	if p.pos >= len(p.data) {
-		return false, p.fail(ptr, "")
+		return false, p.fail("")
 	}
 	switch p.data[p.pos] {
 	case ',':
@@ -430,7 +510,7 @@ func (p *parser) separator(ptr string, closing byte) (done bool, err error) {
 		p.pos++
 		return true, nil
 	}
-	return false, p.fail(ptr, "expected ',' or '%c'", closing)
+	return false, p.fail("expected ',' or '%c'", closing)
 }
 
 // dup reports whether key is already among members. Small objects are
@@ -555,6 +635,15 @@ const hexDigits = "0123456789abcdef"
 
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
+	b = appendEscaped(b, s)
+	return append(b, '"')
+}
+
+// appendEscaped appends s escaped for a JSON string, without the quotes:
+// quote, backslash and the control characters, the short forms where JSON
+// has one and \u00xx otherwise. This is exactly the escaping of RFC 8785
+// §3.2.2.2.
+func appendEscaped(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -580,8 +669,7 @@ func appendString(b []byte, s string) []byte {
 		}
 		start = i + 1
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // MarshalValue returns v as compact JSON.
