@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -59,10 +60,18 @@ func Build(in Input) *Report {
 	b := builder{repeats: m.Repeats, seed: m.Seed, scores: scores}
 	byClass := tasksByClass(in)
 	for _, model := range m.Models {
-		mr := &ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/"}
+		mr := &ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/", Providers: map[string]int{}}
+		if d, ok := m.Determinism[model]; ok {
+			mr.Determinism = &d
+		}
 		for _, class := range Classes {
 			if ids := byClass[class]; len(ids) > 0 {
 				setClass(mr, class, b.class(model, class, ids))
+			}
+		}
+		for _, s := range in.Scores {
+			if s.Model == model && s.Status == scoring.StatusScored {
+				mr.Providers[cmp.Or(s.Provider, "unknown")]++
 			}
 		}
 		r.Results[model] = mr
@@ -172,6 +181,12 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 			rr.Status, rr.Transcript = s.Status, s.Transcript
 			d.Document = s.Document
 			addUsage(c, s)
+			switch s.CutOff {
+			case scoring.CutOffReasoning:
+				c.CutOffReasoning++
+			case scoring.CutOffOutput:
+				c.CutOffOutput++
+			}
 		}
 		switch rr.Status {
 		case scoring.StatusMissing:

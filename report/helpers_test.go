@@ -83,6 +83,21 @@ func (s synthetic) input() Input {
 		Models: s.models, Judges: []string{"judge/one", "judge/three", "judge/two"}, Repeats: s.repeats, Seed: 20260427,
 		TaskIDs: taskIDs(), CorpusHash: "c0ffee" + strings.Repeat("0", 58), PromptHash: "beef" + strings.Repeat("1", 60),
 		ConfigHash: cfg.Hash(), Config: cfg.JSON(), StartedAt: t0, FinishedAt: &fin,
+		Determinism: map[string]transcript.Determinism{},
+	}
+	// The real families' controls: Claude lacks seed, GPT-5 lacks
+	// temperature, Gemini has both; other models unchecked.
+	for _, model := range s.models {
+		d := transcript.Determinism{Honoured: []string{"temperature", "seed"}, Lacking: []string{}, Source: transcript.DeterminismListing}
+		switch {
+		case strings.HasPrefix(model, "anthropic/"):
+			d.Honoured, d.Lacking = []string{"temperature"}, []string{"seed"}
+		case strings.HasPrefix(model, "openai/"):
+			d.Honoured, d.Lacking = []string{"seed"}, []string{"temperature"}
+		case !strings.HasPrefix(model, "google/"):
+			d.Source = transcript.DeterminismUnchecked
+		}
+		m.Determinism[model] = d
 	}
 	var scores []scoring.Score
 	for _, model := range s.models {
@@ -109,6 +124,13 @@ func (s synthetic) score(model, id string, r int) scoring.Score {
 	sc.Usage = transcript.Usage{PromptTokens: 2000 + int64(jitter("p", model, id)*1000), CompletionTokens: 500 + int64(jitter("c", model, id, r)*500), Cost: &cost}
 	sc.LatencyMS = 800 + int64(jitter("l", model, id, r)*4000)
 	sc.Attempts = 1
+	sc.Provider = strings.SplitN(model, "/", 2)[0]
+	if strings.HasPrefix(model, "google/") && jitter("provider", model, id, r) < 0.1 {
+		sc.Provider = "google-ai-studio" // a second provider: the report warns
+	}
+	if jitter("cutoff", model, id, r) < 0.03 {
+		sc.CutOff = scoring.CutOffReasoning
+	}
 	if status == scoring.StatusAPIError {
 		sc.Error = &transcript.CallError{Status: 503, Message: "upstream unavailable"}
 		sc.Usage = transcript.Usage{}

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, for pull
@@ -23,6 +26,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	md.drift(r)
 	md.faithfulness(r)
 	md.calls(r)
+	md.models(r)
 	md.warnings(r)
 	md.footer(r)
 	return bw.Flush()
@@ -163,6 +167,40 @@ func (m mdWriter) calls(r *Report) {
 				c.Planned, c.Scored, c.APIErrors, c.Missing, c.Tokens.Prompt, cached, c.Tokens.Completion, cost,
 				c.LatencyMS.P50, c.LatencyMS.P95, c.LatencyMS.Max)
 		}
+	}
+	m.p("\n")
+}
+
+// models says per model what its requests carried and who served them:
+// the determinism controls sent or lacking (§8.7 "where supported"), the
+// providers, and the answers cut off at the output budget.
+func (m mdWriter) models(r *Report) {
+	m.p("## Models\n\n| model | temperature | seed | providers | cut off while reasoning | cut off (output) |\n|---|---|---|---|---:|---:|\n")
+	for _, model := range r.Models {
+		mr := r.Results[model]
+		control := func(p string) string {
+			switch d := mr.Determinism; {
+			case d == nil:
+				return "not recorded"
+			case slices.Contains(d.Lacking, p):
+				return "not supported, not sent"
+			case d.Source == transcript.DeterminismUnchecked:
+				return "sent, unchecked"
+			}
+			return "sent"
+		}
+		var providers []string
+		for _, p := range slices.Sorted(maps.Keys(mr.Providers)) {
+			providers = append(providers, fmt.Sprintf("%s (%d)", p, mr.Providers[p]))
+		}
+		reasoning, output := 0, 0
+		for _, class := range Classes {
+			if c := mr.Class(class); c != nil {
+				reasoning += c.CutOffReasoning
+				output += c.CutOffOutput
+			}
+		}
+		m.p("| %s | %s | %s | %s | %d | %d |\n", code(model), control("temperature"), control("seed"), strings.Join(providers, ", "), reasoning, output)
 	}
 	m.p("\n")
 }

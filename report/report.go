@@ -136,6 +136,16 @@ type ModelResult struct {
 	// started in with the default --out (§8.7).
 	Transcripts string `json:"transcripts"`
 
+	// Determinism is which determinism controls the model's requests
+	// carried (from the manifest): honoured ones were sent, lacking ones
+	// are not supported and were not sent, so its numbers are not
+	// reproducible call for call; absent for runs that did not record it.
+	Determinism *transcript.Determinism `json:"determinism,omitempty"`
+	// Providers counts the model's answers by the upstream provider that
+	// served them ("unknown" when the response did not say). More than one
+	// is a warning: the answers came from differently served models.
+	Providers map[string]int `json:"providers"`
+
 	// ClassA is the class A detail; absent when the run has no class A task.
 	ClassA *ClassResult `json:"class_a,omitempty"`
 	// ClassB is the class B detail; absent when the run has no class B task.
@@ -181,6 +191,11 @@ type ClassResult struct {
 	// Invalid counts scored answers that held no usable document (B, C:
 	// drift 1) or no answer object (A).
 	Invalid int `json:"invalid"`
+	// CutOffReasoning counts answers that ran out of their output budget
+	// while reasoning (finish_reason "length", mostly reasoning tokens);
+	// CutOffOutput those whose answer itself was truncated.
+	CutOffReasoning int `json:"cut_off_reasoning"`
+	CutOffOutput    int `json:"cut_off_output"`
 	// Documents is the number of documents with a value: the n of every
 	// statistic below.
 	Documents int `json:"documents"`

@@ -2,11 +2,14 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // threshold is one §8.5 threshold on one §8.7 field.
@@ -130,6 +133,16 @@ func warnings(r *Report, in Input) []string {
 		}
 	}
 	for _, model := range r.Models {
+		mr := r.Results[model]
+		if d := mr.Determinism; d != nil && len(d.Lacking) > 0 {
+			out = append(out, fmt.Sprintf("%s: does not support %s (not sent): its numbers are not reproducible call for call; --repeats N measures the noise", model, strings.Join(d.Lacking, " or ")))
+		}
+		if d := mr.Determinism; d != nil && d.Source == transcript.DeterminismUnchecked {
+			out = append(out, fmt.Sprintf("%s: no preflight: temperature and seed were sent without knowing whether the model honours them", model))
+		}
+		if len(mr.Providers) > 1 {
+			out = append(out, fmt.Sprintf("%s: answers were served by %d providers (%s): pin one with model_settings.provider in harness.yaml", model, len(mr.Providers), strings.Join(slices.Sorted(maps.Keys(mr.Providers)), ", ")))
+		}
 		for _, class := range Classes {
 			c := r.Results[model].Class(class)
 			if c == nil {
@@ -138,6 +151,12 @@ func warnings(r *Report, in Input) []string {
 			}
 			if c.Documents > 0 && c.Documents < 20 {
 				out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
+			}
+			if c.CutOffReasoning > 0 {
+				out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, plural(c.CutOffReasoning, "answer", "answers")))
+			}
+			if c.CutOffOutput > 0 {
+				out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, plural(c.CutOffOutput, "answer was", "answers were")))
 			}
 			if c.Cost.Unknown > 0 {
 				out = append(out, fmt.Sprintf("%s class %s: cost unknown for %d of %d calls; the cost leaves them out", model, class, c.Cost.Unknown, c.Scored+c.APIErrors))

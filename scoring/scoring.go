@@ -11,6 +11,7 @@ import (
 
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -38,6 +39,13 @@ type Score struct {
 
 	Error        *transcript.CallError `json:"error,omitempty"`         // StatusAPIError
 	FinishReason string                `json:"finish_reason,omitempty"` // as the provider reported it
+	// Provider is the upstream that served the answer ("" when unknown).
+	Provider string `json:"provider,omitempty"`
+	// CutOff says why an answer stopped at the output budget
+	// (finish_reason "length"): CutOffReasoning when the budget went to
+	// reasoning (model.ReasoningExhausted's rule), CutOffOutput when the
+	// answer itself was truncated; "" when it was not cut off.
+	CutOff string `json:"cut_off,omitempty"`
 
 	Metric *metric.Result       `json:"metric,omitempty"` // class B and C
 	Answer *metric.AnswerResult `json:"answer,omitempty"` // class A: the deterministic grounding
@@ -51,6 +59,25 @@ type Score struct {
 	Usage     transcript.Usage `json:"usage"`
 	LatencyMS int64            `json:"latency_ms"`
 	Attempts  int              `json:"attempts"`
+}
+
+// The values of Score.CutOff.
+const (
+	CutOffReasoning = "reasoning" // ran out of budget while reasoning
+	CutOffOutput    = "output"    // the answer itself was truncated
+)
+
+// cutOff applies model.ReasoningExhausted's rule to an archived response.
+func cutOff(r *transcript.Response) string {
+	if r == nil || r.FinishReason != "length" {
+		return ""
+	}
+	mr := model.Response{FinishReason: r.FinishReason, Content: r.Content,
+		Usage: model.Usage{CompletionTokens: r.Usage.CompletionTokens, ReasoningTokens: r.Usage.ReasoningTokens}}
+	if mr.ReasoningExhausted() {
+		return CutOffReasoning
+	}
+	return CutOffOutput
 }
 
 // Drift returns the drift of a scored class B/C answer.
@@ -131,6 +158,8 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		s.Usage = tr.Response.Usage
 		s.LatencyMS = tr.Response.LatencyMS
 		s.FinishReason = tr.Response.FinishReason
+		s.Provider = tr.Response.Provider
+		s.CutOff = cutOff(tr.Response)
 	}
 	if !tr.OK() {
 		s.Status = StatusAPIError

@@ -135,3 +135,22 @@ func TestNeverSentCostsNothing(t *testing.T) {
 		t.Errorf("a sent call without usage: cost %v, want unknown (nil)", *s.Usage.Cost)
 	}
 }
+
+func TestCutOff(t *testing.T) {
+	for _, tc := range []struct {
+		finish, content       string
+		completion, reasoning int64
+		want, reason          string
+	}{
+		{"stop", "{}", 1000, 900, "", "an answer that stopped by itself was not cut off"},
+		{"length", "", 1000, 0, CutOffReasoning, "nothing but reasoning came out: the budget went to reasoning"},
+		{"length", "{\"blocks\": [", 1000, 900, CutOffReasoning, "most of the budget went to reasoning"},
+		{"length", "{\"blocks\": [", 1000, 100, CutOffOutput, "the document itself was truncated"},
+	} {
+		r := &transcript.Response{FinishReason: tc.finish, Content: tc.content,
+			Usage: transcript.Usage{CompletionTokens: tc.completion, ReasoningTokens: tc.reasoning}}
+		if got := cutOff(r); got != tc.want {
+			t.Errorf("cutOff(%s, %d/%d) = %q, want %q (%s)", tc.finish, tc.reasoning, tc.completion, got, tc.want, tc.reason)
+		}
+	}
+}
