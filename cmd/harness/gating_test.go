@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/model/modeltest"
+)
+
+// seen is one chat request as the fake server saw it.
+type seen struct {
+	req             modeltest.ChatRequest
+	arrived, served time.Time
+}
+
+// TestGatingRunAgainstRealListing is `make harness` (harness run with the
+// checked-in harness.yaml) against a local server whose /models lists the
+// gating families' real parameters: Claude without seed, GPT-5 without
+// temperature, Gemini with both. All 180 answers and 120 judge votes are
+// asked; no request carries a parameter its model does not support; the
+// report records per model what was not sent. Each document's B and C
+// tasks start after its A task was answered and share its prefix byte for
+// byte; Anthropic's document part carries cache_control.
+func TestGatingRunAgainstRealListing(t *testing.T) {
+	set := testcorpus.Set(t)
+	var mu sync.Mutex
+	var log []seen
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		s := seen{req: req, arrived: time.Now()}
+		var rep modeltest.Reply
+		switch id := taskIDOf(req); {
+		case strings.HasPrefix(req.Messages[0].Content, "You check whether an answer"):
+			rep = modeltest.Text(`{"faithful": true, "quotes": [], "reason": "stated"}`)
+		case strings.HasSuffix(id, "-a"):
+			tk := set.Task(id)
+			b, _ := json.Marshal(map[string]any{"answer": tk.ReferenceAnswer, "evidence": tk.Evidence})
+			rep = modeltest.Text(string(b))
+		default:
+			rep = modeltest.Text(string(bend.Marshal(set.Task(id).Expected)))
+		}
+		time.Sleep(5 * time.Millisecond)
+		s.served = time.Now()
+		mu.Lock()
+		log = append(log, s)
+		mu.Unlock()
+		return rep
+	})
+	srv.SetModels(modeltest.DefaultModels()...)
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	dir := t.TempDir()
+	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
+	if code != 0 && code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	answers, votes := 0, 0
+	type group struct{ model, doc string }
+	byDoc := map[group][]seen{}
+	for _, s := range log {
+		r := s.req
+		judge := strings.HasPrefix(r.Messages[0].Content, "You check whether an answer")
+		if judge {
+			votes++
+		} else {
+			answers++
+			id := taskIDOf(r)
+			byDoc[group{r.Model, id[:2]}] = append(byDoc[group{r.Model, id[:2]}], s)
+		}
+		switch {
+		case strings.HasPrefix(r.Model, "anthropic/") && r.Seed != nil:
+			t.Errorf("a request to %s carries seed %d, which its listing does not support", r.Model, *r.Seed)
+		case strings.HasPrefix(r.Model, "openai/") && r.Temperature != nil:
+			t.Errorf("a request to %s carries temperature, which its listing does not support", r.Model)
+		case strings.HasPrefix(r.Model, "google/") && (r.Temperature == nil || r.Seed == nil):
+			t.Errorf("a request to %s lacks temperature or seed, which its listing supports", r.Model)
+		}
+		if !judge && strings.HasPrefix(r.Model, "anthropic/") {
+			u := r.Messages[len(r.Messages)-1]
+			if len(u.Parts) != 2 || len(u.Parts[0].CacheControl) == 0 || len(u.Parts[1].CacheControl) != 0 {
+				t.Errorf("an answer request to %s does not mark the document part (and only it) with cache_control: %s", r.Model, r.Body)
+			}
+		}
+	}
+	if answers != 180 || votes != 120 {
+		t.Errorf("%d answers and %d votes asked; want 180 and 120", answers, votes)
+	}
+	for g, ss := range byDoc {
+		if len(ss) != 3 {
+			t.Errorf("%s document %s: %d requests, want 3", g.model, g.doc, len(ss))
+			continue
+		}
+		var first seen
+		for _, s := range ss {
+			if strings.HasSuffix(taskIDOf(s.req), "-a") {
+				first = s
+			}
+		}
+		for _, s := range ss {
+			if s.req.Messages[0].Content != first.req.Messages[0].Content || prefix(s.req) != prefix(first.req) {
+				t.Errorf("%s document %s: the prefix of %s differs from the class A task's", g.model, g.doc, taskIDOf(s.req))
+			}
+			if s.req.Call != first.req.Call && !s.arrived.After(first.served) {
+				t.Errorf("%s document %s: %s started before the class A answer was served", g.model, g.doc, taskIDOf(s.req))
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "g.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Results map[string]struct {
+			Determinism struct{ Honoured, Lacking []string } `json:"determinism"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	for m, want := range map[string]string{"anthropic/claude-opus-4.8": "seed", "openai/gpt-5.6-sol": "temperature", "google/gemini-3.1-pro-preview": ""} {
+		if got := strings.Join(rep.Results[m].Determinism.Lacking, ","); got != want {
+			t.Errorf("%s: the report records %q as not supported, want %q", m, got, want)
+		}
+	}
+}
+
+// prefix is the cacheable part of an answer request's user message: the
+// document, up to the task.
+func prefix(r modeltest.ChatRequest) string {
+	u := r.Messages[len(r.Messages)-1].Content
+	if i := strings.Index(u, "\n\nTask "); i >= 0 {
+		return u[:i]
+	}
+	return u
+}
