@@ -142,6 +142,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		for _, j := range answers.Later() {
 			o.Progress.Add(j.Model, 1)
 		}
+		if len(p.judges) > 0 {
+			for j, n := range suite.PlannedVotes(cfg, p.tasks, jc) {
+				o.Progress.Add(j, n)
+			}
+		}
 	}
 	r.Then = answers.Then
 	if len(p.judges) > 0 {
@@ -164,7 +169,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := transcript.WriteManifest(runDir, m); err != nil {
 		return nil, err
 	}
-	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: o.ReportDir, Stdout: o.Stdout})
+	archived := make([]*transcript.Transcript, 0, len(results))
+	for _, res := range results {
+		if res.Transcript != nil {
+			archived = append(archived, res.Transcript)
+		}
+	}
+	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: o.ReportDir, Stdout: o.Stdout, Transcripts: archived})
 }
 
 // determinism records, per model (answering and judging), which

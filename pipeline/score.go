@@ -27,6 +27,11 @@ type ScoreOptions struct {
 	// Stdout receives the Markdown summary and the paths written; nil
 	// prints nothing.
 	Stdout io.Writer
+	// Transcripts, when not nil, are the run's transcripts as the runner
+	// archived them (a run that just finished scores what it holds instead
+	// of reading it back); nil reads and verifies them from RunDir, as
+	// rescore does. Either way the same scoring.Run scores them.
+	Transcripts []*transcript.Transcript
 }
 
 // Score is the score phase, shared by run and rescore: read the archived
@@ -35,9 +40,12 @@ type ScoreOptions struct {
 // with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
 	m := o.Manifest
-	trs, err := transcript.ReadAll(o.RunDir)
-	if err != nil {
-		return nil, err
+	trs := o.Transcripts
+	if trs == nil {
+		var err error
+		if trs, err = transcript.ReadAll(o.RunDir); err != nil {
+			return nil, err
+		}
 	}
 	scores, err := scoring.Run(o.Set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, o.Config.Weights)
 	if err != nil {

@@ -228,6 +228,13 @@ func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcrip
 		v.setRaw(content)
 		return
 	}
+	if m := s.Metric; m != nil && !m.Valid {
+		// Diffing the expected document against something that is not one
+		// would show every line deleted: say why instead, and show it.
+		v.NoDiff = "the output holds no document to compare: " + m.Reason
+		v.setRaw(content)
+		return
+	}
 	out := displayDocument(content)
 	if out == nil {
 		v.NoDiff = "the output holds no JSON document to compare"
@@ -246,27 +253,15 @@ func (v *transcriptView) setRaw(s string) {
 	v.Raw = s
 }
 
-// displayDocument finds the JSON object in a model's output for display:
-// the whole output, else the first fenced block that parses as an object,
-// re-indented in its own member order. It is for reading only; the score
-// is the metric's, which has its own, stricter rules.
+// displayDocument re-indents the JSON object the metric reads from a
+// model's output (metric.ExtractJSON, the one extractor), in its own member
+// order; nil when there is none. It is for reading only.
 func displayDocument(content string) []byte {
-	candidates := []string{content}
-	parts := strings.Split(content, "```")
-	for i := 1; i < len(parts); i += 2 {
-		body := parts[i]
-		if nl := strings.IndexByte(body, '\n'); nl >= 0 && !strings.Contains(body[:nl], "{") {
-			body = body[nl+1:]
-		}
-		candidates = append(candidates, body)
+	x := metric.ExtractJSON(content, func(v *bend.Value) bool { return v.Get("blocks") != nil })
+	if x.Value == nil || x.Value.Kind != bend.Object {
+		return nil
 	}
-	for _, c := range candidates {
-		val, err := bend.ParseValue([]byte(strings.TrimSpace(strings.TrimPrefix(c, "\ufeff"))))
-		if err == nil && val.Kind == bend.Object {
-			return bend.MarshalValueIndent(val)
-		}
-	}
-	return nil
+	return bend.MarshalValueIndent(x.Value)
 }
 
 func yesNo(b bool) string {

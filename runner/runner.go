@@ -61,8 +61,10 @@ type Runner struct {
 	// Then, when set, is called with every job's archived transcript
 	// (requested or reused, successful or not) and returns the jobs that
 	// follow from it, such as the judge votes on a class A answer. They
-	// join the queue at once, ahead of their model's waiting jobs, and are
-	// run under the same limits.
+	// join the end of their model's queue at once and are run under the
+	// same limits. (At the end rather than the front: the jobs already
+	// waiting may themselves bring follow-ups, and starting them first
+	// keeps every budget busy to the last wave.)
 	Then func(Result) []Job
 }
 
@@ -115,7 +117,7 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 	}
 	s := newSchedule(r, len(jobs))
 	for i, j := range jobs {
-		s.add(i, j, false)
+		s.add(i, j)
 	}
 	err := s.loop(ctx)
 	if ctx.Err() != nil {
@@ -146,19 +148,15 @@ func newSchedule(r *Runner, n int) *schedule {
 	}
 }
 
-// add queues job j in slot i; a follow-up goes ahead of its model's queue.
-func (s *schedule) add(i int, j Job, first bool) {
+// add queues job j in slot i, at the end of its model's queue.
+func (s *schedule) add(i int, j Job) {
 	if i == len(s.slots) {
 		s.slots = append(s.slots, Result{Job: j, Outcome: Cancelled})
 	}
 	if _, ok := s.queue[j.Model]; !ok {
 		s.models = append(s.models, j.Model)
 	}
-	if first {
-		s.queue[j.Model] = append([]int{i}, s.queue[j.Model]...)
-	} else {
-		s.queue[j.Model] = append(s.queue[j.Model], i)
-	}
+	s.queue[j.Model] = append(s.queue[j.Model], i)
 	if p := s.r.Progress; p != nil && !j.Counted {
 		p.Add(j.Model, 1)
 	}
@@ -192,16 +190,12 @@ func (s *schedule) loop(ctx context.Context) error {
 			s.fatal[d.res.Job.Model] = errors.New(t.Error.Message)
 		}
 		if s.r.Then != nil && ctx.Err() == nil {
-			follow := s.r.Then(d.res)
-			// Added last to first at the front of their queues, so that
-			// they run in the order Then gave them.
-			for k := len(follow) - 1; k >= 0; k-- {
-				f := follow[k]
+			for _, f := range s.r.Then(d.res) {
 				if s.r.Clients[f.Model] == nil {
 					firstErr = cmp.Or(firstErr, fmt.Errorf("no client for model %q", f.Model))
 					continue
 				}
-				s.add(len(s.slots), f, true)
+				s.add(len(s.slots), f)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ package scoring
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sort"
 
 	"bendscript.com/round-trip-harness/judge"
@@ -14,6 +15,7 @@ import (
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"golang.org/x/sync/errgroup"
 )
 
 // Status of a score.
@@ -103,7 +105,8 @@ type Plan struct {
 	Repeats int
 }
 
-// Run scores every (model, task, repeat) of the plan from the transcripts:
+// Run scores every (model, task, repeat) of the plan from the transcripts,
+// on as many cores as Go may use:
 // task transcripts and the judge transcripts of class A answers. The result
 // is sorted by model (in plan order), task id and repeat.
 func Run(set *task.Set, plan Plan, transcripts []*transcript.Transcript, w metric.Weights) ([]Score, error) {
@@ -127,19 +130,31 @@ func Run(set *task.Set, plan Plan, transcripts []*transcript.Transcript, w metri
 	for _, js := range judged {
 		sort.Slice(js, func(i, j int) bool { return js[i].Model < js[j].Model })
 	}
-	var out []Score
+	for _, id := range plan.TaskIDs {
+		if set.Task(id) == nil {
+			return nil, fmt.Errorf("the run names task %q, which the task set does not have", id)
+		}
+	}
+	// Each score goes into its own slot, so the order is the plan's
+	// whatever the order the workers finish in.
+	out := make([]Score, len(plan.Models)*len(plan.TaskIDs)*plan.Repeats)
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	i := 0
 	for _, m := range plan.Models {
 		for _, id := range plan.TaskIDs {
 			t := set.Task(id)
-			if t == nil {
-				return nil, fmt.Errorf("the run names task %q, which the task set does not have", id)
-			}
 			for r := 0; r < plan.Repeats; r++ {
-				k := key{m, id, r}
-				out = append(out, One(t, m, r, answers[k], judged[k], w))
+				slot, k := i, key{m, id, r}
+				g.Go(func() error {
+					out[slot] = One(t, m, r, answers[k], judged[k], w)
+					return nil
+				})
+				i++
 			}
 		}
 	}
+	g.Wait()
 	return out, nil
 }
 

@@ -176,6 +176,24 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 	}}
 }
 
+// PlannedVotes counts, per judge, the votes a run plans: one per class A
+// answer (model, task, repeat) and judge of the answering model's panel.
+// An answer that fails brings no vote, so fewer may be asked.
+func PlannedVotes(cfg *config.Config, tasks []*task.Task, jc judge.Config) map[string]int {
+	out := map[string]int{}
+	for _, t := range tasks {
+		if t.Class != task.ClassA {
+			continue
+		}
+		for _, m := range cfg.Models {
+			for _, j := range judge.Panel(m, jc.Gating, jc.Fixed) {
+				out[j] += cfg.Repeats
+			}
+		}
+	}
+	return out
+}
+
 // Chain combines follow-up rules: a job's follow-ups are those of every
 // rule, in order.
 func Chain(rules ...func(runner.Result) []runner.Job) func(runner.Result) []runner.Job {
@@ -192,7 +210,9 @@ func Chain(rules ...func(runner.Result) []runner.Job) func(runner.Result) []runn
 
 // JudgeVotes returns the runner's follow-up rule: every archived class A
 // answer with a response brings one vote job per judge of its panel. A
-// vote archived for the same answer with the same template is kept.
+// vote archived for the same answer with the same template is kept. The
+// votes are Counted: PlannedVotes counts them for the progress totals
+// before the run.
 func JudgeVotes(set *task.Set, jc judge.Config) func(runner.Result) []runner.Job {
 	return func(res runner.Result) []runner.Job {
 		a := res.Transcript
@@ -202,7 +222,7 @@ func JudgeVotes(set *task.Set, jc judge.Config) func(runner.Result) []runner.Job
 		}
 		var out []runner.Job
 		for _, c := range jc.Calls(t, a) {
-			out = append(out, runner.Job{Model: c.Judge, Request: c.Request, Record: c.Record,
+			out = append(out, runner.Job{Model: c.Judge, Request: c.Request, Record: c.Record, Counted: true,
 				Keep: func(archived *transcript.Transcript) bool { return jc.Current(archived, a) }})
 		}
 		return out
