@@ -53,12 +53,16 @@ import (
 //     that carries a mark twice (add_mark cannot rebuild either);
 //   - a mark that is neither a name nor a link (it cannot be matched by
 //     value);
-//   - a remove_block whose block is the first of a list-item's items or of a
-//     list's blocks (the "after": "" convention addresses a list's items and
-//     every other block's blocks).
+//   - a remove_block whose block is the first of a list's blocks or of a
+//     non-list block's items (the "after": "" convention addresses a list's
+//     items and every other block's blocks).
 //
 // Whatever the rule, Inverse applies both edits and returns an error when
 // the result is not byte-equal to source, so a returned inverse is exact.
+// Exact is not always checkable: Check reads every operation against the
+// final document, so when forward operations overlap (two on one span, one
+// inside a block another inserted) the inverse restores the source but
+// fails its own Check, as such a forward edit would.
 func Inverse(source *bend.Document, ops []*Op) ([]*Op, error) {
 	d := source.Clone()
 	groups := make([][]*Op, len(ops))
