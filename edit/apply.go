@@ -32,7 +32,11 @@ func apply(d *bend.Document, op *Op) error {
 		d.Title = &t
 		return nil
 	case AddEdge:
-		d.Edges = append(d.Edges, cloneEdge(op.Edge))
+		i, err := position(op.Position, len(d.Edges), "edges")
+		if err != nil {
+			return err
+		}
+		d.Edges = slices.Insert(d.Edges, i, cloneEdge(op.Edge))
 		return nil
 	case RemoveEdge:
 		n := len(d.Edges)
@@ -42,8 +46,14 @@ func apply(d *bend.Document, op *Op) error {
 		}
 		return nil
 	case InsertBlock:
-		list, i := findSibling(&d.Blocks, op.After)
-		if list == nil {
+		list, i := firstChildren(d, op.Parent), -1
+		if op.After != "" {
+			list, i = findSibling(&d.Blocks, op.After)
+		}
+		switch {
+		case list == nil && op.After == "":
+			return fmt.Errorf("no parent block %q", op.Parent)
+		case list == nil:
 			return fmt.Errorf("no block %q to insert after", op.After)
 		}
 		if d.FindBlock(op.NewBlock.ID) != nil {
@@ -97,15 +107,25 @@ func apply(d *bend.Document, op *Op) error {
 		if hasMark(s, op.Mark, d.ID) {
 			return fmt.Errorf("span %s.%s already has that mark", op.Block, op.Span)
 		}
+		j, err := position(op.Position, len(s.Marks), "marks")
+		if err != nil {
+			return err
+		}
 		if s.Marks == nil {
 			s.Marks = []*bend.Mark{}
 		}
-		s.Marks = append(s.Marks, cloneMark(op.Mark))
+		s.Marks = slices.Insert(s.Marks, j, cloneMark(op.Mark))
 	case RemoveMark:
 		n := len(s.Marks)
 		s.Marks = slices.DeleteFunc(s.Marks, func(m *bend.Mark) bool { return sameMark(m, op.Mark, d.ID, d.ID) })
 		if len(s.Marks) == n {
 			return fmt.Errorf("span %s.%s does not have that mark", op.Block, op.Span)
+		}
+		if op.DropEmpty {
+			if len(s.Marks) > 0 {
+				return fmt.Errorf("drop_empty, but span %s.%s keeps %d marks", op.Block, op.Span, len(s.Marks))
+			}
+			s.Marks = nil
 		}
 	case SetLinkPredicate:
 		l := findLink(s, op.Target, d.ID, d.ID)
@@ -135,6 +155,36 @@ func apply(d *bend.Document, op *Op) error {
 		return fmt.Errorf("unknown op")
 	}
 	return nil
+}
+
+// position returns where an add_mark or add_edge inserts into a list of n:
+// at p when given (0 ≤ p ≤ n), else at the end.
+func position(p *int, n int, what string) (int, error) {
+	switch {
+	case p == nil:
+		return n, nil
+	case *p > n:
+		return 0, fmt.Errorf("position %d is beyond the end of %s (%d long)", *p, what, n)
+	}
+	return *p, nil
+}
+
+// firstChildren returns the slice an insert_block with "after": "" inserts
+// into: the top-level blocks when parent is "", else the items of a list
+// parent and the blocks of any other parent; nil when there is no such
+// parent.
+func firstChildren(d *bend.Document, parent string) *[]*bend.Block {
+	if parent == "" {
+		return &d.Blocks
+	}
+	p := d.FindBlock(parent)
+	switch {
+	case p == nil:
+		return nil
+	case p.Kind == bend.KindList:
+		return &p.Items
+	}
+	return &p.Blocks
 }
 
 // findSibling returns the slice that holds the block with the given id, and

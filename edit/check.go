@@ -70,6 +70,9 @@ func (c *checker) check(op *Op) string {
 		if !c.hasEdge(op.Edge, true) {
 			return fmt.Sprintf("no edge %s %s %s", op.Edge.Subject, op.Edge.Predicate, op.Edge.Object)
 		}
+		if p := op.Position; p != nil && (*p >= len(c.out.Edges) || !c.sameEdge(c.out.Edges[*p], op.Edge, true)) {
+			return fmt.Sprintf("edge %s %s %s is not at position %d of edges", op.Edge.Subject, op.Edge.Predicate, op.Edge.Object, *p)
+		}
 		return ""
 	case RemoveEdge:
 		if c.hasEdge(op.Edge, false) {
@@ -134,9 +137,15 @@ func (c *checker) check(op *Op) string {
 		if !slices.ContainsFunc(s.Marks, func(m *bend.Mark) bool { return c.sameMark(m, op.Mark) }) {
 			return "the span does not carry the mark"
 		}
+		if p := op.Position; p != nil && (*p >= len(s.Marks) || !c.sameMark(s.Marks[*p], op.Mark)) {
+			return fmt.Sprintf("the mark is not at position %d of the span's marks", *p)
+		}
 	case RemoveMark:
 		if slices.ContainsFunc(s.Marks, func(m *bend.Mark) bool { return c.sameMark(m, op.Mark) }) {
 			return "the span still carries the mark"
+		}
+		if op.DropEmpty && s.Marks != nil {
+			return `the span still has a "marks" member`
 		}
 	case SetLinkPredicate:
 		want := &bend.Mark{Link: &bend.Link{Target: op.Target, Predicate: op.Predicate}}
@@ -157,42 +166,66 @@ func (c *checker) sameMark(out, want *bend.Mark) bool {
 // hasEdge looks for an edge with the same subject, predicate and object
 // (and, when withMeta and the wanted edge has meta, equal meta).
 func (c *checker) hasEdge(want *bend.Edge, withMeta bool) bool {
-	for _, e := range c.edges {
-		if e.Predicate != want.Predicate || c.rel(e.Subject) != c.rel(want.Subject) || c.rel(e.Object) != c.rel(want.Object) {
-			continue
-		}
-		if withMeta && want.Meta != nil && canonical(e.Meta) != canonical(want.Meta) {
-			continue
-		}
-		return true
+	return slices.ContainsFunc(c.edges, func(e *bend.Edge) bool { return c.sameEdge(e, want, withMeta) })
+}
+
+// sameEdge compares subject, predicate and object (and, when withMeta and
+// want has meta, meta).
+func (c *checker) sameEdge(e, want *bend.Edge, withMeta bool) bool {
+	if e.Predicate != want.Predicate || c.rel(e.Subject) != c.rel(want.Subject) || c.rel(e.Object) != c.rel(want.Object) {
+		return false
 	}
-	return false
+	return !withMeta || want.Meta == nil || canonical(e.Meta) == canonical(want.Meta)
 }
 
 func (c *checker) insertedBlock(op *Op) string {
 	var list []*bend.Block
 	idx := -1
-	var find func([]*bend.Block) bool
-	find = func(bs []*bend.Block) bool {
+	var parent *bend.Block // nil: the top level
+	inItems := false       // whether list is parent's items rather than its blocks
+	var find func(p *bend.Block, bs []*bend.Block, items bool) bool
+	find = func(p *bend.Block, bs []*bend.Block, items bool) bool {
 		for i, b := range bs {
 			if b.ID == op.NewBlock.ID {
-				list, idx = bs, i
+				list, idx, parent, inItems = bs, i, p, items
 				return true
 			}
-			if find(b.Items) || find(b.Blocks) {
+			if find(b, b.Items, true) || find(b, b.Blocks, false) {
 				return true
 			}
 		}
 		return false
 	}
-	if !find(c.out.Blocks) {
+	if !find(nil, c.out.Blocks, false) {
 		return fmt.Sprintf("no block %q", op.NewBlock.ID)
 	}
-	if idx == 0 || list[idx-1].ID != op.After {
+	if op.After == "" {
+		if r := firstChild(op, idx, parent, inItems); r != "" {
+			return r
+		}
+	} else if idx == 0 || list[idx-1].ID != op.After {
 		return fmt.Sprintf("block %q is not right after %q", op.NewBlock.ID, op.After)
 	}
 	if canonical(c.relBlock(list[idx]).Value()) != canonical(c.relBlock(op.NewBlock).Value()) {
 		return fmt.Sprintf("block %q differs from the requested block", op.NewBlock.ID)
+	}
+	return ""
+}
+
+// firstChild says why a block found at index idx of parent's items or
+// blocks (nil parent: the top level) is not where an insert_block with
+// "after": "" puts it: first among the top-level blocks, the items of a list
+// parent, or the blocks of any other parent.
+func firstChild(op *Op, idx int, parent *bend.Block, inItems bool) string {
+	where := "the top level"
+	if op.Parent != "" {
+		where = fmt.Sprintf("block %q", op.Parent)
+	}
+	switch {
+	case parent == nil && op.Parent != "", parent != nil && parent.ID != op.Parent:
+		return fmt.Sprintf("block %q is not inside %s", op.NewBlock.ID, where)
+	case idx != 0, parent != nil && inItems != (parent.Kind == bend.KindList):
+		return fmt.Sprintf("block %q is not the first child of %s", op.NewBlock.ID, where)
 	}
 	return ""
 }

@@ -9,6 +9,7 @@ package edit
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"bendscript.com/round-trip-harness/bend"
 )
@@ -41,7 +42,10 @@ type Op struct {
 	Mark       *bend.Mark  // add_mark, remove_mark
 	Target     string      // set_link_predicate
 	Predicate  *string     // set_link_predicate (nil: untyped)
-	After      string      // insert_block (block id), insert_span (span id, "" for first)
+	After      string      // insert_block (block id, "" for first), insert_span (span id, "" for first)
+	Parent     string      // insert_block with After "": the enclosing block ("" for the top level)
+	Position   *int        // add_mark, add_edge: index after insertion (nil: append)
+	DropEmpty  bool        // remove_mark: also remove the marks member the removal empties
 	NewBlock   *bend.Block // insert_block
 	NewSpan    *bend.Span  // insert_span, supersede_span
 	Edge       *bend.Edge  // add_edge; remove_edge uses Subject, Predicate and Object of it
@@ -78,15 +82,15 @@ func FromValue(v *bend.Value) ([]*Op, error) {
 var fields = map[string]struct{ required, optional []string }{
 	SetText:          {[]string{"block", "span", "text"}, nil},
 	SetCodeText:      {[]string{"block", "text"}, nil},
-	AddMark:          {[]string{"block", "span", "mark"}, nil},
-	RemoveMark:       {[]string{"block", "span", "mark"}, nil},
+	AddMark:          {[]string{"block", "span", "mark"}, []string{"position"}},
+	RemoveMark:       {[]string{"block", "span", "mark"}, []string{"drop_empty"}},
 	SetLinkPredicate: {[]string{"block", "span", "target"}, []string{"predicate"}},
-	InsertBlock:      {[]string{"after", "block"}, nil},
+	InsertBlock:      {[]string{"after", "block"}, []string{"parent"}},
 	RemoveBlock:      {[]string{"block"}, nil},
 	InsertSpan:       {[]string{"block", "after", "span"}, nil},
 	RemoveSpan:       {[]string{"block", "span"}, nil},
 	SupersedeSpan:    {[]string{"block", "span", "new_span"}, nil},
-	AddEdge:          {[]string{"edge"}, nil},
+	AddEdge:          {[]string{"edge"}, []string{"position"}},
 	RemoveEdge:       {[]string{"subject", "predicate", "object"}, nil},
 	SetVocabulary:    {[]string{"vocabulary"}, nil},
 	SetTitle:         {[]string{"title"}, nil},
@@ -148,8 +152,25 @@ func parseOp(v *bend.Value) (*Op, error) {
 	check(str("after", &op.After))
 	check(str("vocabulary", &op.Vocabulary))
 	check(str("title", &op.Title))
+	check(str("parent", &op.Parent))
 	if err != nil {
 		return nil, err
+	}
+	if v.Get("parent") != nil && op.After != "" {
+		return nil, fmt.Errorf(`%s: "parent" is only for "after": ""`, op.Name)
+	}
+	if p := v.Get("position"); p != nil {
+		n, perr := strconv.Atoi(p.Str)
+		if p.Kind != bend.Number || perr != nil || n < 0 {
+			return nil, fmt.Errorf("%s: \"position\" must be a non-negative integer", op.Name)
+		}
+		op.Position = &n
+	}
+	if de := v.Get("drop_empty"); de != nil {
+		if de.Kind != bend.Bool || !de.Bool {
+			return nil, fmt.Errorf("%s: \"drop_empty\" must be true when given", op.Name)
+		}
+		op.DropEmpty = true
 	}
 	if p := v.Get("predicate"); p != nil {
 		if p.Kind != bend.String {
@@ -207,6 +228,11 @@ func (op *Op) Value() *bend.Value {
 	o := &bend.Value{Kind: bend.Object}
 	add := func(k string, v *bend.Value) { o.Members = append(o.Members, bend.Member{Key: k, Value: v}) }
 	str := func(k, s string) { add(k, bend.StringValue(s)) }
+	position := func() {
+		if op.Position != nil {
+			add("position", &bend.Value{Kind: bend.Number, Str: strconv.Itoa(*op.Position)})
+		}
+	}
 	str("op", op.Name)
 	switch op.Name {
 	case SetText:
@@ -220,6 +246,10 @@ func (op *Op) Value() *bend.Value {
 		str("block", op.Block)
 		str("span", op.Span)
 		add("mark", op.Mark.Value())
+		position()
+		if op.DropEmpty {
+			add("drop_empty", &bend.Value{Kind: bend.Bool, Bool: true})
+		}
 	case SetLinkPredicate:
 		str("block", op.Block)
 		str("span", op.Span)
@@ -229,6 +259,9 @@ func (op *Op) Value() *bend.Value {
 		}
 	case InsertBlock:
 		str("after", op.After)
+		if op.After == "" {
+			str("parent", op.Parent)
+		}
 		add("block", op.NewBlock.Value())
 	case RemoveBlock:
 		str("block", op.Block)
@@ -245,6 +278,7 @@ func (op *Op) Value() *bend.Value {
 		add("new_span", op.NewSpan.Value())
 	case AddEdge:
 		add("edge", op.Edge.Value())
+		position()
 	case RemoveEdge:
 		str("subject", op.Edge.Subject)
 		str("predicate", op.Edge.Predicate)

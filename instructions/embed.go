@@ -1,11 +1,12 @@
 // Package instructions holds the 60 tasks (NN-a.json, NN-b.json, NN-c.json;
-// FORMAT.md defines them) and the prompt templates (prompts/), embedded so
-// that a run is reproducible from the binary alone.
+// FORMAT.md defines them), the 40 inverse tasks that undo the class B and C
+// ones (inverse/NN-b.json, inverse/NN-c.json) and the prompt templates
+// (prompts/), embedded so that a run is reproducible from the binary alone.
 package instructions
 
 import "embed"
 
-// FS holds the task files and prompts/.
+// FS holds the task files, inverse/ and prompts/.
 //
-//go:embed ??-?.json prompts/*.txt
+//go:embed ??-?.json inverse/??-?.json prompts/*.txt
 var FS embed.FS

@@ -45,6 +45,7 @@ type Task struct {
 
 	Source   *Document
 	Expected *bend.Document // class B/C: Source with GoldEdit applied
+	Forward  *Task          // inverse tasks (LoadInverse): the task undone; nil for the others
 }
 
 // Text returns the instruction as the model sees it: {{doc}} replaced by the
@@ -57,6 +58,7 @@ func (t *Task) Text() string {
 type Set struct {
 	Documents []*Document // sorted by name
 	Tasks     []*Task     // sorted by id
+	Inverse   []*Task     // the inverse of each class B/C task (LoadInverse), sorted by id
 }
 
 // Task returns the task with the given id, or nil.
@@ -88,7 +90,8 @@ type Problem struct {
 
 func (p Problem) String() string { return p.File + ": " + p.Msg }
 
-// Load reads every *.bend.json of corpusFS and every NN-x.json of taskFS.
+// Load reads every *.bend.json of corpusFS, every NN-x.json of taskFS and,
+// with LoadInverse, every inverse/NN-x.json.
 // It returns the set together with every problem found; a task or document
 // with a problem that prevents its use is left out of the set, so callers
 // that need a complete set must treat any problem as fatal.
@@ -114,7 +117,9 @@ func Load(corpusFS, taskFS fs.FS) (*Set, []Problem) {
 		}
 	}
 	sort.Slice(s.Tasks, func(i, j int) bool { return s.Tasks[i].ID < s.Tasks[j].ID })
-	return s, probs
+	inv, ps := LoadInverse(s, taskFS)
+	s.Inverse = inv
+	return s, append(probs, ps...)
 }
 
 func hashOf(b []byte) string {
@@ -205,7 +210,7 @@ func loadTask(fsys fs.FS, name string, docs map[string]*Document) (*Task, []Prob
 			probs = append(probs, Problem{file, fmt.Sprintf("/%s: unknown member", m.Key)})
 		}
 	}
-	if want := strings.TrimSuffix(name, ".json"); t.ID != want {
+	if want := strings.TrimSuffix(path.Base(name), ".json"); t.ID != want {
 		probs = append(probs, Problem{file, fmt.Sprintf("/id: %q does not match the file name", t.ID)})
 	}
 	if want := strings.ToUpper(t.ID[len(t.ID)-1:]); t.ID != "" && t.Class != want {
