@@ -76,8 +76,8 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "corpus check: %d problems (corpus %s, tasks %s)\n", len(probs), cname, tname)
 		return failed()
 	}
-	fmt.Fprintf(stdout, "ok: %d documents, %d tasks, %d gold edits applied and checked (corpus %s, tasks %s)\n",
-		len(set.Documents), len(set.Tasks), countEdits(set), cname, tname)
+	fmt.Fprintf(stdout, "ok: %d documents, %d tasks, %d gold edits applied and checked, %d inverse edits restore their sources exactly (corpus %s, tasks %s)\n",
+		len(set.Documents), len(set.Tasks), countEdits(set), len(set.Inverse), cname, tname)
 	return nil
 }
 
