@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"bendscript.com/round-trip-harness/bend"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/shared"
@@ -335,15 +336,27 @@ func (c *config) redact(s string) string {
 	return strings.ReplaceAll(s, c.apiKey, "[REDACTED]")
 }
 
-// rawBody returns body as JSON: as it is when it is valid JSON, else quoted
-// as a JSON string; nil when empty.
+// rawBody returns body as JSON: as it is when it is JSON that RFC 8785 can
+// canonicalize (transcripts are hashed in that form), else quoted as a JSON
+// string, so that no body a server sends, garbage or a number beyond a
+// double (1E400), can make a transcript unhashable; nil when empty.
 func rawBody(body []byte) json.RawMessage {
 	if len(body) == 0 {
 		return nil
 	}
-	if json.Valid(body) {
+	if canonicalizable(body) {
 		return json.RawMessage(body)
 	}
 	q, _ := json.Marshal(string(body))
 	return q
+}
+
+// canonicalizable reports whether body is JSON with an RFC 8785 form.
+func canonicalizable(body []byte) bool {
+	v, err := bend.ParseValue(body)
+	if err != nil {
+		return false
+	}
+	_, err = bend.CanonicalValue(v)
+	return err == nil
 }

@@ -35,23 +35,26 @@ type ScoreOptions struct {
 }
 
 // Score is the score phase, shared by run and rescore: read the archived
-// transcripts (verifying their hashes), score them, build the report from
-// the scores alone and write it. A failing verdict returns the result
+// transcripts (verifying their hashes) a (model, task, repeat) at a time on
+// every core, score each and keep only its score and what the viewer shows
+// of it, then build the report from the scores alone and write it. Memory
+// does not grow with the number of transcripts. A failing verdict returns the result
 // with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
 	m := o.Manifest
-	trs := o.Transcripts
-	if trs == nil {
-		var err error
-		if trs, err = transcript.ReadAll(o.RunDir); err != nil {
-			return nil, err
-		}
+	src := scoring.Archive(o.RunDir, m.Judges)
+	if o.Transcripts != nil {
+		src = scoring.Memory(o.Transcripts)
 	}
-	scores, err := scoring.Run(o.Set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, o.Config.Weights)
+	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}
+	outputs := make([]report.Output, len(m.Models)*len(m.TaskIDs)*m.Repeats)
+	scores, err := scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
+		outputs[slot] = report.OutputOf(*s, o.Set.Task(s.TaskID), answer)
+	})
 	if err != nil {
 		return nil, err
 	}
-	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Transcripts: trs}
+	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Outputs: outputs}
 	rep := report.Build(in)
 	paths, err := report.WriteAll(o.ReportDir, rep, in)
 	if err != nil {

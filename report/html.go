@@ -132,21 +132,37 @@ type transcriptView struct {
 	Tokens   int64
 
 	Instruction string
-	Reference   string          // class A reference answer
-	RefEvidence []string        // class A reference evidence
-	Hunks       []linediff.Hunk // B, C: expected → produced
-	Identical   bool            // B, C: the produced document equals the expected one line for line
-	Aligned     bool            // false when the diff was too large to align
-	NoDiff      string          // why there is no diff
-	Invalid     string          // B, C: why the output is not a valid document
-	Raw         string          // the raw output when it holds no document to diff
-	Truncated   bool
+	Reference   string   // class A reference answer
+	RefEvidence []string // class A reference evidence
+	Output
+	Invalid     string // B, C: why the output is not a valid document
 	Answer      *metric.AnswerResult
 	Decision    string
 	Votes       []voteView
 	Diagnostics []metric.Diagnostic
 	Ops         []opView
 	Validation  []string
+}
+
+// Output is what the viewer shows of one model output: the expected →
+// produced diff (B, C) or the raw output, or why there is neither. It is
+// all the viewer keeps of a transcript, so a report of many transcripts
+// can be written without holding them (Input.Outputs).
+type Output struct {
+	Hunks     []linediff.Hunk // B, C: expected → produced
+	Identical bool            // B, C: the produced document equals the expected one line for line
+	Aligned   bool            // false when the diff was too large to align
+	NoDiff    string          // why there is no diff
+	Raw       string          // the raw output when it holds no document to diff
+	Truncated bool
+}
+
+// OutputOf is what the viewer shows of the answer transcript tr (nil when
+// missing) of score s to task t (nil when unknown).
+func OutputOf(s scoring.Score, t *task.Task, tr *transcript.Transcript) Output {
+	var v transcriptView
+	v.fillOutput(s, t, tr)
+	return v.Output
 }
 
 type opView struct {
@@ -156,6 +172,19 @@ type opView struct {
 }
 
 func transcriptViews(in Input) []transcriptView {
+	if in.Outputs != nil {
+		views := make([]transcriptView, 0, len(in.Scores))
+		for i, s := range in.Scores {
+			var t *task.Task
+			if in.Set != nil {
+				t = in.Set.Task(s.TaskID)
+			}
+			v := newTranscriptView(s, t, nil)
+			v.Output = in.Outputs[i]
+			views = append(views, v)
+		}
+		return views
+	}
 	outputs := map[key]*transcript.Transcript{}
 	for _, t := range in.Transcripts {
 		if t.Kind == transcript.KindTask {

@@ -36,7 +36,11 @@ type Input struct {
 	Scores      []scoring.Score          // every planned (model, task, repeat)
 	Set         *task.Set                // instructions and expected documents
 	Transcripts []*transcript.Transcript // the outputs, for the HTML diffs
-	RescoredAt  *time.Time               // nil for a fresh run
+	// Outputs, when not nil, replace Transcripts: Outputs[i] is what the
+	// viewer shows of Scores[i]'s answer (OutputOf), computed while
+	// scoring so that the transcripts need not be held.
+	Outputs    []Output
+	RescoredAt *time.Time // nil for a fresh run
 }
 
 // Report is the JSON report of one run, reports/<run-id>.json. The fields of

@@ -5,9 +5,12 @@
 package scoring
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 
 	"bendscript.com/round-trip-harness/judge"
@@ -105,11 +108,14 @@ type Plan struct {
 	Repeats int
 }
 
-// Run scores every (model, task, repeat) of the plan from the transcripts,
-// on as many cores as Go may use:
-// task transcripts and the judge transcripts of class A answers. The result
-// is sorted by model (in plan order), task id and repeat.
-func Run(set *task.Set, plan Plan, transcripts []*transcript.Transcript, w metric.Weights) ([]Score, error) {
+// Source gives the transcripts of one planned (model, task, repeat): its
+// answer (nil when there is none) and the judge transcripts that may judge
+// it (VerdictFrom keeps those that do).
+type Source func(model, taskID string, repeat int) (answer *transcript.Transcript, votes []*transcript.Transcript, err error)
+
+// Memory is a Source over transcripts held in memory (a run that just
+// finished, or tests).
+func Memory(transcripts []*transcript.Transcript) Source {
 	type key struct {
 		model, task string
 		repeat      int
@@ -130,6 +136,59 @@ func Run(set *task.Set, plan Plan, transcripts []*transcript.Transcript, w metri
 	for _, js := range judged {
 		sort.Slice(js, func(i, j int) bool { return js[i].Model < js[j].Model })
 	}
+	return func(model, taskID string, repeat int) (*transcript.Transcript, []*transcript.Transcript, error) {
+		k := key{model, taskID, repeat}
+		return answers[k], judged[k], nil
+	}
+}
+
+// Archive is a Source that reads a run directory's transcripts when they
+// are asked for, verifying each (transcript.Read): the answer at its
+// TaskPath and, for each of judges, the vote at its JudgePath. A file that
+// does not exist is absent; one that does not read back or verify is an
+// error naming it.
+func Archive(runDir string, judges []string) Source {
+	judges = slices.Sorted(slices.Values(judges))
+	read := func(path string) (*transcript.Transcript, error) {
+		t, err := transcript.Read(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return t, err
+	}
+	return func(model, taskID string, repeat int) (*transcript.Transcript, []*transcript.Transcript, error) {
+		answer, err := read(transcript.TaskPath(runDir, model, taskID, repeat))
+		if err != nil || answer == nil {
+			return nil, nil, err
+		}
+		var votes []*transcript.Transcript
+		for _, j := range judges {
+			v, err := read(transcript.JudgePath(runDir, j, taskID, model, repeat))
+			if err != nil {
+				return nil, nil, err
+			}
+			if v != nil {
+				votes = append(votes, v)
+			}
+		}
+		return answer, votes, nil
+	}
+}
+
+// Run scores every (model, task, repeat) of the plan from the transcripts
+// (Stream over Memory).
+func Run(set *task.Set, plan Plan, transcripts []*transcript.Transcript, w metric.Weights) ([]Score, error) {
+	return Stream(set, plan, Memory(transcripts), w, nil)
+}
+
+// Stream scores every (model, task, repeat) of the plan from src, on as
+// many cores as Go may use, and returns the scores sorted by model (in
+// plan order), task id and repeat. each, when not nil, is called from the
+// worker with the slot's index, its score and its answer transcript (nil
+// when missing), before the transcript is dropped: only the scores are
+// kept, so memory does not grow with the archive. The first error of src
+// is returned.
+func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(slot int, s *Score, answer *transcript.Transcript)) ([]Score, error) {
 	for _, id := range plan.TaskIDs {
 		if set.Task(id) == nil {
 			return nil, fmt.Errorf("the run names task %q, which the task set does not have", id)
@@ -145,16 +204,25 @@ func Run(set *task.Set, plan Plan, transcripts []*transcript.Transcript, w metri
 		for _, id := range plan.TaskIDs {
 			t := set.Task(id)
 			for r := 0; r < plan.Repeats; r++ {
-				slot, k := i, key{m, id, r}
+				slot := i
 				g.Go(func() error {
-					out[slot] = One(t, m, r, answers[k], judged[k], w)
+					answer, votes, err := src(m, id, r)
+					if err != nil {
+						return err
+					}
+					out[slot] = One(t, m, r, answer, votes, w)
+					if each != nil {
+						each(slot, &out[slot], answer)
+					}
 					return nil
 				})
 				i++
 			}
 		}
 	}
-	g.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -8,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gowebpki/jcs"
 )
 
 func sample() *Transcript {
@@ -162,5 +166,45 @@ func TestWriteFileAtomicMode(t *testing.T) {
 	}
 	if st.Mode().Perm()&0o044 == 0 {
 		t.Errorf("mode %v: others cannot read the file", st.Mode().Perm())
+	}
+}
+
+// TestHashMatchesJCS: the content hash is sha2-256 of the RFC 8785 form
+// that gowebpki/jcs (the oracle) makes of the transcript's JSON, for
+// transcripts with the shapes that stress canonicalization: non-ASCII and
+// control characters, surrogate pairs, escapes, costs and other floats,
+// large integers, empty objects and arrays, raw bodies of any JSON.
+func TestHashMatchesJCS(t *testing.T) {
+	cost := 0.000123456789
+	tiny, huge := 5e-324, 1e21
+	temp := 0.7
+	seed := int64(1) << 53
+	bodies := []string{`{}`, `[]`, `{"a":[1,2.50,-0,1E400]}`, `"\u00e9\ud83d\ude00\u2028"`, `{"z":1,"é":2,"\ud800\udc00":3,"a":null}`, `{"n":123456789012345678901234567890}`}
+	for i, body := range bodies {
+		tr := &Transcript{
+			Schema: SchemaVersion, Kind: KindTask, RunID: "r", Model: "vendor/ünïcode", TaskID: "01-b", Class: "B", Repeat: i,
+			Request: Request{Model: "m", Messages: []Message{{Role: "user", Content: "tab\\t\t nl\n quote\" <b>&amp; \u0007 \u00ad 😀"}},
+				Temperature: &temp, Seed: &seed},
+			Response: &Response{Content: "{\"blocks\": []}\r\n", FinishReason: "stop",
+				Usage: Usage{PromptTokens: 1 << 40, Cost: []*float64{&cost, &tiny, &huge, nil, &cost, &tiny}[i]}, RawBody: json.RawMessage(body)},
+			Attempts: []Attempt{{Number: 1, Status: 200, Error: "ünï\x1f"}},
+		}
+		if !json.Valid([]byte(body)) {
+			continue
+		}
+		got, err := tr.ComputeHash()
+		c := *tr
+		b, _ := json.Marshal(&c)
+		canon, jerr := jcs.Transform(b)
+		if (err != nil) != (jerr != nil) {
+			t.Fatalf("body %s: our error %v, jcs's %v: one refuses what the other hashes", body, err, jerr)
+		}
+		if err != nil {
+			continue
+		}
+		sum := sha256.Sum256(canon)
+		if want := hex.EncodeToString(sum[:]); got != want {
+			t.Errorf("body %s: hash %s, jcs gives %s", body, got, want)
+		}
 	}
 }
