@@ -25,6 +25,20 @@ func CanonicalValue(v *Value) ([]byte, error) {
 	return c.buf, nil
 }
 
+// HashValue writes the RFC 8785 serialization of v (CanonicalValue) into
+// h as it is produced, in pieces of about 32 KiB, so that hashing a large
+// value does not hold its whole canonical form. It fails where
+// CanonicalValue does; h has then received a partial form.
+func HashValue(v *Value, h hash.Hash) error {
+	c := canon{sink: h, buf: make([]byte, 0, flushAt+flushAt/4)}
+	c.value(v, roleNone)
+	if c.err != nil {
+		return c.err
+	}
+	h.Write(c.buf)
+	return nil
+}
+
 // canon writes RFC 8785 bytes in one pass, from a Value or straight from
 // the typed model. The first error is kept and returned at the end; writing
 // goes on meanwhile, into bytes nobody will read.

@@ -3,6 +3,7 @@ package bend
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -498,5 +499,28 @@ func TestCanonicalIsValidJSON(t *testing.T) {
 	}
 	if !json.Valid(c) {
 		t.Fatalf("not JSON: %s", c)
+	}
+}
+
+// TestHashValueIsCanonicalValue: hashing as the bytes are written gives
+// the hash of CanonicalValue's bytes, for values larger than one flush.
+func TestHashValueIsCanonicalValue(t *testing.T) {
+	big := `{"z":[` + strings.Repeat(`"\u00e9\"x\n",1.50,`, 20000) + `0],"a":{"b":null}}`
+	for _, src := range []string{`{}`, `[1,"é"]`, big} {
+		v, err := ParseValue([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := CanonicalValue(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		if err := HashValue(v, h); err != nil {
+			t.Fatal(err)
+		}
+		if got, w := h.Sum(nil), sha256.Sum256(want); !bytes.Equal(got, w[:]) {
+			t.Errorf("%d bytes: HashValue differs from sha256(CanonicalValue)", len(src))
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -26,13 +25,9 @@ func WriteAll(dir string, r *Report, in Input) ([]string, error) {
 	}
 	var paths []string
 	for _, wr := range writers {
-		var buf bytes.Buffer
-		if err := wr.write(&buf); err != nil {
-			return paths, err
-		}
 		path := filepath.Join(dir, r.RunID+wr.ext)
-		if err := transcript.WriteFileAtomic(path, buf.Bytes()); err != nil {
-			return paths, fmt.Errorf("writing report: %w", err)
+		if err := transcript.WriteAtomic(path, wr.write); err != nil {
+			return paths, fmt.Errorf("writing report %s: %w", path, err)
 		}
 		paths = append(paths, path)
 	}

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,12 +194,11 @@ func (t *Transcript) ComputeHash() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	canon, err := bend.CanonicalValue(v)
-	if err != nil {
+	h := sha256.New()
+	if err := bend.HashValue(v, h); err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(canon)
-	return hex.EncodeToString(sum[:]), nil
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Seal sets t.Hash.
@@ -308,6 +308,15 @@ func ReadAll(runDir string) ([]*Transcript, error) {
 // renames it over name, so that readers never see a partial file. The file
 // is made 0644 (less the umask).
 func WriteFileAtomic(name string, data []byte) error {
+	return WriteAtomic(name, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic is WriteFileAtomic for content that write produces as it
+// goes (a large report), so that it need not be held in memory first.
+func WriteAtomic(name string, write func(io.Writer) error) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -320,7 +329,7 @@ func WriteFileAtomic(name string, data []byte) error {
 	// No fsync: the rename already guarantees that a killed process leaves
 	// no partial file, and a sync per transcript cost a fifth of the wall
 	// time of a fast run (BenchmarkFanOut).
-	_, err = f.Write(data)
+	err = write(f)
 	if err == nil {
 		// CreateTemp makes the file 0600; archives and reports are build
 		// outputs that others read, like any file the umask allows.
