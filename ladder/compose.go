@@ -114,6 +114,7 @@ type part struct {
 	blocks []*bend.Block
 	edges  []*bend.Edge
 	cost   int // bytes it adds to the marshalled rung
+	count  int // blocks at every depth
 }
 
 var empty = len(bend.Marshal(&bend.Document{}))
@@ -127,7 +128,7 @@ func (p *plan) copyOf(d *task.Document, rep int) *part {
 		r.edge(e)
 	}
 	cost := len(bend.Marshal(&bend.Document{Blocks: c.Blocks, Edges: c.Edges})) - empty
-	return &part{doc: d, name: name, blocks: c.Blocks, edges: c.Edges, cost: cost}
+	return &part{doc: d, name: name, blocks: c.Blocks, edges: c.Edges, cost: cost, count: CountBlocks(c)}
 }
 
 // header returns the rung's document without blocks or edges: its title and
@@ -254,17 +255,20 @@ func (p *plan) rung(target int) (*Rung, error) {
 	return r, nil
 }
 
-// split returns the index that divides parts into two runs of most nearly
-// equal size in bytes (the first such index), so that the middle placement
-// sits in the middle of the rung.
+// split returns the index that divides parts into two runs with most
+// nearly the same number of blocks (the first such index), so that the
+// middle placement sits in the middle third of the rung's blocks. Blocks,
+// not bytes: documents of short list items have three times as many blocks
+// per byte as documents of paragraphs, and a split by bytes put a middle
+// edit at block 20 of 84.
 func split(parts []*part) int {
 	total := 0
 	for _, c := range parts {
-		total += c.cost
+		total += c.count
 	}
 	best, bestDiff, sum := 0, total, 0
 	for i, c := range parts {
-		sum += c.cost
+		sum += c.count
 		if diff := abs(2*sum - total); diff < bestDiff {
 			best, bestDiff = i+1, diff
 		}

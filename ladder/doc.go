@@ -19,8 +19,10 @@
 //
 // where P₀, P₁ and P₂ are each one copy of every task document (the
 // documents of the placed tasks, in task order), F is the filler and h
-// splits F into two runs whose sizes in bytes differ least (the first such
-// h). The filler cycles through the filler documents — the composable
+// splits F into two runs whose numbers of blocks (at every depth) differ
+// least, the first such h: positions are thirds of the blocks, and
+// documents of short list items have three times as many blocks per byte
+// as documents of paragraphs. The filler cycles through the filler documents — the composable
 // corpus documents (see Vocabulary) other than the task documents,
 // vocabulary documents first, then core documents, each group in corpus
 // order — taking each document that keeps the rung under its upper bound,

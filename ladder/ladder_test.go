@@ -431,6 +431,20 @@ func TestManyTasks(t *testing.T) {
 	}
 }
 
+// TestMiddleSplitByBlocks is the regression test for splitting the filler
+// by bytes: with the tasks of documents 01 and 02 at 32k, the middle edit of
+// 01-b landed at block 20 of 84, in the first third, because documents 04
+// and 05 hold many short list items.
+func TestMiddleSplitByBlocks(t *testing.T) {
+	rungs, err := Build(testcorpus.Set(t), Config{Sizes: []int{32 << 10}, Tasks: []string{"01-b", "01-c", "02-b", "02-c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(rungs[0].Tasks); n != 12 {
+		t.Errorf("%d tasks, want 12", n)
+	}
+}
+
 func TestBuildRefuses(t *testing.T) {
 	set := testcorpus.Set(t)
 	for _, c := range []struct {
