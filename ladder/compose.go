@@ -180,39 +180,28 @@ func (p *plan) sources(parts []*part) []*task.Document {
 func (p *plan) rung(target int) (*Rung, error) {
 	name := SizeName(target)
 	lo, hi := Bounds(target)
-	reps := map[*task.Document]int{}
-	next := func(d *task.Document) *part { return p.copyOf(d, reps[d]) }
+	// The tasks' documents are not in the filler, so their copies are
+	// repetitions 0, 1 and 2 whatever the filler holds.
 	var placed [3][]*part
 	for i := range placed {
 		for _, d := range p.taskDocs {
-			placed[i] = append(placed[i], next(d))
-			reps[d]++
+			placed[i] = append(placed[i], p.copyOf(d, i))
 		}
 	}
-	all := slices.Concat(placed[0], placed[1], placed[2])
-	size := func(parts []*part) int {
-		n := len(bend.Marshal(p.header(name, target, p.sources(parts)))) - empty
-		for _, c := range parts {
-			n += c.cost
-		}
-		return n + empty
+	fixed := slices.Concat(placed[0], placed[1], placed[2])
+	least := p.size(name, target, fixed)
+	var before, after []*part
+	ok := false
+	for start := 0; !ok && start < max(1, len(p.filler)); start++ {
+		filler, est := p.fill(name, target, fixed, start)
+		h := split(filler)
+		before, after = filler[:h], filler[h:]
+		ok = lo <= est && est <= hi && balanced(count(before), count(after))
 	}
-	least := size(all)
-	est := least
-	var filler []*part
-	// Walk the cycle, taking each document that still fits under the upper
-	// bound, until the target is reached or a whole cycle fits nothing.
-	for k, miss := 0, 0; est < target && len(p.filler) > 0 && miss < len(p.filler); k++ {
-		c := next(p.filler[k%len(p.filler)])
-		if n := size(append(slices.Clip(all), c)); n <= hi {
-			filler, all, est, miss = append(filler, c), append(all, c), n, 0
-			reps[c.doc]++
-		} else {
-			miss++
-		}
+	if !ok {
+		return nil, fmt.Errorf("whole documents cannot make %d–%d bytes with the middle copies in the middle third (the three copies of the tasks' documents alone take %d)", lo, hi, least)
 	}
-	half := split(filler)
-	order := slices.Concat(placed[0], filler[:half], placed[1], filler[half:], placed[2])
+	order := slices.Concat(placed[0], before, placed[1], after, placed[2])
 	r := &Rung{Name: name, Target: target}
 	d := p.header(name, target, p.sources(order))
 	seen := map[string]bool{}
@@ -240,7 +229,7 @@ func (p *plan) rung(target int) (*Rung, error) {
 	}
 	r.Doc, r.Bytes = d, bend.Marshal(d)
 	if n := len(r.Bytes); n < lo || n > hi {
-		return nil, fmt.Errorf("%d bytes, outside %d–%d: whole documents cannot make this size (the three copies of the tasks' documents alone take %d)", n, lo, hi, least)
+		return nil, fmt.Errorf("%d bytes, outside %d–%d", n, lo, hi)
 	}
 	for i, pos := range Positions {
 		for _, t := range p.tasks {
@@ -255,6 +244,55 @@ func (p *plan) rung(target int) (*Rung, error) {
 	return r, nil
 }
 
+// size returns the size in bytes of a rung made of parts (exact but for a
+// few bytes of separators per part).
+func (p *plan) size(name string, target int, parts []*part) int {
+	n := len(bend.Marshal(p.header(name, target, p.sources(parts))))
+	for _, c := range parts {
+		n += c.cost
+	}
+	return n
+}
+
+// fill walks the filler cycle from document start, taking each document
+// that keeps a rung of fixed and the filler under its upper bound, until
+// the target is reached or a whole cycle fits nothing. It returns the
+// filler and the rung's size.
+func (p *plan) fill(name string, target int, fixed []*part, start int) ([]*part, int) {
+	_, hi := Bounds(target)
+	reps := map[*task.Document]int{}
+	all := slices.Clip(fixed)
+	est := p.size(name, target, all)
+	var filler []*part
+	for k, miss := start, 0; est < target && len(p.filler) > 0 && miss < len(p.filler); k++ {
+		d := p.filler[k%len(p.filler)]
+		c := p.copyOf(d, reps[d])
+		cand := append(all, c)
+		if n := p.size(name, target, cand); n <= hi {
+			filler, all, est, miss = append(filler, c), cand, n, 0
+			reps[d]++
+		} else {
+			miss++
+		}
+	}
+	return filler, est
+}
+
+// balanced reports whether filler halves of a and b blocks keep the middle
+// copies in the middle third. With t blocks per placement the rung has
+// n = 3t + a + b blocks and the middle copies are blocks t+a … 2t+a−1; they
+// are in the middle third (n/3 ≤ index < 2n/3) when b ≤ 2a and a ≤ 2b.
+// The start and end copies are in their thirds whatever a and b are.
+func balanced(a, b int) bool { return b <= 2*a && a <= 2*b }
+
+func count(parts []*part) int {
+	n := 0
+	for _, c := range parts {
+		n += c.count
+	}
+	return n
+}
+
 // split returns the index that divides parts into two runs with most
 // nearly the same number of blocks (the first such index), so that the
 // middle placement sits in the middle third of the rung's blocks. Blocks,
@@ -262,10 +300,7 @@ func (p *plan) rung(target int) (*Rung, error) {
 // per byte as documents of paragraphs, and a split by bytes put a middle
 // edit at block 20 of 84.
 func split(parts []*part) int {
-	total := 0
-	for _, c := range parts {
-		total += c.count
-	}
+	total := count(parts)
 	best, bestDiff, sum := 0, total, 0
 	for i, c := range parts {
 		sum += c.count

@@ -8,25 +8,37 @@
 // A rung is one document of about a target size (DefaultSizes: 8, 32, 128
 // and 512 KiB). Its size, len(bend.Marshal(rung)), lies within Bounds:
 // T − ⌊0.15·T⌋ ≤ size ≤ T + ⌊0.15·T⌋. Build returns an error when whole
-// documents cannot make a size (below about 6 KiB with the default tasks).
+// documents cannot make a size: with the default tasks, 4k and below, and
+// 7k (Composition).
 //
 // # Composition
 //
 // A rung is made of copies of whole corpus documents: every top-level block
 // of the document, in order, and every edge. In document order a rung holds
 //
-//	P₀  F[:h]  P₁  F[h:]  P₂
+//	P₀  A  P₁  B  P₂
 //
 // where P₀, P₁ and P₂ are each one copy of every task document (the
-// documents of the placed tasks, in task order), F is the filler and h
-// splits F into two runs whose numbers of blocks (at every depth) differ
-// least, the first such h: positions are thirds of the blocks, and
-// documents of short list items have three times as many blocks per byte
-// as documents of paragraphs. The filler cycles through the filler documents — the composable
-// corpus documents (see Vocabulary) other than the task documents,
-// vocabulary documents first, then core documents, each group in corpus
-// order — taking each document that keeps the rung under its upper bound,
-// and stops once the rung reaches its target or a whole cycle adds nothing.
+// documents of the placed tasks, in task order) and A and B are the two
+// halves of the filler. The filler documents are the composable corpus
+// documents (see Vocabulary) other than the task documents: vocabulary
+// documents first, then core documents, each group in corpus order. The
+// filler is made by walking that cycle, round and round, taking each
+// document that keeps the rung under its upper bound, until the rung
+// reaches its target or a whole cycle adds nothing; it is then split into
+// A and B, in cycle order, where the numbers of blocks (at every depth)
+// differ least, the first such split. Blocks, not bytes, because positions
+// are thirds of the blocks, and documents of short list items have three
+// times as many blocks per byte as documents of paragraphs.
+//
+// With t blocks in each P and a and b in A and B, P₁ is blocks t+a to
+// 2t+a−1 of n = 3t+a+b, which lies in the middle third when b ≤ 2a and
+// a ≤ 2b; P₀ and P₂ are in the first and last thirds whatever a and b are.
+// When the filler misses the size bounds or that balance (a small rung
+// whose filler is one large document), the walk starts again one document
+// later in the cycle, up to once per filler document; Build fails when no
+// start works.
+//
 // Keeping the task documents out of the filler means every rung has exactly
 // three copies of the text an instruction quotes, so that a model that
 // finds a span by its text rather than its id has the same chance of

@@ -445,6 +445,23 @@ func TestMiddleSplitByBlocks(t *testing.T) {
 	}
 }
 
+// TestFillerWalkStartsLater is the regression test for a filler of one
+// document: at 10k the walk from the start of the cycle took document 18
+// alone, which cannot be on both sides of the middle copies, and the
+// middle edit landed at block 4 of 18. Starting the walk one document later
+// gives two small documents, one on each side.
+func TestFillerWalkStartsLater(t *testing.T) {
+	rungs, err := Build(testcorpus.Set(t), Config{Sizes: []int{10 << 10, 11 << 10, 12 << 10, 13 << 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rungs {
+		if len(r.Tasks) != 6 {
+			t.Errorf("%s: %d tasks", r.Name, len(r.Tasks))
+		}
+	}
+}
+
 func TestBuildRefuses(t *testing.T) {
 	set := testcorpus.Set(t)
 	for _, c := range []struct {
@@ -458,7 +475,8 @@ func TestBuildRefuses(t *testing.T) {
 		{"other vocabulary", Config{Tasks: []string{"17-b"}}, `vocabulary "bendscript.memory.v1"`, "§6.1: a memory document cannot join an argument rung"},
 		{"unknown task", Config{Tasks: []string{"99-b"}}, `no task "99-b"`, "a typo must not silently build fewer tasks"},
 		{"twice", Config{Tasks: []string{"02-b", "02-b"}}, "given twice", "task ids must be unique"},
-		{"too small", Config{Sizes: []int{4 << 10}}, "rung 4k:", "three copies of the task document do not fit into 4 KiB ± 15%"},
+		{"too small", Config{Sizes: []int{4 << 10}}, "rung 4k: whole documents cannot make", "three copies of the task document do not fit into 4 KiB ± 15%"},
+		{"no balance", Config{Sizes: []int{7 << 10}}, "rung 7k: whole documents cannot make 6093–8243 bytes with the middle copies in the middle third", "one filler document cannot sit on both sides of the middle copy, two exceed the bound"},
 		{"two documents in 8k", Config{Sizes: []int{8 << 10}, Tasks: []string{"01-b", "02-b"}}, "rung 8k:", "the reason DefaultTasks come from one document"},
 	} {
 		_, err := Build(set, c.config)
