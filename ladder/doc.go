@@ -103,11 +103,19 @@
 // that the block it addresses (Task.Block) is in the first, middle or last
 // third of the rung's blocks in pre-order: ⌊3·index/blocks⌋ = 0, 1 or 2.
 //
-// DefaultTasks come from one document because three copies of each task
-// document must fit into the smallest rung: documents 01, 02 and 09, the
-// smallest, take 5.5–6 KB three times each, and two of them already exceed
-// 9.4 KB, the upper bound of an 8 KiB rung. Larger ladders can place more
-// tasks (Config.Tasks, harness corpus ladder --tasks).
+// Instructions are rewritten for ids only: an instruction that describes
+// the document as a whole (08-c: "so that it becomes the last block of the
+// document") would mislead in a rung. DefaultTasks have none.
+//
+// DefaultTasks come from one document because three copies of every task
+// document must fit into the smallest rung: three copies of one of the
+// smallest documents (01, 02, 03, 07, 08, 09) take 4.6–6.0 KB, of any two
+// at least 9.8 KB, above 9,420 bytes, the upper bound of an 8 KiB rung.
+// Document 02's pair spans the lightest and the heaviest local edits: a
+// bold mark on one span, and a supersession that tombstones a span, inserts
+// its successor and adds an edge at the other end of the document. Larger
+// ladders can place more tasks (Config.Tasks, harness corpus ladder
+// --tasks), for instance 01-b, 01-c, 02-b and 02-c from 13k up.
 //
 // # Determinism
 //

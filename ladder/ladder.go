@@ -8,9 +8,9 @@ import (
 	"bendscript.com/round-trip-harness/task"
 )
 
-// DefaultTasks are the corpus tasks placed in every rung: a class B and a
-// class C edit of document 02, the smallest pair that fits three times into
-// an 8 KiB rung (package doc, "Edits").
+// DefaultTasks are the corpus tasks placed in every rung: the class B and
+// class C edits of document 02, a bold mark and a span supersession (package
+// doc, "Edits").
 var DefaultTasks = []string{"02-b", "02-c"}
 
 // The positions of an edit in a rung, in document order.
