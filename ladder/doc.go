@@ -46,8 +46,9 @@
 //
 // # Ids and references
 //
-// Copy k (k = 0, 1, …, counted in document order) of corpus document NN is
-// named dNNrk, and every block id and span id x of it becomes "dNNrk-x"
+// Copy k (k = 0, 1, …, counted in document order) of corpus document NN
+// (its place in the sorted corpus, from 01; the file's number for the v0.1
+// corpus) is named dNNrk, and every block id and span id x of it becomes "dNNrk-x"
 // (§5.2: letters, digits, '-' and '_'). Span ids need no renaming to stay
 // unique, since they are unique within a block, but renaming them too keeps
 // one rule for every id and lets a reader tell a span's copy from its id
@@ -57,7 +58,9 @@
 //   - a reference into the source document with a fragment (bend:<id>#b,
 //     bend:<id>#b.s, or the relative bend:#b, bend:#b.s) points at the same
 //     block or span of the copy, in the same form: absolute references name
-//     the rung's id, relative ones stay relative;
+//     the rung's id, relative ones stay relative, and those in edge meta
+//     become relative (edge meta is hashed, and an absolute reference there
+//     could never name the rung's own content id);
 //   - a reference to the whole source document (bend:<id>, bend:) names the
 //     source document by its id, since the rung contains the document's
 //     blocks but is not the document: "this document supersedes its

@@ -513,6 +513,35 @@ func TestParseSizes(t *testing.T) {
 	}
 }
 
+func TestRenameReferences(t *testing.T) {
+	r := renamer{prefix: "d16r2-", src: "bagaasrc", self: "bagaarung"}
+	for _, c := range []struct {
+		in, want, reason string
+	}{
+		{"bend:bagaasrc#blk-1.spn-2", "bend:bagaarung#d16r2-blk-1.d16r2-spn-2", "absolute span reference names the rung"},
+		{"bend:bagaasrc#blk-1", "bend:bagaarung#d16r2-blk-1", "absolute block reference names the rung"},
+		{"bend:#blk-1.spn-2", "bend:#d16r2-blk-1.d16r2-spn-2", "relative stays relative"},
+		{"bend:bagaasrc", "bend:bagaasrc", "the whole source document stays the source document"},
+		{"bend:", "bend:bagaasrc", "a relative whole-document reference names the source document"},
+		{"bend:bagaaold#blk-1", "bend:bagaaold#blk-1", "another document's blocks are not ours"},
+		{"https://example.org/#blk-1", "https://example.org/#blk-1", "external URIs are left alone"},
+		{"not a reference", "not a reference", "invalid strings are left alone"},
+	} {
+		if got := r.ref(c.in); got != c.want {
+			t.Errorf("ref(%q) = %q, want %q (%s)", c.in, got, c.want, c.reason)
+		}
+	}
+	meta, err := bend.ParseValue([]byte(`{"evidence":["bend:bagaasrc#blk-1","bend:bagaaold#blk-1",3]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &bend.Edge{Subject: "bend:bagaasrc#blk-1", Predicate: "cites", Object: "https://x.org", Meta: meta}
+	r.edge(e)
+	if got, want := string(bend.MarshalValue(e.Meta)), `{"evidence":["bend:#d16r2-blk-1","bend:bagaaold#blk-1",3]}`; got != want || e.Subject != "bend:bagaarung#d16r2-blk-1" {
+		t.Errorf("edge: subject %s, meta %s; want meta %s (edge meta is hashed: self-references there must be relative)", e.Subject, got, want)
+	}
+}
+
 func TestRewriteInstruction(t *testing.T) {
 	r := renamer{prefix: "d16r2-", src: "bagaasrc"}
 	ids := map[string]bool{"blk-c10b": true, "spn-02": true, "spn-03": true}

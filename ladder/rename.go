@@ -81,11 +81,14 @@ func (r renamer) mark(m *bend.Mark) {
 // edge renames an edge in place. Self-references among the string values of
 // its meta are rewritten too, so that evidence lists and the like keep
 // pointing at the copy; nothing in core requires them to resolve, but a
-// reader would follow them.
+// reader would follow them. They become relative: edge meta is part of the
+// hashed identity form, and the id form makes only subjects, objects and
+// targets relative, so an absolute reference there could never name the
+// rung's own content id.
 func (r renamer) edge(e *bend.Edge) {
 	e.Subject, e.Object = r.ref(e.Subject), r.ref(e.Object)
 	if e.Meta != nil {
-		r.value(e.Meta)
+		renamer{prefix: r.prefix, src: r.src}.value(e.Meta)
 	}
 }
 
