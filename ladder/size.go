@@ -23,9 +23,9 @@ const Tolerance = 0.15
 // Bounds returns the smallest and largest size a rung of target bytes may
 // have.
 func Bounds(target int) (lo, hi int) {
-	// Integer arithmetic: 15% of target, rounded so that the range only
-	// ever shrinks.
-	return target - target*15/100, target + target*15/100
+	// Rounded down, so that the range only ever shrinks.
+	d := int(float64(target) * Tolerance)
+	return target - d, target + d
 }
 
 // ParseSizes reads a comma-separated list of sizes: a number of bytes, or a
