@@ -46,6 +46,9 @@ func loadTasks(corpusDir, taskDir string) (*task.Set, *task.Prompts, error) {
 }
 
 func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "ladder" {
+		return cmdCorpusLadder(ctx, args[1:], stdout, stderr)
+	}
 	fs := newFlagSet("corpus", "corpus check [--corpus DIR] [--instructions DIR]", `
 		harness corpus check
 		harness corpus check --corpus ../my-corpus --instructions ../my-tasks`, stderr)
@@ -53,7 +56,7 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when it does not exist)")
 	if len(args) == 0 || args[0] != "check" {
 		fs.Usage()
-		return usageError("corpus: the only subcommand is check")
+		return usageError("corpus: the subcommands are check and ladder")
 	}
 	if help, err := parseFlags(fs, args[1:]); help || err != nil {
 		return err

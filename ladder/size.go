@@ -1,0 +1,77 @@
+package ladder
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// DefaultSizes are the rung sizes of the size-ladder issue: 8, 32, 128 and
+// 512 KiB.
+var DefaultSizes = []int{8 << 10, 32 << 10, 128 << 10, 512 << 10}
+
+// MaxSize is the largest target: a rung at its upper bound stays well under
+// bend.MaxSize, the most that validate and id read.
+const MaxSize = 8 << 20
+
+// Tolerance is how far a rung's size may be from its target, as a fraction:
+// a rung of target T has between ⌈T·(1−Tolerance)⌉ and ⌊T·(1+Tolerance)⌋
+// bytes. Whole documents are 1.4–19 KB, so the tolerance is what lets small
+// rungs be made of whole documents at all.
+const Tolerance = 0.15
+
+// Bounds returns the smallest and largest size a rung of target bytes may
+// have.
+func Bounds(target int) (lo, hi int) {
+	// Rounded down, so that the range only ever shrinks.
+	d := int(float64(target) * Tolerance)
+	return target - d, target + d
+}
+
+// ParseSizes reads a comma-separated list of sizes: a number of bytes, or a
+// number followed by k (KiB) or m (MiB), e.g. "8k,32k,128k,512k". Sizes
+// must be positive and distinct, since each names a file.
+func ParseSizes(s string) ([]int, error) {
+	var out []int
+	seen := map[int]bool{}
+	for _, f := range strings.Split(s, ",") {
+		n, err := parseSize(strings.TrimSpace(f))
+		if err != nil {
+			return nil, err
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("size %s given twice", SizeName(n))
+		}
+		seen[n] = true
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func parseSize(s string) (int, error) {
+	unit := 1
+	num := s
+	switch {
+	case strings.HasSuffix(s, "k") || strings.HasSuffix(s, "K"):
+		unit, num = 1<<10, s[:len(s)-1]
+	case strings.HasSuffix(s, "m") || strings.HasSuffix(s, "M"):
+		unit, num = 1<<20, s[:len(s)-1]
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n <= 0 || n > MaxSize/unit {
+		return 0, fmt.Errorf("size %q: want a positive number of bytes up to 8m, optionally with k or m", s)
+	}
+	return n * unit, nil
+}
+
+// SizeName returns the name of a rung of n bytes, as ParseSizes reads it:
+// "8k" for 8192, "1m" for 1048576, "5000" for 5000.
+func SizeName(n int) string {
+	switch {
+	case n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + "m"
+	case n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + "k"
+	}
+	return strconv.Itoa(n)
+}
