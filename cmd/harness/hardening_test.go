@@ -127,3 +127,19 @@ func TestRunRefusesBadFlagValues(t *testing.T) {
 		t.Error("a run id climbed out of the runs directory")
 	}
 }
+
+// TestScoreTaskMustExist: score --task names a file; one that does not
+// exist is a usage error, never the embedded task of the same name.
+func TestScoreTaskMustExist(t *testing.T) {
+	dir := t.TempDir()
+	answer := writeFile(t, dir, "answer.txt", "{}")
+	for _, cmd := range [][]string{
+		{"score", "--task", filepath.Join(dir, "instructions", "01-b.json"), "--output", answer},
+		{"expect", "--task", filepath.Join(dir, "instructions", "01-b.json")},
+	} {
+		out, errs, code := runCLI(t, cmd...)
+		if code != 2 || out != "" || !strings.Contains(errs, "--task") || !strings.Contains(errs, "not a task file") {
+			t.Errorf("%s with a missing task file: exit %d, stdout %.80q, stderr %q; want exit 2 naming --task", cmd[0], code, out, errs)
+		}
+	}
+}
