@@ -111,6 +111,14 @@ type Thresholds struct {
 	ClassBP95Max          float64 `yaml:"class_b_p95_max" json:"class_b_p95_max"`
 	ClassCMedianMax       float64 `yaml:"class_c_median_max" json:"class_c_median_max"`
 	ClassCP95Max          float64 `yaml:"class_c_p95_max" json:"class_c_p95_max"`
+
+	// ClassBEditAppliedMin and ClassCEditAppliedMin are the harness's own
+	// thresholds beside §8.5: the least fraction of a model's scored class
+	// B (C) answers whose gold edit was fully applied, so that a model that
+	// does not edit cannot pass on low drift. 0 (absent, as in manifests
+	// written before they existed) applies no gate.
+	ClassBEditAppliedMin float64 `yaml:"class_b_edit_applied_min" json:"class_b_edit_applied_min,omitempty"`
+	ClassCEditAppliedMin float64 `yaml:"class_c_edit_applied_min" json:"class_c_edit_applied_min,omitempty"`
 }
 
 // Weights are the drift weights (§8.4): the metric's own type, so that the
@@ -155,7 +163,7 @@ func Default() *Config {
 		Timeouts:    Timeouts{Attempt: Duration{300 * time.Second}, Job: Duration{20 * time.Minute}},
 		Retries:     Retries{Max: 4, BackoffBase: Duration{2 * time.Second}, BackoffMax: Duration{60 * time.Second}},
 		Repeats:     1,
-		Thresholds:  Thresholds{0.90, 0.05, 0.20, 0.10, 0.30},
+		Thresholds:  Thresholds{0.90, 0.05, 0.20, 0.10, 0.30, 0.90, 0.90},
 		Weights:     metric.DefaultWeights(),
 	}
 }

@@ -93,7 +93,7 @@ func newPage(r *Report, in Input) page {
 	p := page{R: r, Policy: contentPolicy(), CSS: template.CSS(viewerCSS), JS: template.JS(viewerJS), Components: metric.ComponentLabels[:]}
 	ts := r.thresholds()
 	for _, t := range ts {
-		p.Heads = append(p.Heads, fmt.Sprintf("%s %s %s", t.label, opSymbol(t.op), num(t.limit)))
+		p.Heads = append(p.Heads, fmt.Sprintf("%s %s %s%s", t.label, opSymbol(t.op), num(t.limit), dagger(t.own)))
 	}
 	for _, model := range r.Models {
 		mr := r.Results[model]

@@ -67,8 +67,10 @@ func (m mdWriter) failures(r *Report) {
 func (m mdWriter) matrix(r *Report) {
 	ts := r.thresholds()
 	m.p("## Thresholds (§8.5)\n\n| model |")
+	own := false
 	for _, t := range ts {
-		m.p(" %s %s %s |", t.label, opSymbol(t.op), num(t.limit))
+		m.p(" %s %s %s%s |", t.label, opSymbol(t.op), num(t.limit), dagger(t.own))
+		own = own || t.own
 	}
 	m.p(" complete |\n|---|")
 	for range ts {
@@ -85,7 +87,18 @@ func (m mdWriter) matrix(r *Report) {
 		n, _ := incomplete(mr)
 		m.p(" %s %d/%d |\n", mark(n == 0), planned(mr)-n, planned(mr))
 	}
+	if own {
+		m.p("\n† the harness's own threshold, beside §8.5: the fraction of scored answers whose edit was fully applied (`thresholds.class_b_edit_applied_min`, `class_c_edit_applied_min`), so that a model that does not edit cannot pass on low drift.\n")
+	}
 	m.p("\n")
+}
+
+// dagger marks the harness's own thresholds.
+func dagger(own bool) string {
+	if own {
+		return " †"
+	}
+	return ""
 }
 
 // planned counts a model's planned transcripts.
@@ -250,6 +263,11 @@ func percentOr(v *float64) string {
 		return "n/a"
 	}
 	return fmt.Sprintf("%.1f%%", 100**v)
+}
+
+// percent formats a fraction as a percentage: 0.9 → "90%", 0.925 → "92.5%".
+func percent(v float64) string {
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%"
 }
 
 func mark(ok bool) string {

@@ -365,13 +365,17 @@ type RepeatResult struct {
 	Transcript string `json:"transcript,omitempty"`
 }
 
+// SourceHarness marks a threshold that is the harness's own, beside §8.5.
+const SourceHarness = "harness"
+
 // Failure is one reason for a failing verdict.
 type Failure struct {
 	// Model is the model that fails; empty for a failure of the whole run.
 	Model string `json:"model"`
 	// Metric is the §8.7 field that fails the threshold
 	// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
-	// class_c_median_drift, class_c_p95_drift), or "incomplete".
+	// class_c_median_drift, class_c_p95_drift), a harness metric
+	// (class_b_edit_applied, class_c_edit_applied), or "incomplete".
 	Metric string `json:"metric"`
 	// Value is the measured value; for "incomplete" the number of
 	// transcripts missing, errored or without a valid judge vote. Null when
@@ -381,6 +385,10 @@ type Failure struct {
 	Op string `json:"op"`
 	// Limit is the threshold (0 for "incomplete").
 	Limit float64 `json:"limit"`
+	// Source says whose threshold it is: "§8.5", or SourceHarness for the
+	// harness's own gates beside it (edit compliance); empty for
+	// "incomplete".
+	Source string `json:"source,omitempty"`
 	// Message says what failed in a sentence.
 	Message string `json:"message"`
 }

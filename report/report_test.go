@@ -129,7 +129,25 @@ func TestVerdict(t *testing.T) {
 				}
 				return 0, true, scoring.StatusScored
 			}
-		}, false, []string{"class_b_median_drift", "class_b_p95_drift", "incomplete"}, "a threshold that cannot be measured fails, with a null value"},
+		}, false, []string{"class_b_median_drift", "class_b_p95_drift", "class_b_edit_applied", "incomplete"}, "a threshold that cannot be measured fails, with a null value"},
+		{"edits not applied", func(s *synthetic) {
+			s.answer = func(m, id string, r int) (float64, bool, string) {
+				// Drift 0.15 is within §8.5's class B P95 but marks the
+				// edit as not applied (synthetic: applied when drift < 0.1).
+				if strings.HasSuffix(id, "b") && id <= "03-b" {
+					return 0.15, true, scoring.StatusScored
+				}
+				return 0, true, scoring.StatusScored
+			}
+		}, false, []string{"class_b_edit_applied", "class_b_edit_applied", "class_b_edit_applied"}, "17 of 20 edits applied (85%) is below the harness's 90% gate although every §8.5 threshold holds"},
+		{"edits applied 90%", func(s *synthetic) {
+			s.answer = func(m, id string, r int) (float64, bool, string) {
+				if strings.HasSuffix(id, "b") && id <= "02-b" {
+					return 0.15, true, scoring.StatusScored
+				}
+				return 0, true, scoring.StatusScored
+			}
+		}, true, nil, "18 of 20 (90%) meets the gate"},
 		{"no models", func(s *synthetic) { s.models = nil }, false, []string{"incomplete"}, "a run with no model proves nothing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

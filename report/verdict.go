@@ -12,26 +12,51 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// threshold is one §8.5 threshold on one §8.7 field.
+// threshold is one threshold on one number of a model's results.
 type threshold struct {
-	metric string // the §8.7 field
+	metric string // the §8.7 field, or the harness's own metric name
 	class  string
 	label  string // for messages
 	op     string // ">=" or "<="
 	limit  float64
 	value  func(*ModelResult) *float64
+	own    bool // the harness's own threshold, beside §8.5
+}
+
+// The harness's own metrics, beside §8.5's (Failure.Metric).
+const (
+	MetricClassBEditApplied = "class_b_edit_applied"
+	MetricClassCEditApplied = "class_c_edit_applied"
+)
+
+// editApplied is the fraction of a class's scored answers whose edit was
+// fully applied; nil when the class is absent or nothing was scored.
+func editApplied(c *ClassResult) *float64 {
+	if c == nil {
+		return nil
+	}
+	return c.EditComplianceRate
 }
 
 // thresholds lists the §8.5 thresholds in the order of the §8.7 fields.
 func (r *Report) thresholds() []threshold {
 	t := r.Thresholds
-	return []threshold{
-		{"class_a_faithfulness", task.ClassA, "class A faithfulness", ">=", t.ClassAFaithfulnessMin, func(m *ModelResult) *float64 { return m.ClassAFaithfulness }},
-		{"class_b_median_drift", task.ClassB, "class B median drift", "<=", t.ClassBMedianMax, func(m *ModelResult) *float64 { return m.ClassBMedianDrift }},
-		{"class_b_p95_drift", task.ClassB, "class B P95 drift", "<=", t.ClassBP95Max, func(m *ModelResult) *float64 { return m.ClassBP95Drift }},
-		{"class_c_median_drift", task.ClassC, "class C median drift", "<=", t.ClassCMedianMax, func(m *ModelResult) *float64 { return m.ClassCMedianDrift }},
-		{"class_c_p95_drift", task.ClassC, "class C P95 drift", "<=", t.ClassCP95Max, func(m *ModelResult) *float64 { return m.ClassCP95Drift }},
+	out := []threshold{
+		{"class_a_faithfulness", task.ClassA, "class A faithfulness", ">=", t.ClassAFaithfulnessMin, func(m *ModelResult) *float64 { return m.ClassAFaithfulness }, false},
+		{"class_b_median_drift", task.ClassB, "class B median drift", "<=", t.ClassBMedianMax, func(m *ModelResult) *float64 { return m.ClassBMedianDrift }, false},
+		{"class_b_p95_drift", task.ClassB, "class B P95 drift", "<=", t.ClassBP95Max, func(m *ModelResult) *float64 { return m.ClassBP95Drift }, false},
+		{"class_c_median_drift", task.ClassC, "class C median drift", "<=", t.ClassCMedianMax, func(m *ModelResult) *float64 { return m.ClassCMedianDrift }, false},
+		{"class_c_p95_drift", task.ClassC, "class C P95 drift", "<=", t.ClassCP95Max, func(m *ModelResult) *float64 { return m.ClassCP95Drift }, false},
 	}
+	// The harness's own gates, where configured: a model that does not
+	// edit must not pass classes B and C on low drift alone.
+	if t.ClassBEditAppliedMin > 0 {
+		out = append(out, threshold{MetricClassBEditApplied, task.ClassB, "class B edits applied", ">=", t.ClassBEditAppliedMin, func(m *ModelResult) *float64 { return editApplied(m.ClassB) }, true})
+	}
+	if t.ClassCEditAppliedMin > 0 {
+		out = append(out, threshold{MetricClassCEditApplied, task.ClassC, "class C edits applied", ">=", t.ClassCEditAppliedMin, func(m *ModelResult) *float64 { return editApplied(m.ClassC) }, true})
+	}
+	return out
 }
 
 // holds reports whether v passes the threshold; a value that was not
@@ -60,11 +85,17 @@ func failures(r *Report) []Failure {
 			if t.holds(v) {
 				continue
 			}
-			f := Failure{Model: model, Metric: t.metric, Value: v, Op: t.op, Limit: t.limit}
+			f := Failure{Model: model, Metric: t.metric, Value: v, Op: t.op, Limit: t.limit, Source: "§8.5"}
+			if t.own {
+				f.Source = SourceHarness
+			}
 			if v == nil {
 				f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.label, unmeasured(mr.Class(t.class)))
 			} else {
 				f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.label, numVs(*v, t.limit), opSymbol(t.op), num(t.limit))
+				if t.own {
+					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.label, percent(*v), opSymbol(t.op), percent(t.limit))
+				}
 			}
 			out = append(out, f)
 		}
