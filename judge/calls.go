@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -51,10 +52,14 @@ type Call struct {
 
 // Calls returns the votes to ask for on answer, a transcript of task t:
 // one per judge of Panel(answer.Model, c.Gating, c.Fixed), sorted by judge.
-// An answer that is not a class A answer with a response needs no vote:
-// nil.
+// An answer that is not a class A answer with a response needs no vote,
+// and neither does a response that is not the requested answer object
+// (VerdictFrom decides it unfaithful without judges): nil.
 func (c Config) Calls(t *task.Task, answer *transcript.Transcript) []Call {
 	if t.Class != task.ClassA || answer.Kind != transcript.KindTask || !answer.OK() {
+		return nil
+	}
+	if !metric.ScoreAnswer(t.Source.Doc, answer.Response.Content).Valid {
 		return nil
 	}
 	p := c.prompt()

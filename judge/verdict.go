@@ -41,6 +41,11 @@ const (
 	DecisionTie      = "tie"           // as many faithful as unfaithful valid votes: unfaithful
 	DecisionNoVote   = "no valid vote" // every judge failed, or there was none: unfaithful
 	DecisionNoAnswer = "no answer"     // the answer transcript holds no response
+	// DecisionNotAnAnswer: the response is not the requested answer object
+	// (metric.ScoreAnswer finds none: an echoed document, prose, a
+	// refusal). It is unfaithful whatever a judge would say, and no judge
+	// is asked.
+	DecisionNotAnAnswer = "not an answer"
 )
 
 // Decide is the panel rule. With f faithful and u unfaithful valid votes,
@@ -99,6 +104,14 @@ func VerdictFrom(t *task.Task, answer *transcript.Transcript, judges []*transcri
 		return v
 	}
 	doc := t.Source.Doc
+	a := metric.ScoreAnswer(doc, answer.Response.Content)
+	if !a.Valid {
+		v := Decide(nil)
+		v.Decision = DecisionNotAnAnswer
+		v.AnswerValid, v.AnswerReason = false, a.Reason
+		v.Grounding = Ground(doc, nil, nil)
+		return v
+	}
 	mine := slices.Clone(judges)
 	slices.SortFunc(mine, func(a, b *transcript.Transcript) int {
 		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Hash, b.Hash))
@@ -113,7 +126,6 @@ func VerdictFrom(t *task.Task, answer *transcript.Transcript, judges []*transcri
 		votes = append(votes, voteFrom(t, j))
 	}
 	v := Decide(votes)
-	a := metric.ScoreAnswer(doc, answer.Response.Content)
 	v.AnswerValid, v.AnswerReason = a.Valid, a.Reason
 	v.Grounding = Ground(doc, nil, a.Evidence)
 	return v

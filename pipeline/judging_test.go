@@ -343,7 +343,7 @@ func TestRunUnstructuredJudge(t *testing.T) {
 
 func TestRunConfigurationErrors(t *testing.T) {
 	set := corpusSet(t)
-	answer := answerTranscript(t, "a/alpha", "01-a", `{}`)
+	answer := answerTranscript(t, "a/alpha", "01-a", `{"answer": "41", "evidence": []}`)
 	clients := map[string]model.Client{"b/beta": judge.NewOffline(set)}
 	dir := t.TempDir()
 	if _, err := runVotes(context.Background(), clients, set, []*transcript.Transcript{answer}, dir, judge.Config{Gating: []string{"a/alpha", "d/delta"}}, 4); err == nil {
@@ -356,7 +356,7 @@ func TestRunConfigurationErrors(t *testing.T) {
 
 func TestRunInterruptedLeavesNoTranscript(t *testing.T) {
 	set := corpusSet(t)
-	answers := []*transcript.Transcript{answerTranscript(t, "a/alpha", "01-a", `{}`)}
+	answers := []*transcript.Transcript{answerTranscript(t, "a/alpha", "01-a", `{"answer": "41", "evidence": []}`)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var once sync.Once
@@ -390,5 +390,26 @@ func TestRunOfflineJudge(t *testing.T) {
 	if !oracle.Faithful || noisy.Faithful || noisy.Grounding.EvidenceValid != 1 || oracle.UngroundedVotes != 0 {
 		t.Errorf("oracle %v, noisy %v (%d of %d ids valid); want the oracle faithful and grounded, the fabricated citation unfaithful",
 			oracle.Faithful, noisy.Faithful, noisy.Grounding.EvidenceValid, noisy.Grounding.EvidenceCited)
+	}
+}
+
+// TestEchoedDocumentIsNotAnAnswer: a class A response that is not the
+// requested answer object (here the document echoed back) is unfaithful
+// whatever a judge would say, and no judge is asked (or paid) about it.
+func TestEchoedDocumentIsNotAnAnswer(t *testing.T) {
+	set := corpusSet(t)
+	echo := answerTranscript(t, "a/alpha", "01-a", string(set.Task("01-a").Source.Bytes))
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply { return modeltest.Text(yesVote) })
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key"), model.WithMaxRetries(0))
+	got, err := runVotes(context.Background(), map[string]model.Client{"b/beta": c, "c/gamma": c}, set, []*transcript.Transcript{echo}, t.TempDir(), judge.Config{Gating: gating}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Count(); n != 0 || len(got) != 0 {
+		t.Errorf("%d judge requests, %d judge transcripts for a response that is not an answer; want none", n, len(got))
+	}
+	v := judge.VerdictFrom(set.Task("01-a"), echo, nil)
+	if v.Faithful || v.Decision != judge.DecisionNotAnAnswer || v.AnswerReason == "" {
+		t.Errorf("verdict %+v; want unfaithful, decided as not an answer, with the reason", v)
 	}
 }

@@ -6,8 +6,12 @@ import "bendscript.com/round-trip-harness/judge"
 // change there is a change here alone.
 
 // decision returns the panel's decision on an answer; decided is false when
-// there is no verdict or no valid vote (every judge failed).
+// there is no verdict or no valid vote (every judge failed). A response
+// that is not an answer object is decided, unfaithful, without votes.
 func decision(v *judge.Verdict) (faithful, decided bool) {
+	if v != nil && v.Decision == judge.DecisionNotAnAnswer {
+		return false, true // not the requested answer: unfaithful, no judge needed
+	}
 	if v == nil || v.FaithfulVotes+v.UnfaithfulVotes == 0 {
 		return false, false
 	}

@@ -88,3 +88,23 @@ func TestJudgeOutageIsNotUnfaithfulness(t *testing.T) {
 		t.Errorf("undecided %d, judge API errors %d; want 10 and 20", j.Undecided, j.JudgeAPIErrors)
 	}
 }
+
+// TestNotAnAnswerIsUnfaithful: a class A response that is not an answer
+// object is decided unfaithful without votes; it is measured, not left out
+// like an answer whose judges all failed.
+func TestNotAnAnswerIsUnfaithful(t *testing.T) {
+	s := synthetic{models: []string{"m/one"}, repeats: 1, answer: constant(0, true)}
+	in := s.input()
+	for i := range in.Scores {
+		if sc := &in.Scores[i]; sc.Class == "A" && sc.TaskID <= "05-a" {
+			v := judge.Decide(nil)
+			v.Decision = judge.DecisionNotAnAnswer
+			sc.Judge = &v
+		}
+	}
+	r := Build(in)
+	j := r.Results["m/one"].ClassA.Judging
+	if f := r.Results["m/one"].ClassAFaithfulness; f == nil || *f != 0.75 || j.Undecided != 0 {
+		t.Errorf("faithfulness %v, undecided %d; want 0.75 (5 of 20 not answers) and 0", f, j.Undecided)
+	}
+}
