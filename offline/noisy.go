@@ -33,9 +33,24 @@ var perturbations = []struct {
 	{"untyped link given a predicate", typeLink},
 }
 
-// perturb returns the expected document with 0 to 2 seeded perturbations,
-// sometimes wrapped in a Markdown fence with a sentence of prose.
-func perturb(t *task.Task, seed int64) string {
+// Size-dependent errors: copying a long document, offline/noisy slips more
+// often and, past some size, runs out of output budget. A source document
+// of b bytes gets ⌊b / SlipEvery⌋ more chances, each of one half, of a
+// perturbation, and its answer is cut off at a random point (finish_reason
+// "length") with probability min(0.9, b / CutOffScale). Below 32 KiB (the
+// whole corpus) neither applies, so the gating suite is unchanged; on the
+// size ladder's rungs (8, 32, 128, 512 KiB) the expected cut-off rate is
+// 0.01, 0.05, 0.21 and 0.85.
+const (
+	SlipEvery   = 32 << 10
+	CutOffScale = 600 << 10
+)
+
+// perturb returns the expected document with 0 to 2 seeded perturbations
+// (more on large documents), sometimes wrapped in a Markdown fence with a
+// sentence of prose, and the finish reason: "length" when the answer was
+// cut off.
+func perturb(t *task.Task, seed int64) (string, string) {
 	r := newRand(seed, t.ID)
 	d := t.Expected.Clone()
 	n := 0
@@ -47,16 +62,26 @@ func perturb(t *task.Task, seed int64) string {
 	default:
 		n = 2
 	}
-	for tries := 0; n > 0 && tries < 10; tries++ {
+	size, extra := len(t.Source.Bytes), 0
+	for range size / SlipEvery {
+		if r.chance(0.5) {
+			extra++
+		}
+	}
+	n += extra
+	for tries := 0; n > 0 && tries < 10+2*extra; tries++ {
 		if perturbations[r.IntN(len(perturbations))].fn(d, r) {
 			n--
 		}
 	}
 	out := string(bend.Marshal(d))
+	if size >= SlipEvery && r.chance(min(0.9, float64(size)/CutOffScale)) {
+		return out[:r.IntN(len(out))], "length"
+	}
 	if r.chance(0.2) {
 		out = "Here is the updated document:\n\n```json\n" + out + "```\n"
 	}
-	return out
+	return out, "stop"
 }
 
 func spans(d *bend.Document) []*bend.Span {

@@ -64,18 +64,21 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 	if req.Seed != nil {
 		seed = *req.Seed
 	}
-	return model.LocalResponse(m.name, "offline-"+t.ID, m.answer(t, seed)), nil
+	content, finish := m.answer(t, seed)
+	resp := model.LocalResponse(m.name, "offline-"+t.ID, content)
+	resp.FinishReason = finish
+	return resp, nil
 }
 
-func (m *Model) answer(t *task.Task, seed int64) string {
+func (m *Model) answer(t *task.Task, seed int64) (content, finish string) {
 	if t.Class == task.ClassA {
-		return m.classA(t, seed)
+		return m.classA(t, seed), "stop"
 	}
 	switch m.name {
 	case Oracle:
-		return string(bend.Marshal(t.Expected))
+		return string(bend.Marshal(t.Expected)), "stop"
 	case Identity:
-		return string(t.Source.Bytes)
+		return string(t.Source.Bytes), "stop"
 	}
 	return perturb(t, seed)
 }

@@ -38,7 +38,7 @@ type capabilities struct {
 // reported as not reproducible call for call. It prints, per model, the
 // jobs, the tokens and the estimated cost (cached prefixes at the cache
 // price the listing gives) and the determinism controls it honours.
-func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, set *task.Set, w io.Writer) (*capabilities, error) {
+func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, set *task.Set, perDocument bool, w io.Writer) (*capabilities, error) {
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	l, ok := clients[online[0]].(lister)
 	if !ok {
@@ -80,6 +80,23 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 		}
 		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cacheable) + ~%d completion tokens  est. %s\n", m, e.jobs, e.prompt, e.cached, e.completion, cost)
 		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(honoured, lacking))
+		if perDocument {
+			// The size suite: what each rung costs, before anything is paid.
+			for _, d := range set.Documents {
+				var dj []runner.Job
+				for _, j := range jobs {
+					if t := set.Task(j.Record.TaskID); j.Model == m && t != nil && t.Source == d {
+						dj = append(dj, j)
+					}
+				}
+				de := estimate(dj, set)[m]
+				dc := "unknown"
+				if c, ok := de.cost(info); ok {
+					dc = fmt.Sprintf("$%.2f", c)
+				}
+				fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", d.Name, de.jobs, de.prompt, de.completion, dc)
+			}
+		}
 	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))

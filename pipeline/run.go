@@ -107,7 +107,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	if len(p.online) > 0 && !o.NoPreflight {
-		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, o.Set, o.Stdout); err != nil {
+		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, o.Set, o.Inputs.Suite == SuiteSize, o.Stdout); err != nil {
 			return nil, err
 		}
 	} else {
@@ -123,7 +123,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking}
 	params := map[string]suite.Params{}
 	for _, mod := range cfg.Models {
-		params[mod] = suite.ParamsFor(cfg, mod, caps.lacking[mod])
+		pm := suite.ParamsFor(cfg, mod, caps.lacking[mod])
+		if o.Inputs.Suite == SuiteSize {
+			// Every answer re-emits a document of up to 512 KB: the output
+			// budget follows the document, and a request that cannot fit
+			// the model's context is not sent.
+			pm.FitOutput, pm.Context = true, caps.listed[mod].ContextLength
+		}
+		params[mod] = pm
 	}
 	runDir, m, err := startManifest(o, p, det)
 	if err != nil {

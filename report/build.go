@@ -76,6 +76,10 @@ func Build(in Input) *Report {
 		}
 		r.Results[model] = mr
 	}
+	r.Suite = cmp.Or(m.Inputs.Suite, SuiteGating)
+	if r.Suite == SuiteSize {
+		r.Size = sizeRows(in)
+	}
 	r.Failures = failures(r)
 	r.Verdict = Pass
 	if len(r.Failures) > 0 {

@@ -75,6 +75,7 @@ type page struct {
 	Heads       []string // the matrix's threshold columns
 	Components  []string // the drift components' column headings
 	Plots       []plot
+	SizePlots   []sizePlot // the size suite: drift and cost against size, per model
 	Transcripts []transcriptView
 }
 
@@ -111,6 +112,7 @@ func newPage(r *Report, in Input) page {
 			}
 		}
 	}
+	p.SizePlots = newSizePlots(r)
 	p.Transcripts = transcriptViews(in)
 	return p
 }

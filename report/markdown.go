@@ -22,7 +22,10 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	md := mdWriter{bw}
 	md.header(r)
 	md.failures(r)
-	md.matrix(r)
+	if r.Suite == SuiteGating {
+		md.matrix(r)
+	}
+	md.size(r)
 	md.drift(r)
 	md.faithfulness(r)
 	md.calls(r)
@@ -38,7 +41,12 @@ func (m mdWriter) p(format string, args ...any) { fmt.Fprintf(m.w, format, args.
 
 func (m mdWriter) header(r *Report) {
 	m.p("# BendScript round-trip report %s\n\n", code(r.RunID))
-	if r.Passed() {
+	if r.Suite != SuiteGating {
+		m.p("Suite `%s`, informational: no §8.5 threshold applies; the verdict says only whether the run is complete.\n\n", r.Suite)
+	}
+	if r.Passed() && r.Suite != SuiteGating {
+		m.p("**Verdict: ✅ PASS**: the run is complete.\n\n")
+	} else if r.Passed() {
 		m.p("**Verdict: ✅ PASS**: every §8.5 threshold holds for every model.\n\n")
 	} else {
 		m.p("**Verdict: ❌ FAIL**: %d %s.\n\n", len(r.Failures), plural(len(r.Failures), "failure", "failures"))
@@ -180,6 +188,30 @@ func (m mdWriter) calls(r *Report) {
 				c.Planned, c.Scored, c.APIErrors, c.Missing, c.Tokens.Prompt, cached, c.Tokens.Completion, cost,
 				c.LatencyMS.P50, c.LatencyMS.P95, c.LatencyMS.Max)
 		}
+	}
+	m.p("\n")
+}
+
+// size is the size suite's table: per model and rung, each position and
+// the rung as a whole.
+func (m mdWriter) size(r *Report) {
+	if len(r.Size) == 0 {
+		return
+	}
+	m.p("## Size ladder\n\nThe same edits at the start, middle and end of documents of growing size (one value per answer; the rung's row aggregates its positions). Cut off: answers stopped at the output budget.\n\n")
+	m.p("| model | rung | bytes | position | n | median drift | P95 drift | edits applied | invalid | cut off | output tokens | cost (USD) |\n")
+	m.p("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, row := range r.Size {
+		cost := fmt.Sprintf("%.4f", row.Cost)
+		if row.CostUnknown > 0 {
+			cost += fmt.Sprintf(" (+%d unknown)", row.CostUnknown)
+		}
+		pos := row.Position
+		if pos == PositionAll {
+			pos = "**all**"
+		}
+		m.p("| %s | %s | %d | %s | %d | %s | %s | %s | %d | %d | %d | %s |\n", code(row.Model), row.Rung, row.Bytes, pos, row.Scored,
+			numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), row.Invalid, row.CutOff, row.OutputTokens, cost)
 	}
 	m.p("\n")
 }

@@ -106,6 +106,15 @@ type Report struct {
 	// Warnings are findings that do not decide the verdict but qualify it,
 	// in a fixed order.
 	Warnings []string `json:"warnings"`
+
+	// Suite is the task suite the run ran: "gating" (§8: the verdict
+	// applies the thresholds) or "size" (the size ladder: informational,
+	// the verdict says only whether the run is complete).
+	Suite string `json:"suite"`
+	// Size is the size suite's result: per model, rung and position (and
+	// "all" per rung), the drift, edits applied, invalid and cut-off
+	// answers, output tokens and cost. Absent for other suites.
+	Size []SizeRow `json:"size,omitempty"`
 }
 
 // BootstrapInfo describes the percentile bootstrap of the medians.

@@ -23,6 +23,12 @@ type threshold struct {
 	own    bool // the harness's own threshold, beside §8.5
 }
 
+// The suites a report can be of (transcript.Inputs.Suite).
+const (
+	SuiteGating = "gating"
+	SuiteSize   = "size"
+)
+
 // The harness's own metrics, beside §8.5's (Failure.Metric).
 const (
 	MetricClassBEditApplied = "class_b_edit_applied"
@@ -81,6 +87,9 @@ func failures(r *Report) []Failure {
 	for _, model := range r.Models {
 		mr := r.Results[model]
 		for _, t := range r.thresholds() {
+			if r.Suite != SuiteGating {
+				break // an informational suite is judged on completeness alone
+			}
 			v := t.value(mr)
 			if t.holds(v) {
 				continue
@@ -153,6 +162,9 @@ func warnings(r *Report, in Input) []string {
 	}
 	if n := len(r.Models); n > 0 && n < 3 {
 		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, plural(n, "model", "models")))
+	}
+	if r.Suite != SuiteGating {
+		out = append(out, fmt.Sprintf("suite %s is informational: no §8.5 threshold applies, and the verdict says only whether the run is complete; the gating verdict comes from the gating suite", r.Suite))
 	}
 	if r.Repeats < 2 {
 		out = append(out, "one repeat per task: inter-run noise is not measured (run with --repeats 3 to measure it)")

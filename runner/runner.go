@@ -33,6 +33,10 @@ type Job struct {
 	// and the request record. Its Path below the run directory names the
 	// job: no two jobs of one Run may share it.
 	Record transcript.Transcript
+	// Skip, when set, says why the job must not be sent (a prompt that
+	// cannot fit the model's context): it is archived as an error with
+	// that message, code CodeNotSent, no attempt and no cost.
+	Skip string
 	// Counted says the job's place in its model's progress total was
 	// counted before the run (Progress.Add by the caller), as it is for
 	// follow-ups known in advance; the runner does not count it again.
@@ -251,6 +255,12 @@ func (r *Runner) do(ctx context.Context, slot int, job Job, fatal error) done {
 	}
 	var res Result
 	switch {
+	case job.Skip != "":
+		t := record(job)
+		now := time.Now().UTC()
+		t.StartedAt, t.FinishedAt = now, now
+		t.Error = &transcript.CallError{Code: transcript.CodeNotSent, Message: job.Skip}
+		res = Result{Job: job, Transcript: t, Outcome: Skipped}
 	case fatal != nil:
 		res = Result{Job: job, Transcript: skipped(job, fatal), Outcome: Skipped}
 	default:

@@ -30,7 +30,20 @@ type Params struct {
 	// Cache marks the document part of the prompt with cache_control, for
 	// providers that cache only at explicit breakpoints (Anthropic).
 	Cache bool
+	// FitOutput raises MaxTokens per task to what re-emitting the task's
+	// document needs (OutputBudget), for suites whose documents are large.
+	FitOutput bool
+	// Context is the model's context window in tokens (from its listing;
+	// 0 when unknown). A request whose prompt and output budget cannot fit
+	// it is not sent (runner.Job.Skip).
+	Context int
 }
+
+// OutputBudget is the output budget, in tokens, that re-emitting a
+// document of b bytes needs: b/3 tokens (JSON of prose runs at 3-4 bytes
+// a token; the lower figure leaves room) and 4,096 more for whatever the
+// model says or reasons besides.
+func OutputBudget(b int) int { return b/3 + 4096 }
 
 // ParamsFor returns model m's parameters under cfg. lacking lists the
 // determinism controls ("temperature", "seed") m does not honour.
@@ -166,14 +179,21 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 		Model: m, Messages: []model.Message{{Role: "system", Content: system}, user},
 		Temperature: p.Temperature, MaxTokens: p.MaxTokens, Reasoning: p.Reasoning, Provider: p.Provider, TaskID: t.ID,
 	}
+	if p.FitOutput && t.Class != task.ClassA {
+		req.MaxTokens = max(req.MaxTokens, OutputBudget(len(t.Source.Bytes)))
+	}
 	if p.Seed != nil {
 		req.Seed = new(*p.Seed + int64(r))
 	}
-	return runner.Job{Model: m, Request: req, Record: transcript.Transcript{
+	j := runner.Job{Model: m, Request: req, Record: transcript.Transcript{
 		Kind: transcript.KindTask, RunID: runID, Model: m, TaskID: t.ID, Class: t.Class, Repeat: r,
 		Hashes:  transcript.Hashes{Prompt: prompts.Hash, Task: t.Hash, Document: t.Source.Hash},
 		Request: transcript.RequestOf(req),
 	}}
+	if prompt := (len(system) + len(doc) + len(body)) / 3; p.Context > 0 && prompt+req.MaxTokens > p.Context {
+		j.Skip = fmt.Sprintf("not sent: the prompt (about %d tokens) and the output budget (%d) exceed the model's context of %d tokens", prompt, req.MaxTokens, p.Context)
+	}
+	return j
 }
 
 // PlannedVotes counts, per judge, the votes a run plans: one per class A

@@ -70,8 +70,12 @@ type Inputs struct {
 	InstructionsDir string `json:"instructions_dir,omitempty"`
 	// ReportDir is where the run's reports are written.
 	ReportDir string `json:"report_dir"`
-	// Suite is the task suite run ("gating").
+	// Suite is the task suite run: "gating" (the corpus, §8) or "size"
+	// (the size ladder built from the corpus); "" is gating.
 	Suite string `json:"suite"`
+	// Rungs are the size suite's rung sizes ("8k", "32k", ...); empty for
+	// the defaults and for other suites.
+	Rungs []string `json:"rungs,omitempty"`
 	// NoPreflight is set when the model-list check was skipped (servers
 	// without /models).
 	NoPreflight bool `json:"no_preflight,omitempty"`

@@ -155,6 +155,11 @@ type Attempt struct {
 // its model had already failed fatally: it has no attempt and costs nothing.
 const CodeSkipped = "skipped"
 
+// CodeNotSent is the CallError code of a job the harness chose not to send
+// (its prompt and output budget cannot fit the model's context): no
+// attempt, no cost, counted as an API error and never as drift.
+const CodeNotSent = "not_sent"
+
 // CallError is an API failure that outlasted its retries.
 type CallError struct {
 	Status  int    `json:"status"`          // HTTP status of the last attempt; 0 if none

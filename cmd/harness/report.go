@@ -38,9 +38,13 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return &exitError{exitCantRun, fmt.Errorf("rescore: %w", err)}
 	}
-	set, prompts, err := loadTasks(*corpusDir, *taskDir)
+	corpusSet, prompts, err := loadTasks(*corpusDir, *taskDir)
 	if err != nil {
 		return err
+	}
+	set, err := pipeline.SuiteSet(corpusSet, m.Inputs)
+	if err != nil {
+		return pipelineError(err, stderr)
 	}
 	if err := pipeline.CheckInputs(m, set, prompts); err != nil {
 		return &exitError{exitCantRun, fmt.Errorf("rescore: %w", err)}

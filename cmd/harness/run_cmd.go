@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -39,6 +40,8 @@ type runOptions struct {
 	perModel     int
 	global       int
 	progressMode string
+	suite        string
+	rungs        string
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -66,6 +69,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.perModel, "per-model", 0, "requests in flight per model, at least 1 (default: the configuration's)")
 	fs.IntVar(&o.global, "global", 0, "requests in flight in all, at least 1 (default: the configuration's)")
 	fs.StringVar(&o.progressMode, "progress", "auto", "progress output: auto (bars on a terminal), bars, lines or none")
+	fs.StringVar(&o.suite, "suite", pipeline.SuiteGating, "task suite: gating (§8: the corpus, the verdict) or size (the size ladder, informational)")
+	fs.StringVar(&o.rungs, "rungs", "", "size suite: the rungs to run, e.g. 8k,32k,128k (default 8k,32k,128k,512k)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -99,6 +104,10 @@ func checkRunFlags(o runOptions, given map[string]bool) error {
 		return usageError("run: --judges takes a comma-separated list of models, not %q", o.judges)
 	case given["run-id"] && !pipeline.ValidRunID(o.runID):
 		return usageError("run: --run-id takes one path element of letters, digits, '.', '-' and '_', not %q", o.runID)
+	case !slices.Contains(pipeline.Suites, o.suite):
+		return usageError("run: --suite takes %s, not %q", strings.Join(pipeline.Suites, " or "), o.suite)
+	case given["rungs"] && o.suite != pipeline.SuiteSize:
+		return usageError("run: --rungs goes with --suite %s", pipeline.SuiteSize)
 	case given["resume"] && given["run-id"]:
 		return usageError("run: --resume names the run; --run-id is for a new run")
 	}
@@ -149,7 +158,10 @@ func runHarness(ctx context.Context, o runOptions, given map[string]bool, stdout
 	if given["seed"] {
 		cfg.Request.Seed = o.seed
 	}
-	inputs := transcript.Inputs{BaseURL: o.baseURL, CorpusDir: o.corpusDir, InstructionsDir: o.taskDir, ReportDir: o.reports, Suite: "gating", NoPreflight: o.noPreflight}
+	inputs := transcript.Inputs{BaseURL: o.baseURL, CorpusDir: o.corpusDir, InstructionsDir: o.taskDir, ReportDir: o.reports, Suite: o.suite, NoPreflight: o.noPreflight}
+	if o.rungs != "" {
+		inputs.Rungs = splitList(o.rungs)
+	}
 	return startRun(ctx, o, cfg, nil, inputs, stdout, stderr)
 }
 
@@ -170,12 +182,14 @@ func resumeRun(ctx context.Context, o runOptions, given map[string]bool, stdout,
 		"repeats": strconv.Itoa(m.Repeats), "seed": strconv.FormatInt(m.Seed, 10),
 		"base-url": in.BaseURL, "corpus": in.CorpusDir, "instructions": in.InstructionsDir,
 		"reports": in.ReportDir, "no-preflight": strconv.FormatBool(in.NoPreflight), "config": "",
+		"suite": cmp.Or(in.Suite, pipeline.SuiteGating), "rungs": strings.Join(in.Rungs, ","),
 	}
 	asked := map[string]string{
 		"models": strings.Join(splitList(o.models), ","), "judges": strings.Join(splitList(o.judges), ","),
 		"repeats": strconv.Itoa(o.repeats), "seed": strconv.FormatInt(o.seed, 10),
 		"base-url": o.baseURL, "corpus": o.corpusDir, "instructions": o.taskDir,
 		"reports": o.reports, "no-preflight": strconv.FormatBool(o.noPreflight), "config": o.configFile,
+		"suite": o.suite, "rungs": strings.Join(splitList(o.rungs), ","),
 	}
 	for _, name := range slices.Sorted(maps.Keys(recorded)) {
 		if given[name] && asked[name] != recorded[name] {
@@ -204,9 +218,13 @@ func startRun(ctx context.Context, o runOptions, cfg *config.Config, m *transcri
 	if err := cfg.Validate(); err != nil {
 		return &exitError{exitCantRun, err}
 	}
-	set, prompts, err := loadTasks(o.corpusDir, o.taskDir)
+	corpusSet, prompts, err := loadTasks(o.corpusDir, o.taskDir)
 	if err != nil {
 		return err
+	}
+	set, err := pipeline.SuiteSet(corpusSet, inputs)
+	if err != nil {
+		return pipelineError(err, stderr)
 	}
 	_, err = pipeline.Run(ctx, pipeline.Options{
 		Config: cfg, Set: set, Prompts: prompts,

@@ -156,7 +156,7 @@ func TestInterruptPrintsResume(t *testing.T) {
 
 // taskIDOf finds the task id ("Task NN-x") in a request's last message.
 func taskIDOf(req modeltest.ChatRequest) string {
-	m := regexp.MustCompile(`Task (\d\d-[abc])`).FindStringSubmatch(req.Messages[len(req.Messages)-1].Content)
+	m := regexp.MustCompile(`Task ([0-9a-z-]+) \(`).FindStringSubmatch(req.Messages[len(req.Messages)-1].Content)
 	if m == nil {
 		return ""
 	}

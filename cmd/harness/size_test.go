@@ -1,0 +1,114 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/model/modeltest"
+)
+
+// TestSizeSuite is the size suite's done-when, offline: per model one row
+// per rung and position (and one per rung), the oracle at drift 0
+// everywhere, offline/noisy's median drift on the largest rung above the
+// smallest; rescore reproduces the report from the manifest alone.
+func TestSizeSuite(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	out, errs, code := runCLI(t, "run", "--suite", "size", "--models", "offline/oracle,offline/noisy", "--judges", "offline/judge",
+		"--no-preflight", "--progress", "none", "--run-id", "s")
+	if code != 0 {
+		t.Fatalf("exit %d (a complete informational run passes)\n%s%s", code, out, errs)
+	}
+	b, err := os.ReadFile(filepath.Join("reports", "s.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Suite string `json:"suite"`
+		Size  []struct {
+			Model, Rung, Position string
+			Bytes                 int
+			MedianDrift           *float64 `json:"median_drift"`
+		} `json:"size"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Suite != "size" || len(rep.Size) != 2*4*4 {
+		t.Fatalf("suite %q, %d size rows; want size and 32 (2 models × 4 rungs × 3 positions and all)", rep.Suite, len(rep.Size))
+	}
+	median := map[string]float64{}
+	for _, r := range rep.Size {
+		if r.MedianDrift == nil {
+			t.Fatalf("%s %s %s: no median", r.Model, r.Rung, r.Position)
+		}
+		if r.Model == "offline/oracle" && *r.MedianDrift != 0 {
+			t.Errorf("offline/oracle %s %s: median drift %v, want 0", r.Rung, r.Position, *r.MedianDrift)
+		}
+		if r.Position == "all" {
+			median[r.Model+" "+r.Rung] = *r.MedianDrift
+		}
+	}
+	if small, large := median["offline/noisy 8k"], median["offline/noisy 512k"]; large <= small {
+		t.Errorf("offline/noisy: median drift %v on 512k, %v on 8k; want it to grow with size", large, small)
+	}
+	md, _ := os.ReadFile(filepath.Join("reports", "s.md"))
+	html, _ := os.ReadFile(filepath.Join("reports", "s.html"))
+	if !strings.Contains(string(md), "## Size ladder") || !strings.Contains(string(html), "drift and cost against size") {
+		t.Error("the Markdown summary or the viewer lacks the size ladder")
+	}
+	if _, errs, code := runCLI(t, "rescore", "--out", "re", filepath.Join("runs", "s")); code != 0 {
+		t.Fatalf("rescore: exit %d: %s", code, errs)
+	}
+	again, _ := os.ReadFile(filepath.Join("re", "s.json"))
+	var kept []string
+	for _, l := range strings.SplitAfter(string(again), "\n") {
+		if !strings.HasPrefix(l, `  "rescored_at"`) {
+			kept = append(kept, l)
+		}
+	}
+	if strings.Join(kept, "") != string(b) {
+		t.Error("rescore, rebuilding the size suite from the manifest, does not reproduce the report")
+	}
+}
+
+// TestSizeSuiteFitsTheContext: the size suite's output budget follows the
+// rung's size, and a request that cannot fit the model's context (as its
+// listing gives it) is never sent: it is archived as not sent and counted
+// as an API error, not drift.
+func TestSizeSuiteFitsTheContext(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
+	e := modeltest.Entry("vendor/small")
+	e.ContextLength = 90000
+	srv.SetModels(e)
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	dir := t.TempDir()
+	out, errs, code := runCLI(t, "run", "--suite", "size", "--rungs", "8k,128k,512k", "--models", "vendor/small", "--judges", "offline/judge",
+		"--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "c", "--progress", "none")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (incomplete: requests not sent)\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "512k.bend.json") || !strings.Contains(out, "est.") {
+		t.Errorf("the preflight does not estimate per rung:\n%s", out)
+	}
+	for _, req := range srv.Requests() {
+		id := taskIDOf(req)
+		if strings.HasPrefix(id, "512k") || strings.HasPrefix(id, "128k") {
+			t.Errorf("%s was sent although it cannot fit a 90,000-token context", id)
+		}
+		if req.MaxTokens == nil || *req.MaxTokens < 32000 {
+			t.Errorf("%s: max_tokens %v, want at least the configured 32000", id, req.MaxTokens)
+		}
+	}
+	if n := srv.Count(); n != 6 {
+		t.Errorf("%d requests, want the 6 of the 8k rung", n)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "c", "vendor_small", "512k-end-02-b.r0.json"))
+	if !strings.Contains(string(b), `"code": "not_sent"`) || !strings.Contains(string(b), "exceed the model's context of 90000 tokens") {
+		t.Errorf("the 512k transcript does not say why it was not sent:\n%.600s", b)
+	}
+}

@@ -1,0 +1,203 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"bendscript.com/round-trip-harness/ladder"
+	"bendscript.com/round-trip-harness/scoring"
+)
+
+// PositionAll is SizeRow.Position of a row that aggregates a whole rung.
+const PositionAll = "all"
+
+// SizeRow is one (model, rung, position) of a size-suite run: how the
+// same edits fare as the document grows, and where in it they fall.
+type SizeRow struct {
+	Model string `json:"model"`
+	// Rung is the rung's name ("8k", "512k"); Bytes the size of its
+	// document as the model saw it.
+	Rung  string `json:"rung"`
+	Bytes int    `json:"bytes"`
+	// Position is where the edits fall ("start", "middle", "end"), or
+	// "all" for the rung as a whole.
+	Position string `json:"position"`
+	// Planned counts the (task, repeat) pairs; Scored those with an
+	// answer, APIErrors and Missing the others.
+	Planned   int `json:"planned"`
+	Scored    int `json:"scored"`
+	APIErrors int `json:"api_errors"`
+	Missing   int `json:"missing"`
+	// MedianDrift and P95Drift are over the scored answers (each answer
+	// one value: a rung has few tasks); null when none was scored.
+	MedianDrift *float64 `json:"median_drift"`
+	P95Drift    *float64 `json:"p95_drift"`
+	// EditsApplied is the fraction of scored answers whose edit was fully
+	// applied.
+	EditsApplied *float64 `json:"edits_applied"`
+	// Invalid counts answers that held no document; CutOff those that
+	// stopped at the output budget (finish_reason "length"), reasoning or
+	// not: at scale the first failures are answers cut off.
+	Invalid int `json:"invalid"`
+	CutOff  int `json:"cut_off"`
+	// OutputTokens are the completion tokens of the scored answers; Cost
+	// their cost in USD, CostUnknown the calls whose cost is unknown.
+	OutputTokens int64   `json:"output_tokens"`
+	Cost         float64 `json:"cost_usd"`
+	CostUnknown  int     `json:"cost_unknown"`
+}
+
+// sizeRows computes the size section from the scores: per model, per rung
+// (in size order), one row per position and one for the whole rung.
+func sizeRows(in Input) []SizeRow {
+	bytes := map[string]int{}
+	if in.Set != nil {
+		for _, d := range in.Set.Documents {
+			bytes[d.Name] = len(d.Bytes)
+		}
+	}
+	type key struct{ model, rung, position string }
+	groups := map[key][]*scoring.Score{}
+	var rungs []string
+	size := map[string]int{}
+	for i := range in.Scores {
+		s := &in.Scores[i]
+		rung, pos := ladder.RungOf(s.TaskID)
+		if rung == "" {
+			continue
+		}
+		if _, ok := size[rung]; !ok {
+			rungs = append(rungs, rung)
+			size[rung] = bytes[s.Document]
+			if size[rung] == 0 {
+				if n, err := ladder.ParseSizes(rung); err == nil {
+					size[rung] = n[0]
+				}
+			}
+		}
+		groups[key{s.Model, rung, pos}] = append(groups[key{s.Model, rung, pos}], s)
+		groups[key{s.Model, rung, PositionAll}] = append(groups[key{s.Model, rung, PositionAll}], s)
+	}
+	slices.SortFunc(rungs, func(a, b string) int { return cmp.Compare(size[a], size[b]) })
+	var out []SizeRow
+	for _, m := range in.Manifest.Models {
+		for _, rung := range rungs {
+			for _, pos := range append(slices.Clone(ladder.Positions), PositionAll) {
+				if ss := groups[key{m, rung, pos}]; len(ss) > 0 {
+					out = append(out, sizeRow(m, rung, size[rung], pos, ss))
+				}
+			}
+		}
+	}
+	return out
+}
+
+func sizeRow(model, rung string, bytes int, pos string, ss []*scoring.Score) SizeRow {
+	r := SizeRow{Model: model, Rung: rung, Bytes: bytes, Position: pos, Planned: len(ss)}
+	var drifts []float64
+	applied := 0
+	for _, s := range ss {
+		switch s.Status {
+		case scoring.StatusMissing:
+			r.Missing++
+			continue
+		case scoring.StatusAPIError:
+			r.APIErrors++
+		}
+		if s.Usage.Cost == nil {
+			r.CostUnknown++
+		} else {
+			r.Cost += *s.Usage.Cost
+		}
+		if s.Status != scoring.StatusScored || s.Metric == nil {
+			continue
+		}
+		r.Scored++
+		r.OutputTokens += s.Usage.CompletionTokens
+		drifts = append(drifts, s.Metric.Drift)
+		if s.Metric.EditApplied {
+			applied++
+		}
+		if !s.Metric.Valid {
+			r.Invalid++
+		}
+		if s.CutOff != "" {
+			r.CutOff++
+		}
+	}
+	if len(drifts) > 0 {
+		r.MedianDrift, r.P95Drift = ptr(median(drifts)), ptr(p95(drifts))
+		r.EditsApplied = ptr(float64(applied) / float64(r.Scored))
+	}
+	return r
+}
+
+// sizePlot is the inline SVG of one model's size ladder: the median drift
+// of each rung (dots joined by a line, lower is better) and its cost
+// (bars, right axis), the rungs spaced evenly in size order.
+type sizePlot struct {
+	Model          string
+	W, H           int
+	X0, X1, Y0, Y1 string
+	Drift          string // the polyline's points
+	Dots, Bars     []plotMark
+	XTicks, YTicks []plotTick
+	CostTicks      []plotTick
+}
+
+func newSizePlots(r *Report) []sizePlot {
+	var out []sizePlot
+	for _, m := range r.Models {
+		var rows []SizeRow
+		for _, row := range r.Size {
+			if row.Model == m && row.Position == PositionAll {
+				rows = append(rows, row)
+			}
+		}
+		if len(rows) > 0 {
+			out = append(out, sizePlotOf(m, rows))
+		}
+	}
+	return out
+}
+
+func sizePlotOf(model string, rows []SizeRow) sizePlot {
+	p := sizePlot{Model: model, W: plotW, H: plotH}
+	x0, x1 := float64(padLeft), float64(plotW-padRight)
+	y0, y1 := float64(padTop), float64(plotH-padBottom)
+	p.X0, p.X1, p.Y0, p.Y1 = f1(x0), f1(x1), f1(y0), f1(y1)
+	maxCost := 0.0
+	for _, row := range rows {
+		maxCost = math.Max(maxCost, row.Cost)
+	}
+	step := (x1 - x0) / float64(len(rows))
+	for i, row := range rows {
+		x := x0 + step*(float64(i)+0.5)
+		p.XTicks = append(p.XTicks, plotTick{X: f1(x), Y: f1(y1 + 16), Label: row.Rung})
+		if maxCost > 0 {
+			h := (y1 - y0) * row.Cost / maxCost
+			p.Bars = append(p.Bars, plotMark{X: f1(x - step/4), Y: f1(y1 - h), W: f1(step / 2), H: f1(h),
+				Title: fmt.Sprintf("%s: cost $%.4f, %d output tokens", row.Rung, row.Cost, row.OutputTokens)})
+		}
+		if row.MedianDrift == nil {
+			continue
+		}
+		y := y1 - (y1-y0)*math.Min(*row.MedianDrift, 1)
+		p.Dots = append(p.Dots, plotMark{X: f1(x), Y: f1(y), R: "4",
+			Title: fmt.Sprintf("%s (%d bytes): median drift %s, P95 %s, edits applied %s, %d invalid, %d cut off", row.Rung, row.Bytes,
+				num(*row.MedianDrift), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), row.Invalid, row.CutOff)})
+		if p.Drift != "" {
+			p.Drift += " "
+		}
+		p.Drift += f1(x) + "," + f1(y)
+	}
+	for _, v := range []float64{0, 0.5, 1} {
+		p.YTicks = append(p.YTicks, plotTick{X: f1(x0 - 6), Y: f1(y1 - (y1-y0)*v + 4), Label: num(v)})
+	}
+	if maxCost > 0 {
+		p.CostTicks = append(p.CostTicks, plotTick{X: f1(x1 + 6), Y: f1(y0 + 4), Label: fmt.Sprintf("$%.4f", maxCost)})
+	}
+	return p
+}
