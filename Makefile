@@ -24,6 +24,10 @@ demo: $(BIN)
 	@$(BIN) run --models $(DEMO_MODELS) --judges offline/judge --no-preflight --run-id demo-$$(date -u +%Y%m%dT%H%M%SZ); \
 	code=$$?; if [ $$code -gt 1 ]; then exit $$code; fi; \
 	echo "demo: done (verdict exit code $$code; 1 = fail, expected: offline/identity is built to fail)"
+	@out=$$(mktemp); $(BIN) run --suite size --rungs 8k,32k,128k --models offline/oracle,offline/noisy --judges offline/judge \
+		--no-preflight --progress none --run-id demo-size-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
+	sed -n '/^## Size ladder/,/^## Drift/{/^## Drift/!p;};/^wrote/p' $$out; rm -f $$out; \
+	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: size ladder done (exit code $$code)"
 
 # The gating run against the configured frontier models through OpenRouter.
 # Without OPENROUTER_API_KEY it exits 2 and points at `make demo`.

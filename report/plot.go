@@ -91,7 +91,7 @@ func yTop(r *Report, c *ClassResult) float64 {
 		top = *c.MaxDrift
 	}
 	for _, t := range r.thresholds() {
-		if t.class == c.Class {
+		if t.class == c.Class && !t.own && r.Suite == SuiteGating {
 			top = math.Max(top, t.limit)
 		}
 	}
@@ -106,7 +106,9 @@ type lineSpec struct {
 func plotLines(r *Report, c *ClassResult) []lineSpec {
 	var ls []lineSpec
 	for _, t := range r.thresholds() {
-		if t.class == c.Class {
+		// The harness's own thresholds are on edit compliance, not on the
+		// plotted drift or faithfulness; an informational suite has none.
+		if t.class == c.Class && !t.own && r.Suite == SuiteGating {
 			ls = append(ls, lineSpec{t.limit, "threshold", fmt.Sprintf("limit %s %s", opSymbol(t.op), num(t.limit))})
 		}
 	}

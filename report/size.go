@@ -141,7 +141,8 @@ type sizePlot struct {
 	Model          string
 	W, H           int
 	X0, X1, Y0, Y1 string
-	Drift          string // the polyline's points
+	Drift          string // the median's polyline points
+	P95            string // the P95's polyline points
 	Dots, Bars     []plotMark
 	XTicks, YTicks []plotTick
 	CostTicks      []plotTick
@@ -192,6 +193,12 @@ func sizePlotOf(model string, rows []SizeRow) sizePlot {
 			p.Drift += " "
 		}
 		p.Drift += f1(x) + "," + f1(y)
+		if row.P95Drift != nil {
+			if p.P95 != "" {
+				p.P95 += " "
+			}
+			p.P95 += f1(x) + "," + f1(y1-(y1-y0)*math.Min(*row.P95Drift, 1))
+		}
 	}
 	for _, v := range []float64{0, 0.5, 1} {
 		p.YTicks = append(p.YTicks, plotTick{X: f1(x0 - 6), Y: f1(y1 - (y1-y0)*v + 4), Label: num(v)})
