@@ -20,6 +20,7 @@ $(BIN): FORCE
 # The whole pipeline on the built-in offline reference models: no key, no
 # network. Its verdict is "fail" by design (offline/identity never edits and
 # answers "unknown"), so exit code 1 counts as success here; 2 does not.
+# Then a short size ladder and a short relay, informational suites.
 demo: $(BIN)
 	@$(BIN) run --models $(DEMO_MODELS) --judges offline/judge --no-preflight --run-id demo-$$(date -u +%Y%m%dT%H%M%SZ); \
 	code=$$?; if [ $$code -gt 1 ]; then exit $$code; fi; \
@@ -28,6 +29,10 @@ demo: $(BIN)
 		--no-preflight --progress none --run-id demo-size-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
 	sed -n '/^## Size ladder/,/^## Drift/{/^## Drift/!p;};/^wrote/p' $$out; rm -f $$out; \
 	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: size ladder done (exit code $$code)"
+	@out=$$(mktemp); $(BIN) run --suite relay --steps 4 --models offline/oracle,offline/noisy --judges offline/judge \
+		--no-preflight --progress none --run-id demo-relay-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
+	sed -n '/^## Relay/,/^## Drift/{/^## Drift/!p;};/^wrote/p' $$out; rm -f $$out; \
+	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: relay done (exit code $$code)"
 
 # The gating run against the configured frontier models through OpenRouter.
 # Without OPENROUTER_API_KEY it exits 2 and points at `make demo`.

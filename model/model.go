@@ -76,6 +76,10 @@ type Request struct {
 	// TaskID is never sent. It lets offline models (which answer from the
 	// task rather than the prompt) know which task is being asked.
 	TaskID string `json:"task_id,omitempty"`
+	// Document is never sent or recorded: the document the prompt carries,
+	// for offline models that work on what they are given (a relay step
+	// carries the model's own previous answer, not the task's source).
+	Document []byte `json:"-"`
 }
 
 // ProviderPrefs is OpenRouter's provider routing object, sent as

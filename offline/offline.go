@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -65,6 +66,9 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 		seed = *req.Seed
 	}
 	content, finish := m.answer(t, seed)
+	if t.Step > 0 && req.Document != nil {
+		content, finish = m.relayStep(t, req.Document, seed), "stop"
+	}
 	resp := model.LocalResponse(m.name, "offline-"+t.ID, content)
 	resp.FinishReason = finish
 	return resp, nil
@@ -81,6 +85,33 @@ func (m *Model) answer(t *task.Task, seed int64) (content, finish string) {
 		return string(t.Source.Bytes), "stop"
 	}
 	return perturb(t, seed)
+}
+
+// relayStep answers a relay step (package relay), given the document the
+// model was handed: its own previous answer. offline/oracle returns the
+// step's expected document, whatever it was given, so it stays at drift 0;
+// offline/identity returns what it was given; offline/noisy applies the
+// step's gold edit to what it was given (what it cannot apply it leaves)
+// and makes its usual mistakes on top, so its slips compound from step to
+// step as a real model's would.
+func (m *Model) relayStep(t *task.Task, given []byte, seed int64) string {
+	switch m.name {
+	case Oracle:
+		return string(bend.Marshal(t.Expected))
+	case Identity:
+		return string(given)
+	}
+	d, err := bend.Parse(given)
+	if err != nil {
+		return string(given)
+	}
+	if next, err := edit.Apply(d, t.GoldEdit); err == nil {
+		d = next
+	}
+	at := *t
+	at.Expected = d
+	out, _ := perturb(&at, seed)
+	return out
 }
 
 type answer struct {

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -145,9 +146,20 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		Progress: o.Progress,
 	}
 	answers := suite.NewAnswers(cfg, o.Prompts, p.tasks, params, m.RunID)
+	first, later := answers.First(), map[string]int{}
+	for _, j := range answers.Later() {
+		later[j.Model]++
+	}
+	r.Then = answers.Then
+	if o.Inputs.Suite == SuiteRelay {
+		// A relay step is asked with the model's own previous answer: only
+		// the first steps are known before the run.
+		chains := suite.NewRelay(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, m.RunID)
+		first, later, r.Then = chains.First(), chains.Later(), chains.Then
+	}
 	if o.Progress != nil {
-		for _, j := range answers.Later() {
-			o.Progress.Add(j.Model, 1)
+		for _, mod := range slices.Sorted(maps.Keys(later)) {
+			o.Progress.Add(mod, later[mod])
 		}
 		if len(p.judges) > 0 {
 			for j, n := range suite.PlannedVotes(cfg, p.tasks, jc) {
@@ -155,11 +167,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		}
 	}
-	r.Then = answers.Then
 	if len(p.judges) > 0 {
-		r.Then = suite.Chain(answers.Then, suite.JudgeVotes(o.Set, jc))
+		r.Then = suite.Chain(r.Then, suite.JudgeVotes(o.Set, jc))
 	}
-	results, err := r.Run(ctx, answers.First())
+	results, err := r.Run(ctx, first)
 	if ctx.Err() != nil {
 		return nil, &InterruptedError{RunDir: runDir, Resume: "harness run --resume " + runDir}
 	}

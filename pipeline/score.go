@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -53,6 +54,9 @@ func Score(o ScoreOptions) (*Result, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if m.Inputs.Suite == SuiteRelay {
+		scoring.EndChains(scores, o.Set, o.Config.Weights, func(id string) (string, int, bool) { return relay.StepOf(id) })
 	}
 	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Outputs: outputs}
 	rep := report.Build(in)

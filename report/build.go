@@ -77,8 +77,11 @@ func Build(in Input) *Report {
 		r.Results[model] = mr
 	}
 	r.Suite = cmp.Or(m.Inputs.Suite, SuiteGating)
-	if r.Suite == SuiteSize {
+	switch r.Suite {
+	case SuiteSize:
 		r.Size = sizeRows(in)
+	case SuiteRelay:
+		r.Relay, r.RelayModels = relaySteps(in, m.Seed)
 	}
 	r.Failures = failures(r)
 	r.Verdict = Pass

@@ -75,7 +75,8 @@ type page struct {
 	Heads       []string // the matrix's threshold columns
 	Components  []string // the drift components' column headings
 	Plots       []plot
-	SizePlots   []sizePlot // the size suite: drift and cost against size, per model
+	SizePlots   []sizePlot  // the size suite: drift and cost against size, per model
+	RelayPlots  []relayPlot // the relay suite: drift against step, per model
 	Transcripts []transcriptView
 }
 
@@ -113,6 +114,7 @@ func newPage(r *Report, in Input) page {
 		}
 	}
 	p.SizePlots = newSizePlots(r)
+	p.RelayPlots = newRelayPlots(r, in)
 	p.Transcripts = transcriptViews(in)
 	return p
 }

@@ -2,10 +2,12 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"bendscript.com/round-trip-harness/metric"
@@ -26,6 +28,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		md.matrix(r)
 	}
 	md.size(r)
+	md.relay(r)
 	md.drift(r)
 	md.faithfulness(r)
 	md.calls(r)
@@ -212,6 +215,40 @@ func (m mdWriter) size(r *Report) {
 		}
 		m.p("| %s | %s | %d | %s | %d | %s | %s | %s | %d | %d | %d | %s |\n", code(row.Model), row.Rung, row.Bytes, pos, row.Scored,
 			numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), row.Invalid, row.CutOff, row.OutputTokens, cost)
+	}
+	m.p("\n")
+}
+
+// relay is the relay suite's per-step table and where chains broke.
+func (m mdWriter) relay(r *Report) {
+	if len(r.Relay) == 0 {
+		return
+	}
+	m.p("## Relay\n\nEach chain edits one document step after step, every step given the model's own previous answer (B, C, C⁻¹, B⁻¹, repeated); steps marked ↺ expect the source itself, so their drift is the drift against the source. A chain whose answer held no document ends there; its later steps are not run and count as drift 1.\n\n")
+	m.p("| model | step | edit | chains | median drift [95%% CI] | P95 drift | edits applied | not run | API errors | missing |\n")
+	m.p("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, s := range r.Relay {
+		step := strconv.Itoa(s.Step)
+		if s.RoundTrip {
+			step += " ↺"
+		}
+		m.p("| %s | %s | %s | %d | %s | %s | %s | %d | %d | %d |\n", code(s.Model), step, s.Edit, s.Chains,
+			withInterval(s.MedianDrift, s.MedianInterval), numOr(s.P95Drift, "n/a"), percentOr(s.EditsApplied), s.NotRun, s.APIErrors, s.Missing)
+	}
+	m.p("\nFirst step at which a chain's drift exceeds its class's §8.5 P95 threshold:\n\n")
+	for _, rm := range r.RelayModels {
+		var parts []string
+		for _, k := range slices.SortedFunc(maps.Keys(rm.FirstExceed), func(a, b string) int {
+			ai, aerr := strconv.Atoi(a)
+			bi, berr := strconv.Atoi(b)
+			if aerr != nil || berr != nil {
+				return cmp.Compare(a, b) // "never" after the numbers
+			}
+			return cmp.Compare(ai, bi)
+		}) {
+			parts = append(parts, fmt.Sprintf("%s: %d", k, rm.FirstExceed[k]))
+		}
+		m.p("- %s: %s\n", code(rm.Model), strings.Join(parts, ", "))
 	}
 	m.p("\n")
 }

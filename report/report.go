@@ -115,6 +115,12 @@ type Report struct {
 	// "all" per rung), the drift, edits applied, invalid and cut-off
 	// answers, output tokens and cost. Absent for other suites.
 	Size []SizeRow `json:"size,omitempty"`
+	// Relay is the relay suite's result: per model and step, the drift of
+	// the chains (median with its interval, P95) and the share of edits
+	// applied; RelayModels says per model where chains first broke.
+	// Absent for other suites.
+	Relay       []RelayStep  `json:"relay,omitempty"`
+	RelayModels []RelayModel `json:"relay_models,omitempty"`
 }
 
 // BootstrapInfo describes the percentile bootstrap of the medians.

@@ -27,6 +27,7 @@ type threshold struct {
 const (
 	SuiteGating = "gating"
 	SuiteSize   = "size"
+	SuiteRelay  = "relay"
 )
 
 // The harness's own metrics, beside §8.5's (Failure.Metric).

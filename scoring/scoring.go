@@ -56,6 +56,11 @@ type Score struct {
 	Answer *metric.AnswerResult `json:"answer,omitempty"` // class A: the deterministic grounding
 	Judge  *judge.Verdict       `json:"judge,omitempty"`  // class A: the judge panel
 
+	// NotRun is set on a relay step that was never asked because its chain
+	// ended earlier (an answer that held no document to hand on): it is
+	// scored as an invalid answer, drift 1 (EndChains).
+	NotRun bool `json:"not_run,omitempty"`
+
 	// JudgeAPIErrors counts the judge calls on this answer that failed
 	// (class A): the answer's votes are incomplete until a resume asks
 	// them again. The report reads judge failures from here alone.
@@ -271,4 +276,43 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, tr.Response.Content, w)
 	s.Metric = &res
 	return s
+}
+
+// EndChains scores the steps of relay chains that ended: scores holds, per
+// chain (model, chain key, repeat), its steps, and step(s) tells a score's
+// chain key and 1-based step (ok false for scores of no chain). After the
+// first step whose answer held no document (an invalid metric result), the
+// chain's later steps that have no transcript were never asked: each
+// becomes NotRun, scored as the empty answer is (drift 1, invalid), with
+// the reason. A later step that does have a transcript (it cannot, unless
+// the archive was edited) is left as it is.
+func EndChains(scores []Score, set *task.Set, w metric.Weights, step func(taskID string) (chain string, s int, ok bool)) {
+	type key struct {
+		model, chain string
+		repeat       int
+	}
+	ended := map[key]int{} // the step whose answer ended the chain
+	for _, s := range scores {
+		c, n, ok := step(s.TaskID)
+		if ok && s.Status == StatusScored && s.Metric != nil && !s.Metric.Valid {
+			k := key{s.Model, c, s.Repeat}
+			if e, seen := ended[k]; !seen || n < e {
+				ended[k] = n
+			}
+		}
+	}
+	for i := range scores {
+		s := &scores[i]
+		c, n, ok := step(s.TaskID)
+		e, seen := ended[key{s.Model, c, s.Repeat}]
+		if !ok || !seen || n <= e || s.Status != StatusMissing {
+			continue
+		}
+		t := set.Task(s.TaskID)
+		res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, "", w)
+		res.Reason = fmt.Sprintf("not run: the chain ended at step %d, whose answer held no document to hand on", e)
+		s.Status, s.NotRun, s.Metric = StatusScored, true, &res
+		zero := 0.0
+		s.Usage.Cost = &zero
+	}
 }

@@ -46,6 +46,7 @@ type Task struct {
 	Source   *Document
 	Expected *bend.Document // class B/C: Source with GoldEdit applied
 	Forward  *Task          // inverse tasks (LoadInverse): the task undone; nil for the others
+	Step     int            // relay tasks (package relay): the 1-based step of the chain; 0 for the others
 }
 
 // Text returns the instruction as the model sees it: {{doc}} replaced by the

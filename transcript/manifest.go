@@ -76,6 +76,9 @@ type Inputs struct {
 	// Rungs are the size suite's rung sizes ("8k", "32k", ...); empty for
 	// the defaults and for other suites.
 	Rungs []string `json:"rungs,omitempty"`
+	// Steps is the relay suite's chain length; 0 for the default and for
+	// other suites.
+	Steps int `json:"steps,omitempty"`
 	// NoPreflight is set when the model-list check was skipped (servers
 	// without /models).
 	NoPreflight bool `json:"no_preflight,omitempty"`

@@ -42,6 +42,7 @@ type runOptions struct {
 	progressMode string
 	suite        string
 	rungs        string
+	steps        int
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -71,6 +72,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&o.progressMode, "progress", "auto", "progress output: auto (bars on a terminal), bars, lines or none")
 	fs.StringVar(&o.suite, "suite", pipeline.SuiteGating, "task suite: gating (§8: the corpus, the verdict) or size (the size ladder, informational)")
 	fs.StringVar(&o.rungs, "rungs", "", "size suite: the rungs to run, e.g. 8k,32k,128k (default 8k,32k,128k,512k)")
+	fs.IntVar(&o.steps, "steps", 0, "relay suite: steps per chain, at least 1 (default 8: B, C, C⁻¹, B⁻¹ twice)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -108,6 +110,10 @@ func checkRunFlags(o runOptions, given map[string]bool) error {
 		return usageError("run: --suite takes %s, not %q", strings.Join(pipeline.Suites, " or "), o.suite)
 	case given["rungs"] && o.suite != pipeline.SuiteSize:
 		return usageError("run: --rungs goes with --suite %s", pipeline.SuiteSize)
+	case given["steps"] && o.suite != pipeline.SuiteRelay:
+		return usageError("run: --steps goes with --suite %s", pipeline.SuiteRelay)
+	case given["steps"] && o.steps < 1:
+		return usageError("run: --steps takes a whole number of at least 1, not %d", o.steps)
 	case given["resume"] && given["run-id"]:
 		return usageError("run: --resume names the run; --run-id is for a new run")
 	}
@@ -162,6 +168,7 @@ func runHarness(ctx context.Context, o runOptions, given map[string]bool, stdout
 	if o.rungs != "" {
 		inputs.Rungs = splitList(o.rungs)
 	}
+	inputs.Steps = o.steps
 	return startRun(ctx, o, cfg, nil, inputs, stdout, stderr)
 }
 
@@ -182,14 +189,14 @@ func resumeRun(ctx context.Context, o runOptions, given map[string]bool, stdout,
 		"repeats": strconv.Itoa(m.Repeats), "seed": strconv.FormatInt(m.Seed, 10),
 		"base-url": in.BaseURL, "corpus": in.CorpusDir, "instructions": in.InstructionsDir,
 		"reports": in.ReportDir, "no-preflight": strconv.FormatBool(in.NoPreflight), "config": "",
-		"suite": cmp.Or(in.Suite, pipeline.SuiteGating), "rungs": strings.Join(in.Rungs, ","),
+		"suite": cmp.Or(in.Suite, pipeline.SuiteGating), "rungs": strings.Join(in.Rungs, ","), "steps": strconv.Itoa(in.Steps),
 	}
 	asked := map[string]string{
 		"models": strings.Join(splitList(o.models), ","), "judges": strings.Join(splitList(o.judges), ","),
 		"repeats": strconv.Itoa(o.repeats), "seed": strconv.FormatInt(o.seed, 10),
 		"base-url": o.baseURL, "corpus": o.corpusDir, "instructions": o.taskDir,
 		"reports": o.reports, "no-preflight": strconv.FormatBool(o.noPreflight), "config": o.configFile,
-		"suite": o.suite, "rungs": strings.Join(splitList(o.rungs), ","),
+		"suite": o.suite, "rungs": strings.Join(splitList(o.rungs), ","), "steps": strconv.Itoa(o.steps),
 	}
 	for _, name := range slices.Sorted(maps.Keys(recorded)) {
 		if given[name] && asked[name] != recorded[name] {

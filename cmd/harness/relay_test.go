@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/relay"
+)
+
+// TestRelaySuite is the relay's done-when, offline: per model 8 steps of
+// median and P95 drift and edits applied; offline/oracle at 0 at every
+// step; offline/noisy's median at step 8 above its median at step 1, its
+// slips compounding from its own previous answers.
+func TestRelaySuite(t *testing.T) {
+	t.Chdir(t.TempDir())
+	out, errs, code := runCLI(t, "run", "--suite", "relay", "--models", "offline/oracle,offline/noisy", "--judges", "offline/judge",
+		"--steps", "8", "--no-preflight", "--progress", "none", "--run-id", "r")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	b, err := os.ReadFile(filepath.Join("reports", "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Relay []struct {
+			Model        string
+			Step         int
+			Chains       int
+			MedianDrift  *float64 `json:"median_drift"`
+			P95Drift     *float64 `json:"p95_drift"`
+			EditsApplied *float64 `json:"edits_applied"`
+		} `json:"relay"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Relay) != 16 {
+		t.Fatalf("%d relay rows, want 16 (2 models × 8 steps)", len(rep.Relay))
+	}
+	median := map[string]float64{}
+	for _, s := range rep.Relay {
+		if s.MedianDrift == nil || s.P95Drift == nil || s.EditsApplied == nil || s.Chains != 20 {
+			t.Fatalf("%s step %d: %+v; want 20 chains with median, P95 and edits applied", s.Model, s.Step, s)
+		}
+		if s.Model == "offline/oracle" && (*s.MedianDrift != 0 || *s.P95Drift != 0) {
+			t.Errorf("offline/oracle step %d: drift %v/%v, want 0", s.Step, *s.MedianDrift, *s.P95Drift)
+		}
+		median[s.Model+string(rune('0'+s.Step))] = *s.MedianDrift
+	}
+	if first, last := median["offline/noisy1"], median["offline/noisy8"]; last <= first {
+		t.Errorf("offline/noisy: median drift %v at step 8, %v at step 1; want it to compound", last, first)
+	}
+	html, _ := os.ReadFile(filepath.Join("reports", "r.html"))
+	if !strings.Contains(string(html), "drift against step") {
+		t.Error("the viewer has no relay plot")
+	}
+}
+
+// TestRelayResume: a relay run against a fake server, killed part-way,
+// resumed: no finished step is asked again (counted at the server), every
+// chain goes on from its last finished step, and rescore reproduces the
+// report byte for byte but for rescored_at.
+func TestRelayResume(t *testing.T) {
+	set, _, err := relay.Build(testcorpus.Set(t), relay.DefaultSteps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		tk := set.Task(taskIDOf(req))
+		if tk == nil {
+			return modeltest.StatusError(400)
+		}
+		return modeltest.Reply{Content: string(bend.Marshal(tk.Expected)), Delay: 3 * time.Millisecond}
+	})
+	srv.SetModels(modeltest.Entry("vendor/a"))
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for srv.Count() < 60 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	var out, errb bytes.Buffer
+	err = run(ctx, []string{"run", "--suite", "relay", "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge",
+		"--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "4"}, &out, &errb)
+	runDir := filepath.Join(dir, "k")
+	if exitCode(err) != 2 || !strings.Contains(errb.String(), "--resume "+runDir) {
+		t.Fatalf("interrupted run: exit %d: %s", exitCode(err), errb.String())
+	}
+	finished, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
+	if len(finished) == 0 || len(finished) >= 160 {
+		t.Fatalf("%d steps finished; the test needs a partial run", len(finished))
+	}
+	kept := map[string]bool{}
+	for _, f := range finished {
+		kept[strings.TrimSuffix(filepath.Base(f), ".r0.json")] = true
+	}
+	before := srv.Count()
+	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none"); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	asked := map[string]int{}
+	for _, req := range srv.Requests()[before:] {
+		id := taskIDOf(req)
+		if kept[id] {
+			t.Errorf("the resume asked %s again, which had finished", id)
+		}
+		asked[id]++
+	}
+	if len(asked) != 160-len(finished) {
+		t.Errorf("the resume asked %d steps, want the %d unfinished", len(asked), 160-len(finished))
+	}
+	report, _ := os.ReadFile(filepath.Join(dir, "k.json"))
+	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir); code != 0 {
+		t.Fatalf("rescore: exit %d: %s", code, errs)
+	}
+	again, _ := os.ReadFile(filepath.Join(dir, "re", "k.json"))
+	var lines []string
+	for _, l := range strings.SplitAfter(string(again), "\n") {
+		if !strings.HasPrefix(l, `  "rescored_at"`) {
+			lines = append(lines, l)
+		}
+	}
+	if strings.Join(lines, "") != string(report) || !strings.Contains(string(report), `"relay"`) {
+		t.Error("rescore does not reproduce the relay report")
+	}
+}

@@ -1,0 +1,134 @@
+// Package relay builds the relay suite: chains of edits on one document,
+// each step given the document the model returned at the step before, so
+// that drift that compounds over repeated editing shows.
+//
+// # Chains
+//
+// The chain of corpus document NN has K steps (DefaultSteps, 8). Its steps
+// cycle through four edits: the document's class B task, its class C task,
+// the inverse of C and the inverse of B (instructions/inverse/), so every
+// fourth step undoes the three before it:
+//
+//	step s:   1   2   3    4    5   6   7    8   …
+//	edit:     B   C   C⁻¹  B⁻¹  B   C   C⁻¹  B⁻¹
+//
+// The expected document of step s is the source with the gold edits of
+// steps 1..s applied, so the expected documents of steps 4, 8, … are the
+// source itself (the round-trip points), byte for byte. A document whose
+// edits do not chain (C does not apply after B, or step 4 does not give
+// the source back exactly) has no chain; Build says which, and why.
+//
+// # Tasks
+//
+// Step s of chain NN is task NN-sSS (01-s05), of the class of its edit,
+// whose Source is the expected document of step s−1 (what an exact model
+// would have been given), whose Expected is that of step s, and whose
+// instruction and gold edit are the forward or inverse task's. What the
+// model is actually given at step s is its own answer to step s−1 (the
+// suite builds that request when step s−1 is archived); scoring compares
+// its answer with the task's Expected, so a slip at step 2 that the model
+// carries on is drift at every later step.
+package relay
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// DefaultSteps is the number of steps of a chain.
+const DefaultSteps = 8
+
+// Edits names the four edits of a cycle, for reports.
+var Edits = [4]string{"B", "C", "C⁻¹", "B⁻¹"}
+
+// TaskID is the id of step s (1-based) of the chain of document NN.
+func TaskID(doc string, step int) string { return fmt.Sprintf("%s-s%02d", doc, step) }
+
+// StepOf parses a relay task id: the document number and the step; ok is
+// false for any other id.
+func StepOf(id string) (doc string, step int, ok bool) {
+	d, s, found := strings.Cut(id, "-s")
+	if !found || len(d) != 2 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return "", 0, false
+	}
+	return d, n, true
+}
+
+// Build returns the relay suite's task set for chains of steps steps: one
+// document per chain (the corpus document), one task per step. skipped
+// says which documents have no chain and why.
+func Build(corpus *task.Set, steps int) (set *task.Set, skipped []string, err error) {
+	if steps < 1 {
+		return nil, nil, fmt.Errorf("a chain needs at least one step, not %d", steps)
+	}
+	inverse := map[string]*task.Task{}
+	for _, t := range corpus.Inverse {
+		inverse[t.ID] = t
+	}
+	set = &task.Set{}
+	for _, d := range corpus.Documents {
+		nn := d.Name[:2]
+		b, c := corpus.Task(nn+"-b"), corpus.Task(nn+"-c")
+		ib, ic := inverse[nn+"-b"], inverse[nn+"-c"]
+		if b == nil || c == nil || ib == nil || ic == nil {
+			skipped = append(skipped, fmt.Sprintf("%s: no class B and C tasks with inverses", d.Name))
+			continue
+		}
+		cycle := []*task.Task{b, c, ic, ib}
+		chain, why := build(d, nn, cycle, steps)
+		if why != "" {
+			skipped = append(skipped, fmt.Sprintf("%s: %s", d.Name, why))
+			continue
+		}
+		set.Documents = append(set.Documents, d)
+		set.Tasks = append(set.Tasks, chain...)
+	}
+	slices.SortFunc(set.Tasks, func(a, b *task.Task) int { return strings.Compare(a.ID, b.ID) })
+	return set, skipped, nil
+}
+
+// build makes one chain's tasks, or says why the document has none.
+func build(d *task.Document, nn string, cycle []*task.Task, steps int) ([]*task.Task, string) {
+	var out []*task.Task
+	prev := d.Doc
+	for s := 1; s <= steps; s++ {
+		from := cycle[(s-1)%4]
+		next, err := edit.Apply(prev, from.GoldEdit)
+		if err != nil {
+			return nil, fmt.Sprintf("step %d (%s of %s) does not apply: %v", s, Edits[(s-1)%4], from.ID, err)
+		}
+		if s%4 == 0 && !bytes.Equal(bend.Marshal(next), bend.Marshal(d.Doc)) {
+			return nil, fmt.Sprintf("step %d does not give the source back exactly", s)
+		}
+		src := d
+		if s > 1 {
+			data := bend.Marshal(prev)
+			sum := sha256.Sum256(data)
+			src = &task.Document{Name: d.Name, Bytes: data, Doc: prev, Hash: hex.EncodeToString(sum[:])}
+		}
+		h := sha256.New()
+		fmt.Fprintf(h, "relay %s step %d of %s: %s\n", nn, s, Edits[(s-1)%4], from.Hash)
+		out = append(out, &task.Task{
+			ID: TaskID(nn, s), Class: from.Class, DocumentName: d.Name,
+			Covers:      append([]string{fmt.Sprintf("relay step %d: %s (%s)", s, Edits[(s-1)%4], from.ID)}, from.Covers...),
+			Instruction: from.Instruction, GoldEdit: from.GoldEdit,
+			Hash:   hex.EncodeToString(h.Sum(nil)),
+			Source: src, Expected: next, Step: s,
+		})
+		prev = next
+	}
+	return out, ""
+}

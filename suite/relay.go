@@ -1,0 +1,117 @@
+package suite
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// Relay is the relay suite's jobs: the first step of every chain (model,
+// document, repeat) to start with, and each later step built when the
+// step before it is archived, from the document the model returned.
+type Relay struct {
+	set     *task.Set // relay.Build's tasks
+	prompts *task.Prompts
+	params  map[string]Params
+	models  []string
+	repeats int
+	runID   string
+}
+
+// NewRelay plans the chains of set (relay.Build) for models × repeats.
+func NewRelay(set *task.Set, prompts *task.Prompts, models []string, repeats int, params map[string]Params, runID string) *Relay {
+	return &Relay{set: set, prompts: prompts, params: params, models: models, repeats: repeats, runID: runID}
+}
+
+// First returns step 1 of every chain, by model, document and repeat.
+func (r *Relay) First() []runner.Job {
+	var out []runner.Job
+	for _, m := range r.models {
+		for _, t := range r.set.Tasks {
+			if t.Step != 1 {
+				continue
+			}
+			for rep := range r.repeats {
+				out = append(out, r.job(m, t, rep, t.Source))
+			}
+		}
+	}
+	return out
+}
+
+// Later counts, per model, the steps after the first that the chains plan
+// (for the progress totals); chains that end early ask fewer.
+func (r *Relay) Later() map[string]int {
+	n := 0
+	for _, t := range r.set.Tasks {
+		if t.Step > 1 {
+			n += r.repeats
+		}
+	}
+	out := map[string]int{}
+	for _, m := range r.models {
+		out[m] = n
+	}
+	return out
+}
+
+// Then is the runner's follow-up rule: when step s of a chain is archived
+// with an answer that holds a document, step s+1 is asked with that
+// document. An answer without one ends the chain (the score phase scores
+// the steps not run as drift 1); an API failure leaves it waiting for a
+// resume, which asks step s again and goes on from there. A step archived
+// before (resume) is kept when it was given the same document.
+func (r *Relay) Then(res runner.Result) []runner.Job {
+	t := res.Transcript
+	doc, step, ok := relay.StepOf(t.TaskID)
+	if !ok || t.Kind != transcript.KindTask || !t.OK() {
+		return nil
+	}
+	next := r.set.Task(relay.TaskID(doc, step+1))
+	given := Returned(t.Response.Content)
+	if next == nil || given == nil {
+		return nil
+	}
+	j := r.job(t.Model, next, t.Repeat, given)
+	j.Counted = true
+	return []runner.Job{j}
+}
+
+// job is model m's request for step t of a chain in repeat rep, given the
+// document given (the source at step 1, the model's own answer later).
+func (r *Relay) job(m string, t *task.Task, rep int, given *task.Document) runner.Job {
+	asked := *t
+	asked.Source = given
+	p, ok := r.params[m]
+	if !ok {
+		p = Params{}
+	}
+	j := AnswerJob(m, &asked, rep, p, r.prompts, r.runID)
+	j.Request.Document = given.Bytes
+	j.Keep = func(archived *transcript.Transcript) bool { return archived.Hashes.Document == given.Hash }
+	return j
+}
+
+// Returned is the document a relay answer hands on to the next step: the
+// JSON object with a "blocks" array that metric.ExtractJSON finds in it,
+// written as bend.Marshal writes documents; nil when the answer holds none
+// (the chain ends there).
+func Returned(content string) *task.Document {
+	x := metric.ExtractJSON(content, func(v *bend.Value) bool { return v.Get("blocks") != nil })
+	if x.Value == nil || x.Value.Kind != bend.Object {
+		return nil
+	}
+	if b := x.Value.Get("blocks"); b == nil || b.Kind != bend.Array {
+		return nil
+	}
+	d := bend.FromValue(x.Value)
+	data := bend.Marshal(d)
+	sum := sha256.Sum256(data)
+	return &task.Document{Name: "returned", Bytes: data, Doc: d, Hash: hex.EncodeToString(sum[:])}
+}
