@@ -46,7 +46,7 @@ type Task struct {
 	Hash            string            // sha256 of the task file, hex
 
 	Source   *Document
-	Expected *bend.Document // class B/C: Source with GoldEdit applied
+	Expected *bend.Document // class B/C: Source with GoldEdit applied (natural tasks: with Names for the placeholders)
 	Forward  *Task          // inverse tasks (LoadInverse): the task undone; natural tasks (LoadNatural): the task reworded; nil for the others
 }
 
