@@ -1,12 +1,14 @@
 // Package instructions holds the 60 tasks (NN-a.json, NN-b.json, NN-c.json;
 // FORMAT.md defines them), the 40 inverse tasks that undo the class B and C
-// ones (inverse/NN-b.json, inverse/NN-c.json) and the prompt templates
+// ones (inverse/NN-b.json, inverse/NN-c.json), the 40 natural tasks that ask
+// for the same class B and C changes as an editor would, without dictating
+// ids (natural/NN-b.json, natural/NN-c.json) and the prompt templates
 // (prompts/), embedded so that a run is reproducible from the binary alone.
 package instructions
 
 import "embed"
 
-// FS holds the task files, inverse/ and prompts/.
+// FS holds the task files, inverse/, natural/ and prompts/.
 //
-//go:embed ??-?.json inverse/??-?.json prompts/*.txt
+//go:embed ??-?.json inverse/??-?.json natural/??-?.json prompts/*.txt
 var FS embed.FS

@@ -36,7 +36,7 @@ func LoadInverse(s *Set, taskFS fs.FS) ([]*Task, []Problem) {
 		doc := fwd.Expected.Clone()
 		data := bend.Marshal(doc)
 		src := &Document{Name: fwd.DocumentName, Bytes: data, Doc: doc, Hash: hashOf(data)}
-		t, ps := loadTask(taskFS, name, map[string]*Document{fwd.DocumentName: src})
+		t, ps := loadTask(taskFS, name, map[string]*Document{fwd.DocumentName: src}, false)
 		probs = append(probs, ps...)
 		if t != nil {
 			t.Forward = fwd

@@ -41,11 +41,13 @@ type Task struct {
 	ReferenceAnswer string   // class A
 	Evidence        []string // class A: references that hold the answer
 	GoldEdit        []*edit.Op
-	Hash            string // sha256 of the task file, hex
+	Quotes          []string          // natural tasks: the phrases that name targets by content
+	Names           map[string]string // natural tasks: edit.DefaultNames, the ids Expected gives new content
+	Hash            string            // sha256 of the task file, hex
 
 	Source   *Document
-	Expected *bend.Document // class B/C: Source with GoldEdit applied
-	Forward  *Task          // inverse tasks (LoadInverse): the task undone; nil for the others
+	Expected *bend.Document // class B/C: Source with GoldEdit applied (natural tasks: with Names for the placeholders)
+	Forward  *Task          // inverse tasks (LoadInverse): the task undone; natural tasks (LoadNatural): the task reworded; nil for the others
 	Step     int            // relay tasks (package relay): the 1-based step of the chain; 0 for the others
 }
 
@@ -60,6 +62,7 @@ type Set struct {
 	Documents []*Document // sorted by name
 	Tasks     []*Task     // sorted by id
 	Inverse   []*Task     // the inverse of each class B/C task (LoadInverse), sorted by id
+	Natural   []*Task     // each class B/C task as an editor would ask for it (LoadNatural), sorted by id
 }
 
 // Task returns the task with the given id, or nil.
@@ -92,7 +95,8 @@ type Problem struct {
 func (p Problem) String() string { return p.File + ": " + p.Msg }
 
 // Load reads every *.bend.json of corpusFS, every NN-x.json of taskFS and,
-// with LoadInverse, every inverse/NN-x.json.
+// with LoadInverse and LoadNatural, every inverse/NN-x.json and
+// natural/NN-x.json.
 // It returns the set together with every problem found; a task or document
 // with a problem that prevents its use is left out of the set, so callers
 // that need a complete set must treat any problem as fatal.
@@ -111,7 +115,7 @@ func Load(corpusFS, taskFS fs.FS) (*Set, []Problem) {
 	}
 	tnames, _ := fs.Glob(taskFS, "??-?.json")
 	for _, name := range tnames {
-		t, ps := loadTask(taskFS, name, docs)
+		t, ps := loadTask(taskFS, name, docs, false)
 		probs = append(probs, ps...)
 		if t != nil {
 			s.Tasks = append(s.Tasks, t)
@@ -120,6 +124,9 @@ func Load(corpusFS, taskFS fs.FS) (*Set, []Problem) {
 	sort.Slice(s.Tasks, func(i, j int) bool { return s.Tasks[i].ID < s.Tasks[j].ID })
 	inv, ps := LoadInverse(s, taskFS)
 	s.Inverse = inv
+	probs = append(probs, ps...)
+	nat, ps := LoadNatural(s, taskFS)
+	s.Natural = nat
 	return s, append(probs, ps...)
 }
 
@@ -152,7 +159,11 @@ func loadDocument(fsys fs.FS, name string) (*Document, []Problem) {
 	return &Document{Name: name, Bytes: data, Doc: d, Hash: hashOf(data)}, probs
 }
 
-func loadTask(fsys fs.FS, name string, docs map[string]*Document) (*Task, []Problem) {
+// loadTask reads one task file. A natural task (natural is true) may have
+// quotes and must be class B or C; its gold edit names new content by
+// placeholders, which take their default names (edit.DefaultNames) before
+// the edit is applied and checked.
+func loadTask(fsys fs.FS, name string, docs map[string]*Document, natural bool) (*Task, []Problem) {
 	file := path.Join("instructions", name)
 	bad := func(format string, args ...any) (*Task, []Problem) {
 		return nil, []Problem{{file, fmt.Sprintf(format, args...)}}
@@ -206,6 +217,13 @@ func loadTask(fsys fs.FS, name string, docs map[string]*Document) (*Task, []Prob
 	strs("covers", &t.Covers)
 	strs("evidence", &t.Evidence)
 	known := map[string]bool{"id": true, "class": true, "document": true, "instruction": true, "reference_answer": true, "covers": true, "evidence": true, "gold_edit": true}
+	if natural {
+		strs("quotes", &t.Quotes)
+		known["quotes"] = true
+		if v.Get("quotes") == nil {
+			probs = append(probs, Problem{file, "/quotes: missing (an empty array when no target is named by content)"})
+		}
+	}
 	for _, m := range v.Members {
 		if !known[m.Key] {
 			probs = append(probs, Problem{file, fmt.Sprintf("/%s: unknown member", m.Key)})
@@ -230,6 +248,9 @@ func loadTask(fsys fs.FS, name string, docs map[string]*Document) (*Task, []Prob
 	t.Source = src
 	switch t.Class {
 	case ClassA:
+		if natural {
+			return bad("/class: natural tasks are class B or C")
+		}
 		if v.Get("gold_edit") != nil {
 			probs = append(probs, Problem{file, "/gold_edit: class A tasks do not edit"})
 		}
@@ -257,6 +278,14 @@ func loadTask(fsys fs.FS, name string, docs map[string]*Document) (*Task, []Prob
 			return bad("/gold_edit: empty")
 		}
 		t.GoldEdit = ops
+		if natural {
+			if t.Names, err = edit.DefaultNames(src.Doc, ops); err == nil {
+				ops, err = edit.Bind(ops, t.Names)
+			}
+			if err != nil {
+				return bad("/gold_edit: placeholders: %v", err)
+			}
+		}
 		exp, err := edit.Apply(src.Doc, ops)
 		if err != nil {
 			return bad("/gold_edit: does not apply to %s: %v", t.DocumentName, err)

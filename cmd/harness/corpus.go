@@ -79,8 +79,8 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "corpus check: %d problems (corpus %s, tasks %s)\n", len(probs), cname, tname)
 		return failed()
 	}
-	fmt.Fprintf(stdout, "ok: %d documents, %d tasks, %d gold edits applied and checked, %d inverse edits restore their sources exactly (corpus %s, tasks %s)\n",
-		len(set.Documents), len(set.Tasks), countEdits(set), len(set.Inverse), cname, tname)
+	fmt.Fprintf(stdout, "ok: %d documents, %d tasks, %d gold edits applied and checked, %d inverse edits restore their sources exactly, %d natural tasks determine their edits (corpus %s, tasks %s)\n",
+		len(set.Documents), len(set.Tasks), countEdits(set), len(set.Inverse), len(set.Natural), cname, tname)
 	return nil
 }
 
