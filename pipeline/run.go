@@ -145,17 +145,28 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
 		Progress: o.Progress,
 	}
-	answers := suite.NewAnswers(cfg, o.Prompts, p.tasks, params, m.RunID)
+	// Tasks are answered once each, a document's class A first; relay
+	// steps are asked along their chains, each with the model's own
+	// previous answer, so only the first steps are known before the run.
+	var single []*task.Task
+	for _, t := range p.tasks {
+		if t.Step == 0 {
+			single = append(single, t)
+		}
+	}
+	answers := suite.NewAnswers(cfg, o.Prompts, single, params, m.RunID)
 	first, later := answers.First(), map[string]int{}
 	for _, j := range answers.Later() {
 		later[j.Model]++
 	}
 	r.Then = answers.Then
-	if o.Inputs.Suite == SuiteRelay {
-		// A relay step is asked with the model's own previous answer: only
-		// the first steps are known before the run.
+	if relaySuite(o.Inputs.Suite) {
 		chains := suite.NewRelay(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, m.RunID)
-		first, later, r.Then = chains.First(), chains.Later(), chains.Then
+		first = append(first, chains.First()...)
+		for mod, n := range chains.Later() {
+			later[mod] += n
+		}
+		r.Then = suite.Chain(answers.Then, chains.Then)
 	}
 	if o.Progress != nil {
 		for _, mod := range slices.Sorted(maps.Keys(later)) {

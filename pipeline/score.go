@@ -55,7 +55,7 @@ func Score(o ScoreOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.Inputs.Suite == SuiteRelay {
+	if relaySuite(m.Inputs.Suite) {
 		scoring.EndChains(scores, o.Set, o.Config.Weights, func(id string) (string, int, bool) { return relay.StepOf(id) })
 	}
 	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Outputs: outputs}

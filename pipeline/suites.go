@@ -3,6 +3,7 @@ package pipeline
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/ladder"
@@ -16,10 +17,14 @@ const (
 	SuiteGating = "gating" // the 20 documents × 3 classes of §8: the verdict
 	SuiteSize   = "size"   // the size ladder: the same edits on 8 KB to 512 KB documents (informational)
 	SuiteRelay  = "relay"  // chains of edits, each step given the previous answer (informational)
+	// SuiteAll is the gating suite and the relay in one run: the verdict
+	// is the gating suite's, the relay reported beside it. (The size suite
+	// is left out: its 512 KB documents make it a run of its own.)
+	SuiteAll = "all"
 )
 
 // Suites lists the suites, for flag help and errors.
-var Suites = []string{SuiteGating, SuiteSize, SuiteRelay}
+var Suites = []string{SuiteGating, SuiteSize, SuiteRelay, SuiteAll}
 
 // SuiteSet returns the task set a run's suite runs: the corpus itself for
 // the gating suite, or for the size suite the ladder built from it
@@ -43,12 +48,34 @@ func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 			return nil, fmt.Errorf("building the size ladder: %w", err)
 		}
 		return ladder.TaskSet(rungs)
-	case SuiteRelay:
+	case SuiteRelay, SuiteAll:
 		set, _, err := relay.Build(corpus, cmp.Or(in.Steps, relay.DefaultSteps))
 		if err != nil {
 			return nil, usage("--steps: %v", err)
+		}
+		if in.Suite == SuiteAll {
+			return merge(corpus, set), nil
 		}
 		return set, nil
 	}
 	return nil, usage("no suite %q (have %s)", in.Suite, strings.Join(Suites, ", "))
 }
+
+// merge is a set of the tasks of a and b (whose ids differ: relay steps
+// are NN-sSS) and of their documents, each once by name.
+func merge(a, b *task.Set) *task.Set {
+	out := &task.Set{Inverse: a.Inverse, Natural: a.Natural}
+	seen := map[string]bool{}
+	for _, d := range append(slices.Clone(a.Documents), b.Documents...) {
+		if !seen[d.Name] {
+			seen[d.Name] = true
+			out.Documents = append(out.Documents, d)
+		}
+	}
+	out.Tasks = append(slices.Clone(a.Tasks), b.Tasks...)
+	slices.SortFunc(out.Tasks, func(x, y *task.Task) int { return strings.Compare(x.ID, y.ID) })
+	return out
+}
+
+// relaySuite reports whether suite runs relay chains.
+func relaySuite(suite string) bool { return suite == SuiteRelay || suite == SuiteAll }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -80,7 +81,7 @@ func Build(in Input) *Report {
 	switch r.Suite {
 	case SuiteSize:
 		r.Size = sizeRows(in)
-	case SuiteRelay:
+	case SuiteRelay, SuiteAll:
 		r.Relay, r.RelayModels = relaySteps(in, m.Seed)
 	}
 	r.Failures = failures(r)
@@ -118,6 +119,9 @@ func tasksByClass(in Input) map[string][]string {
 	}
 	out := map[string][]string{}
 	for _, id := range in.Manifest.TaskIDs {
+		if _, _, ok := relay.StepOf(id); ok && in.Manifest.Inputs.Suite == SuiteAll {
+			continue // relay steps have their own section; the classes are the gating suite's
+		}
 		c := classOf[id]
 		if in.Set != nil {
 			if t := in.Set.Task(id); t != nil {

@@ -77,6 +77,7 @@ type page struct {
 	Plots       []plot
 	SizePlots   []sizePlot  // the size suite: drift and cost against size, per model
 	RelayPlots  []relayPlot // the relay suite: drift against step, per model
+	Gated       bool        // the verdict applies the thresholds (gating, all)
 	Transcripts []transcriptView
 }
 
@@ -115,6 +116,7 @@ func newPage(r *Report, in Input) page {
 	}
 	p.SizePlots = newSizePlots(r)
 	p.RelayPlots = newRelayPlots(r, in)
+	p.Gated = gated(r.Suite)
 	p.Transcripts = transcriptViews(in)
 	return p
 }

@@ -24,7 +24,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	md := mdWriter{bw}
 	md.header(r)
 	md.failures(r)
-	if r.Suite == SuiteGating {
+	if gated(r.Suite) {
 		md.matrix(r)
 	}
 	md.size(r)
@@ -44,10 +44,10 @@ func (m mdWriter) p(format string, args ...any) { fmt.Fprintf(m.w, format, args.
 
 func (m mdWriter) header(r *Report) {
 	m.p("# BendScript round-trip report %s\n\n", code(r.RunID))
-	if r.Suite != SuiteGating {
+	if !gated(r.Suite) {
 		m.p("Suite `%s`, informational: no §8.5 threshold applies; the verdict says only whether the run is complete.\n\n", r.Suite)
 	}
-	if r.Passed() && r.Suite != SuiteGating {
+	if r.Passed() && !gated(r.Suite) {
 		m.p("**Verdict: ✅ PASS**: the run is complete.\n\n")
 	} else if r.Passed() {
 		m.p("**Verdict: ✅ PASS**: every §8.5 threshold holds for every model.\n\n")

@@ -91,7 +91,7 @@ func yTop(r *Report, c *ClassResult) float64 {
 		top = *c.MaxDrift
 	}
 	for _, t := range r.thresholds() {
-		if t.class == c.Class && !t.own && r.Suite == SuiteGating {
+		if t.class == c.Class && !t.own && gated(r.Suite) {
 			top = math.Max(top, t.limit)
 		}
 	}
@@ -108,7 +108,7 @@ func plotLines(r *Report, c *ClassResult) []lineSpec {
 	for _, t := range r.thresholds() {
 		// The harness's own thresholds are on edit compliance, not on the
 		// plotted drift or faithfulness; an informational suite has none.
-		if t.class == c.Class && !t.own && r.Suite == SuiteGating {
+		if t.class == c.Class && !t.own && gated(r.Suite) {
 			ls = append(ls, lineSpec{t.limit, "threshold", fmt.Sprintf("limit %s %s", opSymbol(t.op), num(t.limit))})
 		}
 	}

@@ -28,7 +28,12 @@ const (
 	SuiteGating = "gating"
 	SuiteSize   = "size"
 	SuiteRelay  = "relay"
+	SuiteAll    = "all" // gating and relay: the gating verdict, the relay beside it
 )
+
+// gated reports whether a suite's verdict applies the thresholds: the
+// gating suite's does, and so does "all" (on its gating tasks).
+func gated(suite string) bool { return suite == SuiteGating || suite == SuiteAll }
 
 // The harness's own metrics, beside §8.5's (Failure.Metric).
 const (
@@ -88,7 +93,7 @@ func failures(r *Report) []Failure {
 	for _, model := range r.Models {
 		mr := r.Results[model]
 		for _, t := range r.thresholds() {
-			if r.Suite != SuiteGating {
+			if !gated(r.Suite) {
 				break // an informational suite is judged on completeness alone
 			}
 			v := t.value(mr)
@@ -164,7 +169,7 @@ func warnings(r *Report, in Input) []string {
 	if n := len(r.Models); n > 0 && n < 3 {
 		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, plural(n, "model", "models")))
 	}
-	if r.Suite != SuiteGating {
+	if !gated(r.Suite) {
 		out = append(out, fmt.Sprintf("suite %s is informational: no §8.5 threshold applies, and the verdict says only whether the run is complete; the gating verdict comes from the gating suite", r.Suite))
 	}
 	if r.Repeats < 2 {

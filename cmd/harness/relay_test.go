@@ -138,3 +138,32 @@ func TestRelayResume(t *testing.T) {
 		t.Error("rescore does not reproduce the relay report")
 	}
 }
+
+// TestSuiteAll: --suite all runs the gating suite and the relay in one run;
+// the §8.5 tables and the verdict are the gating suite's (20 documents per
+// class), the relay is reported beside them.
+func TestSuiteAll(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, errs, code := runCLI(t, "run", "--suite", "all", "--steps", "4", "--models", "offline/oracle", "--judges", "offline/judge",
+		"--no-preflight", "--progress", "none", "--run-id", "a")
+	if code != 0 {
+		t.Fatalf("exit %d (the oracle passes the gating suite): %s", code, errs)
+	}
+	b, _ := os.ReadFile(filepath.Join("reports", "a.json"))
+	var rep struct {
+		Suite   string
+		Verdict string
+		Tasks   int
+		Results map[string]struct {
+			ClassB struct{ Documents int } `json:"class_b"`
+		}
+		Relay []struct{ Step int }
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Suite != "all" || rep.Verdict != "pass" || rep.Results["offline/oracle"].ClassB.Documents != 20 || len(rep.Relay) != 4 {
+		t.Errorf("suite %q, verdict %q, class B over %d documents, %d relay rows; want all, pass, 20 and 4",
+			rep.Suite, rep.Verdict, rep.Results["offline/oracle"].ClassB.Documents, len(rep.Relay))
+	}
+}

@@ -70,7 +70,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.perModel, "per-model", 0, "requests in flight per model, at least 1 (default: the configuration's)")
 	fs.IntVar(&o.global, "global", 0, "requests in flight in all, at least 1 (default: the configuration's)")
 	fs.StringVar(&o.progressMode, "progress", "auto", "progress output: auto (bars on a terminal), bars, lines or none")
-	fs.StringVar(&o.suite, "suite", pipeline.SuiteGating, "task suite: gating (§8: the corpus, the verdict) or size (the size ladder, informational)")
+	fs.StringVar(&o.suite, "suite", pipeline.SuiteGating, "task suite: gating (§8: the corpus, the verdict), size (the size ladder), relay (chains of edits) or all (gating and relay: the gating verdict, the relay beside it)")
 	fs.StringVar(&o.rungs, "rungs", "", "size suite: the rungs to run, e.g. 8k,32k,128k (default 8k,32k,128k,512k)")
 	fs.IntVar(&o.steps, "steps", 0, "relay suite: steps per chain, at least 1 (default 8: B, C, C⁻¹, B⁻¹ twice)")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -110,8 +110,8 @@ func checkRunFlags(o runOptions, given map[string]bool) error {
 		return usageError("run: --suite takes %s, not %q", strings.Join(pipeline.Suites, " or "), o.suite)
 	case given["rungs"] && o.suite != pipeline.SuiteSize:
 		return usageError("run: --rungs goes with --suite %s", pipeline.SuiteSize)
-	case given["steps"] && o.suite != pipeline.SuiteRelay:
-		return usageError("run: --steps goes with --suite %s", pipeline.SuiteRelay)
+	case given["steps"] && o.suite != pipeline.SuiteRelay && o.suite != pipeline.SuiteAll:
+		return usageError("run: --steps goes with --suite %s or %s", pipeline.SuiteRelay, pipeline.SuiteAll)
 	case given["steps"] && o.steps < 1:
 		return usageError("run: --steps takes a whole number of at least 1, not %d", o.steps)
 	case given["resume"] && given["run-id"]:
