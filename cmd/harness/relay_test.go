@@ -21,13 +21,15 @@ import (
 // step; offline/noisy's median at step 8 above its median at step 1, its
 // slips compounding from its own previous answers.
 func TestRelaySuite(t *testing.T) {
-	t.Chdir(t.TempDir())
+	t.Parallel()
+	dir := t.TempDir()
+	reports := filepath.Join(dir, "reports")
 	out, errs, code := runCLI(t, "run", "--suite", "relay", "--models", "offline/oracle,offline/noisy", "--judges", "offline/judge",
-		"--steps", "8", "--no-preflight", "--progress", "none", "--run-id", "r")
+		"--steps", "8", "--no-preflight", "--progress", "none", "--run-id", "r", "--out", filepath.Join(dir, "runs"), "--reports", reports)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	b, err := os.ReadFile(filepath.Join("reports", "r.json"))
+	b, err := os.ReadFile(filepath.Join(reports, "r.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func TestRelaySuite(t *testing.T) {
 	if first, last := median["offline/noisy1"], median["offline/noisy8"]; last <= first {
 		t.Errorf("offline/noisy: median drift %v at step 8, %v at step 1; want it to compound", last, first)
 	}
-	html, _ := os.ReadFile(filepath.Join("reports", "r.html"))
+	html, _ := os.ReadFile(filepath.Join(reports, "r.html"))
 	if !strings.Contains(string(html), "drift against step") {
 		t.Error("the viewer has no relay plot")
 	}
@@ -143,13 +145,14 @@ func TestRelayResume(t *testing.T) {
 // the §8.5 tables and the verdict are the gating suite's (20 documents per
 // class), the relay is reported beside them.
 func TestSuiteAll(t *testing.T) {
-	t.Chdir(t.TempDir())
+	t.Parallel()
+	dir := t.TempDir()
 	_, errs, code := runCLI(t, "run", "--suite", "all", "--steps", "4", "--models", "offline/oracle", "--judges", "offline/judge",
-		"--no-preflight", "--progress", "none", "--run-id", "a")
+		"--no-preflight", "--progress", "none", "--run-id", "a", "--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"))
 	if code != 0 {
 		t.Fatalf("exit %d (the oracle passes the gating suite): %s", code, errs)
 	}
-	b, _ := os.ReadFile(filepath.Join("reports", "a.json"))
+	b, _ := os.ReadFile(filepath.Join(dir, "reports", "a.json"))
 	var rep struct {
 		Suite   string
 		Verdict string

@@ -37,6 +37,7 @@ func offlineRun(t *testing.T, dir, id string, extra ...string) string {
 // transcripts scored by the same metric give the same JSON report, byte
 // for byte, but for the rescored_at line.
 func TestRescoreReproducesReport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, dir, "harness.yaml", "repeats: 2\n")
 	runDir := offlineRun(t, dir, "demo")
@@ -70,6 +71,7 @@ func TestRescoreReproducesReport(t *testing.T) {
 }
 
 func TestRescoreRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	runDir := offlineRun(t, dir, "r")
 	tamper := func(path, old, new string) {
@@ -115,6 +117,7 @@ func TestRescoreRefuses(t *testing.T) {
 }
 
 func TestCompareCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	offlineRun(t, dir, "a")
 	offlineRun(t, dir, "b", "--seed", "7")
@@ -139,6 +142,7 @@ func TestCompareCLI(t *testing.T) {
 // TestReportJSONIsSpecShaped: the fields of §8.7 are where the spec puts
 // them, under their names.
 func TestReportJSONIsSpecShaped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	offlineRun(t, dir, "s")
 	b, err := os.ReadFile(filepath.Join(dir, "reports", "s.json"))
@@ -187,6 +191,7 @@ func TestReportJSONIsSpecShaped(t *testing.T) {
 // configuration archive transcripts with the same hashes and write the same
 // JSON report but for the run's name and start time.
 func TestOfflineRunReproducible(t *testing.T) {
+	t.Parallel()
 	a, b := t.TempDir(), t.TempDir()
 	runA, runB := offlineRun(t, a, "same"), offlineRun(t, b, "same")
 	hashes := func(dir string) map[string]string {

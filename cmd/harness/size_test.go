@@ -15,14 +15,15 @@ import (
 // everywhere, offline/noisy's median drift on the largest rung above the
 // smallest; rescore reproduces the report from the manifest alone.
 func TestSizeSuite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	t.Chdir(dir)
+	reports := filepath.Join(dir, "reports")
 	out, errs, code := runCLI(t, "run", "--suite", "size", "--models", "offline/oracle,offline/noisy", "--judges", "offline/judge",
-		"--no-preflight", "--progress", "none", "--run-id", "s")
+		"--no-preflight", "--progress", "none", "--run-id", "s", "--out", filepath.Join(dir, "runs"), "--reports", reports)
 	if code != 0 {
 		t.Fatalf("exit %d (a complete informational run passes)\n%s%s", code, out, errs)
 	}
-	b, err := os.ReadFile(filepath.Join("reports", "s.json"))
+	b, err := os.ReadFile(filepath.Join(reports, "s.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,15 +56,28 @@ func TestSizeSuite(t *testing.T) {
 	if small, large := median["offline/noisy 8k"], median["offline/noisy 512k"]; large <= small {
 		t.Errorf("offline/noisy: median drift %v on 512k, %v on 8k; want it to grow with size", large, small)
 	}
-	md, _ := os.ReadFile(filepath.Join("reports", "s.md"))
-	html, _ := os.ReadFile(filepath.Join("reports", "s.html"))
+	md, _ := os.ReadFile(filepath.Join(reports, "s.md"))
+	html, _ := os.ReadFile(filepath.Join(reports, "s.html"))
 	if !strings.Contains(string(md), "## Size ladder") || !strings.Contains(string(html), "drift and cost against size") {
 		t.Error("the Markdown summary or the viewer lacks the size ladder")
 	}
-	if _, errs, code := runCLI(t, "rescore", "--out", "re", filepath.Join("runs", "s")); code != 0 {
+}
+
+// TestSizeSuiteRescore: rescore rebuilds the size suite's ladder from the
+// manifest (suite and rungs) and reproduces the report.
+func TestSizeSuiteRescore(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	reports := filepath.Join(dir, "reports")
+	if _, errs, code := runCLI(t, "run", "--suite", "size", "--rungs", "8k,32k", "--models", "offline/noisy", "--judges", "offline/judge",
+		"--no-preflight", "--progress", "none", "--run-id", "s", "--out", filepath.Join(dir, "runs"), "--reports", reports); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	b, _ := os.ReadFile(filepath.Join(reports, "s.json"))
+	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), filepath.Join(dir, "runs", "s")); code != 0 {
 		t.Fatalf("rescore: exit %d: %s", code, errs)
 	}
-	again, _ := os.ReadFile(filepath.Join("re", "s.json"))
+	again, _ := os.ReadFile(filepath.Join(dir, "re", "s.json"))
 	var kept []string
 	for _, l := range strings.SplitAfter(string(again), "\n") {
 		if !strings.HasPrefix(l, `  "rescored_at"`) {
