@@ -75,6 +75,7 @@ func testOptions(t *testing.T, models []string, url string) (Options, *bytes.Buf
 // while answers are still being given, and count against their model's
 // per-model limit together with its answers.
 func TestRunJudgesAsRunnerJobs(t *testing.T) {
+	t.Parallel()
 	var p peak
 	srv := modeltest.NewServer(t, p.handler(15*time.Millisecond))
 	models := []string{"a/x", "b/y", "c/z"}
@@ -119,6 +120,7 @@ func TestRunJudgesAsRunnerJobs(t *testing.T) {
 // nobody else could judge its class A answers. The run is refused before
 // any request (preflight included), naming the fix.
 func TestRunRefusesUnjudgeablePanel(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply { return modeltest.Text("{}") })
 	srv.SetModels(modeltest.Entry("a/x"))
 	o, _ := testOptions(t, []string{"a/x"}, srv.URL)
@@ -137,6 +139,7 @@ func TestRunRefusesUnjudgeablePanel(t *testing.T) {
 // same JSON report but for rescored_at; a manifest whose configuration was
 // edited after the run is refused, naming the file and the pointer.
 func TestScoreReproducesRunAndReadRunChecksHashes(t *testing.T) {
+	t.Parallel()
 	o, _ := testOptions(t, []string{"offline/oracle", "offline/noisy"}, "")
 	o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
 	res, err := Run(context.Background(), o)
@@ -176,6 +179,7 @@ func TestScoreReproducesRunAndReadRunChecksHashes(t *testing.T) {
 // TestRunIDsInTheSameMillisecond: two runs that start at the same instant
 // without a run id get different, time-sorted directories, and both run.
 func TestRunIDsInTheSameMillisecond(t *testing.T) {
+	t.Parallel()
 	o, _ := testOptions(t, []string{"offline/oracle"}, "")
 	o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
 	o.RunID = ""

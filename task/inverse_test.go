@@ -133,6 +133,7 @@ func TestInverseTasks(t *testing.T) {
 // TestCheckInverseFailsOnBreakage: a missing, stale, inexact or orphaned
 // inverse task is reported, naming the file.
 func TestCheckInverseFailsOnBreakage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		breakf func(t *testing.T, m fstest.MapFS)

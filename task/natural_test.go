@@ -87,6 +87,7 @@ func TestEmbedsNatural(t *testing.T) {
 // TestCheckNaturalFailsOnBreakage: every property CheckNatural and
 // LoadNatural guard is reported when one file breaks it, naming the file.
 func TestCheckNaturalFailsOnBreakage(t *testing.T) {
+	t.Parallel()
 	const f = "instructions/natural/"
 	cases := []struct {
 		name   string

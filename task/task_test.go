@@ -80,6 +80,7 @@ func findFile(m fstest.MapFS, prefix string) string {
 // TestCorpusCheckFailsOnBreakage: breaking any one document, task or gold
 // edit is reported, naming the file.
 func TestCorpusCheckFailsOnBreakage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		breakf func(t *testing.T, m fstest.MapFS)
