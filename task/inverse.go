@@ -24,19 +24,28 @@ const InverseDir = "inverse"
 // Forward points to the forward task. Problems are reported as Load reports
 // them, and a file with a problem that prevents its use is left out.
 func LoadInverse(s *Set, taskFS fs.FS) ([]*Task, []Problem) {
-	names, _ := fs.Glob(taskFS, InverseDir+"/??-?.json")
+	return loadDerived(s, taskFS, InverseDir, "undo", false, func(fwd *Task) *Document {
+		doc := fwd.Expected.Clone()
+		data := bend.Marshal(doc)
+		return &Document{Name: fwd.DocumentName, Bytes: data, Doc: doc, Hash: hashOf(data)}
+	})
+}
+
+// loadDerived reads every dir/NN-x.json of taskFS, a task derived from the
+// class B or C task NN-x of s (its Forward), whose source document source
+// gives; verb says what the derived task does to the forward one, for the
+// problem of a file with no forward task. Tasks are sorted by id.
+func loadDerived(s *Set, taskFS fs.FS, dir, verb string, natural bool, source func(fwd *Task) *Document) ([]*Task, []Problem) {
+	names, _ := fs.Glob(taskFS, dir+"/??-?.json")
 	var out []*Task
 	var probs []Problem
 	for _, name := range names {
 		fwd := s.Task(strings.TrimSuffix(path.Base(name), ".json"))
 		if fwd == nil || fwd.Expected == nil {
-			probs = append(probs, Problem{path.Join("instructions", name), "no class B or C task of that id to undo"})
+			probs = append(probs, Problem{path.Join("instructions", name), "no class B or C task of that id to " + verb})
 			continue
 		}
-		doc := fwd.Expected.Clone()
-		data := bend.Marshal(doc)
-		src := &Document{Name: fwd.DocumentName, Bytes: data, Doc: doc, Hash: hashOf(data)}
-		t, ps := loadTask(taskFS, name, map[string]*Document{fwd.DocumentName: src}, false)
+		t, ps := loadTask(taskFS, name, map[string]*Document{fwd.DocumentName: source(fwd)}, natural)
 		probs = append(probs, ps...)
 		if t != nil {
 			t.Forward = fwd

@@ -27,24 +27,7 @@ const NaturalDir = "natural"
 // reported as Load reports them, and a file with a problem that prevents its
 // use is left out.
 func LoadNatural(s *Set, taskFS fs.FS) ([]*Task, []Problem) {
-	names, _ := fs.Glob(taskFS, NaturalDir+"/??-?.json")
-	var out []*Task
-	var probs []Problem
-	for _, name := range names {
-		fwd := s.Task(strings.TrimSuffix(path.Base(name), ".json"))
-		if fwd == nil || fwd.Expected == nil {
-			probs = append(probs, Problem{path.Join("instructions", name), "no class B or C task of that id to reword"})
-			continue
-		}
-		t, ps := loadTask(taskFS, name, map[string]*Document{fwd.DocumentName: fwd.Source}, true)
-		probs = append(probs, ps...)
-		if t != nil {
-			t.Forward = fwd
-			out = append(out, t)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, probs
+	return loadDerived(s, taskFS, NaturalDir, "reword", true, func(fwd *Task) *Document { return fwd.Source })
 }
 
 // CheckNatural returns what is wrong with the natural tasks of s: a class B
