@@ -37,6 +37,7 @@ const (
 	KindMetaChanged        = "meta_changed"        // document meta differs (no component compares it)
 	KindTitleChanged       = "title_changed"       // the title differs (span coverage counts it as text)
 	KindProse              = "prose_outside_fence" // the document was fenced and surrounded by other text
+	KindAligned            = "new_ids_aligned"     // the output's new ids were matched to the expected document's (natural suite)
 	KindWorkBound          = "work_bound"          // a component hit its work bound: its value may be overstated
 )
 

@@ -180,6 +180,45 @@
 // meta, title or edge meta; prose around a fence; the work bound. They
 // explain a score and never change it.
 //
+// # Alignment of new ids (the natural suite)
+//
+// A natural instruction names what to add but not its ids, so a correct
+// answer may call a new paragraph blk-a91c where the expected document
+// (the gold edit bound to edit.DefaultNames) calls it blk-n001.
+// ScoreAligned first renames the output's new ids to the expected
+// document's, then scores as Score does. Let S, E and O be the source, the
+// expected document and the output, and new(X) the block and span ids of X
+// that S does not have. Align builds an injective renaming
+// ρ: new(O) → new(E), blocks first, then spans:
+//
+//   - Place. A new block's place is (p, a, k): its parent's id (the
+//     expected name, once the parent is matched; "" at the top level), the
+//     id a of the nearest preceding sibling that is in S, and the number k
+//     of new siblings between a and it. o ∈ new(O) and e ∈ new(E) match when
+//     their places are equal. A new span's place is (a, k) within a block
+//     that both have.
+//   - Content. What place left unmatched is matched, in document order, to
+//     a still unmatched item of equal content: same kind and text for a
+//     block, same text for a span.
+//
+// Only ids that S does not have are renamed, each to a distinct name, and
+// each expected name is used once. Hence:
+//
+//   - reusing an id of S for new content is never renamed: the output then
+//     has two blocks (or spans) of that id, or lacks the expected new one,
+//     and drifts as it would without alignment;
+//   - two new things of one id: the first is matched, the second keeps its
+//     id, which E does not have, and drifts;
+//   - alignment cannot lower drift below what a correct placement gets.
+//     ρ is a bijection between names that S does not hold, so Rename(O, ρ)
+//     is O up to the names of its new content; if ρ(O) = E then O was E up
+//     to those names, i.e. correct; if O misplaces or alters new content,
+//     its place or content differs and the difference stays after renaming.
+//     Every other id, and every reference to an id of S, is unchanged.
+//
+// Result.Aligned records ρ, and a diagnostic lists it, so the renaming is
+// visible in every report.
+//
 // # Class A
 //
 // ScoreAnswer checks that the answer is {"answer": string, "evidence":

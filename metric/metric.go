@@ -133,6 +133,10 @@ type Result struct {
 	Extraction string `json:"extraction"`
 	// Drift is Σ wᵢ·cᵢ / Σ wᵢ over Components with Weights; 1 when !Valid.
 	Drift float64 `json:"drift"`
+	// Aligned is, for a task whose new content the instruction does not
+	// name (ScoreAligned), the renaming of the output's new ids to the
+	// expected document's; absent otherwise.
+	Aligned map[string]string `json:"aligned,omitempty"`
 	// Components are the five drift components; all 1 when !Valid.
 	Components Components `json:"components"`
 	// Weights are the weights Drift was computed with.

@@ -17,6 +17,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -78,6 +79,13 @@ func (m *Model) answer(t *task.Task, seed int64) (content, finish string) {
 	if t.Class == task.ClassA {
 		return m.classA(t, seed), "stop"
 	}
+	if len(t.Names) > 0 {
+		// A natural task names no id for new content: the model picks its
+		// own, never the gold's default names.
+		own := *t
+		own.Expected = metric.Rename(t.Expected, ownNames(t.Names))
+		t = &own
+	}
 	switch m.name {
 	case Oracle:
 		return string(bend.Marshal(t.Expected)), "stop"
@@ -85,6 +93,16 @@ func (m *Model) answer(t *task.Task, seed int64) (content, finish string) {
 		return string(t.Source.Bytes), "stop"
 	}
 	return perturb(t, seed)
+}
+
+// ownNames renames a natural task's default names for new content
+// (blk-n001) to names of the offline models' own (blk-n001-mine).
+func ownNames(names map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, n := range names {
+		out[n] = n + "-mine"
+	}
+	return out
 }
 
 // relayStep answers a relay step (package relay), given the document the

@@ -17,14 +17,18 @@ const (
 	SuiteGating = "gating" // the 20 documents × 3 classes of §8: the verdict
 	SuiteSize   = "size"   // the size ladder: the same edits on 8 KB to 512 KB documents (informational)
 	SuiteRelay  = "relay"  // chains of edits, each step given the previous answer (informational)
-	// SuiteAll is the gating suite and the relay in one run: the verdict
-	// is the gating suite's, the relay reported beside it. (The size suite
-	// is left out: its 512 KB documents make it a run of its own.)
+	// SuiteNatural is the 40 class B and C changes asked for as an editor
+	// would, no id dictated for new content (informational).
+	SuiteNatural = "natural"
+	// SuiteAll is the gating, natural and relay suites in one run: the
+	// verdict is the gating suite's, the others reported beside it. (The
+	// size suite is left out: its 512 KB documents make it a run of its
+	// own.)
 	SuiteAll = "all"
 )
 
 // Suites lists the suites, for flag help and errors.
-var Suites = []string{SuiteGating, SuiteSize, SuiteRelay, SuiteAll}
+var Suites = []string{SuiteGating, SuiteNatural, SuiteSize, SuiteRelay, SuiteAll}
 
 // SuiteSet returns the task set a run's suite runs: the corpus itself for
 // the gating suite, or for the size suite the ladder built from it
@@ -48,13 +52,15 @@ func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 			return nil, fmt.Errorf("building the size ladder: %w", err)
 		}
 		return ladder.TaskSet(rungs)
+	case SuiteNatural:
+		return naturalSet(corpus), nil
 	case SuiteRelay, SuiteAll:
 		set, _, err := relay.Build(corpus, cmp.Or(in.Steps, relay.DefaultSteps))
 		if err != nil {
 			return nil, usage("--steps: %v", err)
 		}
 		if in.Suite == SuiteAll {
-			return merge(corpus, set), nil
+			return merge(merge(corpus, naturalSet(corpus)), set), nil
 		}
 		return set, nil
 	}
@@ -79,3 +85,24 @@ func merge(a, b *task.Set) *task.Set {
 
 // relaySuite reports whether suite runs relay chains.
 func relaySuite(suite string) bool { return suite == SuiteRelay || suite == SuiteAll }
+
+// NaturalPrefix starts the id of a natural-suite task: n03-b is task 03-b
+// asked for as an editor would (instructions/natural/03-b.json), an id no
+// other suite uses.
+const NaturalPrefix = "n"
+
+// naturalSet is the natural suite's task set: the corpus documents and the
+// natural tasks, under ids NaturalPrefix + the forward id.
+func naturalSet(corpus *task.Set) *task.Set {
+	out := &task.Set{Documents: corpus.Documents}
+	for _, t := range corpus.Natural {
+		c := *t
+		c.ID = NaturalPrefix + t.ID
+		out.Tasks = append(out.Tasks, &c)
+	}
+	slices.SortFunc(out.Tasks, func(x, y *task.Task) int { return strings.Compare(x.ID, y.ID) })
+	return out
+}
+
+// IsNatural reports whether a task id is a natural-suite task's.
+func IsNatural(id string) bool { return strings.HasPrefix(id, NaturalPrefix) }

@@ -59,7 +59,12 @@ func Build(in Input) *Report {
 		scores[key{s.Model, s.TaskID, s.Repeat}] = s
 	}
 	b := builder{repeats: m.Repeats, seed: m.Seed, scores: scores}
-	byClass := tasksByClass(in)
+	byClass := tasksByClass(in, func(id string) bool {
+		// In "all", the classes are the gating suite's: relay steps and
+		// natural tasks have their own sections.
+		_, _, step := relay.StepOf(id)
+		return in.Manifest.Inputs.Suite != SuiteAll || !step && !naturalIDs(id)
+	})
 	for _, model := range m.Models {
 		mr := &ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/", Providers: map[string]int{}}
 		if d, ok := m.Determinism[model]; ok {
@@ -83,6 +88,9 @@ func Build(in Input) *Report {
 		r.Size = sizeRows(in)
 	case SuiteRelay, SuiteAll:
 		r.Relay, r.RelayModels = relaySteps(in, m.Seed)
+	}
+	if r.Suite == SuiteNatural || r.Suite == SuiteAll {
+		r.Natural = b.natural(m.Models, tasksByClass(in, naturalIDs))
 	}
 	r.Failures = failures(r)
 	r.Verdict = Pass
@@ -112,15 +120,15 @@ func setClass(mr *ModelResult, class string, c *ClassResult) {
 // tasksByClass groups the run's task ids by class, in the manifest's order.
 // A task's class comes from the task set, else from a score, else from its
 // id (NN-a is class A).
-func tasksByClass(in Input) map[string][]string {
+func tasksByClass(in Input, keep func(id string) bool) map[string][]string {
 	classOf := map[string]string{}
 	for _, s := range in.Scores {
 		classOf[s.TaskID] = s.Class
 	}
 	out := map[string][]string{}
 	for _, id := range in.Manifest.TaskIDs {
-		if _, _, ok := relay.StepOf(id); ok && in.Manifest.Inputs.Suite == SuiteAll {
-			continue // relay steps have their own section; the classes are the gating suite's
+		if !keep(id) {
+			continue
 		}
 		c := classOf[id]
 		if in.Set != nil {
@@ -134,6 +142,26 @@ func tasksByClass(in Input) map[string][]string {
 			}
 		}
 		out[c] = append(out[c], id)
+	}
+	return out
+}
+
+// naturalIDs reports whether a task id is a natural-suite task's (n03-b).
+func naturalIDs(id string) bool { return strings.HasPrefix(id, "n") }
+
+// natural computes the natural section: classes B and C over the natural
+// tasks (byClass), per model.
+func (b *builder) natural(models []string, byClass map[string][]string) map[string]*NaturalResult {
+	out := map[string]*NaturalResult{}
+	for _, m := range models {
+		nr := &NaturalResult{}
+		if ids := byClass[task.ClassB]; len(ids) > 0 {
+			nr.ClassB = b.class(m, task.ClassB, ids)
+		}
+		if ids := byClass[task.ClassC]; len(ids) > 0 {
+			nr.ClassC = b.class(m, task.ClassC, ids)
+		}
+		out[m] = nr
 	}
 	return out
 }

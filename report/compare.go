@@ -90,6 +90,20 @@ func Compare(old, new *Report, oldName, newName string) *Comparison {
 			c.Rows = append(c.Rows, row)
 			c.Notes = append(c.Notes, notes...)
 		}
+		// The natural suite, when both reports have it, per class.
+		on, nn := old.Natural[m], new.Natural[m]
+		if on == nil || nn == nil {
+			continue
+		}
+		for _, pair := range [][2]*ClassResult{{on.ClassB, nn.ClassB}, {on.ClassC, nn.ClassC}} {
+			if pair[0] == nil || pair[1] == nil {
+				continue
+			}
+			row, notes := compareClass(m, pair[0].Class, pair[0], pair[1])
+			row.Class = "natural " + pair[0].Class
+			c.Rows = append(c.Rows, row)
+			c.Notes = append(c.Notes, notes...)
+		}
 	}
 	return c
 }

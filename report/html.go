@@ -75,10 +75,18 @@ type page struct {
 	Heads       []string // the matrix's threshold columns
 	Components  []string // the drift components' column headings
 	Plots       []plot
-	SizePlots   []sizePlot  // the size suite: drift and cost against size, per model
-	RelayPlots  []relayPlot // the relay suite: drift against step, per model
-	Gated       bool        // the verdict applies the thresholds (gating, all)
+	SizePlots   []sizePlot   // the size suite: drift and cost against size, per model
+	RelayPlots  []relayPlot  // the relay suite: drift against step, per model
+	Gated       bool         // the verdict applies the thresholds (gating, all)
+	Natural     []naturalRow // the natural suite, as information
 	Transcripts []transcriptView
+}
+
+// naturalRow is one (model, class) of the natural suite in the viewer.
+type naturalRow struct {
+	Model, Class       string
+	N                  int
+	Median, P95, Edits string
 }
 
 type matrixRow struct {
@@ -117,6 +125,16 @@ func newPage(r *Report, in Input) page {
 	p.SizePlots = newSizePlots(r)
 	p.RelayPlots = newRelayPlots(r, in)
 	p.Gated = gated(r.Suite)
+	for _, model := range r.Models {
+		if nr := r.Natural[model]; nr != nil {
+			for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {
+				if c != nil {
+					p.Natural = append(p.Natural, naturalRow{model, c.Class, c.Documents, withInterval(c.MedianDrift, c.MedianInterval),
+						numOr(c.P95Drift, "n/a"), percentOr(c.EditComplianceRate)})
+				}
+			}
+		}
+	}
 	p.Transcripts = transcriptViews(in)
 	return p
 }

@@ -29,6 +29,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	md.size(r)
 	md.relay(r)
+	md.natural(r)
 	md.drift(r)
 	md.faithfulness(r)
 	md.calls(r)
@@ -215,6 +216,48 @@ func (m mdWriter) size(r *Report) {
 		}
 		m.p("| %s | %s | %d | %s | %d | %s | %s | %s | %d | %d | %d | %s |\n", code(row.Model), row.Rung, row.Bytes, pos, row.Scored,
 			numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), row.Invalid, row.CutOff, row.OutputTokens, cost)
+	}
+	m.p("\n")
+}
+
+// natural is the natural suite's table: the gating suite's numbers for
+// classes B and C over the natural tasks, the thresholds marked as
+// information.
+func (m mdWriter) natural(r *Report) {
+	if len(r.Natural) == 0 {
+		return
+	}
+	t := r.Thresholds
+	m.p("## Natural suite (information)\n\nThe 40 class B and C changes asked for as an editor would, no id dictated for new content; the output's new ids are aligned to the expected document's before scoring (`metric/doc.go`). The same numbers and thresholds as the gating suite's, shown as information: they decide no verdict.\n\n")
+	m.p("| model | class | n | median drift [95%% CI] | P95 drift | edits applied | median within limit | P95 within limit | edits applied within gate |\n")
+	m.p("|---|---|---:|---:|---:|---:|---|---|---|\n")
+	for _, model := range r.Models {
+		nr := r.Natural[model]
+		if nr == nil {
+			continue
+		}
+		for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {
+			if c == nil {
+				continue
+			}
+			medLimit, p95Limit, gate := t.ClassBMedianMax, t.ClassBP95Max, t.ClassBEditAppliedMin
+			if c.Class == task.ClassC {
+				medLimit, p95Limit, gate = t.ClassCMedianMax, t.ClassCP95Max, t.ClassCEditAppliedMin
+			}
+			within := func(v *float64, limit float64, atLeast bool) string {
+				if v == nil {
+					return "n/a"
+				}
+				ok := *v <= limit
+				if atLeast {
+					ok = *v >= limit
+				}
+				return fmt.Sprintf("%s (%s %s)", mark(ok), map[bool]string{true: "≥", false: "≤"}[atLeast], num(limit))
+			}
+			m.p("| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", code(model), c.Class, c.Documents,
+				withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"), percentOr(c.EditComplianceRate),
+				within(c.MedianDrift, medLimit, false), within(c.P95Drift, p95Limit, false), within(c.EditComplianceRate, gate, true))
+		}
 	}
 	m.p("\n")
 }

@@ -121,6 +121,17 @@ type Report struct {
 	// Absent for other suites.
 	Relay       []RelayStep  `json:"relay,omitempty"`
 	RelayModels []RelayModel `json:"relay_models,omitempty"`
+	// Natural is the natural suite's result (suites natural and all): per
+	// model, classes B and C computed as the gating suite's are, over the
+	// natural tasks, with the same thresholds shown as information (they
+	// decide no verdict). Absent for other suites.
+	Natural map[string]*NaturalResult `json:"natural,omitempty"`
+}
+
+// NaturalResult is one model's natural-suite classes.
+type NaturalResult struct {
+	ClassB *ClassResult `json:"class_b,omitempty"`
+	ClassC *ClassResult `json:"class_c,omitempty"`
 }
 
 // BootstrapInfo describes the percentile bootstrap of the medians.

@@ -25,10 +25,11 @@ type threshold struct {
 
 // The suites a report can be of (transcript.Inputs.Suite).
 const (
-	SuiteGating = "gating"
-	SuiteSize   = "size"
-	SuiteRelay  = "relay"
-	SuiteAll    = "all" // gating and relay: the gating verdict, the relay beside it
+	SuiteGating  = "gating"
+	SuiteSize    = "size"
+	SuiteRelay   = "relay"
+	SuiteNatural = "natural"
+	SuiteAll     = "all" // gating, natural and relay: the gating verdict, the others beside it
 )
 
 // gated reports whether a suite's verdict applies the thresholds: the

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 
+	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
@@ -272,6 +273,15 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 			}
 		}
 		return s
+	}
+	if len(t.Names) > 0 || len(edit.Placeholders(t.GoldEdit)) > 0 {
+		// A natural task: the model names its new content itself.
+		ops, err := edit.Bind(t.GoldEdit, t.Names)
+		if err == nil {
+			res := metric.ScoreAligned(t.Source.Doc, t.Expected, ops, tr.Response.Content, w)
+			s.Metric = &res
+			return s
+		}
 	}
 	res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, tr.Response.Content, w)
 	s.Metric = &res

@@ -1,0 +1,251 @@
+package metric
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/edit"
+)
+
+// Align matches the new content of an output to the new content of the
+// expected document, for tasks whose instruction does not dictate the ids
+// of what it adds (the natural suite): a new id is a block or span id the
+// source does not have. It returns the renaming, output id → expected id.
+// The rule is in doc.go ("Alignment of new ids").
+func Align(source, expected, output *bend.Document) map[string]string {
+	old := ids(source)
+	a := aligner{old: old, rename: map[string]string{}, taken: map[string]bool{}}
+	a.blocks(newBlocks(expected.Blocks, "", old), newBlocks(output.Blocks, "", old))
+	// Spans, in every block both have (after the blocks' renaming).
+	exp := blockIndex(expected)
+	output.Walk(func(b *bend.Block, _ int, _ string) bool {
+		if e := exp[a.name(b.ID)]; e != nil {
+			a.spans(newSpans(e.Spans, old), newSpans(b.Spans, old))
+		}
+		return true
+	})
+	return a.rename
+}
+
+// aligner builds the renaming; taken are the expected ids already matched.
+type aligner struct {
+	old    map[string]bool
+	rename map[string]string
+	taken  map[string]bool
+}
+
+func (a *aligner) name(id string) string {
+	if n, ok := a.rename[id]; ok {
+		return n
+	}
+	return id
+}
+
+// match records out → exp when both are free.
+func (a *aligner) match(out, exp string) bool {
+	if _, done := a.rename[out]; done || a.taken[exp] || a.old[out] {
+		return false
+	}
+	a.rename[out], a.taken[exp] = exp, true
+	return true
+}
+
+// newItem is one new block or span with its place: its parent (the
+// expected side's name), the nearest preceding sibling that is not new, how
+// many new siblings come between, and its content.
+type newItem struct {
+	id, parent, anchor string
+	k                  int
+	content            string
+}
+
+func (n newItem) key(parent string) string {
+	return parent + "\x00" + n.anchor + "\x00" + strconv.Itoa(n.k)
+}
+
+// blocks matches new blocks by place (parent, anchor, k) first, then the
+// rest by equal kind and text. The output's parents are renamed as they
+// are matched, so new blocks inside new blocks are matched too (pre-order).
+func (a *aligner) blocks(exp, out []newItem) {
+	byKey := map[string]string{}
+	for _, e := range exp {
+		byKey[e.key(e.parent)] = e.id
+	}
+	for _, o := range out {
+		if e, ok := byKey[o.key(a.name(o.parent))]; ok {
+			a.match(o.id, e)
+		}
+	}
+	a.byContent(exp, out)
+}
+
+func (a *aligner) spans(exp, out []newItem) {
+	byKey := map[string]string{}
+	for _, e := range exp {
+		byKey[e.key("")] = e.id
+	}
+	for _, o := range out {
+		if e, ok := byKey[o.key("")]; ok {
+			a.match(o.id, e)
+		}
+	}
+	a.byContent(exp, out)
+}
+
+// byContent matches what place did not, in order, by equal content.
+func (a *aligner) byContent(exp, out []newItem) {
+	for _, o := range out {
+		for _, e := range exp {
+			if o.content == e.content && a.match(o.id, e.id) {
+				break
+			}
+		}
+	}
+}
+
+// newBlocks lists the new blocks below blocks, in pre-order.
+func newBlocks(blocks []*bend.Block, parent string, old map[string]bool) []newItem {
+	var out []newItem
+	anchor, k := "", 0
+	for _, b := range blocks {
+		if old[b.ID] {
+			anchor, k = b.ID, 0
+		} else {
+			out = append(out, newItem{id: b.ID, parent: parent, anchor: anchor, k: k, content: b.Kind + "\x00" + blockText(b)})
+			k++
+		}
+		out = append(out, newBlocks(b.Items, b.ID, old)...)
+		out = append(out, newBlocks(b.Blocks, b.ID, old)...)
+	}
+	return out
+}
+
+func newSpans(spans []*bend.Span, old map[string]bool) []newItem {
+	var out []newItem
+	anchor, k := "", 0
+	for _, s := range spans {
+		if old[s.ID] {
+			anchor, k = s.ID, 0
+			continue
+		}
+		text := ""
+		if s.Text != nil {
+			text = *s.Text
+		}
+		out = append(out, newItem{id: s.ID, anchor: anchor, k: k, content: text})
+		k++
+	}
+	return out
+}
+
+func blockText(b *bend.Block) string {
+	if b.Text != nil {
+		return *b.Text
+	}
+	var sb strings.Builder
+	for _, s := range b.Spans {
+		if s.Text != nil {
+			sb.WriteString(*s.Text)
+		}
+	}
+	return sb.String()
+}
+
+// ids is every block and span id of d.
+func ids(d *bend.Document) map[string]bool {
+	out := map[string]bool{}
+	d.Walk(func(b *bend.Block, _ int, _ string) bool {
+		out[b.ID] = true
+		for _, s := range b.Spans {
+			out[s.ID] = true
+		}
+		return true
+	})
+	return out
+}
+
+// Rename returns a copy of d with block and span ids renamed, and every
+// reference that names them (edge subjects and objects, link targets,
+// embed targets) renamed with them.
+func Rename(d *bend.Document, rename map[string]string) *bend.Document {
+	c := d.Clone()
+	ref := func(r string) string {
+		head, frag, ok := strings.Cut(r, "#")
+		if !ok || !strings.HasPrefix(head, "bend:") {
+			return r
+		}
+		blk, spn, hasSpan := strings.Cut(frag, ".")
+		if n, ok := rename[blk]; ok {
+			blk = n
+		}
+		if n, ok := rename[spn]; hasSpan && ok {
+			spn = n
+		}
+		if hasSpan {
+			return head + "#" + blk + "." + spn
+		}
+		return head + "#" + blk
+	}
+	c.Walk(func(b *bend.Block, _ int, _ string) bool {
+		if n, ok := rename[b.ID]; ok {
+			b.ID = n
+		}
+		if b.Target != nil {
+			t := ref(*b.Target)
+			b.Target = &t
+		}
+		for _, s := range b.Spans {
+			if n, ok := rename[s.ID]; ok {
+				s.ID = n
+			}
+			for _, m := range s.Marks {
+				if m.Link != nil {
+					m.Link.Target = ref(m.Link.Target)
+				}
+			}
+		}
+		return true
+	})
+	for _, e := range c.Edges {
+		e.Subject, e.Object = ref(e.Subject), ref(e.Object)
+	}
+	return c
+}
+
+// ScoreAligned scores a raw answer to a task whose new content is not named
+// by the instruction (the natural suite): the output's new ids are aligned
+// to the expected document's (Align), renamed (Rename), and the renamed
+// output is scored as Score scores any (ops are the gold edit bound to the
+// expected document's names). The renaming is recorded in Result.Aligned.
+func ScoreAligned(source, expected *bend.Document, ops []*edit.Op, raw string, w Weights) Result {
+	mustValidate(w)
+	x := ExtractJSON(raw, isDocument)
+	if x.Value == nil || x.Reason != "" {
+		return invalid(x, ops, w)
+	}
+	if reason := documentShape(x.Value); reason != "" {
+		x.Reason = reason
+		return invalid(x, ops, w)
+	}
+	out := bend.FromValue(x.Value)
+	rename := Align(source, expected, out)
+	r := ScoreDocument(source, expected, ops, Rename(out, rename), w)
+	r.Extraction = x.How
+	r.Aligned = rename
+	if len(rename) > 0 {
+		pairs := make([]string, 0, len(rename))
+		for _, k := range slices.Sorted(maps.Keys(rename)) {
+			pairs = append(pairs, k+" → "+rename[k])
+		}
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{KindAligned, fmt.Sprintf("new ids aligned to the expected document's: %s", strings.Join(pairs, ", "))})
+	}
+	if x.Prose > 0 {
+		r.Diagnostics = append(r.Diagnostics, Diagnostic{KindProse, fmt.Sprintf("%d non-blank characters outside the fenced block", x.Prose)})
+	}
+	sortDiagnostics(r.Diagnostics)
+	return r
+}

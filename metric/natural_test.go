@@ -1,0 +1,72 @@
+package metric
+
+import (
+	"fmt"
+	"testing"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/internal/testcorpus"
+)
+
+// TestAlignNaturalAnswers: for every natural task, an output equal to its
+// expected document with every new id renamed to a fresh name of the
+// model's choosing scores drift 0 with the edit applied; the same output
+// with a new block given an id the source already has does not (reusing an
+// id is never rewarded).
+func TestAlignNaturalAnswers(t *testing.T) {
+	set := testcorpus.Set(t)
+	if len(set.Natural) != 40 {
+		t.Fatalf("%d natural tasks, want 40", len(set.Natural))
+	}
+	for _, nt := range set.Natural {
+		ops, err := edit.Bind(nt.GoldEdit, nt.Names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh := map[string]string{}
+		i := 0
+		for _, name := range nt.Names {
+			i++
+			fresh[name] = fmt.Sprintf("model-chose-%d", i)
+		}
+		out := Rename(nt.Expected, fresh)
+		r := ScoreAligned(nt.Source.Doc, nt.Expected, ops, string(bend.Marshal(out)), DefaultWeights())
+		if r.Drift != 0 || !r.EditApplied {
+			t.Errorf("%s: fresh ids: drift %v, applied %v; want 0 and true (aligned %v, ops %+v)", nt.ID, r.Drift, r.EditApplied, r.Aligned, r.Ops)
+		}
+		// Without alignment the same output is penalised when it adds
+		// blocks or spans: the check that alignment does the work.
+		if len(nt.Names) > 0 {
+			plain := Score(nt.Source.Doc, nt.Expected, ops, string(bend.Marshal(out)), DefaultWeights())
+			if plain.Drift == 0 && plain.EditApplied {
+				t.Errorf("%s: the renamed output scores 0 even without alignment: the case proves nothing", nt.ID)
+			}
+		}
+		// A new block named with an id the source has: never rewarded.
+		var newBlock string
+		nt.Expected.Walk(func(b *bend.Block, _ int, _ string) bool {
+			if newBlock == "" && isName(nt.Names, b.ID) {
+				newBlock = b.ID
+			}
+			return true
+		})
+		if newBlock == "" {
+			continue
+		}
+		existing := nt.Source.Doc.Blocks[0].ID
+		clash := Rename(nt.Expected, map[string]string{newBlock: existing})
+		if r := ScoreAligned(nt.Source.Doc, nt.Expected, ops, string(bend.Marshal(clash)), DefaultWeights()); r.Drift == 0 && r.EditApplied {
+			t.Errorf("%s: a new block named %s (an id the source has) scores 0 with the edit applied", nt.ID, existing)
+		}
+	}
+}
+
+func isName(names map[string]string, id string) bool {
+	for _, n := range names {
+		if n == id {
+			return true
+		}
+	}
+	return false
+}
