@@ -50,17 +50,33 @@ const (
 // (more on large documents), sometimes wrapped in a Markdown fence with a
 // sentence of prose, and the finish reason: "length" when the answer was
 // cut off.
-func perturb(t *task.Task, seed int64) (string, string) {
+func perturb(t *task.Task, seed int64, level string) (string, string) {
 	r := newRand(seed, t.ID)
 	d := t.Expected.Clone()
 	n := 0
-	switch x := r.Float64(); {
-	case x < 0.45:
-		n = 0
-	case x < 0.85:
+	x := r.Float64()
+	switch level {
+	case NoisyLow:
+		if x >= 0.7 {
+			n = 1
+		}
+	case NoisyHigh:
 		n = 1
+		if x >= 0.4 {
+			n = 2
+		}
+		if x >= 0.8 {
+			n = 3
+		}
 	default:
-		n = 2
+		switch {
+		case x < 0.45:
+			n = 0
+		case x < 0.85:
+			n = 1
+		default:
+			n = 2
+		}
 	}
 	size, extra := len(t.Source.Bytes), 0
 	for range size / SlipEvery {

@@ -7,6 +7,7 @@
 //	offline/oracle    returns the expected document; answers class A with the reference answer and evidence
 //	offline/identity  returns the source unchanged; answers class A with "unknown"
 //	offline/noisy     the expected document with seeded, realistic perturbations
+//	offline/noisy-low, offline/noisy-high   the same, with fewer or more of them (noise levels, to show the metric separates them)
 package offline
 
 import (
@@ -30,6 +31,11 @@ const (
 	Oracle   = "offline/oracle"
 	Identity = "offline/identity"
 	Noisy    = "offline/noisy"
+	// NoisyLow and NoisyHigh perturb less and more than Noisy: 0 or 1
+	// perturbations (70%, 30%), and 1, 2 or 3 (40%, 40%, 20%), against
+	// Noisy's 0, 1 or 2 (45%, 40%, 15%).
+	NoisyLow  = "offline/noisy-low"
+	NoisyHigh = "offline/noisy-high"
 )
 
 // IsOffline reports whether name is an offline model.
@@ -46,10 +52,10 @@ var _ model.Client = (*Model)(nil)
 // New returns the offline model called name.
 func New(name string, set *task.Set) (*Model, error) {
 	switch name {
-	case Oracle, Identity, Noisy:
+	case Oracle, Identity, Noisy, NoisyLow, NoisyHigh:
 		return &Model{name: name, set: set}, nil
 	}
-	return nil, fmt.Errorf("unknown offline model %q (have %s, %s, %s)", name, Oracle, Identity, Noisy)
+	return nil, fmt.Errorf("unknown offline model %q (have %s, %s, %s, %s, %s)", name, Oracle, Identity, Noisy, NoisyLow, NoisyHigh)
 }
 
 // Complete answers req.TaskID. The answer depends only on the task, the
@@ -92,7 +98,7 @@ func (m *Model) answer(t *task.Task, seed int64) (content, finish string) {
 	case Identity:
 		return string(t.Source.Bytes), "stop"
 	}
-	return perturb(t, seed)
+	return perturb(t, seed, m.name)
 }
 
 // ownNames renames a natural task's default names for new content
@@ -128,7 +134,7 @@ func (m *Model) relayStep(t *task.Task, given []byte, seed int64) string {
 	}
 	at := *t
 	at.Expected = d
-	out, _ := perturb(&at, seed)
+	out, _ := perturb(&at, seed, m.name)
 	return out
 }
 
