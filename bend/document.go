@@ -171,6 +171,30 @@ func (b *Block) FindSpan(id string) *Span {
 // Resolves reports whether ref names a block or span of d. ref is a short
 // reference as answers cite them ("blk-x", "blk-x.spn-y") or a bend:
 // reference into d (relative, or naming d's declared id).
+// CitesEdge reports whether ev names an edge of d as its subject,
+// predicate and object separated by white space ("bend:#blk-b204 supports
+// bend:#blk-b203"): class A evidence that lives in an edge. A subject or
+// object that names d itself may be written in the absolute or the relative
+// form, or as a bare block or span id ("blk-b204").
+func (d *Document) CitesEdge(ev string) bool {
+	f := strings.Fields(ev)
+	if len(f) != 3 {
+		return false
+	}
+	norm := func(s string) string {
+		if !strings.Contains(s, ":") && d.FindBlock(strings.SplitN(s, ".", 2)[0]) != nil {
+			return "bend:#" + s
+		}
+		return Relative(s, d.ID)
+	}
+	for _, e := range d.Edges {
+		if norm(f[0]) == Relative(e.Subject, d.ID) && f[1] == e.Predicate && norm(f[2]) == Relative(e.Object, d.ID) {
+			return true
+		}
+	}
+	return false
+}
+
 func (d *Document) Resolves(ref string) bool {
 	if r, ok := ParseRef(ref); ok && r.Bend {
 		if !r.IsSelf(d.ID) || r.Block == "" {

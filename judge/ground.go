@@ -31,7 +31,8 @@ type Grounding struct {
 // Ground checks quotes and evidence ids against doc.
 //
 // An evidence id is valid when it names a block or span of doc: "blk-x",
-// "blk-x.spn-y", or a bend: reference into doc itself.
+// "blk-x.spn-y", or a bend: reference into doc itself; or an edge of doc,
+// as "subject predicate object" (bend.Document.CitesEdge).
 //
 // A quote is grounded when every fragment of it occurs in the document's
 // text, where
@@ -56,7 +57,7 @@ func Ground(doc *bend.Document, quotes []string, evidence []string) Grounding {
 		}
 		seen[id] = true
 		g.Evidence = append(g.Evidence, id)
-		if doc.Resolves(id) {
+		if doc.Resolves(id) || doc.CitesEdge(id) {
 			g.EvidenceValid++
 		} else {
 			g.InvalidEvidence = append(g.InvalidEvidence, id)

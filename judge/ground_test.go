@@ -82,3 +82,13 @@ func TestGroundEvidence(t *testing.T) {
 		})
 	}
 }
+
+// TestGroundEdgeQuotes: a judge may quote an edge's predicate or a meta
+// value when the answer rests on an edge; it grounds in the document.
+func TestGroundEdgeQuotes(t *testing.T) {
+	doc := corpusSet(t).Task("18-a").Source.Doc
+	g := Ground(doc, []string{"bendscript.argument.v1:rebuts", "not in the document at all"}, []string{"blk-b205 bendscript.argument.v1:rebuts blk-b203"})
+	if len(g.UngroundedQuotes) != 1 || g.UngroundedQuotes[0] != "not in the document at all" || g.EvidenceValid != 1 {
+		t.Errorf("ungrounded %v, evidence valid %d; want only the invented quote ungrounded and the edge valid", g.UngroundedQuotes, g.EvidenceValid)
+	}
+}

@@ -17,9 +17,9 @@ import (
 // template's wording changes, so that verdicts from different wordings are
 // never pooled; the template's hash is recorded in every judge transcript
 // as well, so an unannounced edit is still caught.
-const PromptVersion = "judge-v1"
+const PromptVersion = "judge-v2"
 
-//go:embed prompts/judge-v1.txt
+//go:embed prompts/judge-v2.txt
 var templateV1 string
 
 // Prompt is a judge prompt template. The template is a sequence of

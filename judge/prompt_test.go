@@ -9,14 +9,14 @@ import (
 )
 
 func TestDefaultPromptIsTheTemplateFile(t *testing.T) {
-	b, err := os.ReadFile("prompts/judge-v1.txt")
+	b, err := os.ReadFile("prompts/judge-v2.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(b)
 	p := DefaultPrompt()
 	if p.Hash != hex.EncodeToString(sum[:]) || p.Version != PromptVersion || p.Template != string(b) {
-		t.Errorf("DefaultPrompt = %s %s; want version %s and the sha256 of prompts/judge-v1.txt", p.Version, p.Hash, PromptVersion)
+		t.Errorf("DefaultPrompt = %s %s; want version %s and the sha256 of prompts/judge-v2.txt", p.Version, p.Hash, PromptVersion)
 	}
 }
 

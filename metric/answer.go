@@ -44,7 +44,9 @@ const (
 
 // ScoreAnswer checks a model's raw answer to a class A task against the
 // source document: the answer must be {"answer": "...", "evidence":
-// ["blk-…" or "blk-….spn-…", ...]}, bare or in one fenced block.
+// ["blk-…" or "blk-….spn-…", ...]}, bare or in one fenced block. A piece
+// of evidence resolves when it names a block or span (Document.Resolves)
+// or an edge, as "subject predicate object" (Document.CitesEdge).
 func ScoreAnswer(source *bend.Document, raw string) AnswerResult {
 	r := AnswerResult{MetricVersion: Version, Evidence: []string{}, Unresolved: []string{}, Diagnostics: []Diagnostic{}}
 	x := ExtractJSON(raw, func(v *bend.Value) bool { return v.Get("answer") != nil })
@@ -72,7 +74,7 @@ func ScoreAnswer(source *bend.Document, raw string) AnswerResult {
 		}
 		seen[ev] = true
 		r.Evidence = append(r.Evidence, ev)
-		if !source.Resolves(ev) {
+		if !source.Resolves(ev) && !source.CitesEdge(ev) {
 			r.Unresolved = append(r.Unresolved, ev)
 		}
 	}

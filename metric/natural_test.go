@@ -70,3 +70,28 @@ func isName(names map[string]string, id string) bool {
 	}
 	return false
 }
+
+// TestEvidenceInEdges: class A evidence may name an edge, as its subject,
+// predicate and object, with self-references in either form or as bare
+// ids; an edge the document does not have does not resolve.
+func TestEvidenceInEdges(t *testing.T) {
+	set := testcorpus.Set(t)
+	doc := set.Task("18-a").Source.Doc
+	abs := "bend:" + doc.ID + "#blk-b205"
+	for _, tc := range []struct {
+		ev   string
+		want bool
+	}{
+		{"bend:#blk-b204 supports bend:#blk-b203", true},
+		{"blk-b204 supports blk-b203", true},
+		{abs + " bendscript.argument.v1:rebuts bend:#blk-b203", true},
+		{"blk-b204 contradicts blk-b203", false},
+		{"blk-b203 supports blk-b204", false},
+	} {
+		answer := fmt.Sprintf(`{"answer": "x", "evidence": [%q]}`, tc.ev)
+		r := ScoreAnswer(doc, answer)
+		if got := r.EvidenceResolved == 1; got != tc.want {
+			t.Errorf("evidence %q: resolved %v, want %v", tc.ev, got, tc.want)
+		}
+	}
+}
