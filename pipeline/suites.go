@@ -103,6 +103,3 @@ func naturalSet(corpus *task.Set) *task.Set {
 	slices.SortFunc(out.Tasks, func(x, y *task.Task) int { return strings.Compare(x.ID, y.ID) })
 	return out
 }
-
-// IsNatural reports whether a task id is a natural-suite task's.
-func IsNatural(id string) bool { return strings.HasPrefix(id, NaturalPrefix) }
