@@ -188,8 +188,10 @@
 // ScoreAligned first renames the output's new ids to the expected
 // document's, then scores as Score does. Let S, E and O be the source, the
 // expected document and the output, and new(X) the block and span ids of X
-// that S does not have. Align builds an injective renaming
-// ρ: new(O) → new(E), blocks first, then spans:
+// that S does not have (a span id names a span within its block, so a span
+// is new when its block in S has no span of that id; every span of a new
+// block is new, whatever ids other blocks use). Align builds an injective
+// renaming ρ: new(O) → new(E), blocks first, then spans block by block:
 //
 //   - Place. A new block's place is (p, a, k): its parent's id (the
 //     expected name, once the parent is matched; "" at the top level), the

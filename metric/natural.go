@@ -17,14 +17,29 @@ import (
 // source does not have. It returns the renaming, output id → expected id.
 // The rule is in doc.go ("Alignment of new ids").
 func Align(source, expected, output *bend.Document) map[string]string {
-	old := ids(source)
+	old := blockIDs(source)
 	a := aligner{old: old, rename: map[string]string{}, taken: map[string]bool{}}
 	a.blocks(newBlocks(expected.Blocks, "", old), newBlocks(output.Blocks, "", old))
-	// Spans, in every block both have (after the blocks' renaming).
-	exp := blockIndex(expected)
+	// Spans, in every block both have (after the blocks' renaming). A span
+	// id names a span within its block, so a span is new when its block in
+	// the source does not have that id (every span of a new block is new);
+	// the renaming of span ids is kept per block.
+	exp, src := blockIndex(expected), blockIndex(source)
 	output.Walk(func(b *bend.Block, _ int, _ string) bool {
-		if e := exp[a.name(b.ID)]; e != nil {
-			a.spans(newSpans(e.Spans, old), newSpans(b.Spans, old))
+		e := exp[a.name(b.ID)]
+		if e == nil {
+			return true
+		}
+		oldSpans := map[string]bool{}
+		if s := src[a.name(b.ID)]; s != nil {
+			for _, sp := range s.Spans {
+				oldSpans[sp.ID] = true
+			}
+		}
+		sa := aligner{old: oldSpans, rename: map[string]string{}, taken: map[string]bool{}}
+		sa.spans(newSpans(e.Spans, oldSpans), newSpans(b.Spans, oldSpans))
+		for o, n := range sa.rename {
+			a.rename[b.ID+"."+o] = n
 		}
 		return true
 	})
@@ -155,22 +170,21 @@ func blockText(b *bend.Block) string {
 	return sb.String()
 }
 
-// ids is every block and span id of d.
-func ids(d *bend.Document) map[string]bool {
+// blockIDs is every block id of d.
+func blockIDs(d *bend.Document) map[string]bool {
 	out := map[string]bool{}
 	d.Walk(func(b *bend.Block, _ int, _ string) bool {
 		out[b.ID] = true
-		for _, s := range b.Spans {
-			out[s.ID] = true
-		}
 		return true
 	})
 	return out
 }
 
-// Rename returns a copy of d with block and span ids renamed, and every
-// reference that names them (edge subjects and objects, link targets,
-// embed targets) renamed with them.
+// Rename returns a copy of d with ids renamed, and every reference that
+// names them (edge subjects and objects, link targets, embed targets)
+// renamed with them. A key "blk" renames a block; a key "blk.spn" renames
+// span spn of block blk (blk as d names it), since a span id names a span
+// within its block.
 func Rename(d *bend.Document, rename map[string]string) *bend.Document {
 	c := d.Clone()
 	ref := func(r string) string {
@@ -179,11 +193,11 @@ func Rename(d *bend.Document, rename map[string]string) *bend.Document {
 			return r
 		}
 		blk, spn, hasSpan := strings.Cut(frag, ".")
+		if n, ok := rename[blk+"."+spn]; hasSpan && ok {
+			spn = n
+		}
 		if n, ok := rename[blk]; ok {
 			blk = n
-		}
-		if n, ok := rename[spn]; hasSpan && ok {
-			spn = n
 		}
 		if hasSpan {
 			return head + "#" + blk + "." + spn
@@ -191,6 +205,11 @@ func Rename(d *bend.Document, rename map[string]string) *bend.Document {
 		return head + "#" + blk
 	}
 	c.Walk(func(b *bend.Block, _ int, _ string) bool {
+		for _, s := range b.Spans {
+			if n, ok := rename[b.ID+"."+s.ID]; ok {
+				s.ID = n
+			}
+		}
 		if n, ok := rename[b.ID]; ok {
 			b.ID = n
 		}
@@ -199,9 +218,6 @@ func Rename(d *bend.Document, rename map[string]string) *bend.Document {
 			b.Target = &t
 		}
 		for _, s := range b.Spans {
-			if n, ok := rename[s.ID]; ok {
-				s.ID = n
-			}
 			for _, m := range s.Marks {
 				if m.Link != nil {
 					m.Link.Target = ref(m.Link.Target)
@@ -248,4 +264,23 @@ func ScoreAligned(source, expected *bend.Document, ops []*edit.Op, raw string, w
 	}
 	sortDiagnostics(r.Diagnostics)
 	return r
+}
+
+// RenameKeys returns the Rename keys that give every block and span of d
+// whose id is in ids the name name(id): "blk" for a block, "blk.spn" for a
+// span of block blk.
+func RenameKeys(d *bend.Document, ids map[string]bool, name func(id string) string) map[string]string {
+	out := map[string]string{}
+	d.Walk(func(b *bend.Block, _ int, _ string) bool {
+		if ids[b.ID] {
+			out[b.ID] = name(b.ID)
+		}
+		for _, s := range b.Spans {
+			if ids[s.ID] {
+				out[b.ID+"."+s.ID] = name(s.ID)
+			}
+		}
+		return true
+	})
+	return out
 }

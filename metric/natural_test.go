@@ -24,12 +24,12 @@ func TestAlignNaturalAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh := map[string]string{}
-		i := 0
+		defaults := map[string]bool{}
 		for _, name := range nt.Names {
-			i++
-			fresh[name] = fmt.Sprintf("model-chose-%d", i)
+			defaults[name] = true
 		}
+		i := 0
+		fresh := RenameKeys(nt.Expected, defaults, func(string) string { i++; return fmt.Sprintf("model-chose-%d", i) })
 		out := Rename(nt.Expected, fresh)
 		r := ScoreAligned(nt.Source.Doc, nt.Expected, ops, string(bend.Marshal(out)), DefaultWeights())
 		if r.Drift != 0 || !r.EditApplied {
@@ -93,5 +93,48 @@ func TestEvidenceInEdges(t *testing.T) {
 		if got := r.EvidenceResolved == 1; got != tc.want {
 			t.Errorf("evidence %q: resolved %v, want %v", tc.ev, got, tc.want)
 		}
+	}
+}
+
+// TestAlignSpanIDsAreBlockScoped: a span id names a span within its block,
+// so a model may number the spans of a new block spn-01, spn-02 as the
+// corpus does, although other blocks of the source have spans of those
+// ids; they are still new content and are aligned. (Found by a reader
+// answering the natural instructions blind: alignment took any span id
+// used anywhere in the source as old.)
+func TestAlignSpanIDsAreBlockScoped(t *testing.T) {
+	set := testcorpus.Set(t)
+	n := 0
+	for _, nt := range set.Natural {
+		ops, _ := edit.Bind(nt.GoldEdit, nt.Names)
+		defaults := map[string]bool{}
+		for _, name := range nt.Names {
+			defaults[name] = true
+		}
+		rename := map[string]string{}
+		nt.Expected.Walk(func(b *bend.Block, _ int, _ string) bool {
+			k := 0
+			for _, s := range b.Spans {
+				if defaults[s.ID] {
+					k++
+					rename[b.ID+"."+s.ID] = fmt.Sprintf("spn-%02d", k)
+					if !defaults[b.ID] {
+						rename[b.ID+"."+s.ID] = fmt.Sprintf("spn-9%d", k) // a new span in an old block: a free id
+					}
+				}
+			}
+			return true
+		})
+		if len(rename) == 0 {
+			continue
+		}
+		n++
+		out := Rename(nt.Expected, rename)
+		if r := ScoreAligned(nt.Source.Doc, nt.Expected, ops, string(bend.Marshal(out)), DefaultWeights()); r.Drift != 0 || !r.EditApplied {
+			t.Errorf("%s: spans renamed %v: drift %v, applied %v", nt.ID, rename, r.Drift, r.EditApplied)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d natural tasks add spans; the test needs them", n)
 	}
 }

@@ -89,7 +89,11 @@ func (m *Model) answer(t *task.Task, seed int64) (content, finish string) {
 		// A natural task names no id for new content: the model picks its
 		// own, never the gold's default names.
 		own := *t
-		own.Expected = metric.Rename(t.Expected, ownNames(t.Names))
+		defaults := map[string]bool{}
+		for _, n := range t.Names {
+			defaults[n] = true
+		}
+		own.Expected = metric.Rename(t.Expected, metric.RenameKeys(t.Expected, defaults, func(id string) string { return id + "-mine" }))
 		t = &own
 	}
 	switch m.name {
@@ -99,16 +103,6 @@ func (m *Model) answer(t *task.Task, seed int64) (content, finish string) {
 		return string(t.Source.Bytes), "stop"
 	}
 	return perturb(t, seed, m.name)
-}
-
-// ownNames renames a natural task's default names for new content
-// (blk-n001) to names of the offline models' own (blk-n001-mine).
-func ownNames(names map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, n := range names {
-		out[n] = n + "-mine"
-	}
-	return out
 }
 
 // relayStep answers a relay step (package relay), given the document the
