@@ -171,6 +171,36 @@ func (b *Block) FindSpan(id string) *Span {
 // Resolves reports whether ref names a block or span of d. ref is a short
 // reference as answers cite them ("blk-x", "blk-x.spn-y") or a bend:
 // reference into d (relative, or naming d's declared id).
+// MapRefs replaces, in place, every reference d holds (embed targets, link
+// mark targets, edge subjects and objects) with fn of it.
+func (d *Document) MapRefs(fn func(string) string) {
+	for _, b := range d.Blocks {
+		b.MapRefs(fn)
+	}
+	for _, e := range d.Edges {
+		e.Subject, e.Object = fn(e.Subject), fn(e.Object)
+	}
+}
+
+// MapRefs replaces, in place, every reference b and its descendants hold
+// (embed targets, link mark targets) with fn of it.
+func (b *Block) MapRefs(fn func(string) string) {
+	if b.Target != nil {
+		t := fn(*b.Target)
+		b.Target = &t
+	}
+	for _, s := range b.Spans {
+		for _, m := range s.Marks {
+			if m.Link != nil {
+				m.Link.Target = fn(m.Link.Target)
+			}
+		}
+	}
+	for _, c := range b.Children() {
+		c.MapRefs(fn)
+	}
+}
+
 // CitesEdge reports whether ev names an edge of d as its subject,
 // predicate and object separated by white space ("bend:#blk-b204 supports
 // bend:#blk-b203"): class A evidence that lives in an edge. A subject or

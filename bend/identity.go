@@ -389,22 +389,6 @@ func SetID(d *Document, id string) {
 		}
 		return s
 	}
-	d.Walk(func(b *Block, _ int, _ string) bool {
-		if b.Target != nil {
-			t := fix(*b.Target)
-			b.Target = &t
-		}
-		for _, s := range b.Spans {
-			for _, m := range s.Marks {
-				if m.Link != nil {
-					m.Link.Target = fix(m.Link.Target)
-				}
-			}
-		}
-		return true
-	})
-	for _, e := range d.Edges {
-		e.Subject, e.Object = fix(e.Subject), fix(e.Object)
-	}
+	d.MapRefs(fix)
 	d.ID = id
 }

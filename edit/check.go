@@ -233,24 +233,7 @@ func firstChild(op *Op, idx int, parent *bend.Block, inItems bool) string {
 // relBlock returns a copy of b with self-references made relative.
 func (c *checker) relBlock(b *bend.Block) *bend.Block {
 	cp := cloneBlock(b)
-	var fix func(*bend.Block)
-	fix = func(b *bend.Block) {
-		if b.Target != nil {
-			t := c.rel(*b.Target)
-			b.Target = &t
-		}
-		for _, s := range b.Spans {
-			for _, m := range s.Marks {
-				if m.Link != nil {
-					m.Link.Target = c.rel(m.Link.Target)
-				}
-			}
-		}
-		for _, ch := range b.Children() {
-			fix(ch)
-		}
-	}
-	fix(cp)
+	cp.MapRefs(c.rel)
 	return cp
 }
 

@@ -204,6 +204,8 @@ func Rename(d *bend.Document, rename map[string]string) *bend.Document {
 		}
 		return head + "#" + blk
 	}
+	// References first: a span key names the block as d names it.
+	c.MapRefs(ref)
 	c.Walk(func(b *bend.Block, _ int, _ string) bool {
 		for _, s := range b.Spans {
 			if n, ok := rename[b.ID+"."+s.ID]; ok {
@@ -213,22 +215,8 @@ func Rename(d *bend.Document, rename map[string]string) *bend.Document {
 		if n, ok := rename[b.ID]; ok {
 			b.ID = n
 		}
-		if b.Target != nil {
-			t := ref(*b.Target)
-			b.Target = &t
-		}
-		for _, s := range b.Spans {
-			for _, m := range s.Marks {
-				if m.Link != nil {
-					m.Link.Target = ref(m.Link.Target)
-				}
-			}
-		}
 		return true
 	})
-	for _, e := range c.Edges {
-		e.Subject, e.Object = ref(e.Subject), ref(e.Object)
-	}
 	return c
 }
 

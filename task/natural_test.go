@@ -150,21 +150,7 @@ func TestCheckNaturalFailsOnBreakage(t *testing.T) {
 		}, f + "04-c.json: /quotes: missing", "quotes are stated, even when empty"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := copyFS(t)
-			c.breakf(t, m)
-			cfs, _ := fs.Sub(m, "corpus")
-			tfs, _ := fs.Sub(m, "instructions")
-			s, probs := Load(cfs, tfs)
-			probs = append(probs, Check(s)...)
-			var all []string
-			for _, p := range probs {
-				all = append(all, p.String())
-			}
-			if joined := strings.Join(all, "\n"); !strings.Contains(joined, c.want) {
-				t.Errorf("%s: want a problem containing %q, got:\n%s", c.reason, c.want, joined)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantProblem(t, c.breakf, c.want, c.reason) })
 	}
 }
 

@@ -144,22 +144,27 @@ func TestCorpusCheckFailsOnBreakage(t *testing.T) {
 		}, `/vocabulary: "core"`, "row 18 uses the argument vocabulary"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			m := copyFS(t)
-			c.breakf(t, m)
-			cfs, _ := fs.Sub(m, "corpus")
-			tfs, _ := fs.Sub(m, "instructions")
-			s, probs := Load(cfs, tfs)
-			probs = append(probs, Check(s)...)
-			var all []string
-			for _, p := range probs {
-				all = append(all, p.String())
-			}
-			joined := strings.Join(all, "\n")
-			if !strings.Contains(joined, c.want) {
-				t.Errorf("%s: want a problem containing %q, got:\n%s", c.reason, c.want, joined)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { wantProblem(t, c.breakf, c.want, c.reason) })
+	}
+}
+
+// wantProblem breaks a copy of the embedded corpus and tasks with breakf,
+// loads and checks it as corpus check does, and wants a problem containing
+// want; reason says what property the case guards.
+func wantProblem(t *testing.T, breakf func(*testing.T, fstest.MapFS), want, reason string) {
+	t.Helper()
+	m := copyFS(t)
+	breakf(t, m)
+	cfs, _ := fs.Sub(m, "corpus")
+	tfs, _ := fs.Sub(m, "instructions")
+	s, probs := Load(cfs, tfs)
+	probs = append(probs, Check(s)...)
+	var all []string
+	for _, p := range probs {
+		all = append(all, p.String())
+	}
+	if joined := strings.Join(all, "\n"); !strings.Contains(joined, want) {
+		t.Errorf("%s: want a problem containing %q, got:\n%s", reason, want, joined)
 	}
 }
 
