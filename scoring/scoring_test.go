@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
@@ -15,6 +16,7 @@ import (
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suite"
 	"bendscript.com/round-trip-harness/task"
@@ -151,6 +153,45 @@ func TestCutOff(t *testing.T) {
 			Usage: transcript.Usage{CompletionTokens: tc.completion, ReasoningTokens: tc.reasoning}}
 		if got := cutOff(r); got != tc.want {
 			t.Errorf("cutOff(%s, %d/%d) = %q, want %q (%s)", tc.finish, tc.reasoning, tc.completion, got, tc.want, tc.reason)
+		}
+	}
+}
+
+// TestEndChains: after the step whose answer held no document, a relay
+// chain's later steps, never asked, are scored as not run with drift 1; a
+// chain that stalled on an API error keeps its missing steps missing (the
+// run is incomplete and a resume goes on).
+func TestEndChains(t *testing.T) {
+	set, _, err := relay.Build(testcorpus.Set(t), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := metric.DefaultWeights()
+	var scores []Score
+	for _, id := range []string{"01-s01", "01-s02", "01-s03", "01-s04", "02-s01", "02-s02", "02-s03", "02-s04"} {
+		tk := set.Task(id)
+		s := Score{Model: "m", TaskID: id, Class: tk.Class, Status: StatusMissing}
+		switch id {
+		case "01-s01", "02-s01":
+			res := metric.Score(tk.Source.Doc, tk.Expected, tk.GoldEdit, string(bend.Marshal(tk.Expected)), w)
+			s.Status, s.Metric = StatusScored, &res
+		case "01-s02":
+			res := metric.Score(tk.Source.Doc, tk.Expected, tk.GoldEdit, "I cannot do that.", w)
+			s.Status, s.Metric = StatusScored, &res
+		case "02-s02":
+			s.Status = StatusAPIError
+		}
+		scores = append(scores, s)
+	}
+	EndChains(scores, set, w, func(id string) (string, int, bool) { return relay.StepOf(id) })
+	for _, s := range scores {
+		ended := s.TaskID == "01-s03" || s.TaskID == "01-s04"
+		d, scored := s.Drift()
+		if ended != s.NotRun || ended && (!scored || d != 1) {
+			t.Errorf("%s: not run %v, drift %v (scored %v); want not run = %v with drift 1", s.TaskID, s.NotRun, d, scored, ended)
+		}
+		if (s.TaskID == "02-s03" || s.TaskID == "02-s04") && s.Status != StatusMissing {
+			t.Errorf("%s: status %s, want missing: its chain stalled on an API error, it did not end", s.TaskID, s.Status)
 		}
 	}
 }
