@@ -39,6 +39,9 @@ const (
 	KindProse              = "prose_outside_fence" // the document was fenced and surrounded by other text
 	KindAligned            = "new_ids_aligned"     // the output's new ids were matched to the expected document's (natural suite)
 	KindWorkBound          = "work_bound"          // a component hit its work bound: its value may be overstated
+	KindNotLossless        = "not_lossless"        // a difference from the expected document under the lossless equivalences (the first MaxDifferences)
+	KindResidual           = "residual"            // a fact of the residual component lost or added (meta, unknown members, version, edge copies)
+	KindUnrequested        = "unrequested_change"  // a place the gold edit left as it was that the output changed
 )
 
 // diagList collects diagnostics by kind.

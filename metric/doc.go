@@ -133,6 +133,78 @@
 // true when all do, and edit_compliance is the fraction that do. A model that
 // returns the source unchanged has a low drift and edit_applied false.
 //
+// # Beside §8.4: lossless, residual, unrequested changes
+//
+// The five components and their weighted drift are exactly §8.4's. What
+// follows is the harness's own, reported beside them and never folded into
+// Drift, so the §8.7 numbers stay the spec's.
+//
+// Lossless. The output O is lossless when it is a valid document
+// (bend.Validate finds no problem: a document a conformant processor
+// rejects is not a round trip) and equals the expected document E under
+// exactly these equivalences, and nothing else:
+//
+//   - the order of object members and white space (values compare as
+//     canonical JSON, so 1.0 equals 1);
+//   - the declared "id";
+//   - the order of "edges" (compared as a multiset: a second copy of an
+//     edge is a difference);
+//   - a self-reference written relative (bend:#blk-1), with E's id or with
+//     S's id (references of E naming E's or S's id, and of O naming S's or
+//     E's id, are made relative first; O's own declared id is not among
+//     them);
+//   - for a natural task, the names of new ids, after alignment (below).
+//
+// A not_lossless diagnostic names the first MaxDifferences differences,
+// each "pointer: what", the pointer into O (into E for an edge O lacks).
+//
+// Residual (the sixth component). F(d) is the multiset of facts about d
+// that the five components do not read, each "path = canonical value":
+//
+//   - the bendscript version;
+//   - each leaf (a scalar, or an empty object or array) of the document's
+//     meta and of its unknown members, by JSON pointer;
+//   - for each span that E and O both have (block.span), the leaves of its
+//     unknown members; for each link mark both have (span, relative target,
+//     predicate), the leaves of its unknown members;
+//   - for each explicit edge triple (relative) that E and O both have, the
+//     leaves of each copy's meta and unknown members, and one fact per copy
+//     beyond the first.
+//
+// Then, with multiset counts a = F(E)(f) and b = F(O)(f),
+//
+//	residual = Σ_f |a − b| / Σ_f max(a, b)    (0 when both are empty)
+//
+// in [0, 1]; 1 for an output that holds no document. Facts of spans, links
+// and edges that only one side has are left out: losing them is what
+// span_coverage, mark_fidelity and edge_preservation measure, so the
+// residual moves only for what the five miss. Unknown members of blocks
+// are not facts here: they are part of the block token (block_structure).
+// A changed leaf counts twice (the old value lost, the new added), as a
+// changed edge does in the set distances. Requested changes are in E, so
+// they do not count. Each differing fact is a residual diagnostic.
+//
+// Unrequested changes. A document's places are: bendscript, vocabulary,
+// title; each top-level member of meta (meta itself when it is not an
+// object); each unknown document member; each block's shell (every member
+// but its id, spans and children, with its parent's id; a second block of
+// one id is a place of its own); each span (block.span: text, marks with
+// relative targets, unknown members); each explicit edge triple (the
+// multiset of its copies, meta included). With S(p), E(p), O(p) the value of
+// place p in each document (or absent),
+//
+//	unrequested = #{ p : S(p) = E(p) ≠ O(p) } + #moved
+//
+// the places the gold edit left as they were and the output changed, plus
+// the blocks outside a longest common subsequence of E's and O's block
+// orders that the edit did not move (outside one of S's and E's): two
+// swapped blocks are one move. A place the edit touches (S(p) ≠ E(p)) is
+// never counted, done or not: whether the edit was done is edit
+// compliance's measure. Each is an unrequested_change diagnostic with its
+// pointer. An answer with no unrequested change has lost nothing the task
+// did not ask to change; lossless is stricter (the requested change is done
+// exactly too). For an output that holds no document it is null.
+//
 // # Work bound
 //
 // Both edit distances are computed by diagonal transition (Ukkonen 1985,

@@ -13,7 +13,7 @@ import (
 // Version is the metric version recorded in every Result as metric_version.
 // It changes whenever a formula, a bound or a default changes, so that two
 // scores computed by different versions are never compared as equals.
-const Version = "1"
+const Version = "2"
 
 // NumComponents is the number of drift components. Every list of them —
 // Components, Weights, ComponentNames, ComponentLabels, the report's
@@ -164,6 +164,21 @@ type Result struct {
 	// Text splits the span-coverage change into text deleted and inserted;
 	// absent when !Valid.
 	Text *TextDiff `json:"text,omitempty"`
+	// Lossless is true when the output is the expected document up to the
+	// equivalences of doc.go ("Lossless"): a valid, schema-valid document
+	// with nothing lost, added or changed. The harness's own measure, not
+	// §8.4's; a not_lossless diagnostic names the first differences.
+	Lossless bool `json:"lossless"`
+	// Residual is the sixth component (doc.go, "Residual"), in [0, 1]:
+	// what the five miss (document and edge meta, unknown members, the
+	// bendscript version, duplicated edges). The harness's own; it is not
+	// part of Drift, so §8.4's numbers stay the spec's. 1 when !Valid.
+	Residual float64 `json:"residual"`
+	// UnrequestedChanges counts the places where the output differs from
+	// the expected document although the gold edit left them as they were
+	// in the source (doc.go, "Unrequested changes"), each listed in an
+	// unrequested_change diagnostic; null when !Valid.
+	UnrequestedChanges *int `json:"unrequested_changes"`
 	// Diagnostics are findings beside the components, sorted by kind and
 	// detail (see Diagnostic).
 	Diagnostics []Diagnostic `json:"diagnostics"`
@@ -249,7 +264,7 @@ func ScoreDocument(source, expected *bend.Document, ops []*edit.Op, output *bend
 	r.ValidationErrors, r.ValidationErrorCount = validationErrors(output)
 	r.SchemaValid = r.ValidationErrorCount == 0
 	r.Text = td.result()
-	r.Diagnostics = s.diagnostics(td, r.IDStatus)
+	r.Diagnostics = s.diagnostics(td, r.IDStatus, s.beyond(&r))
 	return r
 }
 
@@ -267,6 +282,7 @@ func invalid(x Extraction, ops []*edit.Op, w Weights) Result {
 		Extraction:       x.How,
 		Drift:            allOnes.Drift(w),
 		Components:       allOnes,
+		Residual:         1,
 		Weights:          w,
 		Ops:              make([]edit.Result, len(ops)),
 		ValidationErrors: []string{},

@@ -57,9 +57,41 @@ func (t textStats) result() *TextDiff {
 	return r
 }
 
-// diagnostics lists the findings beside the components.
-func (s *scorer) diagnostics(td textStats, idStatus string) []Diagnostic {
+// beyond computes what the harness adds beside the five components:
+// lossless, the residual component and the unrequested changes, into r,
+// and returns their diagnostics.
+func (s *scorer) beyond(r *Result) diagList {
 	var l diagList
+	relExp, relOut := losslessRel(s.src, s.exp)
+	diffs, more := losslessDiff(s.exp, s.out, relExp, relOut)
+	r.Lossless = r.SchemaValid && len(diffs) == 0
+	for _, d := range diffs {
+		l.add(KindNotLossless, d)
+	}
+	if more {
+		l.add(KindNotLossless, fmt.Sprintf("(only the first %d differences are listed)", MaxDifferences))
+	}
+	if !r.SchemaValid {
+		l.add(KindNotLossless, "the output fails validation: a document a conformant processor rejects is not a round trip")
+	}
+	var facts []string
+	r.Residual, facts = residual(s.exp, s.out, s.relExp, s.relOut)
+	for _, f := range facts {
+		l.add(KindResidual, f)
+	}
+	relSrc := func(x string) string { return bend.Relative(x, s.src.ID) }
+	changes := unrequested(s.src, s.exp, s.out, relSrc, s.relExp, s.relOut)
+	n := len(changes)
+	r.UnrequestedChanges = &n
+	for _, c := range changes {
+		l.add(KindUnrequested, c)
+	}
+	return l
+}
+
+// diagnostics lists the findings beside the components, after those of
+// beyond (l).
+func (s *scorer) diagnostics(td textStats, idStatus string, l diagList) []Diagnostic {
 	s.blockDiagnostics(&l)
 	for _, k := range s.edgesLost {
 		l.add(KindEdgeLost, k.String())

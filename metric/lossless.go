@@ -1,0 +1,168 @@
+package metric
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+
+	"bendscript.com/round-trip-harness/bend"
+)
+
+// MaxDifferences bounds the differences a not-lossless diagnostic names.
+const MaxDifferences = 10
+
+// losslessForm returns d as a JSON value for the lossless comparison: d's
+// members as written, less the declared "id" and the "edges" (compared as
+// a multiset by losslessDiff), with every reference made relative by rel.
+// d is not changed.
+func losslessForm(d *bend.Document, rel func(string) string) *bend.Value {
+	c := d.Clone()
+	c.MapRefs(rel)
+	v := c.Value()
+	v.Members = slices.DeleteFunc(v.Members, func(m bend.Member) bool { return m.Key == "id" || m.Key == "edges" })
+	return v
+}
+
+// edgeStrings returns the canonical JSON of each edge of d, references made
+// relative by rel, in document order.
+func edgeStrings(d *bend.Document, rel func(string) string) []string {
+	out := make([]string, len(d.Edges))
+	for i, e := range d.Edges {
+		c := *e
+		c.Subject, c.Object = rel(e.Subject), rel(e.Object)
+		out[i] = canonical(c.Value())
+	}
+	return out
+}
+
+// losslessDiff returns the first differences (at most MaxDifferences, each
+// "pointer: what") between the expected document and the output under the
+// lossless equivalences of doc.go, and whether there are more. No
+// difference means lossless (for a valid, schema-valid output).
+func losslessDiff(exp, out *bend.Document, relExp, relOut func(string) string) (diffs []string, more bool) {
+	d := &differ{}
+	d.value("", losslessForm(exp, relExp), losslessForm(out, relOut))
+	d.edges(edgeStrings(exp, relExp), edgeStrings(out, relOut))
+	return d.out, d.more
+}
+
+// differ collects differences between two JSON values by JSON pointer.
+type differ struct {
+	out  []string
+	more bool
+}
+
+func (d *differ) add(ptr, what string) {
+	if len(d.out) == MaxDifferences {
+		d.more = true
+		return
+	}
+	if ptr == "" {
+		ptr = "/"
+	}
+	d.out = append(d.out, ptr+": "+what)
+}
+
+func (d *differ) full() bool { return len(d.out) == MaxDifferences }
+
+// value compares a (expected) with b (output) at ptr: objects member by
+// member whatever their order, arrays element by element, scalars by
+// their canonical JSON (so 1.0 equals 1).
+func (d *differ) value(ptr string, a, b *bend.Value) {
+	switch {
+	case d.full() && d.more:
+		return
+	case a.Kind != b.Kind:
+		d.add(ptr, excerpt(a)+" → "+excerpt(b))
+	case a.Kind == bend.Object:
+		d.object(ptr, a, b)
+	case a.Kind == bend.Array:
+		for i := 0; i < max(len(a.Elems), len(b.Elems)) && !(d.full() && d.more); i++ {
+			p := ptr + "/" + strconv.Itoa(i)
+			switch {
+			case i >= len(b.Elems):
+				d.add(p, "missing from the output ("+excerpt(a.Elems[i])+")")
+			case i >= len(a.Elems):
+				d.add(p, "not expected ("+excerpt(b.Elems[i])+")")
+			default:
+				d.value(p, a.Elems[i], b.Elems[i])
+			}
+		}
+	default:
+		if canonical(a) != canonical(b) {
+			d.add(ptr, excerpt(a)+" → "+excerpt(b))
+		}
+	}
+}
+
+func (d *differ) object(ptr string, a, b *bend.Value) {
+	keys := map[string]bool{}
+	for _, m := range a.Members {
+		keys[m.Key] = true
+	}
+	for _, m := range b.Members {
+		keys[m.Key] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		p := ptr + "/" + bend.EscapePointer(k)
+		av, bv := a.Get(k), b.Get(k)
+		switch {
+		case bv == nil:
+			d.add(p, "missing from the output")
+		case av == nil:
+			d.add(p, "not expected ("+excerpt(bv)+")")
+		default:
+			d.value(p, av, bv)
+		}
+	}
+}
+
+// edges compares the edges as multisets: an expected edge the output lacks
+// is named by its pointer in the expected document, an output edge not
+// expected (or one copy too many) by its pointer in the output. The
+// message says which.
+func (d *differ) edges(exp, out []string) {
+	left := map[string]int{}
+	for _, e := range out {
+		left[e]++
+	}
+	for i, e := range exp {
+		if left[e] > 0 {
+			left[e]--
+			continue
+		}
+		d.add("/edges/"+strconv.Itoa(i), "an edge of the expected document missing from the output: "+e)
+	}
+	for j := len(out) - 1; j >= 0; j-- {
+		// Walk backwards so that of two copies the later one is extra.
+		if left[out[j]] > 0 {
+			left[out[j]]--
+			d.add("/edges/"+strconv.Itoa(j), "an edge the expected document does not have: "+out[j])
+		}
+	}
+}
+
+// excerpt is a value's canonical JSON, cut to 80 bytes.
+func excerpt(v *bend.Value) string { return cut(canonical(v)) }
+
+// cut cuts s to at most 80 bytes, at a rune boundary, marking the cut.
+func cut(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	n := 77
+	for n > 0 && !isRuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// losslessRel returns the reference normalizations of the lossless
+// comparison: in E, references naming E's or S's id made relative; in O,
+// references naming S's or E's id (not O's own declared id).
+func losslessRel(src, exp *bend.Document) (relExp, relOut func(string) string) {
+	return func(s string) string { return bend.RelativeTo(s, exp.ID, src.ID) },
+		func(s string) string { return bend.RelativeTo(s, src.ID, exp.ID) }
+}
