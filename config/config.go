@@ -119,7 +119,37 @@ type Thresholds struct {
 	// written before they existed) applies no gate.
 	ClassBEditAppliedMin float64 `yaml:"class_b_edit_applied_min" json:"class_b_edit_applied_min,omitempty"`
 	ClassCEditAppliedMin float64 `yaml:"class_c_edit_applied_min" json:"class_c_edit_applied_min,omitempty"`
+
+	// The harness's own gates on what §8.4's five components cannot see
+	// (metric/doc.go). Absent (as in manifests written before they
+	// existed) applies no gate, so old runs keep their verdict and hash.
+	//
+	// ClassBResidualP95Max and ClassCResidualP95Max: the most the P95
+	// over documents of the residual component (meta, unknown members,
+	// the version, duplicated edges) may be.
+	ClassBResidualP95Max *float64 `yaml:"class_b_residual_p95_max" json:"class_b_residual_p95_max,omitempty"`
+	ClassCResidualP95Max *float64 `yaml:"class_c_residual_p95_max" json:"class_c_residual_p95_max,omitempty"`
+	// ClassBInvalidMax and ClassCInvalidMax: the largest share of scored
+	// answers that may be invalid (no document, or one bend.Validate
+	// rejects: not a round trip).
+	ClassBInvalidMax *float64 `yaml:"class_b_invalid_max" json:"class_b_invalid_max,omitempty"`
+	ClassCInvalidMax *float64 `yaml:"class_c_invalid_max" json:"class_c_invalid_max,omitempty"`
+	// ClassBUnchangedMin and ClassCUnchangedMin: the least share of scored
+	// answers with no unrequested change (a valid document that changed
+	// nothing the edit left alone); 0 applies no gate.
+	ClassBUnchangedMin float64 `yaml:"class_b_unchanged_min" json:"class_b_unchanged_min,omitempty"`
+	ClassCUnchangedMin float64 `yaml:"class_c_unchanged_min" json:"class_c_unchanged_min,omitempty"`
 }
+
+// DefaultResidualP95Max, DefaultInvalidMax and DefaultUnchangedMin are the
+// defaults of the harness's own gates (README, "What a pass means"):
+// exact answers pass them all; answers that strip meta, are not valid
+// documents, or change one unrequested thing in most documents fail.
+const (
+	DefaultResidualP95Max = 0.10
+	DefaultInvalidMax     = 0.05
+	DefaultUnchangedMin   = 0.90
+)
 
 // Weights are the drift weights (§8.4): the metric's own type, so that the
 // configuration, the metric and the report share one list of components.
@@ -163,10 +193,18 @@ func Default() *Config {
 		Timeouts:    Timeouts{Attempt: Duration{300 * time.Second}, Job: Duration{20 * time.Minute}},
 		Retries:     Retries{Max: 4, BackoffBase: Duration{2 * time.Second}, BackoffMax: Duration{60 * time.Second}},
 		Repeats:     1,
-		Thresholds:  Thresholds{0.90, 0.05, 0.20, 0.10, 0.30, 0.90, 0.90},
-		Weights:     metric.DefaultWeights(),
+		Thresholds: Thresholds{
+			ClassAFaithfulnessMin: 0.90, ClassBMedianMax: 0.05, ClassBP95Max: 0.20, ClassCMedianMax: 0.10, ClassCP95Max: 0.30,
+			ClassBEditAppliedMin: 0.90, ClassCEditAppliedMin: 0.90,
+			ClassBResidualP95Max: ptr(DefaultResidualP95Max), ClassCResidualP95Max: ptr(DefaultResidualP95Max),
+			ClassBInvalidMax: ptr(DefaultInvalidMax), ClassCInvalidMax: ptr(DefaultInvalidMax),
+			ClassBUnchangedMin: DefaultUnchangedMin, ClassCUnchangedMin: DefaultUnchangedMin,
+		},
+		Weights: metric.DefaultWeights(),
 	}
 }
+
+func ptr(v float64) *float64 { return &v }
 
 // Load reads a YAML file over the defaults. Unknown keys are errors.
 func Load(path string) (*Config, error) {

@@ -184,6 +184,10 @@ type classAcc struct {
 	evidence   []float64
 	agreeable  int // answers with at least two valid votes
 	agreeing   int // of those, unanimous
+
+	residuals   []float64 // per document with a value, its mean residual
+	unchanged   int       // answers with no unrequested change
+	unrequested []float64 // per answer that held a document, its count
 }
 
 func (b *builder) class(model, class string, ids []string) *ClassResult {
@@ -211,7 +215,7 @@ func (b *builder) class(model, class string, ids []string) *ClassResult {
 // per-document entry.
 func (b *builder) document(model, class, id string, c *ClassResult, acc *classAcc) DocumentResult {
 	d := DocumentResult{TaskID: id, Repeats: make([]RepeatResult, b.repeats)}
-	var vals []float64
+	var vals, residuals []float64
 	var comps [metric.NumComponents][]float64
 	for r := range b.repeats {
 		rr := RepeatResult{Repeat: r, Status: scoring.StatusMissing}
@@ -244,6 +248,9 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 					rr.Faithful = &f
 				} else {
 					rr.Drift = ptr(v)
+					rr.Lossless, rr.Residual = ptr(s.Metric.Lossless), ptr(s.Metric.Residual)
+					rr.Unrequested = s.Metric.UnrequestedChanges
+					residuals = append(residuals, s.Metric.Residual)
 				}
 			}
 		}
@@ -259,6 +266,8 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 		return d
 	}
 	d.Drift = ptr(v)
+	d.Residual = ptr(mean(residuals))
+	acc.residuals = append(acc.residuals, *d.Residual)
 	for i := range comps {
 		acc.components[i] = append(acc.components[i], mean(comps[i]))
 	}
@@ -311,8 +320,17 @@ func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *cl
 	if res == nil {
 		return 0, false
 	}
-	if !res.Valid {
+	if !res.Valid || !res.SchemaValid {
 		c.Invalid++
+	}
+	if res.Lossless {
+		c.Lossless++
+	}
+	if n := res.UnrequestedChanges; n != nil {
+		acc.unrequested = append(acc.unrequested, float64(*n))
+		if *n == 0 {
+			acc.unchanged++
+		}
 	}
 	if res.EditApplied {
 		acc.applied++
@@ -345,9 +363,21 @@ func (b *builder) finishBC(c *ClassResult, acc *classAcc, key string) {
 		c.MedianInterval = bootstrap(acc.values, median, b.seed, key)
 		c.ComponentMedians = ptr(metric.ComponentsOf(func(i int) float64 { return median(acc.components[i]) }))
 	}
+	if len(acc.residuals) > 0 {
+		c.ResidualMedian = ptr(median(acc.residuals))
+		c.ResidualP95 = ptr(p95(acc.residuals))
+	}
 	if c.Scored > 0 {
-		c.EditComplianceRate = ptr(float64(acc.applied) / float64(c.Scored))
-		c.EditComplianceMean = ptr(acc.compliance / float64(c.Scored))
+		n := float64(c.Scored)
+		c.EditComplianceRate = ptr(float64(acc.applied) / n)
+		c.EditComplianceMean = ptr(acc.compliance / n)
+		c.LosslessRate = ptr(float64(c.Lossless) / n)
+		c.InvalidRate = ptr(float64(c.Invalid) / n)
+		c.UnchangedRate = ptr(float64(acc.unchanged) / n)
+	}
+	if len(acc.unrequested) > 0 {
+		c.UnrequestedMedian = ptr(median(acc.unrequested))
+		c.UnrequestedMax = ptr(int(quantile(1, acc.unrequested)))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,17 @@ type Row struct {
 	N int
 	// Change is "better", "worse" or "~" (no significant change at Alpha).
 	Change string
+
+	// The lossless share (B, C), the harness's own headline, compared on
+	// answers paired by (task, repeat): OldLossless and NewLossless are the
+	// two reports' LosslessRate; Gained counts pairs lossless only in the
+	// new report, Lost those lossless only in the old; LosslessP is the
+	// two-sided exact (McNemar) test over those discordant pairs, and
+	// LosslessChange says "better", "worse" or "~" at Alpha.
+	OldLossless, NewLossless *float64
+	Gained, Lost             int
+	LosslessP                float64
+	LosslessChange           string
 }
 
 // Compare compares two reports.
@@ -181,7 +193,71 @@ func compareClass(model, class string, oc, nc *ClassResult) (Row, []string) {
 	if row.N > 0 && row.N < 6 {
 		notes = append(notes, fmt.Sprintf("%s class %s: %d documents differ; the signed-rank test needs at least 6 to reach p < %s", model, class, row.N, num(Alpha)))
 	}
+	if class != task.ClassA {
+		compareLossless(&row, oc, nc)
+	}
 	return row, notes
+}
+
+// compareLossless pairs the answers of two reports by (task, repeat) and
+// compares whether each was lossless with McNemar's exact test: under no
+// change, each discordant pair is as likely gained as lost, so the
+// two-sided p-value is that of a fair binomial over Gained + Lost.
+func compareLossless(row *Row, oc, nc *ClassResult) {
+	row.OldLossless, row.NewLossless = oc.LosslessRate, nc.LosslessRate
+	type key struct {
+		task   string
+		repeat int
+	}
+	old := map[key]bool{}
+	for _, d := range oc.PerDocument {
+		for _, r := range d.Repeats {
+			if r.Lossless != nil {
+				old[key{d.TaskID, r.Repeat}] = *r.Lossless
+			}
+		}
+	}
+	for _, d := range nc.PerDocument {
+		for _, r := range d.Repeats {
+			o, ok := old[key{d.TaskID, r.Repeat}]
+			switch {
+			case !ok || r.Lossless == nil || o == *r.Lossless:
+			case *r.Lossless:
+				row.Gained++
+			default:
+				row.Lost++
+			}
+		}
+	}
+	row.LosslessP = exactBinomial(row.Gained, row.Lost)
+	row.LosslessChange = "~"
+	if row.LosslessP < Alpha {
+		row.LosslessChange = "worse"
+		if row.Gained > row.Lost {
+			row.LosslessChange = "better"
+		}
+	}
+}
+
+// exactBinomial is the two-sided p-value of a fair binomial test of a
+// successes against b failures: 2·P(X ≤ min(a, b)), at most 1.
+func exactBinomial(a, b int) float64 {
+	n, k := a+b, min(a, b)
+	if n == 0 {
+		return 1
+	}
+	// P(X ≤ k) = Σ_{i≤k} C(n, i) / 2^n, summed in logs to stay finite.
+	p := 0.0
+	for i := 0; i <= k; i++ {
+		lg := lgamma(n+1) - lgamma(i+1) - lgamma(n-i+1) - float64(n)*math.Ln2
+		p += math.Exp(lg)
+	}
+	return math.Min(1, 2*p)
+}
+
+func lgamma(x int) float64 {
+	v, _ := math.Lgamma(float64(x))
+	return v
 }
 
 // WriteText writes the comparison as aligned text tables.
@@ -250,6 +326,7 @@ type table struct {
 // faithfulness (A).
 func (c *Comparison) tables() []table {
 	drift := table{header: []string{"model", "class", "median drift old → new", "Δ", "P95 drift old → new", "Δ", "vs old"}}
+	lossless := table{header: []string{"model", "class", "lossless old → new", "Δ", "gained / lost", "vs old (exact test)"}}
 	faith := table{header: []string{"model", "class", "faithfulness old → new", "Δ", "vs old"}}
 	for _, r := range c.Rows {
 		change := fmt.Sprintf("%s (p=%s n=%d)", r.Change, strconv.FormatFloat(r.P, 'f', 3, 64), r.N)
@@ -259,9 +336,11 @@ func (c *Comparison) tables() []table {
 		}
 		drift.rows = append(drift.rows, []string{r.Model, r.Class, arrow(r.OldCenter, r.NewCenter), delta(r.OldCenter, r.NewCenter),
 			arrow(r.OldP95, r.NewP95), delta(r.OldP95, r.NewP95), change})
+		lossless.rows = append(lossless.rows, []string{r.Model, r.Class, arrow(r.OldLossless, r.NewLossless), delta(r.OldLossless, r.NewLossless),
+			fmt.Sprintf("%d / %d", r.Gained, r.Lost), fmt.Sprintf("%s (p=%s)", r.LosslessChange, strconv.FormatFloat(r.LosslessP, 'f', 3, 64))})
 	}
 	var out []table
-	for _, t := range []table{drift, faith} {
+	for _, t := range []table{drift, lossless, faith} {
 		if len(t.rows) > 0 {
 			out = append(out, t)
 		}

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"testing"
 
 	"bendscript.com/round-trip-harness/scoring"
@@ -73,5 +75,46 @@ func TestCompareRows(t *testing.T) {
 		if r.Change != "~" || r.N != 0 || r.P != 1 {
 			t.Errorf("a report against itself: %s class %s changes %q (p=%v n=%d)", r.Model, r.Class, r.Change, r.P, r.N)
 		}
+	}
+}
+
+// TestCompareLossless: lossless answers paired by (task, repeat) are
+// compared with McNemar's exact test, and the direction is named.
+func TestCompareLossless(t *testing.T) {
+	class := func(lossless func(i int) bool) *ClassResult {
+		c := &ClassResult{Class: "B"}
+		n := 0
+		for i := range 20 {
+			l := lossless(i)
+			if l {
+				n++
+			}
+			c.PerDocument = append(c.PerDocument, DocumentResult{TaskID: fmt.Sprintf("%02d-b", i+1), Repeats: []RepeatResult{{Repeat: 0, Status: "scored", Lossless: &l}}})
+		}
+		c.LosslessRate = ptr(float64(n) / 20)
+		return c
+	}
+	all := class(func(int) bool { return true })
+	half := class(func(i int) bool { return i%2 == 0 })
+	cases := []struct {
+		name       string
+		old, new   *ClassResult
+		change     string
+		gain, lost int
+		p          float64
+		why        string
+	}{
+		{"lost ten", all, half, "worse", 0, 10, 2.0 / 1024, "ten discordant pairs all one way: p = 2·2⁻¹⁰"},
+		{"gained ten", half, all, "better", 10, 0, 2.0 / 1024, "the same, the other way"},
+		{"same", half, half, "~", 0, 0, 1, "no discordant pair: nothing to test"},
+	}
+	for _, c := range cases {
+		row, _ := compareClass("m", "B", c.old, c.new)
+		if row.LosslessChange != c.change || row.Gained != c.gain || row.Lost != c.lost || math.Abs(row.LosslessP-c.p) > 1e-12 {
+			t.Errorf("%s: %s, gained %d, lost %d, p %v; want %s, %d, %d, %v (%s)", c.name, row.LosslessChange, row.Gained, row.Lost, row.LosslessP, c.change, c.gain, c.lost, c.p, c.why)
+		}
+	}
+	if p := exactBinomial(1, 4); math.Abs(p-12.0/32) > 1e-12 {
+		t.Errorf("exactBinomial(1, 4) = %v, want 2·(1+5)/32 = 0.375", p)
 	}
 }

@@ -53,6 +53,9 @@ type synthetic struct {
 	// answer returns one answer's drift (B, C; 1 makes it invalid), the
 	// judges' decision (A) and its status (scored, api_error, missing).
 	answer func(model, taskID string, repeat int) (drift float64, faithful bool, status string)
+	// loses, when not nil, says what a valid B/C answer lost beside the
+	// drift: its residual component and its unrequested changes.
+	loses func(model, taskID string) (residual float64, unrequested int)
 }
 
 // taskIDs are the 60 task ids of a gating run.
@@ -168,6 +171,15 @@ func (s synthetic) score(model, id string, r int) scoring.Score {
 		MetricVersion: metric.Version, Valid: drift < 1, Extraction: "bare", Drift: drift, Components: c, Weights: w,
 		EditApplied: drift < 0.1, EditCompliance: 1 - drift, IDStatus: "kept", SchemaValid: true,
 		ValidationErrors: []string{}, Diagnostics: []metric.Diagnostic{},
+		Lossless: drift == 0, Residual: 1,
+	}
+	if drift < 1 {
+		n := 0
+		sc.Metric.Residual, sc.Metric.UnrequestedChanges = 0, &n
+		if s.loses != nil {
+			sc.Metric.Residual, n = s.loses(model, id)
+			sc.Metric.Lossless = sc.Metric.Lossless && n == 0 && sc.Metric.Residual == 0
+		}
 	}
 	return sc
 }

@@ -79,7 +79,53 @@ type page struct {
 	RelayPlots  []relayPlot  // the relay suite: drift against step, per model
 	Gated       bool         // the verdict applies the thresholds (gating, all)
 	Natural     []naturalRow // the natural suite, as information
+	Lossless    []losslessRow
+	Footnote    string // explains the † of the harness's own thresholds
 	Transcripts []transcriptView
+}
+
+// losslessRow is one group of B/C answers in the viewer's lossless table:
+// a (model, class) of the gating or natural suite, a size rung or a relay
+// step.
+type losslessRow struct {
+	Suite, Model, Group                        string
+	N                                          int
+	Lossless, Residual, Unchanged, Unrequested string
+	Invalid                                    int
+}
+
+// losslessRows lists the lossless share of every group the report holds.
+func losslessRows(r *Report) []losslessRow {
+	var out []losslessRow
+	class := func(suite, model string, c *ClassResult) {
+		if c == nil || c.Class == task.ClassA {
+			return
+		}
+		out = append(out, losslessRow{suite, model, "class " + c.Class, c.Scored, percentOr(c.LosslessRate),
+			numOr(c.ResidualMedian, "n/a") + " / " + numOr(c.ResidualP95, "n/a"), percentOr(c.UnchangedRate),
+			numOr(c.UnrequestedMedian, "n/a") + " / " + intOr(c.UnrequestedMax), c.Invalid})
+	}
+	if len(r.Size) == 0 {
+		for _, model := range r.Models {
+			class(r.Suite, model, r.Results[model].ClassB)
+			class(r.Suite, model, r.Results[model].ClassC)
+		}
+	}
+	for _, model := range r.Models {
+		if nr := r.Natural[model]; nr != nil {
+			class("natural", model, nr.ClassB)
+			class("natural", model, nr.ClassC)
+		}
+	}
+	for _, row := range r.Size {
+		if row.Position == PositionAll {
+			out = append(out, losslessRow{"size", row.Model, "rung " + row.Rung, row.Scored, percentOr(row.Lossless), "", "", "", row.Invalid})
+		}
+	}
+	for _, st := range r.Relay {
+		out = append(out, losslessRow{"relay", st.Model, fmt.Sprintf("step %d (%s)", st.Step, st.Edit), st.Scored, percentOr(st.Lossless), "", "", "", 0})
+	}
+	return out
 }
 
 // naturalRow is one (model, class) of the natural suite in the viewer.
@@ -135,6 +181,7 @@ func newPage(r *Report, in Input) page {
 			}
 		}
 	}
+	p.Lossless, p.Footnote = losslessRows(r), ownFootnote
 	p.Transcripts = transcriptViews(in)
 	return p
 }
@@ -150,6 +197,9 @@ type transcriptView struct {
 	Score    scoring.Score
 	Drift    string
 	Comps    []string // the five components, or empty
+	Lossless string   // B, C: yes or no
+	Residual string   // B, C: the residual component
+	Unreq    string   // B, C: unrequested changes
 	Edit     string
 	Valid    string
 	Faithful string
@@ -239,6 +289,7 @@ func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript)
 		}
 		v.Edit = num(m.EditCompliance)
 		v.Valid = yesNo(m.Valid)
+		v.Lossless, v.Residual, v.Unreq = yesNo(m.Lossless), num(m.Residual), intOr(m.UnrequestedChanges)
 		v.Invalid = m.Reason
 		v.Diagnostics, v.Validation = m.Diagnostics, m.ValidationErrors
 		for _, op := range m.Ops {

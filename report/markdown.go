@@ -51,7 +51,7 @@ func (m mdWriter) header(r *Report) {
 	if r.Passed() && !gated(r.Suite) {
 		m.p("**Verdict: ✅ PASS**: the run is complete.\n\n")
 	} else if r.Passed() {
-		m.p("**Verdict: ✅ PASS**: every §8.5 threshold holds for every model.\n\n")
+		m.p("**Verdict: ✅ PASS**: every §8.5 threshold and every harness gate † holds for every model.\n\n")
 	} else {
 		m.p("**Verdict: ❌ FAIL**: %d %s.\n\n", len(r.Failures), plural(len(r.Failures), "failure", "failures"))
 	}
@@ -100,10 +100,17 @@ func (m mdWriter) matrix(r *Report) {
 		m.p(" %s %d/%d |\n", mark(n == 0), planned(mr)-n, planned(mr))
 	}
 	if own {
-		m.p("\n† the harness's own threshold, beside §8.5: the fraction of scored answers whose edit was fully applied (`thresholds.class_b_edit_applied_min`, `class_c_edit_applied_min`), so that a model that does not edit cannot pass on low drift.\n")
+		m.p("\n† %s\n", ownFootnote)
 	}
 	m.p("\n")
 }
+
+// ownFootnote explains the † of the harness's own thresholds.
+const ownFootnote = "the harness's own threshold, beside §8.5 (`thresholds.class_b_…`/`class_c_…` in harness.yaml; README, \"What a pass means\"): " +
+	"*edits applied*, the share of scored answers whose edit was fully applied (`edit_applied_min`), so a model that does not edit cannot pass on low drift; " +
+	"*P95 residual*, the residual component that sees what §8.4's five cannot (meta, unknown members, the version, duplicated edges; `residual_p95_max`); " +
+	"*answers invalid*, the share of outputs with no document or one a conformant processor rejects (`invalid_max`); " +
+	"*answers without unrequested change*, the share that changed nothing the edit left alone (`unchanged_min`)."
 
 // dagger marks the harness's own thresholds.
 func dagger(own bool) string {
@@ -126,9 +133,10 @@ func planned(mr *ModelResult) int {
 
 func (m mdWriter) drift(r *Report) {
 	m.p("## Drift (classes B and C)\n\n")
-	m.p("Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95%% interval of the median; noise is the range of the median across repeats. Components are medians over documents.\n\n")
-	m.p("| model | class | n | median [95%% CI] | P95 | max | noise (range) | %s | edit applied | invalid |\n", strings.Join(metric.ComponentLabels[:], " | "))
-	m.p("|---|---|---:|---:|---:|---:|---:|%s---:|---:|\n", strings.Repeat("---:|", metric.NumComponents))
+	m.p("Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95%% interval of the median; noise is the range of the median across repeats. Components are medians over documents. " +
+		"Beside §8.4, the harness's own (`metric/doc.go`): *lossless*, the share of answers equal to the expected document up to member order, declared id, edge order, how self-references are written and aligned new ids; *residual*, the sixth component (median / P95 over documents), not part of the drift; *unchanged*, the share of answers with no unrequested change, and the median / max count of them; *invalid*, answers with no document or one that fails validation.\n\n")
+	m.p("| model | class | n | median [95%% CI] | P95 | max | noise (range) | %s | edit applied | lossless | residual | unchanged | unrequested | invalid |\n", strings.Join(metric.ComponentLabels[:], " | "))
+	m.p("|---|---|---:|---:|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|\n", strings.Repeat("---:|", metric.NumComponents))
 	for _, model := range r.Models {
 		for _, class := range []string{task.ClassB, task.ClassC} {
 			c := r.Results[model].Class(class)
@@ -144,7 +152,9 @@ func (m mdWriter) drift(r *Report) {
 					m.p(" n/a |")
 				}
 			}
-			m.p(" %s | %d |\n", percentOr(c.EditComplianceRate), c.Invalid)
+			m.p(" %s | %s | %s / %s | %s | %s / %s | %d |\n", percentOr(c.EditComplianceRate), percentOr(c.LosslessRate),
+				numOr(c.ResidualMedian, "n/a"), numOr(c.ResidualP95, "n/a"), percentOr(c.UnchangedRate),
+				numOr(c.UnrequestedMedian, "n/a"), intOr(c.UnrequestedMax), c.Invalid)
 		}
 	}
 	m.p("\n")
@@ -203,8 +213,8 @@ func (m mdWriter) size(r *Report) {
 		return
 	}
 	m.p("## Size ladder\n\nThe same edits at the start, middle and end of documents of growing size (one value per answer; the rung's row aggregates its positions). Cut off: answers stopped at the output budget.\n\n")
-	m.p("| model | rung | bytes | position | n | median drift | P95 drift | edits applied | invalid | cut off | output tokens | cost (USD) |\n")
-	m.p("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	m.p("| model | rung | bytes | position | n | median drift | P95 drift | edits applied | lossless | invalid | cut off | output tokens | cost (USD) |\n")
+	m.p("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, row := range r.Size {
 		cost := fmt.Sprintf("%.4f", row.Cost)
 		if row.CostUnknown > 0 {
@@ -214,8 +224,8 @@ func (m mdWriter) size(r *Report) {
 		if pos == PositionAll {
 			pos = "**all**"
 		}
-		m.p("| %s | %s | %d | %s | %d | %s | %s | %s | %d | %d | %d | %s |\n", code(row.Model), row.Rung, row.Bytes, pos, row.Scored,
-			numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), row.Invalid, row.CutOff, row.OutputTokens, cost)
+		m.p("| %s | %s | %d | %s | %d | %s | %s | %s | %s | %d | %d | %d | %s |\n", code(row.Model), row.Rung, row.Bytes, pos, row.Scored,
+			numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), percentOr(row.Lossless), row.Invalid, row.CutOff, row.OutputTokens, cost)
 	}
 	m.p("\n")
 }
@@ -229,8 +239,8 @@ func (m mdWriter) natural(r *Report) {
 	}
 	t := r.Thresholds
 	m.p("## Natural suite (information)\n\nThe 40 class B and C changes asked for as an editor would, no id dictated for new content; the output's new ids are aligned to the expected document's before scoring (`metric/doc.go`). The same numbers and thresholds as the gating suite's, shown as information: they decide no verdict.\n\n")
-	m.p("| model | class | n | median drift [95%% CI] | P95 drift | edits applied | median within limit | P95 within limit | edits applied within gate |\n")
-	m.p("|---|---|---:|---:|---:|---:|---|---|---|\n")
+	m.p("| model | class | n | median drift [95%% CI] | P95 drift | edits applied | lossless | unchanged | median within limit | P95 within limit | edits applied within gate |\n")
+	m.p("|---|---|---:|---:|---:|---:|---:|---:|---|---|---|\n")
 	for _, model := range r.Models {
 		nr := r.Natural[model]
 		if nr == nil {
@@ -254,8 +264,9 @@ func (m mdWriter) natural(r *Report) {
 				}
 				return fmt.Sprintf("%s (%s %s)", mark(ok), map[bool]string{true: "≥", false: "≤"}[atLeast], num(limit))
 			}
-			m.p("| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", code(model), c.Class, c.Documents,
+			m.p("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", code(model), c.Class, c.Documents,
 				withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"), percentOr(c.EditComplianceRate),
+				percentOr(c.LosslessRate), percentOr(c.UnchangedRate),
 				within(c.MedianDrift, medLimit, false), within(c.P95Drift, p95Limit, false), within(c.EditComplianceRate, gate, true))
 		}
 	}
@@ -268,15 +279,15 @@ func (m mdWriter) relay(r *Report) {
 		return
 	}
 	m.p("## Relay\n\nEach chain edits one document step after step, every step given the model's own previous answer (B, C, C⁻¹, B⁻¹, repeated); steps marked ↺ expect the source itself, so their drift is the drift against the source. A chain whose answer held no document ends there; its later steps are not run and count as drift 1.\n\n")
-	m.p("| model | step | edit | chains | median drift [95%% CI] | P95 drift | edits applied | not run | API errors | missing |\n")
-	m.p("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	m.p("| model | step | edit | chains | median drift [95%% CI] | P95 drift | edits applied | lossless | not run | API errors | missing |\n")
+	m.p("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range r.Relay {
 		step := strconv.Itoa(s.Step)
 		if s.RoundTrip {
 			step += " ↺"
 		}
-		m.p("| %s | %s | %s | %d | %s | %s | %s | %d | %d | %d |\n", code(s.Model), step, s.Edit, s.Chains,
-			withInterval(s.MedianDrift, s.MedianInterval), numOr(s.P95Drift, "n/a"), percentOr(s.EditsApplied), s.NotRun, s.APIErrors, s.Missing)
+		m.p("| %s | %s | %s | %d | %s | %s | %s | %s | %d | %d | %d |\n", code(s.Model), step, s.Edit, s.Chains,
+			withInterval(s.MedianDrift, s.MedianInterval), numOr(s.P95Drift, "n/a"), percentOr(s.EditsApplied), percentOr(s.Lossless), s.NotRun, s.APIErrors, s.Missing)
 	}
 	m.p("\nFirst step at which a chain's drift exceeds its class's §8.5 P95 threshold:\n\n")
 	for _, rm := range r.RelayModels {
@@ -368,6 +379,13 @@ func numOr(v *float64, none string) string {
 		return none
 	}
 	return num(*v)
+}
+
+func intOr(v *int) string {
+	if v == nil {
+		return "n/a"
+	}
+	return strconv.Itoa(*v)
 }
 
 func percentOr(v *float64) string {

@@ -42,6 +42,9 @@ type RelayStep struct {
 	// EditsApplied is the share of scored answers whose edit was fully
 	// applied.
 	EditsApplied *float64 `json:"edits_applied"`
+	// Lossless is the share of scored answers that are lossless
+	// (metric.Result.Lossless), the harness's own headline.
+	Lossless *float64 `json:"lossless"`
 }
 
 // RelayModel is one model's relay summary.
@@ -120,7 +123,7 @@ func relaySteps(in Input, seed int64) ([]RelayStep, []RelayModel) {
 func relayStep(model string, step int, ss []*scoring.Score, seed int64) RelayStep {
 	r := RelayStep{Model: model, Step: step, Edit: relay.Edits[(step-1)%4], Class: ss[0].Class, RoundTrip: step%4 == 0, Chains: len(ss)}
 	var drifts []float64
-	applied := 0
+	applied, lossless := 0, 0
 	for _, s := range ss {
 		switch s.Status {
 		case scoring.StatusMissing:
@@ -139,12 +142,16 @@ func relayStep(model string, step int, ss []*scoring.Score, seed int64) RelaySte
 			if s.Metric.EditApplied {
 				applied++
 			}
+			if s.Metric.Lossless {
+				lossless++
+			}
 		}
 	}
 	if len(drifts) > 0 {
 		r.MedianDrift, r.P95Drift = ptr(median(drifts)), ptr(p95(drifts))
 		r.MedianInterval = bootstrap(drifts, median, seed, fmt.Sprintf("%s/relay/%d", model, step))
 		r.EditsApplied = ptr(float64(applied) / float64(r.Scored))
+		r.Lossless = ptr(float64(lossless) / float64(r.Scored))
 	}
 	return r
 }

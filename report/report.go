@@ -219,8 +219,12 @@ type ClassResult struct {
 	// scored as drift.
 	APIErrors int `json:"api_errors"`
 	// Invalid counts scored answers that held no usable document (B, C:
-	// drift 1) or no answer object (A).
+	// drift 1), or a document that fails validation (B, C: scored, but not
+	// a round trip), or no answer object (A).
 	Invalid int `json:"invalid"`
+	// InvalidRate is Invalid / Scored (B, C); absent when nothing was
+	// scored.
+	InvalidRate *float64 `json:"invalid_rate,omitempty"`
 	// CutOffReasoning counts answers that ran out of their output budget
 	// while reasoning (finish_reason "length", mostly reasoning tokens);
 	// CutOffOutput those whose answer itself was truncated.
@@ -248,6 +252,26 @@ type ClassResult struct {
 	// EditComplianceMean is the mean over scored answers of the fraction of
 	// gold-edit operations that hold (metric.Result.EditCompliance) (B, C).
 	EditComplianceMean *float64 `json:"edit_compliance_mean,omitempty"`
+
+	// The harness's own measures beside §8.4 (metric/doc.go).
+	//
+	// Lossless counts scored answers that are lossless
+	// (metric.Result.Lossless), and LosslessRate is Lossless / Scored
+	// (B, C): the headline of whether anything was lost.
+	Lossless     int      `json:"lossless,omitempty"`
+	LosslessRate *float64 `json:"lossless_rate,omitempty"`
+	// ResidualMedian and ResidualP95 are the median and P95 over documents
+	// of the document's residual component (mean over repeats) (B, C).
+	ResidualMedian *float64 `json:"residual_median,omitempty"`
+	ResidualP95    *float64 `json:"residual_p95,omitempty"`
+	// UnchangedRate is the fraction of scored answers with no unrequested
+	// change (an answer with no document counts as changed) (B, C).
+	UnchangedRate *float64 `json:"unchanged_rate,omitempty"`
+	// UnrequestedMedian and UnrequestedMax are the median and largest
+	// count of unrequested changes over the scored answers that held a
+	// document (B, C).
+	UnrequestedMedian *float64 `json:"unrequested_median,omitempty"`
+	UnrequestedMax    *int     `json:"unrequested_max,omitempty"`
 
 	// Faithfulness is the mean of the document values (A).
 	Faithfulness *float64 `json:"faithfulness,omitempty"`
@@ -369,6 +393,9 @@ type DocumentResult struct {
 	Drift *float64 `json:"drift,omitempty"`
 	// Components are the mean components over the scored repeats (B, C).
 	Components *metric.Components `json:"components,omitempty"`
+	// Residual is the mean residual component over the scored repeats
+	// (B, C).
+	Residual *float64 `json:"residual,omitempty"`
 	// Faithful is the fraction of scored repeats judged faithful (A);
 	// absent when none was scored.
 	Faithful *float64 `json:"faithful,omitempty"`
@@ -386,6 +413,12 @@ type RepeatResult struct {
 	Drift *float64 `json:"drift,omitempty"`
 	// Faithful is the judges' decision (A; scored only).
 	Faithful *bool `json:"faithful,omitempty"`
+	// Lossless, Residual and Unrequested are the answer's
+	// metric.Result.Lossless, Residual and UnrequestedChanges (B, C;
+	// scored only; Unrequested absent when the answer held no document).
+	Lossless    *bool    `json:"lossless,omitempty"`
+	Residual    *float64 `json:"residual,omitempty"`
+	Unrequested *int     `json:"unrequested,omitempty"`
 	// Transcript is the transcript's path below the run directory; absent
 	// when missing.
 	Transcript string `json:"transcript,omitempty"`
@@ -401,7 +434,8 @@ type Failure struct {
 	// Metric is the §8.7 field that fails the threshold
 	// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
 	// class_c_median_drift, class_c_p95_drift), a harness metric
-	// (class_b_edit_applied, class_c_edit_applied), or "incomplete".
+	// (class_b_edit_applied, class_b_residual_p95, class_b_invalid,
+	// class_b_unchanged and their class C twins), or "incomplete".
 	Metric string `json:"metric"`
 	// Value is the measured value; for "incomplete" the number of
 	// transcripts missing, errored or without a valid judge vote. Null when

@@ -95,7 +95,7 @@ func TestVerdict(t *testing.T) {
 				}
 				return 0, true, scoring.StatusScored
 			}
-		}, false, []string{"class_b_p95_drift", "class_b_p95_drift", "class_b_p95_drift"}, "two bad documents of 20 put the P95 at 1"},
+		}, false, []string{"class_b_p95_drift", "class_b_residual_p95", "class_b_invalid", "class_b_p95_drift", "class_b_residual_p95", "class_b_invalid", "class_b_p95_drift", "class_b_residual_p95", "class_b_invalid"}, "two bad documents of 20 put the P95 at 1 (drift and residual: an answer with no document lost everything), and 10% invalid answers fail the harness's 5% gate"},
 		{"faithfulness 0.9", func(s *synthetic) {
 			s.answer = func(m, id string, r int) (float64, bool, string) {
 				return 0, !(id == "01-a" || id == "02-a"), scoring.StatusScored
@@ -129,7 +129,7 @@ func TestVerdict(t *testing.T) {
 				}
 				return 0, true, scoring.StatusScored
 			}
-		}, false, []string{"class_b_median_drift", "class_b_p95_drift", "class_b_edit_applied", "incomplete"}, "a threshold that cannot be measured fails, with a null value"},
+		}, false, []string{"class_b_median_drift", "class_b_p95_drift", "class_b_edit_applied", "class_b_residual_p95", "class_b_invalid", "class_b_unchanged", "incomplete"}, "a threshold that cannot be measured fails, with a null value"},
 		{"edits not applied", func(s *synthetic) {
 			s.answer = func(m, id string, r int) (float64, bool, string) {
 				// Drift 0.15 is within §8.5's class B P95 but marks the
@@ -148,6 +148,30 @@ func TestVerdict(t *testing.T) {
 				return 0, true, scoring.StatusScored
 			}
 		}, true, nil, "18 of 20 (90%) meets the gate"},
+		{"meta stripped", func(s *synthetic) {
+			s.loses = func(m, id string) (float64, int) {
+				if m == s.models[1] {
+					return 0.85, 1 // every document's meta gone: one place (/meta/…) changed
+				}
+				return 0, 0
+			}
+		}, false, []string{"class_b_residual_p95", "class_b_unchanged", "class_c_residual_p95", "class_c_unchanged"}, "drift 0 everywhere, but what the five components cannot see was lost in every answer"},
+		{"one invented sentence in most documents", func(s *synthetic) {
+			s.loses = func(m, id string) (float64, int) {
+				if id > "02" {
+					return 0, 1
+				}
+				return 0, 0
+			}
+		}, false, []string{"class_b_unchanged", "class_c_unchanged", "class_b_unchanged", "class_c_unchanged", "class_b_unchanged", "class_c_unchanged"}, "a drift too small for §8.5 in 18 of 20 documents fails the unchanged gate (10% < 90%)"},
+		{"two unrequested changes of 20", func(s *synthetic) {
+			s.loses = func(m, id string) (float64, int) {
+				if id < "03" {
+					return 0, 3
+				}
+				return 0, 0
+			}
+		}, true, nil, "18 of 20 unchanged (90%) meets the gate"},
 		{"no models", func(s *synthetic) { s.models = nil }, false, []string{"incomplete"}, "a run with no model proves nothing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,7 +37,11 @@ type SizeRow struct {
 	// EditsApplied is the fraction of scored answers whose edit was fully
 	// applied.
 	EditsApplied *float64 `json:"edits_applied"`
-	// Invalid counts answers that held no document; CutOff those that
+	// Lossless is the fraction of scored answers that are lossless
+	// (metric.Result.Lossless), the harness's own headline.
+	Lossless *float64 `json:"lossless"`
+	// Invalid counts answers that held no document or one that fails
+	// validation; CutOff those that
 	// stopped at the output budget (finish_reason "length"), reasoning or
 	// not: at scale the first failures are answers cut off.
 	Invalid int `json:"invalid"`
@@ -97,7 +101,7 @@ func sizeRows(in Input) []SizeRow {
 func sizeRow(model, rung string, bytes int, pos string, ss []*scoring.Score) SizeRow {
 	r := SizeRow{Model: model, Rung: rung, Bytes: bytes, Position: pos, Planned: len(ss)}
 	var drifts []float64
-	applied := 0
+	applied, lossless := 0, 0
 	for _, s := range ss {
 		switch s.Status {
 		case scoring.StatusMissing:
@@ -120,7 +124,10 @@ func sizeRow(model, rung string, bytes int, pos string, ss []*scoring.Score) Siz
 		if s.Metric.EditApplied {
 			applied++
 		}
-		if !s.Metric.Valid {
+		if s.Metric.Lossless {
+			lossless++
+		}
+		if !s.Metric.Valid || !s.Metric.SchemaValid {
 			r.Invalid++
 		}
 		if s.CutOff != "" {
@@ -130,6 +137,7 @@ func sizeRow(model, rung string, bytes int, pos string, ss []*scoring.Score) Siz
 	if len(drifts) > 0 {
 		r.MedianDrift, r.P95Drift = ptr(median(drifts)), ptr(p95(drifts))
 		r.EditsApplied = ptr(float64(applied) / float64(r.Scored))
+		r.Lossless = ptr(float64(lossless) / float64(r.Scored))
 	}
 	return r
 }

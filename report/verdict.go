@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -40,16 +41,67 @@ func gated(suite string) bool { return suite == SuiteGating || suite == SuiteAll
 const (
 	MetricClassBEditApplied = "class_b_edit_applied"
 	MetricClassCEditApplied = "class_c_edit_applied"
+	MetricClassBResidualP95 = "class_b_residual_p95"
+	MetricClassCResidualP95 = "class_c_residual_p95"
+	MetricClassBInvalid     = "class_b_invalid"
+	MetricClassCInvalid     = "class_c_invalid"
+	MetricClassBUnchanged   = "class_b_unchanged"
+	MetricClassCUnchanged   = "class_c_unchanged"
 )
 
-// editApplied is the fraction of a class's scored answers whose edit was
-// fully applied; nil when the class is absent or nothing was scored.
-func editApplied(c *ClassResult) *float64 {
-	if c == nil {
+// field returns a function that reads one number of a class's detail;
+// nil when the class is absent.
+func field(class string, f func(*ClassResult) *float64) func(*ModelResult) *float64 {
+	return func(m *ModelResult) *float64 {
+		if c := m.Class(class); c != nil {
+			return f(c)
+		}
 		return nil
 	}
-	return c.EditComplianceRate
 }
+
+// ownGates lists the harness's own thresholds that t configures, in a
+// fixed order: per class B then C, edits applied, residual P95, invalid
+// share, unchanged share.
+func ownGates(t config.Thresholds) []threshold {
+	type gate struct {
+		metric, label, op string
+		limit             *float64
+		value             func(*ClassResult) *float64
+	}
+	atLeast := func(v float64) *float64 {
+		if v > 0 {
+			return &v
+		}
+		return nil // 0 applies no gate
+	}
+	var out []threshold
+	for _, class := range []string{task.ClassB, task.ClassC} {
+		pick := func(b, c *float64) *float64 {
+			if class == task.ClassB {
+				return b
+			}
+			return c
+		}
+		lc := strings.ToLower(class)
+		gates := []gate{
+			{"class_" + lc + "_edit_applied", "edits applied", ">=", pick(atLeast(t.ClassBEditAppliedMin), atLeast(t.ClassCEditAppliedMin)), editApplied},
+			{"class_" + lc + "_residual_p95", "P95 residual", "<=", pick(t.ClassBResidualP95Max, t.ClassCResidualP95Max), func(c *ClassResult) *float64 { return c.ResidualP95 }},
+			{"class_" + lc + "_invalid", "answers invalid", "<=", pick(t.ClassBInvalidMax, t.ClassCInvalidMax), func(c *ClassResult) *float64 { return c.InvalidRate }},
+			{"class_" + lc + "_unchanged", "answers without unrequested change", ">=", pick(atLeast(t.ClassBUnchangedMin), atLeast(t.ClassCUnchangedMin)), func(c *ClassResult) *float64 { return c.UnchangedRate }},
+		}
+		for _, g := range gates {
+			if g.limit != nil {
+				out = append(out, threshold{g.metric, class, "class " + class + " " + g.label, g.op, *g.limit, field(class, g.value), true})
+			}
+		}
+	}
+	return out
+}
+
+// editApplied is the fraction of a class's scored answers whose edit was
+// fully applied; nil when nothing was scored.
+func editApplied(c *ClassResult) *float64 { return c.EditComplianceRate }
 
 // thresholds lists the §8.5 thresholds in the order of the §8.7 fields.
 func (r *Report) thresholds() []threshold {
@@ -62,15 +114,15 @@ func (r *Report) thresholds() []threshold {
 		{"class_c_p95_drift", task.ClassC, "class C P95 drift", "<=", t.ClassCP95Max, func(m *ModelResult) *float64 { return m.ClassCP95Drift }, false},
 	}
 	// The harness's own gates, where configured: a model that does not
-	// edit must not pass classes B and C on low drift alone.
-	if t.ClassBEditAppliedMin > 0 {
-		out = append(out, threshold{MetricClassBEditApplied, task.ClassB, "class B edits applied", ">=", t.ClassBEditAppliedMin, func(m *ModelResult) *float64 { return editApplied(m.ClassB) }, true})
-	}
-	if t.ClassCEditAppliedMin > 0 {
-		out = append(out, threshold{MetricClassCEditApplied, task.ClassC, "class C edits applied", ">=", t.ClassCEditAppliedMin, func(m *ModelResult) *float64 { return editApplied(m.ClassC) }, true})
-	}
-	return out
+	// edit, loses what §8.4 cannot see, returns documents a processor
+	// rejects or changes what it was not asked to must not pass classes B
+	// and C on low drift alone.
+	return append(out, ownGates(t)...)
 }
+
+// share reports whether the threshold is on a share of answers (printed as
+// a percentage) rather than a drift-like number.
+func (t threshold) share() bool { return !strings.HasSuffix(t.metric, "_p95") }
 
 // holds reports whether v passes the threshold; a value that was not
 // measured does not.
@@ -109,7 +161,7 @@ func failures(r *Report) []Failure {
 				f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.label, unmeasured(mr.Class(t.class)))
 			} else {
 				f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.label, numVs(*v, t.limit), opSymbol(t.op), num(t.limit))
-				if t.own {
+				if t.own && t.share() {
 					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.label, percent(*v), opSymbol(t.op), percent(t.limit))
 				}
 			}
