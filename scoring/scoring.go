@@ -274,18 +274,23 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		}
 		return s
 	}
-	if len(t.Names) > 0 || len(edit.Placeholders(t.GoldEdit)) > 0 {
-		// A natural task: the model names its new content itself.
-		ops, err := edit.Bind(t.GoldEdit, t.Names)
-		if err == nil {
-			res := metric.ScoreAligned(t.Source.Doc, t.Expected, ops, tr.Response.Content, w)
-			s.Metric = &res
-			return s
-		}
-	}
-	res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, tr.Response.Content, w)
+	res := Metric(t, tr.Response.Content, w)
 	s.Metric = &res
 	return s
+}
+
+// Metric scores a raw answer to a class B or C task of any kind: a natural
+// task's (its gold edit bound to the expected document's names, the
+// output's new ids aligned) with metric.ScoreAligned, every other with
+// metric.Score. A run, a rescore and `harness score` all score through it.
+func Metric(t *task.Task, raw string, w metric.Weights) metric.Result {
+	if len(t.Names) > 0 || len(edit.Placeholders(t.GoldEdit)) > 0 {
+		// A natural task: the model names its new content itself.
+		if ops, err := edit.Bind(t.GoldEdit, t.Names); err == nil {
+			return metric.ScoreAligned(t.Source.Doc, t.Expected, ops, raw, w)
+		}
+	}
+	return metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, raw, w)
 }
 
 // EndChains scores the steps of relay chains that ended: scores holds, per

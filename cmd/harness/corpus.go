@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
@@ -97,9 +96,13 @@ func countEdits(s *task.Set) int {
 func cmdExpect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("expect", "expect --task FILE [--corpus DIR]", `
 		harness expect --task instructions/03-b.json
-		harness expect --task instructions/16-c.json > expected.bend.json`, stderr)
-	taskFile := fs.String("task", "", "the task file (its directory is read as the task directory)")
+		harness expect --task instructions/16-c.json > expected.bend.json
+		harness expect --task instructions/natural/03-b.json
+		harness expect --task instructions/inverse/03-b.json
+		harness expect --task ladder/8k.tasks.json --id 8k-start-02-b`, stderr)
+	taskFile := fs.String("task", "", "the task file: a gating, natural (natural/NN-x.json), inverse (inverse/NN-x.json) or size-ladder (<rung>.tasks.json) task")
 	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
+	taskID := fs.String("id", "", "the task of a size-ladder tasks file (<rung>.tasks.json) holding several")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -107,7 +110,7 @@ func cmdExpect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return usageError("expect: give one --task")
 	}
-	t, err := findTask(*taskFile, *corpusDir)
+	t, err := findTask(*taskFile, *corpusDir, *taskID)
 	if err != nil {
 		return err
 	}
@@ -116,30 +119,4 @@ func cmdExpect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	_, err = stdout.Write(bend.Marshal(t.Expected))
 	return err
-}
-
-// findTask loads the task in a task file, with the corpus document it
-// names. The file's directory is read as the task directory (other task
-// files there are checked too); prompt templates are not needed. A file
-// that does not exist is a usage error, never the embedded task of the
-// same name.
-func findTask(file, corpusDir string) (*task.Task, error) {
-	if st, err := os.Stat(file); err != nil || st.IsDir() {
-		return nil, usageError("--task %s: not a task file", file)
-	}
-	cfs, _ := dataFS(corpusDir, corpus.FS)
-	set, probs := task.Load(cfs, os.DirFS(filepath.Dir(file)))
-	if len(probs) > 0 {
-		lines := make([]string, len(probs))
-		for i, p := range probs {
-			lines[i] = p.String()
-		}
-		return nil, &exitError{exitCantRun, fmt.Errorf("the task or its corpus has problems:\n%s", strings.Join(lines, "\n"))}
-	}
-	id := strings.TrimSuffix(filepath.Base(file), ".json")
-	t := set.Task(id)
-	if t == nil {
-		return nil, usageError("no task %q (task files are named NN-a.json, NN-b.json, NN-c.json)", id)
-	}
-	return t, nil
 }

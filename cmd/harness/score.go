@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -17,8 +18,11 @@ var stdin io.Reader = os.Stdin
 func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("score", "score --task FILE --output FILE", `
 		harness score --task instructions/03-b.json --output answer.txt
-		harness expect --task instructions/03-b.json | harness score --task instructions/03-b.json --output -`, stderr)
-	taskFile := fs.String("task", "", "the task file (its directory is read as the task directory)")
+		harness expect --task instructions/03-b.json | harness score --task instructions/03-b.json --output -
+		harness score --task instructions/natural/03-b.json --output answer.txt   (new ids aligned first)
+		harness score --task ladder/8k.tasks.json --id 8k-start-02-b --output answer.txt`, stderr)
+	taskFile := fs.String("task", "", "the task file: a gating, natural (natural/NN-x.json), inverse (inverse/NN-x.json) or size-ladder (<rung>.tasks.json) task")
+	taskID := fs.String("id", "", "the task of a size-ladder tasks file (<rung>.tasks.json) holding several")
 	output := fs.String("output", "", "the model's raw answer (a .bend document, bare or fenced); - reads standard input")
 	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
 	configFile := fs.String("config", "harness.yaml", "configuration file: the drift weights (built-in defaults when it does not exist)")
@@ -33,7 +37,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	t, err := findTask(*taskFile, *corpusDir)
+	t, err := findTask(*taskFile, *corpusDir, *taskID)
 	if err != nil {
 		return err
 	}
@@ -45,7 +49,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if t.Class == task.ClassA {
 		res = metric.ScoreAnswer(t.Source.Doc, string(raw))
 	} else {
-		res = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, string(raw), cfg.Weights)
+		res = scoring.Metric(t, string(raw), cfg.Weights)
 	}
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
