@@ -48,6 +48,9 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(args) > 0 && args[0] == "ladder" {
 		return cmdCorpusLadder(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "sensitivity" {
+		return cmdCorpusSensitivity(ctx, args[1:], stdout, stderr)
+	}
 	fs := newFlagSet("corpus", "corpus check [--corpus DIR] [--instructions DIR]", `
 		harness corpus check
 		harness corpus check --corpus ../my-corpus --instructions ../my-tasks`, stderr)
@@ -55,7 +58,7 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when it does not exist)")
 	if len(args) == 0 || args[0] != "check" {
 		fs.Usage()
-		return usageError("corpus: the subcommands are check and ladder")
+		return usageError("corpus: the subcommands are check, ladder and sensitivity")
 	}
 	if help, err := parseFlags(fs, args[1:]); help || err != nil {
 		return err

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"bendscript.com/round-trip-harness/sensitivity"
+)
+
+// cmdCorpusSensitivity prints what the thresholds let through: each
+// canonical loss applied to every class B and C expected document, scored,
+// with the thresholds it would fail.
+func cmdCorpusSensitivity(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("corpus sensitivity", "corpus sensitivity [--config FILE] [--corpus DIR] [--instructions DIR]", `
+		harness corpus sensitivity
+		harness corpus sensitivity --config my-thresholds.yaml`, stderr)
+	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
+	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when it does not exist)")
+	configFile := fs.String("config", "harness.yaml", "configuration file: the weights and thresholds the table applies (built-in defaults when it does not exist)")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return usageError("corpus sensitivity: unexpected arguments %q", fs.Args())
+	}
+	cfg, err := loadConfig(*configFile)
+	if err != nil {
+		return err
+	}
+	set, _, err := loadTasks(*corpusDir, *taskDir)
+	if err != nil {
+		return err
+	}
+	return sensitivity.Write(stdout, sensitivity.Table(set, cfg))
+}
