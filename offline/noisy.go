@@ -46,6 +46,27 @@ const (
 	CutOffScale = 600 << 10
 )
 
+// MetaSlip is the rate at which offline/noisy drops the document's meta
+// from an answer (offline/noisy-low at a third of it, offline/noisy-high at
+// twice it): a slip no §8.4 component sees, which the residual component
+// and its gate do. It is drawn from a stream of its own, so the other
+// perturbations are the same with and without it.
+const MetaSlip = 0.15
+
+// metaSlip drops d's meta with the level's rate.
+func metaSlip(d *bend.Document, seed int64, taskID, level string) {
+	rate := MetaSlip
+	switch level {
+	case NoisyLow:
+		rate /= 3
+	case NoisyHigh:
+		rate *= 2
+	}
+	if newRand(seed, "meta/"+taskID).chance(rate) {
+		d.Meta = nil
+	}
+}
+
 // perturb returns the expected document with 0 to 2 seeded perturbations
 // (more on large documents), sometimes wrapped in a Markdown fence with a
 // sentence of prose, and the finish reason: "length" when the answer was
@@ -90,6 +111,7 @@ func perturb(t *task.Task, seed int64, level string) (string, string) {
 			n--
 		}
 	}
+	metaSlip(d, seed, t.ID, level)
 	out := string(bend.Marshal(d))
 	if size >= SlipEvery && r.chance(min(0.9, float64(size)/CutOffScale)) {
 		return out[:r.IntN(len(out))], "length"
