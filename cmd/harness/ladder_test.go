@@ -94,7 +94,7 @@ func TestCorpusLadderUsage(t *testing.T) {
 		{[]string{"corpus", "ladder", "--out", dir, "--tasks", "04-c"}, "refers to the whole document", "a task without a position is refused, with the reason"},
 		{[]string{"corpus", "ladder", "--out", dir, "--sizes", "4k"}, "rung 4k:", "a size whole documents cannot make is refused"},
 		{[]string{"corpus", "ladder", "--nope"}, "", "unknown flag"},
-		{[]string{"corpus", "frobnicate"}, "the subcommands are check and ladder", "the corpus usage names both subcommands"},
+		{[]string{"corpus", "frobnicate"}, "the subcommands are check, ladder and sensitivity", "the corpus usage names every subcommand"},
 	} {
 		_, errs, code := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) {
