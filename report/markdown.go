@@ -59,7 +59,7 @@ func (m mdWriter) header(r *Report) {
 	if r.RescoredAt != "" {
 		when += ", rescored at " + r.RescoredAt
 	}
-	m.p("Harness %s, %s; %d %s × %d tasks × %d %s; metric version %s.  \n",
+	m.p("Harness %s, %s; %d %s × %d tasks × %d %s; metric version %s (what its thresholds let through: `harness corpus sensitivity`).  \n",
 		mdText(r.HarnessVersion), when, len(r.Models), plural(len(r.Models), "model", "models"),
 		r.Tasks, r.Repeats, plural(r.Repeats, "repeat", "repeats"), mdText(r.MetricVersion))
 	m.p("Corpus %s, prompts %s, config %s.\n\n", code(short(r.CorpusHash)), code(short(r.PromptHash)), code(short(r.ConfigHash)))
