@@ -239,8 +239,8 @@ func (m mdWriter) natural(r *Report) {
 	}
 	t := r.Thresholds
 	m.p("## Natural suite (information)\n\nThe 40 class B and C changes asked for as an editor would, no id dictated for new content; the output's new ids are aligned to the expected document's before scoring (`metric/doc.go`). The same numbers and thresholds as the gating suite's, shown as information: they decide no verdict.\n\n")
-	m.p("| model | class | n | median drift [95%% CI] | P95 drift | edits applied | lossless | unchanged | median within limit | P95 within limit | edits applied within gate |\n")
-	m.p("|---|---|---:|---:|---:|---:|---:|---:|---|---|---|\n")
+	m.p("| model | class | n | median drift [95%% CI] | P95 drift | edits applied | lossless | unchanged | unrequested | median within limit | P95 within limit | edits applied within gate |\n")
+	m.p("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n")
 	for _, model := range r.Models {
 		nr := r.Natural[model]
 		if nr == nil {
@@ -264,9 +264,9 @@ func (m mdWriter) natural(r *Report) {
 				}
 				return fmt.Sprintf("%s (%s %s)", mark(ok), map[bool]string{true: "≥", false: "≤"}[atLeast], num(limit))
 			}
-			m.p("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", code(model), c.Class, c.Documents,
+			m.p("| %s | %s | %d | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s |\n", code(model), c.Class, c.Documents,
 				withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"), percentOr(c.EditComplianceRate),
-				percentOr(c.LosslessRate), percentOr(c.UnchangedRate),
+				percentOr(c.LosslessRate), percentOr(c.UnchangedRate), numOr(c.UnrequestedMedian, "n/a"), intOr(c.UnrequestedMax),
 				within(c.MedianDrift, medLimit, false), within(c.P95Drift, p95Limit, false), within(c.EditComplianceRate, gate, true))
 		}
 	}
