@@ -57,7 +57,7 @@ func commands() []command {
 	return []command{
 		{"validate", "check .bend files against the v0.1 rules", cmdValidate},
 		{"id", "print, check or write the content id of .bend files", cmdID},
-		{"corpus", "check the corpus, tasks and gold edits (check); build the size ladder (ladder)", cmdCorpus},
+		{"corpus", "check the corpus, tasks and gold edits (check); build the size ladder (ladder); what the thresholds let through (sensitivity)", cmdCorpus},
 		{"expect", "print the expected document of a class B/C task", cmdExpect},
 		{"judge", "calibrate the class A judges on hand-labelled answers", cmdJudge},
 		{"score", "score one model answer to one task (drift, components, edit compliance)", cmdScore},
