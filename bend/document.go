@@ -119,6 +119,27 @@ func (b *Block) Children() []*Block {
 	return append(out, b.Blocks...)
 }
 
+// HasText reports whether b holds text of its own: a "spans" array or a
+// code block's "text".
+func (b *Block) HasText() bool { return b.Spans != nil || b.Text != nil }
+
+// PlainText returns the text b holds itself: its spans' texts joined (a
+// tombstone adds nothing), then its code text. Nested blocks are not
+// included. The metric's text projection, the judge's grounding and the
+// natural tasks' quotes all read block text through it.
+func (b *Block) PlainText() string {
+	var sb strings.Builder
+	for _, s := range b.Spans {
+		if s.Text != nil {
+			sb.WriteString(*s.Text)
+		}
+	}
+	if b.Text != nil {
+		sb.WriteString(*b.Text)
+	}
+	return sb.String()
+}
+
 // Walk calls fn for every block of the document in pre-order (a block before
 // its children), with its nesting depth (0 for top-level blocks) and its JSON
 // pointer. Walk stops early when fn returns false.

@@ -38,6 +38,23 @@ func ParseRef(s string) (r Ref, ok bool) {
 	return r, true
 }
 
+// CutRef splits a bend: reference with a fragment,
+// bend:<doc>#<block>[.<span>], into its parts without checking them, so
+// that placeholders ($new1) and ids being renamed pass through; ok is false
+// for anything else. ParseRef is the checking reader.
+func CutRef(s string) (doc, block, span string, ok bool) {
+	rest, isBend := strings.CutPrefix(s, "bend:")
+	if !isBend {
+		return "", "", "", false
+	}
+	doc, frag, hasFrag := strings.Cut(rest, "#")
+	if !hasFrag {
+		return "", "", "", false
+	}
+	block, span, _ = strings.Cut(frag, ".")
+	return doc, block, span, true
+}
+
 // String formats r; relative references keep an empty document part.
 func (r Ref) String() string {
 	var b strings.Builder

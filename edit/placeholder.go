@@ -81,11 +81,11 @@ func slots(op *Op) []slot {
 		}
 	}
 	ref := func(p *string) {
-		pre, blk, spn, ok := splitRef(*p)
+		doc, blk, spn, ok := bend.CutRef(*p)
 		if !ok {
 			return
 		}
-		set := func(b, s string) { *p = joinRef(pre, b, s) }
+		set := func(b, s string) { *p = bend.Ref{Bend: true, Doc: doc, Block: b, Span: s}.String() }
 		out = append(out, slot{blockID, false, func() string { return blk }, func(v string) { blk = v; set(blk, spn) }})
 		if spn != "" {
 			out = append(out, slot{spanID, false, func() string { return spn }, func(v string) { spn = v; set(blk, spn) }})
@@ -143,30 +143,6 @@ func slots(op *Op) []slot {
 		ref(&op.Target)
 	}
 	return out
-}
-
-// splitRef splits a bend: reference into what precedes the fragment
-// ("bend:" and the document id) and the block and span components. It does
-// not require the components to be ids, so that placeholders split too; ok
-// is false for anything without a fragment.
-func splitRef(s string) (pre, blk, spn string, ok bool) {
-	rest, isBend := strings.CutPrefix(s, "bend:")
-	if !isBend {
-		return "", "", "", false
-	}
-	doc, frag, hasFrag := strings.Cut(rest, "#")
-	if !hasFrag {
-		return "", "", "", false
-	}
-	blk, spn, _ = strings.Cut(frag, ".")
-	return "bend:" + doc, blk, spn, true
-}
-
-func joinRef(pre, blk, spn string) string {
-	if spn == "" {
-		return pre + "#" + blk
-	}
-	return pre + "#" + blk + "." + spn
 }
 
 // Placeholders lists the placeholders of ops in order of first appearance.

@@ -110,28 +110,12 @@ func documentTexts(d *bend.Document) []string {
 		out = append(out, collapseSpace(*d.Title))
 	}
 	d.Walk(func(b *bend.Block, _ int, _ string) bool {
-		if t := BlockText(b); t != "" {
+		if t := b.PlainText(); t != "" {
 			out = append(out, collapseSpace(t))
 		}
 		return true
 	})
 	return append(out, collapseSpace(string(bend.Marshal(d))))
-}
-
-// BlockText returns the text of a block: its live spans' texts joined, or a
-// code block's text; "" for blocks that hold no text of their own (lists,
-// quotes, embeds, dividers).
-func BlockText(b *bend.Block) string {
-	if b.Text != nil {
-		return *b.Text
-	}
-	var sb strings.Builder
-	for _, s := range b.Spans {
-		if s.Text != nil {
-			sb.WriteString(*s.Text)
-		}
-	}
-	return sb.String()
 }
 
 // collapseSpace replaces every run of white space in s with one space and

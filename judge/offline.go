@@ -103,7 +103,7 @@ func citedText(d *bend.Document, ref string) string {
 	case b == nil:
 		return ""
 	case !hasSpan:
-		return BlockText(b)
+		return b.PlainText()
 	}
 	if s := b.FindSpan(spn); s != nil && s.Text != nil {
 		return *s.Text

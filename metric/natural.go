@@ -130,7 +130,7 @@ func newBlocks(blocks []*bend.Block, parent string, old map[string]bool) []newIt
 		if old[b.ID] {
 			anchor, k = b.ID, 0
 		} else {
-			out = append(out, newItem{id: b.ID, parent: parent, anchor: anchor, k: k, content: b.Kind + "\x00" + blockText(b)})
+			out = append(out, newItem{id: b.ID, parent: parent, anchor: anchor, k: k, content: b.Kind + "\x00" + b.PlainText()})
 			k++
 		}
 		out = append(out, newBlocks(b.Items, b.ID, old)...)
@@ -157,19 +157,6 @@ func newSpans(spans []*bend.Span, old map[string]bool) []newItem {
 	return out
 }
 
-func blockText(b *bend.Block) string {
-	if b.Text != nil {
-		return *b.Text
-	}
-	var sb strings.Builder
-	for _, s := range b.Spans {
-		if s.Text != nil {
-			sb.WriteString(*s.Text)
-		}
-	}
-	return sb.String()
-}
-
 // blockIDs is every block id of d.
 func blockIDs(d *bend.Document) map[string]bool {
 	out := map[string]bool{}
@@ -188,21 +175,17 @@ func blockIDs(d *bend.Document) map[string]bool {
 func Rename(d *bend.Document, rename map[string]string) *bend.Document {
 	c := d.Clone()
 	ref := func(r string) string {
-		head, frag, ok := strings.Cut(r, "#")
-		if !ok || !strings.HasPrefix(head, "bend:") {
+		doc, blk, spn, ok := bend.CutRef(r)
+		if !ok {
 			return r
 		}
-		blk, spn, hasSpan := strings.Cut(frag, ".")
-		if n, ok := rename[blk+"."+spn]; hasSpan && ok {
+		if n, ok := rename[blk+"."+spn]; spn != "" && ok {
 			spn = n
 		}
 		if n, ok := rename[blk]; ok {
 			blk = n
 		}
-		if hasSpan {
-			return head + "#" + blk + "." + spn
-		}
-		return head + "#" + blk
+		return bend.Ref{Bend: true, Doc: doc, Block: blk, Span: spn}.String()
 	}
 	// References first: a span key names the block as d names it.
 	c.MapRefs(ref)

@@ -32,18 +32,10 @@ func textProjection(d *bend.Document) string {
 		b.WriteByte('\n')
 	}
 	d.Walk(func(bl *bend.Block, _ int, _ string) bool {
-		if bl.Spans == nil && bl.Text == nil {
-			return true
+		if bl.HasText() {
+			b.WriteString(bl.PlainText())
+			b.WriteByte('\n')
 		}
-		for _, s := range bl.Spans {
-			if s.Text != nil {
-				b.WriteString(*s.Text)
-			}
-		}
-		if bl.Text != nil {
-			b.WriteString(*bl.Text)
-		}
-		b.WriteByte('\n')
 		return true
 	})
 	return b.String()

@@ -137,17 +137,8 @@ func sourceText(d *bend.Document) []string {
 		out = append(out, *d.Title)
 	}
 	d.Walk(func(b *bend.Block, _ int, _ string) bool {
-		if b.Spans != nil {
-			var sb strings.Builder
-			for _, s := range b.Spans {
-				if s.Text != nil {
-					sb.WriteString(*s.Text)
-				}
-			}
-			out = append(out, sb.String())
-		}
-		if b.Text != nil {
-			out = append(out, *b.Text)
+		if b.HasText() {
+			out = append(out, b.PlainText())
 		}
 		return true
 	})
