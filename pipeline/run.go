@@ -264,8 +264,29 @@ func planRun(o Options) (*plan, error) {
 	if p.clients, p.online, err = o.Conn.Clients(all, o.Set); err != nil {
 		return nil, err
 	}
+	if err := checkSize(len(cfg.Models), len(p.tasks), cfg.Repeats); err != nil {
+		return nil, err
+	}
 	p.jobs = suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All
 	return p, nil
+}
+
+// MaxJobs bounds models × tasks × repeats, the count that sizes a run's
+// jobs, scores and report rows: a run or a run.json beyond it is refused
+// before anything is allocated for it (issue 20: 100,000,000 repeats
+// asked for 24 GB at planning, and rescore for 4.3 TB). It is ten times
+// the gating suite at config.MaxRepeats.
+const MaxJobs = 2_000_000
+
+// checkSize refuses a run whose plan would be larger than MaxJobs.
+func checkSize(models, tasks, repeats int) error {
+	if repeats < 1 || repeats > config.MaxRepeats {
+		return usage("repeats: a whole number from 1 to %d, not %d", config.MaxRepeats, repeats)
+	}
+	if models > MaxJobs || tasks > MaxJobs || models*tasks > MaxJobs/repeats {
+		return usage("%d models × %d tasks × %d repeats is more than the %d jobs a run may have", models, tasks, repeats, MaxJobs)
+	}
+	return nil
 }
 
 // checkDirs refuses, before any request, two model ids whose transcripts

@@ -98,6 +98,14 @@ func ReadRun(runDir string) (*transcript.Manifest, *config.Config, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: /config: %w", path, err)
 	}
+	// The manifest's own counts size the score phase's allocations: check
+	// them before anything is allocated by them.
+	if m.Repeats != cfg.Repeats {
+		return nil, nil, fmt.Errorf("%s: /repeats: %d, but the run's configuration says %d", path, m.Repeats, cfg.Repeats)
+	}
+	if err := checkSize(len(m.Models), len(m.TaskIDs), m.Repeats); err != nil {
+		return nil, nil, fmt.Errorf("%s: /repeats: %w", path, err)
+	}
 	return m, &cfg, nil
 }
 

@@ -105,7 +105,7 @@ func TestRunRefusesBadFlagValues(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--repeats", "-1"}, "--repeats takes a whole number of at least 1"},
+		{[]string{"--repeats", "-1"}, "--repeats takes a whole number from 1 to 1000"},
 		{[]string{"--per-model", "0"}, "--per-model takes a whole number of at least 1"},
 		{[]string{"--global", "-3"}, "--global takes a whole number of at least 1"},
 		{[]string{"--progress", "bogus"}, "--progress takes auto, bars, lines or none"},

@@ -17,6 +17,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/pipeline"
+	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -92,8 +93,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // flag and what it takes, instead of running with a default.
 func checkRunFlags(o runOptions, given map[string]bool) error {
 	switch {
-	case given["repeats"] && o.repeats < 1:
-		return usageError("run: --repeats takes a whole number of at least 1, not %d", o.repeats)
+	case given["repeats"] && (o.repeats < 1 || o.repeats > config.MaxRepeats):
+		return usageError("run: --repeats takes a whole number from 1 to %d, not %d", config.MaxRepeats, o.repeats)
 	case given["per-model"] && o.perModel < 1:
 		return usageError("run: --per-model takes a whole number of at least 1, not %d", o.perModel)
 	case given["global"] && o.global < 1:
@@ -112,8 +113,8 @@ func checkRunFlags(o runOptions, given map[string]bool) error {
 		return usageError("run: --rungs goes with --suite %s", pipeline.SuiteSize)
 	case given["steps"] && o.suite != pipeline.SuiteRelay && o.suite != pipeline.SuiteAll:
 		return usageError("run: --steps goes with --suite %s or %s", pipeline.SuiteRelay, pipeline.SuiteAll)
-	case given["steps"] && o.steps < 1:
-		return usageError("run: --steps takes a whole number of at least 1, not %d", o.steps)
+	case given["steps"] && (o.steps < 1 || o.steps > relay.MaxSteps):
+		return usageError("run: --steps takes a whole number from 1 to %d, not %d", relay.MaxSteps, o.steps)
 	case given["resume"] && given["run-id"]:
 		return usageError("run: --resume names the run; --run-id is for a new run")
 	}
