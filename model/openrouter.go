@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -334,6 +335,51 @@ func (c *config) redact(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, c.apiKey, "[REDACTED]")
+}
+
+// redactBody removes the API key from a response body as sent and as it
+// decodes: a JSON string literal that spells the key with escapes
+// ("sk\u002dor-…") passes the byte-wise redact, and would hand the key to
+// the decoded content and to every file that quotes it. Each string
+// literal holding a backslash is decoded, and re-encoded with the key
+// replaced when it holds the key. The scan needs no valid JSON and no
+// size limit: outside string literals a body has no escapes.
+func (c *config) redactBody(body []byte) []byte {
+	body = []byte(c.redact(string(body)))
+	if len(c.apiKey) < 8 || bytes.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	var out []byte
+	last := 0
+	for i := 0; i < len(body); i++ {
+		if body[i] != '"' {
+			continue
+		}
+		end, escaped := i+1, false
+		for end < len(body) && body[end] != '"' {
+			if body[end] == '\\' {
+				escaped = true
+				end++
+			}
+			end++
+		}
+		if end >= len(body) {
+			break
+		}
+		if escaped {
+			var s string
+			if json.Unmarshal(body[i:end+1], &s) == nil && strings.Contains(s, c.apiKey) {
+				q, _ := json.Marshal(c.redact(s))
+				out = append(append(out, body[last:i]...), q...)
+				last = end + 1
+			}
+		}
+		i = end
+	}
+	if out == nil {
+		return body
+	}
+	return append(out, body[last:]...)
 }
 
 // rawBody returns body as JSON: as it is when it is JSON that RFC 8785 can

@@ -94,7 +94,7 @@ func (c *config) attempt(ctx context.Context, call sdkCall) (exchange, *APIError
 			res.Body.Close()
 		}
 	}
-	ex.body = []byte(c.redact(string(body)))
+	ex.body = c.redactBody(body)
 	ex.durationMS = time.Since(start).Milliseconds()
 	switch {
 	case ex.status >= 400:

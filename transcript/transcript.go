@@ -138,6 +138,9 @@ type Usage struct {
 	CachedTokens     int64    `json:"cached_tokens"`
 	ReasoningTokens  int64    `json:"reasoning_tokens"`
 	Cost             *float64 `json:"cost"` // USD; null = unknown
+	// Unread names the usage fields the response held in a shape that
+	// could not be read, with their values (model.Usage.Unread).
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Attempt is one HTTP attempt.
