@@ -83,3 +83,26 @@ func configHash(t *testing.T, c map[string]any) string {
 	}
 	return cfg.Hash()
 }
+
+// TestMissingCorpusDirIsRefusedNotEmbedded: --corpus or --instructions
+// naming a directory that does not exist silently fell back to the
+// embedded corpus and tasks (exit 0: the user believed their corpus was
+// tested). Only the default names fall back.
+func TestMissingCorpusDirIsRefusedNotEmbedded(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "my-corpus")
+	for _, args := range [][]string{
+		{"corpus", "check", "--corpus", missing},
+		{"corpus", "check", "--instructions", missing},
+		{"run", "--models", "offline/oracle", "--judges", "offline/judge", "--progress", "none", "--corpus", missing,
+			"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports")},
+		{"expect", "--task", "../../instructions/03-b.json", "--corpus", missing},
+	} {
+		if _, errs, code := runCLI(t, args...); code != 2 || !strings.Contains(errs, missing+": ") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %s", args, code, errs, missing)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runs")); err == nil {
+		t.Error("a refused run created its runs directory")
+	}
+}

@@ -20,7 +20,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		harness expect --task instructions/03-b.json | harness score --task instructions/03-b.json --output -`, stderr)
 	taskFile := fs.String("task", "", "the task file (its directory is read as the task directory)")
 	output := fs.String("output", "", "the model's raw answer (a .bend document, bare or fenced); - reads standard input")
-	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
+	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when ./corpus does not exist; any other directory must exist)")
 	configFile := fs.String("config", "harness.yaml", "configuration file: the drift weights (built-in defaults when it does not exist)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
