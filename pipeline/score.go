@@ -43,7 +43,7 @@ type ScoreOptions struct {
 // with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
 	m := o.Manifest
-	src := scoring.Archive(o.RunDir, m.Judges)
+	src := scoring.Archive(o.RunDir, m.RunID, m.Judges)
 	if o.Transcripts != nil {
 		src = scoring.Memory(o.Transcripts)
 	}

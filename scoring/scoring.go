@@ -149,27 +149,30 @@ func Memory(transcripts []*transcript.Transcript) Source {
 }
 
 // Archive is a Source that reads a run directory's transcripts when they
-// are asked for, verifying each (transcript.Read): the answer at its
-// TaskPath and, for each of judges, the vote at its JudgePath. A file that
-// does not exist is absent; one that does not read back or verify is an
-// error naming it.
-func Archive(runDir string, judges []string) Source {
+// are asked for, verifying each (transcript.Read) and checking that it
+// belongs to run runID and to the slot it sits in (transcript.CheckSlot):
+// the answer at its TaskPath and, for each of judges, the vote at its
+// JudgePath. A file that does not exist is absent; one that does not read
+// back, verify or belong there is an error naming it and the slot.
+func Archive(runDir, runID string, judges []string) Source {
 	judges = slices.Sorted(slices.Values(judges))
-	read := func(path string) (*transcript.Transcript, error) {
-		t, err := transcript.Read(path)
+	read := func(path string, slot transcript.Slot) (*transcript.Transcript, error) {
+		t, err := transcript.ReadSlot(path, slot)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
 		return t, err
 	}
 	return func(model, taskID string, repeat int) (*transcript.Transcript, []*transcript.Transcript, error) {
-		answer, err := read(transcript.TaskPath(runDir, model, taskID, repeat))
+		slot := transcript.Slot{RunID: runID, Kind: transcript.KindTask, Model: model, TaskID: taskID, Repeat: repeat}
+		answer, err := read(transcript.TaskPath(runDir, model, taskID, repeat), slot)
 		if err != nil || answer == nil {
 			return nil, nil, err
 		}
 		var votes []*transcript.Transcript
 		for _, j := range judges {
-			v, err := read(transcript.JudgePath(runDir, j, taskID, model, repeat))
+			vs := transcript.Slot{RunID: runID, Kind: transcript.KindJudge, Model: j, TaskID: taskID, Repeat: repeat, Answerer: model}
+			v, err := read(transcript.JudgePath(runDir, j, taskID, model, repeat), vs)
 			if err != nil {
 				return nil, nil, err
 			}

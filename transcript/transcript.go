@@ -291,6 +291,76 @@ func Read(path string) (*Transcript, error) {
 	return &t, nil
 }
 
+// Slot is the place a transcript was read from: the run, and the job the
+// file's path names. A transcript verifies against its own hash wherever
+// it is copied; CheckSlot is what ties it to the slot it sits in.
+type Slot struct {
+	RunID  string
+	Kind   string // KindTask or KindJudge
+	Model  string // the answering model, or the judge
+	TaskID string
+	Repeat int
+	// Answerer is, for a judge transcript, the model whose answer it
+	// judges; "" for a task transcript.
+	Answerer string
+}
+
+// String names the slot as run/model/task/r<repeat> (a vote adds "on
+// answerer").
+func (s Slot) String() string {
+	out := fmt.Sprintf("%s/%s/%s/r%d", s.RunID, s.Model, s.TaskID, s.Repeat)
+	if s.Kind == KindJudge {
+		out = fmt.Sprintf("%s/%s/%s/r%d (vote on %s)", s.RunID, s.Model, s.TaskID, s.Repeat, s.Answerer)
+	}
+	return out
+}
+
+// ErrWrongSlot is returned when a transcript that verifies against its own
+// hash belongs to another run, model, task or repeat than the slot it sits
+// in: a copied transcript, which would change the score of the slot.
+var ErrWrongSlot = errors.New("transcript belongs to another slot")
+
+// CheckSlot reports whether t belongs in slot s; the error names the
+// first field that differs by its JSON pointer, and both slots.
+func (t *Transcript) CheckSlot(s Slot) error {
+	got := Slot{RunID: t.RunID, Kind: t.Kind, Model: t.Model, TaskID: t.TaskID, Repeat: t.Repeat}
+	if t.Judged != nil {
+		got.Answerer = t.Judged.Model
+	}
+	var ptr string
+	switch {
+	case got.RunID != s.RunID:
+		ptr = "/run_id"
+	case got.Kind != s.Kind:
+		ptr = "/kind"
+	case got.Model != s.Model:
+		ptr = "/model"
+	case got.TaskID != s.TaskID:
+		ptr = "/task_id"
+	case got.Repeat != s.Repeat:
+		ptr = "/repeat"
+	case s.Kind == KindJudge && t.Judged == nil:
+		ptr = "/judged"
+	case s.Kind == KindJudge && (t.Judged.Model != s.Answerer || t.Judged.TaskID != s.TaskID || t.Judged.Repeat != s.Repeat):
+		ptr = "/judged"
+	default:
+		return nil
+	}
+	return fmt.Errorf("%s: %w: it is the transcript of %s, in the slot of %s", ptr, ErrWrongSlot, got, s)
+}
+
+// ReadSlot is Read, and CheckSlot against the slot the file sits in.
+func ReadSlot(path string, s Slot) (*Transcript, error) {
+	t, err := Read(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.CheckSlot(s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
 // ReadAll loads every transcript below runDir (task and judge), verifying
 // each; it fails on the first bad file, naming it.
 func ReadAll(runDir string) ([]*Transcript, error) {

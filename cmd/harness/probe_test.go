@@ -106,3 +106,40 @@ func TestMissingCorpusDirIsRefusedNotEmbedded(t *testing.T) {
 		t.Error("a refused run created its runs directory")
 	}
 }
+
+// TestCopiedTranscriptRefusedInAnotherSlot: a transcript was checked only
+// against its own hash, so one copied over another task's, another
+// model's or another run's was accepted by rescore and changed the score.
+// Rescore now refuses it, naming the file and the slot.
+func TestCopiedTranscriptRefusedInAnotherSlot(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	runDir := offlineRun(t, dir, "r")
+	otherRun := offlineRun(t, dir, "other")
+	for _, tc := range []struct {
+		name      string
+		from      func(d string) string
+		wantField string
+	}{
+		{"another task", func(d string) string { return transcript.TaskPath(d, "offline/noisy", "04-b", 0) }, "/task_id"},
+		{"another model", func(d string) string { return transcript.TaskPath(d, "offline/oracle", "03-b", 0) }, "/model"},
+		{"another run", func(string) string { return transcript.TaskPath(otherRun, "offline/noisy", "03-b", 0) }, "/run_id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := filepath.Join(t.TempDir(), "r")
+			copyDir(t, runDir, d)
+			dst := transcript.TaskPath(d, "offline/noisy", "03-b", 0)
+			if err := os.WriteFile(dst, mustRead(t, tc.from(d)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, errs, code := runCLI(t, "rescore", "--out", t.TempDir(), d)
+			want := dst + ": " + tc.wantField + ": transcript belongs to another slot"
+			if code != 2 || !strings.Contains(errs, want) || !strings.Contains(errs, "in the slot of r/offline/noisy/03-b/r0") {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q naming the slot", code, errs, want)
+			}
+			if _, errs, code := runCLI(t, "run", "--resume", d, "--progress", "none"); code != 2 || !strings.Contains(errs, want) {
+				t.Errorf("resume: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+			}
+		})
+	}
+}
