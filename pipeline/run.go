@@ -133,9 +133,25 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		params[mod] = pm
 	}
+	if o.Resume != nil {
+		// One writer per run directory, from before the manifest records
+		// the resume to after the reports are written.
+		release, err := lockRun(o.ResumeDir)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
 	runDir, m, err := startManifest(o, p, det)
 	if err != nil {
 		return nil, err
+	}
+	if o.Resume == nil {
+		release, err := lockRun(runDir)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 	}
 	fmt.Fprintf(o.Stdout, "run: %s\n", runDir)
 	jc.RunID = m.RunID

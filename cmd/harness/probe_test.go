@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -141,5 +143,51 @@ func TestCopiedTranscriptRefusedInAnotherSlot(t *testing.T) {
 				t.Errorf("resume: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
 			}
 		})
+	}
+}
+
+// TestConcurrentResumeRefusedNotPaidTwice: two processes on one run
+// directory (a run and a resume, or two resumes) paid for the same jobs
+// (29 of 42 twice) and moved each other's successful transcripts aside.
+// The second is refused before it sends anything, naming the run.
+func TestConcurrentResumeRefusedNotPaidTwice(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(30*time.Millisecond, `{"answer": "x", "evidence": []}`))
+	srv.SetModels(modeltest.Entry("vendor/a"))
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", "")
+	dir := t.TempDir()
+	runs := filepath.Join(dir, "runs")
+	runDir := filepath.Join(runs, "r")
+	first := make(chan int)
+	go func() {
+		_, _, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", filepath.Join(dir, "reports"),
+			"--base-url", srv.URL, "--models", "vendor/a", "--judges", "offline/judge", "--run-id", "r", "--progress", "none", "--per-model", "1")
+		first <- code
+	}()
+	for srv.Count() < 3 {
+		time.Sleep(2 * time.Millisecond)
+	}
+	before := srv.Count()
+	_, errs, code := runCLI(t, "run", "--resume", runDir, "--base-url", srv.URL, "--progress", "none")
+	if code != 2 || !strings.Contains(errs, "run "+runDir+" is in use by another harness process") {
+		t.Errorf("second process: exit %d, stderr %q; want exit 2 naming the run", code, errs)
+	}
+	if n := srv.Count() - before; n > 1 { // the first run's own next request may land meanwhile
+		t.Errorf("the refused resume let %d requests through", n)
+	}
+	if c := <-first; c != 0 && c != 1 {
+		t.Fatalf("the first run: exit %d", c)
+	}
+	seen := map[string]int{}
+	for _, r := range srv.Requests() {
+		seen[taskIDOf(r)]++
+	}
+	for id, n := range seen {
+		if n > 1 {
+			t.Errorf("task %s was paid %d times", id, n)
+		}
+	}
+	if sup, _ := filepath.Glob(filepath.Join(runDir, "*", "*.superseded-*")); len(sup) > 0 {
+		t.Errorf("transcripts moved aside: %v", sup)
 	}
 }
