@@ -199,7 +199,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	results, err := r.Run(ctx, first)
 	if ctx.Err() != nil {
-		return nil, &InterruptedError{RunDir: runDir, Resume: "harness run --resume " + runDir}
+		return nil, &InterruptedError{RunDir: runDir, Resume: ResumeCommand(runDir, m.Inputs)}
 	}
 	if err != nil {
 		return nil, err
@@ -384,6 +384,22 @@ func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (s
 		m.Inputs.BaseURL = o.Conn.baseURL()
 	}
 	return runDir, m, transcript.WriteManifest(runDir, m)
+}
+
+// DefaultReportDir is the reports directory when --reports is not given.
+const DefaultReportDir = "reports"
+
+// ResumeCommand is the command line that resumes the run in runDir. A
+// resume sends requests (and the key) only to the API root its own
+// command line or environment names: run.json's record of it is checked
+// against that, never trusted alone. So the command names the run's API
+// root when it is not OpenRouter's.
+func ResumeCommand(runDir string, in transcript.Inputs) string {
+	cmd := "harness run --resume " + runDir
+	if in.BaseURL != "" && in.BaseURL != model.DefaultBaseURL {
+		cmd += " --base-url " + in.BaseURL
+	}
+	return cmd
 }
 
 // runIDRe is what a run id may be: one path element of safe characters,

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -189,5 +191,56 @@ func TestConcurrentResumeRefusedNotPaidTwice(t *testing.T) {
 	}
 	if sup, _ := filepath.Glob(filepath.Join(runDir, "*", "*.superseded-*")); len(sup) > 0 {
 		t.Errorf("transcripts moved aside: %v", sup)
+	}
+}
+
+// TestEditedRunJSONCannotRedirectTheKey: resume trusted inputs.base_url
+// and the reports directory in run.json, which no hash covers: an edited
+// run.json sent the key to another server and wrote the reports
+// elsewhere, silently. A resume now sends requests only where its own
+// command line (or environment, or default) says, refusing a run.json
+// that disagrees before any request, and says where the key and the
+// reports go.
+func TestEditedRunJSONCannotRedirectTheKey(t *testing.T) {
+	honest := modeltest.NewServer(t, modeltest.FixedDelay(20*time.Millisecond, `{"answer": "x", "evidence": []}`))
+	honest.SetModels(modeltest.Entry("vendor/a"))
+	thief := modeltest.NewServer(t, modeltest.FixedDelay(0, `{"answer": "x", "evidence": []}`))
+	thief.SetModels(modeltest.Entry("vendor/a"))
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", "")
+	dir := t.TempDir()
+	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for honest.Count() < 5 {
+			time.Sleep(2 * time.Millisecond)
+		}
+		cancel()
+	}()
+	var out, errb bytes.Buffer
+	run(ctx, []string{"run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", honest.URL,
+		"--models", "vendor/a", "--judges", "offline/judge", "--run-id", "r", "--progress", "none", "--per-model", "1"}, &out, &errb)
+	runDir := filepath.Join(runs, "r")
+	manifest := filepath.Join(runDir, transcript.ManifestName)
+	orig := mustRead(t, manifest)
+
+	if err := os.WriteFile(manifest, bytes.Replace(orig, []byte(honest.URL), []byte(thief.URL), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "run.json says the run asked " + thief.URL + ", but this resume would send the key to "
+	for _, args := range [][]string{{"--base-url", honest.URL}, nil} {
+		_, errs, code := runCLI(t, append([]string{"run", "--resume", runDir, "--progress", "none"}, args...)...)
+		if code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("resume %v: exit %d, stderr %q; want exit 2 and %q", args, code, errs, want)
+		}
+	}
+	if n := thief.Count(); n != 0 || len(thief.ModelsRequests()) != 0 {
+		t.Errorf("the URL from an edited run.json got %d requests and %d model listings", n, len(thief.ModelsRequests()))
+	}
+	os.WriteFile(manifest, orig, 0o644)
+	stdout, errs, code := runCLI(t, "run", "--resume", runDir, "--base-url", honest.URL, "--progress", "none")
+	if code != 0 && code != 1 || !strings.Contains(stdout, "resume: requests and the API key go to "+honest.URL+"\n") ||
+		!strings.Contains(stdout, "resume: reports go to "+reports+" (recorded in run.json)\n") {
+		t.Errorf("honest resume: exit %d, stdout %q, stderr %q; want it to say where the key and the reports go", code, stdout, errs)
 	}
 }
