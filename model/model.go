@@ -247,6 +247,7 @@ const (
 	CodeTransport   = "transport"       // connection failed or broke
 	CodeBadResponse = "bad_response"    // HTTP 200 whose body is not JSON
 	CodeNoChoices   = "no_choices"      // HTTP 200 JSON without choices
+	CodeTooLarge    = "too_large"       // a body over MaxResponseSize, not retried
 )
 
 // Error prints as "HTTP 429: message", "HTTP 200 (502): message" or

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"net/url"
@@ -164,17 +165,62 @@ func checkBaseURL(base string) error {
 	return nil
 }
 
+// MaxResponseSize bounds the body of one response the client reads: a
+// body beyond it fails the attempt with code CodeTooLarge, not retried
+// (another attempt would be as large, and paid again). Everything below it
+// is kept: the transcript archive is sized for it (transcript.MaxSize).
+const MaxResponseSize = 64 << 20
+
+// ErrResponseTooLarge is the read error of a body over MaxResponseSize.
+var ErrResponseTooLarge = fmt.Errorf("response body over the %d-byte limit", MaxResponseSize)
+
+// limitTransport bounds every response body at MaxResponseSize.
+type limitTransport struct{ base http.RoundTripper }
+
+func (t limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := t.base.RoundTrip(req)
+	if res != nil && res.Body != nil {
+		res.Body = &limitedBody{rc: res.Body, left: MaxResponseSize}
+	}
+	return res, err
+}
+
+// limitedBody reads up to left bytes, then fails with ErrResponseTooLarge.
+type limitedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, _ := b.rc.Read(one[:]); n > 0 {
+			return 0, ErrResponseTooLarge
+		}
+		return b.rc.Read(p[:0])
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }
+
 // defaultHTTPClient raises the idle connections kept per host from Go's
 // default of 2, since every call goes to one host and the runner calls it
 // concurrently; without it most calls would open a new TLS connection.
 func defaultHTTPClient() *http.Client {
 	t, ok := http.DefaultTransport.(*http.Transport)
 	if !ok {
-		return &http.Client{} // DefaultTransport was wrapped (tracing); keep the wrapper
+		// DefaultTransport was wrapped (tracing); keep the wrapper.
+		return &http.Client{Transport: limitTransport{http.DefaultTransport}}
 	}
 	t = t.Clone()
 	t.MaxIdleConnsPerHost = 64
-	return &http.Client{Transport: t}
+	return &http.Client{Transport: limitTransport{t}}
 }
 
 // Complete sends req to {base}/chat/completions, retrying as documented in

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 
+	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
@@ -235,6 +236,11 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 	return out, nil
 }
 
+// MaxAnswerSize is the largest answer scored: a document's own limit
+// (bend.MaxSize, §3). A larger answer is archived whole and scored
+// invalid, with the reason, rather than parsed.
+const MaxAnswerSize = bend.MaxSize
+
 // One scores one answer transcript (nil when missing) with its judge
 // transcripts.
 func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
@@ -265,8 +271,19 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		return s
 	}
 	s.Status = StatusScored
+	content := tr.Response.Content
+	tooLarge := ""
+	if len(content) > MaxAnswerSize {
+		// Archived in full, but no document can be this large (§3): it is
+		// scored as the empty answer is, invalid, with the reason.
+		tooLarge = fmt.Sprintf("the answer is %d bytes, over the %d-byte limit of a document (§3): too large to score", len(content), MaxAnswerSize)
+		content = ""
+	}
 	if t.Class == task.ClassA {
-		a := metric.ScoreAnswer(t.Source.Doc, tr.Response.Content)
+		a := metric.ScoreAnswer(t.Source.Doc, content)
+		if tooLarge != "" {
+			a.Reason = tooLarge
+		}
 		s.Answer = &a
 		v := judge.VerdictFrom(t, tr, judges)
 		s.Judge = &v
@@ -281,12 +298,18 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		// A natural task: the model names its new content itself.
 		ops, err := edit.Bind(t.GoldEdit, t.Names)
 		if err == nil {
-			res := metric.ScoreAligned(t.Source.Doc, t.Expected, ops, tr.Response.Content, w)
+			res := metric.ScoreAligned(t.Source.Doc, t.Expected, ops, content, w)
+			if tooLarge != "" {
+				res.Reason = tooLarge
+			}
 			s.Metric = &res
 			return s
 		}
 	}
-	res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, tr.Response.Content, w)
+	res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, content, w)
+	if tooLarge != "" {
+		res.Reason = tooLarge
+	}
 	s.Metric = &res
 	return s
 }

@@ -198,7 +198,7 @@ func (t *Transcript) ComputeHash() (string, error) {
 	// RFC 8785 bytes from bend's reader and canonical writer, which are
 	// several times faster than gowebpki/jcs; jcs stays the test oracle
 	// (TestHashMatchesJCS).
-	v, err := bend.ParseValue(b)
+	v, err := bend.ParseValueLimit(b, MaxSize)
 	if err != nil {
 		return "", err
 	}
@@ -265,11 +265,25 @@ func Write(runDir string, t *Transcript) error {
 	return WriteFileAtomic(t.Path(runDir), append(b, '\n'))
 }
 
+// MaxSize bounds a transcript file. A transcript holds its answer twice
+// (the content, and the body it came in) besides the prompt, so it is
+// bounded in proportion to the largest response the client reads
+// (model.MaxResponseSize): every answer the client accepted can be
+// archived and verified (issue 20: a 9 MB answer made a transcript over
+// the 16 MB document limit that its own hash check refused, and the paid
+// answer was lost).
+const MaxSize = 3*model.MaxResponseSize + 16<<20
+
 // ErrTampered is returned when a transcript's content does not match its hash.
 var ErrTampered = errors.New("transcript does not match its hash")
 
 // Read loads and verifies one transcript file.
 func Read(path string) (*Transcript, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if st.Size() > MaxSize {
+		return nil, fmt.Errorf("%s: file is %d bytes, over the %d-byte limit of a transcript", path, st.Size(), MaxSize)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
