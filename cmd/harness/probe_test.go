@@ -292,3 +292,73 @@ func TestHugeAnswerIsArchivedAndScoredInvalid(t *testing.T) {
 		t.Errorf("HTML report: %v, %d bytes", err, st.Size())
 	}
 }
+
+// onlineRun runs vendor/a against srv into dir with extra flags, and
+// returns the exit code and stderr.
+func onlineRun(t *testing.T, srv *modeltest.Server, dir string, extra ...string) (int, string) {
+	t.Helper()
+	srv.SetModels(modeltest.Entry("vendor/a"))
+	t.Setenv("OPENROUTER_API_KEY", "sk-or-v1-probe-SECRET-0123456789")
+	t.Setenv("OPENROUTER_BASE_URL", "")
+	args := append([]string{"run", "--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"), "--base-url", srv.URL,
+		"--models", "vendor/a", "--judges", "offline/judge", "--run-id", "r", "--progress", "none"}, extra...)
+	_, errs, code := runCLI(t, args...)
+	return code, errs
+}
+
+// TestNonFiniteConfigRefusedBeforeAnyRequest: a threshold of .inf was
+// accepted, every call was paid, and then the report could not be written
+// (json: unsupported value: +Inf); run.json recorded config: null. The
+// configuration is validated whole before the first request.
+func TestNonFiniteConfigRefusedBeforeAnyRequest(t *testing.T) {
+	for _, yaml := range []string{"thresholds:\n  class_b_p95_max: .inf\n", "request:\n  temperature: .nan\n", "request:\n  max_tokens: -5\n"} {
+		srv := modeltest.NewServer(t, modeltest.FixedDelay(0, `{"answer": "x", "evidence": []}`))
+		dir := t.TempDir()
+		cfg := writeFile(t, dir, "h.yaml", yaml)
+		if code, errs := onlineRun(t, srv, dir, "--config", cfg); code != 2 || !strings.Contains(errs, "h.yaml: ") {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 naming the file", yaml, code, errs)
+		}
+		if srv.Count() != 0 || len(srv.ModelsRequests()) != 0 {
+			t.Errorf("%q: %d requests before the refusal", yaml, srv.Count())
+		}
+	}
+}
+
+// TestFatalCodeInsideOKStopsTheRun: a 402 in the body of a 200 let all 60
+// jobs of the model be sent; the model now stops after the first.
+func TestFatalCodeInsideOKStopsTheRun(t *testing.T) {
+	srv := modeltest.NewScripted(t, modeltest.ErrorInsideOK(402, "Insufficient credits"))
+	if code, errs := onlineRun(t, srv, t.TempDir(), "--config", "../../harness.yaml", "--per-model", "1"); code != 1 {
+		t.Errorf("exit %d, stderr %q; want 1 (a failing verdict)", code, errs)
+	}
+	if n := srv.Count(); n != 1 {
+		t.Errorf("%d requests; want the model stopped after the first", n)
+	}
+}
+
+// TestEscapedKeyEchoInNoFile: a server echoing the key as sk\u002dor…
+// passed redaction, and the key landed in 60 transcripts and the HTML.
+func TestEscapedKeyEchoInNoFile(t *testing.T) {
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply { return modeltest.EscapedKeyEcho(req) })
+	dir := t.TempDir()
+	if code, errs := onlineRun(t, srv, dir, "--config", "../../harness.yaml"); code != 1 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	key := os.Getenv("OPENROUTER_API_KEY")
+	escaped := strings.ReplaceAll(key, "-", `\u002d`)
+	files := 0
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		files++
+		b := mustRead(t, p)
+		if bytes.Contains(b, []byte(key)) || bytes.Contains(b, []byte(escaped)) {
+			t.Errorf("%s holds the key", p)
+		}
+		return nil
+	})
+	if files < 60 {
+		t.Errorf("only %d files written", files)
+	}
+}
