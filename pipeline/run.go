@@ -153,6 +153,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		defer release()
 	}
+	if err := transcript.RemoveOrphans(runDir); err != nil {
+		return nil, err
+	}
 	fmt.Fprintf(o.Stdout, "run: %s\n", runDir)
 	jc.RunID = m.RunID
 	previousFinish := m.FinishedAt
@@ -202,7 +205,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, &InterruptedError{RunDir: runDir, Resume: ResumeCommand(runDir, m.Inputs)}
 	}
 	if err != nil {
-		return nil, err
+		// An I/O failure (a full disk): the transcripts written are kept,
+		// and the run is resumed as an interrupted one is.
+		return nil, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, ResumeCommand(runDir, m.Inputs))
 	}
 	fin := time.Now().UTC()
 	m.FinishedAt = &fin

@@ -396,6 +396,36 @@ func ReadAll(runDir string) ([]*Transcript, error) {
 	return out, err
 }
 
+// TempPrefix is the name prefix of the temporary files WriteAtomic writes
+// on the way to name: hidden, and naming the file they become, so that an
+// orphan left by a killed process can be told apart and removed
+// (RemoveOrphans).
+func TempPrefix(name string) string { return ".tmp-" + filepath.Base(name) + "-" }
+
+// RemoveOrphans removes below dir the temporary files that a killed
+// process left on the way to a file (TempPrefix); names, when given,
+// limits it to the orphans of those files in dir alone. The caller must be
+// the only writer of those files (it holds the run's lock).
+func RemoveOrphans(dir string, names ...string) error {
+	if len(names) > 0 {
+		for _, n := range names {
+			orphans, _ := filepath.Glob(filepath.Join(dir, TempPrefix(n)+"*"))
+			for _, o := range orphans {
+				if err := os.Remove(o); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), ".tmp-") {
+			return err
+		}
+		return os.Remove(p)
+	})
+}
+
 // WriteFileAtomic writes data to a temporary file in the same directory and
 // renames it over name, so that readers never see a partial file. The file
 // is made 0644 (less the umask).
@@ -413,7 +443,7 @@ func WriteAtomic(name string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
+	f, err := os.CreateTemp(dir, TempPrefix(name)+"*")
 	if err != nil {
 		return err
 	}

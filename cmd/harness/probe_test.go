@@ -362,3 +362,45 @@ func TestEscapedKeyEchoInNoFile(t *testing.T) {
 		t.Errorf("only %d files written", files)
 	}
 }
+
+// TestWriteFailureLeavesResumeAndNoOrphans: a run that stopped on an I/O
+// failure (a full disk) printed no --resume command, and a write killed
+// midway left a .tmp-* file that nothing cleaned. The failure now prints
+// the resume command, and the next run or resume of the run, and the next
+// write of its reports, remove their orphans.
+func TestWriteFailureLeavesResumeAndNoOrphans(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	runDir := offlineRun(t, dir, "r")
+	reports := filepath.Join(dir, "reports")
+	orphans := []string{
+		filepath.Join(runDir, "offline_oracle", transcript.TempPrefix("03-b.r0.json")+"123"),
+		filepath.Join(reports, transcript.TempPrefix("r.html")+"456"),
+	}
+	other := filepath.Join(reports, transcript.TempPrefix("another-run.html")+"789")
+	for _, o := range append(orphans, other) {
+		writeFile(t, filepath.Dir(o), filepath.Base(o), "half a file")
+	}
+	// A transcript directory that cannot be written: the resume stops on
+	// the I/O failure (the same path as a full disk, even as root).
+	noisy := filepath.Join(runDir, "offline_noisy")
+	os.RemoveAll(noisy)
+	writeFile(t, runDir, "offline_noisy", "not a directory")
+	_, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none")
+	if code != 2 || !strings.Contains(errs, "when the problem is fixed, resume with\n  harness run --resume "+runDir+"\n") {
+		t.Errorf("exit %d, stderr %q; want exit 2 and the resume command", code, errs)
+	}
+	if _, err := os.Stat(orphans[0]); err == nil {
+		t.Error("the resume left the run's orphan temporary file")
+	}
+	os.Remove(noisy)
+	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none"); code != 1 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(orphans[1]); err == nil {
+		t.Error("writing the reports left their orphan temporary file")
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Error("writing the reports removed another run's temporary file")
+	}
+}
