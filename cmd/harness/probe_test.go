@@ -169,13 +169,11 @@ func TestConcurrentResumeRefusedNotPaidTwice(t *testing.T) {
 	for srv.Count() < 3 {
 		time.Sleep(2 * time.Millisecond)
 	}
-	before := srv.Count()
+	// What the refused process sends cannot be told from what the first
+	// one sends meanwhile; that no task is asked twice below can.
 	_, errs, code := runCLI(t, "run", "--resume", runDir, "--base-url", srv.URL, "--progress", "none")
 	if code != 2 || !strings.Contains(errs, "run "+runDir+" is in use by another harness process") {
 		t.Errorf("second process: exit %d, stderr %q; want exit 2 naming the run", code, errs)
-	}
-	if n := srv.Count() - before; n > 1 { // the first run's own next request may land meanwhile
-		t.Errorf("the refused resume let %d requests through", n)
 	}
 	if c := <-first; c != 0 && c != 1 {
 		t.Fatalf("the first run: exit %d", c)
