@@ -109,11 +109,22 @@ func ParseValue(data []byte) (*Value, error) {
 	return p.parse()
 }
 
+// ParseValueLimit is ParseValue with maxSize in place of MaxSize, for
+// JSON that is not a document: a transcript, which holds an answer and
+// the body it came in, may be larger than any document.
+func ParseValueLimit(data []byte, maxSize int) (*Value, error) {
+	p := &parser{data: data, maxSize: maxSize}
+	return p.parse()
+}
+
 // parse reads p.data as one JSON value.
 func (p *parser) parse() (*Value, error) {
-	data := p.data
-	if len(data) > MaxSize {
-		return nil, &Error{Msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(data), MaxSize), Section: "3"}
+	data, limit := p.data, MaxSize
+	if p.maxSize > 0 {
+		limit = p.maxSize
+	}
+	if len(data) > limit {
+		return nil, &Error{Msg: fmt.Sprintf("file is %d bytes, over the %d-byte limit", len(data), limit), Section: "3"}
 	}
 	if !utf8.Valid(data) {
 		off := 0
@@ -139,9 +150,10 @@ func (p *parser) parse() (*Value, error) {
 }
 
 type parser struct {
-	data []byte
-	pos  int
-	ptr  pointer // where the value being read is, for errors
+	data    []byte
+	pos     int
+	maxSize int     // 0: MaxSize
+	ptr     pointer // where the value being read is, for errors
 	// members and elems are stacks of the members and elements read so
 	// far of the objects and arrays being read, so that each gets a slice
 	// of exactly its length instead of one grown by append. Entries above

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -151,6 +152,16 @@ const (
 	DefaultUnchangedMin   = 0.90
 )
 
+// MaxRepeats bounds repeats: the run's jobs, scores and report rows are
+// allocated per repeat, so an absurd count must be refused before anything
+// is sized by it (100,000 repeats would ask for gigabytes before the first
+// request). A thousand repeats of the gating suite is already 180,000
+// paid calls.
+const MaxRepeats = 1000
+
+// MaxTemperature is the largest temperature OpenRouter accepts.
+const MaxTemperature = 2
+
 // Weights are the drift weights (§8.4): the metric's own type, so that the
 // configuration, the metric and the report share one list of components.
 type Weights = metric.Weights
@@ -240,12 +251,22 @@ func (c *Config) Validate() error {
 	if c.Concurrency.PerModel < 1 || c.Concurrency.Global < 1 {
 		errs = append(errs, errors.New("concurrency: per_model and global must be at least 1"))
 	}
-	if c.Repeats < 1 {
-		errs = append(errs, errors.New("repeats: at least 1"))
+	if c.Repeats < 1 || c.Repeats > MaxRepeats {
+		errs = append(errs, fmt.Errorf("repeats: a whole number from 1 to %d, not %d", MaxRepeats, c.Repeats))
 	}
 	if c.Retries.Max < 0 {
 		errs = append(errs, errors.New("retries: max must not be negative"))
 	}
+	if c.Retries.BackoffBase.Duration < 0 || c.Retries.BackoffMax.Duration < 0 {
+		errs = append(errs, errors.New("retries: backoff_base and backoff_max must not be negative"))
+	}
+	if t := c.Request.Temperature; !finite(t) || t < 0 || t > MaxTemperature {
+		errs = append(errs, fmt.Errorf("request: temperature must be a number from 0 to %d, not %v", MaxTemperature, t))
+	}
+	if c.Request.MaxTokens < 0 {
+		errs = append(errs, fmt.Errorf("request: max_tokens must not be negative (0 sends no cap), not %d", c.Request.MaxTokens))
+	}
+	errs = append(errs, c.Thresholds.validate()...)
 	if c.Timeouts.Attempt.Duration <= 0 || c.Timeouts.Job.Duration <= 0 {
 		errs = append(errs, errors.New("timeouts: attempt and job must be positive"))
 	}
@@ -255,6 +276,8 @@ func (c *Config) Validate() error {
 	for _, m := range slices.Sorted(maps.Keys(c.ModelSettings)) {
 		s := c.ModelSettings[m]
 		switch r := s.Reasoning; {
+		case r != nil && r.MaxTokens < 0:
+			errs = append(errs, fmt.Errorf("model_settings: %s: reasoning max_tokens must not be negative", m))
 		case s.MaxTokens < 0:
 			errs = append(errs, fmt.Errorf("model_settings: %s: max_tokens must not be negative", m))
 		case r != nil && r.Effort != "" && r.MaxTokens != 0:
@@ -267,6 +290,46 @@ func (c *Config) Validate() error {
 	}
 	return errors.Join(errs...)
 }
+
+// validate refuses thresholds no run can mean: every threshold is a
+// fraction (faithfulness, edits applied) or a drift, all in [0, 1], so a
+// negative, non-finite or larger one would make the verdict a foregone
+// conclusion and is a typo, never a setting.
+func (t Thresholds) validate() []error {
+	named := []struct {
+		name string
+		v    float64
+	}{
+		{"class_a_faithfulness_min", t.ClassAFaithfulnessMin},
+		{"class_b_median_max", t.ClassBMedianMax}, {"class_b_p95_max", t.ClassBP95Max},
+		{"class_c_median_max", t.ClassCMedianMax}, {"class_c_p95_max", t.ClassCP95Max},
+		{"class_b_edit_applied_min", t.ClassBEditAppliedMin}, {"class_c_edit_applied_min", t.ClassCEditAppliedMin},
+		{"class_b_unchanged_min", t.ClassBUnchangedMin}, {"class_c_unchanged_min", t.ClassCUnchangedMin},
+	}
+	for _, p := range []struct {
+		name string
+		v    *float64
+	}{
+		{"class_b_residual_p95_max", t.ClassBResidualP95Max}, {"class_c_residual_p95_max", t.ClassCResidualP95Max},
+		{"class_b_invalid_max", t.ClassBInvalidMax}, {"class_c_invalid_max", t.ClassCInvalidMax},
+	} {
+		if p.v != nil {
+			named = append(named, struct {
+				name string
+				v    float64
+			}{p.name, *p.v})
+		}
+	}
+	var errs []error
+	for _, n := range named {
+		if !finite(n.v) || n.v < 0 || n.v > 1 {
+			errs = append(errs, fmt.Errorf("thresholds: %s must be a number from 0 to 1, not %v", n.name, n.v))
+		}
+	}
+	return errs
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // MaxTokens returns the output budget of model m's requests.
 func (c *Config) MaxTokens(m string) int {

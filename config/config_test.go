@@ -47,3 +47,33 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("empty file: %v", err)
 	}
 }
+
+// TestConfigThatCannotBeMeantIsRefused guards issue 20's points 1, 3 and
+// 11: each of these was accepted, and either allocated until the kernel
+// killed the process, or paid for every call and then could not write
+// the report, or sent something other than what the file said.
+func TestConfigThatCannotBeMeantIsRefused(t *testing.T) {
+	cases := []struct{ name, yaml, want, reason string }{
+		{"absurd-repeats", "repeats: 100000000\n", "repeats: a whole number from 1 to 1000", "repeats size allocations: refuse before allocating"},
+		{"zero-repeats", "repeats: 0\n", "repeats", "a run needs one repeat"},
+		{"inf-threshold", "thresholds:\n  class_b_median_max: .inf\n", "class_b_median_max must be a number from 0 to 1, not +Inf", "+Inf cannot be written to the JSON report"},
+		{"nan-threshold", "thresholds:\n  class_a_faithfulness_min: .nan\n", "class_a_faithfulness_min must be a number from 0 to 1, not NaN", "NaN cannot be written to the JSON report"},
+		{"negative-threshold", "thresholds:\n  class_c_p95_max: -0.5\n", "class_c_p95_max must be a number from 0 to 1", "no drift is ≤ -0.5: the verdict would be decided by a typo"},
+		{"nan-temperature", "request:\n  temperature: .nan\n", "temperature must be a number from 0 to 2, not NaN", "a NaN temperature failed only after the calls had started"},
+		{"negative-temperature", "request:\n  temperature: -1\n", "temperature", "OpenRouter takes 0 to 2"},
+		{"negative-max-tokens", "request:\n  max_tokens: -5\n", "max_tokens must not be negative", "-5 sent no cap while the transcript said -5"},
+		{"negative-backoff", "retries:\n  backoff_base: -1s\n", "backoff_base and backoff_max must not be negative", "a negative backoff cannot be meant"},
+		{"inf-weight", "weights:\n  block_structure: .inf\n", "weights", "weights must be finite"},
+		{"negative-reasoning", "model_settings:\n  m:\n    reasoning: {max_tokens: -3}\n", "reasoning max_tokens must not be negative", "a negative budget cannot be meant"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "h.yaml")
+			os.WriteFile(p, []byte(c.yaml), 0o644)
+			_, err := Load(p)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Load = %v, want %q (%s)", err, c.want, c.reason)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -730,5 +731,81 @@ func TestErrorStatusWithoutJSONBody(t *testing.T) {
 	}
 	if srv.Count() != 2 || !json.Valid(resp.RawBody) {
 		t.Errorf("requests = %d, RawBody = %s; want 2 and valid JSON", srv.Count(), resp.RawBody)
+	}
+}
+
+// TestOddUsageKeepsTheAnswer: a usage count of the wrong type
+// ("prompt_tokens": 12.5, or 1e400) failed the decoding of the whole body:
+// the good answer was thrown away, the call paid three times and recorded
+// as an API error. The answer is kept, the unreadable counts named.
+func TestOddUsageKeepsTheAnswer(t *testing.T) {
+	for _, tc := range []struct{ name, usage, want string }{
+		{"fraction", `{"prompt_tokens": 12.5, "completion_tokens": 3}`, "prompt_tokens: 12.5"},
+		{"beyond int64", `{"prompt_tokens": 7, "completion_tokens": 1e400}`, "completion_tokens: 1e400"},
+		{"string count", `{"prompt_tokens": "7", "completion_tokens": 3, "cost": "free"}`, `cost: "free"`},
+		{"details not an object", `{"prompt_tokens": 7, "prompt_tokens_details": 5}`, "prompt_tokens_details: 5"},
+		{"usage not an object", `"lots"`, `usage: "lots"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := modeltest.NewScripted(t, modeltest.OddUsage("the answer", tc.usage))
+			c, _ := newClient(srv)
+			resp, err := c.Complete(context.Background(), request())
+			if err != nil || resp.Content != "the answer" || srv.Count() != 1 {
+				t.Fatalf("err %v, content %q, %d requests; want the answer kept from one request", err, resp.Content, srv.Count())
+			}
+			if !slices.Contains(resp.Usage.Unread, tc.want) {
+				t.Errorf("unread = %q, want it to name %q", resp.Usage.Unread, tc.want)
+			}
+		})
+	}
+}
+
+// TestEscapedKeyEchoIsRedacted: a body that spelled the key with JSON
+// escapes (sk\u002dor…) passed the byte-wise redaction, and the decoded
+// key landed in transcripts and the HTML report.
+func TestEscapedKeyEchoIsRedacted(t *testing.T) {
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply { return modeltest.EscapedKeyEcho(req) })
+	c, _ := newClient(srv)
+	resp, err := c.Complete(context.Background(), request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(resp.Content, "[REDACTED]") || strings.Contains(resp.Content, testKey) {
+		t.Errorf("content %q: want the key redacted", resp.Content)
+	}
+	var decoded any
+	if err := json.Unmarshal(resp.RawBody, &decoded); err != nil {
+		t.Fatalf("raw body no longer JSON: %v", err)
+	}
+	if b, _ := json.Marshal(decoded); strings.Contains(string(b), testKey) || strings.Contains(string(resp.RawBody), `\u002d`) && strings.Contains(string(resp.RawBody), "your key is sk") {
+		t.Errorf("raw body %s still spells the key", resp.RawBody)
+	}
+}
+
+// TestFatalCodeInsideOKStopsTheModel: a 402 in the body of a 200 did not
+// match ErrFatal, so all 60 jobs of the model were sent although 400–404
+// stop the model.
+func TestFatalCodeInsideOKStopsTheModel(t *testing.T) {
+	for _, code := range []int{401, 402, 403, 404} {
+		srv := modeltest.NewScripted(t, modeltest.ErrorInsideOK(code, "Insufficient credits"))
+		c, _ := newClient(srv)
+		_, err := c.Complete(context.Background(), request())
+		if !errors.Is(err, model.ErrFatal) || srv.Count() != 1 {
+			t.Errorf("code %d inside a 200: err %v after %d requests; want ErrFatal at once", code, err, srv.Count())
+		}
+	}
+}
+
+// TestResponseOverLimitIsNotRetried: the client reads at most
+// MaxResponseSize of a body (every body it accepts is archivable, see
+// transcript.MaxSize); a larger one fails the call at once with
+// CodeTooLarge instead of being paid for again on every retry.
+func TestResponseOverLimitIsNotRetried(t *testing.T) {
+	srv := modeltest.NewScripted(t, modeltest.Reply{Body: `{"choices":[{"message":{"content":"` + strings.Repeat("x", model.MaxResponseSize) + `"}}]}`})
+	c, _ := newClient(srv)
+	_, err := c.Complete(context.Background(), request())
+	var apiErr *model.APIError
+	if !errors.As(err, &apiErr) || apiErr.Code != model.CodeTooLarge || srv.Count() != 1 || errors.Is(err, model.ErrFatal) {
+		t.Errorf("err %v after %d requests; want %s at once, not fatal", err, srv.Count(), model.CodeTooLarge)
 	}
 }

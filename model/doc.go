@@ -69,7 +69,11 @@
 // HTTP 400, 401, 402, 403 and 404 are returned at once as an [*APIError]
 // that matches [ErrFatal]: the same request, or any request to that model,
 // would fail again. Other 4xx statuses are returned at once without
-// ErrFatal. When the caller's context ends, Complete returns at once with
+// ErrFatal. The same codes 401, 402, 403 and 404 reported inside an HTTP
+// 200 body (an error object's code) are fatal too: no credit, a bad key or
+// a missing model fail every further request alike, whatever status the
+// failure came with. A 400 inside a 200 fails only its own request. When
+// the caller's context ends, Complete returns at once with
 // an error wrapping ctx.Err().
 //
 // # Prompts too long for the model
@@ -94,5 +98,16 @@
 //
 // The API key never appears in a returned error, an [Attempt] or
 // [Response.RawBody]: should a server echo it, it is replaced by
-// "[REDACTED]".
+// "[REDACTED]". That holds for the body as sent and for the body as
+// decoded: a JSON string that spells the key with escapes (sk\u002dor-…)
+// is redacted too, and re-encoded, so neither the raw body nor the
+// decoded content holds the key.
+//
+// # Usage
+//
+// The usage object is accounting, not the answer: it is read leniently. A
+// count that is not a whole number (12.5, 1e400, "12") or a cost that is
+// not a finite number is left 0 (nil) and named, with the value as sent,
+// in [Usage.Unread]; the answer is kept. So are id, model and provider
+// of a type other than a string (kept as their JSON text).
 package model

@@ -127,6 +127,13 @@ type Usage struct {
 	// response does not say, never 0, so that an unknown cost cannot be summed
 	// as a free call.
 	Cost *float64 `json:"cost"`
+
+	// Unread names the usage fields the response held in a shape that
+	// could not be read (a count that is not a whole number, a cost that
+	// is not a number), with the value as sent: they are left 0 (nil for
+	// Cost) and the answer is kept, since usage is accounting, not the
+	// answer.
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Attempt is one HTTP attempt of a call, kept in the transcript so that
@@ -240,6 +247,7 @@ const (
 	CodeTransport   = "transport"       // connection failed or broke
 	CodeBadResponse = "bad_response"    // HTTP 200 whose body is not JSON
 	CodeNoChoices   = "no_choices"      // HTTP 200 JSON without choices
+	CodeTooLarge    = "too_large"       // a body over MaxResponseSize, not retried
 )
 
 // Error prints as "HTTP 429: message", "HTTP 200 (502): message" or
@@ -282,11 +290,24 @@ func (e *APIError) Error() string {
 func (e *APIError) Is(target error) bool {
 	switch target {
 	case ErrFatal:
-		return fatalStatus(e.Status) && !e.contextLength()
+		return e.fatal() && !e.contextLength()
 	case ErrContextLength:
 		return e.contextLength()
 	}
 	return false
+}
+
+// fatal reports whether e ends all jobs of its model: a fatal status, or
+// a fatal code other than 400 reported inside an HTTP 200 body
+// (OpenRouter's code is the status the failure would have had: a 402
+// there is the same empty credit as a 402 status, and every further
+// request would fail the same way; a 400 there is about the request).
+func (e *APIError) fatal() bool {
+	if fatalStatus(e.Status) {
+		return true
+	}
+	code, err := strconv.Atoi(e.Code)
+	return e.Status == 200 && err == nil && code != 400 && fatalStatus(code)
 }
 
 func fatalStatus(status int) bool {

@@ -1,10 +1,12 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"net/url"
@@ -163,17 +165,62 @@ func checkBaseURL(base string) error {
 	return nil
 }
 
+// MaxResponseSize bounds the body of one response the client reads: a
+// body beyond it fails the attempt with code CodeTooLarge, not retried
+// (another attempt would be as large, and paid again). Everything below it
+// is kept: the transcript archive is sized for it (transcript.MaxSize).
+const MaxResponseSize = 64 << 20
+
+// ErrResponseTooLarge is the read error of a body over MaxResponseSize.
+var ErrResponseTooLarge = fmt.Errorf("response body over the %d-byte limit", MaxResponseSize)
+
+// limitTransport bounds every response body at MaxResponseSize.
+type limitTransport struct{ base http.RoundTripper }
+
+func (t limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := t.base.RoundTrip(req)
+	if res != nil && res.Body != nil {
+		res.Body = &limitedBody{rc: res.Body, left: MaxResponseSize}
+	}
+	return res, err
+}
+
+// limitedBody reads up to left bytes, then fails with ErrResponseTooLarge.
+type limitedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, _ := b.rc.Read(one[:]); n > 0 {
+			return 0, ErrResponseTooLarge
+		}
+		return b.rc.Read(p[:0])
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }
+
 // defaultHTTPClient raises the idle connections kept per host from Go's
 // default of 2, since every call goes to one host and the runner calls it
 // concurrently; without it most calls would open a new TLS connection.
 func defaultHTTPClient() *http.Client {
 	t, ok := http.DefaultTransport.(*http.Transport)
 	if !ok {
-		return &http.Client{} // DefaultTransport was wrapped (tracing); keep the wrapper
+		// DefaultTransport was wrapped (tracing); keep the wrapper.
+		return &http.Client{Transport: limitTransport{http.DefaultTransport}}
 	}
 	t = t.Clone()
 	t.MaxIdleConnsPerHost = 64
-	return &http.Client{Transport: t}
+	return &http.Client{Transport: limitTransport{t}}
 }
 
 // Complete sends req to {base}/chat/completions, retrying as documented in
@@ -334,6 +381,51 @@ func (c *config) redact(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, c.apiKey, "[REDACTED]")
+}
+
+// redactBody removes the API key from a response body as sent and as it
+// decodes: a JSON string literal that spells the key with escapes
+// ("sk\u002dor-…") passes the byte-wise redact, and would hand the key to
+// the decoded content and to every file that quotes it. Each string
+// literal holding a backslash is decoded, and re-encoded with the key
+// replaced when it holds the key. The scan needs no valid JSON and no
+// size limit: outside string literals a body has no escapes.
+func (c *config) redactBody(body []byte) []byte {
+	body = []byte(c.redact(string(body)))
+	if len(c.apiKey) < 8 || bytes.IndexByte(body, '\\') < 0 {
+		return body
+	}
+	var out []byte
+	last := 0
+	for i := 0; i < len(body); i++ {
+		if body[i] != '"' {
+			continue
+		}
+		end, escaped := i+1, false
+		for end < len(body) && body[end] != '"' {
+			if body[end] == '\\' {
+				escaped = true
+				end++
+			}
+			end++
+		}
+		if end >= len(body) {
+			break
+		}
+		if escaped {
+			var s string
+			if json.Unmarshal(body[i:end+1], &s) == nil && strings.Contains(s, c.apiKey) {
+				q, _ := json.Marshal(c.redact(s))
+				out = append(append(out, body[last:i]...), q...)
+				last = end + 1
+			}
+		}
+		i = end
+	}
+	if out == nil {
+		return body
+	}
+	return append(out, body[last:]...)
 }
 
 // rawBody returns body as JSON: as it is when it is JSON that RFC 8785 can

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -94,7 +95,7 @@ func (c *config) attempt(ctx context.Context, call sdkCall) (exchange, *APIError
 			res.Body.Close()
 		}
 	}
-	ex.body = []byte(c.redact(string(body)))
+	ex.body = c.redactBody(body)
 	ex.durationMS = time.Since(start).Milliseconds()
 	switch {
 	case ex.status >= 400:
@@ -103,6 +104,8 @@ func (c *config) attempt(ctx context.Context, call sdkCall) (exchange, *APIError
 		return ex, httpError(ex)
 	case err == nil:
 		return ex, nil
+	case errors.Is(err, ErrResponseTooLarge):
+		return ex, &APIError{Status: ex.status, Code: CodeTooLarge, Message: ErrResponseTooLarge.Error()}
 	case actx.Err() != nil && ctx.Err() == nil:
 		return ex, &APIError{Code: CodeTimeout, Message: fmt.Sprintf("no answer within %v", c.attemptTimeout), Retryable: true}
 	default:

@@ -13,13 +13,19 @@ import (
 // error in a 200) are OpenRouter's additions that the SDK does not model.
 
 // wireChat is the part of a chat-completion body the client reads.
+//
+// The fields that describe the answer rather than carry it (id, model,
+// provider, usage) are kept raw and read leniently: a count of the wrong
+// type must not turn a paid answer into a malformed body (issue 20:
+// "prompt_tokens": 12.5 failed the whole body, and the call was paid three
+// times).
 type wireChat struct {
-	ID       string       `json:"id"`
-	Model    string       `json:"model"`
-	Provider string       `json:"provider"`
-	Choices  []wireChoice `json:"choices"`
-	Usage    *wireUsage   `json:"usage"`
-	Error    *wireError   `json:"error"`
+	ID       json.RawMessage `json:"id"`
+	Model    json.RawMessage `json:"model"`
+	Provider json.RawMessage `json:"provider"`
+	Choices  []wireChoice    `json:"choices"`
+	Usage    json.RawMessage `json:"usage"`
+	Error    *wireError      `json:"error"`
 }
 
 // The reasoning fields and error metadata are kept raw and read leniently:
@@ -67,16 +73,59 @@ func (c *wireChoice) reasoning() string {
 	return strings.Join(texts, "\n")
 }
 
-type wireUsage struct {
-	PromptTokens        int64 `json:"prompt_tokens"`
-	CompletionTokens    int64 `json:"completion_tokens"`
-	PromptTokensDetails *struct {
-		CachedTokens int64 `json:"cached_tokens"`
-	} `json:"prompt_tokens_details"`
-	CompletionTokensDetails *struct {
-		ReasoningTokens int64 `json:"reasoning_tokens"`
-	} `json:"completion_tokens_details"`
-	Cost json.RawMessage `json:"cost"`
+// usage reads a usage object leniently: each count that is a whole number
+// is taken; anything else is named in Unread with the value as sent and
+// left 0. Cost stays nil unless usage.cost is a finite number.
+func usage(raw json.RawMessage) Usage {
+	var out Usage
+	if len(raw) == 0 || string(raw) == "null" {
+		return out
+	}
+	var w struct {
+		PromptTokens            json.RawMessage `json:"prompt_tokens"`
+		CompletionTokens        json.RawMessage `json:"completion_tokens"`
+		PromptTokensDetails     json.RawMessage `json:"prompt_tokens_details"`
+		CompletionTokensDetails json.RawMessage `json:"completion_tokens_details"`
+		Cost                    json.RawMessage `json:"cost"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		out.Unread = append(out.Unread, "usage: "+snippet(raw))
+		return out
+	}
+	count := func(name string, v json.RawMessage, into *int64) {
+		if len(v) == 0 || string(v) == "null" {
+			return
+		}
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil || n < 0 {
+			out.Unread = append(out.Unread, name+": "+snippet(v))
+			return
+		}
+		*into = n
+	}
+	count("prompt_tokens", w.PromptTokens, &out.PromptTokens)
+	count("completion_tokens", w.CompletionTokens, &out.CompletionTokens)
+	var cached, reasoning struct {
+		CachedTokens    json.RawMessage `json:"cached_tokens"`
+		ReasoningTokens json.RawMessage `json:"reasoning_tokens"`
+	}
+	if json.Unmarshal(w.PromptTokensDetails, &cached) != nil && len(w.PromptTokensDetails) > 0 && string(w.PromptTokensDetails) != "null" {
+		out.Unread = append(out.Unread, "prompt_tokens_details: "+snippet(w.PromptTokensDetails))
+	}
+	if json.Unmarshal(w.CompletionTokensDetails, &reasoning) != nil && len(w.CompletionTokensDetails) > 0 && string(w.CompletionTokensDetails) != "null" {
+		out.Unread = append(out.Unread, "completion_tokens_details: "+snippet(w.CompletionTokensDetails))
+	}
+	count("prompt_tokens_details.cached_tokens", cached.CachedTokens, &out.CachedTokens)
+	count("completion_tokens_details.reasoning_tokens", reasoning.ReasoningTokens, &out.ReasoningTokens)
+	if len(w.Cost) > 0 && string(w.Cost) != "null" {
+		cost, err := strconv.ParseFloat(string(w.Cost), 64)
+		if err != nil || math.IsNaN(cost) || math.IsInf(cost, 0) {
+			out.Unread = append(out.Unread, "cost: "+snippet(w.Cost))
+		} else {
+			out.Cost = &cost
+		}
+	}
+	return out
 }
 
 // wireError is an error object, at the top level or in a choice.
@@ -146,26 +195,6 @@ func (e *wireError) retryable() bool {
 	return retryableStatus(n)
 }
 
-// usage converts the wire usage; Cost stays nil unless usage.cost is a
-// JSON number.
-func (u *wireUsage) usage() Usage {
-	if u == nil {
-		return Usage{}
-	}
-	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
-	if u.PromptTokensDetails != nil {
-		out.CachedTokens = u.PromptTokensDetails.CachedTokens
-	}
-	if u.CompletionTokensDetails != nil {
-		out.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
-	}
-	var cost float64
-	if len(u.Cost) > 0 && string(u.Cost) != "null" && json.Unmarshal(u.Cost, &cost) == nil {
-		out.Cost = &cost
-	}
-	return out
-}
-
 // interpretChat reads a chat-completion body. It returns what it could read
 // even alongside an error, so a failed call still records usage and
 // provider.
@@ -175,7 +204,7 @@ func interpretChat(ex exchange) (*Response, *APIError) {
 		return nil, &APIError{Status: ex.status, Code: CodeBadResponse,
 			Message: "response body is not a chat completion: " + err.Error(), Retryable: true}
 	}
-	r := &Response{ID: w.ID, ModelServed: w.Model, Provider: w.Provider, Usage: w.Usage.usage()}
+	r := &Response{ID: rawText(w.ID), ModelServed: rawText(w.Model), Provider: rawText(w.Provider), Usage: usage(w.Usage)}
 	if len(w.Choices) > 0 {
 		ch := &w.Choices[0]
 		r.Content = deref(ch.Message.Content)

@@ -31,3 +31,16 @@ type InterruptedError struct {
 func (e *InterruptedError) Error() string {
 	return "interrupted: finished transcripts are kept; resume with\n  " + e.Resume
 }
+
+// LockName is the lock file of a run directory: the process running or
+// resuming the run holds an exclusive lock on it for the whole run.
+const LockName = "run.lock"
+
+// LockedError is returned when another process is running or resuming
+// the same run: one run directory has one writer, or two processes would
+// pay for the same jobs and move each other's transcripts aside.
+type LockedError struct{ RunDir string }
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("run %s is in use by another harness process (it holds %s); nothing was sent: wait for it to finish, then resume if jobs are left", e.RunDir, LockName)
+}

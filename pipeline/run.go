@@ -133,8 +133,27 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		params[mod] = pm
 	}
+	if o.Resume != nil {
+		// One writer per run directory, from before the manifest records
+		// the resume to after the reports are written.
+		release, err := lockRun(o.ResumeDir)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
 	runDir, m, err := startManifest(o, p, det)
 	if err != nil {
+		return nil, err
+	}
+	if o.Resume == nil {
+		release, err := lockRun(runDir)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
+	if err := transcript.RemoveOrphans(runDir); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(o.Stdout, "run: %s\n", runDir)
@@ -183,10 +202,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	results, err := r.Run(ctx, first)
 	if ctx.Err() != nil {
-		return nil, &InterruptedError{RunDir: runDir, Resume: "harness run --resume " + runDir}
+		return nil, &InterruptedError{RunDir: runDir, Resume: ResumeCommand(runDir, m.Inputs)}
 	}
 	if err != nil {
-		return nil, err
+		// An I/O failure (a full disk): the transcripts written are kept,
+		// and the run is resumed as an interrupted one is.
+		return nil, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, ResumeCommand(runDir, m.Inputs))
 	}
 	fin := time.Now().UTC()
 	m.FinishedAt = &fin
@@ -264,8 +285,29 @@ func planRun(o Options) (*plan, error) {
 	if p.clients, p.online, err = o.Conn.Clients(all, o.Set); err != nil {
 		return nil, err
 	}
+	if err := checkSize(len(cfg.Models), len(p.tasks), cfg.Repeats); err != nil {
+		return nil, err
+	}
 	p.jobs = suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All
 	return p, nil
+}
+
+// MaxJobs bounds models × tasks × repeats, the count that sizes a run's
+// jobs, scores and report rows: a run or a run.json beyond it is refused
+// before anything is allocated for it (issue 20: 100,000,000 repeats
+// asked for 24 GB at planning, and rescore for 4.3 TB). It is ten times
+// the gating suite at config.MaxRepeats.
+const MaxJobs = 2_000_000
+
+// checkSize refuses a run whose plan would be larger than MaxJobs.
+func checkSize(models, tasks, repeats int) error {
+	if repeats < 1 || repeats > config.MaxRepeats {
+		return usage("repeats: a whole number from 1 to %d, not %d", config.MaxRepeats, repeats)
+	}
+	if models > MaxJobs || tasks > MaxJobs || models*tasks > MaxJobs/repeats {
+		return usage("%d models × %d tasks × %d repeats is more than the %d jobs a run may have", models, tasks, repeats, MaxJobs)
+	}
+	return nil
 }
 
 // checkDirs refuses, before any request, two model ids whose transcripts
@@ -347,6 +389,22 @@ func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (s
 		m.Inputs.BaseURL = o.Conn.baseURL()
 	}
 	return runDir, m, transcript.WriteManifest(runDir, m)
+}
+
+// DefaultReportDir is the reports directory when --reports is not given.
+const DefaultReportDir = "reports"
+
+// ResumeCommand is the command line that resumes the run in runDir. A
+// resume sends requests (and the key) only to the API root its own
+// command line or environment names: run.json's record of it is checked
+// against that, never trusted alone. So the command names the run's API
+// root when it is not OpenRouter's.
+func ResumeCommand(runDir string, in transcript.Inputs) string {
+	cmd := "harness run --resume " + runDir
+	if in.BaseURL != "" && in.BaseURL != model.DefaultBaseURL {
+		cmd += " --base-url " + in.BaseURL
+	}
+	return cmd
 }
 
 // runIDRe is what a run id may be: one path element of safe characters,

@@ -43,7 +43,7 @@ type ScoreOptions struct {
 // with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
 	m := o.Manifest
-	src := scoring.Archive(o.RunDir, m.Judges)
+	src := scoring.Archive(o.RunDir, m.RunID, m.Judges)
 	if o.Transcripts != nil {
 		src = scoring.Memory(o.Transcripts)
 	}
@@ -97,6 +97,14 @@ func ReadRun(runDir string) (*transcript.Manifest, *config.Config, error) {
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("%s: /config: %w", path, err)
+	}
+	// The manifest's own counts size the score phase's allocations: check
+	// them before anything is allocated by them.
+	if m.Repeats != cfg.Repeats {
+		return nil, nil, fmt.Errorf("%s: /repeats: %d, but the run's configuration says %d", path, m.Repeats, cfg.Repeats)
+	}
+	if err := checkSize(len(m.Models), len(m.TaskIDs), m.Repeats); err != nil {
+		return nil, nil, fmt.Errorf("%s: /repeats: %w", path, err)
 	}
 	return m, &cfg, nil
 }

@@ -47,6 +47,11 @@ import (
 // DefaultSteps is the number of steps of a chain.
 const DefaultSteps = 8
 
+// MaxSteps bounds a chain's length: step ids are NN-sSS, two digits that
+// sort in step order, and every step of every chain is a task allocated
+// when the suite is built, so an absurd --steps is refused first.
+const MaxSteps = 99
+
 // Edits names the four edits of a cycle, for reports.
 var Edits = [4]string{"B", "C", "C⁻¹", "B⁻¹"}
 
@@ -71,8 +76,8 @@ func StepOf(id string) (doc string, step int, ok bool) {
 // document per chain (the corpus document), one task per step. skipped
 // says which documents have no chain and why.
 func Build(corpus *task.Set, steps int) (set *task.Set, skipped []string, err error) {
-	if steps < 1 {
-		return nil, nil, fmt.Errorf("a chain needs at least one step, not %d", steps)
+	if steps < 1 || steps > MaxSteps {
+		return nil, nil, fmt.Errorf("a chain takes 1 to %d steps, not %d", MaxSteps, steps)
 	}
 	inverse := map[string]*task.Task{}
 	for _, t := range corpus.Inverse {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
@@ -45,9 +46,21 @@ func cspHash(s string) string {
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
-// MaxShown bounds the characters of one raw model output shown in the
-// viewer; the transcript holds all of it.
+// MaxShown bounds the bytes of one raw model output shown in the viewer,
+// and of one diff's lines; the transcript holds all of it. Every other
+// model-derived text the viewer shows is bounded too (maxItems,
+// maxItemText), so the page grows with the number of transcripts, never
+// with the size of an answer (issue 20: answers of 60,000 blocks gave a
+// 1.34 GB page, one 5 MB span 200 MB).
 const MaxShown = 64 << 10
+
+// maxItems bounds the entries of one list shown per transcript
+// (diagnostics, schema problems, gold-edit checks, evidence), and
+// maxItemText the bytes of one entry or of one class A answer's text.
+const (
+	maxItems    = 200
+	maxItemText = 2 << 10
+)
 
 // WriteHTML writes the self-contained HTML viewer of the report: the
 // verdict, the model × threshold matrix, a plot of the document values per
@@ -193,6 +206,9 @@ func anchor(model, taskID string, repeat int) string {
 
 // transcriptView is one row of the transcript table and its detail.
 type transcriptView struct {
+	// Cuts say what of this transcript's detail was cut to keep the page
+	// bounded (the transcript holds all of it).
+	Cuts     []string
 	ID       string
 	Score    scoring.Score
 	Drift    string
@@ -229,6 +245,8 @@ type Output struct {
 	NoDiff    string          // why there is no diff
 	Raw       string          // the raw output when it holds no document to diff
 	Truncated bool
+	// DiffCut says what of the diff was cut (MaxShown); "" when nothing.
+	DiffCut string
 }
 
 // OutputOf is what the viewer shows of the answer transcript tr (nil when
@@ -308,7 +326,39 @@ func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript)
 		v.Votes = votesOf(s.Judge)
 	}
 	v.fillOutput(s, t, tr)
+	v.bound()
 	return v
+}
+
+// bound cuts the model-derived lists and texts of v to the viewer's
+// limits, recording what was cut.
+func (v *transcriptView) bound() {
+	v.Diagnostics = bound(v, "Diagnostics", v.Diagnostics, func(d *metric.Diagnostic) *string { return &d.Detail })
+	v.Validation = bound(v, "Schema problems", v.Validation, func(s *string) *string { return s })
+	v.Ops = bound(v, "Gold edit", v.Ops, func(o *opView) *string { return &o.Reason })
+	var cut bool
+	if v.Invalid, cut = clip(v.Invalid, maxItemText); cut {
+		v.Cuts = append(v.Cuts, fmt.Sprintf("Why the document is not valid: cut at %d bytes.", maxItemText))
+	}
+	if a := v.Answer; a != nil {
+		c := *a
+		c.Evidence = bound(v, "Evidence", c.Evidence, func(s *string) *string { return s })
+		c.Unresolved = bound(v, "Unresolved evidence", c.Unresolved, func(s *string) *string { return s })
+		if c.Answer, cut = clip(c.Answer, MaxShown); cut {
+			v.Cuts = append(v.Cuts, fmt.Sprintf("Answer: cut at %d bytes.", MaxShown))
+		}
+		if c.Reason, cut = clip(c.Reason, maxItemText); cut {
+			v.Cuts = append(v.Cuts, fmt.Sprintf("Why the answer is not valid: cut at %d bytes.", maxItemText))
+		}
+		v.Answer = &c
+	}
+	for i := range v.Votes {
+		vt := &v.Votes[i]
+		vt.Reason, _ = clip(vt.Reason, maxItemText)
+		vt.Error, _ = clip(vt.Error, maxItemText)
+		vt.Quotes = bound(v, "Judge quotes", vt.Quotes, func(s *string) *string { return s })
+		vt.UngroundedQuotes = bound(v, "Ungrounded judge quotes", vt.UngroundedQuotes, func(s *string) *string { return s })
+	}
 }
 
 // fillOutput sets the diff (B, C) or the raw output.
@@ -348,6 +398,75 @@ func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcrip
 	lines, aligned := linediff.Diff(linediff.Split(string(bend.Marshal(t.Expected))), linediff.Split(string(out)))
 	v.Hunks, v.Aligned = linediff.Hunks(lines, 3), aligned
 	v.Identical = len(v.Hunks) == 0
+	v.Hunks, v.DiffCut = boundHunks(v.Hunks, MaxShown)
+}
+
+// boundHunks keeps the hunks' lines up to budget bytes of text, cutting
+// the line that crosses it, and says what was cut.
+func boundHunks(hunks []linediff.Hunk, budget int) ([]linediff.Hunk, string) {
+	total, lines := 0, 0
+	for _, h := range hunks {
+		for _, l := range h.Lines {
+			total += len(l.Text)
+			lines++
+		}
+	}
+	if total <= budget {
+		return hunks, ""
+	}
+	var out []linediff.Hunk
+	shown, shownLines := 0, 0
+	for _, h := range hunks {
+		if shown >= budget {
+			break
+		}
+		c := linediff.Hunk{Header: h.Header}
+		for _, l := range h.Lines {
+			if shown >= budget {
+				break
+			}
+			if left := budget - shown; len(l.Text) > left {
+				l.Text = strings.ToValidUTF8(l.Text[:left], "") + " …"
+			}
+			shown += len(l.Text)
+			shownLines++
+			c.Lines = append(c.Lines, l)
+		}
+		out = append(out, c)
+	}
+	return out, fmt.Sprintf("Diff cut at %d of its %d bytes (%d of %d lines shown); the transcript holds all of it.", budget, total, shownLines, lines)
+}
+
+// clip cuts s to n bytes (on a rune boundary), marking the cut.
+func clip(s string, n int) (string, bool) {
+	if len(s) <= n {
+		return s, false
+	}
+	return strings.ToValidUTF8(s[:n], "") + " …", true
+}
+
+// bound keeps the first maxItems entries of list, each clipped to
+// maxItemText, and records on v what was cut under name.
+func bound[T any](v *transcriptView, name string, list []T, text func(*T) *string) []T {
+	clipped := 0
+	out := list
+	if len(list) > maxItems {
+		v.Cuts = append(v.Cuts, fmt.Sprintf("%s: %d of %d shown.", name, maxItems, len(list)))
+		out = list[:maxItems]
+	}
+	out = slices.Clone(out)
+	for i := range out {
+		if p := text(&out[i]); p != nil {
+			var cut bool
+			if *p, cut = clip(*p, maxItemText); cut {
+				clipped++
+			}
+		}
+	}
+	if clipped > 0 {
+		v.Cuts = append(v.Cuts, fmt.Sprintf("%s: %d entries cut at %d bytes each.", name, clipped, maxItemText))
+	}
+	return out
 }
 
 func (v *transcriptView) setRaw(s string) {

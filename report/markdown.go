@@ -327,7 +327,8 @@ func (m mdWriter) models(r *Report) {
 		}
 		var providers []string
 		for _, p := range slices.Sorted(maps.Keys(mr.Providers)) {
-			providers = append(providers, fmt.Sprintf("%s (%d)", p, mr.Providers[p]))
+			// The provider is whatever the server said: text, never markup.
+			providers = append(providers, fmt.Sprintf("%s (%d)", mdText(p), mr.Providers[p]))
 		}
 		reasoning, output := 0, 0
 		for _, class := range Classes {
@@ -434,13 +435,16 @@ func short(h string) string {
 
 // code renders s as a Markdown code span that a table cell can hold.
 func code(s string) string {
-	s = strings.NewReplacer("`", "'", "|", "\\|", "\n", " ").Replace(s)
+	s = strings.NewReplacer("`", "'", "|", "\\|", "\n", " ", "\r", " ").Replace(s)
 	return "`" + s + "`"
 }
 
 // mdText escapes the characters that Markdown or inline HTML would read as
-// markup.
+// markup, and folds line breaks, so that a string a server or a model chose
+// (a provider name, a reason, an error message) stays one run of text in
+// its cell or line and can forge no line of its own.
 var mdText = strings.NewReplacer(
 	"\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]",
-	"<", "&lt;", ">", "&gt;", "|", "\\|", "#", "\\#", "\n", " ",
+	"<", "&lt;", ">", "&gt;", "|", "\\|", "#", "\\#", "~", "\\~", "&", "&amp;",
+	"\n", " ", "\r", " ",
 ).Replace

@@ -26,6 +26,11 @@ func WriteAll(dir string, r *Report, in Input) ([]string, error) {
 	var paths []string
 	for _, wr := range writers {
 		path := filepath.Join(dir, r.RunID+wr.ext)
+		// A report write killed midway left its temporary file: the
+		// run's lock makes this process the report's one writer.
+		if err := transcript.RemoveOrphans(dir, filepath.Base(path)); err != nil {
+			return paths, fmt.Errorf("writing report %s: %w", path, err)
+		}
 		if err := transcript.WriteAtomic(path, wr.write); err != nil {
 			return paths, fmt.Errorf("writing report %s: %w", path, err)
 		}

@@ -282,10 +282,16 @@ func (r *Runner) do(ctx context.Context, slot int, job Job, fatal error) done {
 // existing returns the job's archived transcript when it holds a response
 // and job.Keep keeps it; nil when there is none or it must be asked again
 // (an API failure, a vote on an answer that changed). A transcript that
-// does not read back or verify is an error: the archive was damaged or
-// edited, and asking again would hide it.
+// does not read back, verify or belong to the job's slot (a transcript
+// copied from another task, model or run) is an error: the archive was
+// damaged or edited, and asking again would hide it.
 func (r *Runner) existing(job Job) (*transcript.Transcript, error) {
-	t, err := transcript.Read(job.Path(r.Dir))
+	rec := job.Record
+	slot := transcript.Slot{RunID: rec.RunID, Kind: rec.Kind, Model: rec.Model, TaskID: rec.TaskID, Repeat: rec.Repeat}
+	if rec.Judged != nil {
+		slot.Answerer = rec.Judged.Model
+	}
+	t, err := transcript.ReadSlot(job.Path(r.Dir), slot)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil

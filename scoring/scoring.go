@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 
+	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
@@ -149,27 +150,30 @@ func Memory(transcripts []*transcript.Transcript) Source {
 }
 
 // Archive is a Source that reads a run directory's transcripts when they
-// are asked for, verifying each (transcript.Read): the answer at its
-// TaskPath and, for each of judges, the vote at its JudgePath. A file that
-// does not exist is absent; one that does not read back or verify is an
-// error naming it.
-func Archive(runDir string, judges []string) Source {
+// are asked for, verifying each (transcript.Read) and checking that it
+// belongs to run runID and to the slot it sits in (transcript.CheckSlot):
+// the answer at its TaskPath and, for each of judges, the vote at its
+// JudgePath. A file that does not exist is absent; one that does not read
+// back, verify or belong there is an error naming it and the slot.
+func Archive(runDir, runID string, judges []string) Source {
 	judges = slices.Sorted(slices.Values(judges))
-	read := func(path string) (*transcript.Transcript, error) {
-		t, err := transcript.Read(path)
+	read := func(path string, slot transcript.Slot) (*transcript.Transcript, error) {
+		t, err := transcript.ReadSlot(path, slot)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
 		return t, err
 	}
 	return func(model, taskID string, repeat int) (*transcript.Transcript, []*transcript.Transcript, error) {
-		answer, err := read(transcript.TaskPath(runDir, model, taskID, repeat))
+		slot := transcript.Slot{RunID: runID, Kind: transcript.KindTask, Model: model, TaskID: taskID, Repeat: repeat}
+		answer, err := read(transcript.TaskPath(runDir, model, taskID, repeat), slot)
 		if err != nil || answer == nil {
 			return nil, nil, err
 		}
 		var votes []*transcript.Transcript
 		for _, j := range judges {
-			v, err := read(transcript.JudgePath(runDir, j, taskID, model, repeat))
+			vs := transcript.Slot{RunID: runID, Kind: transcript.KindJudge, Model: j, TaskID: taskID, Repeat: repeat, Answerer: model}
+			v, err := read(transcript.JudgePath(runDir, j, taskID, model, repeat), vs)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -232,6 +236,11 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 	return out, nil
 }
 
+// MaxAnswerSize is the largest answer scored: a document's own limit
+// (bend.MaxSize, §3). A larger answer is archived whole and scored
+// invalid, with the reason, rather than parsed.
+const MaxAnswerSize = bend.MaxSize
+
 // One scores one answer transcript (nil when missing) with its judge
 // transcripts.
 func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
@@ -262,8 +271,19 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		return s
 	}
 	s.Status = StatusScored
+	content := tr.Response.Content
+	tooLarge := ""
+	if len(content) > MaxAnswerSize {
+		// Archived in full, but no document can be this large (§3): it is
+		// scored as the empty answer is, invalid, with the reason.
+		tooLarge = fmt.Sprintf("the answer is %d bytes, over the %d-byte limit of a document (§3): too large to score", len(content), MaxAnswerSize)
+		content = ""
+	}
 	if t.Class == task.ClassA {
-		a := metric.ScoreAnswer(t.Source.Doc, tr.Response.Content)
+		a := metric.ScoreAnswer(t.Source.Doc, content)
+		if tooLarge != "" {
+			a.Reason = tooLarge
+		}
 		s.Answer = &a
 		v := judge.VerdictFrom(t, tr, judges)
 		s.Judge = &v
@@ -274,7 +294,10 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		}
 		return s
 	}
-	res := Metric(t, tr.Response.Content, w)
+	res := Metric(t, content, w)
+	if tooLarge != "" {
+		res.Reason = tooLarge
+	}
 	s.Metric = &res
 	return s
 }

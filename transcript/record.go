@@ -44,6 +44,7 @@ func ResponseOf(r *model.Response) *Response {
 			CachedTokens:     r.Usage.CachedTokens,
 			ReasoningTokens:  r.Usage.ReasoningTokens,
 			Cost:             r.Usage.Cost,
+			Unread:           r.Usage.Unread,
 		},
 		LatencyMS: r.LatencyMS,
 		RawBody:   r.RawBody,

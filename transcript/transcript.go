@@ -138,6 +138,9 @@ type Usage struct {
 	CachedTokens     int64    `json:"cached_tokens"`
 	ReasoningTokens  int64    `json:"reasoning_tokens"`
 	Cost             *float64 `json:"cost"` // USD; null = unknown
+	// Unread names the usage fields the response held in a shape that
+	// could not be read, with their values (model.Usage.Unread).
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Attempt is one HTTP attempt.
@@ -195,7 +198,7 @@ func (t *Transcript) ComputeHash() (string, error) {
 	// RFC 8785 bytes from bend's reader and canonical writer, which are
 	// several times faster than gowebpki/jcs; jcs stays the test oracle
 	// (TestHashMatchesJCS).
-	v, err := bend.ParseValue(b)
+	v, err := bend.ParseValueLimit(b, MaxSize)
 	if err != nil {
 		return "", err
 	}
@@ -262,11 +265,25 @@ func Write(runDir string, t *Transcript) error {
 	return WriteFileAtomic(t.Path(runDir), append(b, '\n'))
 }
 
+// MaxSize bounds a transcript file. A transcript holds its answer twice
+// (the content, and the body it came in) besides the prompt, so it is
+// bounded in proportion to the largest response the client reads
+// (model.MaxResponseSize): every answer the client accepted can be
+// archived and verified (issue 20: a 9 MB answer made a transcript over
+// the 16 MB document limit that its own hash check refused, and the paid
+// answer was lost).
+const MaxSize = 3*model.MaxResponseSize + 16<<20
+
 // ErrTampered is returned when a transcript's content does not match its hash.
 var ErrTampered = errors.New("transcript does not match its hash")
 
 // Read loads and verifies one transcript file.
 func Read(path string) (*Transcript, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if st.Size() > MaxSize {
+		return nil, fmt.Errorf("%s: file is %d bytes, over the %d-byte limit of a transcript", path, st.Size(), MaxSize)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -286,6 +303,76 @@ func Read(path string) (*Transcript, error) {
 		return nil, fmt.Errorf("%s: /hash: %w (recorded %s, computed %s)", path, ErrTampered, t.Hash, h)
 	}
 	return &t, nil
+}
+
+// Slot is the place a transcript was read from: the run, and the job the
+// file's path names. A transcript verifies against its own hash wherever
+// it is copied; CheckSlot is what ties it to the slot it sits in.
+type Slot struct {
+	RunID  string
+	Kind   string // KindTask or KindJudge
+	Model  string // the answering model, or the judge
+	TaskID string
+	Repeat int
+	// Answerer is, for a judge transcript, the model whose answer it
+	// judges; "" for a task transcript.
+	Answerer string
+}
+
+// String names the slot as run/model/task/r<repeat> (a vote adds "on
+// answerer").
+func (s Slot) String() string {
+	out := fmt.Sprintf("%s/%s/%s/r%d", s.RunID, s.Model, s.TaskID, s.Repeat)
+	if s.Kind == KindJudge {
+		out = fmt.Sprintf("%s/%s/%s/r%d (vote on %s)", s.RunID, s.Model, s.TaskID, s.Repeat, s.Answerer)
+	}
+	return out
+}
+
+// ErrWrongSlot is returned when a transcript that verifies against its own
+// hash belongs to another run, model, task or repeat than the slot it sits
+// in: a copied transcript, which would change the score of the slot.
+var ErrWrongSlot = errors.New("transcript belongs to another slot")
+
+// CheckSlot reports whether t belongs in slot s; the error names the
+// first field that differs by its JSON pointer, and both slots.
+func (t *Transcript) CheckSlot(s Slot) error {
+	got := Slot{RunID: t.RunID, Kind: t.Kind, Model: t.Model, TaskID: t.TaskID, Repeat: t.Repeat}
+	if t.Judged != nil {
+		got.Answerer = t.Judged.Model
+	}
+	var ptr string
+	switch {
+	case got.RunID != s.RunID:
+		ptr = "/run_id"
+	case got.Kind != s.Kind:
+		ptr = "/kind"
+	case got.Model != s.Model:
+		ptr = "/model"
+	case got.TaskID != s.TaskID:
+		ptr = "/task_id"
+	case got.Repeat != s.Repeat:
+		ptr = "/repeat"
+	case s.Kind == KindJudge && t.Judged == nil:
+		ptr = "/judged"
+	case s.Kind == KindJudge && (t.Judged.Model != s.Answerer || t.Judged.TaskID != s.TaskID || t.Judged.Repeat != s.Repeat):
+		ptr = "/judged"
+	default:
+		return nil
+	}
+	return fmt.Errorf("%s: %w: it is the transcript of %s, in the slot of %s", ptr, ErrWrongSlot, got, s)
+}
+
+// ReadSlot is Read, and CheckSlot against the slot the file sits in.
+func ReadSlot(path string, s Slot) (*Transcript, error) {
+	t, err := Read(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.CheckSlot(s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
 }
 
 // ReadAll loads every transcript below runDir (task and judge), verifying
@@ -309,6 +396,36 @@ func ReadAll(runDir string) ([]*Transcript, error) {
 	return out, err
 }
 
+// TempPrefix is the name prefix of the temporary files WriteAtomic writes
+// on the way to name: hidden, and naming the file they become, so that an
+// orphan left by a killed process can be told apart and removed
+// (RemoveOrphans).
+func TempPrefix(name string) string { return ".tmp-" + filepath.Base(name) + "-" }
+
+// RemoveOrphans removes below dir the temporary files that a killed
+// process left on the way to a file (TempPrefix); names, when given,
+// limits it to the orphans of those files in dir alone. The caller must be
+// the only writer of those files (it holds the run's lock).
+func RemoveOrphans(dir string, names ...string) error {
+	if len(names) > 0 {
+		for _, n := range names {
+			orphans, _ := filepath.Glob(filepath.Join(dir, TempPrefix(n)+"*"))
+			for _, o := range orphans {
+				if err := os.Remove(o); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), ".tmp-") {
+			return err
+		}
+		return os.Remove(p)
+	})
+}
+
 // WriteFileAtomic writes data to a temporary file in the same directory and
 // renames it over name, so that readers never see a partial file. The file
 // is made 0644 (less the umask).
@@ -326,7 +443,7 @@ func WriteAtomic(name string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
+	f, err := os.CreateTemp(dir, TempPrefix(name)+"*")
 	if err != nil {
 		return err
 	}

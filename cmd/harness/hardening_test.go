@@ -32,10 +32,10 @@ func TestSlugCollisionRefused(t *testing.T) {
 }
 
 // TestResumeUsesTheManifest: a run against a local server given by
-// --base-url is interrupted; `harness run --resume DIR` alone (no base URL
-// in the environment, no --reports) finishes it against the same server
-// and writes the reports where the run did. A flag that contradicts the
-// manifest is refused before any request.
+// --base-url is interrupted; the resume command it prints (which names the
+// server, since a resume does not trust run.json for it) finishes it
+// against the same server and writes the reports where the run did. A flag that contradicts the manifest is refused
+// before any request.
 func TestResumeUsesTheManifest(t *testing.T) {
 	srv := modeltest.NewServer(t, modeltest.FixedDelay(20*time.Millisecond, `{"answer": "x", "evidence": []}`))
 	srv.SetModels(modeltest.Entry("vendor/a"))
@@ -54,7 +54,7 @@ func TestResumeUsesTheManifest(t *testing.T) {
 	err := run(ctx, []string{"run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", srv.URL,
 		"--models", "vendor/a", "--judges", "offline/judge", "--run-id", "r", "--progress", "none", "--per-model", "2"}, &out, &errb)
 	runDir := filepath.Join(runs, "r")
-	if exitCode(err) != 2 || !strings.Contains(errb.String(), "harness run --resume "+runDir+"\n") {
+	if exitCode(err) != 2 || !strings.Contains(errb.String(), "harness run --resume "+runDir+" --base-url "+srv.URL+"\n") {
 		t.Fatalf("interrupted run: exit %d, stderr %q", exitCode(err), errb.String())
 	}
 	m, err := transcript.ReadManifest(runDir)
@@ -74,7 +74,7 @@ func TestResumeUsesTheManifest(t *testing.T) {
 		{"--repeats", "2"},
 	} {
 		args := append([]string{"run", "--resume", runDir, "--progress", "none"}, bad...)
-		if _, errs, code := runCLI(t, args...); code != 2 || !strings.Contains(errs, bad[0]+" ") || !strings.Contains(errs, "contradicts the run's manifest") {
+		if _, errs, code := runCLI(t, args...); code != 2 || !strings.Contains(errs, bad[0]+" ") && !strings.Contains(errs, "run.json says the run asked") || !strings.Contains(errs, "contradicts the run's manifest") && !strings.Contains(errs, "name it yourself") {
 			t.Errorf("resume with %v: exit %d, stderr %q; want exit 2 naming the flag", bad, code, errs)
 		}
 	}
@@ -82,7 +82,7 @@ func TestResumeUsesTheManifest(t *testing.T) {
 		t.Fatalf("refused resumes sent %d requests", n-before)
 	}
 
-	_, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none")
+	_, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none", "--base-url", srv.URL)
 	if code != 0 && code != 1 {
 		t.Fatalf("resume: exit %d: %s", code, errs)
 	}
@@ -105,7 +105,7 @@ func TestRunRefusesBadFlagValues(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--repeats", "-1"}, "--repeats takes a whole number of at least 1"},
+		{[]string{"--repeats", "-1"}, "--repeats takes a whole number from 1 to 1000"},
 		{[]string{"--per-model", "0"}, "--per-model takes a whole number of at least 1"},
 		{[]string{"--global", "-3"}, "--global takes a whole number of at least 1"},
 		{[]string{"--progress", "bogus"}, "--progress takes auto, bars, lines or none"},

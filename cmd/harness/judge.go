@@ -19,8 +19,8 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		OPENROUTER_API_KEY=... harness judge calibrate --models anthropic/claude-opus-4.6,openai/gpt-5.2,google/gemini-2.5-pro
 		harness judge calibrate --models offline/judge --json > calibration.json`, stderr)
 	models := fs.String("models", "", "comma-separated judge models (offline/judge runs offline; any other needs OPENROUTER_API_KEY)")
-	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
-	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when it does not exist)")
+	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when ./corpus does not exist; any other directory must exist)")
+	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when ./instructions does not exist; any other directory must exist)")
 	casesDir := fs.String("cases", "", "directory of labelled answers NN-a.json (default: the embedded calibration set)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of tables")
 	configFile := fs.String("config", "harness.yaml", "configuration file: retries and timeouts of online judges (built-in defaults when it does not exist)")

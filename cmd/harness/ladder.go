@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"bendscript.com/round-trip-harness/corpus"
-	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/ladder"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -25,8 +23,8 @@ func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Write
 	out := fs.String("out", "", "directory to write <rung>.bend.json and <rung>.tasks.json into (created when missing)")
 	sizes := fs.String("sizes", "8k,32k,128k,512k", "target sizes, comma-separated: bytes, or a number with k (KiB) or m (MiB); each within ±15%")
 	tasks := fs.String("tasks", strings.Join(ladder.DefaultTasks, ","), "corpus class B/C tasks to place at the start, middle and end of every rung, comma-separated")
-	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
-	taskDir := fs.String("instructions", "instructions", "directory of tasks (the embedded tasks when it does not exist)")
+	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when ./corpus does not exist; any other directory must exist)")
+	taskDir := fs.String("instructions", "instructions", "directory of tasks (the embedded tasks when ./instructions does not exist; any other directory must exist)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -76,8 +74,10 @@ func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Write
 // loadSet loads the corpus and tasks without the prompts, which the ladder
 // does not need; every problem is an error.
 func loadSet(corpusDir, taskDir string) (*task.Set, error) {
-	cfs, _ := dataFS(corpusDir, corpus.FS)
-	tfs, _ := dataFS(taskDir, instructions.FS)
+	cfs, tfs, _, _, err := dataFSes(corpusDir, taskDir)
+	if err != nil {
+		return nil, err
+	}
 	set, probs := task.Load(cfs, tfs)
 	if len(probs) > 0 {
 		lines := make([]string, len(probs))

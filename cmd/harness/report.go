@@ -21,8 +21,8 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		harness rescore --format json runs/demo | jq .verdict`, stderr)
 	out := fs.String("out", "reports", "directory of reports: writes <run-id>.json, .md and .html there")
 	format := fs.String("format", "md", "what to print: md (the Markdown summary) or json (the JSON report)")
-	corpusDir := fs.String("corpus", "corpus", "corpus directory (the embedded corpus when it does not exist)")
-	taskDir := fs.String("instructions", "instructions", "task directory (the embedded tasks when it does not exist)")
+	corpusDir := fs.String("corpus", "corpus", "corpus directory (the embedded corpus when ./corpus does not exist; any other directory must exist)")
+	taskDir := fs.String("instructions", "instructions", "task directory (the embedded tasks when ./instructions does not exist; any other directory must exist)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/pipeline"
+	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -59,14 +60,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.repeats, "repeats", 0, "runs per (model, task), at least 1 (default: the configuration's)")
 	fs.Int64Var(&o.seed, "seed", 0, "base seed; repeat r uses seed+r (default: the configuration's)")
 	fs.StringVar(&o.out, "out", "runs", "directory of run directories")
-	fs.StringVar(&o.reports, "reports", "reports", "directory of reports")
+	fs.StringVar(&o.reports, "reports", pipeline.DefaultReportDir, "directory of reports (a resume uses the run's, and says so)")
 	fs.StringVar(&o.resume, "resume", "", "resume the run in this directory, requesting only jobs without a successful transcript")
 	fs.StringVar(&o.runID, "run-id", "", "name of the new run directory: letters, digits, '.', '-', '_' (default: the UTC start time to the millisecond and a random suffix)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "check the models and print the run's size and estimated cost, then stop")
 	fs.BoolVar(&o.noPreflight, "no-preflight", false, "skip the model-list check (for servers without /models)")
-	fs.StringVar(&o.baseURL, "base-url", "", "OpenAI-compatible API root (default $OPENROUTER_BASE_URL, else OpenRouter)")
-	fs.StringVar(&o.corpusDir, "corpus", "corpus", "corpus directory (embedded corpus when it does not exist)")
-	fs.StringVar(&o.taskDir, "instructions", "instructions", "task directory (embedded tasks when it does not exist)")
+	fs.StringVar(&o.baseURL, "base-url", "", "OpenAI-compatible API root (default $OPENROUTER_BASE_URL, else OpenRouter); a resume must name the run's own, or is refused")
+	fs.StringVar(&o.corpusDir, "corpus", "corpus", "corpus directory (the embedded corpus when ./corpus does not exist; any other directory must exist)")
+	fs.StringVar(&o.taskDir, "instructions", "instructions", "task directory (the embedded tasks when ./instructions does not exist; any other directory must exist)")
 	fs.IntVar(&o.perModel, "per-model", 0, "requests in flight per model, at least 1 (default: the configuration's)")
 	fs.IntVar(&o.global, "global", 0, "requests in flight in all, at least 1 (default: the configuration's)")
 	fs.StringVar(&o.progressMode, "progress", "auto", "progress output: auto (bars on a terminal), bars, lines or none")
@@ -92,8 +93,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 // flag and what it takes, instead of running with a default.
 func checkRunFlags(o runOptions, given map[string]bool) error {
 	switch {
-	case given["repeats"] && o.repeats < 1:
-		return usageError("run: --repeats takes a whole number of at least 1, not %d", o.repeats)
+	case given["repeats"] && (o.repeats < 1 || o.repeats > config.MaxRepeats):
+		return usageError("run: --repeats takes a whole number from 1 to %d, not %d", config.MaxRepeats, o.repeats)
 	case given["per-model"] && o.perModel < 1:
 		return usageError("run: --per-model takes a whole number of at least 1, not %d", o.perModel)
 	case given["global"] && o.global < 1:
@@ -112,8 +113,8 @@ func checkRunFlags(o runOptions, given map[string]bool) error {
 		return usageError("run: --rungs goes with --suite %s", pipeline.SuiteSize)
 	case given["steps"] && o.suite != pipeline.SuiteRelay && o.suite != pipeline.SuiteAll:
 		return usageError("run: --steps goes with --suite %s or %s", pipeline.SuiteRelay, pipeline.SuiteAll)
-	case given["steps"] && o.steps < 1:
-		return usageError("run: --steps takes a whole number of at least 1, not %d", o.steps)
+	case given["steps"] && (o.steps < 1 || o.steps > relay.MaxSteps):
+		return usageError("run: --steps takes a whole number from 1 to %d, not %d", relay.MaxSteps, o.steps)
 	case given["resume"] && given["run-id"]:
 		return usageError("run: --resume names the run; --run-id is for a new run")
 	}
@@ -182,20 +183,18 @@ func resumeRun(ctx context.Context, o runOptions, given map[string]bool, stdout,
 	}
 	in := m.Inputs
 	if in.ReportDir == "" {
-		in.ReportDir = "reports" // a manifest from before reports were recorded
+		in.ReportDir = pipeline.DefaultReportDir // a manifest from before reports were recorded
 	}
 	recorded := map[string]string{
 		"models": strings.Join(m.Models, ","), "judges": strings.Join(cfg.Judges.Models, ","),
 		"repeats": strconv.Itoa(m.Repeats), "seed": strconv.FormatInt(m.Seed, 10),
-		"base-url": in.BaseURL, "corpus": in.CorpusDir, "instructions": in.InstructionsDir,
-		"reports": in.ReportDir, "no-preflight": strconv.FormatBool(in.NoPreflight), "config": "",
+		"corpus": in.CorpusDir, "instructions": in.InstructionsDir, "reports": in.ReportDir, "no-preflight": strconv.FormatBool(in.NoPreflight), "config": "",
 		"suite": cmp.Or(in.Suite, pipeline.SuiteGating), "rungs": strings.Join(in.Rungs, ","), "steps": strconv.Itoa(in.Steps),
 	}
 	asked := map[string]string{
 		"models": strings.Join(splitList(o.models), ","), "judges": strings.Join(splitList(o.judges), ","),
 		"repeats": strconv.Itoa(o.repeats), "seed": strconv.FormatInt(o.seed, 10),
-		"base-url": o.baseURL, "corpus": o.corpusDir, "instructions": o.taskDir,
-		"reports": o.reports, "no-preflight": strconv.FormatBool(o.noPreflight), "config": o.configFile,
+		"corpus": o.corpusDir, "instructions": o.taskDir, "reports": o.reports, "no-preflight": strconv.FormatBool(o.noPreflight), "config": o.configFile,
 		"suite": o.suite, "rungs": strings.Join(splitList(o.rungs), ","), "steps": strconv.Itoa(o.steps),
 	}
 	for _, name := range slices.Sorted(maps.Keys(recorded)) {
@@ -206,10 +205,25 @@ func resumeRun(ctx context.Context, o runOptions, given map[string]bool, stdout,
 			return usageError("resume: --%s %q contradicts the run's manifest (%q); resume without it, or start a new run", name, asked[name], recorded[name])
 		}
 	}
-	o.corpusDir, o.taskDir, o.reports, o.noPreflight = in.CorpusDir, in.InstructionsDir, in.ReportDir, in.NoPreflight
-	if in.BaseURL != "" {
-		o.baseURL = in.BaseURL
+	// run.json is no hash-covered record of where requests go: an edited
+	// one must not send the key to another server. The resume sends where
+	// this command line (or the environment, or the default) says, and the
+	// run's record must agree.
+	url := cmp.Or(o.baseURL, model.BaseURLFromEnv())
+	if in.BaseURL != "" && in.BaseURL != url {
+		return usageError("resume: run.json says the run asked %s, but this resume would send the key to %s: to resume against the run's server, name it yourself:\n  %s",
+			in.BaseURL, url, pipeline.ResumeCommand(o.resume, in))
 	}
+	if in.BaseURL != "" {
+		fmt.Fprintf(stdout, "resume: requests and the API key go to %s\n", url)
+	}
+	if !given["reports"] {
+		// Writing reports leaks nothing: the recorded directory is used,
+		// and said aloud before anything is written.
+		fmt.Fprintf(stdout, "resume: reports go to %s (recorded in run.json)\n", in.ReportDir)
+	}
+	o.corpusDir, o.taskDir, o.reports, o.noPreflight = in.CorpusDir, in.InstructionsDir, in.ReportDir, in.NoPreflight
+	o.baseURL = url
 	return startRun(ctx, o, cfg, m, in, stdout, stderr)
 }
 

@@ -24,7 +24,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	taskFile := fs.String("task", "", "the task file: a gating, natural (natural/NN-x.json), inverse (inverse/NN-x.json) or size-ladder (<rung>.tasks.json) task")
 	taskID := fs.String("id", "", "the task of a size-ladder tasks file (<rung>.tasks.json) holding several")
 	output := fs.String("output", "", "the model's raw answer (a .bend document, bare or fenced); - reads standard input")
-	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when it does not exist)")
+	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when ./corpus does not exist; any other directory must exist)")
 	configFile := fs.String("config", "harness.yaml", "configuration file: the drift weights (built-in defaults when it does not exist)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err

@@ -42,7 +42,10 @@ func findTask(file, corpusDir, id string) (*task.Task, error) {
 	} else {
 		kind = ""
 	}
-	cfs, _ := dataFS(corpusDir, corpus.FS)
+	cfs, _, err := dataFS(corpusDir, defaultCorpusDir, corpus.FS)
+	if err != nil {
+		return nil, err
+	}
 	set, probs := task.Load(cfs, os.DirFS(taskDir))
 	mine := []string{path.Join("instructions", rel), path.Join("instructions", name)}
 	var lines []string

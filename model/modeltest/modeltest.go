@@ -210,6 +210,35 @@ func ContextTooLong(limit, requested int) Reply {
 	return Reply{Status: http.StatusBadRequest, Error: &ErrorObject{Code: 400, Message: msg}}
 }
 
+// OddUsage is a 200 completion with content whose usage object is
+// usageJSON verbatim, e.g. {"prompt_tokens": 12.5} or a count of 1e400
+// that no integer type can hold: a server whose accounting is wrong but
+// whose answer is good.
+func OddUsage(content, usageJSON string) Reply {
+	c, _ := json.Marshal(content)
+	return Reply{Body: `{"id":"gen-odd","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":` +
+		string(c) + `},"finish_reason":"stop"}],"usage":` + usageJSON + `}`}
+}
+
+// EscapedKeyEcho is a 200 completion whose content echoes the request's
+// bearer key with every '-' written as the JSON escape \u002d, so that the
+// key is not in the body's bytes but is in its decoded content: a server
+// (or a model told the key) leaking it past a byte-wise redaction.
+func EscapedKeyEcho(req ChatRequest) Reply {
+	key := strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer ")
+	c, _ := json.Marshal("your key is " + key)
+	escaped := strings.ReplaceAll(string(c), "-", `\u002d`)
+	return Reply{Body: `{"id":"gen-echo","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":` +
+		escaped + `},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`}
+}
+
+// ErrorInsideOK is a 200 whose body is an error object with the given
+// code and no choices, as OpenRouter reports a failure (no credit: 402)
+// after the status line was sent.
+func ErrorInsideOK(code int, message string) Reply {
+	return Reply{Body: fmt.Sprintf(`{"error":{"code":%d,"message":%q}}`, code, message)}
+}
+
 // Hang never answers; the client must give up.
 func Hang() Reply { return Reply{Hang: true} }
 
