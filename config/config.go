@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -213,6 +214,10 @@ func (c *Config) Validate() error {
 	}
 	if err := c.Weights.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("weights: %w", err))
+	} else if sum := weightSum(c.Weights); math.Abs(sum-1) > 1e-9 {
+		// The metric would divide by the sum; a configuration whose weights
+		// do not say what they weigh is refused instead of rescaled.
+		errs = append(errs, fmt.Errorf("weights: they sum to %v, not 1 (§8.4): give weights that sum to 1", sum))
 	}
 	for _, m := range slices.Sorted(maps.Keys(c.ModelSettings)) {
 		s := c.ModelSettings[m]
@@ -228,6 +233,15 @@ func (c *Config) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// weightSum is the sum of the drift weights.
+func weightSum(w Weights) float64 {
+	sum := 0.0
+	for _, x := range w.List() {
+		sum += x
+	}
+	return sum
 }
 
 // MaxTokens returns the output budget of model m's requests.

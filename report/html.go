@@ -78,6 +78,10 @@ type page struct {
 	SizePlots   []sizePlot   // the size suite: drift and cost against size, per model
 	RelayPlots  []relayPlot  // the relay suite: drift against step, per model
 	Gated       bool         // the verdict applies the thresholds (gating, all)
+	// VerdictText is the verdict line; MatrixHeading the threshold
+	// table's heading (custom when any threshold differs from §8.5).
+	VerdictText, MatrixHeading string
+	VerdictClass               string // pass, fail, or neutral (informational)
 	Natural     []naturalRow // the natural suite, as information
 	Transcripts []transcriptView
 }
@@ -104,7 +108,7 @@ func newPage(r *Report, in Input) page {
 	p := page{R: r, Policy: contentPolicy(), CSS: template.CSS(viewerCSS), JS: template.JS(viewerJS), Components: metric.ComponentLabels[:]}
 	ts := r.thresholds()
 	for _, t := range ts {
-		p.Heads = append(p.Heads, fmt.Sprintf("%s %s %s%s", t.label, opSymbol(t.op), num(t.limit), dagger(t.own)))
+		p.Heads = append(p.Heads, t.heading())
 	}
 	for _, model := range r.Models {
 		mr := r.Results[model]
@@ -125,6 +129,12 @@ func newPage(r *Report, in Input) page {
 	p.SizePlots = newSizePlots(r)
 	p.RelayPlots = newRelayPlots(r, in)
 	p.Gated = gated(r.Suite)
+	p.VerdictText = verdictPlain(r) + ": " + verdictReason(r) + "."
+	p.VerdictClass = map[string]string{Pass: "pass", Fail: "fail"}[r.Verdict]
+	if p.VerdictClass == "" {
+		p.VerdictClass = "neutral" // informational: neither a pass nor a fail
+	}
+	p.MatrixHeading = thresholdsHeading(ts)
 	for _, model := range r.Models {
 		if nr := r.Natural[model]; nr != nil {
 			for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {
