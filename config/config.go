@@ -37,6 +37,11 @@ type Config struct {
 	Thresholds  Thresholds  `yaml:"thresholds" json:"thresholds"`
 	Weights     Weights     `yaml:"weights" json:"weights"`
 
+	// MaxCost is the spending cap in USD (--max-cost overrides it): no new
+	// request once the known cost plus the estimate of the requests in
+	// flight reaches it. 0 (absent) is no cap.
+	MaxCost float64 `yaml:"max_cost" json:"max_cost,omitempty"`
+
 	// ModelSettings holds per-model request settings, by model id: the
 	// output budget, reasoning and provider pinning. A model without an
 	// entry uses Request's max_tokens and the provider's defaults.
@@ -205,6 +210,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Repeats < 1 {
 		errs = append(errs, errors.New("repeats: at least 1"))
+	}
+	if c.MaxCost < 0 || math.IsNaN(c.MaxCost) || math.IsInf(c.MaxCost, 0) {
+		errs = append(errs, fmt.Errorf("max_cost: a number of US dollars, 0 for no cap, not %v", c.MaxCost))
 	}
 	if c.Retries.Max < 0 {
 		errs = append(errs, errors.New("retries: max must not be negative"))

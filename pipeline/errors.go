@@ -31,3 +31,16 @@ type InterruptedError struct {
 func (e *InterruptedError) Error() string {
 	return "interrupted: finished transcripts are kept; resume with\n  " + e.Resume
 }
+
+// BudgetError is returned when the run reached its spending cap
+// (--max-cost): the jobs not started have no transcript, and Resume, which
+// may raise the cap, finishes the run without paying twice.
+type BudgetError struct {
+	RunDir     string
+	Spent, Max float64 // USD
+	Resume     string  // the command line that resumes the run
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no new request was sent, the run is incomplete. Resume with a higher cap:\n  %s", e.Spent, e.Max, e.Resume)
+}

@@ -11,6 +11,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,6 +57,14 @@ type Options struct {
 	OutDir    string // parent of new run directories
 	RunID     string // the new run's directory name (ValidRunID); "" is NewRunID
 	ReportDir string // where the reports go
+
+	// Summary prints the whole Markdown report before the verdict.
+	Summary bool
+	// MaxCost is the spending cap in USD (runner.Budget); 0 is none.
+	MaxCost float64
+	// Command is how the user runs the harness (e.g. "bin/harness"), for
+	// the printed resume command; "" is "harness".
+	Command string
 
 	DryRun      bool // preflight, then stop
 	NoPreflight bool // skip the model-list check
@@ -108,7 +118,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	if len(p.online) > 0 && !o.NoPreflight {
-		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, o.Set, o.Inputs.Suite == SuiteSize, o.Stdout); err != nil {
+		votes := map[string]int{}
+		if len(p.judges) > 0 {
+			votes = suite.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
+		}
+		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, votes, o.Set, o.Inputs.Suite == SuiteSize, o.MaxCost, o.Stdout); err != nil {
 			return nil, err
 		}
 	} else {
@@ -144,6 +158,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		Clients: p.clients, Dir: runDir,
 		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
 		Progress: o.Progress,
+	}
+	if o.MaxCost > 0 {
+		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps.listed) }}
 	}
 	// Tasks are answered once each, a document's class A first; relay
 	// steps are asked along their chains, each with the model's own
@@ -182,8 +199,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		r.Then = suite.Chain(r.Then, suite.JudgeVotes(o.Set, jc))
 	}
 	results, err := r.Run(ctx, first)
+	resume := cmp.Or(o.Command, "harness") + " run --resume " + runDir
 	if ctx.Err() != nil {
-		return nil, &InterruptedError{RunDir: runDir, Resume: "harness run --resume " + runDir}
+		return nil, &InterruptedError{RunDir: runDir, Resume: resume}
+	}
+	if errors.Is(err, runner.ErrBudget) {
+		return nil, &BudgetError{RunDir: runDir, Spent: r.Spent(results), Max: o.MaxCost, Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(o.MaxCost))}
 	}
 	if err != nil {
 		return nil, err
@@ -204,7 +225,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			archived = append(archived, res.Transcript)
 		}
 	}
-	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: o.ReportDir, Stdout: o.Stdout, Transcripts: archived})
+	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: o.ReportDir, Stdout: o.Stdout, Summary: o.Summary, Transcripts: archived})
 }
 
 // determinism records, per model (answering and judging), which
@@ -383,4 +404,10 @@ func allReused(rs []runner.Result) bool {
 		}
 	}
 	return true
+}
+
+// suggestCap is the cap a resume after a capped run suggests: twice the
+// old one, which the user may change.
+func suggestCap(old float64) string {
+	return strconv.FormatFloat(2*old, 'f', -1, 64)
 }

@@ -67,23 +67,23 @@ func WriteHTML(w io.Writer, r *Report, in Input) error {
 
 // page is the template's data.
 type page struct {
-	R           *Report
-	Policy      string
-	CSS         template.CSS
-	JS          template.JS
-	Matrix      []matrixRow
-	Heads       []string // the matrix's threshold columns
-	Components  []string // the drift components' column headings
-	Plots       []plot
-	SizePlots   []sizePlot   // the size suite: drift and cost against size, per model
-	RelayPlots  []relayPlot  // the relay suite: drift against step, per model
-	Gated       bool         // the verdict applies the thresholds (gating, all)
+	R          *Report
+	Policy     string
+	CSS        template.CSS
+	JS         template.JS
+	Matrix     []matrixRow
+	Heads      []string // the matrix's threshold columns
+	Components []string // the drift components' column headings
+	Plots      []plot
+	SizePlots  []sizePlot  // the size suite: drift and cost against size, per model
+	RelayPlots []relayPlot // the relay suite: drift against step, per model
+	Gated      bool        // the verdict applies the thresholds (gating, all)
 	// VerdictText is the verdict line; MatrixHeading the threshold
 	// table's heading (custom when any threshold differs from §8.5).
 	VerdictText, MatrixHeading string
-	VerdictClass               string // pass, fail, or neutral (informational)
-	Natural     []naturalRow // the natural suite, as information
-	Transcripts []transcriptView
+	VerdictClass               string       // pass, fail, or neutral (informational)
+	Natural                    []naturalRow // the natural suite, as information
+	Transcripts                []transcriptView
 }
 
 // naturalRow is one (model, class) of the natural suite in the viewer.

@@ -122,6 +122,16 @@ func VerdictWord(r *Report) string {
 	return r.Verdict + " (informational)"
 }
 
+// VerdictLine is the verdict in one line, for the end of a run: the
+// verdict, why, and for a failure how many there are.
+func VerdictLine(r *Report) string {
+	line := fmt.Sprintf("Verdict: %s: %s", VerdictWord(r), verdictReason(r))
+	if r.Partial != nil {
+		line += fmt.Sprintf(" (partial run: %d of %d tasks)", r.Tasks, r.Partial.Of)
+	}
+	return line + "."
+}
+
 // verdictPlain is VerdictWord without its mark.
 func verdictPlain(r *Report) string {
 	switch r.Verdict {

@@ -54,7 +54,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format == "json" {
 		summary = nil
 	}
-	res, err := pipeline.Score(pipeline.ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: set, ReportDir: *out, RescoredAt: &now, Stdout: summary})
+	res, err := pipeline.Score(pipeline.ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: set, ReportDir: *out, RescoredAt: &now, Stdout: summary, Summary: true})
 	if *format == "json" && res != nil {
 		b, rerr := os.ReadFile(res.Reports[0])
 		if rerr != nil {
