@@ -42,5 +42,5 @@ type BudgetError struct {
 }
 
 func (e *BudgetError) Error() string {
-	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no new request was sent, the run is incomplete. Resume with a higher cap:\n  %s", e.Spent, e.Max, e.Resume)
+	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no further request was sent and the run is incomplete. Resume with a higher cap:\n  %s", e.Spent, e.Max, e.Resume)
 }

@@ -102,6 +102,18 @@ func (t threshold) source() string {
 	return "§8.5"
 }
 
+// defaultText says what a custom threshold's default is.
+func defaultText(t threshold) string {
+	d, ok := defaultLimits()[t.metric]
+	switch {
+	case !ok:
+		return "the harness has no default for it"
+	case t.own:
+		return fmt.Sprintf("the harness's default is %s %s", opSymbol(t.op), num(d))
+	}
+	return fmt.Sprintf("§8.5 says %s %s", opSymbol(t.op), num(d))
+}
+
 // customValues lists every threshold and weight whose configured value
 // differs from its default, by configuration key. It compares the JSON
 // forms, so a threshold or a weight added later is covered without a
@@ -184,6 +196,9 @@ func failures(r *Report) []Failure {
 				if t.own {
 					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.label, percent(*v), opSymbol(t.op), percent(t.limit))
 				}
+			}
+			if t.custom() {
+				f.Message += fmt.Sprintf(" (a custom threshold: %s)", defaultText(t))
 			}
 			out = append(out, f)
 		}
