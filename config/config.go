@@ -15,6 +15,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -184,12 +185,37 @@ func Load(path string) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, syntaxLine(b, err))
 	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
+}
+
+// yamlLineRe is the line yaml.v3 puts in a syntax error's message.
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// syntaxLine corrects the line of a YAML syntax error. yaml.v3 reports the
+// line where the enclosing block began (its context mark), often the line
+// before the mistake or further up; the mistake is on the line after the
+// longest prefix of the file that still parses. Errors of type
+// (*yaml.TypeError) carry right lines and are returned as they are.
+func syntaxLine(b []byte, err error) error {
+	var te *yaml.TypeError
+	m := yamlLineRe.FindStringSubmatch(err.Error())
+	lines := strings.SplitAfter(string(b), "\n")
+	if errors.As(err, &te) || m == nil || len(lines) > 2000 {
+		return err // (a configuration is a page; re-parsing is quadratic)
+	}
+	good := 0
+	for k := 1; k < len(lines); k++ {
+		var v any
+		if yaml.Unmarshal([]byte(strings.Join(lines[:k], "")), &v) == nil {
+			good = k
+		}
+	}
+	return fmt.Errorf("line %d: %s", good+1, strings.TrimPrefix(err.Error(), m[0]))
 }
 
 // Validate checks that the configuration can drive a run.
