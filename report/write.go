@@ -22,6 +22,7 @@ func WriteAll(dir string, r *Report, in Input) ([]string, error) {
 		{".json", func(w io.Writer) error { return WriteJSON(w, r) }},
 		{".md", func(w io.Writer) error { return WriteMarkdown(w, r) }},
 		{".html", func(w io.Writer) error { return WriteHTML(w, r, in) }},
+		{".csv", func(w io.Writer) error { return WriteCSV(w, in) }},
 	}
 	var paths []string
 	for _, wr := range writers {

@@ -64,6 +64,8 @@ func commands() []command {
 		{"run", "run the tasks against the models, score, and write the report", cmdRun},
 		{"rescore", "recompute the scores and the report of an archived run, offline", cmdRescore},
 		{"compare", "compare two JSON reports per model and class, with significance", cmdCompare},
+		{"runs", "list the runs in a directory: id, start, suite, models, verdict, state, cost", cmdRuns},
+		{"show", "print one transcript of a run: instruction, expected → produced diff, diagnostics, votes, cost", cmdShow},
 		{"version", "print the harness version", cmdVersion},
 	}
 }
