@@ -581,7 +581,7 @@ func TestBudgetStopsWithinOneRequest(t *testing.T) {
 		t.Errorf("%d requests ($%.2f) against a cap of $0.20: not within one request of it", n, float64(n)*perCall)
 	}
 	if d := r.Spent(res) - float64(srv.Count())*perCall; d > 1e-9 || d < -1e-9 {
-		t.Errorf("Spent = %v, the server was asked %d times", spent, srv.Count())
+		t.Errorf("Spent = %v, the server was asked %d times", r.Spent(res), srv.Count())
 	}
 	first := srv.Count()
 	r.Budget = &runner.Budget{Max: 10, Estimate: estimate}
