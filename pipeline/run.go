@@ -103,7 +103,7 @@ type plan struct {
 type Result struct {
 	RunDir  string
 	Passed  bool
-	Reports []string // the JSON, Markdown and HTML reports' paths
+	Reports []string // the JSON, Markdown, HTML and CSV reports' paths
 }
 
 // Run carries out one harness run: plan, preflight, collect (answers and
@@ -127,6 +127,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	} else {
 		fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(p.jobs))
+		if o.MaxCost > 0 {
+			fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it\n", o.MaxCost)
+		}
 	}
 	det := determinism(p, caps, o.NoPreflight)
 	if len(p.online) > 0 && o.NoPreflight {
