@@ -20,7 +20,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		harness rescore runs/20261122T101500Z
 		harness rescore --out /tmp/re runs/demo && diff <(grep -v '^  "rescored_at"' /tmp/re/demo.json) reports/demo.json
 		harness rescore --format json runs/demo | jq .verdict`, stderr)
-	out := fs.String("out", "reports", "directory of reports: writes <run-id>.json, .md and .html there")
+	out := fs.String("out", "reports", "directory of reports: writes <run-id>.json, .md, .html and .csv there")
 	format := fs.String("format", "md", "what to print: md (the Markdown summary) or json (the JSON report)")
 	corpusDir := fs.String("corpus", "corpus", "corpus directory (the embedded corpus when it does not exist)")
 	taskDir := fs.String("instructions", "instructions", "task directory (the embedded tasks when it does not exist)")
