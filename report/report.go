@@ -74,9 +74,10 @@ type Report struct {
 	// the run is complete and whole (not a selection), "fail" otherwise
 	// (§8.7). An informational suite's is "complete" or "incomplete".
 	Verdict string `json:"verdict"`
-	// Failures lists every reason for a failing verdict, by model in the
-	// order of Models, then in the order of the §8.7 fields with
-	// "incomplete" last; empty when the verdict is "pass".
+	// Failures lists every reason for a failing verdict: "partial" first
+	// for a selection of the gating suite, then by model in the order of
+	// Models, in the order of the §8.7 fields with "incomplete" last;
+	// empty when the verdict is "pass" or "complete".
 	Failures []Failure `json:"failures"`
 
 	// Schema is SchemaVersion.
@@ -434,7 +435,8 @@ type Failure struct {
 	// Metric is the §8.7 field that fails the threshold
 	// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
 	// class_c_median_drift, class_c_p95_drift), a harness metric
-	// (class_b_edit_applied, class_c_edit_applied), or "incomplete".
+	// (class_b_edit_applied, class_c_edit_applied), "incomplete", or
+	// "partial" (a selection of the gating suite, MetricPartial).
 	Metric string `json:"metric"`
 	// Value is the measured value; for "incomplete" the number of
 	// transcripts missing, errored or without a valid judge vote. Null when

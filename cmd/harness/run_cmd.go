@@ -59,7 +59,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlagSet("run", "run [--config FILE] [--models a,b,c] [--judges a,b] [--tasks IDS] [--max-cost USD] [--out DIR] [--resume DIR] [--dry-run]", `
 		harness run                                   # the gating run (needs OPENROUTER_API_KEY)
 		harness run --dry-run --max-cost 20           # preflight: check models, print size and cost against the cap, stop
-		harness run --tasks 03-b,17-* --summary       # two documents' tasks only (a partial run), the Markdown printed too
+		harness run --tasks '03-b,17-*' --summary     # task 03-b and document 17's tasks (a partial run), the Markdown printed too
 		harness run --models offline/oracle,offline/identity,offline/noisy --judges offline/judge
 		harness run --resume runs/20261122T101500Z    # finish an interrupted run
 		OPENROUTER_BASE_URL=http://localhost:8000/v1 harness run --models my-model --no-preflight`, stderr)
