@@ -22,16 +22,16 @@ $(BIN): FORCE
 # answers "unknown"), so exit code 1 counts as success here; 2 does not.
 # Then a short size ladder and a short relay, informational suites.
 demo: $(BIN)
-	@$(BIN) run --models $(DEMO_MODELS) --judges offline/judge --no-preflight --run-id demo-$$(date -u +%Y%m%dT%H%M%SZ); \
+	@$(BIN) run --models $(DEMO_MODELS) --judges offline/judge --no-preflight --summary --run-id demo-$$(date -u +%Y%m%dT%H%M%SZ); \
 	code=$$?; if [ $$code -gt 1 ]; then exit $$code; fi; \
 	echo "demo: done (verdict exit code $$code; 1 = fail, expected: offline/identity is built to fail)"
 	@out=$$(mktemp); $(BIN) run --suite size --rungs 8k,32k,128k --models offline/oracle,offline/noisy --judges offline/judge \
-		--no-preflight --progress none --run-id demo-size-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
-	sed -n '/^## Size ladder/,/^## Drift/{/^## Drift/!p;};/^wrote/p' $$out; rm -f $$out; \
+		--no-preflight --progress none --summary --run-id demo-size-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
+	sed -n '/^## Size ladder/,/^## Drift/{/^## Drift/!p;};/^wrote/p;/^Verdict: /p;/^HTML report: /p;/^JSON report: /p' $$out; rm -f $$out; \
 	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: size ladder done (exit code $$code)"
 	@out=$$(mktemp); $(BIN) run --suite relay --steps 4 --models offline/oracle,offline/noisy --judges offline/judge \
-		--no-preflight --progress none --run-id demo-relay-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
-	sed -n '/^## Relay/,/^## Drift/{/^## Drift/!p;};/^wrote/p' $$out; rm -f $$out; \
+		--no-preflight --progress none --summary --run-id demo-relay-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
+	sed -n '/^## Relay/,/^## Drift/{/^## Drift/!p;};/^wrote/p;/^Verdict: /p;/^HTML report: /p;/^JSON report: /p' $$out; rm -f $$out; \
 	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: relay done (exit code $$code)"
 
 # The gating run against the configured frontier models through OpenRouter.

@@ -15,6 +15,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,11 @@ type Config struct {
 	Repeats     int         `yaml:"repeats" json:"repeats"`
 	Thresholds  Thresholds  `yaml:"thresholds" json:"thresholds"`
 	Weights     Weights     `yaml:"weights" json:"weights"`
+
+	// MaxCost is the spending cap in USD (--max-cost overrides it): no new
+	// request once the known cost plus the estimate of the requests in
+	// flight reaches it. 0 (absent) is no cap.
+	MaxCost float64 `yaml:"max_cost" json:"max_cost,omitempty"`
 
 	// ModelSettings holds per-model request settings, by model id: the
 	// output budget, reasoning and provider pinning. A model without an
@@ -227,12 +233,37 @@ func Load(path string) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, syntaxLine(b, err))
 	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
+}
+
+// yamlLineRe is the line yaml.v3 puts in a syntax error's message.
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// syntaxLine corrects the line of a YAML syntax error. yaml.v3 reports the
+// line where the enclosing block began (its context mark), often the line
+// before the mistake or further up; the mistake is on the line after the
+// longest prefix of the file that still parses. Errors of type
+// (*yaml.TypeError) carry right lines and are returned as they are.
+func syntaxLine(b []byte, err error) error {
+	var te *yaml.TypeError
+	m := yamlLineRe.FindStringSubmatch(err.Error())
+	lines := strings.SplitAfter(string(b), "\n")
+	if errors.As(err, &te) || m == nil || len(lines) > 2000 {
+		return err // (a configuration is a page; re-parsing is quadratic)
+	}
+	good := 0
+	for k := 1; k < len(lines); k++ {
+		var v any
+		if yaml.Unmarshal([]byte(strings.Join(lines[:k], "")), &v) == nil {
+			good = k
+		}
+	}
+	return fmt.Errorf("line %d: %s", good+1, strings.TrimPrefix(err.Error(), m[0]))
 }
 
 // Validate checks that the configuration can drive a run.
@@ -254,6 +285,9 @@ func (c *Config) Validate() error {
 	if c.Repeats < 1 || c.Repeats > MaxRepeats {
 		errs = append(errs, fmt.Errorf("repeats: a whole number from 1 to %d, not %d", MaxRepeats, c.Repeats))
 	}
+	if c.MaxCost < 0 || math.IsNaN(c.MaxCost) || math.IsInf(c.MaxCost, 0) {
+		errs = append(errs, fmt.Errorf("max_cost: a number of US dollars, 0 for no cap, not %v", c.MaxCost))
+	}
 	if c.Retries.Max < 0 {
 		errs = append(errs, errors.New("retries: max must not be negative"))
 	}
@@ -272,6 +306,10 @@ func (c *Config) Validate() error {
 	}
 	if err := c.Weights.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("weights: %w", err))
+	} else if sum := weightSum(c.Weights); math.Abs(sum-1) > 1e-9 {
+		// The metric would divide by the sum; a configuration whose weights
+		// do not say what they weigh is refused instead of rescaled.
+		errs = append(errs, fmt.Errorf("weights: they sum to %v, not 1 (§8.4): give weights that sum to 1", sum))
 	}
 	for _, m := range slices.Sorted(maps.Keys(c.ModelSettings)) {
 		s := c.ModelSettings[m]
@@ -330,6 +368,15 @@ func (t Thresholds) validate() []error {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// weightSum is the sum of the drift weights.
+func weightSum(w Weights) float64 {
+	sum := 0.0
+	for _, x := range w.List() {
+		sum += x
+	}
+	return sum
+}
 
 // MaxTokens returns the output budget of model m's requests.
 func (c *Config) MaxTokens(m string) int {

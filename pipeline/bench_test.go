@@ -16,7 +16,7 @@ import (
 )
 
 // BenchmarkRunWallTime is a whole harness run (preflight, answers, judge
-// votes, scoring, three reports) of 3 models × 60 tasks against an
+// votes, scoring, four reports) of 3 models × 60 tasks against an
 // in-process fake server that answers after L, with c requests in flight
 // per model. The ideal wall time is ceil(60/c)·L: every model's budget
 // busy from the first request to the last, nothing before or after.

@@ -44,3 +44,16 @@ type LockedError struct{ RunDir string }
 func (e *LockedError) Error() string {
 	return fmt.Sprintf("run %s is in use by another harness process (it holds %s); nothing was sent: wait for it to finish, then resume if jobs are left", e.RunDir, LockName)
 }
+
+// BudgetError is returned when the run reached its spending cap
+// (--max-cost): the jobs not started have no transcript, and Resume, which
+// may raise the cap, finishes the run without paying twice.
+type BudgetError struct {
+	RunDir     string
+	Spent, Max float64 // USD
+	Resume     string  // the command line that resumes the run
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no further request was sent and the run is incomplete. Resume with a higher cap:\n  %s", e.Spent, e.Max, e.Resume)
+}

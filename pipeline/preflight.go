@@ -3,8 +3,11 @@ package pipeline
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,7 +41,12 @@ type capabilities struct {
 // reported as not reproducible call for call. It prints, per model, the
 // jobs, the tokens and the estimated cost (cached prefixes at the cache
 // price the listing gives) and the determinism controls it honours.
-func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, set *task.Set, perDocument bool, w io.Writer) (*capabilities, error) {
+//
+// votes are the judge votes planned per judge: each is estimated as a
+// class A answer's prompt plus the answer (voteExtra tokens) and a short
+// verdict, at the judge's prices, and added to the estimate. With a
+// spending cap (maxCost > 0) it prints the cap against the estimate.
+func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, votes map[string]int, set *task.Set, perDocument bool, maxCost float64, w io.Writer) (*capabilities, error) {
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	l, ok := clients[online[0]].(lister)
 	if !ok {
@@ -48,7 +56,7 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 	defer cancel()
 	infos, err := l.ListModels(lctx)
 	if err != nil {
-		return nil, fmt.Errorf("preflight: listing models: %w (use --no-preflight for servers without a model list)", err)
+		return nil, listingError(err)
 	}
 	byID := map[string]model.ModelInfo{}
 	for _, m := range infos {
@@ -101,12 +109,88 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
 	}
+	answers := total
+	ve := voteEstimate(jobs, set, votes)
+	for _, j := range slices.Sorted(maps.Keys(ve)) {
+		info, ok := caps.listed[j]
+		if !ok {
+			if _, listed := byID[j]; !listed && slices.Contains(online, j) {
+				known = false
+			}
+			continue // an offline judge costs nothing
+		}
+		e := ve[j]
+		cost := "unknown"
+		if c, ok := e.cost(info); ok {
+			total += c
+			cost = fmt.Sprintf("$%.2f", c)
+		} else {
+			known = false
+		}
+		fmt.Fprintf(w, "  %-40s %3d judge votes  ~%d prompt + ~%d completion tokens  est. %s\n", j, e.jobs, e.prompt, e.completion, cost)
+	}
 	suffix := ""
 	if !known {
 		suffix = " (some prices unknown)"
 	}
-	fmt.Fprintf(w, "  estimated cost of answers: $%.2f%s (judges not included)\n", total, suffix)
+	fmt.Fprintf(w, "  estimated cost: $%.2f%s (answers $%.2f, judge votes $%.2f)\n", total, suffix, answers, total-answers)
+	if maxCost > 0 {
+		verdict := "the estimate is within the cap"
+		if total >= maxCost {
+			verdict = "the estimate reaches the cap: the run will stop there, incomplete; resume it with a higher --max-cost, or select fewer tasks"
+		}
+		fmt.Fprintf(w, "  spending cap: $%.2f against the estimate of $%.2f: %s\n", maxCost, total, verdict)
+	}
 	return caps, nil
+}
+
+// listingError explains a failed model listing: a server that has no
+// model list (404, 405) can be run with --no-preflight; any other failure
+// (the network, the key) cannot be skipped that way.
+func listingError(err error) error {
+	var ae *model.APIError
+	if errors.As(err, &ae) && (ae.Status == 404 || ae.Status == 405) {
+		return fmt.Errorf("preflight: %w (use --no-preflight for servers without a model list)", err)
+	}
+	return fmt.Errorf("preflight: %w", err)
+}
+
+// voteExtra is the prompt tokens a judge vote adds to the class A
+// answer's prompt: the answer under judgement and the rubric.
+const voteExtra = 400
+
+// voteEstimate estimates, per judge, the tokens of its planned votes:
+// each is the mean class A answer prompt plus voteExtra, and 200
+// completion tokens.
+func voteEstimate(jobs []runner.Job, set *task.Set, votes map[string]int) map[string]tokenEstimate {
+	var prompt, n int64
+	for _, j := range jobs {
+		if t := set.Task(j.Record.TaskID); t != nil && t.Class == task.ClassA {
+			b, _ := json.Marshal(j.Request.Messages)
+			prompt += int64(len(b) / 4)
+			n++
+		}
+	}
+	out := map[string]tokenEstimate{}
+	if n == 0 {
+		return out
+	}
+	for j, v := range votes {
+		out[j] = tokenEstimate{jobs: v, prompt: int64(v) * (prompt/n + voteExtra), completion: int64(v) * 200}
+	}
+	return out
+}
+
+// jobCost is one job's estimated cost at its model's listed prices, for
+// the spending cap; 0 when the model has no listed price (offline models,
+// no preflight).
+func jobCost(j runner.Job, set *task.Set, listed map[string]model.ModelInfo) float64 {
+	info, ok := listed[j.Model]
+	if !ok {
+		return 0
+	}
+	c, _ := estimate([]runner.Job{j}, set)[j.Model].cost(info)
+	return c
 }
 
 // determinismText says which determinism controls a model honours.

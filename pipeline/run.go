@@ -11,6 +11,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,6 +57,14 @@ type Options struct {
 	OutDir    string // parent of new run directories
 	RunID     string // the new run's directory name (ValidRunID); "" is NewRunID
 	ReportDir string // where the reports go
+
+	// Summary prints the whole Markdown report before the verdict.
+	Summary bool
+	// MaxCost is the spending cap in USD (runner.Budget); 0 is none.
+	MaxCost float64
+	// Command is how the user runs the harness (e.g. "bin/harness"), for
+	// the printed resume command; "" is "harness".
+	Command string
 
 	DryRun      bool // preflight, then stop
 	NoPreflight bool // skip the model-list check
@@ -93,7 +103,7 @@ type plan struct {
 type Result struct {
 	RunDir  string
 	Passed  bool
-	Reports []string // the JSON, Markdown and HTML reports' paths
+	Reports []string // the JSON, Markdown, HTML and CSV reports' paths
 }
 
 // Run carries out one harness run: plan, preflight, collect (answers and
@@ -108,11 +118,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	if len(p.online) > 0 && !o.NoPreflight {
-		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, o.Set, o.Inputs.Suite == SuiteSize, o.Stdout); err != nil {
+		votes := map[string]int{}
+		if len(p.judges) > 0 {
+			votes = suite.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
+		}
+		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, votes, o.Set, o.Inputs.Suite == SuiteSize, o.MaxCost, o.Stdout); err != nil {
 			return nil, err
 		}
 	} else {
 		fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(p.jobs))
+		if o.MaxCost > 0 {
+			fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it\n", o.MaxCost)
+		}
 	}
 	det := determinism(p, caps, o.NoPreflight)
 	if len(p.online) > 0 && o.NoPreflight {
@@ -164,6 +181,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
 		Progress: o.Progress,
 	}
+	if o.MaxCost > 0 {
+		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps.listed) }}
+	}
 	// Tasks are answered once each, a document's class A first; relay
 	// steps are asked along their chains, each with the model's own
 	// previous answer, so only the first steps are known before the run.
@@ -201,13 +221,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		r.Then = suite.Chain(r.Then, suite.JudgeVotes(o.Set, jc))
 	}
 	results, err := r.Run(ctx, first)
+	resume := ResumeCommand(o.Command, runDir, m.Inputs)
 	if ctx.Err() != nil {
-		return nil, &InterruptedError{RunDir: runDir, Resume: ResumeCommand(runDir, m.Inputs)}
+		return nil, &InterruptedError{RunDir: runDir, Resume: resume}
+	}
+	if errors.Is(err, runner.ErrBudget) {
+		return nil, &BudgetError{RunDir: runDir, Spent: r.Spent(results), Max: o.MaxCost, Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(o.MaxCost))}
 	}
 	if err != nil {
 		// An I/O failure (a full disk): the transcripts written are kept,
 		// and the run is resumed as an interrupted one is.
-		return nil, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, ResumeCommand(runDir, m.Inputs))
+		return nil, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, resume)
 	}
 	fin := time.Now().UTC()
 	m.FinishedAt = &fin
@@ -225,7 +249,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			archived = append(archived, res.Transcript)
 		}
 	}
-	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: o.ReportDir, Stdout: o.Stdout, Transcripts: archived})
+	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: o.ReportDir, Stdout: o.Stdout, Summary: o.Summary, Transcripts: archived})
 }
 
 // determinism records, per model (answering and judging), which
@@ -399,8 +423,8 @@ const DefaultReportDir = "reports"
 // command line or environment names: run.json's record of it is checked
 // against that, never trusted alone. So the command names the run's API
 // root when it is not OpenRouter's.
-func ResumeCommand(runDir string, in transcript.Inputs) string {
-	cmd := "harness run --resume " + runDir
+func ResumeCommand(command, runDir string, in transcript.Inputs) string {
+	cmd := cmp.Or(command, "harness") + " run --resume " + runDir
 	if in.BaseURL != "" && in.BaseURL != model.DefaultBaseURL {
 		cmd += " --base-url " + in.BaseURL
 	}
@@ -441,4 +465,10 @@ func allReused(rs []runner.Result) bool {
 		}
 	}
 	return true
+}
+
+// suggestCap is the cap a resume after a capped run suggests: twice the
+// old one, which the user may change.
+func suggestCap(old float64) string {
+	return strconv.FormatFloat(2*old, 'f', -1, 64)
 }

@@ -25,9 +25,12 @@ type ScoreOptions struct {
 	// RescoredAt is set by rescore and recorded in the report; nil for a
 	// fresh run.
 	RescoredAt *time.Time
-	// Stdout receives the Markdown summary and the paths written; nil
-	// prints nothing.
-	Stdout io.Writer
+	// Stdout receives the paths written and, last, the verdict line and
+	// the paths of the HTML and JSON reports (so that a terminal shows
+	// them whatever scrolled before); with Summary the whole Markdown
+	// report comes first. nil prints nothing.
+	Stdout  io.Writer
+	Summary bool
 	// Transcripts, when not nil, are the run's transcripts as the runner
 	// archived them (a run that just finished scores what it holds instead
 	// of reading it back); nil reads and verifies them from RunDir, as
@@ -65,11 +68,8 @@ func Score(o ScoreOptions) (*Result, error) {
 		return nil, err
 	}
 	if o.Stdout != nil {
-		if err := report.WriteMarkdown(o.Stdout, rep); err != nil {
+		if err := printEnd(o.Stdout, rep, paths, o.Summary); err != nil {
 			return nil, err
-		}
-		for _, p := range paths {
-			fmt.Fprintf(o.Stdout, "wrote %s\n", p)
 		}
 	}
 	res := &Result{RunDir: o.RunDir, Passed: rep.Passed(), Reports: paths}
@@ -77,6 +77,30 @@ func Score(o ScoreOptions) (*Result, error) {
 		return res, ErrVerdictFail
 	}
 	return res, nil
+}
+
+// printEnd prints the end of a run or rescore: the Markdown report when
+// asked, the other files written, then always the same last three lines:
+// the verdict with its failure count, and the HTML and JSON reports.
+func printEnd(w io.Writer, rep *report.Report, paths []string, summary bool) error {
+	if summary {
+		if err := report.WriteMarkdown(w, rep); err != nil {
+			return err
+		}
+	}
+	byExt := map[string]string{}
+	for _, p := range paths {
+		byExt[filepath.Ext(p)] = p
+	}
+	for _, p := range paths {
+		if ext := filepath.Ext(p); ext != ".html" && ext != ".json" {
+			fmt.Fprintf(w, "wrote %s\n", p)
+		}
+	}
+	fmt.Fprintf(w, "%s\n", report.VerdictLine(rep))
+	fmt.Fprintf(w, "HTML report: %s\n", byExt[".html"])
+	_, err := fmt.Fprintf(w, "JSON report: %s\n", byExt[".json"])
+	return err
 }
 
 // ReadRun reads a run's manifest and its configuration, checking the

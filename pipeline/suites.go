@@ -34,7 +34,18 @@ var Suites = []string{SuiteGating, SuiteNatural, SuiteSize, SuiteRelay, SuiteAll
 // the gating suite, or for the size suite the ladder built from it
 // (ladder.Build, deterministic, so a resume or rescore rebuilds the same
 // set, which the manifest's corpus hash checks).
+//
+// A selection (in.Selection) is applied last (Select), so a run, its
+// resume and its rescore see the same tasks.
 func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
+	set, err := suiteSet(corpus, in)
+	if err != nil || in.Selection == nil {
+		return set, err
+	}
+	return Select(set, in.Selection)
+}
+
+func suiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	switch in.Suite {
 	case "", SuiteGating:
 		return corpus, nil

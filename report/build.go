@@ -92,10 +92,18 @@ func Build(in Input) *Report {
 	if r.Suite == SuiteNatural || r.Suite == SuiteAll {
 		r.Natural = b.natural(m.Models, tasksByClass(in, naturalIDs))
 	}
+	r.Partial = m.Inputs.Selection
+	r.Custom = customValues(cfg)
 	r.Failures = failures(r)
-	r.Verdict = Pass
-	if len(r.Failures) > 0 {
+	switch {
+	case !gated(r.Suite) && len(r.Failures) > 0:
+		r.Verdict = Incomplete
+	case !gated(r.Suite):
+		r.Verdict = Complete
+	case len(r.Failures) > 0:
 		r.Verdict = Fail
+	default:
+		r.Verdict = Pass
 	}
 	r.Warnings = warnings(r, in)
 	return r

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -21,42 +22,46 @@ const Alpha = 0.05
 // id and tests the paired differences with the Wilcoxon signed-rank test.
 type Comparison struct {
 	// Old and New are the two reports, as given.
-	Old, New Side
+	Old Side `json:"old"`
+	New Side `json:"new"`
 	// Rows are the (model, class) pairs both reports have, by model (old
 	// report's order, then the new report's) and class.
-	Rows []Row
+	Rows []Row `json:"rows"`
 	// Notes qualify the comparison: different metric versions, weights,
 	// corpora or prompts, unpaired documents, models or classes in one
 	// report only, samples too small to reach significance.
-	Notes []string
+	Notes []string `json:"notes"`
 }
 
 // Side names one report of a comparison.
 type Side struct {
-	Name          string // as given on the command line
-	RunID         string
-	RanAt         string
-	MetricVersion string
+	Name          string `json:"name"` // as given on the command line
+	RunID         string `json:"run_id"`
+	RanAt         string `json:"ran_at"`
+	MetricVersion string `json:"metric_version"`
 }
 
 // Row compares one (model, class). For classes B and C the center is the
 // median drift (lower is better) and P95 is compared too; for class A the
 // center is the faithfulness (higher is better).
 type Row struct {
-	Model, Class string
+	Model string `json:"model"`
+	Class string `json:"class"`
 	// OldCenter and NewCenter are the median drift (B, C) or the
 	// faithfulness (A); nil when not measured.
-	OldCenter, NewCenter *float64
+	OldCenter *float64 `json:"old_center"`
+	NewCenter *float64 `json:"new_center"`
 	// OldP95 and NewP95 are the P95 drift (B, C).
-	OldP95, NewP95 *float64
+	OldP95 *float64 `json:"old_p95,omitempty"`
+	NewP95 *float64 `json:"new_p95,omitempty"`
 	// Pairs is the number of documents with a value in both reports.
-	Pairs int
+	Pairs int `json:"pairs"`
 	// P is the two-sided p-value of the signed-rank test over the pairs,
 	// and N the number of pairs that differ (zero differences are dropped).
-	P float64
-	N int
+	P float64 `json:"p"`
+	N int     `json:"n"`
 	// Change is "better", "worse" or "~" (no significant change at Alpha).
-	Change string
+	Change string `json:"change"`
 
 	// The lossless share (B, C), the harness's own headline, compared on
 	// answers paired by (task, repeat): OldLossless and NewLossless are the
@@ -64,10 +69,21 @@ type Row struct {
 	// new report, Lost those lossless only in the old; LosslessP is the
 	// two-sided exact (McNemar) test over those discordant pairs, and
 	// LosslessChange says "better", "worse" or "~" at Alpha.
-	OldLossless, NewLossless *float64
-	Gained, Lost             int
-	LosslessP                float64
-	LosslessChange           string
+	OldLossless    *float64 `json:"old_lossless,omitempty"`
+	NewLossless    *float64 `json:"new_lossless,omitempty"`
+	Gained         int      `json:"lossless_gained,omitempty"`
+	Lost           int      `json:"lossless_lost,omitempty"`
+	LosslessP      float64  `json:"lossless_p,omitempty"`
+	LosslessChange string   `json:"lossless_change,omitempty"`
+}
+
+// WriteJSON writes the comparison as indented JSON: the same rows and
+// notes as the text, for scripts. Its schema is this struct.
+func (c *Comparison) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(c)
 }
 
 // Compare compares two reports.

@@ -80,21 +80,25 @@ func WriteHTML(w io.Writer, r *Report, in Input) error {
 
 // page is the template's data.
 type page struct {
-	R           *Report
-	Policy      string
-	CSS         template.CSS
-	JS          template.JS
-	Matrix      []matrixRow
-	Heads       []string // the matrix's threshold columns
-	Components  []string // the drift components' column headings
-	Plots       []plot
-	SizePlots   []sizePlot   // the size suite: drift and cost against size, per model
-	RelayPlots  []relayPlot  // the relay suite: drift against step, per model
-	Gated       bool         // the verdict applies the thresholds (gating, all)
-	Natural     []naturalRow // the natural suite, as information
-	Lossless    []losslessRow
-	Footnote    string // explains the † of the harness's own thresholds
-	Transcripts []transcriptView
+	R          *Report
+	Policy     string
+	CSS        template.CSS
+	JS         template.JS
+	Matrix     []matrixRow
+	Heads      []string // the matrix's threshold columns
+	Components []string // the drift components' column headings
+	Plots      []plot
+	SizePlots  []sizePlot  // the size suite: drift and cost against size, per model
+	RelayPlots []relayPlot // the relay suite: drift against step, per model
+	Gated      bool        // the verdict applies the thresholds (gating, all)
+	// VerdictText is the verdict line; MatrixHeading the threshold
+	// table's heading (custom when any threshold differs from §8.5).
+	VerdictText, MatrixHeading string
+	VerdictClass               string       // pass, fail, or neutral (informational)
+	Natural                    []naturalRow // the natural suite, as information
+	Lossless                   []losslessRow
+	Footnote                   string // explains the † of the harness's own thresholds
+	Transcripts                []transcriptView
 }
 
 // losslessRow is one group of B/C answers in the viewer's lossless table:
@@ -163,7 +167,7 @@ func newPage(r *Report, in Input) page {
 	p := page{R: r, Policy: contentPolicy(), CSS: template.CSS(viewerCSS), JS: template.JS(viewerJS), Components: metric.ComponentLabels[:]}
 	ts := r.thresholds()
 	for _, t := range ts {
-		p.Heads = append(p.Heads, fmt.Sprintf("%s %s %s%s", t.label, opSymbol(t.op), num(t.limit), dagger(t.own)))
+		p.Heads = append(p.Heads, t.heading())
 	}
 	for _, model := range r.Models {
 		mr := r.Results[model]
@@ -184,6 +188,12 @@ func newPage(r *Report, in Input) page {
 	p.SizePlots = newSizePlots(r)
 	p.RelayPlots = newRelayPlots(r, in)
 	p.Gated = gated(r.Suite)
+	p.VerdictText = verdictPlain(r) + ": " + verdictReason(r) + "."
+	p.VerdictClass = map[string]string{Pass: "pass", Fail: "fail"}[r.Verdict]
+	if p.VerdictClass == "" {
+		p.VerdictClass = "neutral" // informational: neither a pass nor a fail
+	}
+	p.MatrixHeading = thresholdsHeading(ts)
 	for _, model := range r.Models {
 		if nr := r.Natural[model]; nr != nil {
 			for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {

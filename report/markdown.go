@@ -48,12 +48,16 @@ func (m mdWriter) header(r *Report) {
 	if !gated(r.Suite) {
 		m.p("Suite `%s`, informational: no §8.5 threshold applies; the verdict says only whether the run is complete.\n\n", r.Suite)
 	}
-	if r.Passed() && !gated(r.Suite) {
-		m.p("**Verdict: ✅ PASS**: the run is complete.\n\n")
-	} else if r.Passed() {
-		m.p("**Verdict: ✅ PASS**: every §8.5 threshold and every harness gate † holds for every model.\n\n")
-	} else {
-		m.p("**Verdict: ❌ FAIL**: %d %s.\n\n", len(r.Failures), plural(len(r.Failures), "failure", "failures"))
+	m.p("**Verdict: %s**: %s.\n\n", VerdictWord(r), verdictReason(r))
+	if r.Partial != nil {
+		m.p("Partial run: %s, %d of the suite's %d tasks.\n\n", mdText(r.Partial.String()), r.Tasks, r.Partial.Of)
+	}
+	if len(r.Custom) > 0 {
+		var parts []string
+		for _, c := range r.Custom {
+			parts = append(parts, fmt.Sprintf("%s %s (default %s)", code(c.Key), num(c.Value), num(c.Default)))
+		}
+		m.p("Custom configuration, not the spec's: %s.\n\n", strings.Join(parts, "; "))
 	}
 	when := "ran at " + r.RanAt
 	if r.RescoredAt != "" {
@@ -78,10 +82,10 @@ func (m mdWriter) failures(r *Report) {
 
 func (m mdWriter) matrix(r *Report) {
 	ts := r.thresholds()
-	m.p("## Thresholds (§8.5)\n\n| model |")
+	m.p("## %s\n\n| model |", thresholdsHeading(ts))
 	own := false
 	for _, t := range ts {
-		m.p(" %s %s %s%s |", t.label, opSymbol(t.op), num(t.limit), dagger(t.own))
+		m.p(" %s |", t.heading())
 		own = own || t.own
 	}
 	m.p(" complete |\n|---|")
@@ -111,6 +115,71 @@ const ownFootnote = "the harness's own threshold, beside §8.5 (`thresholds.clas
 	"*P95 residual*, the residual component that sees what §8.4's five cannot (meta, unknown members, the version, duplicated edges; `residual_p95_max`); " +
 	"*answers invalid*, the share of outputs with no document or one a conformant processor rejects (`invalid_max`); " +
 	"*answers without unrequested change*, the share that changed nothing the edit left alone (`unchanged_min`)."
+
+// VerdictWord is the verdict as a person reads it: PASS or FAIL for the
+// gating verdict, "complete (informational)" or "incomplete
+// (informational)" for a suite that decides none.
+func VerdictWord(r *Report) string {
+	switch r.Verdict {
+	case Pass:
+		return "✅ PASS"
+	case Fail:
+		return "❌ FAIL"
+	}
+	return r.Verdict + " (informational)"
+}
+
+// VerdictLine is the verdict in one line, for the end of a run: the
+// verdict, why, and for a failure how many there are.
+func VerdictLine(r *Report) string {
+	line := fmt.Sprintf("Verdict: %s: %s", VerdictWord(r), verdictReason(r))
+	if r.Partial != nil {
+		line += fmt.Sprintf(" (partial run: %d of %d tasks)", r.Tasks, r.Partial.Of)
+	}
+	return line + "."
+}
+
+// verdictPlain is VerdictWord without its mark.
+func verdictPlain(r *Report) string {
+	switch r.Verdict {
+	case Pass, Fail:
+		return strings.ToUpper(r.Verdict)
+	}
+	return r.Verdict + " (informational)"
+}
+
+// verdictReason says in a phrase why the verdict is what it is.
+func verdictReason(r *Report) string {
+	switch {
+	case !r.Passed():
+		return fmt.Sprintf("%d %s", len(r.Failures), plural(len(r.Failures), "failure", "failures"))
+	case !gated(r.Suite):
+		return fmt.Sprintf("the run is complete; suite %s decides no verdict", r.Suite)
+	case len(r.Custom) > 0:
+		return "every threshold holds for every model, under a custom configuration (not §8.5)"
+	}
+	return "every §8.5 threshold and every harness gate † holds for every model"
+}
+
+// thresholdsHeading names the threshold table: §8.5 only when every
+// threshold is the spec's.
+func thresholdsHeading(ts []threshold) string {
+	for _, t := range ts {
+		if t.custom() {
+			return "Thresholds (custom: not §8.5)"
+		}
+	}
+	return "Thresholds (§8.5)"
+}
+
+// heading is a threshold's column heading; a custom one says so.
+func (t threshold) heading() string {
+	h := fmt.Sprintf("%s %s %s%s", t.label, opSymbol(t.op), num(t.limit), dagger(t.own))
+	if t.custom() {
+		h += " (custom)"
+	}
+	return h
+}
 
 // dagger marks the harness's own thresholds.
 func dagger(own bool) string {

@@ -15,10 +15,19 @@ import (
 const SchemaVersion = 1
 
 // The values of Report.Verdict.
+// An informational suite (size, relay, natural) decides no verdict: its
+// Verdict is Complete or Incomplete, never Pass.
 const (
-	Pass = "pass"
-	Fail = "fail"
+	Pass       = "pass"
+	Fail       = "fail"
+	Complete   = "complete"
+	Incomplete = "incomplete"
 )
+
+// MetricPartial is the Failure.Metric of a gating run that ran only a
+// selection of its suite (--tasks, --classes, --docs, --limit): a partial
+// run can never give the gating verdict pass.
+const MetricPartial = "partial"
 
 // MetricIncomplete is the Failure.Metric of a model whose run is incomplete:
 // a missing transcript, an API error (of an answer or of a judge), or a
@@ -62,11 +71,13 @@ type Report struct {
 	// Results are each model's numbers, keyed by model id (§8.7).
 	Results map[string]*ModelResult `json:"results"`
 	// Verdict is "pass" when every §8.5 threshold holds for every model and
-	// the run is complete, "fail" otherwise (§8.7).
+	// the run is complete and whole (not a selection), "fail" otherwise
+	// (§8.7). An informational suite's is "complete" or "incomplete".
 	Verdict string `json:"verdict"`
-	// Failures lists every reason for a failing verdict, by model in the
-	// order of Models, then in the order of the §8.7 fields with
-	// "incomplete" last; empty when the verdict is "pass".
+	// Failures lists every reason for a failing verdict: "partial" first
+	// for a selection of the gating suite, then by model in the order of
+	// Models, in the order of the §8.7 fields with "incomplete" last;
+	// empty when the verdict is "pass" or "complete".
 	Failures []Failure `json:"failures"`
 
 	// Schema is SchemaVersion.
@@ -126,6 +137,25 @@ type Report struct {
 	// natural tasks, with the same thresholds shown as information (they
 	// decide no verdict). Absent for other suites.
 	Natural map[string]*NaturalResult `json:"natural,omitempty"`
+
+	// Custom lists every threshold and weight that differs from the
+	// spec's (§8.5 thresholds, §8.4 weights) or from the harness's own
+	// default gates, by configuration key; absent when there is none. A
+	// report with any is not the §8.5 verdict, and says so.
+	Custom []Custom `json:"custom,omitempty"`
+	// Partial is the selection the run ran (--tasks, --classes, --docs,
+	// --limit); absent for a run of the whole suite.
+	Partial *transcript.Selection `json:"partial,omitempty"`
+}
+
+// Custom is one configured value that differs from its default.
+type Custom struct {
+	// Key is the configuration key, e.g. "thresholds.class_a_faithfulness_min".
+	Key string `json:"key"`
+	// Value is the configured value; Default is the spec's (or the
+	// harness's own default, for its own gates).
+	Value   float64 `json:"value"`
+	Default float64 `json:"default"`
 }
 
 // NaturalResult is one model's natural-suite classes.
@@ -427,6 +457,10 @@ type RepeatResult struct {
 // SourceHarness marks a threshold that is the harness's own, beside §8.5.
 const SourceHarness = "harness"
 
+// SourceCustom marks a threshold whose configured value differs from its
+// default (§8.5's, or the harness's own): it is never called §8.5.
+const SourceCustom = "custom"
+
 // Failure is one reason for a failing verdict.
 type Failure struct {
 	// Model is the model that fails; empty for a failure of the whole run.
@@ -435,7 +469,8 @@ type Failure struct {
 	// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
 	// class_c_median_drift, class_c_p95_drift), a harness metric
 	// (class_b_edit_applied, class_b_residual_p95, class_b_invalid,
-	// class_b_unchanged and their class C twins), or "incomplete".
+	// class_b_unchanged and their class C twins), "incomplete", or
+	// "partial" (a selection of the gating suite, MetricPartial).
 	Metric string `json:"metric"`
 	// Value is the measured value; for "incomplete" the number of
 	// transcripts missing, errored or without a valid judge vote. Null when
@@ -445,13 +480,18 @@ type Failure struct {
 	Op string `json:"op"`
 	// Limit is the threshold (0 for "incomplete").
 	Limit float64 `json:"limit"`
-	// Source says whose threshold it is: "§8.5", or SourceHarness for the
-	// harness's own gates beside it (edit compliance); empty for
-	// "incomplete".
+	// Source says whose threshold it is: "§8.5", SourceHarness for the
+	// harness's own gates beside it (edit compliance), or SourceCustom for
+	// any threshold configured to a value other than its default; empty
+	// for "incomplete" and "partial".
 	Source string `json:"source,omitempty"`
 	// Message says what failed in a sentence.
 	Message string `json:"message"`
 }
 
-// Passed reports whether the verdict is pass.
-func (r *Report) Passed() bool { return r.Verdict == Pass }
+// Passed reports whether the run succeeds (exit 0): the gating verdict is
+// pass, or an informational suite is complete.
+func (r *Report) Passed() bool { return r.Verdict == Pass || r.Verdict == Complete }
+
+// Informational reports whether the report's suite decides no verdict.
+func (r *Report) Informational() bool { return !gated(r.Suite) }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -124,6 +125,87 @@ func (r *Report) thresholds() []threshold {
 // a percentage) rather than a drift-like number.
 func (t threshold) share() bool { return !strings.HasSuffix(t.metric, "_p95") }
 
+// defaultLimits are the limits of the thresholds at their defaults (§8.5,
+// and the harness's own gates), by metric.
+func defaultLimits() map[string]float64 {
+	out := map[string]float64{}
+	for _, t := range (&Report{Thresholds: config.Default().Thresholds}).thresholds() {
+		out[t.metric] = t.limit
+	}
+	return out
+}
+
+// custom reports whether the threshold's limit differs from its default:
+// such a threshold is labelled custom wherever it shows, never §8.5.
+func (t threshold) custom() bool {
+	d, ok := defaultLimits()[t.metric]
+	return !ok || d != t.limit
+}
+
+// source is whose threshold it is: custom, the harness's own, or §8.5.
+func (t threshold) source() string {
+	switch {
+	case t.custom():
+		return SourceCustom
+	case t.own:
+		return SourceHarness
+	}
+	return "§8.5"
+}
+
+// defaultText says what a custom threshold's default is.
+func defaultText(t threshold) string {
+	d, ok := defaultLimits()[t.metric]
+	switch {
+	case !ok:
+		return "the harness has no default for it"
+	case t.own:
+		return fmt.Sprintf("the harness's default is %s %s", opSymbol(t.op), num(d))
+	}
+	return fmt.Sprintf("§8.5 says %s %s", opSymbol(t.op), num(d))
+}
+
+// customValues lists every threshold and weight whose configured value
+// differs from its default, by configuration key. It compares the JSON
+// forms, so a threshold or a weight added later is covered without a
+// change here; a key absent from one side (omitted as zero) counts as 0.
+func customValues(cfg *config.Config) []Custom {
+	def := config.Default()
+	out := []Custom{}
+	out = append(out, differing("thresholds.", cfg.Thresholds, def.Thresholds)...)
+	out = append(out, differing("weights.", cfg.Weights, def.Weights)...)
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+func differing(prefix string, got, want any) []Custom {
+	g, w := floatFields(got), floatFields(want)
+	keys := map[string]bool{}
+	for k := range g {
+		keys[k] = true
+	}
+	for k := range w {
+		keys[k] = true
+	}
+	var out []Custom
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		if g[k] != w[k] {
+			out = append(out, Custom{Key: prefix + k, Value: g[k], Default: w[k]})
+		}
+	}
+	return out
+}
+
+// floatFields is a struct's JSON form as numbers by key.
+func floatFields(v any) map[string]float64 {
+	b, _ := json.Marshal(v)
+	out := map[string]float64{}
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
 // holds reports whether v passes the threshold; a value that was not
 // measured does not.
 func (t threshold) holds(v *float64) bool {
@@ -143,6 +225,10 @@ func failures(r *Report) []Failure {
 	if len(r.Models) == 0 {
 		out = append(out, Failure{Metric: MetricIncomplete, Op: "<=", Message: "the run has no models"})
 	}
+	if r.Partial != nil && gated(r.Suite) {
+		out = append(out, Failure{Metric: MetricPartial, Op: "<=", Message: fmt.Sprintf(
+			"partial run (%s: %d of the suite's %d tasks): a selection can never give the gating verdict pass", r.Partial, r.Tasks, r.Partial.Of)})
+	}
 	for _, model := range r.Models {
 		mr := r.Results[model]
 		for _, t := range r.thresholds() {
@@ -153,10 +239,7 @@ func failures(r *Report) []Failure {
 			if t.holds(v) {
 				continue
 			}
-			f := Failure{Model: model, Metric: t.metric, Value: v, Op: t.op, Limit: t.limit, Source: "§8.5"}
-			if t.own {
-				f.Source = SourceHarness
-			}
+			f := Failure{Model: model, Metric: t.metric, Value: v, Op: t.op, Limit: t.limit, Source: t.source()}
 			if v == nil {
 				f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.label, unmeasured(mr.Class(t.class)))
 			} else {
@@ -164,6 +247,9 @@ func failures(r *Report) []Failure {
 				if t.own && t.share() {
 					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.label, percent(*v), opSymbol(t.op), percent(t.limit))
 				}
+			}
+			if t.custom() {
+				f.Message += fmt.Sprintf(" (a custom threshold: %s)", defaultText(t))
 			}
 			out = append(out, f)
 		}
@@ -221,6 +307,16 @@ func warnings(r *Report, in Input) []string {
 	}
 	if n := len(r.Models); n > 0 && n < 3 {
 		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, plural(n, "model", "models")))
+	}
+	if len(r.Custom) > 0 {
+		var parts []string
+		for _, c := range r.Custom {
+			parts = append(parts, fmt.Sprintf("%s %s (default %s)", c.Key, num(c.Value), num(c.Default)))
+		}
+		out = append(out, fmt.Sprintf("custom configuration: %s; the verdict is not the §8.5 verdict", strings.Join(parts, ", ")))
+	}
+	if r.Partial != nil {
+		out = append(out, fmt.Sprintf("partial run (%s): %d of the suite's %d tasks", r.Partial, r.Tasks, r.Partial.Of))
 	}
 	if !gated(r.Suite) {
 		out = append(out, fmt.Sprintf("suite %s is informational: no §8.5 threshold applies, and the verdict says only whether the run is complete; the gating verdict comes from the gating suite", r.Suite))

@@ -8,7 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// WriteAll writes dir/<run-id>.json, dir/<run-id>.md and dir/<run-id>.html,
+// WriteAll writes dir/<run-id>.json, .md, .html and .csv (WriteCSV),
 // each atomically (a reader never sees half a report), and returns their
 // paths in that order.
 func WriteAll(dir string, r *Report, in Input) ([]string, error) {
@@ -22,6 +22,7 @@ func WriteAll(dir string, r *Report, in Input) ([]string, error) {
 		{".json", func(w io.Writer) error { return WriteJSON(w, r) }},
 		{".md", func(w io.Writer) error { return WriteMarkdown(w, r) }},
 		{".html", func(w io.Writer) error { return WriteHTML(w, r, in) }},
+		{".csv", func(w io.Writer) error { return WriteCSV(w, in) }},
 	}
 	var paths []string
 	for _, wr := range writers {

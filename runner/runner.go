@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"time"
 
@@ -70,6 +71,45 @@ type Runner struct {
 	// waiting may themselves bring follow-ups, and starting them first
 	// keeps every budget busy to the last wave.)
 	Then func(Result) []Job
+
+	// Budget, when not nil, caps what the run spends.
+	Budget *Budget
+}
+
+// Budget is a spending cap: no job starts once the known cost plus the
+// estimates of the jobs in flight reaches Max. Known cost is the cost of
+// every transcript this Run has seen, reused ones included (they were paid
+// for by an earlier invocation of the same run), each at its reported
+// usage.cost, or at its estimate when the provider reported none. So a run
+// stops within about one request's cost of the cap (the last job started
+// below it), and a resume with a higher cap pays nothing twice.
+type Budget struct {
+	Max      float64           // USD
+	Estimate func(Job) float64 // a job's estimated cost in USD; nil is 0
+}
+
+// ErrBudget is returned by Run when jobs were left unstarted because the
+// spending cap was reached; their transcripts are absent, so a resume
+// asks exactly them.
+var ErrBudget = errors.New("the spending cap was reached")
+
+func (b *Budget) estimate(j Job) float64 {
+	if b == nil || b.Estimate == nil {
+		return 0
+	}
+	return b.Estimate(j)
+}
+
+// cost is what a finished job counts against the budget.
+func (b *Budget) cost(res Result) float64 {
+	t := res.Transcript
+	switch {
+	case t == nil || len(t.Attempts) == 0 && res.Outcome != Reused:
+		return 0 // nothing was sent
+	case t.Response != nil && t.Response.Usage.Cost != nil:
+		return *t.Response.Usage.Cost
+	}
+	return b.estimate(res.Job)
 }
 
 // Outcome says how a job ended in this invocation.
@@ -127,6 +167,9 @@ func (r *Runner) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 	if ctx.Err() != nil {
 		return s.results(), ctx.Err()
 	}
+	if err == nil && s.capped {
+		err = ErrBudget
+	}
 	return s.results(), err
 }
 
@@ -142,13 +185,19 @@ type schedule struct {
 	running  int
 	fatal    map[string]error // the model's fatal failure
 	done     chan done
+
+	// The spending cap (Runner.Budget): the known cost, the estimates of
+	// the jobs in flight by slot, and whether a job was held back.
+	spent    float64
+	reserved map[int]float64
+	capped   bool
 }
 
 func newSchedule(r *Runner, n int) *schedule {
 	return &schedule{
 		r: r, initial: n, slots: make([]Result, 0, n),
 		queue: map[string][]int{}, inflight: map[string]int{}, fatal: map[string]error{},
-		done: make(chan done),
+		done: make(chan done), reserved: map[int]float64{},
 	}
 }
 
@@ -182,6 +231,10 @@ func (s *schedule) loop(ctx context.Context) error {
 		s.running--
 		s.inflight[d.res.Job.Model]--
 		s.slots[d.slot] = d.res
+		if b := s.r.Budget; b != nil {
+			delete(s.reserved, d.slot)
+			s.spent += b.cost(d.res)
+		}
 		if d.err != nil {
 			firstErr = cmp.Or(firstErr, d.err)
 			continue
@@ -214,17 +267,48 @@ func (s *schedule) start(ctx context.Context) {
 			if len(s.queue[m]) == 0 || s.inflight[m] >= max(s.r.PerModel, 1) || s.running >= max(s.r.Global, 1) {
 				continue
 			}
+			if s.overBudget() {
+				s.capped = true
+				return
+			}
 			slot := s.queue[m][0]
 			s.queue[m] = s.queue[m][1:]
 			s.inflight[m]++
 			s.running++
 			s.next = (s.next + k + 1) % len(s.models)
 			job, cause := s.slots[slot].Job, s.fatal[m]
+			if b := s.r.Budget; b != nil {
+				s.reserved[slot] = b.estimate(job)
+			}
 			go func() { s.done <- s.r.do(ctx, slot, job, cause) }()
 			progress = true
 			break
 		}
 	}
+}
+
+// overBudget reports whether the known cost plus the estimates of the
+// jobs in flight has reached the cap.
+func (s *schedule) overBudget() bool {
+	b := s.r.Budget
+	if b == nil {
+		return false
+	}
+	total := s.spent
+	for _, slot := range slices.Sorted(maps.Keys(s.reserved)) {
+		total += s.reserved[slot]
+	}
+	return total >= b.Max
+}
+
+// Spent is the known cost of a finished Run's transcripts as a Budget
+// counts it (without a Budget, unreported costs count as 0).
+func (r *Runner) Spent(results []Result) float64 {
+	total := 0.0
+	for _, res := range results {
+		total += r.Budget.cost(res)
+	}
+	return total
 }
 
 func (s *schedule) report(res Result) {

@@ -554,3 +554,51 @@ func TestFatalArchivesEveryRequestSent(t *testing.T) {
 		t.Errorf("sent %d + skipped %d, want 10", sent, skipped)
 	}
 }
+
+// TestBudgetStopsWithinOneRequest: with requests in flight in parallel, no
+// job starts once the known cost plus the estimates in flight reaches the
+// cap, so the run spends at most one request past it, returns ErrBudget,
+// and a second Run with a higher cap asks only the jobs left, reusing the
+// rest (their cost counts against the new cap, nothing is asked twice).
+func TestBudgetStopsWithinOneRequest(t *testing.T) {
+	set, _ := load(t)
+	const perCall = 0.01
+	cost := perCall
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Reply{Content: "{}", Usage: &modeltest.Usage{PromptTokens: 10, CompletionTokens: 5, Cost: &cost}}
+	})
+	var sl sleeps
+	dir := t.TempDir()
+	r := newRunner(t, dir, map[string]model.Client{"m": newClient(srv.URL, &sl)})
+	estimate := func(runner.Job) float64 { return perCall }
+	r.Budget = &runner.Budget{Max: 0.2, Estimate: estimate}
+	jobs := answerJobs(t, []string{"m"}, set.Tasks, 1, 7)
+	res, err := r.Run(context.Background(), jobs)
+	if !errors.Is(err, runner.ErrBudget) {
+		t.Fatalf("Run: %v, want ErrBudget", err)
+	}
+	if n := srv.Count(); float64(n)*perCall > 0.2+perCall+1e-9 || float64(n)*perCall < 0.2-perCall {
+		t.Errorf("%d requests ($%.2f) against a cap of $0.20: not within one request of it", n, float64(n)*perCall)
+	}
+	if d := r.Spent(res) - float64(srv.Count())*perCall; d > 1e-9 || d < -1e-9 {
+		t.Errorf("Spent = %v, the server was asked %d times", r.Spent(res), srv.Count())
+	}
+	first := srv.Count()
+	r.Budget = &runner.Budget{Max: 10, Estimate: estimate}
+	res, err = r.Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Count(); n != len(jobs) {
+		t.Errorf("%d requests in all (%d in the first run), want %d: a job was asked twice or never", n, first, len(jobs))
+	}
+	reused := 0
+	for _, x := range res {
+		if x.Outcome == runner.Reused {
+			reused++
+		}
+	}
+	if reused != first {
+		t.Errorf("%d jobs reused, want the %d the first run archived", reused, first)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -82,6 +83,44 @@ type Inputs struct {
 	// NoPreflight is set when the model-list check was skipped (servers
 	// without /models).
 	NoPreflight bool `json:"no_preflight,omitempty"`
+	// Selection, when not nil, is the part of the suite the run was asked
+	// to run (--tasks, --classes, --docs, --limit): the run is partial,
+	// and a partial run never gives the gating verdict pass.
+	Selection *Selection `json:"selection,omitempty"`
+	// MaxCost is the spending cap in USD (--max-cost, or max_cost in the
+	// configuration): no new request once the known cost plus the
+	// estimate of the requests in flight reaches it. 0 is no cap. A
+	// resume may raise it.
+	MaxCost float64 `json:"max_cost,omitempty"`
+}
+
+// Selection is the part of a suite a run runs: each list is what was
+// given on the command line, empty when not given.
+type Selection struct {
+	Tasks   []string `json:"tasks,omitempty"`   // task ids and globs (03-b, 17-*)
+	Classes []string `json:"classes,omitempty"` // a, b, c
+	Docs    []string `json:"docs,omitempty"`    // document numbers or names (03, 03-*)
+	Limit   int      `json:"limit,omitempty"`   // at most this many tasks (a relay chain counts as one)
+	// Of is the number of the suite's tasks before selecting.
+	Of int `json:"of"`
+}
+
+// String is the selection as the flags that made it.
+func (s *Selection) String() string {
+	var parts []string
+	if len(s.Tasks) > 0 {
+		parts = append(parts, "--tasks "+strings.Join(s.Tasks, ","))
+	}
+	if len(s.Classes) > 0 {
+		parts = append(parts, "--classes "+strings.Join(s.Classes, ","))
+	}
+	if len(s.Docs) > 0 {
+		parts = append(parts, "--docs "+strings.Join(s.Docs, ","))
+	}
+	if s.Limit > 0 {
+		parts = append(parts, fmt.Sprintf("--limit %d", s.Limit))
+	}
+	return strings.Join(parts, " ")
 }
 
 // WriteManifest stores m atomically as runDir/run.json.

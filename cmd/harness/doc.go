@@ -74,10 +74,17 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fs.Usage()
 		return usageError("validate: no files given")
 	}
-	bad := 0
+	bad, unread := 0, 0
 	for _, name := range fs.Args() {
-		d, _, err := loadDocument(name)
-		if err != nil {
+		d, data, err := loadDocument(name)
+		switch {
+		case err != nil && data == nil:
+			// Not a document that is invalid: a file that could not be
+			// read (missing, a directory) is an I/O failure, exit 2.
+			fmt.Fprintln(stderr, err)
+			unread++
+			continue
+		case err != nil:
 			fmt.Fprintln(stdout, err)
 			bad++
 			continue
@@ -87,10 +94,17 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 				fmt.Fprintln(stdout, e)
 			}
 			bad++
+			continue
 		}
+		fmt.Fprintf(stdout, "%s: ok\n", name)
 	}
 	if bad > 0 {
 		fmt.Fprintf(stderr, "%d of %d files invalid\n", bad, fs.NArg())
+	}
+	if unread > 0 {
+		return &exitError{exitCantRun, fmt.Errorf("%d of %d files could not be read", unread, fs.NArg())}
+	}
+	if bad > 0 {
 		return failed()
 	}
 	return nil
@@ -113,12 +127,16 @@ func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *check && *write {
 		return usageError("id: --check and --write exclude each other")
 	}
-	bad := 0
+	bad, unread := 0, 0
 	for _, name := range fs.Args() {
-		d, _, err := loadDocument(name)
+		d, data, err := loadDocument(name)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
-			bad++
+			if data == nil {
+				unread++ // I/O, not a negative result: exit 2
+			} else {
+				bad++
+			}
 			continue
 		}
 		if errs := bend.Validate(d); len(errs) > 0 {
@@ -147,6 +165,9 @@ func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return &exitError{exitCantRun, err}
 			}
 		}
+	}
+	if unread > 0 {
+		return &exitError{exitCantRun, fmt.Errorf("%d of %d files could not be read", unread, fs.NArg())}
 	}
 	if bad > 0 {
 		return failed()

@@ -16,6 +16,7 @@ import (
 )
 
 func main() {
+	commandName = selfName(os.Args[0])
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

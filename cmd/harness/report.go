@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -19,7 +20,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		harness rescore runs/20261122T101500Z
 		harness rescore --out /tmp/re runs/demo && diff <(grep -v '^  "rescored_at"' /tmp/re/demo.json) reports/demo.json
 		harness rescore --format json runs/demo | jq .verdict`, stderr)
-	out := fs.String("out", "reports", "directory of reports: writes <run-id>.json, .md and .html there")
+	out := fs.String("out", "reports", "directory of reports: writes <run-id>.json, .md, .html and .csv there")
 	format := fs.String("format", "md", "what to print: md (the Markdown summary) or json (the JSON report)")
 	corpusDir := fs.String("corpus", "corpus", "corpus directory (the embedded corpus when ./corpus does not exist; any other directory must exist)")
 	taskDir := fs.String("instructions", "instructions", "task directory (the embedded tasks when ./instructions does not exist; any other directory must exist)")
@@ -54,7 +55,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format == "json" {
 		summary = nil
 	}
-	res, err := pipeline.Score(pipeline.ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: set, ReportDir: *out, RescoredAt: &now, Stdout: summary})
+	res, err := pipeline.Score(pipeline.ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: set, ReportDir: *out, RescoredAt: &now, Stdout: summary, Summary: true})
 	if *format == "json" && res != nil {
 		b, rerr := os.ReadFile(res.Reports[0])
 		if rerr != nil {
@@ -69,10 +70,10 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // cmdCompare compares two JSON reports in the manner of benchstat.
 func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("compare", "compare [--format text|md] OLD.json NEW.json", `
+	fs := newFlagSet("compare", "compare [--format text|md|json] OLD.json NEW.json", `
 		harness compare reports/20261101T000000Z.json reports/20261122T101500Z.json
 		harness compare --format md reports/old.json reports/new.json >> "$GITHUB_STEP_SUMMARY"`, stderr)
-	format := fs.String("format", "text", "text (aligned columns) or md (Markdown tables, for pull requests)")
+	format := fs.String("format", "text", "text (aligned columns), md (Markdown tables, for pull requests) or json (the report.Comparison struct, for scripts)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -80,8 +81,8 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs.Usage()
 		return usageError("compare: give two reports")
 	}
-	if *format != "text" && *format != "md" {
-		return usageError("compare: --format is text or md, not %q", *format)
+	if *format != "text" && *format != "md" && *format != "json" {
+		return usageError("compare: --format is text, md or json, not %q", *format)
 	}
 	var reps [2]*report.Report
 	for i, name := range fs.Args() {
@@ -95,9 +96,17 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return &exitError{exitCantRun, err}
 		}
 	}
+	// Reports of different suites measure different tasks: their numbers
+	// pair by model and class but mean different things.
+	if a, b := cmp.Or(reps[0].Suite, report.SuiteGating), cmp.Or(reps[1].Suite, report.SuiteGating); a != b {
+		return usageError("compare: %s is a %s report and %s a %s report; compare two reports of one suite", fs.Arg(0), a, fs.Arg(1), b)
+	}
 	c := report.Compare(reps[0], reps[1], fs.Arg(0), fs.Arg(1))
-	if *format == "md" {
+	switch *format {
+	case "md":
 		return c.WriteMarkdown(stdout)
+	case "json":
+		return c.WriteJSON(stdout)
 	}
 	return c.WriteText(stdout)
 }

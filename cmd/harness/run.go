@@ -64,6 +64,8 @@ func commands() []command {
 		{"run", "run the tasks against the models, score, and write the report", cmdRun},
 		{"rescore", "recompute the scores and the report of an archived run, offline", cmdRescore},
 		{"compare", "compare two JSON reports per model and class, with significance", cmdCompare},
+		{"runs", "list the runs in a directory: id, start, suite, models, verdict, state, cost", cmdRuns},
+		{"show", "print one transcript of a run: instruction, expected → produced diff, diagnostics, votes, cost", cmdShow},
 		{"version", "print the harness version", cmdVersion},
 	}
 }
@@ -82,8 +84,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
 	}
-	printUsage(stderr)
-	return usageError("unknown command %q", args[0])
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if near := nearest(args[0], names); near != "" {
+		return usageError("unknown command %q; did you mean %q? (harness help lists the commands)", args[0], near)
+	}
+	return usageError("unknown command %q (harness help lists the commands)", args[0])
 }
 
 func printUsage(w io.Writer) {
@@ -122,13 +130,70 @@ func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet
 	return fs
 }
 
-// parseFlags parses args; -h is a successful request for help.
+// parseFlags parses args; -h is a successful request for help. A mistake
+// (an unknown flag, a bad value) is one line, with the nearest flag when
+// the name looks mistyped, instead of the whole usage.
 func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return true, nil
-		}
-		return false, &exitError{exitCantRun, errSilent}
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err = fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+		return true, nil
 	}
-	return false, nil
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		msg = fmt.Sprintf("no flag --%s", name)
+		if near := nearest(name, names); near != "" {
+			msg += fmt.Sprintf("; did you mean --%s?", near)
+		}
+	}
+	return false, usageError("%s: %s (harness %s -h lists the flags)", fs.Name(), msg, fs.Name())
+}
+
+// nearest returns the candidate closest to s by edit distance, when it is
+// close enough to be a typo (at most 2 edits, or a prefix either way); ""
+// otherwise.
+func nearest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		d := editDistance(s, c)
+		if strings.HasPrefix(c, s) || strings.HasPrefix(s, c) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"os/exec"
 	"slices"
@@ -44,13 +46,21 @@ type runOptions struct {
 	suite        string
 	rungs        string
 	steps        int
+	tasks        string
+	classes      string
+	docs         string
+	limit        int
+	maxCost      float64
+	summary      bool
+	format       string
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var o runOptions
-	fs := newFlagSet("run", "run [--config FILE] [--models a,b,c] [--judges a,b] [--repeats N] [--out DIR] [--resume DIR] [--dry-run]", `
+	fs := newFlagSet("run", "run [--config FILE] [--models a,b,c] [--judges a,b] [--tasks IDS] [--max-cost USD] [--out DIR] [--resume DIR] [--dry-run]", `
 		harness run                                   # the gating run (needs OPENROUTER_API_KEY)
-		harness run --dry-run                         # preflight: check models, print size and cost, stop
+		harness run --dry-run --max-cost 20           # preflight: check models, print size and cost against the cap, stop
+		harness run --tasks '03-b,17-*' --summary     # task 03-b and document 17's tasks (a partial run), the Markdown printed too
 		harness run --models offline/oracle,offline/identity,offline/noisy --judges offline/judge
 		harness run --resume runs/20261122T101500Z    # finish an interrupted run
 		OPENROUTER_BASE_URL=http://localhost:8000/v1 harness run --models my-model --no-preflight`, stderr)
@@ -71,15 +81,21 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.perModel, "per-model", 0, "requests in flight per model, at least 1 (default: the configuration's)")
 	fs.IntVar(&o.global, "global", 0, "requests in flight in all, at least 1 (default: the configuration's)")
 	fs.StringVar(&o.progressMode, "progress", "auto", "progress output: auto (bars on a terminal), bars, lines or none")
-	fs.StringVar(&o.suite, "suite", pipeline.SuiteGating, "task suite: gating (§8: the corpus, the verdict), size (the size ladder), relay (chains of edits) or all (gating and relay: the gating verdict, the relay beside it)")
+	fs.StringVar(&o.suite, "suite", pipeline.SuiteGating, "task suite: gating (§8: the corpus, the verdict), natural (the same changes asked for as an editor would), size (the size ladder), relay (chains of edits) or all (gating, natural and relay: the gating verdict, the others beside it)")
 	fs.StringVar(&o.rungs, "rungs", "", "size suite: the rungs to run, e.g. 8k,32k,128k (default 8k,32k,128k,512k)")
 	fs.IntVar(&o.steps, "steps", 0, "relay suite: steps per chain, at least 1 (default 8: B, C, C⁻¹, B⁻¹ twice)")
+	fs.StringVar(&o.tasks, "tasks", "", "run only these tasks: ids and globs, e.g. 03-b,17-* (a partial run: never the gating verdict pass)")
+	fs.StringVar(&o.classes, "classes", "", "run only these classes, e.g. b,c (a partial run)")
+	fs.StringVar(&o.docs, "docs", "", "run only the tasks of these documents: numbers, names or globs, e.g. 03,17 (a partial run)")
+	fs.IntVar(&o.limit, "limit", 0, "run at most N tasks of the selection, in id order; a relay chain counts as one (a partial run)")
+	fs.Float64Var(&o.maxCost, "max-cost", 0, "spending cap in USD: no new request once the known cost plus the estimate of the requests in flight reaches it (default: the configuration's max_cost, else none)")
+	fs.BoolVar(&o.summary, "summary", false, "also print the full Markdown report (it is always written to the reports directory)")
+	fs.StringVar(&o.format, "format", "text", "what to print on stdout: text (progress notes and the verdict) or json (the JSON report; notes go to stderr)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
-		return usageError("run: unexpected arguments %q", fs.Args())
+		return usageError("run: unexpected arguments %q (flags go before them; run -h for help)", fs.Args())
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -117,8 +133,25 @@ func checkRunFlags(o runOptions, given map[string]bool) error {
 		return usageError("run: --steps takes a whole number from 1 to %d, not %d", relay.MaxSteps, o.steps)
 	case given["resume"] && given["run-id"]:
 		return usageError("run: --resume names the run; --run-id is for a new run")
+	case given["limit"] && o.limit < 1:
+		return usageError("run: --limit takes a whole number of at least 1, not %d", o.limit)
+	case given["max-cost"] && (!(o.maxCost > 0) || math.IsInf(o.maxCost, 0)):
+		return usageError("run: --max-cost takes a positive number of US dollars, not %v", o.maxCost)
+	case o.format != "text" && o.format != "json":
+		return usageError("run: --format takes text or json, not %q", o.format)
+	case given["resume"] && (given["tasks"] || given["classes"] || given["docs"] || given["limit"]):
+		return usageError("resume: the run's selection is in its manifest; --tasks, --classes, --docs and --limit are for a new run")
 	}
 	return nil
+}
+
+// selection is the run's selection from the flags; nil when none is given.
+func selection(o runOptions) *transcript.Selection {
+	sel := &transcript.Selection{Tasks: splitList(o.tasks), Classes: splitList(o.classes), Docs: splitList(o.docs), Limit: o.limit}
+	if len(sel.Tasks)+len(sel.Classes)+len(sel.Docs) == 0 && sel.Limit == 0 {
+		return nil
+	}
+	return sel
 }
 
 // loadConfig reads the configuration file, or the defaults when the file
@@ -170,6 +203,11 @@ func runHarness(ctx context.Context, o runOptions, given map[string]bool, stdout
 		inputs.Rungs = splitList(o.rungs)
 	}
 	inputs.Steps = o.steps
+	inputs.Selection = selection(o)
+	inputs.MaxCost = cfg.MaxCost
+	if given["max-cost"] {
+		inputs.MaxCost = o.maxCost
+	}
 	return startRun(ctx, o, cfg, nil, inputs, stdout, stderr)
 }
 
@@ -212,7 +250,11 @@ func resumeRun(ctx context.Context, o runOptions, given map[string]bool, stdout,
 	url := cmp.Or(o.baseURL, model.BaseURLFromEnv())
 	if in.BaseURL != "" && in.BaseURL != url {
 		return usageError("resume: run.json says the run asked %s, but this resume would send the key to %s: to resume against the run's server, name it yourself:\n  %s",
-			in.BaseURL, url, pipeline.ResumeCommand(o.resume, in))
+			in.BaseURL, url, pipeline.ResumeCommand(selfCommand(), o.resume, in))
+	}
+	if given["max-cost"] {
+		// A capped run resumes with a higher cap; the manifest keeps it.
+		in.MaxCost, m.Inputs.MaxCost = o.maxCost, o.maxCost
 	}
 	if in.BaseURL != "" {
 		fmt.Fprintf(stdout, "resume: requests and the API key go to %s\n", url)
@@ -247,16 +289,30 @@ func startRun(ctx context.Context, o runOptions, cfg *config.Config, m *transcri
 	if err != nil {
 		return pipelineError(err, stderr)
 	}
-	_, err = pipeline.Run(ctx, pipeline.Options{
+	notes := stdout
+	if o.format == "json" {
+		notes = stderr // stdout holds the JSON report alone
+	}
+	key, err := apiKey()
+	if err != nil {
+		return &exitError{exitCantRun, err}
+	}
+	res, err := pipeline.Run(ctx, pipeline.Options{
 		Config: cfg, Set: set, Prompts: prompts,
-		Conn:   pipeline.ConnectionFrom(cfg, o.baseURL, os.Getenv(model.EnvAPIKey)),
+		Conn:   pipeline.ConnectionFrom(cfg, o.baseURL, key),
 		Resume: m, ResumeDir: o.resume, Inputs: inputs,
 		OutDir: o.out, RunID: o.runID, ReportDir: o.reports,
 		DryRun: o.dryRun, NoPreflight: o.noPreflight,
+		MaxCost: inputs.MaxCost, Summary: o.summary, Command: selfCommand(),
 		HarnessVersion: Version, GitCommit: gitCommit(),
 		Progress: progressFor(o.progressMode, stderr),
-		Stdout:   stdout, Stderr: stderr,
+		Stdout:   notes, Stderr: stderr,
 	})
+	if o.format == "json" && res != nil {
+		if err := copyFile(stdout, res.Reports[0]); err != nil {
+			return err
+		}
+	}
 	return pipelineError(err, stderr)
 }
 
@@ -265,6 +321,7 @@ func startRun(ctx context.Context, o runOptions, cfg *config.Config, m *transcri
 // how to resume.
 func pipelineError(err error, stderr io.Writer) error {
 	var ie *pipeline.InterruptedError
+	var be *pipeline.BudgetError
 	switch {
 	case err == nil:
 		return nil
@@ -272,6 +329,9 @@ func pipelineError(err error, stderr io.Writer) error {
 		return failed()
 	case errors.As(err, &ie):
 		fmt.Fprintf(stderr, "\n%v\n", ie)
+		return &exitError{exitCantRun, errSilent}
+	case errors.As(err, &be):
+		fmt.Fprintf(stderr, "\n%v\n", be)
 		return &exitError{exitCantRun, errSilent}
 	}
 	return &exitError{exitCantRun, err}
@@ -301,4 +361,75 @@ func gitCommit() string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// commandName is how the user ran the harness, for commands it prints
+// (the --resume line): main sets it from os.Args[0].
+var commandName = "harness"
+
+// selfName is the command that runs this binary again from the same
+// directory: the path as typed (bin/harness, ./harness, a name on PATH),
+// or "go run ./cmd/harness" for a binary go run built in a temporary
+// directory.
+func selfName(arg0 string) string {
+	switch {
+	case arg0 == "":
+		return "harness"
+	case strings.Contains(arg0, "go-build"):
+		return "go run ./cmd/harness"
+	}
+	return arg0
+}
+
+func selfCommand() string { return commandName }
+
+// copyFile writes the file at path to w.
+func copyFile(w io.Writer, path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return &exitError{exitCantRun, err}
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// apiKey is the OpenRouter key: the environment's, else a
+// OPENROUTER_API_KEY line of a .env file in the working directory (as
+// inspect_ai and promptfoo read it). The environment wins; the key is
+// never written anywhere.
+func apiKey() (string, error) {
+	if k := os.Getenv(model.EnvAPIKey); k != "" {
+		return k, nil
+	}
+	b, err := os.ReadFile(".env")
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading .env: %w", err)
+	}
+	return dotenv(string(b))[model.EnvAPIKey], nil
+}
+
+// dotenv parses the lines NAME=value of a .env file: "export " before the
+// name, blank lines and # comments are allowed, and a value in matching
+// single or double quotes loses them.
+func dotenv(text string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, value, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
+		if !ok {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		if n := len(value); n >= 2 && (value[0] == '"' || value[0] == '\'') && value[n-1] == value[0] {
+			value = value[1 : n-1]
+		}
+		out[strings.TrimSpace(name)] = value
+	}
+	return out
 }

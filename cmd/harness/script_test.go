@@ -16,7 +16,9 @@ import (
 
 // TestScripts runs the scenarios in testdata/script/*.txtar, in the manner
 // of golang.org/x/tools: each archive's comment says what it guards; its
-// "cmd" file holds command lines ("harness ..."), run in a fresh directory
+// "cmd" file holds command lines ("harness ...", "cat FILE" to show a file a
+// command wrote, "env NAME=VALUE harness ..." to set a variable), run in a
+// fresh directory
 // that holds the archive's other files; the last command's exit code,
 // standard output and standard error must equal the "exit", "stdout" and
 // "stderr" files (earlier commands must exit 0 or 1; "> FILE" after a
@@ -76,10 +78,24 @@ func runScript(t *testing.T, file string) {
 	for i, line := range cmds {
 		line, redirect, _ := strings.Cut(line, ">")
 		args := strings.Fields(line)
-		if args[0] != "harness" {
-			t.Fatalf("command %q does not start with harness", line)
+		switch {
+		case args[0] == "cat" && len(args) == 2:
+			// cat FILE shows a file the commands wrote (a report).
+			b, err := os.ReadFile(args[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr, code = string(b), "", 0
+		case args[0] == "env" && len(args) >= 3:
+			// env NAME=VALUE harness ... sets a variable for the scenario.
+			name, value, _ := strings.Cut(args[1], "=")
+			t.Setenv(name, value)
+			stdout, stderr, code = runCLI(t, args[3:]...)
+		case args[0] != "harness":
+			t.Fatalf("command %q does not start with harness, cat or env", line)
+		default:
+			stdout, stderr, code = runCLI(t, args[1:]...)
 		}
-		stdout, stderr, code = runCLI(t, args[1:]...)
 		if i < len(cmds)-1 && code > 1 {
 			t.Fatalf("%s: exit %d: %s", line, code, stderr)
 		}

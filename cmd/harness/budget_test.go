@@ -1,0 +1,110 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/model/modeltest"
+)
+
+// TestMaxCostStopsAtTheCapAndResumes: with --max-cost below the dry run's
+// estimate, the run stops within one request's cost of the cap (exit 2,
+// the --resume command printed), and a resume with a higher cap finishes
+// the run without asking any request twice (counted at the fake server).
+// Issue 23: there was no spending cap.
+func TestMaxCostStopsAtTheCapAndResumes(t *testing.T) {
+	const perCall = 0.01
+	cost := perCall
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Reply{Content: `{"answer": "I do not know", "evidence": []}`, Usage: &modeltest.Usage{PromptTokens: 1000, CompletionTokens: 100, Cost: &cost}}
+	})
+	srv.SetModels(modeltest.ModelEntry{ID: "vendor/a", PromptPrice: "0.000002", CompletionPrice: "0.00001", SupportedParameters: []string{"temperature", "seed"}})
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	dir := t.TempDir()
+	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
+	args := []string{"run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports,
+		"--models", "vendor/a", "--judges", "offline/judge", "--progress", "none", "--per-model", "1", "--global", "1"}
+
+	out, errs, code := runCLI(t, append(args, "--dry-run", "--max-cost", "0.25")...)
+	if code != 0 || !strings.Contains(out, "spending cap: $0.25 against the estimate of $") || !strings.Contains(out, "the estimate reaches the cap") {
+		t.Fatalf("dry run with a cap below the estimate: exit %d\n%s%s", code, out, errs)
+	}
+
+	const maxCost = 0.25
+	out, errs, code = runCLI(t, append(args, "--run-id", "capped", "--max-cost", "0.25")...)
+	if code != 2 {
+		t.Fatalf("capped run: exit %d, want 2\n%s%s", code, out, errs)
+	}
+	paid := float64(srv.Count()) * perCall
+	if paid < maxCost-perCall || paid > maxCost+perCall {
+		t.Errorf("capped run paid $%.2f (%d requests), want within one request ($%.2f) of the cap $%.2f", paid, srv.Count(), perCall, maxCost)
+	}
+	resume := "harness run --resume " + filepath.Join(runs, "capped")
+	if !strings.Contains(errs, "spending cap reached") || !strings.Contains(errs, resume) || !strings.Contains(errs, " --max-cost 0.5") {
+		t.Errorf("capped run: stderr does not say the cap was reached or how to resume (%q):\n%s", resume, errs)
+	}
+	if _, err := os.Stat(filepath.Join(reports, "capped.json")); err == nil {
+		t.Errorf("a capped run wrote a report; it is incomplete and resumable")
+	}
+	first := srv.Count()
+	t.Logf("capped after %d requests; %s", first, strings.TrimSpace(errs))
+
+	out, errs, code = runCLI(t, "run", "--resume", filepath.Join(runs, "capped"), "--max-cost", "10", "--progress", "none")
+	if code != 1 {
+		t.Fatalf("resume with a higher cap: exit %d, want 1 (the model answers nothing)\n%s%s", code, out, errs)
+	}
+	if n := srv.Count(); n != 60 {
+		t.Errorf("%d requests in all (%d before the resume), want 60: a request was paid twice or never", n, first)
+	}
+	seen := map[string]int{}
+	for _, req := range srv.Requests() {
+		seen[taskIDOf(req)]++
+	}
+	for id, n := range seen {
+		if n > 1 {
+			t.Errorf("task %s asked %d times", id, n)
+		}
+	}
+}
+
+// TestDryRunEstimatesJudgeVotes: the dry run's estimate includes the judge
+// votes, priced at the judge's listing (issue 23: it left judges out).
+func TestDryRunEstimatesJudgeVotes(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
+	srv.SetModels(
+		modeltest.ModelEntry{ID: "vendor/a", PromptPrice: "0.000002", CompletionPrice: "0.00001", SupportedParameters: []string{"temperature", "seed"}},
+		modeltest.ModelEntry{ID: "vendor/j", PromptPrice: "0.000004", CompletionPrice: "0.00002", SupportedParameters: []string{"temperature", "seed", "response_format"}},
+	)
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", t.TempDir(), "--models", "vendor/a", "--judges", "vendor/j", "--dry-run")
+	if code != 0 || !strings.Contains(out, " 20 judge votes") || !strings.Contains(out, "judge votes $0.") || strings.Contains(out, "judges not included") {
+		t.Errorf("dry run with an online judge: exit %d\n%s%s", code, out, errs)
+	}
+	if srv.Count() != 0 {
+		t.Errorf("a dry run sent %d requests", srv.Count())
+	}
+}
+
+// TestKeyFromDotEnv: the key may come from .env in the working directory;
+// the environment wins over it (the preflight's model listing carries the
+// key it used).
+func TestKeyFromDotEnv(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
+	srv.SetModels(modeltest.ModelEntry{ID: "vendor/a", PromptPrice: "0.000002", CompletionPrice: "0.00001"})
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	dir := t.TempDir()
+	writeFile(t, dir, ".env", "OPENROUTER_API_KEY='sk-or-from-dotenv'\n")
+	t.Chdir(dir)
+	for _, c := range []struct{ env, want string }{{"", "Bearer sk-or-from-dotenv"}, {"sk-or-from-env", "Bearer sk-or-from-env"}} {
+		t.Setenv("OPENROUTER_API_KEY", c.env)
+		out, errs, code := runCLI(t, "run", "--models", "vendor/a", "--judges", "offline/judge", "--dry-run")
+		hs := srv.ModelsRequests()
+		if code != 0 || len(hs) == 0 || hs[len(hs)-1].Get("Authorization") != c.want {
+			t.Errorf("environment %q: exit %d, want the listing asked with %q\n%s%s", c.env, code, c.want, out, errs)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunEndsWithVerdictOnEverySuite: on every suite, the last three lines
+// a run prints are the verdict line and the HTML and JSON reports' paths,
+// so that a 40-line terminal shows the verdict (issue 23: the last lines
+// were a relay table and file paths, the verdict scrolled away).
+func TestRunEndsWithVerdictOnEverySuite(t *testing.T) {
+	for _, c := range []struct {
+		suite   string
+		extra   []string
+		verdict string
+	}{
+		{"gating", []string{"--docs", "03"}, "Verdict: ❌ FAIL: "}, // partial: never pass
+		{"natural", []string{"--docs", "03"}, "Verdict: complete (informational): "},
+		{"size", []string{"--rungs", "8k", "--limit", "2"}, "Verdict: complete (informational): "},
+		{"relay", []string{"--steps", "2", "--docs", "03"}, "Verdict: complete (informational): "},
+		{"all", []string{"--steps", "2", "--docs", "03"}, "Verdict: ❌ FAIL: "},
+	} {
+		t.Run(c.suite, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"run", "--config", "../../harness.yaml", "--models", "offline/oracle", "--judges", "offline/judge", "--no-preflight",
+				"--progress", "none", "--suite", c.suite, "--run-id", "e", "--out", filepath.Join(dir, "runs"), "--reports", dir}, c.extra...)
+			out, errs, code := runCLI(t, args...)
+			if code > 1 {
+				t.Fatalf("exit %d\n%s%s", code, out, errs)
+			}
+			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			if len(lines) < 3 {
+				t.Fatalf("%d lines of output:\n%s", len(lines), out)
+			}
+			last := lines[len(lines)-3:]
+			want := []string{c.verdict, "HTML report: " + filepath.Join(dir, "e.html"), "JSON report: " + filepath.Join(dir, "e.json")}
+			if !strings.HasPrefix(last[0], want[0]) || last[1] != want[1] || last[2] != want[2] {
+				t.Errorf("last three lines:\n%s\nwant\n%s…\n%s\n%s", strings.Join(last, "\n"), want[0], want[1], want[2])
+			}
+		})
+	}
+}
+
+// TestResumeCommandIsRunnable: the printed --resume command names the
+// binary as it was run (bin/harness from make), or go run for a binary go
+// run built (issue 23: it said harness, which is not on PATH).
+func TestResumeCommandIsRunnable(t *testing.T) {
+	for _, c := range []struct{ arg0, want, reason string }{
+		{"bin/harness", "bin/harness", "make builds bin/harness and runs it from the checkout"},
+		{"./harness", "./harness", "a path as typed runs again from the same directory"},
+		{"harness", "harness", "a name found on PATH"},
+		{"/tmp/go-build123/b001/exe/harness", "go run ./cmd/harness", "go run's binary is deleted when it exits"},
+		{"", "harness", "no argv[0] at all"},
+	} {
+		if got := selfName(c.arg0); got != c.want {
+			t.Errorf("selfName(%q) = %q, want %q (%s)", c.arg0, got, c.want, c.reason)
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package pipeline
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// Select returns the part of set that sel selects, and records in sel.Of
+// the number of set's tasks. A task is selected when it passes every
+// filter given:
+//
+//   - Tasks: a glob (path.Match) matches its id, or its id without the
+//     natural suite's prefix ("03-b" selects n03-b in the natural suite);
+//   - Classes: its class is one of them (a, b, c; any case);
+//   - Docs: a glob matches its document's name, that name without
+//     ".bend.json", or the name's number ("03");
+//
+// then Limit keeps the first Limit in the set's order. A relay chain is a
+// unit: it is kept whole when any of its steps is selected, and counts as
+// one against Limit, since a chain cannot run without its earlier steps.
+// A pattern that matches no task of the suite, or a selection that leaves
+// nothing, is a usage error rather than an empty run.
+func Select(set *task.Set, sel *transcript.Selection) (*task.Set, error) {
+	if sel == nil {
+		return set, nil
+	}
+	sel.Of = len(set.Tasks)
+	for _, p := range append(slices.Clone(sel.Tasks), sel.Docs...) {
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, usage("selection: %q is not a valid pattern: %v", p, err)
+		}
+	}
+	for _, c := range sel.Classes {
+		if !slices.Contains([]string{"a", "b", "c"}, strings.ToLower(c)) {
+			return nil, usage("--classes takes a, b and c, not %q", c)
+		}
+	}
+	for _, p := range sel.Tasks {
+		if !slices.ContainsFunc(set.Tasks, func(t *task.Task) bool { return matchTask(p, t) }) {
+			return nil, usage("--tasks: %q matches no task of the suite", p)
+		}
+	}
+	for _, p := range sel.Docs {
+		if !slices.ContainsFunc(set.Tasks, func(t *task.Task) bool { return matchDoc(p, t) }) {
+			return nil, usage("--docs: %q matches no document of the suite", p)
+		}
+	}
+	// Units: a single task, or a relay chain (by document), in set order.
+	var units [][]*task.Task
+	chain := map[string]int{}
+	for _, t := range set.Tasks {
+		if t.Step == 0 {
+			units = append(units, []*task.Task{t})
+			continue
+		}
+		i, ok := chain[t.DocumentName]
+		if !ok {
+			i = len(units)
+			chain[t.DocumentName] = i
+			units = append(units, nil)
+		}
+		units[i] = append(units[i], t)
+	}
+	out := &task.Set{Documents: set.Documents, Inverse: set.Inverse, Natural: set.Natural}
+	kept := 0
+	for _, u := range units {
+		if sel.Limit > 0 && kept == sel.Limit {
+			break
+		}
+		if slices.ContainsFunc(u, func(t *task.Task) bool { return selected(sel, t) }) {
+			out.Tasks = append(out.Tasks, u...)
+			kept++
+		}
+	}
+	if len(out.Tasks) == 0 {
+		return nil, usage("the selection (%s) leaves no task to run", sel)
+	}
+	slices.SortFunc(out.Tasks, func(x, y *task.Task) int { return strings.Compare(x.ID, y.ID) })
+	return out, nil
+}
+
+// selected reports whether t passes every filter of sel.
+func selected(sel *transcript.Selection, t *task.Task) bool {
+	if len(sel.Tasks) > 0 && !slices.ContainsFunc(sel.Tasks, func(p string) bool { return matchTask(p, t) }) {
+		return false
+	}
+	if len(sel.Classes) > 0 && !slices.ContainsFunc(sel.Classes, func(c string) bool { return strings.EqualFold(c, t.Class) }) {
+		return false
+	}
+	if len(sel.Docs) > 0 && !slices.ContainsFunc(sel.Docs, func(p string) bool { return matchDoc(p, t) }) {
+		return false
+	}
+	return true
+}
+
+func matchTask(p string, t *task.Task) bool {
+	return match(p, t.ID) || match(p, strings.TrimPrefix(t.ID, NaturalPrefix))
+}
+
+func matchDoc(p string, t *task.Task) bool {
+	name := t.DocumentName
+	number, _, _ := strings.Cut(name, "-")
+	return match(p, name) || match(p, strings.TrimSuffix(name, ".bend.json")) || match(p, number)
+}
+
+func match(p, s string) bool {
+	ok, _ := path.Match(p, s)
+	return ok
+}

@@ -1,0 +1,127 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// WriteTranscript writes one scored transcript as a person reads it in a
+// terminal (harness show): what was asked, the status and numbers, the
+// cost, the instruction, the expected → produced diff (classes B and C) or
+// the answer (class A), the edit operations, the diagnostics and the judge
+// votes. It shows what the viewer shows of the transcript, as text. t may
+// be nil (the instruction and the expected document are then not shown),
+// and answer nil (no output is shown).
+func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer *transcript.Transcript) error {
+	bw := bufio.NewWriter(w)
+	v := newTranscriptView(s, t, answer)
+	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	p("%s r%d · %s · class %s · %s\n", s.TaskID, s.Repeat, s.Model, s.Class, s.Document)
+	if s.Transcript != "" {
+		p("transcript: %s\n", s.Transcript)
+	}
+	status := []string{"status " + s.Status}
+	if v.Drift != "" {
+		status = append(status, "drift "+v.Drift)
+	}
+	if v.Edit != "" {
+		status = append(status, "edit applied "+v.Edit)
+	}
+	if v.Valid != "" {
+		status = append(status, "valid "+v.Valid)
+	}
+	if v.Faithful != "" {
+		status = append(status, "faithful "+v.Faithful)
+	}
+	p("%s\n", strings.Join(status, " · "))
+	cost := "unknown"
+	if s.Usage.Cost != nil {
+		cost = fmt.Sprintf("$%.4f", *s.Usage.Cost)
+	}
+	p("cost %s · %d prompt + %d completion tokens · %d %s · %d ms", cost, s.Usage.PromptTokens, s.Usage.CompletionTokens,
+		s.Attempts, plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
+	if s.Provider != "" {
+		p(" · provider %s", s.Provider)
+	}
+	p("\n")
+	if s.Error != nil {
+		p("error: %s\n", s.Error.Message)
+	}
+	if v.Instruction != "" {
+		p("\nInstruction\n%s", indent(v.Instruction))
+	}
+	if v.Reference != "" {
+		p("\nReference answer\n%s", indent(v.Reference))
+	}
+	switch {
+	case len(v.Hunks) > 0:
+		p("\nExpected → produced\n")
+		for _, h := range v.Hunks {
+			p("  %s\n", h.Header)
+			for _, l := range h.Lines {
+				p("  %s%s\n", l.Op, l.Text)
+			}
+		}
+	case v.Identical:
+		p("\nExpected → produced: identical\n")
+	case v.NoDiff != "":
+		p("\nExpected → produced: %s\n", v.NoDiff)
+	}
+	if v.Raw != "" {
+		p("\nOutput\n%s", indent(v.Raw))
+		if v.Truncated {
+			p("  … (cut at %d bytes)\n", MaxShown)
+		}
+	}
+	if len(v.Ops) > 0 {
+		p("\nEdit operations\n")
+		for _, op := range v.Ops {
+			p("  %s %s", mark(op.OK), op.Op)
+			if op.Reason != "" {
+				p(": %s", op.Reason)
+			}
+			p("\n")
+		}
+	}
+	if len(v.Diagnostics) > 0 || len(v.Validation) > 0 || v.Invalid != "" {
+		p("\nDiagnostics\n")
+		if v.Invalid != "" {
+			p("  invalid: %s\n", v.Invalid)
+		}
+		for _, e := range v.Validation {
+			p("  %s\n", e)
+		}
+		for _, d := range v.Diagnostics {
+			p("  %s: %s\n", d.Kind, d.Detail)
+		}
+	}
+	if len(v.Votes) > 0 || v.Decision != "" {
+		p("\nJudge votes: %s\n", v.Decision)
+		for _, vote := range v.Votes {
+			why := vote.Reason
+			if vote.Error != "" {
+				why = vote.Error
+			}
+			p("  %s: %s: %s\n", vote.Judge, vote.Verdict, why)
+			for _, q := range vote.UngroundedQuotes {
+				p("    not in the document: %q\n", q)
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// indent indents every line of s by two spaces and ends it with a newline.
+func indent(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString("  " + l + "\n")
+	}
+	return b.String()
+}
