@@ -35,7 +35,7 @@ func TaskSet(rungs []*Rung) (*task.Set, error) {
 				Covers:      slices.Clone(t.Source.Covers),
 				Instruction: t.Instruction, GoldEdit: t.GoldEdit,
 				Hash:   hex.EncodeToString(h.Sum(nil)),
-				Source: doc, Expected: t.Expected,
+				Source: doc, Expected: t.Expected, Rung: r.Name, Position: t.Position,
 			})
 		}
 	}

@@ -32,6 +32,7 @@ import (
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suite"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -122,7 +123,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if len(p.judges) > 0 {
 			votes = suite.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
 		}
-		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, votes, o.Set, o.Inputs.Suite == SuiteSize, o.MaxCost, o.Stdout); err != nil {
+		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout); err != nil {
 			return nil, err
 		}
 	} else {
@@ -142,7 +143,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	params := map[string]suite.Params{}
 	for _, mod := range cfg.Models {
 		pm := suite.ParamsFor(cfg, mod, caps.lacking[mod])
-		if o.Inputs.Suite == SuiteSize {
+		if fitsOutput(o.Inputs.Suite) {
 			// Every answer re-emits a document of up to 512 KB: the output
 			// budget follows the document, and a request that cannot fit
 			// the model's context is not sent.
@@ -199,7 +200,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		later[j.Model]++
 	}
 	r.Then = answers.Then
-	if relaySuite(o.Inputs.Suite) {
+	if chained(o.Set) {
 		chains := suite.NewRelay(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, m.RunID)
 		first = append(first, chains.First()...)
 		for mod, n := range chains.Later() {
@@ -417,6 +418,13 @@ func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (s
 
 // DefaultReportDir is the reports directory when --reports is not given.
 const DefaultReportDir = "reports"
+
+// fitsOutput reports whether the suite of a name fits a B/C answer's
+// output budget to its document (suites.Suite.FitsOutput).
+func fitsOutput(name string) bool {
+	s, err := suites.Lookup(name)
+	return err == nil && s.FitsOutput
+}
 
 // ResumeCommand is the command line that resumes the run in runDir. A
 // resume sends requests (and the key) only to the API root its own

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
-	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -57,9 +56,6 @@ func Score(o ScoreOptions) (*Result, error) {
 	})
 	if err != nil {
 		return nil, err
-	}
-	if relaySuite(m.Inputs.Suite) {
-		scoring.EndChains(scores, o.Set, o.Config.Weights, func(id string) (string, int, bool) { return relay.StepOf(id) })
 	}
 	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Outputs: outputs}
 	rep := report.Build(in)

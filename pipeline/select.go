@@ -13,8 +13,8 @@ import (
 // the number of set's tasks. A task is selected when it passes every
 // filter given:
 //
-//   - Tasks: a glob (path.Match) matches its id, or its id without the
-//     natural suite's prefix ("03-b" selects n03-b in the natural suite);
+//   - Tasks: a glob (path.Match) matches its id, or the id of the task it
+//     rewords ("03-b" selects n03-b in the natural suite);
 //   - Classes: its class is one of them (a, b, c; any case);
 //   - Docs: a glob matches its document's name, that name without
 //     ".bend.json", or the name's number ("03");
@@ -98,7 +98,7 @@ func selected(sel *transcript.Selection, t *task.Task) bool {
 }
 
 func matchTask(p string, t *task.Task) bool {
-	return match(p, t.ID) || match(p, strings.TrimPrefix(t.ID, NaturalPrefix))
+	return match(p, t.ID) || t.Forward != nil && match(p, t.Forward.ID)
 }
 
 func matchDoc(p string, t *task.Task) bool {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bendscript.com/round-trip-harness/suites"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,7 +23,7 @@ import (
 func TestTheInstrumentSeparates(t *testing.T) {
 	t.Parallel()
 	models := []string{"offline/oracle", "offline/noisy-low", "offline/noisy", "offline/noisy-high", "offline/identity"}
-	for _, suite := range []string{SuiteGating, SuiteNatural} {
+	for _, suite := range []string{suites.Gating, suites.Natural} {
 		o, _ := testOptions(t, models, "")
 		o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
 		o.Progress = nil

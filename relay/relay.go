@@ -131,7 +131,7 @@ func build(d *task.Document, nn string, cycle []*task.Task, steps int) ([]*task.
 			Covers:      append([]string{fmt.Sprintf("relay step %d: %s (%s)", s, Edits[(s-1)%4], from.ID)}, from.Covers...),
 			Instruction: from.Instruction, GoldEdit: from.GoldEdit,
 			Hash:   hex.EncodeToString(h.Sum(nil)),
-			Source: src, Expected: next, Step: s,
+			Source: src, Expected: next, Step: s, Chain: nn,
 		})
 		prev = next
 	}

@@ -39,6 +39,14 @@ type Score struct {
 	Repeat   int    `json:"repeat"`
 	Status   string `json:"status"`
 
+	// Suite, Chain, Step, Rung and Position are the task's (task.Task):
+	// where it stands in its suite, for grouping.
+	Suite    string `json:"suite,omitempty"`
+	Chain    string `json:"chain,omitempty"`
+	Step     int    `json:"step,omitempty"`
+	Rung     string `json:"rung,omitempty"`
+	Position string `json:"position,omitempty"`
+
 	// Transcript is the transcript's path relative to the run directory,
 	// and TranscriptHash its content hash.
 	Transcript     string `json:"transcript,omitempty"`
@@ -233,6 +241,7 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
+	EndChains(out, set, w)
 	return out, nil
 }
 
@@ -244,7 +253,8 @@ const MaxAnswerSize = bend.MaxSize
 // One scores one answer transcript (nil when missing) with its judge
 // transcripts.
 func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
-	s := Score{Model: modelID, TaskID: t.ID, Class: t.Class, Document: t.DocumentName, Repeat: repeat}
+	s := Score{Model: modelID, TaskID: t.ID, Class: t.Class, Document: t.DocumentName, Repeat: repeat,
+		Suite: t.Suite, Chain: t.Chain, Step: t.Step, Rung: t.Rung, Position: t.Position}
 	if tr == nil {
 		s.Status = StatusMissing
 		return s
@@ -316,34 +326,32 @@ func Metric(t *task.Task, raw string, w metric.Weights) metric.Result {
 	return metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, raw, w)
 }
 
-// EndChains scores the steps of relay chains that ended: scores holds, per
-// chain (model, chain key, repeat), its steps, and step(s) tells a score's
-// chain key and 1-based step (ok false for scores of no chain). After the
+// EndChains scores the steps of relay chains that ended: a chain is the
+// steps (Score.Chain, Score.Step) of one model, chain and repeat. After the
 // first step whose answer held no document (an invalid metric result), the
 // chain's later steps that have no transcript were never asked: each
 // becomes NotRun, scored as the empty answer is (drift 1, invalid), with
 // the reason. A later step that does have a transcript (it cannot, unless
-// the archive was edited) is left as it is.
-func EndChains(scores []Score, set *task.Set, w metric.Weights, step func(taskID string) (chain string, s int, ok bool)) {
+// the archive was edited) is left as it is. Scores of no chain are
+// untouched, so Stream calls it for every suite.
+func EndChains(scores []Score, set *task.Set, w metric.Weights) {
 	type key struct {
 		model, chain string
 		repeat       int
 	}
 	ended := map[key]int{} // the step whose answer ended the chain
 	for _, s := range scores {
-		c, n, ok := step(s.TaskID)
-		if ok && s.Status == StatusScored && s.Metric != nil && !s.Metric.Valid {
-			k := key{s.Model, c, s.Repeat}
-			if e, seen := ended[k]; !seen || n < e {
-				ended[k] = n
+		if s.Step > 0 && s.Status == StatusScored && s.Metric != nil && !s.Metric.Valid {
+			k := key{s.Model, s.Chain, s.Repeat}
+			if e, seen := ended[k]; !seen || s.Step < e {
+				ended[k] = s.Step
 			}
 		}
 	}
 	for i := range scores {
 		s := &scores[i]
-		c, n, ok := step(s.TaskID)
-		e, seen := ended[key{s.Model, c, s.Repeat}]
-		if !ok || !seen || n <= e || s.Status != StatusMissing {
+		e, seen := ended[key{s.Model, s.Chain, s.Repeat}]
+		if s.Step == 0 || !seen || s.Step <= e || s.Status != StatusMissing {
 			continue
 		}
 		t := set.Task(s.TaskID)

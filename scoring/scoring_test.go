@@ -170,7 +170,7 @@ func TestEndChains(t *testing.T) {
 	var scores []Score
 	for _, id := range []string{"01-s01", "01-s02", "01-s03", "01-s04", "02-s01", "02-s02", "02-s03", "02-s04"} {
 		tk := set.Task(id)
-		s := Score{Model: "m", TaskID: id, Class: tk.Class, Status: StatusMissing}
+		s := Score{Model: "m", TaskID: id, Class: tk.Class, Status: StatusMissing, Chain: tk.Chain, Step: tk.Step}
 		switch id {
 		case "01-s01", "02-s01":
 			res := metric.Score(tk.Source.Doc, tk.Expected, tk.GoldEdit, string(bend.Marshal(tk.Expected)), w)
@@ -183,7 +183,7 @@ func TestEndChains(t *testing.T) {
 		}
 		scores = append(scores, s)
 	}
-	EndChains(scores, set, w, func(id string) (string, int, bool) { return relay.StepOf(id) })
+	EndChains(scores, set, w)
 	for _, s := range scores {
 		ended := s.TaskID == "01-s03" || s.TaskID == "01-s04"
 		d, scored := s.Drift()

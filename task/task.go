@@ -49,6 +49,13 @@ type Task struct {
 	Expected *bend.Document // class B/C: Source with GoldEdit applied (natural tasks: with Names for the placeholders)
 	Forward  *Task          // inverse tasks (LoadInverse): the task undone; natural tasks (LoadNatural): the task reworded; nil for the others
 	Step     int            // relay tasks (package relay): the 1-based step of the chain; 0 for the others
+
+	// Where the task stands in its suite, as fields, so that scoring and
+	// the report never parse an id: Suite is the suite that made it
+	// (package suites; "" for a task read outside a run); Chain names a
+	// relay step's chain (its document's number); Rung and Position place
+	// a size-ladder task ("128k", "middle").
+	Suite, Chain, Rung, Position string
 }
 
 // Text returns the instruction as the model sees it: {{doc}} replaced by the

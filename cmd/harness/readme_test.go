@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/pipeline"
+	"bendscript.com/round-trip-harness/suites"
 )
 
 // TestHelpAgreesWithREADME: the commands of `harness help` are those of the
@@ -68,7 +68,7 @@ func TestHelpAgreesWithREADME(t *testing.T) {
 	suiteHelp = suiteHelp[:strings.Index(suiteHelp[1:], "\n  -")+1]
 	suiteRow := table[strings.Index(table, "| `--suite"):]
 	suiteRow = suiteRow[:strings.Index(suiteRow, "\n")]
-	for _, s := range pipeline.Suites {
+	for _, s := range suites.Names() {
 		if !strings.Contains(suiteHelp, s) || !strings.Contains(suiteRow, "`"+s+"`") {
 			t.Errorf("suite %q is missing from run -h (%q) or the README (%q)", s, suiteHelp, suiteRow)
 		}

@@ -21,6 +21,7 @@ import (
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -81,7 +82,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&o.perModel, "per-model", 0, "requests in flight per model, at least 1 (default: the configuration's)")
 	fs.IntVar(&o.global, "global", 0, "requests in flight in all, at least 1 (default: the configuration's)")
 	fs.StringVar(&o.progressMode, "progress", "auto", "progress output: auto (bars on a terminal), bars, lines or none")
-	fs.StringVar(&o.suite, "suite", pipeline.SuiteGating, "task suite: gating (§8: the corpus, the verdict), natural (the same changes asked for as an editor would), size (the size ladder), relay (chains of edits) or all (gating, natural and relay: the gating verdict, the others beside it)")
+	fs.StringVar(&o.suite, "suite", suites.Gating, suiteHelp())
 	fs.StringVar(&o.rungs, "rungs", "", "size suite: the rungs to run, e.g. 8k,32k,128k (default 8k,32k,128k,512k)")
 	fs.IntVar(&o.steps, "steps", 0, "relay suite: steps per chain, at least 1 (default 8: B, C, C⁻¹, B⁻¹ twice)")
 	fs.StringVar(&o.tasks, "tasks", "", "run only these tasks: ids and globs, e.g. 03-b,17-* (a partial run: never the gating verdict pass)")
@@ -123,12 +124,12 @@ func checkRunFlags(o runOptions, given map[string]bool) error {
 		return usageError("run: --judges takes a comma-separated list of models, not %q", o.judges)
 	case given["run-id"] && !pipeline.ValidRunID(o.runID):
 		return usageError("run: --run-id takes one path element of letters, digits, '.', '-' and '_', not %q", o.runID)
-	case !slices.Contains(pipeline.Suites, o.suite):
-		return usageError("run: --suite takes %s, not %q", strings.Join(pipeline.Suites, " or "), o.suite)
-	case given["rungs"] && o.suite != pipeline.SuiteSize:
-		return usageError("run: --rungs goes with --suite %s", pipeline.SuiteSize)
-	case given["steps"] && o.suite != pipeline.SuiteRelay && o.suite != pipeline.SuiteAll:
-		return usageError("run: --steps goes with --suite %s or %s", pipeline.SuiteRelay, pipeline.SuiteAll)
+	case !slices.Contains(suites.Names(), o.suite):
+		return usageError("run: --suite takes %s, not %q", strings.Join(suites.Names(), " or "), o.suite)
+	case given["rungs"] && !slices.Contains(suites.UsingFlag("rungs"), o.suite):
+		return usageError("run: --rungs goes with --suite %s", strings.Join(suites.UsingFlag("rungs"), " or "))
+	case given["steps"] && !slices.Contains(suites.UsingFlag("steps"), o.suite):
+		return usageError("run: --steps goes with --suite %s", strings.Join(suites.UsingFlag("steps"), " or "))
 	case given["steps"] && (o.steps < 1 || o.steps > relay.MaxSteps):
 		return usageError("run: --steps takes a whole number from 1 to %d, not %d", relay.MaxSteps, o.steps)
 	case given["resume"] && given["run-id"]:
@@ -165,6 +166,15 @@ func loadConfig(path string) (*config.Config, error) {
 		return nil, &exitError{exitCantRun, err}
 	}
 	return c, nil
+}
+
+// suiteHelp is the --suite flag's help, from the suite table.
+func suiteHelp() string {
+	var parts []string
+	for _, s := range suites.Table {
+		parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, s.Help))
+	}
+	return "task suite: " + strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
 // splitList splits a comma-separated flag value, dropping empty items.
@@ -227,7 +237,7 @@ func resumeRun(ctx context.Context, o runOptions, given map[string]bool, stdout,
 		"models": strings.Join(m.Models, ","), "judges": strings.Join(cfg.Judges.Models, ","),
 		"repeats": strconv.Itoa(m.Repeats), "seed": strconv.FormatInt(m.Seed, 10),
 		"corpus": in.CorpusDir, "instructions": in.InstructionsDir, "reports": in.ReportDir, "no-preflight": strconv.FormatBool(in.NoPreflight), "config": "",
-		"suite": cmp.Or(in.Suite, pipeline.SuiteGating), "rungs": strings.Join(in.Rungs, ","), "steps": strconv.Itoa(in.Steps),
+		"suite": cmp.Or(in.Suite, suites.Gating), "rungs": strings.Join(in.Rungs, ","), "steps": strconv.Itoa(in.Steps),
 	}
 	asked := map[string]string{
 		"models": strings.Join(splitList(o.models), ","), "judges": strings.Join(splitList(o.judges), ","),

@@ -18,6 +18,7 @@ import (
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -75,7 +76,7 @@ type runRow struct {
 // the cost every transcript reported (answers and judge votes, superseded
 // attempts included: all were paid for).
 func runRowOf(runDir string, m *transcript.Manifest) runRow {
-	r := runRow{id: m.RunID, started: m.StartedAt.UTC().Format(time.RFC3339), suite: cmp.Or(m.Inputs.Suite, pipeline.SuiteGating),
+	r := runRow{id: m.RunID, started: m.StartedAt.UTC().Format(time.RFC3339), suite: cmp.Or(m.Inputs.Suite, suites.Gating),
 		models: strings.Join(m.Models, ","), verdict: "-", state: "interrupted"}
 	if m.FinishedAt != nil {
 		r.state = "finished"

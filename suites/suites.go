@@ -1,0 +1,241 @@
+// Package suites is the table of task suites a run can run: gating,
+// natural, size, relay and all. A suite is a value: its name, its help,
+// whether the verdict applies the thresholds to it, the run flags that go
+// with it, and how it makes its task set from the corpus. Nothing outside
+// this table branches on a suite's name; every task a suite makes carries
+// its suite, and a relay step its chain and step, and a size-ladder task
+// its rung and position, as fields (task.Task), so that scoring and the
+// report group by fields, never by how an id is spelled.
+//
+// Adding a suite is one entry in All plus its tests.
+package suites
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"bendscript.com/round-trip-harness/ladder"
+	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// The suites' names, as the --suite flag, run.json and the report spell
+// them.
+const (
+	Gating  = "gating"
+	Natural = "natural"
+	Size    = "size"
+	Relay   = "relay"
+	All     = "all"
+)
+
+// A Suite is one entry of the table.
+type Suite struct {
+	// Name is the suite's name.
+	Name string
+	// Help says what it runs, for flag help.
+	Help string
+	// Gates is true when the verdict applies the thresholds to the
+	// suite's gating tasks; an informational suite's verdict says only
+	// whether the run is complete.
+	Gates bool
+	// Flags are the run flags that take effect only with this suite
+	// ("rungs", "steps").
+	Flags []string
+	// FitsOutput raises a B/C answer's output budget to fit its document
+	// (the size ladder's large documents).
+	FitsOutput bool
+	// Build makes the suite's task set from the corpus and the run's
+	// inputs (rungs, steps), every task marked with its suite.
+	Build func(corpus *task.Set, in transcript.Inputs) (*task.Set, error)
+	// Parts are the suites whose tasks a run of this one holds (itself,
+	// or for "all" its members); Classes is the part whose tasks make the
+	// report's per-class results (the §8.7 numbers).
+	Parts   []string
+	Classes string
+	// Section names the report section a part's tasks add beside the
+	// classes: "natural" (the classes again, as information), "size" (rows
+	// per rung and position), "relay" (rows per step), or "" for none.
+	Section string
+}
+
+// All is the table, in the order of the --suite help.
+var Table = []*Suite{
+	{Name: Gating, Gates: true, Help: "§8: the corpus, the verdict", Build: gating,
+		Parts: []string{Gating}, Classes: Gating},
+	{Name: Natural, Help: "the same changes asked for as an editor would", Build: func(c *task.Set, _ transcript.Inputs) (*task.Set, error) { return natural(c), nil },
+		Parts: []string{Natural}, Classes: Natural, Section: "natural"},
+	{Name: Size, Help: "the size ladder", Flags: []string{"rungs"}, FitsOutput: true, Build: size,
+		Parts: []string{Size}, Classes: Size, Section: "size"},
+	{Name: Relay, Help: "chains of edits", Flags: []string{"steps"}, Build: chains,
+		Parts: []string{Relay}, Classes: Relay, Section: "relay"},
+	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
+		Parts: []string{Gating, Natural, Relay}, Classes: Gating},
+}
+
+// Sections returns the report sections a run of the suite of a name
+// adds beside its classes, in the order of its parts.
+func Sections(name string) []string {
+	s, err := Lookup(name)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range s.Parts {
+		if ps, _ := Lookup(p); ps.Section != "" {
+			out = append(out, ps.Section)
+		}
+	}
+	return out
+}
+
+// InClasses reports whether a task of suite part (a task.Task's Suite;
+// "" is gating) counts in the per-class results of a run of the suite of
+// a name.
+func InClasses(name, part string) bool {
+	s, err := Lookup(name)
+	return err == nil && s.Classes == cmp.Or(part, Gating)
+}
+
+// Names lists the suites' names in table order.
+func Names() []string {
+	out := make([]string, len(Table))
+	for i, s := range Table {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// Lookup returns the suite of a name; "" is the gating suite.
+func Lookup(name string) (*Suite, error) {
+	name = cmp.Or(name, Gating)
+	for _, s := range Table {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("no suite %q (have %s)", name, strings.Join(Names(), ", "))
+}
+
+// Gates reports whether the suite of a name decides the verdict; an
+// unknown name does not.
+func Gates(name string) bool {
+	s, err := Lookup(name)
+	return err == nil && s.Gates
+}
+
+// Takes reports whether the suite of a name takes the run flag flag.
+func (s *Suite) Takes(flag string) bool { return slices.Contains(s.Flags, flag) }
+
+// UsingFlag returns the names of the suites that take flag.
+func UsingFlag(flag string) []string {
+	var out []string
+	for _, s := range Table {
+		if s.Takes(flag) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// mark returns set with every task's Suite set to name (tasks are
+// copied, so the corpus's own are never changed).
+func mark(set *task.Set, name string) *task.Set {
+	out := *set
+	out.Tasks = make([]*task.Task, len(set.Tasks))
+	for i, t := range set.Tasks {
+		c := *t
+		c.Suite = name
+		out.Tasks[i] = &c
+	}
+	return &out
+}
+
+func gating(corpus *task.Set, _ transcript.Inputs) (*task.Set, error) {
+	return mark(corpus, Gating), nil
+}
+
+// NaturalPrefix starts the id of a natural-suite task: n03-b is task 03-b
+// asked for as an editor would (instructions/natural/03-b.json), an id no
+// other suite uses.
+const NaturalPrefix = "n"
+
+// natural is the natural suite's task set: the corpus documents and the
+// natural tasks, under ids NaturalPrefix + the forward id.
+func natural(corpus *task.Set) *task.Set {
+	out := &task.Set{Documents: corpus.Documents}
+	for _, t := range corpus.Natural {
+		c := *t
+		c.ID, c.Suite = NaturalPrefix+t.ID, Natural
+		out.Tasks = append(out.Tasks, &c)
+	}
+	slices.SortFunc(out.Tasks, func(x, y *task.Task) int { return strings.Compare(x.ID, y.ID) })
+	return out
+}
+
+// size is the size ladder built from the corpus (ladder.Build,
+// deterministic, so a resume or rescore rebuilds the same set, which the
+// manifest's corpus hash checks).
+func size(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
+	c := ladder.Config{}
+	if len(in.Rungs) > 0 {
+		sizes, err := ladder.ParseSizes(strings.Join(in.Rungs, ","))
+		if err != nil {
+			return nil, &UsageError{fmt.Sprintf("--rungs: %v", err)}
+		}
+		c.Sizes = sizes
+	}
+	rungs, err := ladder.Build(corpus, c)
+	if err != nil {
+		return nil, fmt.Errorf("building the size ladder: %w", err)
+	}
+	set, err := ladder.TaskSet(rungs)
+	if err != nil {
+		return nil, err
+	}
+	return mark(set, Size), nil
+}
+
+// chains is the relay suite: every chain the corpus makes.
+func chains(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
+	set, _, err := relay.Build(corpus, cmp.Or(in.Steps, relay.DefaultSteps))
+	if err != nil {
+		return nil, &UsageError{fmt.Sprintf("--steps: %v", err)}
+	}
+	return mark(set, Relay), nil
+}
+
+// all is the gating, natural and relay suites in one set. (The size suite
+// is left out: its 512 KB documents make it a run of its own.)
+func all(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
+	r, err := chains(corpus, in)
+	if err != nil {
+		return nil, err
+	}
+	g, _ := gating(corpus, in)
+	return merge(merge(g, natural(corpus)), r), nil
+}
+
+// merge is a set of the tasks of a and b (whose ids differ: relay steps
+// are NN-sSS) and of their documents, each once by name.
+func merge(a, b *task.Set) *task.Set {
+	out := &task.Set{Inverse: a.Inverse, Natural: a.Natural}
+	seen := map[string]bool{}
+	for _, d := range append(slices.Clone(a.Documents), b.Documents...) {
+		if !seen[d.Name] {
+			seen[d.Name] = true
+			out.Documents = append(out.Documents, d)
+		}
+	}
+	out.Tasks = append(slices.Clone(a.Tasks), b.Tasks...)
+	slices.SortFunc(out.Tasks, func(x, y *task.Task) int { return strings.Compare(x.ID, y.ID) })
+	return out
+}
+
+// UsageError is a suite input the user gave wrong (--rungs, --steps).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
