@@ -8,9 +8,10 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// WriteAll writes dir/<run-id>.json, dir/<run-id>.md and dir/<run-id>.html,
-// each atomically (a reader never sees half a report), and returns their
-// paths in that order.
+// WriteAll writes dir/<run-id>.json, dir/<run-id>.md, dir/<run-id>.html
+// and dir/<run-id>.junit.xml (the report as CI test results), each
+// atomically (a reader never sees half a report), and returns their paths
+// in that order.
 func WriteAll(dir string, r *Report, in Input) ([]string, error) {
 	if r.RunID == "" {
 		return nil, fmt.Errorf("writing report: the report has no run id")
@@ -22,6 +23,7 @@ func WriteAll(dir string, r *Report, in Input) ([]string, error) {
 		{".json", func(w io.Writer) error { return WriteJSON(w, r) }},
 		{".md", func(w io.Writer) error { return WriteMarkdown(w, r) }},
 		{".html", func(w io.Writer) error { return WriteHTML(w, r, in) }},
+		{".junit.xml", func(w io.Writer) error { return WriteJUnit(w, r) }},
 	}
 	var paths []string
 	for _, wr := range writers {
