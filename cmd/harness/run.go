@@ -64,6 +64,7 @@ func commands() []command {
 		{"run", "run the tasks against the models, score, and write the report", cmdRun},
 		{"rescore", "recompute the scores and the report of an archived run, offline", cmdRescore},
 		{"compare", "compare two JSON reports per model and class, with significance", cmdCompare},
+		{"trend", "follow the headline numbers across any number of JSON reports, in date order", cmdTrend},
 		{"version", "print the harness version", cmdVersion},
 	}
 }
