@@ -85,8 +85,8 @@ func TestRunJudgesAsRunnerJobs(t *testing.T) {
 	if err != nil && !errors.Is(err, ErrVerdictFail) {
 		t.Fatal(err)
 	}
-	if res == nil || len(res.Reports) != 4 {
-		t.Fatalf("result %+v: want four reports (JSON, Markdown, HTML, CSV)", res)
+	if res == nil || len(res.Reports) != 5 {
+		t.Fatalf("result %+v: want five reports (JSON, Markdown, HTML, CSV, JUnit)", res)
 	}
 	if p.votes != 120 {
 		t.Errorf("%d judge votes asked, want 120 (20 class A answers × 3 models × 2 other judges)", p.votes)

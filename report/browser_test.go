@@ -1,8 +1,10 @@
 package report
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/scoring"
 )
 
 // browsers are the Chromium binaries the browser test looks for, in order.
@@ -43,7 +48,153 @@ func TestBrowser(t *testing.T) {
 	if err := os.WriteFile(path, page, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	ctx := startBrowser(t, bin)
+	checkViewer(t, ctx, bin, path)
 
+	// Every plot of the main, size and relay pages explains itself and
+	// stays readable at a desktop and a narrow width.
+	shots := os.Getenv("REPORT_SCREENSHOTS")
+	if shots == "" {
+		var err error
+		if shots, err = os.MkdirTemp("", "viewer-screenshots-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pages := map[string]string{"main": path}
+	for _, suite := range []string{SuiteSize, SuiteRelay} {
+		in := suiteInput(suite)
+		var buf bytes.Buffer
+		if err := WriteHTML(&buf, Build(in), in); err != nil {
+			t.Fatal(err)
+		}
+		pages[suite] = filepath.Join(t.TempDir(), suite+".html")
+		if err := os.WriteFile(pages[suite], buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"main", SuiteSize, SuiteRelay} {
+		for _, width := range []int64{1280, 420} {
+			checkPlots(t, ctx, name, pages[name], width, shots)
+		}
+	}
+	t.Logf("screenshots of the plots: %s", shots)
+}
+
+// plotSections are the page sections that hold plots, for the screenshots.
+var plotSections = []string{"size", "relay", "plots"}
+
+// checkPlots opens a page at a viewport width and checks every plot: two
+// axis titles, a legend, and no two text labels (tick labels, line
+// labels, axis titles, legend entries) whose boxes, as Chromium lays them
+// out, overlap; and a footnote for every † the page uses. It saves a
+// screenshot of each plot section to dir.
+func checkPlots(t *testing.T, ctx context.Context, name, path string, width int64, dir string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate("file://"+path),
+		chromedp.WaitReady(chromedp.CSS("#transcripts"))); err != nil {
+		t.Fatalf("%s at %dpx: %v", name, width, err)
+	}
+	problems := eval[string](t, ctx, `(() => {
+		const out = [];
+		const figs = [...document.querySelectorAll("main figure")];
+		if (figs.length === 0) out.push("no plot");
+		const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+		for (const f of figs) {
+			const titles = [...f.querySelectorAll("svg text.axis-title")].filter(e => e.textContent.trim() !== "");
+			if (titles.length < 2) out.push(f.id + ": " + titles.length + " axis titles");
+			const legend = [...f.querySelectorAll("ul.legend li")];
+			if (legend.length === 0) out.push(f.id + ": no legend");
+			const svg = f.querySelector("svg").getBoundingClientRect();
+			if (svg.right > document.documentElement.clientWidth + 0.5) out.push(f.id + ": wider than the page (" + Math.round(svg.width) + "px)");
+			const texts = [...f.querySelectorAll("svg text")].map(e => [e, e.getBoundingClientRect()]).filter(([e, b]) => b.width > 0);
+			for (const [e, b] of texts) {
+				if (b.left < svg.left - 0.5 || b.right > svg.right + 0.5 || b.top < svg.top - 0.5 || b.bottom > svg.bottom + 0.5) {
+					out.push(f.id + ": " + JSON.stringify(e.textContent) + " is cut off by the plot's edge");
+				}
+			}
+			const boxes = texts.concat(legend.map(e => [e, e.getBoundingClientRect()]));
+			for (let i = 0; i < boxes.length; i++) {
+				for (let j = i + 1; j < boxes.length; j++) {
+					if (overlap(boxes[i][1], boxes[j][1])) {
+						out.push(f.id + ": " + JSON.stringify(boxes[i][0].textContent) + " overlaps " + JSON.stringify(boxes[j][0].textContent));
+					}
+				}
+			}
+		}
+		if ([...document.querySelectorAll("th")].some(th => th.textContent.includes("†")) &&
+			![...document.querySelectorAll("p")].some(p => p.textContent.trim().startsWith("†"))) {
+			out.push("a † without its footnote");
+		}
+		return out.join("\n");
+	})()`)
+	if problems != "" {
+		t.Errorf("%s report at %dpx:\n%s", name, width, problems)
+	}
+	for _, sec := range plotSections {
+		if !eval[bool](t, ctx, fmt.Sprintf(`document.getElementById(%q) !== null`, sec)) {
+			continue
+		}
+		png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#"+sec)))
+		if err != nil {
+			t.Fatalf("screenshot of %s #%s: %v", name, sec, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%s-%dpx.png", name, sec, width)), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// suiteInput is a hand-made size or relay run of two models: no corpus,
+// so that the pages' plots can be looked at without running the suites.
+func suiteInput(suite string) Input {
+	s := synthetic{models: []string{"vendor/steady", "vendor/drifty"}, repeats: 1,
+		answer: func(model, id string, r int) (float64, bool, string) {
+			scale := 0.02
+			if _, step, ok := relay.StepOf(id); ok {
+				scale *= float64(step)
+			}
+			if model == "vendor/drifty" {
+				scale *= 6
+			}
+			return math.Min(0.99, scale*jitter(model, id, r)), true, scoring.StatusScored
+		}}
+	in := s.input()
+	var ids []string
+	classOf := map[string]string{}
+	switch suite {
+	case SuiteSize:
+		for _, rung := range []string{"8k", "32k", "128k", "512k"} {
+			for _, pos := range []string{"start", "middle", "end"} {
+				for _, c := range []string{"b", "c"} {
+					id := rung + "-" + pos + "-" + c
+					ids, classOf[id] = append(ids, id), strings.ToUpper(c)
+				}
+			}
+		}
+	case SuiteRelay:
+		for d := 1; d <= 20; d++ {
+			for step := 1; step <= 8; step++ {
+				id := fmt.Sprintf("%02d-s%02d", d, step)
+				ids, classOf[id] = append(ids, id), relay.Edits[(step-1)%4][:1]
+			}
+		}
+	}
+	in.Manifest.TaskIDs, in.Manifest.Inputs.Suite = ids, suite
+	in.Scores = nil
+	for _, model := range s.models {
+		for _, id := range ids {
+			sc := s.score(model, id, 0)
+			sc.Class = classOf[id]
+			in.Scores = append(in.Scores, sc)
+		}
+	}
+	return in
+}
+
+// startBrowser starts headless Chromium for the test; it stops when the
+// test ends.
+func startBrowser(t *testing.T, bin string) context.Context {
+	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
 		chromedp.Headless,
@@ -57,16 +208,22 @@ func TestBrowser(t *testing.T) {
 		chromedp.UserDataDir(t.TempDir()),
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	browser, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
+	t.Cleanup(cancelBrowser)
 	// The first Run starts the browser, which lives as long as its context:
 	// that context has no deadline; the steps after it do.
 	if err := chromedp.Do(browser); err != nil {
 		t.Fatalf("starting %s: %v", bin, err)
 	}
-	ctx, cancel := context.WithTimeout(browser, 2*time.Minute)
-	defer cancel()
+	ctx, cancel := context.WithTimeout(browser, 3*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// checkViewer drives the main viewer page at path.
+func checkViewer(t *testing.T, ctx context.Context, bin, path string) {
+	t.Helper()
 
 	// Collect console messages, exceptions and browser log entries (a
 	// blocked script or style is logged there) while the steps run.

@@ -258,6 +258,7 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 					rr.Drift = ptr(v)
 					rr.Lossless, rr.Residual = ptr(s.Metric.Lossless), ptr(s.Metric.Residual)
 					rr.Unrequested = s.Metric.UnrequestedChanges
+					rr.EditApplied = ptr(s.Metric.EditApplied)
 					residuals = append(residuals, s.Metric.Residual)
 				}
 			}

@@ -80,22 +80,27 @@ func WriteHTML(w io.Writer, r *Report, in Input) error {
 
 // page is the template's data.
 type page struct {
-	R          *Report
-	Policy     string
-	CSS        template.CSS
-	JS         template.JS
-	Matrix     []matrixRow
-	Heads      []string // the matrix's threshold columns
-	Components []string // the drift components' column headings
-	Plots      []plot
-	SizePlots  []sizePlot  // the size suite: drift and cost against size, per model
-	RelayPlots []relayPlot // the relay suite: drift against step, per model
-	Gated      bool        // the verdict applies the thresholds (gating, all)
+	R           *Report
+	Policy      string
+	CSS         template.CSS
+	JS          template.JS
+	Matrix      []matrixRow
+	Heads       []string // the matrix's threshold columns
+	Components  []string // the drift components' column headings
+	Plots       []chart  // per (model, class): the documents' values
+	SizePlots   []chart  // the size suite: drift and cost against size, per model
+	SizeCost    bool     // the size plots draw cost bars: some cost was reported
+	SizeTable   *htmlTable
+	RelayPlots  []chart // the relay suite: drift against step, per model
+	RelayTable  *htmlTable
+	RelayBreaks []string
+	Gated       bool // the verdict applies the thresholds (gating, all)
 	// VerdictText is the verdict line; MatrixHeading the threshold
 	// table's heading (custom when any threshold differs from §8.5).
 	VerdictText, MatrixHeading string
-	VerdictClass               string       // pass, fail, or neutral (informational)
-	Natural                    []naturalRow // the natural suite, as information
+	VerdictClass               string // pass, fail, or neutral (informational)
+	Natural                    *htmlTable
+	Numbers                    []htmlTable // the Markdown's other tables: drift, faithfulness, calls, models
 	Lossless                   []losslessRow
 	Footnote                   string // explains the † of the harness's own thresholds
 	Transcripts                []transcriptView
@@ -145,13 +150,6 @@ func losslessRows(r *Report) []losslessRow {
 	return out
 }
 
-// naturalRow is one (model, class) of the natural suite in the viewer.
-type naturalRow struct {
-	Model, Class       string
-	N                  int
-	Median, P95, Edits string
-}
-
 type matrixRow struct {
 	Model    string
 	Cells    []matrixCell
@@ -179,14 +177,25 @@ func newPage(r *Report, in Input) page {
 		n, _ := incomplete(mr)
 		row.Complete = matrixCell{fmt.Sprintf("%d/%d", planned(mr)-n, planned(mr)), n == 0}
 		p.Matrix = append(p.Matrix, row)
-		for _, class := range Classes {
-			if c := mr.Class(class); c != nil {
-				p.Plots = append(p.Plots, newPlot(r, model, c))
+	}
+	// The size and relay suites have plots of their own; their tasks'
+	// per-document panels would mix rungs, positions or forward and
+	// inverse steps over one axis.
+	if r.Suite != SuiteSize && r.Suite != SuiteRelay {
+		tops := sharedTops(r)
+		for _, model := range r.Models {
+			for _, class := range Classes {
+				if c := r.Results[model].Class(class); c != nil {
+					p.Plots = append(p.Plots, newPlot(r, model, c, tops[class]))
+				}
 			}
 		}
 	}
-	p.SizePlots = newSizePlots(r)
-	p.RelayPlots = newRelayPlots(r, in)
+	p.SizePlots, p.SizeTable = newSizePlots(r), sizeTable(r)
+	for _, row := range r.Size {
+		p.SizeCost = p.SizeCost || row.Cost > 0
+	}
+	p.RelayPlots, p.RelayTable, p.RelayBreaks = newRelayPlots(r, in), relayTable(r), relayBreaks(r)
 	p.Gated = gated(r.Suite)
 	p.VerdictText = verdictPlain(r) + ": " + verdictReason(r) + "."
 	p.VerdictClass = map[string]string{Pass: "pass", Fail: "fail"}[r.Verdict]
@@ -194,17 +203,9 @@ func newPage(r *Report, in Input) page {
 		p.VerdictClass = "neutral" // informational: neither a pass nor a fail
 	}
 	p.MatrixHeading = thresholdsHeading(ts)
-	for _, model := range r.Models {
-		if nr := r.Natural[model]; nr != nil {
-			for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {
-				if c != nil {
-					p.Natural = append(p.Natural, naturalRow{model, c.Class, c.Documents, withInterval(c.MedianDrift, c.MedianInterval),
-						numOr(c.P95Drift, "n/a"), percentOr(c.EditComplianceRate)})
-				}
-			}
-		}
-	}
-	p.Lossless, p.Footnote = losslessRows(r), ownFootnote
+	p.Natural = naturalTable(r)
+	p.Numbers = numberTables(r)
+	p.Lossless, p.Footnote = losslessRows(r), strings.NewReplacer("*", "", "`", "").Replace(ownFootnote)
 	p.Transcripts = transcriptViews(in)
 	return p
 }

@@ -128,3 +128,51 @@ func TestHTMLContent(t *testing.T) {
 		t.Error("the same input gave a different page")
 	}
 }
+
+// TestHTMLHasEveryMarkdownTable: the viewer is a superset of the
+// Markdown: every table of the Markdown report (its header, column for
+// column) is a table of the HTML page too, for the gating, size and relay
+// suites.
+func TestHTMLHasEveryMarkdownTable(t *testing.T) {
+	viewer, _ := viewerRun(t)
+	cases := []struct {
+		name string
+		in   Input
+	}{
+		{"gating, failing", failingRun.input()},
+		{"gating, offline models", viewer},
+		{"size", suiteInput(SuiteSize)},
+		{"relay", suiteInput(SuiteRelay)},
+	}
+	thRe := regexp.MustCompile(`(?s)<thead><tr>(.*?)</tr></thead>`)
+	cellRe := regexp.MustCompile(`(?s)<th[^>]*>(.*?)</th>`)
+	for _, tc := range cases {
+		r := Build(tc.in)
+		var md, page bytes.Buffer
+		if err := WriteMarkdown(&md, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteHTML(&page, r, tc.in); err != nil {
+			t.Fatal(err)
+		}
+		htmlHeads := map[string]bool{}
+		for _, m := range thRe.FindAllStringSubmatch(page.String(), -1) {
+			var cols []string
+			for _, c := range cellRe.FindAllStringSubmatch(m[1], -1) {
+				cols = append(cols, html.UnescapeString(c[1]))
+			}
+			htmlHeads[strings.Join(cols, " | ")] = true
+		}
+		lines := strings.Split(md.String(), "\n")
+		for i := 0; i+1 < len(lines); i++ {
+			if !strings.HasPrefix(lines[i], "| ") || !strings.HasPrefix(lines[i+1], "|---") {
+				continue
+			}
+			head := strings.TrimSuffix(strings.TrimPrefix(lines[i], "| "), " |")
+			empty := i+2 >= len(lines) || !strings.HasPrefix(lines[i+2], "| ")
+			if !empty && !htmlHeads[head] {
+				t.Errorf("%s: the Markdown table with columns %q is not in the HTML", tc.name, head)
+			}
+		}
+	}
+}

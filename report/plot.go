@@ -1,101 +1,215 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
+	"strconv"
+	"strings"
 
+	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// Plot geometry, in SVG user units.
+// The viewer's plots are inline SVG charts that explain themselves: both
+// axes carry a title with the unit, every plot has a legend that names
+// each kind of mark and line (and every symbol a tick uses), marks differ
+// in shape as well as colour, and every panel of one quantity shares one
+// y-scale across models so that panels compare by eye. Labels of
+// horizontal lines sit in the right margin, moved apart so that no two
+// overlap; the browser test measures that in Chromium.
+
+// Chart geometry, in SVG user units. The SVG scales down with the page
+// (viewer.css), so one geometry serves every width.
 const (
-	plotW, plotH                         = 460, 190
-	padLeft, padRight, padTop, padBottom = 44, 120, 12, 26
+	plotW, plotH                         = 520, 250
+	padLeft, padRight, padTop, padBottom = 58, 106, 14, 48
+	labelGap                             = 12   // between the baselines of two line labels
+	minTickGap                           = 38.0 // between the centres of two x-tick labels
 )
 
-// plot is the inline SVG of one (model, class): one mark per document
-// (a dot at its drift, or a bar of its faithfulness) and horizontal lines
-// for the median, the P95 and the thresholds.
-type plot struct {
-	ID, Model, Class, Title string
-	W, H                    int
-	X0, X1, Y0, Y1          string // the plot area
-	Dots                    []plotMark
-	Bars                    []plotMark
-	Lines                   []plotLine
-	YTicks, XTicks          []plotTick
-	Empty                   bool
+// chart is one plot of the viewer.
+type chart struct {
+	ID, Caption    string
+	W, H           int
+	X0, X1, Y0, Y1 string // the plot area
+	// XTitle and YTitle name the axes with their units; Y2Title the
+	// right axis (the size plot's cost), when there is one.
+	XTitle, YTitle, Y2Title        string
+	XTitleAt, YTitleAt, Y2TitleAt  point
+	XTicks, YTicks, Y2Ticks        []plotTick
+	Bands                          []string // polygons' points
+	Polylines                      []polyline
+	Lines                          []plotLine
+	Bars, Marks                    []plotMark
+	Legend                         []legendItem
+	Empty                          bool
+	top                            float64
+	x0f, x1f, y0f, y1f, rightLabel float64
 }
 
+type point struct{ X, Y string }
+
+// plotMark is one mark: a bar (X, Y, W, H) or a point mark (X, Y) of a
+// Shape ("circle", "triangle", "square") and Class (its colour).
 type plotMark struct {
-	X, Y, W, H, R string
-	Href, Title   string
+	X, Y, W, H   string
+	Shape, Class string
+	Points       string // a triangle's or square's points
+	Href, Title  string
 }
 
+type polyline struct{ Class, Points string }
+
+// plotLine is a horizontal line across the plot with its label in the
+// right margin.
 type plotLine struct {
 	Y, LabelY, Class, Label string
 }
 
+// plotTick is a tick label; Label2, when set, is a second line under it.
 type plotTick struct {
-	X, Y, Label string
+	X, Y, Label, Label2 string
 }
 
-func f1(v float64) string { return fmt.Sprintf("%.1f", v) }
+// legendItem is one entry of a legend: a swatch of Kind ("circle",
+// "triangle", "square", "bar", "line", "band", "symbol") and Class, and
+// what it means.
+type legendItem struct {
+	Kind, Class, Symbol, Label string
+}
 
-func newPlot(r *Report, model string, c *ClassResult) plot {
-	p := plot{ID: fmt.Sprintf("plot-%s-%s", transcript.Slug(model), c.Class), Model: model, Class: c.Class, W: plotW, H: plotH}
-	x0, x1 := float64(padLeft), float64(plotW-padRight)
-	y0, y1 := float64(padTop), float64(plotH-padBottom)
-	p.X0, p.X1, p.Y0, p.Y1 = f1(x0), f1(x1), f1(y0), f1(y1)
+func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// newChart lays out an empty chart with its axis titles.
+func newChart(id, caption, xTitle, yTitle string) chart {
+	c := chart{ID: id, Caption: caption, W: plotW, H: plotH, XTitle: xTitle, YTitle: yTitle}
+	c.x0f, c.x1f = padLeft, plotW-padRight
+	c.y0f, c.y1f = padTop, plotH-padBottom
+	c.X0, c.X1, c.Y0, c.Y1 = f1(c.x0f), f1(c.x1f), f1(c.y0f), f1(c.y1f)
+	c.XTitleAt = point{f1((c.x0f + c.x1f) / 2), f1(plotH - 6)}
+	c.YTitleAt = point{"14", f1((c.y0f + c.y1f) / 2)}
+	return c
+}
+
+// yScale sets the value axis to [0, top] with three ticks.
+func (c *chart) yScale(top float64) {
+	c.top = top
+	for _, v := range []float64{0, top / 2, top} {
+		c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(v) + 4), Label: num(v)})
+	}
+}
+
+// y is the SVG y of value v, clamped to the axis.
+func (c *chart) y(v float64) float64 {
+	return c.y1f - (c.y1f-c.y0f)*math.Max(0, math.Min(v, c.top))/c.top
+}
+
+// xTick adds an x-tick label at x unless it would crowd the previous one
+// (the mark stays; only its label is left out). A last tick crowding the
+// previous one replaces it, so the axis always shows its end.
+func (c *chart) xTick(x float64, label, label2 string, last bool) {
+	t := plotTick{X: f1(x), Y: f1(c.y1f + 14), Label: label, Label2: label2}
+	if n := len(c.XTicks); n > 0 {
+		prev, _ := strconv.ParseFloat(c.XTicks[n-1].X, 64)
+		if x-prev < minTickGap {
+			if !last {
+				return
+			}
+			c.XTicks = c.XTicks[:n-1]
+		}
+	}
+	c.XTicks = append(c.XTicks, t)
+}
+
+// mark adds a point mark of a shape at (x, y).
+func (c *chart) mark(shape, class string, x, y float64, href, title string) {
+	m := plotMark{X: f1(x), Y: f1(y), Shape: shape, Class: class, Href: href, Title: title}
+	switch shape {
+	case "triangle":
+		m.Points = fmt.Sprintf("%s,%s %s,%s %s,%s", f1(x), f1(y-4.5), f1(x-4), f1(y+3), f1(x+4), f1(y+3))
+	case "square":
+		m.Points = fmt.Sprintf("%s,%s %s,%s %s,%s %s,%s", f1(x-3.5), f1(y-3.5), f1(x+3.5), f1(y-3.5), f1(x+3.5), f1(y+3.5), f1(x-3.5), f1(y+3.5))
+	}
+	c.Marks = append(c.Marks, m)
+}
+
+// sharedTops is, per class, the top of the value axis shared by every
+// model's panel: 1 for faithfulness; for drift the largest document drift
+// and threshold of any model, with a margin, at most 1.
+func sharedTops(r *Report) map[string]float64 {
+	tops := map[string]float64{task.ClassA: 1}
+	for _, class := range []string{task.ClassB, task.ClassC} {
+		top := 0.0
+		for _, model := range r.Models {
+			if c := r.Results[model].Class(class); c != nil && c.MaxDrift != nil {
+				top = math.Max(top, *c.MaxDrift)
+			}
+		}
+		for _, t := range r.thresholds() {
+			if t.class == class && !t.own && gated(r.Suite) {
+				top = math.Max(top, t.limit)
+			}
+		}
+		tops[class] = niceTop(top)
+	}
+	return tops
+}
+
+// niceTop rounds the largest value up to a twentieth, with a margin,
+// within [0.05, 1].
+func niceTop(v float64) float64 {
+	return math.Min(1, math.Max(0.05, math.Ceil(v*1.1*20)/20))
+}
+
+// newPlot is the chart of one (model, class): one mark per document (a
+// dot at its drift, or a bar of its faithfulness) and horizontal lines
+// for the median, the P95 and the thresholds.
+func newPlot(r *Report, model string, c *ClassResult, top float64) chart {
+	id := fmt.Sprintf("plot-%s-%s", transcript.Slug(model), c.Class)
+	yTitle := "drift (0 = as expected)"
+	if c.Class == task.ClassA {
+		yTitle = "faithful share of answers"
+	}
+	p := newChart(id, fmt.Sprintf("%s, class %s", model, c.Class), "document (task id)", yTitle)
 	n := len(c.PerDocument)
 	if n == 0 {
 		p.Empty = true
 		return p
 	}
-	top := yTop(r, c)
-	y := func(v float64) float64 { return y1 - (y1-y0)*math.Min(v, top)/top }
-	step := (x1 - x0) / float64(n)
+	p.yScale(top)
+	step := (p.x1f - p.x0f) / float64(n)
 	for i, d := range c.PerDocument {
-		cx := x0 + step*(float64(i)+0.5)
+		cx := p.x0f + step*(float64(i)+0.5)
 		href := "#" + anchor(model, d.TaskID, 0)
 		if c.Class == task.ClassA {
 			if d.Faithful != nil {
-				p.Bars = append(p.Bars, plotMark{X: f1(cx - step*0.35), Y: f1(y(*d.Faithful)), W: f1(step * 0.7), H: f1(y1 - y(*d.Faithful)),
+				y := p.y(*d.Faithful)
+				p.Bars = append(p.Bars, plotMark{X: f1(cx - step*0.35), Y: f1(y), W: f1(step * 0.7), H: f1(p.y1f - y),
 					Href: href, Title: fmt.Sprintf("%s: faithful %s", d.TaskID, num(*d.Faithful))})
 			}
 		} else if d.Drift != nil {
-			p.Dots = append(p.Dots, plotMark{X: f1(cx), Y: f1(y(*d.Drift)), R: "3.5",
-				Href: href, Title: fmt.Sprintf("%s: drift %s", d.TaskID, num(*d.Drift))})
+			p.mark("circle", "doc", cx, p.y(*d.Drift), href, fmt.Sprintf("%s: drift %s", d.TaskID, num(*d.Drift)))
 		}
 		if i%5 == 0 || i == n-1 {
-			p.XTicks = append(p.XTicks, plotTick{X: f1(cx), Y: f1(y1 + 14), Label: d.TaskID[:min(2, len(d.TaskID))]})
+			doc, _, _ := strings.Cut(d.TaskID, "-")
+			p.xTick(cx, doc, "", i == n-1)
 		}
 	}
-	for _, t := range []float64{0, top / 2, top} {
-		p.YTicks = append(p.YTicks, plotTick{X: f1(x0 - 6), Y: f1(y(t) + 4), Label: num(t)})
-	}
-	p.Lines = placeLabels(plotLines(r, c), y)
-	return p
-}
-
-// yTop is the top of the value axis: 1 for faithfulness; for drift the
-// largest of the drifts and the thresholds, with a margin, at most 1.
-func yTop(r *Report, c *ClassResult) float64 {
+	p.Lines = placeLabels(plotLines(r, c), p.y, p.y0f, float64(plotH)-4)
 	if c.Class == task.ClassA {
-		return 1
+		p.Legend = append(p.Legend, legendItem{Kind: "bar", Class: "bar", Label: "a document's faithful share (click for its transcript)"},
+			legendItem{Kind: "line", Class: "median", Label: "faithfulness (mean over documents)"})
+	} else {
+		p.Legend = append(p.Legend, legendItem{Kind: "circle", Class: "doc", Label: "a document's drift, mean over repeats (click for its transcript)"},
+			legendItem{Kind: "line", Class: "median", Label: "median"}, legendItem{Kind: "line", Class: "p95", Label: "P95"})
 	}
-	top := 0.0
-	if c.MaxDrift != nil {
-		top = *c.MaxDrift
+	if gated(r.Suite) {
+		p.Legend = append(p.Legend, legendItem{Kind: "line", Class: "threshold", Label: "§8.5 threshold"})
 	}
-	for _, t := range r.thresholds() {
-		if t.class == c.Class && !t.own && gated(r.Suite) {
-			top = math.Max(top, t.limit)
-		}
-	}
-	return math.Min(1, math.Max(0.05, math.Ceil(top*1.15*20)/20))
+	return p
 }
 
 type lineSpec struct {
@@ -122,9 +236,11 @@ func plotLines(r *Report, c *ClassResult) []lineSpec {
 	return ls
 }
 
-// placeLabels positions the lines and moves their labels apart so that no
-// two overlap.
-func placeLabels(ls []lineSpec, y func(float64) float64) []plotLine {
+// placeLabels positions the lines and their labels: each label at its
+// line, then moved apart so that two baselines are at least labelGap
+// apart, within [lo, hi]: pushed down from the top, then, where that runs
+// past hi, up from the bottom.
+func placeLabels(ls []lineSpec, y func(float64) float64, lo, hi float64) []plotLine {
 	type placed struct {
 		spec   lineSpec
 		y, lab float64
@@ -133,10 +249,20 @@ func placeLabels(ls []lineSpec, y func(float64) float64) []plotLine {
 	for i, l := range ls {
 		ps[i] = placed{l, y(l.v), y(l.v) + 4}
 	}
-	sort.SliceStable(ps, func(i, j int) bool { return ps[i].y < ps[j].y })
-	for i := 1; i < len(ps); i++ {
-		if ps[i].lab < ps[i-1].lab+11 {
-			ps[i].lab = ps[i-1].lab + 11
+	// Sort by position, ties by label, so the layout is deterministic.
+	slices.SortStableFunc(ps, func(a, b placed) int {
+		return cmp.Or(cmp.Compare(a.y, b.y), cmp.Compare(a.spec.label, b.spec.label))
+	})
+	for i := range ps {
+		ps[i].lab = math.Max(ps[i].lab, lo+8)
+		if i > 0 {
+			ps[i].lab = math.Max(ps[i].lab, ps[i-1].lab+labelGap)
+		}
+	}
+	for i := len(ps) - 1; i >= 0; i-- {
+		ps[i].lab = math.Min(ps[i].lab, hi)
+		if i < len(ps)-1 {
+			ps[i].lab = math.Min(ps[i].lab, ps[i+1].lab-labelGap)
 		}
 	}
 	out := make([]plotLine, len(ps))
@@ -144,4 +270,182 @@ func placeLabels(ls []lineSpec, y func(float64) float64) []plotLine {
 		out[i] = plotLine{Y: f1(p.y), LabelY: f1(p.lab), Class: p.spec.class, Label: p.spec.label}
 	}
 	return out
+}
+
+// newSizePlots are the size ladder's charts, one per model: per rung, its
+// median and P95 drift against the document's size on a log axis, and
+// its cost as bars on a right axis when any answer's cost was reported.
+// Every model's chart has the same axes.
+func newSizePlots(r *Report) []chart {
+	var all []SizeRow
+	for _, row := range r.Size {
+		if row.Position == PositionAll {
+			all = append(all, row)
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	lo, hi, top, maxCost := math.Inf(1), math.Inf(-1), 0.0, 0.0
+	for _, row := range all {
+		b := math.Log(float64(max(row.Bytes, 1)))
+		lo, hi = math.Min(lo, b), math.Max(hi, b)
+		if row.P95Drift != nil {
+			top = math.Max(top, *row.P95Drift)
+		}
+		maxCost = math.Max(maxCost, row.Cost)
+	}
+	var out []chart
+	for _, m := range r.Models {
+		var rows []SizeRow
+		for _, row := range all {
+			if row.Model == m {
+				rows = append(rows, row)
+			}
+		}
+		if len(rows) > 0 {
+			out = append(out, sizePlotOf(m, rows, lo, hi, niceTop(top), maxCost))
+		}
+	}
+	return out
+}
+
+func sizePlotOf(model string, rows []SizeRow, lo, hi, top, maxCost float64) chart {
+	p := newChart("size-"+transcript.Slug(model), model+": drift and cost against document size", "document size (KiB, log scale)", "drift (0 = as expected)")
+	p.yScale(top)
+	x := func(bytes int) float64 {
+		if hi == lo {
+			return (p.x0f + p.x1f) / 2
+		}
+		f := (math.Log(float64(max(bytes, 1))) - lo) / (hi - lo)
+		return p.x0f + (p.x1f-p.x0f)*(0.08+0.84*f)
+	}
+	var median, p95 []string
+	for i, row := range rows {
+		cx := x(row.Bytes)
+		p.xTick(cx, kib(row.Bytes), row.Rung, i == len(rows)-1)
+		if maxCost > 0 {
+			h := (p.y1f - p.y0f) * row.Cost / maxCost
+			p.Bars = append(p.Bars, plotMark{X: f1(cx - 9), Y: f1(p.y1f - h), W: "18", H: f1(h),
+				Title: fmt.Sprintf("%s: cost $%.4f, %d output tokens", row.Rung, row.Cost, row.OutputTokens)})
+		}
+		if row.MedianDrift == nil {
+			continue
+		}
+		title := fmt.Sprintf("%s (%d bytes): median drift %s, P95 %s, edits applied %s, lossless %s, %d invalid, %d cut off", row.Rung, row.Bytes,
+			num(*row.MedianDrift), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), percentOr(row.Lossless), row.Invalid, row.CutOff)
+		p.mark("circle", "median", cx, p.y(*row.MedianDrift), "", title)
+		median = append(median, f1(cx)+","+f1(p.y(*row.MedianDrift)))
+		if row.P95Drift != nil {
+			p.mark("square", "p95", cx, p.y(*row.P95Drift), "", title)
+			p95 = append(p95, f1(cx)+","+f1(p.y(*row.P95Drift)))
+		}
+	}
+	p.Polylines = []polyline{{"p95", strings.Join(p95, " ")}, {"median", strings.Join(median, " ")}}
+	p.Legend = []legendItem{{Kind: "circle", Class: "median", Label: "median drift of the rung's answers"}, {Kind: "square", Class: "p95", Label: "P95 drift"}}
+	if maxCost > 0 {
+		p.Y2Title, p.Y2TitleAt = "cost (USD)", point{f1(plotW - 16), f1((p.y0f + p.y1f) / 2)}
+		p.Y2Ticks = []plotTick{{X: f1(p.x1f + 6), Y: f1(p.y1f + 4), Label: "$0"}, {X: f1(p.x1f + 6), Y: f1(p.y0f + 4), Label: fmt.Sprintf("$%.4f", maxCost)}}
+		p.Legend = append(p.Legend, legendItem{Kind: "bar", Class: "bar", Label: "the rung's cost (right axis)"})
+	}
+	return p
+}
+
+// kib formats a byte count in KiB for an axis.
+func kib(b int) string {
+	v := float64(b) / 1024
+	if v < 10 {
+		return strconv.FormatFloat(v, 'f', 1, 64) + " KiB"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64) + " KiB"
+}
+
+// newRelayPlots are the relay's charts, one per model, with one y-scale:
+// every chain's drift at every step, forward edits (B, C) as circles and
+// inverse ones (C⁻¹, B⁻¹) as triangles of another colour, the median per
+// step joined by a line, and its bootstrap interval as a band.
+func newRelayPlots(r *Report, in Input) []chart {
+	// The scale reaches the largest chain drift, so that no mark is
+	// clamped.
+	top := 0.0
+	for _, s := range in.Scores {
+		if _, _, ok := relay.StepOf(s.TaskID); ok {
+			if d, scored := s.Drift(); scored {
+				top = math.Max(top, d)
+			}
+		}
+	}
+	var out []chart
+	for _, m := range r.Models {
+		var rows []RelayStep
+		for _, s := range r.Relay {
+			if s.Model == m {
+				rows = append(rows, s)
+			}
+		}
+		if len(rows) > 0 {
+			out = append(out, relayPlotOf(m, rows, in, niceTop(top)))
+		}
+	}
+	return out
+}
+
+// inverse reports whether a relay edit undoes an earlier one.
+func inverse(edit string) bool { return strings.HasSuffix(edit, "⁻¹") }
+
+func relayPlotOf(model string, rows []RelayStep, in Input, top float64) chart {
+	p := newChart("relay-"+transcript.Slug(model), model+": drift against step", "step (edit asked for; ↺ expects the source)", "drift (0 = as expected)")
+	p.yScale(top)
+	n := rows[len(rows)-1].Step
+	x := func(step int) float64 { return p.x0f + (p.x1f-p.x0f)*(float64(step)-0.5)/float64(n) }
+	var median, upper, lower []string
+	for i, row := range rows {
+		edit := row.Edit
+		if row.RoundTrip {
+			edit += " ↺"
+		}
+		p.xTick(x(row.Step), strconv.Itoa(row.Step), edit, i == len(rows)-1)
+		if row.MedianDrift == nil {
+			continue
+		}
+		median = append(median, f1(x(row.Step))+","+f1(p.y(*row.MedianDrift)))
+		lo, hi := *row.MedianDrift, *row.MedianDrift
+		if iv := row.MedianInterval; iv != nil {
+			lo, hi = iv.Low, iv.High
+		}
+		upper = append(upper, f1(x(row.Step))+","+f1(p.y(hi)))
+		lower = append([]string{f1(x(row.Step)) + "," + f1(p.y(lo))}, lower...)
+	}
+	p.Bands = []string{strings.Join(append(upper, lower...), " ")}
+	p.Polylines = []polyline{{"median", strings.Join(median, " ")}}
+	type dot struct {
+		href, title string
+		step        int
+		d           float64
+	}
+	var dots []dot
+	for _, s := range in.Scores {
+		doc, step, ok := relay.StepOf(s.TaskID)
+		d, scored := s.Drift()
+		if !ok || s.Model != model || !scored {
+			continue
+		}
+		dots = append(dots, dot{"#" + anchor(s.Model, s.TaskID, s.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", doc, s.Repeat, step, relay.Edits[(step-1)%4], num(d)), step, d})
+	}
+	slices.SortStableFunc(dots, func(a, b dot) int { return cmp.Compare(a.href, b.href) })
+	for _, d := range dots {
+		shape, class := "circle", "forward"
+		if inverse(relay.Edits[(d.step-1)%4]) {
+			shape, class = "triangle", "inverse"
+		}
+		p.mark(shape, class, x(d.step), p.y(d.d), d.href, d.title)
+	}
+	p.Legend = []legendItem{
+		{Kind: "circle", Class: "forward", Label: "a chain at a forward step (B, C; click for its transcript)"},
+		{Kind: "triangle", Class: "inverse", Label: "a chain at an inverse step (C⁻¹, B⁻¹)"},
+		{Kind: "line", Class: "median", Label: "median per step"},
+		{Kind: "band", Class: "band", Label: "bootstrap 95% interval of the median"},
+		{Kind: "symbol", Symbol: "↺", Label: "the step expects the source itself"},
+	}
+	return p
 }

@@ -1,10 +1,7 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
-	"math"
-	"slices"
 	"strconv"
 
 	"bendscript.com/round-trip-harness/relay"
@@ -154,94 +151,4 @@ func relayStep(model string, step int, ss []*scoring.Score, seed int64) RelaySte
 		r.Lossless = ptr(float64(lossless) / float64(r.Scored))
 	}
 	return r
-}
-
-// relayPlot is the inline SVG of one model's relay: the median drift per
-// step joined by a line, its bootstrap interval as a band, and one small
-// mark per chain and step linking to that step's transcript.
-type relayPlot struct {
-	Model          string
-	W, H           int
-	X0, X1, Y0, Y1 string
-	Median, Band   string // polyline and polygon points
-	Dots           []plotMark
-	XTicks, YTicks []plotTick
-}
-
-func newRelayPlots(r *Report, in Input) []relayPlot {
-	var out []relayPlot
-	for _, m := range r.Models {
-		var rows []RelayStep
-		for _, s := range r.Relay {
-			if s.Model == m {
-				rows = append(rows, s)
-			}
-		}
-		if len(rows) == 0 {
-			continue
-		}
-		out = append(out, relayPlotOf(m, rows, in))
-	}
-	return out
-}
-
-func relayPlotOf(model string, rows []RelayStep, in Input) relayPlot {
-	p := relayPlot{Model: model, W: plotW, H: plotH}
-	x0, x1 := float64(padLeft), float64(plotW-padRight)
-	y0, y1 := float64(padTop), float64(plotH-padBottom)
-	p.X0, p.X1, p.Y0, p.Y1 = f1(x0), f1(x1), f1(y0), f1(y1)
-	top := 0.05
-	for _, row := range rows {
-		if row.P95Drift != nil {
-			top = math.Max(top, *row.P95Drift)
-		}
-	}
-	top = math.Min(1, math.Ceil(top*1.15*20)/20)
-	n := rows[len(rows)-1].Step
-	x := func(step int) float64 { return x0 + (x1-x0)*(float64(step)-0.5)/float64(n) }
-	y := func(v float64) float64 { return y1 - (y1-y0)*math.Min(v, top)/top }
-	var upper, lower []string
-	for _, row := range rows {
-		p.XTicks = append(p.XTicks, plotTick{X: f1(x(row.Step)), Y: f1(y1 + 16), Label: strconv.Itoa(row.Step)})
-		if row.MedianDrift == nil {
-			continue
-		}
-		if p.Median != "" {
-			p.Median += " "
-		}
-		p.Median += f1(x(row.Step)) + "," + f1(y(*row.MedianDrift))
-		lo, hi := *row.MedianDrift, *row.MedianDrift
-		if iv := row.MedianInterval; iv != nil {
-			lo, hi = iv.Low, iv.High
-		}
-		upper = append(upper, f1(x(row.Step))+","+f1(y(hi)))
-		lower = append([]string{f1(x(row.Step)) + "," + f1(y(lo))}, lower...)
-	}
-	p.Band = joinSpace(append(upper, lower...))
-	for _, s := range in.Scores {
-		doc, step, ok := relay.StepOf(s.TaskID)
-		d, scored := s.Drift()
-		if !ok || s.Model != model || !scored {
-			continue
-		}
-		p.Dots = append(p.Dots, plotMark{X: f1(x(step)), Y: f1(y(d)), R: "2",
-			Href:  "#" + anchor(s.Model, s.TaskID, s.Repeat),
-			Title: fmt.Sprintf("chain %s r%d, step %d: drift %s", doc, s.Repeat, step, num(d))})
-	}
-	slices.SortStableFunc(p.Dots, func(a, b plotMark) int { return cmp.Compare(a.Href, b.Href) })
-	for _, v := range []float64{0, top / 2, top} {
-		p.YTicks = append(p.YTicks, plotTick{X: f1(x0 - 6), Y: f1(y(v) + 4), Label: num(v)})
-	}
-	return p
-}
-
-func joinSpace(ss []string) string {
-	out := ""
-	for i, s := range ss {
-		if i > 0 {
-			out += " "
-		}
-		out += s
-	}
-	return out
 }

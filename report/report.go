@@ -449,6 +449,10 @@ type RepeatResult struct {
 	Lossless    *bool    `json:"lossless,omitempty"`
 	Residual    *float64 `json:"residual,omitempty"`
 	Unrequested *int     `json:"unrequested,omitempty"`
+	// EditApplied is the answer's metric.Result.EditApplied: every
+	// operation of the gold edit holds (B, C; scored only). With Lossless
+	// it decides the answer's JUnit test case.
+	EditApplied *bool `json:"edit_applied,omitempty"`
 	// Transcript is the transcript's path below the run directory; absent
 	// when missing.
 	Transcript string `json:"transcript,omitempty"`

@@ -2,8 +2,6 @@ package report
 
 import (
 	"cmp"
-	"fmt"
-	"math"
 	"slices"
 
 	"bendscript.com/round-trip-harness/ladder"
@@ -140,79 +138,4 @@ func sizeRow(model, rung string, bytes int, pos string, ss []*scoring.Score) Siz
 		r.Lossless = ptr(float64(lossless) / float64(r.Scored))
 	}
 	return r
-}
-
-// sizePlot is the inline SVG of one model's size ladder: the median drift
-// of each rung (dots joined by a line, lower is better) and its cost
-// (bars, right axis), the rungs spaced evenly in size order.
-type sizePlot struct {
-	Model          string
-	W, H           int
-	X0, X1, Y0, Y1 string
-	Drift          string // the median's polyline points
-	P95            string // the P95's polyline points
-	Dots, Bars     []plotMark
-	XTicks, YTicks []plotTick
-	CostTicks      []plotTick
-}
-
-func newSizePlots(r *Report) []sizePlot {
-	var out []sizePlot
-	for _, m := range r.Models {
-		var rows []SizeRow
-		for _, row := range r.Size {
-			if row.Model == m && row.Position == PositionAll {
-				rows = append(rows, row)
-			}
-		}
-		if len(rows) > 0 {
-			out = append(out, sizePlotOf(m, rows))
-		}
-	}
-	return out
-}
-
-func sizePlotOf(model string, rows []SizeRow) sizePlot {
-	p := sizePlot{Model: model, W: plotW, H: plotH}
-	x0, x1 := float64(padLeft), float64(plotW-padRight)
-	y0, y1 := float64(padTop), float64(plotH-padBottom)
-	p.X0, p.X1, p.Y0, p.Y1 = f1(x0), f1(x1), f1(y0), f1(y1)
-	maxCost := 0.0
-	for _, row := range rows {
-		maxCost = math.Max(maxCost, row.Cost)
-	}
-	step := (x1 - x0) / float64(len(rows))
-	for i, row := range rows {
-		x := x0 + step*(float64(i)+0.5)
-		p.XTicks = append(p.XTicks, plotTick{X: f1(x), Y: f1(y1 + 16), Label: row.Rung})
-		if maxCost > 0 {
-			h := (y1 - y0) * row.Cost / maxCost
-			p.Bars = append(p.Bars, plotMark{X: f1(x - step/4), Y: f1(y1 - h), W: f1(step / 2), H: f1(h),
-				Title: fmt.Sprintf("%s: cost $%.4f, %d output tokens", row.Rung, row.Cost, row.OutputTokens)})
-		}
-		if row.MedianDrift == nil {
-			continue
-		}
-		y := y1 - (y1-y0)*math.Min(*row.MedianDrift, 1)
-		p.Dots = append(p.Dots, plotMark{X: f1(x), Y: f1(y), R: "4",
-			Title: fmt.Sprintf("%s (%d bytes): median drift %s, P95 %s, edits applied %s, %d invalid, %d cut off", row.Rung, row.Bytes,
-				num(*row.MedianDrift), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), row.Invalid, row.CutOff)})
-		if p.Drift != "" {
-			p.Drift += " "
-		}
-		p.Drift += f1(x) + "," + f1(y)
-		if row.P95Drift != nil {
-			if p.P95 != "" {
-				p.P95 += " "
-			}
-			p.P95 += f1(x) + "," + f1(y1-(y1-y0)*math.Min(*row.P95Drift, 1))
-		}
-	}
-	for _, v := range []float64{0, 0.5, 1} {
-		p.YTicks = append(p.YTicks, plotTick{X: f1(x0 - 6), Y: f1(y1 - (y1-y0)*v + 4), Label: num(v)})
-	}
-	if maxCost > 0 {
-		p.CostTicks = append(p.CostTicks, plotTick{X: f1(x1 + 6), Y: f1(y0 + 4), Label: fmt.Sprintf("$%.4f", maxCost)})
-	}
-	return p
 }

@@ -8,9 +8,9 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// WriteAll writes dir/<run-id>.json, .md, .html and .csv (WriteCSV),
-// each atomically (a reader never sees half a report), and returns their
-// paths in that order.
+// WriteAll writes dir/<run-id>.json, .md, .html, .csv (WriteCSV) and
+// .junit.xml (the report as CI test results), each atomically (a reader
+// never sees half a report), and returns their paths in that order.
 func WriteAll(dir string, r *Report, in Input) ([]string, error) {
 	if r.RunID == "" {
 		return nil, fmt.Errorf("writing report: the report has no run id")
@@ -23,6 +23,7 @@ func WriteAll(dir string, r *Report, in Input) ([]string, error) {
 		{".md", func(w io.Writer) error { return WriteMarkdown(w, r) }},
 		{".html", func(w io.Writer) error { return WriteHTML(w, r, in) }},
 		{".csv", func(w io.Writer) error { return WriteCSV(w, in) }},
+		{".junit.xml", func(w io.Writer) error { return WriteJUnit(w, r) }},
 	}
 	var paths []string
 	for _, wr := range writers {

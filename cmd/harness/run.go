@@ -66,6 +66,7 @@ func commands() []command {
 		{"compare", "compare two JSON reports per model and class, with significance", cmdCompare},
 		{"runs", "list the runs in a directory: id, start, suite, models, verdict, state, cost", cmdRuns},
 		{"show", "print one transcript of a run: instruction, expected → produced diff, diagnostics, votes, cost", cmdShow},
+		{"trend", "follow the headline numbers across any number of JSON reports, in date order", cmdTrend},
 		{"version", "print the harness version", cmdVersion},
 	}
 }

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// cmdTrend follows the headline numbers of any number of JSON reports in
+// date order, each change from the previous report marked by compare's
+// paired tests.
+func cmdTrend(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("trend", "trend [--html FILE] REPORT.json...", `
+		harness trend reports/*.json
+		harness trend --html reports/trend.html nights/*/reports/*.json >> "$GITHUB_STEP_SUMMARY"`, stderr)
+	htmlOut := fs.String("html", "", "also write the trend as a self-contained HTML page to FILE, one line per model")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return usageError("trend: give one or more reports")
+	}
+	var reps []*report.Report
+	for _, name := range fs.Args() {
+		f, err := os.Open(name)
+		if err != nil {
+			return &exitError{exitCantRun, err}
+		}
+		r, err := report.ReadJSON(f, name)
+		f.Close()
+		if err != nil {
+			return &exitError{exitCantRun, err}
+		}
+		reps = append(reps, r)
+	}
+	tr := report.Trend(reps, fs.Args())
+	if *htmlOut != "" {
+		if err := transcript.WriteAtomic(*htmlOut, tr.WriteHTML); err != nil {
+			return &exitError{exitCantRun, err}
+		}
+	}
+	return tr.WriteMarkdown(stdout)
+}

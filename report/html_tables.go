@@ -1,0 +1,269 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// The viewer holds every table of the Markdown report, with the same
+// columns (TestHTMLHasEveryMarkdownTable holds them to it), so that a
+// person who opens the HTML misses nothing the job summary shows. The
+// rows are built here from the Report, cell by cell as the Markdown
+// writer formats them, without its Markdown markup.
+
+// htmlTable is one table of the viewer.
+type htmlTable struct {
+	ID, Title, Note string
+	Head            []string
+	Rows            []htmlRow
+	// Sortable is set on long tables: clicking a column sorts by it.
+	Sortable bool
+}
+
+type htmlRow struct{ Cells []htmlCell }
+
+// htmlCell is one cell; Class is "ok" or "bad" for a ✔ or ✘ cell.
+type htmlCell struct{ Text, Class string }
+
+// sortableRows is the number of rows from which a table is sortable.
+const sortableRows = 8
+
+func (t *htmlTable) add(cells ...string) {
+	row := htmlRow{}
+	for _, c := range cells {
+		row.Cells = append(row.Cells, htmlCell{Text: c})
+	}
+	t.Rows = append(t.Rows, row)
+	t.Sortable = len(t.Rows) >= sortableRows
+}
+
+// checked is a cell that holds (✔) or not (✘).
+func checked(ok bool, text string) htmlCell {
+	if ok {
+		return htmlCell{text, "ok"}
+	}
+	return htmlCell{text, "bad"}
+}
+
+// numberTables are the tables of the viewer's "Numbers" section, in the
+// Markdown's order: drift, faithfulness, calls, models.
+func numberTables(r *Report) []htmlTable {
+	var out []htmlTable
+	for _, t := range []htmlTable{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
+		if len(t.Rows) > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func driftTable(r *Report) htmlTable {
+	t := htmlTable{ID: "drift", Title: "Drift (classes B and C)",
+		Note: "Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95% interval of the median; noise is the range of the median across repeats. Components are medians over documents. Lossless, residual, unchanged, unrequested and invalid are the harness's own (see the lossless table).",
+		Head: append(append([]string{"model", "class", "n", "median [95% CI]", "P95", "max", "noise (range)"}, metric.ComponentLabels[:]...),
+			"edit applied", "lossless", "residual", "unchanged", "unrequested", "invalid")}
+	for _, model := range r.Models {
+		for _, class := range []string{task.ClassB, task.ClassC} {
+			c := r.Results[model].Class(class)
+			if c == nil {
+				continue
+			}
+			cells := []string{model, class, strconv.Itoa(c.Documents), withInterval(c.MedianDrift, c.MedianInterval),
+				numOr(c.P95Drift, "n/a"), numOr(c.MaxDrift, "n/a"), noiseText(c.Noise)}
+			for i := range metric.NumComponents {
+				if cm := c.ComponentMedians; cm != nil {
+					cells = append(cells, num(cm.List()[i]))
+				} else {
+					cells = append(cells, "n/a")
+				}
+			}
+			t.add(append(cells, percentOr(c.EditComplianceRate), percentOr(c.LosslessRate),
+				numOr(c.ResidualMedian, "n/a")+" / "+numOr(c.ResidualP95, "n/a"), percentOr(c.UnchangedRate),
+				numOr(c.UnrequestedMedian, "n/a")+" / "+intOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))...)
+		}
+	}
+	return t
+}
+
+func faithTable(r *Report) htmlTable {
+	t := htmlTable{ID: "faithfulness", Title: "Faithfulness (class A)",
+		Head: []string{"model", "n", "faithfulness [95% CI]", "noise (range)", "decided", "undecided", "votes faithful / unfaithful / error", "ungrounded votes", "judge agreement", "evidence resolved", "invalid"}}
+	for _, model := range r.Models {
+		c := r.Results[model].ClassA
+		if c == nil || c.Judging == nil {
+			continue
+		}
+		j := c.Judging
+		t.add(model, strconv.Itoa(c.Documents), withInterval(c.Faithfulness, c.FaithfulnessInterval), noiseText(c.Noise),
+			strconv.Itoa(j.Decided), strconv.Itoa(j.Undecided), fmt.Sprintf("%d / %d / %d", j.Votes.Faithful, j.Votes.Unfaithful, j.Votes.Error),
+			strconv.Itoa(j.Votes.Ungrounded), percentOr(j.Agreement), percentOr(c.EvidenceResolvedMean), strconv.Itoa(c.Invalid))
+	}
+	return t
+}
+
+func callsTable(r *Report) htmlTable {
+	t := htmlTable{ID: "calls", Title: "Calls: tokens, cost and latency",
+		Note: "Cached: the share of prompt tokens the provider served from its cache. Cost: the known cost; calls whose cost was not reported are counted beside it.",
+		Head: []string{"model", "class", "planned", "scored", "API errors", "missing", "prompt tokens", "cached", "completion tokens", "cost (USD)", "latency p50 / p95 / max (ms)"}}
+	for _, model := range r.Models {
+		for _, class := range Classes {
+			c := r.Results[model].Class(class)
+			if c == nil {
+				continue
+			}
+			cost := fmt.Sprintf("%.4f", c.Cost.USD)
+			if c.Cost.Unknown > 0 {
+				cost += fmt.Sprintf(" (+%d unknown)", c.Cost.Unknown)
+			}
+			cached := "n/a"
+			if c.Tokens.Prompt > 0 {
+				cached = fmt.Sprintf("%.0f%%", 100*float64(c.Tokens.Cached)/float64(c.Tokens.Prompt))
+			}
+			t.add(model, class, strconv.Itoa(c.Planned), strconv.Itoa(c.Scored), strconv.Itoa(c.APIErrors), strconv.Itoa(c.Missing),
+				strconv.FormatInt(c.Tokens.Prompt, 10), cached, strconv.FormatInt(c.Tokens.Completion, 10), cost,
+				fmt.Sprintf("%d / %d / %d", c.LatencyMS.P50, c.LatencyMS.P95, c.LatencyMS.Max))
+		}
+	}
+	return t
+}
+
+func modelsTable(r *Report) htmlTable {
+	t := htmlTable{ID: "models", Title: "Models",
+		Note: "Which determinism controls each model's requests carried (§8.7 \"where supported\"), who served the answers, and how many were cut off at the output budget.",
+		Head: []string{"model", "temperature", "seed", "providers", "cut off while reasoning", "cut off (output)"}}
+	for _, model := range r.Models {
+		mr := r.Results[model]
+		control := func(p string) string {
+			switch d := mr.Determinism; {
+			case d == nil:
+				return "not recorded"
+			case slices.Contains(d.Lacking, p):
+				return "not supported, not sent"
+			case d.Source == transcript.DeterminismUnchecked:
+				return "sent, unchecked"
+			}
+			return "sent"
+		}
+		var providers []string
+		for _, p := range slices.Sorted(maps.Keys(mr.Providers)) {
+			providers = append(providers, fmt.Sprintf("%s (%d)", p, mr.Providers[p]))
+		}
+		reasoning, output := 0, 0
+		for _, class := range Classes {
+			if c := mr.Class(class); c != nil {
+				reasoning += c.CutOffReasoning
+				output += c.CutOffOutput
+			}
+		}
+		t.add(model, control("temperature"), control("seed"), strings.Join(providers, ", "), strconv.Itoa(reasoning), strconv.Itoa(output))
+	}
+	return t
+}
+
+// sizeTable is the size ladder per model, rung and position.
+func sizeTable(r *Report) *htmlTable {
+	if len(r.Size) == 0 {
+		return nil
+	}
+	t := &htmlTable{ID: "size-table", Note: "One value per answer; the rung's row (all) aggregates its positions. Cut off: answers stopped at the output budget.",
+		Head: []string{"model", "rung", "bytes", "position", "n", "median drift", "P95 drift", "edits applied", "lossless", "invalid", "cut off", "output tokens", "cost (USD)"}}
+	for _, row := range r.Size {
+		cost := fmt.Sprintf("%.4f", row.Cost)
+		if row.CostUnknown > 0 {
+			cost += fmt.Sprintf(" (+%d unknown)", row.CostUnknown)
+		}
+		t.add(row.Model, row.Rung, strconv.Itoa(row.Bytes), row.Position, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"),
+			numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), percentOr(row.Lossless), strconv.Itoa(row.Invalid),
+			strconv.Itoa(row.CutOff), strconv.FormatInt(row.OutputTokens, 10), cost)
+	}
+	return t
+}
+
+// relayTable is the relay per model and step; relayBreaks says per model
+// where chains first broke.
+func relayTable(r *Report) *htmlTable {
+	if len(r.Relay) == 0 {
+		return nil
+	}
+	t := &htmlTable{ID: "relay-table", Note: "↺: the step expects the source itself, so its drift is the drift against the source. Not run: chains ended earlier by an answer with no document (drift 1).",
+		Head: []string{"model", "step", "edit", "chains", "median drift [95% CI]", "P95 drift", "edits applied", "lossless", "not run", "API errors", "missing"}}
+	for _, s := range r.Relay {
+		step := strconv.Itoa(s.Step)
+		if s.RoundTrip {
+			step += " ↺"
+		}
+		t.add(s.Model, step, s.Edit, strconv.Itoa(s.Chains), withInterval(s.MedianDrift, s.MedianInterval), numOr(s.P95Drift, "n/a"),
+			percentOr(s.EditsApplied), percentOr(s.Lossless), strconv.Itoa(s.NotRun), strconv.Itoa(s.APIErrors), strconv.Itoa(s.Missing))
+	}
+	return t
+}
+
+// relayBreaks lists, per model, the number of chains that first exceed
+// their class's P95 threshold at each step.
+func relayBreaks(r *Report) []string {
+	var out []string
+	for _, rm := range r.RelayModels {
+		var parts []string
+		for _, k := range slices.SortedFunc(maps.Keys(rm.FirstExceed), func(a, b string) int {
+			ai, aerr := strconv.Atoi(a)
+			bi, berr := strconv.Atoi(b)
+			if aerr != nil || berr != nil {
+				return cmp.Compare(a, b) // "never" after the numbers
+			}
+			return cmp.Compare(ai, bi)
+		}) {
+			parts = append(parts, fmt.Sprintf("%s: %d", k, rm.FirstExceed[k]))
+		}
+		out = append(out, rm.Model+": "+strings.Join(parts, ", "))
+	}
+	return out
+}
+
+// naturalTable is the natural suite as information, with the gating
+// suite's thresholds shown beside each number.
+func naturalTable(r *Report) *htmlTable {
+	if len(r.Natural) == 0 {
+		return nil
+	}
+	th := r.Thresholds
+	t := &htmlTable{ID: "natural-table",
+		Head: []string{"model", "class", "n", "median drift [95% CI]", "P95 drift", "edits applied", "lossless", "unchanged", "median within limit", "P95 within limit", "edits applied within gate"}}
+	within := func(v *float64, limit float64, atLeast bool) htmlCell {
+		if v == nil {
+			return htmlCell{Text: "n/a"}
+		}
+		ok, op := *v <= limit, "≤"
+		if atLeast {
+			ok, op = *v >= limit, "≥"
+		}
+		return checked(ok, fmt.Sprintf("%s %s", op, num(limit)))
+	}
+	for _, model := range r.Models {
+		nr := r.Natural[model]
+		if nr == nil {
+			continue
+		}
+		for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {
+			if c == nil {
+				continue
+			}
+			medLimit, p95Limit, gate := th.ClassBMedianMax, th.ClassBP95Max, th.ClassBEditAppliedMin
+			if c.Class == task.ClassC {
+				medLimit, p95Limit, gate = th.ClassCMedianMax, th.ClassCP95Max, th.ClassCEditAppliedMin
+			}
+			t.add(model, c.Class, strconv.Itoa(c.Documents), withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"),
+				percentOr(c.EditComplianceRate), percentOr(c.LosslessRate), percentOr(c.UnchangedRate))
+			row := &t.Rows[len(t.Rows)-1]
+			row.Cells = append(row.Cells, within(c.MedianDrift, medLimit, false), within(c.P95Drift, p95Limit, false), within(c.EditComplianceRate, gate, true))
+		}
+	}
+	return t
+}

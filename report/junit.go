@@ -1,0 +1,271 @@
+package report
+
+import (
+	"bufio"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"bendscript.com/round-trip-harness/task"
+)
+
+// The JUnit XML file, <run-id>.junit.xml, is the report in the shape every
+// CI system renders as test results (the de-facto schema of Ant's JUnit
+// task, which Jenkins, GitLab, GitHub test-report actions, Azure and
+// CircleCI read): <testsuites> holds one <testsuite> per model and suite;
+// each holds <testcase> elements, and a case fails with a <failure>, errs
+// with an <error> or is <skipped>. It is a function of the Report alone,
+// so it can be rebuilt from the JSON report.
+//
+// Per model and suite, the cases are:
+//
+//   - per threshold (gating suites), "thresholds.<metric>": fails with the
+//     verdict's failure line when the threshold does not hold; the
+//     harness's own gates carry "†" and the property-like suffix
+//     "(harness gate)" in their name, and failure type "harness" (§8.5's
+//     have type "§8.5");
+//   - "complete": fails when the model's run is incomplete (missing
+//     transcripts, API errors, class A answers nobody judged);
+//   - per task and repeat, "tasks.<class>": a class B or C answer fails
+//     when it is not lossless or its edit was not applied, a class A
+//     answer when the judges found it unfaithful; an API error or a
+//     missing transcript is an <error>. In an informational suite (size,
+//     relay, natural) such answers are <skipped> with the same message,
+//     so CI stays green on information.
+//
+// Numbers a reporter should show beside a case are in its <system-out>.
+
+// junitSuites is the root element.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Timestamp  string          `xml:"timestamp,attr,omitempty"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+	Skipped   *junitProblem `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Text    string `xml:",chardata"`
+}
+
+// WriteJUnit writes the report as JUnit XML.
+func WriteJUnit(w io.Writer, r *Report) error {
+	root := junitSuites{Name: "BendScript round-trip " + r.RunID}
+	for _, model := range r.Models {
+		mr := r.Results[model]
+		if mr == nil {
+			continue
+		}
+		root.Suites = append(root.Suites, modelSuite(r, model, mr))
+		if nr := r.Natural[model]; nr != nil && r.Suite != SuiteNatural {
+			s := junitSuite{Name: model + " · " + SuiteNatural, Timestamp: r.RanAt}
+			for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {
+				s.Cases = append(s.Cases, taskCases(model, SuiteNatural, c, false)...)
+			}
+			root.Suites = append(root.Suites, s)
+		}
+		if steps := relayStepsOf(r, model); len(steps) > 0 && r.Suite == SuiteAll {
+			// In "all" the relay's answers are not in Results: one case
+			// per step, as information.
+			s := junitSuite{Name: model + " · " + SuiteRelay, Timestamp: r.RanAt}
+			for _, st := range steps {
+				s.Cases = append(s.Cases, relayCase(model, st))
+			}
+			root.Suites = append(root.Suites, s)
+		}
+	}
+	for _, f := range r.Failures {
+		if f.Model == "" { // a failure of the whole run
+			root.Suites = append(root.Suites, junitSuite{Name: "run", Timestamp: r.RanAt, Cases: []junitCase{{
+				Name: f.Metric, Classname: "run", Failure: &junitProblem{Message: f.Message, Type: f.Metric},
+			}}})
+		}
+	}
+	for i := range root.Suites {
+		s := &root.Suites[i]
+		s.count()
+		root.Tests += s.Tests
+		root.Failures += s.Failures
+		root.Errors += s.Errors
+		root.Skipped += s.Skipped
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(xml.Header)
+	enc := xml.NewEncoder(bw)
+	enc.Indent("", "  ")
+	if err := enc.Encode(root); err != nil {
+		return fmt.Errorf("writing JUnit report: %w", err)
+	}
+	bw.WriteString("\n")
+	return bw.Flush()
+}
+
+// modelSuite is one model's test suite in the report's own suite.
+func modelSuite(r *Report, model string, mr *ModelResult) junitSuite {
+	s := junitSuite{Name: model + " · " + r.Suite, Timestamp: r.RanAt, Properties: []junitProperty{
+		{"run_id", r.RunID}, {"suite", r.Suite}, {"metric_version", r.MetricVersion},
+		{"corpus_hash", r.CorpusHash}, {"verdict", r.Verdict}, {"transcripts", mr.Transcripts},
+	}}
+	failed := map[string]Failure{}
+	for _, f := range r.Failures {
+		if f.Model == model {
+			failed[f.Metric] = f
+		}
+	}
+	if gated(r.Suite) {
+		for _, t := range r.thresholds() {
+			name := fmt.Sprintf("%s %s %s", t.label, opSymbol(t.op), num(t.limit))
+			typ := "§8.5"
+			if t.own {
+				name, typ = name+" † (harness gate)", SourceHarness
+			}
+			c := junitCase{Name: name, Classname: classname(model, r.Suite, "thresholds"),
+				SystemOut: fmt.Sprintf("%s = %s", t.metric, numOr(t.value(mr), "n/a"))}
+			if f, ok := failed[t.metric]; ok {
+				c.Failure = &junitProblem{Message: f.Message, Type: typ}
+			}
+			s.Cases = append(s.Cases, c)
+		}
+	}
+	complete := junitCase{Name: "complete", Classname: classname(model, r.Suite, "thresholds")}
+	if f, ok := failed[MetricIncomplete]; ok {
+		complete.Failure = &junitProblem{Message: f.Message, Type: MetricIncomplete}
+	}
+	s.Cases = append(s.Cases, complete)
+	for _, class := range Classes {
+		s.Cases = append(s.Cases, taskCases(model, r.Suite, mr.Class(class), gated(r.Suite))...)
+	}
+	return s
+}
+
+func classname(model, suite, group string) string {
+	return model + "." + suite + "." + group
+}
+
+// taskCases are the cases of a class's answers, one per task and repeat.
+// An answer that fails fails its case when gating, and skips it with the
+// same message when the suite is information.
+func taskCases(model, suite string, c *ClassResult, gating bool) []junitCase {
+	if c == nil {
+		return nil
+	}
+	var out []junitCase
+	for _, d := range c.PerDocument {
+		for _, rr := range d.Repeats {
+			jc := junitCase{Name: fmt.Sprintf("%s r%d", d.TaskID, rr.Repeat), Classname: classname(model, suite, "tasks.class_"+strings.ToLower(c.Class))}
+			what, problem := answerOutcome(c.Class, rr)
+			jc.SystemOut = what
+			switch {
+			case rr.Status != "scored":
+				jc.Error = &junitProblem{Message: what, Type: rr.Status}
+			case problem && gating:
+				jc.Failure = &junitProblem{Message: what, Type: "answer"}
+			case problem:
+				jc.Skipped = &junitProblem{Message: "information (suite " + suite + " decides no verdict): " + what}
+			}
+			if rr.Transcript != "" {
+				jc.SystemOut += "\ntranscript: " + rr.Transcript
+			}
+			out = append(out, jc)
+		}
+	}
+	return out
+}
+
+// answerOutcome says what one answer was and whether it fails its case.
+func answerOutcome(class string, rr RepeatResult) (string, bool) {
+	switch rr.Status {
+	case "scored":
+	case "missing":
+		return "no transcript: the run did not reach this answer", true
+	default:
+		return "the call failed (" + rr.Status + "): no answer to score", true
+	}
+	if class == task.ClassA {
+		switch {
+		case rr.Faithful == nil:
+			return "no judge decided this answer", true
+		case !*rr.Faithful:
+			return "judged unfaithful", true
+		}
+		return "judged faithful", false
+	}
+	drift := "drift " + numOr(rr.Drift, "n/a")
+	lossless := rr.Lossless != nil && *rr.Lossless
+	applied := rr.EditApplied != nil && *rr.EditApplied
+	switch {
+	case lossless:
+		return "lossless (" + drift + ")", false
+	case !applied:
+		return "edit not applied, not lossless (" + drift + ")", true
+	}
+	return "edit applied but not lossless (" + drift + ", residual " + numOr(rr.Residual, "n/a") + ", unrequested changes " + intOr(rr.Unrequested) + ")", true
+}
+
+// relayStepsOf lists a model's relay steps.
+func relayStepsOf(r *Report, model string) []RelayStep {
+	var out []RelayStep
+	for _, st := range r.Relay {
+		if st.Model == model {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// relayCase is one relay step as information: skipped unless every chain
+// was lossless at it.
+func relayCase(model string, st RelayStep) junitCase {
+	what := fmt.Sprintf("step %d (%s): lossless %s, median drift %s, edits applied %s over %d chains",
+		st.Step, st.Edit, percentOr(st.Lossless), numOr(st.MedianDrift, "n/a"), percentOr(st.EditsApplied), st.Chains)
+	c := junitCase{Name: fmt.Sprintf("step %d (%s)", st.Step, st.Edit), Classname: classname(model, SuiteRelay, "steps"), SystemOut: what}
+	if st.Lossless == nil || *st.Lossless < 1 {
+		c.Skipped = &junitProblem{Message: "information (suite relay decides no verdict): " + what}
+	}
+	return c
+}
+
+// count sets a suite's totals from its cases.
+func (s *junitSuite) count() {
+	s.Tests = len(s.Cases)
+	for _, c := range s.Cases {
+		switch {
+		case c.Failure != nil:
+			s.Failures++
+		case c.Error != nil:
+			s.Errors++
+		case c.Skipped != nil:
+			s.Skipped++
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/corpus"
+	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// trendNights are three offline "nights" of offline/oracle and
+// offline/noisy: the second with another seed (the same noise level,
+// other slips), the third with offline/noisy served at offline/noisy-high's
+// noise level under its usual name, as when a provider changes the model
+// behind a name overnight. A trend must mark that change and only that.
+func trendNights(t *testing.T) ([]*Report, []string) {
+	t.Helper()
+	set, _ := task.Load(corpus.FS, instructions.FS)
+	high, err := offline.New(offline.NoisyHigh, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nights := []struct {
+		name  string
+		seed  int64
+		extra map[string]model.Client
+	}{
+		{"night1.json", 20260427, nil},
+		{"night2.json", 7, nil},
+		{"night3.json", 7, map[string]model.Client{offline.Noisy: high}},
+	}
+	var reps []*Report
+	var names []string
+	// Given out of date order: the trend orders them by ran_at.
+	for _, i := range []int{2, 0, 1} {
+		n := nights[i]
+		in, _ := pipeline(t, []string{offline.Oracle, offline.Noisy}, n.extra, 1, n.seed)
+		in.Manifest.RunID = strings.TrimSuffix(n.name, ".json")
+		in.Manifest.StartedAt = t0.Add(time.Duration(i) * 24 * time.Hour)
+		reps, names = append(reps, Build(in)), append(names, n.name)
+	}
+	return reps, names
+}
+
+// TestTrendMarksNoiseChange: over three nights, the trend lists them in
+// date order, marks offline/noisy's change to a higher noise level in the
+// third night as worse and the oracle as unchanged; golden Markdown.
+func TestTrendMarksNoiseChange(t *testing.T) {
+	reps, names := trendNights(t)
+	tr := Trend(reps, names)
+	if got := []string{tr.Reports[0].RunID, tr.Reports[1].RunID, tr.Reports[2].RunID}; strings.Join(got, ",") != "night1,night2,night3" {
+		t.Errorf("reports in order %v, want date order", got)
+	}
+	for _, s := range tr.Series {
+		last := s.Points[len(s.Points)-1]
+		switch {
+		case s.Model == offline.Oracle && (last.Change != "~" || s.Class != "A" && last.LosslessChange != "~"):
+			t.Errorf("oracle class %s marked %q / %q", s.Class, last.Change, last.LosslessChange)
+		case s.Model == offline.Noisy && s.Class != "A" && last.Change != "worse" && last.LosslessChange != "worse":
+			t.Errorf("noisy class %s: the noise change is marked %q / %q, want worse", s.Class, last.Change, last.LosslessChange)
+		}
+	}
+	var md, page bytes.Buffer
+	if err := tr.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "trend.md.golden", md.Bytes())
+	if err := tr.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`id="trend-gating-B-median"`, `class="axis-title"`, `<ul class="legend">`, "offline/noisy"} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("the trend page lacks %s", want)
+		}
+	}
+	if strings.Contains(page.String(), "<script") {
+		t.Error("the trend page holds a script")
+	}
+}
