@@ -122,7 +122,7 @@ func TestRelayThenEndsChain(t *testing.T) {
 	r := suite.NewRelay(set, loadPrompts(t), []string{"a/alpha"}, 1, nil, "run")
 	doc := string(set.Documents[0].Bytes)
 	failed := stepAnswer("a/alpha", "01-s01", 0, doc)
-	failed.Response, failed.Error = nil, &transcript.CallError{Code: "timeout", Message: "timed out"}
+	failed.Error = &transcript.CallError{Code: "timeout", Message: "timed out"} // the partial response kept
 	judged := stepAnswer("a/alpha", "01-s01", 0, doc)
 	judged.Kind = transcript.KindJudge
 	tests := []struct {
@@ -136,7 +136,7 @@ func TestRelayThenEndsChain(t *testing.T) {
 		{"no document", stepAnswer("a/alpha", "01-s01", 0, "I cannot do that."), 0, "an answer without a document ends the chain"},
 		{"blocks not an array", stepAnswer("a/alpha", "01-s01", 0, `{"blocks": 3}`), 0, "not a document"},
 		{"last step", stepAnswer("a/alpha", relay.TaskID("01", relaySteps), 0, doc), 0, "the chain is done"},
-		{"API failure", failed, 0, "left for a resume to ask again"},
+		{"API failure", failed, 0, "left for a resume to ask again, even with a response"},
 		{"judge transcript", judged, 0, "only answers hand documents on"},
 		{"not a relay task", stepAnswer("a/alpha", "01-b", 0, doc), 0, "single tasks have no next step"},
 	}

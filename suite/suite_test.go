@@ -92,10 +92,10 @@ func TestParamsForLackingNotSent(t *testing.T) {
 	for _, tt := range tests {
 		p := suite.ParamsFor(cfg, "openai/gpt", tt.lacking)
 		if got := p.Temperature != nil; got != tt.temperature || got && *p.Temperature != 0.25 {
-			t.Errorf("lacking %q: temperature %v, want sent=%v with 0.25 (%s)", tt.lacking, p.Temperature, tt.temperature, tt.reason)
+			t.Errorf("lacking %q: temperature %v, want sent=%v with 0.25 (%s)", tt.lacking, deref(p.Temperature), tt.temperature, tt.reason)
 		}
 		if got := p.Seed != nil; got != tt.seed || got && *p.Seed != 40 {
-			t.Errorf("lacking %q: seed %v, want sent=%v with 40 (%s)", tt.lacking, p.Seed, tt.seed, tt.reason)
+			t.Errorf("lacking %q: seed %v, want sent=%v with 40 (%s)", tt.lacking, deref(p.Seed), tt.seed, tt.reason)
 		}
 		if p.MaxTokens != 2000 || p.Reasoning != nil || p.Provider != nil || p.Cache {
 			t.Errorf("lacking %q: %+v; want request.max_tokens and nothing else for a model without settings", tt.lacking, p)
@@ -198,7 +198,8 @@ func TestAnswerJobRecord(t *testing.T) {
 	r := j.Record
 	want := transcript.Hashes{Prompt: prompts.Hash, Task: tk.Hash, Document: tk.Source.Hash}
 	if r.Kind != transcript.KindTask || r.RunID != "run-1" || r.Model != "x/model" || r.TaskID != "04-b" || r.Class != task.ClassB || r.Repeat != 3 || r.Hashes != want {
-		t.Errorf("record %+v; want a task transcript of x/model, 04-b, class B, repeat 3, run-1, hashes %+v", r, want)
+		t.Errorf("record kind %s run %s model %s task %s class %s repeat %d hashes %+v; want a task transcript of x/model, 04-b, class B, repeat 3, run-1, hashes %+v",
+			r.Kind, r.RunID, r.Model, r.TaskID, r.Class, r.Repeat, r.Hashes, want)
 	}
 	if j.Model != "x/model" || j.Request.Model != "x/model" || j.Request.TaskID != "04-b" || j.Request.MaxTokens != 700 || j.Skip != "" {
 		t.Errorf("job %q request %q task %q max %d skip %q", j.Model, j.Request.Model, j.Request.TaskID, j.Request.MaxTokens, j.Skip)
@@ -234,7 +235,8 @@ func TestAnswerJobSeedPerRepeat(t *testing.T) {
 	}
 }
 
-func deref(p *int64) any {
+// deref is what p points to, or nil, for messages.
+func deref[T any](p *T) any {
 	if p == nil {
 		return nil
 	}
@@ -322,8 +324,11 @@ func TestAnswerJobTooLargeNeverSent(t *testing.T) {
 	if c.n.Load() != 0 {
 		t.Errorf("the model was called %d times", c.n.Load())
 	}
-	if len(res) != 1 || res[0].Transcript.Error == nil || res[0].Transcript.Error.Code != transcript.CodeNotSent || res[0].Transcript.Error.Message != j.Skip {
-		t.Errorf("results %+v; want one transcript not sent, with the job's reason %q", res, j.Skip)
+	if len(res) != 1 {
+		t.Fatalf("%d results, want 1", len(res))
+	}
+	if e := res[0].Transcript.Error; e == nil || e.Code != transcript.CodeNotSent || e.Message != j.Skip {
+		t.Errorf("error %+v; want not sent, with the job's reason %q", deref(e), j.Skip)
 	}
 }
 
@@ -407,11 +412,11 @@ func TestNewAnswersParams(t *testing.T) {
 		switch j.Model {
 		case "a/given":
 			if req.MaxTokens != 123 || req.Seed != nil || req.Temperature != nil {
-				t.Errorf("%s: max %d seed %v temperature %v; want the given params (123, none, none)", key(j), req.MaxTokens, req.Seed, req.Temperature)
+				t.Errorf("%s: max %d seed %v temperature %v; want the given params (123, none, none)", key(j), req.MaxTokens, deref(req.Seed), deref(req.Temperature))
 			}
 		case "b/default":
 			if req.MaxTokens != 2000 || req.Seed == nil || *req.Seed != 40+int64(r) || req.Temperature == nil || *req.Temperature != 0.25 {
-				t.Errorf("%s: max %d seed %v temperature %v; want the configuration's (2000, %d, 0.25)", key(j), req.MaxTokens, req.Seed, req.Temperature, 40+r)
+				t.Errorf("%s: max %d seed %v temperature %v; want the configuration's (2000, %d, 0.25)", key(j), req.MaxTokens, deref(req.Seed), deref(req.Temperature), 40+r)
 			}
 		}
 	}
@@ -535,7 +540,7 @@ func TestJudgeVotes(t *testing.T) {
 	for _, j := range jobs {
 		r := j.Record
 		if !j.Counted || r.Kind != transcript.KindJudge || r.Model != j.Model || r.Judged == nil || r.Judged.Model != "b/beta" || r.Judged.Hash != a.Hash || r.Repeat != 1 {
-			t.Errorf("vote of %s: counted %v, record %+v; want a counted judge record of b/beta's answer, repeat 1", j.Model, j.Counted, r)
+			t.Errorf("vote of %s: counted %v, record kind %s model %s judged %v repeat %d; want a counted judge record of b/beta's answer, repeat 1", j.Model, j.Counted, r.Kind, r.Model, r.Judged, r.Repeat)
 		}
 		if j.Keep == nil || !j.Keep(&r) {
 			t.Errorf("vote of %s: an archived vote on the same answer is not kept", j.Model)
@@ -548,7 +553,7 @@ func TestJudgeVotes(t *testing.T) {
 	}
 
 	failed := answer(t, "b/beta", "01-a", 0, valid)
-	failed.Response, failed.Error = nil, &transcript.CallError{Code: "timeout", Message: "timed out"}
+	failed.Error = &transcript.CallError{Code: "timeout", Message: "timed out"} // the partial response kept
 	judged := answer(t, "b/beta", "01-a", 0, valid)
 	judged.Kind = transcript.KindJudge
 	none := []struct {
@@ -558,7 +563,7 @@ func TestJudgeVotes(t *testing.T) {
 	}{
 		{"class B", answer(t, "b/beta", "01-b", 0, valid), "edits are scored by the metric"},
 		{"class C", answer(t, "b/beta", "01-c", 0, valid), "edits are scored by the metric"},
-		{"failed", failed, "an API failure has nothing to judge"},
+		{"failed", failed, "an API failure is no answer, even with a response"},
 		{"judge vote", judged, "a vote is not judged in turn"},
 		{"unknown task", answer(t, "b/beta", "99-a", 0, valid), "a task not in the set is not judged (and does not panic)"},
 		{"not an answer object", answer(t, "b/beta", "01-a", 0, "I do not know."), "decided unfaithful without judges"},
