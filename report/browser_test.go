@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bendscript.com/round-trip-harness/suites"
 	"bytes"
 	"context"
 	"fmt"
@@ -61,7 +62,7 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	pages := map[string]string{"main": path}
-	for _, suite := range []string{SuiteSize, SuiteRelay} {
+	for _, suite := range []string{suites.Size, suites.Relay} {
 		in := suiteInput(suite)
 		var buf bytes.Buffer
 		if err := WriteHTML(&buf, Build(in), in); err != nil {
@@ -72,7 +73,7 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, name := range []string{"main", SuiteSize, SuiteRelay} {
+	for _, name := range []string{"main", suites.Size, suites.Relay} {
 		for _, width := range []int64{1280, 420} {
 			checkPlots(t, ctx, name, pages[name], width, shots)
 		}
@@ -162,7 +163,7 @@ func suiteInput(suite string) Input {
 	var ids []string
 	classOf := map[string]string{}
 	switch suite {
-	case SuiteSize:
+	case suites.Size:
 		for _, rung := range []string{"8k", "32k", "128k", "512k"} {
 			for _, pos := range []string{"start", "middle", "end"} {
 				for _, c := range []string{"b", "c"} {
@@ -171,7 +172,7 @@ func suiteInput(suite string) Input {
 				}
 			}
 		}
-	case SuiteRelay:
+	case suites.Relay:
 		for d := 1; d <= 20; d++ {
 			for step := 1; step <= 8; step++ {
 				id := fmt.Sprintf("%02d-s%02d", d, step)
@@ -184,7 +185,14 @@ func suiteInput(suite string) Input {
 	for _, model := range s.models {
 		for _, id := range ids {
 			sc := s.score(model, id, 0)
-			sc.Class = classOf[id]
+			sc.Class, sc.Suite = classOf[id], suite
+			switch suite {
+			case suites.Size:
+				parts := strings.SplitN(id, "-", 3)
+				sc.Rung, sc.Position = parts[0], parts[1]
+			case suites.Relay:
+				sc.Chain, sc.Step = id[:2], int(id[4]-'0')*10+int(id[5]-'0')
+			}
 			in.Scores = append(in.Scores, sc)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -59,12 +59,11 @@ func Build(in Input) *Report {
 		scores[key{s.Model, s.TaskID, s.Repeat}] = s
 	}
 	b := builder{repeats: m.Repeats, seed: m.Seed, scores: scores}
-	byClass := tasksByClass(in, func(id string) bool {
-		// In "all", the classes are the gating suite's: relay steps and
-		// natural tasks have their own sections.
-		_, _, step := relay.StepOf(id)
-		return in.Manifest.Inputs.Suite != SuiteAll || !step && !naturalIDs(id)
-	})
+	part := partOf(in)
+	r.Suite = cmp.Or(m.Inputs.Suite, suites.Gating)
+	// The classes are the tasks of the suite's classes part ("all": the
+	// gating suite's); its other parts have their own sections.
+	byClass := tasksByClass(in, func(id string) bool { return suites.InClasses(r.Suite, part[id]) })
 	for _, model := range m.Models {
 		mr := &ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/", Providers: map[string]int{}}
 		if d, ok := m.Determinism[model]; ok {
@@ -82,15 +81,15 @@ func Build(in Input) *Report {
 		}
 		r.Results[model] = mr
 	}
-	r.Suite = cmp.Or(m.Inputs.Suite, SuiteGating)
-	switch r.Suite {
-	case SuiteSize:
-		r.Size = sizeRows(in)
-	case SuiteRelay, SuiteAll:
-		r.Relay, r.RelayModels = relaySteps(in, m.Seed)
-	}
-	if r.Suite == SuiteNatural || r.Suite == SuiteAll {
-		r.Natural = b.natural(m.Models, tasksByClass(in, naturalIDs))
+	for _, p := range suites.PartsOf(r.Suite) {
+		switch p.Section {
+		case sectionSize:
+			r.Size = sizeRows(in)
+		case sectionRelay:
+			r.Relay, r.RelayModels = relaySteps(in, m.Seed)
+		case sectionNatural:
+			r.Natural = b.natural(m.Models, tasksByClass(in, func(id string) bool { return part[id] == p.Name }))
+		}
 	}
 	r.Partial = m.Inputs.Selection
 	r.Custom = customValues(cfg)
@@ -154,9 +153,6 @@ func tasksByClass(in Input, keep func(id string) bool) map[string][]string {
 	return out
 }
 
-// naturalIDs reports whether a task id is a natural-suite task's (n03-b).
-func naturalIDs(id string) bool { return strings.HasPrefix(id, "n") }
-
 // natural computes the natural section: classes B and C over the natural
 // tasks (byClass), per model.
 func (b *builder) natural(models []string, byClass map[string][]string) map[string]*NaturalResult {
@@ -170,6 +166,40 @@ func (b *builder) natural(models []string, byClass map[string][]string) map[stri
 			nr.ClassC = b.class(m, task.ClassC, ids)
 		}
 		out[m] = nr
+	}
+	return out
+}
+
+// The report sections a suite's part may add (suites.Suite.Section).
+const (
+	sectionNatural = "natural"
+	sectionSize    = "size"
+	sectionRelay   = "relay"
+)
+
+// beside returns the name of the run's part whose tasks add section sec
+// beside the classes (a part that is itself the classes is not beside
+// them), or "".
+func beside(suite, sec string) string {
+	for _, p := range suites.PartsOf(suite) {
+		if p.Section == sec && !suites.InClasses(suite, p.Name) {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// partOf maps each task id to the suite part it belongs to (task.Task's
+// Suite, from the set, else from its scores).
+func partOf(in Input) map[string]string {
+	out := map[string]string{}
+	for _, s := range in.Scores {
+		out[s.TaskID] = s.Suite
+	}
+	if in.Set != nil {
+		for _, t := range in.Set.Tasks {
+			out[t.ID] = t.Suite
+		}
 	}
 	return out
 }

@@ -15,6 +15,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/linediff"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -181,7 +182,7 @@ func newPage(r *Report, in Input) page {
 	// The size and relay suites have plots of their own; their tasks'
 	// per-document panels would mix rungs, positions or forward and
 	// inverse steps over one axis.
-	if r.Suite != SuiteSize && r.Suite != SuiteRelay {
+	if suites.PerDocument(r.Suite) {
 		tops := sharedTops(r)
 		for _, model := range r.Models {
 			for _, class := range Classes {

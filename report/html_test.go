@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bendscript.com/round-trip-harness/suites"
 	"bytes"
 	"html"
 	"os"
@@ -141,8 +142,8 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 	}{
 		{"gating, failing", failingRun.input()},
 		{"gating, offline models", viewer},
-		{"size", suiteInput(SuiteSize)},
-		{"relay", suiteInput(SuiteRelay)},
+		{"size", suiteInput(suites.Size)},
+		{"relay", suiteInput(suites.Relay)},
 	}
 	thRe := regexp.MustCompile(`(?s)<thead><tr>(.*?)</tr></thead>`)
 	cellRe := regexp.MustCompile(`(?s)<th[^>]*>(.*?)</th>`)

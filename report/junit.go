@@ -87,19 +87,19 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			continue
 		}
 		root.Suites = append(root.Suites, modelSuite(r, model, mr))
-		if nr := r.Natural[model]; nr != nil && r.Suite != SuiteNatural {
-			s := junitSuite{Name: model + " · " + SuiteNatural, Timestamp: r.RanAt}
+		if nr, part := r.Natural[model], beside(r.Suite, sectionNatural); nr != nil && part != "" {
+			s := junitSuite{Name: model + " · " + part, Timestamp: r.RanAt}
 			for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {
-				s.Cases = append(s.Cases, taskCases(model, SuiteNatural, c, false)...)
+				s.Cases = append(s.Cases, taskCases(model, part, c, false)...)
 			}
 			root.Suites = append(root.Suites, s)
 		}
-		if steps := relayStepsOf(r, model); len(steps) > 0 && r.Suite == SuiteAll {
-			// In "all" the relay's answers are not in Results: one case
-			// per step, as information.
-			s := junitSuite{Name: model + " · " + SuiteRelay, Timestamp: r.RanAt}
+		if steps, part := relayStepsOf(r, model), beside(r.Suite, sectionRelay); len(steps) > 0 && part != "" {
+			// Beside the classes (in "all") the relay's answers are not
+			// in Results: one case per step, as information.
+			s := junitSuite{Name: model + " · " + part, Timestamp: r.RanAt}
 			for _, st := range steps {
-				s.Cases = append(s.Cases, relayCase(model, st))
+				s.Cases = append(s.Cases, relayCase(model, part, st))
 			}
 			root.Suites = append(root.Suites, s)
 		}
@@ -245,12 +245,12 @@ func relayStepsOf(r *Report, model string) []RelayStep {
 
 // relayCase is one relay step as information: skipped unless every chain
 // was lossless at it.
-func relayCase(model string, st RelayStep) junitCase {
+func relayCase(model, part string, st RelayStep) junitCase {
 	what := fmt.Sprintf("step %d (%s): lossless %s, median drift %s, edits applied %s over %d chains",
 		st.Step, st.Edit, percentOr(st.Lossless), numOr(st.MedianDrift, "n/a"), percentOr(st.EditsApplied), st.Chains)
-	c := junitCase{Name: fmt.Sprintf("step %d (%s)", st.Step, st.Edit), Classname: classname(model, SuiteRelay, "steps"), SystemOut: what}
+	c := junitCase{Name: fmt.Sprintf("step %d (%s)", st.Step, st.Edit), Classname: classname(model, part, "steps"), SystemOut: what}
 	if st.Lossless == nil || *st.Lossless < 1 {
-		c.Skipped = &junitProblem{Message: "information (suite relay decides no verdict): " + what}
+		c.Skipped = &junitProblem{Message: "information (suite " + part + " decides no verdict): " + what}
 	}
 	return c
 }

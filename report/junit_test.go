@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bendscript.com/round-trip-harness/suites"
 	"bytes"
 	"encoding/xml"
 	"strings"
@@ -138,7 +139,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 func TestJUnitInformationalSuiteStaysGreen(t *testing.T) {
 	in, _ := pipeline(t, []string{offline.Oracle, offline.Noisy}, nil, 1, 20260427)
 	r := Build(in)
-	r.Suite = SuiteSize
+	r.Suite = suites.Size
 	r.Failures = failures(r)
 	var buf bytes.Buffer
 	if err := WriteJUnit(&buf, r); err != nil {

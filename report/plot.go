@@ -369,7 +369,7 @@ func newRelayPlots(r *Report, in Input) []chart {
 	// clamped.
 	top := 0.0
 	for _, s := range in.Scores {
-		if _, _, ok := relay.StepOf(s.TaskID); ok {
+		if s.Step > 0 {
 			if d, scored := s.Drift(); scored {
 				top = math.Max(top, d)
 			}
@@ -425,9 +425,9 @@ func relayPlotOf(model string, rows []RelayStep, in Input, top float64) chart {
 	}
 	var dots []dot
 	for _, s := range in.Scores {
-		doc, step, ok := relay.StepOf(s.TaskID)
+		doc, step := s.Chain, s.Step
 		d, scored := s.Drift()
-		if !ok || s.Model != model || !scored {
+		if step == 0 || s.Model != model || !scored {
 			continue
 		}
 		dots = append(dots, dot{"#" + anchor(s.Model, s.TaskID, s.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", doc, s.Repeat, step, relay.Edits[(step-1)%4], num(d)), step, d})

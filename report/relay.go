@@ -68,8 +68,8 @@ func relaySteps(in Input, seed int64) ([]RelayStep, []RelayModel) {
 	maxStep := 0
 	for i := range in.Scores {
 		s := &in.Scores[i]
-		doc, step, ok := relay.StepOf(s.TaskID)
-		if !ok {
+		doc, step := s.Chain, s.Step
+		if step == 0 {
 			continue
 		}
 		maxStep = max(maxStep, step)

@@ -66,7 +66,7 @@ func sizeRows(in Input) []SizeRow {
 	size := map[string]int{}
 	for i := range in.Scores {
 		s := &in.Scores[i]
-		rung, pos := ladder.RungOf(s.TaskID)
+		rung, pos := s.Rung, s.Position
 		if rung == "" {
 			continue
 		}

@@ -90,9 +90,9 @@ func Trend(reports []*Report, names []string) *TrendReport {
 			for _, class := range Classes {
 				add(key{m, r.Suite, class}, i, r.Results[m].Class(class))
 			}
-			if nr := r.Natural[m]; nr != nil && r.Suite != SuiteNatural {
-				add(key{m, SuiteNatural, task.ClassB}, i, nr.ClassB)
-				add(key{m, SuiteNatural, task.ClassC}, i, nr.ClassC)
+			if nr, part := r.Natural[m], beside(r.Suite, sectionNatural); nr != nil && part != "" {
+				add(key{m, part, task.ClassB}, i, nr.ClassB)
+				add(key{m, part, task.ClassC}, i, nr.ClassC)
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -25,18 +26,9 @@ type threshold struct {
 	own    bool // the harness's own threshold, beside §8.5
 }
 
-// The suites a report can be of (transcript.Inputs.Suite).
-const (
-	SuiteGating  = "gating"
-	SuiteSize    = "size"
-	SuiteRelay   = "relay"
-	SuiteNatural = "natural"
-	SuiteAll     = "all" // gating, natural and relay: the gating verdict, the others beside it
-)
-
 // gated reports whether a suite's verdict applies the thresholds: the
 // gating suite's does, and so does "all" (on its gating tasks).
-func gated(suite string) bool { return suite == SuiteGating || suite == SuiteAll }
+func gated(suite string) bool { return suites.Gates(suite) }
 
 // The harness's own metrics, beside §8.5's (Failure.Metric).
 const (

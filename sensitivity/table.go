@@ -12,6 +12,7 @@ import (
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -58,7 +59,7 @@ func lossRows(l Loss, set *task.Set, cfg *config.Config) []Row {
 			Status: scoring.StatusScored, Metric: &res})
 	}
 	m := &transcript.Manifest{RunID: "sensitivity", Models: []string{l.Name}, TaskIDs: ids, Repeats: 1,
-		StartedAt: time.Unix(0, 0).UTC(), Inputs: transcript.Inputs{Suite: report.SuiteGating}}
+		StartedAt: time.Unix(0, 0).UTC(), Inputs: transcript.Inputs{Suite: suites.Gating}}
 	r := report.Build(report.Input{Manifest: m, Config: cfg, Scores: scores, Set: set})
 	mr := r.Results[l.Name]
 	var rows []Row

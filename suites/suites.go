@@ -76,28 +76,43 @@ var Table = []*Suite{
 		Parts: []string{Gating, Natural, Relay}, Classes: Gating},
 }
 
-// Sections returns the report sections a run of the suite of a name
-// adds beside its classes, in the order of its parts.
-func Sections(name string) []string {
+// A Part is one suite a run holds tasks of, and the report section its
+// tasks add beside the classes ("" for none).
+type Part struct{ Name, Section string }
+
+// PartsOf returns the parts of a run of the suite of a name, in table
+// order of its Parts.
+func PartsOf(name string) []Part {
 	s, err := Lookup(name)
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var out []Part
 	for _, p := range s.Parts {
-		if ps, _ := Lookup(p); ps.Section != "" {
-			out = append(out, ps.Section)
-		}
+		ps, _ := Lookup(p)
+		out = append(out, Part{p, ps.Section})
 	}
 	return out
 }
 
-// InClasses reports whether a task of suite part (a task.Task's Suite;
-// "" is gating) counts in the per-class results of a run of the suite of
-// a name.
+// InClasses reports whether a task of suite part (a task.Task's Suite)
+// counts in the per-class results of a run of the suite of a name; a task
+// of no recorded part ("") does.
 func InClasses(name, part string) bool {
 	s, err := Lookup(name)
-	return err == nil && s.Classes == cmp.Or(part, Gating)
+	return err == nil && (part == "" || s.Classes == part)
+}
+
+// PerDocument reports whether a run's classes hold one value per corpus
+// document, which the report plots per document (the size ladder and the
+// relay have plots of their own).
+func PerDocument(name string) bool {
+	s, err := Lookup(name)
+	if err != nil {
+		return false
+	}
+	c, _ := Lookup(s.Classes)
+	return c.Section == "" || c.Section == "natural"
 }
 
 // Names lists the suites' names in table order.

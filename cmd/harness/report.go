@@ -10,6 +10,7 @@ import (
 
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/suites"
 )
 
 // cmdRescore is the score phase over an archived run: the same
@@ -98,7 +99,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	// Reports of different suites measure different tasks: their numbers
 	// pair by model and class but mean different things.
-	if a, b := cmp.Or(reps[0].Suite, report.SuiteGating), cmp.Or(reps[1].Suite, report.SuiteGating); a != b {
+	if a, b := cmp.Or(reps[0].Suite, suites.Gating), cmp.Or(reps[1].Suite, suites.Gating); a != b {
 		return usageError("compare: %s is a %s report and %s a %s report; compare two reports of one suite", fs.Arg(0), a, fs.Arg(1), b)
 	}
 	c := report.Compare(reps[0], reps[1], fs.Arg(0), fs.Arg(1))
