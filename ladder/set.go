@@ -43,13 +43,3 @@ func TaskSet(rungs []*Rung) (*task.Set, error) {
 	slices.SortFunc(s.Tasks, func(a, b *task.Task) int { return strings.Compare(a.ID, b.ID) })
 	return s, nil
 }
-
-// RungOf returns the rung name and the position of a size-suite task id
-// ("128k-middle-02-c" → "128k", "middle").
-func RungOf(taskID string) (rung, position string) {
-	parts := strings.SplitN(taskID, "-", 3)
-	if len(parts) < 3 {
-		return "", ""
-	}
-	return parts[0], parts[1]
-}

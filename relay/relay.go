@@ -36,7 +36,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
@@ -57,20 +56,6 @@ var Edits = [4]string{"B", "C", "C⁻¹", "B⁻¹"}
 
 // TaskID is the id of step s (1-based) of the chain of document NN.
 func TaskID(doc string, step int) string { return fmt.Sprintf("%s-s%02d", doc, step) }
-
-// StepOf parses a relay task id: the document number and the step; ok is
-// false for any other id.
-func StepOf(id string) (doc string, step int, ok bool) {
-	d, s, found := strings.Cut(id, "-s")
-	if !found || len(d) != 2 {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
-		return "", 0, false
-	}
-	return d, n, true
-}
 
 // Build returns the relay suite's task set for chains of steps steps: one
 // document per chain (the corpus document), one task per step. skipped

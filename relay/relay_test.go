@@ -16,9 +16,9 @@ import (
 	"bendscript.com/round-trip-harness/task"
 )
 
-// TestTaskIDStepOfRoundTrip: StepOf reads back every id TaskID writes, so
-// a transcript's task id names its chain and step.
-func TestTaskIDStepOfRoundTrip(t *testing.T) {
+// TestTaskIDSortsInStepOrder: TaskID names step s of document NN with
+// two digits, so ids sort in step order up to the longest chain.
+func TestTaskIDSortsInStepOrder(t *testing.T) {
 	tests := []struct {
 		doc    string
 		step   int
@@ -31,39 +31,8 @@ func TestTaskIDStepOfRoundTrip(t *testing.T) {
 		{"13", relay.MaxSteps, "13-s99", "the longest chain Build allows still has two digits"},
 	}
 	for _, tt := range tests {
-		id := relay.TaskID(tt.doc, tt.step)
-		if id != tt.want {
+		if id := relay.TaskID(tt.doc, tt.step); id != tt.want {
 			t.Errorf("TaskID(%q, %d) = %q, want %q (%s)", tt.doc, tt.step, id, tt.want, tt.reason)
-		}
-		doc, step, ok := relay.StepOf(id)
-		if !ok || doc != tt.doc || step != tt.step {
-			t.Errorf("StepOf(%q) = %q, %d, %v; want %q, %d, true (%s)", id, doc, step, ok, tt.doc, tt.step, tt.reason)
-		}
-	}
-}
-
-// TestStepOfRejectsOtherIDs: ids that are not relay steps are not read as
-// one, so the relay's follow-up rule ignores single-task answers.
-func TestStepOfRejectsOtherIDs(t *testing.T) {
-	tests := []struct {
-		id     string
-		reason string
-	}{
-		{"01-a", "a class A task of the corpus"},
-		{"01-b", "a class B task: no -s"},
-		{"", "empty"},
-		{"01-s", "no step number"},
-		{"01-s00", "steps are 1-based"},
-		{"01-s-1", "a negative step"},
-		{"01-sxy", "a step that is not a number"},
-		{"01-s01x", "trailing text after the step"},
-		{"1-s01", "a one-digit document number"},
-		{"001-s01", "a three-digit document number"},
-		{"-s01", "no document number"},
-	}
-	for _, tt := range tests {
-		if doc, step, ok := relay.StepOf(tt.id); ok || doc != "" || step != 0 {
-			t.Errorf("StepOf(%q) = %q, %d, %v; want \"\", 0, false (%s)", tt.id, doc, step, ok, tt.reason)
 		}
 	}
 }
@@ -318,6 +287,21 @@ func replace(tasks []*task.Task, id string, ops []*edit.Op) {
 			c := *t
 			c.GoldEdit = ops
 			tasks[i] = &c
+		}
+	}
+}
+
+// TestBuildMarksChainAndStep: every step carries its chain (its document's
+// number) and its step as fields, so scoring and the report never parse
+// an id.
+func TestBuildMarksChainAndStep(t *testing.T) {
+	set, _, err := relay.Build(testcorpus.Set(t), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range set.Tasks {
+		if tk.Chain != tk.DocumentName[:2] || tk.Step < 1 || tk.Step > 4 || relay.TaskID(tk.Chain, tk.Step) != tk.ID {
+			t.Errorf("%s: chain %q, step %d; want the document's number and the id's step", tk.ID, tk.Chain, tk.Step)
 		}
 	}
 }

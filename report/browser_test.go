@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -151,8 +152,9 @@ func suiteInput(suite string) Input {
 	s := synthetic{models: []string{"vendor/steady", "vendor/drifty"}, repeats: 1,
 		answer: func(model, id string, r int) (float64, bool, string) {
 			scale := 0.02
-			if _, step, ok := relay.StepOf(id); ok {
-				scale *= float64(step)
+			if _, step, ok := strings.Cut(id, "-s"); ok {
+				n, _ := strconv.Atoi(step)
+				scale *= float64(n)
 			}
 			if model == "vendor/drifty" {
 				scale *= 6

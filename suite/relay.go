@@ -69,11 +69,11 @@ func (r *Relay) Later() map[string]int {
 // before (resume) is kept when it was given the same document.
 func (r *Relay) Then(res runner.Result) []runner.Job {
 	t := res.Transcript
-	doc, step, ok := relay.StepOf(t.TaskID)
-	if !ok || t.Kind != transcript.KindTask || !t.OK() {
+	step := r.set.Task(t.TaskID)
+	if step == nil || step.Step == 0 || t.Kind != transcript.KindTask || !t.OK() {
 		return nil
 	}
-	next := r.set.Task(relay.TaskID(doc, step+1))
+	next := r.set.Task(relay.TaskID(step.Chain, step.Step+1))
 	given := Returned(t.Response.Content)
 	if next == nil || given == nil {
 		return nil

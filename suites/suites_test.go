@@ -1,0 +1,82 @@
+package suites
+
+import (
+	"slices"
+	"testing"
+
+	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// TestEverySuiteBuildsAndMarksItsTasks: each entry of the table builds a
+// task set from the corpus whose every task names a part of the suite,
+// and whose classes part is among them.
+func TestEverySuiteBuildsAndMarksItsTasks(t *testing.T) {
+	corpus := testcorpus.Set(t)
+	in := transcript.Inputs{Rungs: []string{"8k"}, Steps: 4}
+	for _, s := range Table {
+		set, err := s.Build(corpus, in)
+		if err != nil {
+			t.Fatalf("%s: %v", s.Name, err)
+		}
+		seen := map[string]bool{}
+		for _, tk := range set.Tasks {
+			if !slices.Contains(s.Parts, tk.Suite) {
+				t.Errorf("%s: task %s is marked %q, not one of the parts %v", s.Name, tk.ID, tk.Suite, s.Parts)
+			}
+			seen[tk.Suite] = true
+		}
+		for _, p := range s.Parts {
+			if !seen[p] {
+				t.Errorf("%s: no task of part %s", s.Name, p)
+			}
+		}
+		if !slices.Contains(s.Parts, s.Classes) {
+			t.Errorf("%s: classes part %q is not among its parts %v", s.Name, s.Classes, s.Parts)
+		}
+	}
+	if corpus.Tasks[0].Suite != "" {
+		t.Errorf("building a suite marked the corpus's own tasks (%q)", corpus.Tasks[0].Suite)
+	}
+}
+
+// TestTableAnswers pins what the rest of the harness asks of the table.
+func TestTableAnswers(t *testing.T) {
+	cases := []struct {
+		got, want any
+		reason    string
+	}{
+		{Gates(""), true, "no suite recorded is the gating suite"},
+		{Gates(Gating), true, "the gating suite decides the verdict"},
+		{Gates(All), true, "all decides it on its gating tasks"},
+		{Gates(Natural) || Gates(Size) || Gates(Relay), false, "the other suites are information"},
+		{Gates("nope"), false, "an unknown suite decides nothing"},
+		{InClasses(All, Gating), true, "all's classes are the gating tasks"},
+		{InClasses(All, Relay) || InClasses(All, Natural), false, "all's relay and natural tasks have sections of their own"},
+		{InClasses(Relay, Relay), true, "a relay run's classes are its steps"},
+		{InClasses(Gating, ""), true, "a task of no recorded part counts"},
+		{PerDocument(Gating) && PerDocument(Natural) && PerDocument(All), true, "corpus-document classes are plotted per document"},
+		{PerDocument(Size) || PerDocument(Relay), false, "the size ladder and the relay have plots of their own"},
+		{UsingFlag("steps"), []string{Relay, All}, "--steps goes with the suites that hold chains"},
+		{UsingFlag("rungs"), []string{Size}, "--rungs goes with the size suite"},
+		{PartsOf(All), []Part{{Gating, ""}, {Natural, "natural"}, {Relay, "relay"}}, "all's parts and their sections"},
+	}
+	for i, c := range cases {
+		if !equal(c.got, c.want) {
+			t.Errorf("case %d: got %v, want %v (%s)", i, c.got, c.want, c.reason)
+		}
+	}
+	if _, err := Lookup("nope"); err == nil {
+		t.Error("Lookup of an unknown suite: no error")
+	}
+}
+
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case []string:
+		return slices.Equal(x, b.([]string))
+	case []Part:
+		return slices.Equal(x, b.([]Part))
+	}
+	return a == b
+}
