@@ -21,8 +21,7 @@ import (
 func TaskSet(rungs []*Rung) (*task.Set, error) {
 	s := &task.Set{}
 	for _, r := range rungs {
-		sum := sha256.Sum256(r.Bytes)
-		doc := &task.Document{Name: r.File(), Bytes: r.Bytes, Doc: r.Doc, Hash: hex.EncodeToString(sum[:])}
+		doc := task.NewDocument(r.File(), r.Bytes, r.Doc)
 		s.Documents = append(s.Documents, doc)
 		for _, t := range r.Tasks {
 			h := sha256.New()

@@ -414,3 +414,11 @@ func LocalResponse(modelName, id, content string) *Response {
 		Attempts:     []Attempt{{Number: 1, StartedAt: time.Now().UTC(), Status: 200}},
 	}
 }
+
+// Tokens estimates the tokens of n bytes of prompt or document text: one
+// token per three bytes (integer division). It is deliberately generous (JSON
+// tokenizes at three to four bytes a token), so that an output budget
+// fits, a context check refuses rather than truncates, and a cost
+// estimate or a spending cap errs on the side of more. It is the harness's
+// one token estimate.
+func Tokens(n int) int { return n / 3 }

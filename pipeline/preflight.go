@@ -167,7 +167,7 @@ func voteEstimate(jobs []runner.Job, set *task.Set, votes map[string]int) map[st
 	for _, j := range jobs {
 		if t := set.Task(j.Record.TaskID); t != nil && t.Class == task.ClassA {
 			b, _ := json.Marshal(j.Request.Messages)
-			prompt += int64(len(b) / 4)
+			prompt += int64(model.Tokens(len(b)))
 			n++
 		}
 	}
@@ -228,7 +228,7 @@ func (e tokenEstimate) cost(info model.ModelInfo) (float64, bool) {
 	return float64(e.prompt-e.cached)**info.PromptPrice + float64(e.cached)*read + float64(e.completion)**info.CompletionPrice, true
 }
 
-// estimate counts tokens as characters / 4, a rough rule that is good enough
+// estimate counts tokens with model.Tokens, a rough rule that is good enough
 // to catch a run that would cost ten times what was expected. The prefix of
 // a document's second and later tasks (same model, document and repeat)
 // counts as cacheable.
@@ -239,17 +239,17 @@ func estimate(jobs []runner.Job, set *task.Set) map[string]tokenEstimate {
 		e := out[j.Model]
 		e.jobs++
 		b, _ := json.Marshal(j.Request.Messages)
-		e.prompt += int64(len(b) / 4)
+		e.prompt += int64(model.Tokens(len(b)))
 		t := set.Task(j.Record.TaskID)
 		if t == nil || t.Class == task.ClassA {
 			e.completion += 200
 		} else {
-			e.completion += int64(len(t.Source.Bytes) / 4)
+			e.completion += int64(model.Tokens(len(t.Source.Bytes)))
 		}
 		if t != nil {
 			key := fmt.Sprintf("%s\x00%s\x00%d", j.Model, t.DocumentName, j.Record.Repeat)
 			if seen[key] {
-				e.cached += int64(len(t.Source.Bytes) / 4)
+				e.cached += int64(model.Tokens(len(t.Source.Bytes)))
 			}
 			seen[key] = true
 		}

@@ -105,9 +105,7 @@ func build(d *task.Document, nn string, cycle []*task.Task, steps int) ([]*task.
 		}
 		src := d
 		if s > 1 {
-			data := bend.Marshal(prev)
-			sum := sha256.Sum256(data)
-			src = &task.Document{Name: d.Name, Bytes: data, Doc: prev, Hash: hex.EncodeToString(sum[:])}
+			src = task.Marshalled(d.Name, prev)
 		}
 		h := sha256.New()
 		fmt.Fprintf(h, "relay %s step %d of %s: %s\n", nn, s, Edits[(s-1)%4], from.Hash)

@@ -1,8 +1,6 @@
 package suite
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/metric"
@@ -110,8 +108,5 @@ func Returned(content string) *task.Document {
 	if b := x.Value.Get("blocks"); b == nil || b.Kind != bend.Array {
 		return nil
 	}
-	d := bend.FromValue(x.Value)
-	data := bend.Marshal(d)
-	sum := sha256.Sum256(data)
-	return &task.Document{Name: "returned", Bytes: data, Doc: d, Hash: hex.EncodeToString(sum[:])}
+	return task.Marshalled("returned", bend.FromValue(x.Value))
 }

@@ -43,7 +43,7 @@ type Params struct {
 // document of b bytes needs: b/3 tokens (JSON of prose runs at 3-4 bytes
 // a token; the lower figure leaves room) and 4,096 more for whatever the
 // model says or reasons besides.
-func OutputBudget(b int) int { return b/3 + 4096 }
+func OutputBudget(b int) int { return model.Tokens(b) + 4096 }
 
 // ParamsFor returns model m's parameters under cfg. lacking lists the
 // determinism controls ("temperature", "seed") m does not honour.
@@ -190,7 +190,7 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 		Hashes:  transcript.Hashes{Prompt: prompts.Hash, Task: t.Hash, Document: t.Source.Hash},
 		Request: transcript.RequestOf(req),
 	}}
-	if prompt := (len(system) + len(doc) + len(body)) / 3; p.Context > 0 && prompt+req.MaxTokens > p.Context {
+	if prompt := model.Tokens(len(system) + len(doc) + len(body)); p.Context > 0 && prompt+req.MaxTokens > p.Context {
 		j.Skip = fmt.Sprintf("not sent: the prompt (about %d tokens) and the output budget (%d) exceed the model's context of %d tokens", prompt, req.MaxTokens, p.Context)
 	}
 	return j

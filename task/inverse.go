@@ -25,9 +25,7 @@ const InverseDir = "inverse"
 // them, and a file with a problem that prevents its use is left out.
 func LoadInverse(s *Set, taskFS fs.FS) ([]*Task, []Problem) {
 	return loadDerived(s, taskFS, InverseDir, "undo", false, func(fwd *Task) *Document {
-		doc := fwd.Expected.Clone()
-		data := bend.Marshal(doc)
-		return &Document{Name: fwd.DocumentName, Bytes: data, Doc: doc, Hash: hashOf(data)}
+		return Marshalled(fwd.DocumentName, fwd.Expected.Clone())
 	})
 }
 

@@ -137,6 +137,18 @@ func Load(corpusFS, taskFS fs.FS) (*Set, []Problem) {
 	return s, append(probs, ps...)
 }
 
+// NewDocument is a document of the given name, its bytes and its parsed
+// form, hashed: the one place a task document is built, so that every
+// suite hashes its sources alike.
+func NewDocument(name string, data []byte, doc *bend.Document) *Document {
+	return &Document{Name: name, Bytes: data, Doc: doc, Hash: hashOf(data)}
+}
+
+// Marshalled is the document d written as bend.Marshal writes it, hashed.
+func Marshalled(name string, d *bend.Document) *Document {
+	return NewDocument(name, bend.Marshal(d), d)
+}
+
 func hashOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

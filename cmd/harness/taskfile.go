@@ -132,7 +132,7 @@ func ladderEntry(file string, i int, e *bend.Value) (*task.Task, error) {
 	if err != nil {
 		return fail("gold_edit: does not apply to %s: %v", docName, err)
 	}
-	src := &task.Document{Name: docName, Bytes: raw, Doc: doc}
+	src := task.NewDocument(docName, raw, doc)
 	return &task.Task{ID: str("id"), Class: class, DocumentName: docName, Instruction: str("instruction"),
 		GoldEdit: ops, Source: src, Expected: exp}, nil
 }
