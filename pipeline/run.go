@@ -95,7 +95,6 @@ func JudgeModels(cfg *config.Config) []string {
 type plan struct {
 	tasks   []*task.Task
 	judges  []string
-	jobs    []runner.Job // the answers, with no run id yet
 	clients map[string]model.Client
 	online  []string
 }
@@ -107,42 +106,72 @@ type Result struct {
 	Reports []string // the JSON, Markdown, HTML and CSV reports' paths
 }
 
-// Run carries out one harness run: plan, preflight, collect (answers and
-// judge votes through one runner), then Score. A dry run returns nil after
-// the preflight. A failing verdict returns the result with
+// Run carries out one harness run in named steps: plan (tasks, judges,
+// clients, every check that needs no request), preflight (the model
+// listing, the estimate; a dry run stops after it), start (the run
+// directory, its lock and manifest), collect (answers, relay steps and
+// judge votes through one runner), finish (the manifest's end) and score
+// (Score, as rescore does). A failing verdict returns the result with
 // ErrVerdictFail; an interrupted run returns an *InterruptedError.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	cfg := o.Config
 	p, err := planRun(o)
 	if err != nil {
 		return nil, err
 	}
+	caps, err := preflightStep(ctx, o, p)
+	if err != nil || o.DryRun {
+		return nil, err
+	}
+	det := determinism(p, caps, o.NoPreflight)
+	runDir, m, release, err := start(o, p, det)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	results, err := collect(ctx, o, p, caps, runDir, m)
+	if err != nil {
+		return nil, err
+	}
+	if err := finish(runDir, m, results); err != nil {
+		return nil, err
+	}
+	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.ReportDir,
+		Stdout: o.Stdout, Summary: o.Summary, Transcripts: archivedOf(results)})
+}
+
+// preflightStep checks the online models against the provider's listing
+// and prints the estimate (preflight), or says what the run will do
+// without one.
+func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, error) {
+	cfg := o.Config
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	if len(p.online) > 0 && !o.NoPreflight {
 		votes := map[string]int{}
 		if len(p.judges) > 0 {
 			votes = suite.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
 		}
-		if caps, err = preflight(ctx, p.online, p.clients, p.jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout); err != nil {
-			return nil, err
-		}
-	} else {
-		fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(p.jobs))
-		if o.MaxCost > 0 {
-			fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it\n", o.MaxCost)
-		}
+		// The estimate reads the answer jobs as they will be asked, less
+		// what the listing decides (parameters): built here for it alone.
+		jobs := suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All
+		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
 	}
-	det := determinism(p, caps, o.NoPreflight)
-	if len(p.online) > 0 && o.NoPreflight {
+	fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(cfg.Models)*len(p.tasks)*cfg.Repeats)
+	if o.MaxCost > 0 {
+		fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it\n", o.MaxCost)
+	}
+	if len(p.online) > 0 {
 		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")
 	}
-	if o.DryRun {
-		return nil, nil
-	}
-	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking}
+	return caps, nil
+}
+
+// paramsOf returns each answering model's request parameters: what its
+// listing honours and, for a suite that fits output budgets to documents,
+// the budget and context that go with it.
+func paramsOf(o Options, caps *capabilities) map[string]suite.Params {
 	params := map[string]suite.Params{}
-	for _, mod := range cfg.Models {
-		pm := suite.ParamsFor(cfg, mod, caps.lacking[mod])
+	for _, mod := range o.Config.Models {
+		pm := suite.ParamsFor(o.Config, mod, caps.lacking[mod])
 		if fitsOutput(o.Inputs.Suite) {
 			// Every answer re-emits a document of up to 512 KB: the output
 			// budget follows the document, and a request that cannot fit
@@ -151,32 +180,44 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		params[mod] = pm
 	}
+	return params
+}
+
+// start makes or reopens the run directory, takes its lock (one writer
+// per run directory, from before the manifest records the run to after
+// the reports are written), writes the manifest and clears what a killed
+// writer left. release drops the lock.
+func start(o Options, p *plan, det map[string]transcript.Determinism) (runDir string, m *transcript.Manifest, release func(), err error) {
+	release = func() {}
 	if o.Resume != nil {
-		// One writer per run directory, from before the manifest records
-		// the resume to after the reports are written.
-		release, err := lockRun(o.ResumeDir)
-		if err != nil {
-			return nil, err
+		if release, err = lockRun(o.ResumeDir); err != nil {
+			return "", nil, nil, err
 		}
-		defer release()
 	}
-	runDir, m, err := startManifest(o, p, det)
-	if err != nil {
-		return nil, err
+	if runDir, m, err = startManifest(o, p, det); err != nil {
+		release()
+		return "", nil, nil, err
 	}
 	if o.Resume == nil {
-		release, err := lockRun(runDir)
-		if err != nil {
-			return nil, err
+		if release, err = lockRun(runDir); err != nil {
+			return "", nil, nil, err
 		}
-		defer release()
 	}
 	if err := transcript.RemoveOrphans(runDir); err != nil {
-		return nil, err
+		release()
+		return "", nil, nil, err
 	}
 	fmt.Fprintf(o.Stdout, "run: %s\n", runDir)
-	jc.RunID = m.RunID
-	previousFinish := m.FinishedAt
+	return runDir, m, release, nil
+}
+
+// collect asks every job through one runner: each task once, a document's
+// class A first; relay steps along their chains, each with the model's own
+// previous answer; a judge vote for each class A answer as it is archived.
+// An interruption, the spending cap or an I/O failure ends it with the
+// command that resumes the run.
+func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir string, m *transcript.Manifest) ([]runner.Result, error) {
+	cfg := o.Config
 	r := &runner.Runner{
 		Clients: p.clients, Dir: runDir,
 		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
@@ -185,28 +226,51 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.MaxCost > 0 {
 		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps.listed) }}
 	}
-	// Tasks are answered once each, a document's class A first; relay
-	// steps are asked along their chains, each with the model's own
-	// previous answer, so only the first steps are known before the run.
+	first := follow(o, p, caps, r, m.RunID)
+	results, err := r.Run(ctx, first)
+	resume := ResumeCommand(o.Command, runDir, m.Inputs)
+	switch {
+	case ctx.Err() != nil:
+		return nil, &InterruptedError{RunDir: runDir, Resume: resume}
+	case errors.Is(err, runner.ErrBudget):
+		return nil, &BudgetError{RunDir: runDir, Spent: r.Spent(results), Max: o.MaxCost, Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(o.MaxCost))}
+	case err != nil:
+		// An I/O failure (a full disk): the transcripts written are kept,
+		// and the run is resumed as an interrupted one is.
+		return nil, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, resume)
+	}
+	return results, nil
+}
+
+// follow sets the runner's follow-up rules (a document's B and C after its
+// A, the next relay step, judge votes), counts the jobs they will add for
+// the progress bars, and returns the jobs to start with.
+func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID string) []runner.Job {
+	cfg := o.Config
+	params := paramsOf(o, caps)
 	var single []*task.Task
 	for _, t := range p.tasks {
 		if t.Step == 0 {
 			single = append(single, t)
 		}
 	}
-	answers := suite.NewAnswers(cfg, o.Prompts, single, params, m.RunID)
+	answers := suite.NewAnswers(cfg, o.Prompts, single, params, runID)
 	first, later := answers.First(), map[string]int{}
 	for _, j := range answers.Later() {
 		later[j.Model]++
 	}
 	r.Then = answers.Then
 	if chained(o.Set) {
-		chains := suite.NewRelay(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, m.RunID)
+		chains := suite.NewRelay(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, runID)
 		first = append(first, chains.First()...)
 		for mod, n := range chains.Later() {
 			later[mod] += n
 		}
 		r.Then = suite.Chain(answers.Then, chains.Then)
+	}
+	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID}
+	if len(p.judges) > 0 {
+		r.Then = suite.Chain(r.Then, suite.JudgeVotes(o.Set, jc))
 	}
 	if o.Progress != nil {
 		for _, mod := range slices.Sorted(maps.Keys(later)) {
@@ -218,39 +282,31 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		}
 	}
-	if len(p.judges) > 0 {
-		r.Then = suite.Chain(r.Then, suite.JudgeVotes(o.Set, jc))
-	}
-	results, err := r.Run(ctx, first)
-	resume := ResumeCommand(o.Command, runDir, m.Inputs)
-	if ctx.Err() != nil {
-		return nil, &InterruptedError{RunDir: runDir, Resume: resume}
-	}
-	if errors.Is(err, runner.ErrBudget) {
-		return nil, &BudgetError{RunDir: runDir, Spent: r.Spent(results), Max: o.MaxCost, Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(o.MaxCost))}
-	}
-	if err != nil {
-		// An I/O failure (a full disk): the transcripts written are kept,
-		// and the run is resumed as an interrupted one is.
-		return nil, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, resume)
-	}
+	return first
+}
+
+// finish records the run's end in its manifest. Resuming a finished run
+// that asked nothing new keeps the first finish, so its report stays
+// byte-identical.
+func finish(runDir string, m *transcript.Manifest, results []runner.Result) error {
+	previous := m.FinishedAt
 	fin := time.Now().UTC()
 	m.FinishedAt = &fin
-	if previousFinish != nil && allReused(results) {
-		// Resuming a finished run asked nothing new: the run finished when
-		// it first did, and its report stays byte-identical.
-		m.FinishedAt = previousFinish
+	if previous != nil && allReused(results) {
+		m.FinishedAt = previous
 	}
-	if err := transcript.WriteManifest(runDir, m); err != nil {
-		return nil, err
-	}
-	archived := make([]*transcript.Transcript, 0, len(results))
+	return transcript.WriteManifest(runDir, m)
+}
+
+// archivedOf returns the transcripts the runner archived, for scoring.
+func archivedOf(results []runner.Result) []*transcript.Transcript {
+	out := make([]*transcript.Transcript, 0, len(results))
 	for _, res := range results {
 		if res.Transcript != nil {
-			archived = append(archived, res.Transcript)
+			out = append(out, res.Transcript)
 		}
 	}
-	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: o.ReportDir, Stdout: o.Stdout, Summary: o.Summary, Transcripts: archived})
+	return out
 }
 
 // determinism records, per model (answering and judging), which
@@ -313,7 +369,6 @@ func planRun(o Options) (*plan, error) {
 	if err := checkSize(len(cfg.Models), len(p.tasks), cfg.Repeats); err != nil {
 		return nil, err
 	}
-	p.jobs = suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All
 	return p, nil
 }
 
