@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bendscript.com/round-trip-harness/stats"
 	"cmp"
 	"strings"
 	"time"
@@ -298,19 +299,19 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 	if len(vals) == 0 {
 		return d
 	}
-	v := mean(vals)
+	v := stats.Mean(vals)
 	acc.values = append(acc.values, v)
 	if class == task.ClassA {
 		d.Faithful = ptr(v)
 		return d
 	}
 	d.Drift = ptr(v)
-	d.Residual = ptr(mean(residuals))
+	d.Residual = ptr(stats.Mean(residuals))
 	acc.residuals = append(acc.residuals, *d.Residual)
 	for i := range comps {
-		acc.components[i] = append(acc.components[i], mean(comps[i]))
+		acc.components[i] = append(acc.components[i], stats.Mean(comps[i]))
 	}
-	d.Components = ptr(metric.ComponentsOf(func(i int) float64 { return mean(comps[i]) }))
+	d.Components = ptr(metric.ComponentsOf(func(i int) float64 { return stats.Mean(comps[i]) }))
 	return d
 }
 
@@ -383,11 +384,11 @@ func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *cl
 
 func (b *builder) finishA(c *ClassResult, acc *classAcc, key string) {
 	if len(acc.values) > 0 {
-		c.Faithfulness = ptr(mean(acc.values))
-		c.FaithfulnessInterval = bootstrap(acc.values, mean, b.seed, key)
+		c.Faithfulness = ptr(stats.Mean(acc.values))
+		c.FaithfulnessInterval = bootstrap(acc.values, stats.Mean, b.seed, key)
 	}
 	if len(acc.evidence) > 0 {
-		c.EvidenceResolvedMean = ptr(mean(acc.evidence))
+		c.EvidenceResolvedMean = ptr(stats.Mean(acc.evidence))
 	}
 	if acc.agreeable > 0 {
 		c.Judging.Agreement = ptr(float64(acc.agreeing) / float64(acc.agreeable))
@@ -396,15 +397,15 @@ func (b *builder) finishA(c *ClassResult, acc *classAcc, key string) {
 
 func (b *builder) finishBC(c *ClassResult, acc *classAcc, key string) {
 	if len(acc.values) > 0 {
-		c.MedianDrift = ptr(median(acc.values))
-		c.P95Drift = ptr(p95(acc.values))
-		c.MaxDrift = ptr(quantile(1, acc.values))
-		c.MedianInterval = bootstrap(acc.values, median, b.seed, key)
-		c.ComponentMedians = ptr(metric.ComponentsOf(func(i int) float64 { return median(acc.components[i]) }))
+		c.MedianDrift = ptr(stats.Median(acc.values))
+		c.P95Drift = ptr(stats.P95(acc.values))
+		c.MaxDrift = ptr(stats.Quantile(1, acc.values))
+		c.MedianInterval = bootstrap(acc.values, stats.Median, b.seed, key)
+		c.ComponentMedians = ptr(metric.ComponentsOf(func(i int) float64 { return stats.Median(acc.components[i]) }))
 	}
 	if len(acc.residuals) > 0 {
-		c.ResidualMedian = ptr(median(acc.residuals))
-		c.ResidualP95 = ptr(p95(acc.residuals))
+		c.ResidualMedian = ptr(stats.Median(acc.residuals))
+		c.ResidualP95 = ptr(stats.P95(acc.residuals))
 	}
 	if c.Scored > 0 {
 		n := float64(c.Scored)
@@ -415,8 +416,8 @@ func (b *builder) finishBC(c *ClassResult, acc *classAcc, key string) {
 		c.UnchangedRate = ptr(float64(acc.unchanged) / n)
 	}
 	if len(acc.unrequested) > 0 {
-		c.UnrequestedMedian = ptr(median(acc.unrequested))
-		c.UnrequestedMax = ptr(int(quantile(1, acc.unrequested)))
+		c.UnrequestedMedian = ptr(stats.Median(acc.unrequested))
+		c.UnrequestedMax = ptr(int(stats.Quantile(1, acc.unrequested)))
 	}
 }
 
@@ -426,9 +427,9 @@ func noise(perRepeat [][]float64, class string) *Noise {
 	if len(perRepeat) < 2 {
 		return nil
 	}
-	headline := median
+	headline := stats.Median
 	if class == task.ClassA {
-		headline = mean
+		headline = stats.Mean
 	}
 	n := &Noise{PerRepeat: make([]*float64, len(perRepeat))}
 	lo, hi, any := 0.0, 0.0, false
@@ -470,7 +471,7 @@ func latency(ms []float64) Latency {
 	if len(ms) == 0 {
 		return Latency{}
 	}
-	return Latency{P50: int64(median(ms)), P95: int64(p95(ms)), Max: int64(quantile(1, ms))}
+	return Latency{P50: int64(stats.Median(ms)), P95: int64(stats.P95(ms)), Max: int64(stats.Quantile(1, ms))}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,11 +1,11 @@
 package report
 
 import (
+	"bendscript.com/round-trip-harness/stats"
 	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -198,7 +198,7 @@ func compareClass(model, class string, oc, nc *ClassResult) (Row, []string) {
 	}
 	var sign int
 	row.Pairs = len(diffs)
-	row.P, row.N, sign = signedRank(diffs)
+	row.P, row.N, sign = stats.SignedRank(diffs)
 	row.Change = "~"
 	if row.P < Alpha {
 		row.Change = "worse"
@@ -245,7 +245,7 @@ func compareLossless(row *Row, oc, nc *ClassResult) {
 			}
 		}
 	}
-	row.LosslessP = exactBinomial(row.Gained, row.Lost)
+	row.LosslessP = stats.ExactBinomial(row.Gained, row.Lost)
 	row.LosslessChange = "~"
 	if row.LosslessP < Alpha {
 		row.LosslessChange = "worse"
@@ -253,27 +253,6 @@ func compareLossless(row *Row, oc, nc *ClassResult) {
 			row.LosslessChange = "better"
 		}
 	}
-}
-
-// exactBinomial is the two-sided p-value of a fair binomial test of a
-// successes against b failures: 2·P(X ≤ min(a, b)), at most 1.
-func exactBinomial(a, b int) float64 {
-	n, k := a+b, min(a, b)
-	if n == 0 {
-		return 1
-	}
-	// P(X ≤ k) = Σ_{i≤k} C(n, i) / 2^n, summed in logs to stay finite.
-	p := 0.0
-	for i := 0; i <= k; i++ {
-		lg := lgamma(n+1) - lgamma(i+1) - lgamma(n-i+1) - float64(n)*math.Ln2
-		p += math.Exp(lg)
-	}
-	return math.Min(1, 2*p)
-}
-
-func lgamma(x int) float64 {
-	v, _ := math.Lgamma(float64(x))
-	return v
 }
 
 // WriteText writes the comparison as aligned text tables.

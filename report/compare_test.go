@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bendscript.com/round-trip-harness/stats"
 	"bytes"
 	"fmt"
 	"math"
@@ -114,7 +115,7 @@ func TestCompareLossless(t *testing.T) {
 			t.Errorf("%s: %s, gained %d, lost %d, p %v; want %s, %d, %d, %v (%s)", c.name, row.LosslessChange, row.Gained, row.Lost, row.LosslessP, c.change, c.gain, c.lost, c.p, c.why)
 		}
 	}
-	if p := exactBinomial(1, 4); math.Abs(p-12.0/32) > 1e-12 {
-		t.Errorf("exactBinomial(1, 4) = %v, want 2·(1+5)/32 = 0.375", p)
+	if p := stats.ExactBinomial(1, 4); math.Abs(p-12.0/32) > 1e-12 {
+		t.Errorf("stats.ExactBinomial(1, 4) = %v, want 2·(1+5)/32 = 0.375", p)
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bendscript.com/round-trip-harness/stats"
 	"fmt"
 	"strconv"
 
@@ -118,37 +119,11 @@ func relaySteps(in Input, seed int64) ([]RelayStep, []RelayModel) {
 }
 
 func relayStep(model string, step int, ss []*scoring.Score, seed int64) RelayStep {
-	r := RelayStep{Model: model, Step: step, Edit: relay.Edits[(step-1)%4], Class: ss[0].Class, RoundTrip: step%4 == 0, Chains: len(ss)}
-	var drifts []float64
-	applied, lossless := 0, 0
-	for _, s := range ss {
-		switch s.Status {
-		case scoring.StatusMissing:
-			r.Missing++
-			continue
-		case scoring.StatusAPIError:
-			r.APIErrors++
-			continue
-		}
-		if s.NotRun {
-			r.NotRun++
-		}
-		if d, ok := s.Drift(); ok {
-			r.Scored++
-			drifts = append(drifts, d)
-			if s.Metric.EditApplied {
-				applied++
-			}
-			if s.Metric.Lossless {
-				lossless++
-			}
-		}
-	}
-	if len(drifts) > 0 {
-		r.MedianDrift, r.P95Drift = ptr(median(drifts)), ptr(p95(drifts))
-		r.MedianInterval = bootstrap(drifts, median, seed, fmt.Sprintf("%s/relay/%d", model, step))
-		r.EditsApplied = ptr(float64(applied) / float64(r.Scored))
-		r.Lossless = ptr(float64(lossless) / float64(r.Scored))
-	}
+	t := tallyOf(ss)
+	r := RelayStep{Model: model, Step: step, Edit: relay.Edits[(step-1)%4], Class: ss[0].Class, RoundTrip: step%4 == 0, Chains: len(ss),
+		Scored: t.scored, Missing: t.missing, APIErrors: t.apiErrors, NotRun: t.notRun}
+	r.MedianDrift, r.P95Drift = t.medianP95()
+	r.MedianInterval = bootstrap(t.drifts, stats.Median, seed, fmt.Sprintf("%s/relay/%d", model, step))
+	r.EditsApplied, r.Lossless = t.shares()
 	return r
 }

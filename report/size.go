@@ -97,45 +97,11 @@ func sizeRows(in Input) []SizeRow {
 }
 
 func sizeRow(model, rung string, bytes int, pos string, ss []*scoring.Score) SizeRow {
-	r := SizeRow{Model: model, Rung: rung, Bytes: bytes, Position: pos, Planned: len(ss)}
-	var drifts []float64
-	applied, lossless := 0, 0
-	for _, s := range ss {
-		switch s.Status {
-		case scoring.StatusMissing:
-			r.Missing++
-			continue
-		case scoring.StatusAPIError:
-			r.APIErrors++
-		}
-		if s.Usage.Cost == nil {
-			r.CostUnknown++
-		} else {
-			r.Cost += *s.Usage.Cost
-		}
-		if s.Status != scoring.StatusScored || s.Metric == nil {
-			continue
-		}
-		r.Scored++
-		r.OutputTokens += s.Usage.CompletionTokens
-		drifts = append(drifts, s.Metric.Drift)
-		if s.Metric.EditApplied {
-			applied++
-		}
-		if s.Metric.Lossless {
-			lossless++
-		}
-		if !s.Metric.Valid || !s.Metric.SchemaValid {
-			r.Invalid++
-		}
-		if s.CutOff != "" {
-			r.CutOff++
-		}
-	}
-	if len(drifts) > 0 {
-		r.MedianDrift, r.P95Drift = ptr(median(drifts)), ptr(p95(drifts))
-		r.EditsApplied = ptr(float64(applied) / float64(r.Scored))
-		r.Lossless = ptr(float64(lossless) / float64(r.Scored))
-	}
+	t := tallyOf(ss)
+	r := SizeRow{Model: model, Rung: rung, Bytes: bytes, Position: pos, Planned: t.planned,
+		Scored: t.scored, Missing: t.missing, APIErrors: t.apiErrors, Invalid: t.invalid, CutOff: t.cutOff,
+		OutputTokens: t.outputTokens, Cost: t.cost, CostUnknown: t.costUnknown}
+	r.MedianDrift, r.P95Drift = t.medianP95()
+	r.EditsApplied, r.Lossless = t.shares()
 	return r
 }

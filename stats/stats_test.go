@@ -1,4 +1,4 @@
-package report
+package stats
 
 import (
 	"math"
@@ -30,12 +30,12 @@ func TestQuantile(t *testing.T) {
 		{"single", 0.95, []float64{0.3}, 0.3, "one value is every quantile"},
 		{"ties", 0.5, []float64{0, 0, 0, 1}, 0, "ties count once each"},
 	} {
-		if got := quantile(tc.p, tc.xs); got != tc.want {
-			t.Errorf("%s: quantile(%v) = %v, want %v (%s)", tc.name, tc.p, got, tc.want, tc.reason)
+		if got := Quantile(tc.p, tc.xs); got != tc.want {
+			t.Errorf("%s: Quantile(%v) = %v, want %v (%s)", tc.name, tc.p, got, tc.want, tc.reason)
 		}
 	}
 	xs := []float64{3, 1, 2}
-	quantile(0.5, xs)
+	Quantile(0.5, xs)
 	if xs[0] != 3 || xs[1] != 1 {
 		t.Errorf("quantile sorted its argument in place: %v", xs)
 	}
@@ -56,9 +56,9 @@ func TestSignedRank(t *testing.T) {
 		{"ties", []float64{0.1, 0.1, 0.1, -0.1}, 10.0 / 16, 4, 1, "four tied ranks 2.5: W⁺ = 7.5 of 10; patterns with |W⁺−5| ≥ 2.5 are those with 0, 1, 3 or 4 positives: 1+4+4+1 = 10 of 16"},
 		{"one", []float64{0.2}, 1, 1, 1, "one difference: both sign patterns are as extreme"},
 	} {
-		p, n, sign := signedRank(tc.d)
+		p, n, sign := SignedRank(tc.d)
 		if math.Abs(p-tc.p) > 1e-12 || n != tc.n || sign != tc.sign {
-			t.Errorf("%s: signedRank(%v) = %v, %d, %d; want %v, %d, %d (%s)", tc.name, tc.d, p, n, sign, tc.p, tc.n, tc.sign, tc.reason)
+			t.Errorf("%s: SignedRank(%v) = %v, %d, %d; want %v, %d, %d (%s)", tc.name, tc.d, p, n, sign, tc.p, tc.n, tc.sign, tc.reason)
 		}
 	}
 }
@@ -74,7 +74,7 @@ func TestSignedRankNormal(t *testing.T) {
 		}
 		d = append(d, x)
 	}
-	p, _, _ := signedRank(d)
+	p, _, _ := SignedRank(d)
 	// W⁺ = 210 − (3+6+…+18) = 147; mean 105; sd = sqrt(20·21·41/24) = 26.79.
 	z := (147.0 - 105 - 0.5) / math.Sqrt(20*21*41/24.0)
 	approx := math.Erfc(z / math.Sqrt2)
@@ -85,15 +85,25 @@ func TestSignedRankNormal(t *testing.T) {
 
 func TestBootstrap(t *testing.T) {
 	xs := []float64{0.01, 0.02, 0.02, 0.03, 0.05, 0.08, 0.1, 0.2, 0.3, 0.01}
-	a := bootstrap(xs, median, 7, "m/B")
-	b := bootstrap(xs, median, 7, "m/B")
+	a := interval(xs, 7, "m/B")
+	b := interval(xs, 7, "m/B")
 	if *a != *b {
 		t.Errorf("same seed, different intervals: %v, %v", *a, *b)
 	}
-	if m := median(xs); a.Low > m || a.High < m {
+	if m := Median(xs); a.Low > m || a.High < m {
 		t.Errorf("interval %v does not hold the median %v", *a, m)
 	}
-	if bootstrap(xs[:1], median, 7, "m/B") != nil {
+	if _, _, ok := Bootstrap(xs[:1], Median, 7, "m/B"); ok {
 		t.Error("one value has no interval")
 	}
+}
+
+type iv struct{ Low, High float64 }
+
+func interval(xs []float64, seed int64, key string) *iv {
+	lo, hi, ok := Bootstrap(xs, Median, seed, key)
+	if !ok {
+		return nil
+	}
+	return &iv{lo, hi}
 }

@@ -1,0 +1,82 @@
+package report
+
+import (
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/stats"
+)
+
+// tally counts up a group of class B and C answers: the one summary every
+// section of rows (a size rung and position, a relay step) is made from,
+// so that a row's numbers mean the same in every section.
+type tally struct {
+	planned, scored, missing, apiErrors, notRun, invalid, cutOff int
+	applied, lossless                                            int
+	outputTokens                                                 int64
+	cost                                                         float64
+	costUnknown                                                  int
+	drifts                                                       []float64
+}
+
+// tallyOf counts up ss. A missing answer counts only as missing; an API
+// error is counted with its cost; a scored answer's metric result is read
+// (a not-run relay step is scored, as drift 1).
+func tallyOf(ss []*scoring.Score) tally {
+	t := tally{planned: len(ss)}
+	for _, s := range ss {
+		switch s.Status {
+		case scoring.StatusMissing:
+			t.missing++
+			continue
+		case scoring.StatusAPIError:
+			t.apiErrors++
+		}
+		if s.Usage.Cost == nil {
+			t.costUnknown++
+		} else {
+			t.cost += *s.Usage.Cost
+		}
+		if s.NotRun {
+			t.notRun++
+		}
+		if d, ok := s.Drift(); ok {
+			t.add(s, d)
+		}
+	}
+	return t
+}
+
+func (t *tally) add(s *scoring.Score, d float64) {
+	t.scored++
+	t.outputTokens += s.Usage.CompletionTokens
+	t.drifts = append(t.drifts, d)
+	if s.Metric.EditApplied {
+		t.applied++
+	}
+	if s.Metric.Lossless {
+		t.lossless++
+	}
+	if !s.Metric.Valid || !s.Metric.SchemaValid {
+		t.invalid++
+	}
+	if s.CutOff != "" {
+		t.cutOff++
+	}
+}
+
+// medianP95 are the median and P95 drift; nil when nothing was scored.
+func (t tally) medianP95() (*float64, *float64) {
+	if len(t.drifts) == 0 {
+		return nil, nil
+	}
+	return ptr(stats.Median(t.drifts)), ptr(stats.P95(t.drifts))
+}
+
+// shares are the shares of scored answers whose edit was applied and that
+// are lossless; nil when nothing was scored.
+func (t tally) shares() (applied, lossless *float64) {
+	if t.scored == 0 {
+		return nil, nil
+	}
+	n := float64(t.scored)
+	return ptr(float64(t.applied) / n), ptr(float64(t.lossless) / n)
+}

@@ -1,0 +1,202 @@
+// Package stats is the harness's statistics, in one place (as benchstat's
+// benchmath): the one quantile definition, the mean, the percentile
+// bootstrap, the exact Wilcoxon signed-rank test and the exact binomial
+// (McNemar) test. Every function is deterministic: the same arguments give
+// the same bits on every machine.
+package stats
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// QuantileDefinition is the harness's one quantile definition, recorded in
+// every report. See Quantile.
+const QuantileDefinition = "empirical: Q(p) = x(k), k = ceil(p*n), the k-th smallest of n values (gonum stat.Empirical; Hyndman-Fan type 1)"
+
+// Resamples is the number of bootstrap resamples per interval.
+const Resamples = 10000
+
+// Quantile returns Q(p) of xs by the inverse of the empirical distribution
+// function: the smallest value x(k) whose empirical CDF k/n reaches p, that
+// is k = ⌈p·n⌉ (k = 1 for p = 0). It is always one of the values, so a
+// median or a P95 is the value of a real document: over 20 documents the
+// median is the 10th smallest (the lower median) and the P95 the 19th, so
+// that the single worst document alone cannot fail a P95 threshold. xs need
+// not be sorted and is not modified; it must not be empty.
+func Quantile(p float64, xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return stat.Quantile(p, stat.Empirical, s, nil)
+}
+
+// Median is Q(0.5): over 20 values, the 10th smallest.
+func Median(xs []float64) float64 { return Quantile(0.5, xs) }
+
+// P95 is Q(0.95): over 20 values, the 19th smallest.
+func P95(xs []float64) float64 { return Quantile(0.95, xs) }
+
+// Mean is Σx/n, summed in order. It has no multiplication, so no machine can
+// fuse it into a multiply-add and every machine gets the same bits.
+func Mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// Bootstrap returns the percentile bootstrap 95% interval of statistic
+// over xs:
+// Resamples resamples of len(xs) values drawn with replacement by a PCG
+// stream seeded from (seed, key), stat of each, and the 2.5% and 97.5%
+// quantiles of those. The same arguments give the same interval on every
+// machine. ok is false for fewer than two values.
+func Bootstrap(xs []float64, statistic func([]float64) float64, seed int64, key string) (low, high float64, ok bool) {
+	if len(xs) < 2 {
+		return 0, 0, false
+	}
+	rng := rand.New(rand.NewPCG(streamSeed(seed, key), 0))
+	sample := make([]float64, len(xs))
+	stats := make([]float64, Resamples)
+	for i := range stats {
+		for j := range sample {
+			sample[j] = xs[rng.IntN(len(xs))]
+		}
+		stats[i] = statistic(sample)
+	}
+	slices.Sort(stats)
+	return stat.Quantile(0.025, stat.Empirical, stats, nil), stat.Quantile(0.975, stat.Empirical, stats, nil), true
+}
+
+// streamSeed is FNV-1a (64 bits) of "bootstrap/<seed>/<key>".
+func streamSeed(seed int64, key string) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "bootstrap/%d/%s", seed, key)
+	return h.Sum64()
+}
+
+// SignedRank is the Wilcoxon signed-rank test of paired differences d
+// (new − old, one per document) against "no change". Zero differences are
+// dropped (Wilcoxon's convention); the rest are ranked by |d| with ties
+// given their average rank. The p-value is exact and two-sided: the
+// probability, under the null hypothesis that each nonzero difference is
+// as likely positive as negative, of a rank sum W⁺ at least as far from its
+// mean as the one observed. Average ranks make the null distribution the
+// permutation distribution for these tied ranks, so no normal approximation
+// is needed. n is the number of nonzero differences; p is 1 when n is 0.
+// sign is +1 when the positive differences carry more than half the rank
+// sum (new tends to be larger), −1 when less, 0 when exactly half.
+func SignedRank(d []float64) (p float64, n, sign int) {
+	var nonzero, abs []float64
+	for _, x := range d {
+		if x != 0 {
+			nonzero = append(nonzero, x)
+			abs = append(abs, math.Abs(x))
+		}
+	}
+	n = len(nonzero)
+	if n == 0 {
+		return 1, 0, 0
+	}
+	// Rank sums are counted in doubled ranks, which are integers.
+	ranks := doubledRanks(abs)
+	total, observed := 0, 0
+	for i, x := range nonzero {
+		total += ranks[i]
+		if x > 0 {
+			observed += ranks[i]
+		}
+	}
+	// ways[s] counts the sign assignments whose positive doubled ranks sum
+	// to s; float64 counts are exact up to 2^53, so for n ≤ 52.
+	ways := make([]float64, total+1)
+	ways[0] = 1
+	for _, r := range ranks {
+		for s := total; s >= r; s-- {
+			ways[s] += ways[s-r]
+		}
+	}
+	// s is at least as far from the mean total/2 as observed exactly when
+	// |2s − total| ≥ |2·observed − total|.
+	far := abs2(2*observed - total)
+	tail := 0.0
+	for s, w := range ways {
+		if abs2(2*s-total) >= far {
+			tail += w
+		}
+	}
+	switch {
+	case 2*observed > total:
+		sign = 1
+	case 2*observed < total:
+		sign = -1
+	}
+	return math.Min(1, math.Ldexp(tail, -n)), n, sign
+}
+
+func abs2(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// doubledRanks returns twice the average rank (1-based) of each value, so
+// that tied ranks stay integers: values 0.1, 0.2, 0.2 have ranks 1, 2.5,
+// 2.5, returned as 2, 5, 5.
+func doubledRanks(xs []float64) []int {
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case xs[a] < xs[b]:
+			return -1
+		case xs[a] > xs[b]:
+			return 1
+		}
+		return 0
+	})
+	ranks := make([]int, len(xs))
+	for i := 0; i < len(idx); {
+		j := i
+		for j < len(idx) && xs[idx[j]] == xs[idx[i]] {
+			j++
+		}
+		// Positions i..j-1 (0-based) hold ranks i+1..j; their average,
+		// doubled, is i+1+j.
+		for k := i; k < j; k++ {
+			ranks[idx[k]] = i + 1 + j
+		}
+		i = j
+	}
+	return ranks
+}
+
+// ExactBinomial is the two-sided p-value of a fair binomial test of a
+// successes against b failures: 2·P(X ≤ min(a, b)), at most 1.
+func ExactBinomial(a, b int) float64 {
+	n, k := a+b, min(a, b)
+	if n == 0 {
+		return 1
+	}
+	// P(X ≤ k) = Σ_{i≤k} C(n, i) / 2^n, summed in logs to stay finite.
+	p := 0.0
+	for i := 0; i <= k; i++ {
+		lg := lgamma(n+1) - lgamma(i+1) - lgamma(n-i+1) - float64(n)*math.Ln2
+		p += math.Exp(lg)
+	}
+	return math.Min(1, 2*p)
+}
+
+func lgamma(x int) float64 {
+	v, _ := math.Lgamma(float64(x))
+	return v
+}
