@@ -62,10 +62,24 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 	for _, m := range infos {
 		byID[m.ID] = m
 	}
-	var problems []string
-	est := estimate(jobs, set)
-	total, known := 0.0, true
 	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(jobs))
+	answers, known, problems := answerLines(w, online, byID, caps, jobs, set, perDocument)
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
+	}
+	votesCost, votesKnown := voteLines(w, online, byID, caps, voteEstimate(jobs, set, votes))
+	printTotal(w, answers, votesCost, known && votesKnown, maxCost)
+	return caps, nil
+}
+
+// answerLines checks each online model against the listing, records what
+// it honours in caps, and prints its jobs, tokens, estimated cost and
+// determinism (per rung too, for the size suite). It returns the answers'
+// estimated cost, whether every price was known, and the models the
+// listing lacks.
+func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, caps *capabilities, jobs []runner.Job, set *task.Set, perDocument bool) (total float64, known bool, problems []string) {
+	est := estimate(jobs, set)
+	known = true
 	for _, m := range online {
 		info, ok := byID[m]
 		if !ok {
@@ -89,35 +103,43 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cacheable) + ~%d completion tokens  est. %s\n", m, e.jobs, e.prompt, e.cached, e.completion, cost)
 		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(honoured, lacking))
 		if perDocument {
-			// The size suite: what each rung costs, before anything is paid.
-			for _, d := range set.Documents {
-				var dj []runner.Job
-				for _, j := range jobs {
-					if t := set.Task(j.Record.TaskID); j.Model == m && t != nil && t.Source == d {
-						dj = append(dj, j)
-					}
-				}
-				de := estimate(dj, set)[m]
-				dc := "unknown"
-				if c, ok := de.cost(info); ok {
-					dc = fmt.Sprintf("$%.2f", c)
-				}
-				fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", d.Name, de.jobs, de.prompt, de.completion, dc)
-			}
+			rungLines(w, m, info, jobs, set)
 		}
 	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
+	return total, known, problems
+}
+
+// rungLines prints what each document of the size suite costs model m,
+// before anything is paid.
+func rungLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job, set *task.Set) {
+	byDoc := map[*task.Document][]runner.Job{}
+	for _, j := range jobs {
+		if t := set.Task(j.Record.TaskID); j.Model == m && t != nil {
+			byDoc[t.Source] = append(byDoc[t.Source], j)
+		}
 	}
-	answers := total
-	ve := voteEstimate(jobs, set, votes)
+	for _, d := range set.Documents {
+		de := estimate(byDoc[d], set)[m]
+		dc := "unknown"
+		if c, ok := de.cost(info); ok {
+			dc = fmt.Sprintf("$%.2f", c)
+		}
+		fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", d.Name, de.jobs, de.prompt, de.completion, dc)
+	}
+}
+
+// voteLines prints each judge's planned votes and their estimated cost
+// (an offline judge costs nothing), and returns their total and whether
+// every price was known.
+func voteLines(w io.Writer, online []string, byID map[string]model.ModelInfo, caps *capabilities, ve map[string]tokenEstimate) (total float64, known bool) {
+	known = true
 	for _, j := range slices.Sorted(maps.Keys(ve)) {
 		info, ok := caps.listed[j]
 		if !ok {
 			if _, listed := byID[j]; !listed && slices.Contains(online, j) {
 				known = false
 			}
-			continue // an offline judge costs nothing
+			continue
 		}
 		e := ve[j]
 		cost := "unknown"
@@ -129,6 +151,13 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 		}
 		fmt.Fprintf(w, "  %-40s %3d judge votes  ~%d prompt + ~%d completion tokens  est. %s\n", j, e.jobs, e.prompt, e.completion, cost)
 	}
+	return total, known
+}
+
+// printTotal prints the estimated cost and, with a spending cap, the cap
+// against it.
+func printTotal(w io.Writer, answers, votes float64, known bool, maxCost float64) {
+	total := answers + votes
 	suffix := ""
 	if !known {
 		suffix = " (some prices unknown)"
@@ -141,7 +170,6 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 		}
 		fmt.Fprintf(w, "  spending cap: $%.2f against the estimate of $%.2f: %s\n", maxCost, total, verdict)
 	}
-	return caps, nil
 }
 
 // listingError explains a failed model listing: a server that has no
