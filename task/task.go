@@ -199,127 +199,171 @@ func loadTask(fsys fs.FS, name string, docs map[string]*Document, natural bool) 
 		return bad("a task is a JSON object")
 	}
 	t := &Task{Hash: hashOf(data)}
-	var probs []Problem
-	str := func(key string, dst *string, required bool) {
-		f := v.Get(key)
-		switch {
-		case f == nil && required:
-			probs = append(probs, Problem{file, fmt.Sprintf("/%s: missing", key)})
-		case f != nil && f.Kind != bend.String:
-			probs = append(probs, Problem{file, fmt.Sprintf("/%s: must be a string", key)})
-		case f != nil:
-			*dst = f.Str
-		}
-	}
-	strs := func(key string, dst *[]string) {
-		f := v.Get(key)
-		if f == nil {
-			return
-		}
-		if f.Kind != bend.Array {
-			probs = append(probs, Problem{file, fmt.Sprintf("/%s: must be an array of strings", key)})
-			return
-		}
-		for i, e := range f.Elems {
-			if e.Kind != bend.String {
-				probs = append(probs, Problem{file, fmt.Sprintf("/%s/%d: must be a string", key, i)})
-				continue
-			}
-			*dst = append(*dst, e.Str)
-		}
-	}
-	str("id", &t.ID, true)
-	str("class", &t.Class, true)
-	str("document", &t.DocumentName, true)
-	str("instruction", &t.Instruction, true)
-	str("reference_answer", &t.ReferenceAnswer, false)
-	strs("covers", &t.Covers)
-	strs("evidence", &t.Evidence)
-	known := map[string]bool{"id": true, "class": true, "document": true, "instruction": true, "reference_answer": true, "covers": true, "evidence": true, "gold_edit": true}
-	if natural {
-		strs("quotes", &t.Quotes)
-		known["quotes"] = true
-		if v.Get("quotes") == nil {
-			probs = append(probs, Problem{file, "/quotes: missing (an empty array when no target is named by content)"})
-		}
-	}
-	for _, m := range v.Members {
-		if !known[m.Key] {
-			probs = append(probs, Problem{file, fmt.Sprintf("/%s: unknown member", m.Key)})
-		}
-	}
-	if want := strings.TrimSuffix(path.Base(name), ".json"); t.ID != want {
-		probs = append(probs, Problem{file, fmt.Sprintf("/id: %q does not match the file name", t.ID)})
-	}
-	if want := strings.ToUpper(t.ID[len(t.ID)-1:]); t.ID != "" && t.Class != want {
-		probs = append(probs, Problem{file, fmt.Sprintf("/class: %q, but the file name says class %s", t.Class, want)})
-	}
-	if len(probs) > 0 {
-		return nil, probs
+	r := &memberReader{v: v, file: file}
+	r.fields(t, natural)
+	r.names(t, name)
+	if len(r.probs) > 0 {
+		return nil, r.probs
 	}
 	src := docs[t.DocumentName]
 	if src == nil {
 		return bad("/document: no corpus document %q", t.DocumentName)
 	}
 	if !strings.HasPrefix(t.DocumentName, t.ID[:2]+"-") {
-		probs = append(probs, Problem{file, fmt.Sprintf("/document: %q is not corpus document %s", t.DocumentName, t.ID[:2])})
+		r.add("/document: %q is not corpus document %s", t.DocumentName, t.ID[:2])
 	}
 	t.Source = src
-	switch t.Class {
-	case ClassA:
-		if natural {
-			return bad("/class: natural tasks are class B or C")
+	switch {
+	case t.Class == ClassA && natural:
+		return bad("/class: natural tasks are class B or C")
+	case t.Class == ClassA:
+		r.classA(t)
+	case t.Class == ClassB || t.Class == ClassC:
+		if msg := r.expected(t, natural); msg != "" {
+			return bad("%s", msg)
 		}
-		if v.Get("gold_edit") != nil {
-			probs = append(probs, Problem{file, "/gold_edit: class A tasks do not edit"})
-		}
-		if t.ReferenceAnswer == "" {
-			probs = append(probs, Problem{file, "/reference_answer: missing"})
-		}
-		if len(t.Evidence) == 0 {
-			probs = append(probs, Problem{file, "/evidence: missing"})
-		}
-		for i, ev := range t.Evidence {
-			if !src.Doc.Resolves(ev) {
-				probs = append(probs, Problem{file, fmt.Sprintf("/evidence/%d: %q is not a block or span of %s", i, ev, t.DocumentName)})
-			}
-		}
-	case ClassB, ClassC:
-		ge := v.Get("gold_edit")
-		if ge == nil {
-			return bad("/gold_edit: missing")
-		}
-		ops, err := edit.FromValue(ge)
-		if err != nil {
-			return bad("/gold_edit: %v", err)
-		}
-		if len(ops) == 0 {
-			return bad("/gold_edit: empty")
-		}
-		t.GoldEdit = ops
-		if natural {
-			if t.Names, err = edit.DefaultNames(src.Doc, ops); err == nil {
-				ops, err = edit.Bind(ops, t.Names)
-			}
-			if err != nil {
-				return bad("/gold_edit: placeholders: %v", err)
-			}
-		}
-		exp, err := edit.Apply(src.Doc, ops)
-		if err != nil {
-			return bad("/gold_edit: does not apply to %s: %v", t.DocumentName, err)
-		}
-		for _, e := range bend.Validate(exp) {
-			probs = append(probs, Problem{file, "expected document invalid: " + e.Error()})
-		}
-		for i, r := range edit.Check(exp, src.Doc.ID, ops) {
-			if !r.OK {
-				probs = append(probs, Problem{file, fmt.Sprintf("/gold_edit/%d: the expected document fails its own check: %s", i, r.Reason)})
-			}
-		}
-		t.Expected = exp
 	default:
 		return bad("/class: %q is not A, B or C", t.Class)
 	}
-	return t, probs
+	return t, r.probs
+}
+
+// memberReader reads a task file's members into a Task, collecting a
+// problem per member that is missing, of the wrong type or unknown.
+type memberReader struct {
+	v     *bend.Value
+	file  string
+	probs []Problem
+}
+
+func (r *memberReader) add(format string, args ...any) {
+	r.probs = append(r.probs, Problem{r.file, fmt.Sprintf(format, args...)})
+}
+
+// str reads a string member.
+func (r *memberReader) str(key string, dst *string, required bool) {
+	f := r.v.Get(key)
+	switch {
+	case f == nil && required:
+		r.add("/%s: missing", key)
+	case f != nil && f.Kind != bend.String:
+		r.add("/%s: must be a string", key)
+	case f != nil:
+		*dst = f.Str
+	}
+}
+
+// strs reads an array of strings.
+func (r *memberReader) strs(key string, dst *[]string) {
+	f := r.v.Get(key)
+	if f == nil {
+		return
+	}
+	if f.Kind != bend.Array {
+		r.add("/%s: must be an array of strings", key)
+		return
+	}
+	for i, e := range f.Elems {
+		if e.Kind != bend.String {
+			r.add("/%s/%d: must be a string", key, i)
+			continue
+		}
+		*dst = append(*dst, e.Str)
+	}
+}
+
+// fields reads the members of FORMAT.md (and a natural task's quotes) and
+// refuses any other.
+func (r *memberReader) fields(t *Task, natural bool) {
+	r.str("id", &t.ID, true)
+	r.str("class", &t.Class, true)
+	r.str("document", &t.DocumentName, true)
+	r.str("instruction", &t.Instruction, true)
+	r.str("reference_answer", &t.ReferenceAnswer, false)
+	r.strs("covers", &t.Covers)
+	r.strs("evidence", &t.Evidence)
+	known := map[string]bool{"id": true, "class": true, "document": true, "instruction": true, "reference_answer": true, "covers": true, "evidence": true, "gold_edit": true}
+	if natural {
+		r.strs("quotes", &t.Quotes)
+		known["quotes"] = true
+		if r.v.Get("quotes") == nil {
+			r.add("/quotes: missing (an empty array when no target is named by content)")
+		}
+	}
+	for _, m := range r.v.Members {
+		if !known[m.Key] {
+			r.add("/%s: unknown member", m.Key)
+		}
+	}
+}
+
+// names checks the id and class against the file name NN-x.json.
+func (r *memberReader) names(t *Task, name string) {
+	if want := strings.TrimSuffix(path.Base(name), ".json"); t.ID != want {
+		r.add("/id: %q does not match the file name", t.ID)
+	}
+	if want := strings.ToUpper(t.ID[len(t.ID)-1:]); t.ID != "" && t.Class != want {
+		r.add("/class: %q, but the file name says class %s", t.Class, want)
+	}
+}
+
+// classA checks a question: no gold edit, a reference answer, and evidence
+// that names blocks or spans of its document.
+func (r *memberReader) classA(t *Task) {
+	if r.v.Get("gold_edit") != nil {
+		r.add("/gold_edit: class A tasks do not edit")
+	}
+	if t.ReferenceAnswer == "" {
+		r.add("/reference_answer: missing")
+	}
+	if len(t.Evidence) == 0 {
+		r.add("/evidence: missing")
+	}
+	for i, ev := range t.Evidence {
+		if !t.Source.Doc.Resolves(ev) {
+			r.add("/evidence/%d: %q is not a block or span of %s", i, ev, t.DocumentName)
+		}
+	}
+}
+
+// expected reads a class B or C task's gold edit and applies it (a natural
+// task's with its placeholders bound to edit.DefaultNames) to make the
+// expected document, which must be valid and pass the edit's own check.
+// It returns why the task cannot be used, or "".
+func (r *memberReader) expected(t *Task, natural bool) string {
+	ge := r.v.Get("gold_edit")
+	if ge == nil {
+		return "/gold_edit: missing"
+	}
+	ops, err := edit.FromValue(ge)
+	if err != nil {
+		return fmt.Sprintf("/gold_edit: %v", err)
+	}
+	if len(ops) == 0 {
+		return "/gold_edit: empty"
+	}
+	t.GoldEdit = ops
+	src := t.Source.Doc
+	if natural {
+		if t.Names, err = edit.DefaultNames(src, ops); err == nil {
+			ops, err = edit.Bind(ops, t.Names)
+		}
+		if err != nil {
+			return fmt.Sprintf("/gold_edit: placeholders: %v", err)
+		}
+	}
+	exp, err := edit.Apply(src, ops)
+	if err != nil {
+		return fmt.Sprintf("/gold_edit: does not apply to %s: %v", t.DocumentName, err)
+	}
+	for _, e := range bend.Validate(exp) {
+		r.add("expected document invalid: %s", e.Error())
+	}
+	for i, res := range edit.Check(exp, src.ID, ops) {
+		if !res.OK {
+			r.add("/gold_edit/%d: the expected document fails its own check: %s", i, res.Reason)
+		}
+	}
+	t.Expected = exp
+	return ""
 }
