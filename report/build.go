@@ -27,6 +27,40 @@ type key struct {
 // repeat) absent from in.Scores counts as missing. in.Manifest and
 // in.Config must not be nil.
 func Build(in Input) *Report {
+	m := in.Manifest
+	r := header(in)
+	scores := map[key]*scoring.Score{}
+	for i := range in.Scores {
+		s := &in.Scores[i]
+		scores[key{s.Model, s.TaskID, s.Repeat}] = s
+	}
+	b := builder{repeats: m.Repeats, seed: m.Seed, scores: scores}
+	part := partOf(in)
+	// The classes are the tasks of the suite's classes part ("all": the
+	// gating suite's); its other parts have their own sections.
+	byClass := tasksByClass(in, func(id string) bool { return suites.InClasses(r.Suite, part[id]) })
+	for _, model := range m.Models {
+		r.Results[model] = b.model(in, model, byClass)
+	}
+	for _, p := range suites.PartsOf(r.Suite) {
+		switch p.Section {
+		case sectionSize:
+			r.Size = sizeRows(in)
+		case sectionRelay:
+			r.Relay, r.RelayModels = relaySteps(in, m.Seed)
+		case sectionNatural:
+			r.Natural = b.natural(m.Models, tasksByClass(in, func(id string) bool { return part[id] == p.Name }))
+		}
+	}
+	r.Failures = failures(r)
+	r.Verdict = verdictOf(r)
+	r.Warnings = warnings(r, in)
+	return r
+}
+
+// header is the report's provenance: the run, its configuration, the
+// metric and the statistics, with no result yet.
+func header(in Input) *Report {
 	m, cfg := in.Manifest, in.Config
 	r := &Report{
 		HarnessVersion: m.HarnessVersion,
@@ -50,63 +84,50 @@ func Build(in Input) *Report {
 		Quantile:       QuantileDefinition,
 		Bootstrap:      BootstrapInfo{Resamples: Resamples, Level: 0.95, Seed: m.Seed},
 		Warnings:       []string{},
+		Suite:          cmp.Or(m.Inputs.Suite, suites.Gating),
+		Partial:        m.Inputs.Selection,
+		Custom:         customValues(cfg),
 	}
 	if in.RescoredAt != nil {
 		r.RescoredAt = stamp(*in.RescoredAt)
 	}
-	scores := map[key]*scoring.Score{}
-	for i := range in.Scores {
-		s := &in.Scores[i]
-		scores[key{s.Model, s.TaskID, s.Repeat}] = s
+	return r
+}
+
+// model is one model's results: its classes, its determinism and who
+// served its answers.
+func (b *builder) model(in Input, model string, byClass map[string][]string) *ModelResult {
+	m := in.Manifest
+	mr := &ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/", Providers: map[string]int{}}
+	if d, ok := m.Determinism[model]; ok {
+		mr.Determinism = &d
 	}
-	b := builder{repeats: m.Repeats, seed: m.Seed, scores: scores}
-	part := partOf(in)
-	r.Suite = cmp.Or(m.Inputs.Suite, suites.Gating)
-	// The classes are the tasks of the suite's classes part ("all": the
-	// gating suite's); its other parts have their own sections.
-	byClass := tasksByClass(in, func(id string) bool { return suites.InClasses(r.Suite, part[id]) })
-	for _, model := range m.Models {
-		mr := &ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/", Providers: map[string]int{}}
-		if d, ok := m.Determinism[model]; ok {
-			mr.Determinism = &d
-		}
-		for _, class := range Classes {
-			if ids := byClass[class]; len(ids) > 0 {
-				setClass(mr, class, b.class(model, class, ids))
-			}
-		}
-		for _, s := range in.Scores {
-			if s.Model == model && s.Status == scoring.StatusScored {
-				mr.Providers[cmp.Or(s.Provider, "unknown")]++
-			}
-		}
-		r.Results[model] = mr
-	}
-	for _, p := range suites.PartsOf(r.Suite) {
-		switch p.Section {
-		case sectionSize:
-			r.Size = sizeRows(in)
-		case sectionRelay:
-			r.Relay, r.RelayModels = relaySteps(in, m.Seed)
-		case sectionNatural:
-			r.Natural = b.natural(m.Models, tasksByClass(in, func(id string) bool { return part[id] == p.Name }))
+	for _, class := range Classes {
+		if ids := byClass[class]; len(ids) > 0 {
+			setClass(mr, class, b.class(model, class, ids))
 		}
 	}
-	r.Partial = m.Inputs.Selection
-	r.Custom = customValues(cfg)
-	r.Failures = failures(r)
+	for _, s := range in.Scores {
+		if s.Model == model && s.Status == scoring.StatusScored {
+			mr.Providers[cmp.Or(s.Provider, "unknown")]++
+		}
+	}
+	return mr
+}
+
+// verdictOf is the verdict of a report whose failures are known: pass or
+// fail for a suite that gates, complete or incomplete for one that is
+// information.
+func verdictOf(r *Report) string {
 	switch {
 	case !gated(r.Suite) && len(r.Failures) > 0:
-		r.Verdict = Incomplete
+		return Incomplete
 	case !gated(r.Suite):
-		r.Verdict = Complete
+		return Complete
 	case len(r.Failures) > 0:
-		r.Verdict = Fail
-	default:
-		r.Verdict = Pass
+		return Fail
 	}
-	r.Warnings = warnings(r, in)
-	return r
+	return Pass
 }
 
 // stamp formats t as RFC 3339 in UTC to the second.
