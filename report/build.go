@@ -340,43 +340,57 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 // (B, C) or 1 for faithful and 0 for unfaithful (A).
 func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *classAcc, comps *[metric.NumComponents][]float64) (float64, bool) {
 	if class == task.ClassA {
-		if s.Answer != nil {
-			if !s.Answer.Valid {
-				c.Invalid++
-			} else {
-				acc.evidence = append(acc.evidence, s.Answer.EvidenceResolved)
-			}
-		}
-		j := c.Judging
-		faithful, decided := decision(s.Judge)
-		if decided {
-			j.Decided++
-		} else {
-			j.Undecided++
-		}
-		vc := voteCount(s.Judge)
-		j.Votes.Faithful += vc.Faithful
-		j.Votes.Unfaithful += vc.Unfaithful
-		j.Votes.Error += vc.Error
-		j.Votes.Ungrounded += vc.Ungrounded
-		if vc.Faithful+vc.Unfaithful >= 2 {
-			acc.agreeable++
-			if vc.Faithful == 0 || vc.Unfaithful == 0 {
-				acc.agreeing++
-			}
-		}
-		j.JudgeAPIErrors += s.JudgeAPIErrors
-		switch {
-		case !decided:
-			// No valid vote: not measured, like an answering model's API
-			// error. It is counted (Undecided) and makes the run
-			// incomplete, but it is no evidence of unfaithfulness.
-			return 0, false
-		case faithful:
-			return 1, true
-		}
-		return 0, true
+		return scoredA(s, c, acc)
 	}
+	return scoredBC(s, c, acc, comps)
+}
+
+// scoredA accounts for a class A answer: its validity, evidence and the
+// judges' votes; its value is 1 when judged faithful, 0 when not, and
+// none when no judge decided.
+func scoredA(s *scoring.Score, c *ClassResult, acc *classAcc) (float64, bool) {
+	if s.Answer != nil {
+		if !s.Answer.Valid {
+			c.Invalid++
+		} else {
+			acc.evidence = append(acc.evidence, s.Answer.EvidenceResolved)
+		}
+	}
+	j := c.Judging
+	faithful, decided := decision(s.Judge)
+	if decided {
+		j.Decided++
+	} else {
+		j.Undecided++
+	}
+	vc := voteCount(s.Judge)
+	j.Votes.Faithful += vc.Faithful
+	j.Votes.Unfaithful += vc.Unfaithful
+	j.Votes.Error += vc.Error
+	j.Votes.Ungrounded += vc.Ungrounded
+	if vc.Faithful+vc.Unfaithful >= 2 {
+		acc.agreeable++
+		if vc.Faithful == 0 || vc.Unfaithful == 0 {
+			acc.agreeing++
+		}
+	}
+	j.JudgeAPIErrors += s.JudgeAPIErrors
+	switch {
+	case !decided:
+		// No valid vote: not measured, like an answering model's API
+		// error. It is counted (Undecided) and makes the run
+		// incomplete, but it is no evidence of unfaithfulness.
+		return 0, false
+	case faithful:
+		return 1, true
+	}
+	return 0, true
+}
+
+// scoredBC accounts for a class B or C answer: its drift is its value,
+// and its counts (invalid, lossless, unrequested changes, the edit
+// applied) and components are accumulated.
+func scoredBC(s *scoring.Score, c *ClassResult, acc *classAcc, comps *[metric.NumComponents][]float64) (float64, bool) {
 	res := s.Metric
 	if res == nil {
 		return 0, false
