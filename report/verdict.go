@@ -323,38 +323,51 @@ func warnings(r *Report, in Input) []string {
 		}
 	}
 	for _, model := range r.Models {
-		mr := r.Results[model]
-		if d := mr.Determinism; d != nil && len(d.Lacking) > 0 {
-			out = append(out, fmt.Sprintf("%s: does not support %s (not sent): its numbers are not reproducible call for call; --repeats N measures the noise", model, strings.Join(d.Lacking, " or ")))
-		}
-		if d := mr.Determinism; d != nil && d.Source == transcript.DeterminismUnchecked {
-			out = append(out, fmt.Sprintf("%s: no preflight: temperature and seed were sent without knowing whether the model honours them", model))
-		}
-		if len(mr.Providers) > 1 {
-			out = append(out, fmt.Sprintf("%s: answers were served by %d providers (%s): pin one with model_settings.provider in harness.yaml", model, len(mr.Providers), strings.Join(slices.Sorted(maps.Keys(mr.Providers)), ", ")))
-		}
-		for _, class := range Classes {
-			c := r.Results[model].Class(class)
-			if c == nil {
-				out = append(out, fmt.Sprintf("%s: the run has no class %s task", model, class))
-				continue
-			}
-			if c.Documents > 0 && c.Documents < 20 {
-				out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
-			}
-			if c.CutOffReasoning > 0 {
-				out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, plural(c.CutOffReasoning, "answer", "answers")))
-			}
-			if c.CutOffOutput > 0 {
-				out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, plural(c.CutOffOutput, "answer was", "answers were")))
-			}
-			if c.Cost.Unknown > 0 {
-				out = append(out, fmt.Sprintf("%s class %s: cost unknown for %d of %d calls; the cost leaves them out", model, class, c.Cost.Unknown, c.Scored+c.APIErrors))
-			}
-			if j := c.Judging; j != nil && j.Votes.Ungrounded > 0 {
-				out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
-			}
-		}
+		out = append(out, modelWarnings(model, r.Results[model])...)
+	}
+	return out
+}
+
+// modelWarnings qualify one model's numbers: determinism it lacks, more
+// than one provider, and per class too few documents, cut-off answers,
+// unknown costs and ungrounded judge votes.
+func modelWarnings(model string, mr *ModelResult) []string {
+	var out []string
+	if d := mr.Determinism; d != nil && len(d.Lacking) > 0 {
+		out = append(out, fmt.Sprintf("%s: does not support %s (not sent): its numbers are not reproducible call for call; --repeats N measures the noise", model, strings.Join(d.Lacking, " or ")))
+	}
+	if d := mr.Determinism; d != nil && d.Source == transcript.DeterminismUnchecked {
+		out = append(out, fmt.Sprintf("%s: no preflight: temperature and seed were sent without knowing whether the model honours them", model))
+	}
+	if len(mr.Providers) > 1 {
+		out = append(out, fmt.Sprintf("%s: answers were served by %d providers (%s): pin one with model_settings.provider in harness.yaml", model, len(mr.Providers), strings.Join(slices.Sorted(maps.Keys(mr.Providers)), ", ")))
+	}
+	for _, class := range Classes {
+		out = append(out, classWarnings(model, class, mr.Class(class))...)
+	}
+	return out
+}
+
+// classWarnings qualify one (model, class).
+func classWarnings(model, class string, c *ClassResult) []string {
+	if c == nil {
+		return []string{fmt.Sprintf("%s: the run has no class %s task", model, class)}
+	}
+	var out []string
+	if c.Documents > 0 && c.Documents < 20 {
+		out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
+	}
+	if c.CutOffReasoning > 0 {
+		out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, plural(c.CutOffReasoning, "answer", "answers")))
+	}
+	if c.CutOffOutput > 0 {
+		out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, plural(c.CutOffOutput, "answer was", "answers were")))
+	}
+	if c.Cost.Unknown > 0 {
+		out = append(out, fmt.Sprintf("%s class %s: cost unknown for %d of %d calls; the cost leaves them out", model, class, c.Cost.Unknown, c.Scored+c.APIErrors))
+	}
+	if j := c.Judging; j != nil && j.Votes.Ungrounded > 0 {
+		out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
 	}
 	return out
 }
