@@ -22,22 +22,32 @@ func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer *transcr
 	bw := bufio.NewWriter(w)
 	v := newTranscriptView(s, t, answer)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	showHeader(p, s, v)
+	if v.Instruction != "" {
+		p("\nInstruction\n%s", indent(v.Instruction))
+	}
+	if v.Reference != "" {
+		p("\nReference answer\n%s", indent(v.Reference))
+	}
+	showOutput(p, v)
+	showFindings(p, v)
+	return bw.Flush()
+}
+
+// printer prints a formatted line part.
+type printer func(format string, args ...any)
+
+// showHeader prints the transcript's task, model, status and cost.
+func showHeader(p printer, s scoring.Score, v transcriptView) {
 	p("%s r%d · %s · class %s · %s\n", s.TaskID, s.Repeat, s.Model, s.Class, s.Document)
 	if s.Transcript != "" {
 		p("transcript: %s\n", s.Transcript)
 	}
 	status := []string{"status " + s.Status}
-	if v.Drift != "" {
-		status = append(status, "drift "+v.Drift)
-	}
-	if v.Edit != "" {
-		status = append(status, "edit applied "+v.Edit)
-	}
-	if v.Valid != "" {
-		status = append(status, "valid "+v.Valid)
-	}
-	if v.Faithful != "" {
-		status = append(status, "faithful "+v.Faithful)
+	for _, f := range [][2]string{{"drift ", v.Drift}, {"edit applied ", v.Edit}, {"valid ", v.Valid}, {"faithful ", v.Faithful}} {
+		if f[1] != "" {
+			status = append(status, f[0]+f[1])
+		}
 	}
 	p("%s\n", strings.Join(status, " · "))
 	cost := "unknown"
@@ -53,12 +63,10 @@ func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer *transcr
 	if s.Error != nil {
 		p("error: %s\n", s.Error.Message)
 	}
-	if v.Instruction != "" {
-		p("\nInstruction\n%s", indent(v.Instruction))
-	}
-	if v.Reference != "" {
-		p("\nReference answer\n%s", indent(v.Reference))
-	}
+}
+
+// showOutput prints the expected → produced diff, or the raw output.
+func showOutput(p printer, v transcriptView) {
 	switch {
 	case len(v.Hunks) > 0:
 		p("\nExpected → produced\n")
@@ -79,6 +87,11 @@ func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer *transcr
 			p("  … (cut at %d bytes)\n", MaxShown)
 		}
 	}
+}
+
+// showFindings prints the edit operations, the diagnostics and the judge
+// votes.
+func showFindings(p printer, v transcriptView) {
 	if len(v.Ops) > 0 {
 		p("\nEdit operations\n")
 		for _, op := range v.Ops {
@@ -114,7 +127,6 @@ func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer *transcr
 			}
 		}
 	}
-	return bw.Flush()
 }
 
 // indent indents every line of s by two spaces and ends it with a newline.
