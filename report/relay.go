@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/stats"
 	"fmt"
 	"strconv"
@@ -83,7 +84,6 @@ func relaySteps(in Input, seed int64) ([]RelayStep, []RelayModel) {
 	}
 	var steps []RelayStep
 	var models []RelayModel
-	t := in.Config.Thresholds
 	for _, m := range in.Manifest.Models {
 		for step := 1; step <= maxStep; step++ {
 			if ss := groups[key{m, step}]; len(ss) > 0 {
@@ -92,30 +92,37 @@ func relaySteps(in Input, seed int64) ([]RelayStep, []RelayModel) {
 		}
 		rm := RelayModel{Model: m, FirstExceed: map[string]int{}}
 		for c, bySteps := range drifts {
-			if c.model != m {
-				continue
+			if c.model == m {
+				rm.FirstExceed[firstExceed(bySteps, maxStep, in.Config.Thresholds)]++
 			}
-			first := "never"
-			for step := 1; step <= maxStep; step++ {
-				s := bySteps[step]
-				d, ok := s.Drift()
-				if s == nil || !ok {
-					continue
-				}
-				limit := t.ClassBP95Max
-				if s.Class == task.ClassC {
-					limit = t.ClassCP95Max
-				}
-				if d > limit {
-					first = strconv.Itoa(step)
-					break
-				}
-			}
-			rm.FirstExceed[first]++
 		}
 		models = append(models, rm)
 	}
 	return steps, models
+}
+
+// firstExceed is the first step ("1", "2", ...) at which a chain's drift
+// exceeds its class's §8.5 P95 threshold, or "never". A step the chain
+// lacks (a selection, an unfinished run) is passed over.
+func firstExceed(bySteps map[int]*scoring.Score, maxStep int, t config.Thresholds) string {
+	for step := 1; step <= maxStep; step++ {
+		s := bySteps[step]
+		if s == nil {
+			continue
+		}
+		d, ok := s.Drift()
+		if !ok {
+			continue
+		}
+		limit := t.ClassBP95Max
+		if s.Class == task.ClassC {
+			limit = t.ClassCP95Max
+		}
+		if d > limit {
+			return strconv.Itoa(step)
+		}
+	}
+	return "never"
 }
 
 func relayStep(model string, step int, ss []*scoring.Score, seed int64) RelayStep {
