@@ -283,13 +283,7 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 		if s != nil {
 			rr.Status, rr.Transcript = s.Status, s.Transcript
 			d.Document = s.Document
-			addUsage(c, s)
-			switch s.CutOff {
-			case scoring.CutOffReasoning:
-				c.CutOffReasoning++
-			case scoring.CutOffOutput:
-				c.CutOffOutput++
-			}
+			addCalls(c, s)
 		}
 		switch rr.Status {
 		case scoring.StatusMissing:
@@ -303,14 +297,8 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 			if ok {
 				vals = append(vals, v)
 				acc.perRepeat[r] = append(acc.perRepeat[r], v)
-				if class == task.ClassA {
-					f := v == 1
-					rr.Faithful = &f
-				} else {
-					rr.Drift = ptr(v)
-					rr.Lossless, rr.Residual = ptr(s.Metric.Lossless), ptr(s.Metric.Residual)
-					rr.Unrequested = s.Metric.UnrequestedChanges
-					rr.EditApplied = ptr(s.Metric.EditApplied)
+				setRepeat(&rr, class, s, v)
+				if class != task.ClassA {
 					residuals = append(residuals, s.Metric.Residual)
 				}
 			}
@@ -484,6 +472,31 @@ func noise(perRepeat [][]float64, class string) *Noise {
 	}
 	n.Range = hi - lo
 	return n
+}
+
+// addCalls counts an answer's usage, cost and cut-off into its class.
+func addCalls(c *ClassResult, s *scoring.Score) {
+	addUsage(c, s)
+	switch s.CutOff {
+	case scoring.CutOffReasoning:
+		c.CutOffReasoning++
+	case scoring.CutOffOutput:
+		c.CutOffOutput++
+	}
+}
+
+// setRepeat records a measured answer's value (v) in its repeat's row: the
+// judges' decision (A), or the drift and the harness's own measures (B, C).
+func setRepeat(rr *RepeatResult, class string, s *scoring.Score, v float64) {
+	if class == task.ClassA {
+		f := v == 1
+		rr.Faithful = &f
+		return
+	}
+	rr.Drift = ptr(v)
+	rr.Lossless, rr.Residual = ptr(s.Metric.Lossless), ptr(s.Metric.Residual)
+	rr.Unrequested = s.Metric.UnrequestedChanges
+	rr.EditApplied = ptr(s.Metric.EditApplied)
 }
 
 func addUsage(c *ClassResult, s *scoring.Score) {

@@ -97,28 +97,35 @@ func Trend(reports []*Report, names []string) *TrendReport {
 		}
 	}
 	for _, k := range keys {
-		s := TrendSeries{Model: k.model, Suite: k.suite, Class: k.class}
-		var prev *ClassResult
-		for i := range tr.Reports {
-			c := at[k][i]
-			if c == nil {
-				continue
-			}
-			p := TrendPoint{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.LosslessRate,
-				Edits: c.EditComplianceRate, Faithfulness: c.Faithfulness}
-			if prev != nil {
-				row, _ := compareClass(k.model, k.class, prev, c)
-				p.Change, p.P = row.Change, row.P
-				if k.class != task.ClassA {
-					p.LosslessChange, p.LosslessP = row.LosslessChange, row.LosslessP
-				}
-			}
-			s.Points = append(s.Points, p)
-			prev = c
-		}
-		tr.Series = append(tr.Series, s)
+		tr.Series = append(tr.Series, series(k.model, k.suite, k.class, len(tr.Reports), at[k]))
 	}
 	return tr
+}
+
+// series is one (model, suite, class) across the reports (at holds its
+// class result per report index, in date order), each point compared
+// with the one before it.
+func series(model, suite, class string, n int, at map[int]*ClassResult) TrendSeries {
+	s := TrendSeries{Model: model, Suite: suite, Class: class}
+	var prev *ClassResult
+	for i := range n {
+		c := at[i]
+		if c == nil {
+			continue
+		}
+		p := TrendPoint{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.LosslessRate,
+			Edits: c.EditComplianceRate, Faithfulness: c.Faithfulness}
+		if prev != nil {
+			row, _ := compareClass(model, class, prev, c)
+			p.Change, p.P = row.Change, row.P
+			if class != task.ClassA {
+				p.LosslessChange, p.LosslessP = row.LosslessChange, row.LosslessP
+			}
+		}
+		s.Points = append(s.Points, p)
+		prev = c
+	}
+	return s
 }
 
 // changeText is a change with its p-value, or "" for the first point.
