@@ -311,6 +311,15 @@ func (c *Config) Validate() error {
 		// do not say what they weigh is refused instead of rescaled.
 		errs = append(errs, fmt.Errorf("weights: they sum to %v, not 1 (§8.4): give weights that sum to 1", sum))
 	}
+	errs = append(errs, c.validateModelSettings()...)
+	return errors.Join(errs...)
+}
+
+// validateModelSettings refuses per-model settings that cannot be meant:
+// negative budgets, both reasoning controls, an unknown effort, a
+// reasoning budget that leaves no room for the answer.
+func (c *Config) validateModelSettings() []error {
+	var errs []error
 	for _, m := range slices.Sorted(maps.Keys(c.ModelSettings)) {
 		s := c.ModelSettings[m]
 		switch r := s.Reasoning; {
@@ -326,7 +335,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("model_settings: %s: the reasoning budget (%d) leaves no room for the answer within max_tokens (%d)", m, r.MaxTokens, s.MaxTokens))
 		}
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // validate refuses thresholds no run can mean: every threshold is a
