@@ -117,91 +117,137 @@ func Check(s *Set) []Problem {
 
 // rowMusts checks the row-specific requirements of documents 15 to 20.
 func rowMusts(n int, doc *Document) []string {
+	if check, ok := rowChecks[n]; ok {
+		return check(doc)
+	}
+	return nil
+}
+
+// rowChecks are the rows whose documents must show something particular
+// (§8.2), each checked by a function of its own.
+var rowChecks = map[int]func(*Document) []string{
+	15: row15,
+	16: row16,
+	17: row17,
+	18: row18,
+	19: row19,
+	20: row20,
+}
+
+// row15 is what §8.2 row 15 asks of its document.
+func row15(doc *Document) []string {
 	d := doc.Doc
 	var out []string
-	switch n {
-	case 15:
-		count := 0
-		for _, e := range d.Edges {
-			if e.Meta.Get("weight") != nil && e.Meta.Get("confidence") != nil {
-				count++
-			}
+	count := 0
+	for _, e := range d.Edges {
+		if e.Meta.Get("weight") != nil && e.Meta.Get("confidence") != nil {
+			count++
 		}
-		if count == 0 {
-			out = append(out, "/edges: no edge with meta.weight and meta.confidence (§8.2 row 15)")
-		}
-	case 16:
-		if !hasTombstoneWithEdge(d) {
-			out = append(out, "no tombstone span (text null, no marks) that a supersedes edge replaces (§8.2 row 16, §5.3)")
-		}
-	case 17:
-		out = append(out, vocabMusts(d, "bendscript.memory.v1",
-			[]string{"consolidated-from", "contradicts-with-evidence", "retrieved-for", "learned-from-outcome"})...)
-		for _, f := range []string{"confidence", "provenance", "recall_count", "last_consolidated_at"} {
-			if d.Meta.Get(f) == nil {
-				out = append(out, fmt.Sprintf("/meta: no %q (§14.3.1)", f))
-			}
-		}
-	case 18:
-		out = append(out, vocabMusts(d, "bendscript.argument.v1", []string{"rebuts", "undercuts", "undermines", "reinstates"})...)
-		kinds := map[string]bool{}
-		d.Walk(func(b *bend.Block, _ int, _ string) bool { kinds[b.Kind] = true; return true })
-		for _, k := range []string{"argument-position", "argument-attack", "argument-support"} {
-			if !kinds[k] {
-				out = append(out, fmt.Sprintf("/blocks: no %q block (§14.3.2)", k))
-			}
-		}
-		metaSeen := map[string]bool{}
-		for _, e := range d.Edges {
-			for _, f := range []string{"attack_strength", "dialectical_status"} {
-				if e.Meta.Get(f) != nil {
-					metaSeen[f] = true
-				}
-			}
-		}
-		for _, f := range []string{"attack_strength", "dialectical_status"} {
-			if !metaSeen[f] {
-				out = append(out, fmt.Sprintf("/edges: no edge meta %q (§14.3.2)", f))
-			}
-		}
-	case 19:
-		docs := map[string]bool{}
-		schemes := map[string]bool{}
-		for _, e := range d.Edges {
-			for _, ref := range []string{e.Subject, e.Object} {
-				r, ok := bend.ParseRef(ref)
-				switch {
-				case ok && r.Bend && !r.IsSelf(d.ID):
-					docs[r.Doc] = true
-				case ok && !r.Bend:
-					schemes[strings.SplitN(ref, ":", 2)[0]] = true
-				}
-			}
-		}
-		if len(docs) < 3 {
-			out = append(out, fmt.Sprintf("/edges: edges reach %d other bend: documents, want several (at least 3) (§8.2 row 19)", len(docs)))
-		}
-		for _, s := range []string{"https", "did", "ipfs"} {
-			if !schemes[s] {
-				out = append(out, fmt.Sprintf("/edges: no edge to a %s: URI (§8.2 row 19)", s))
-			}
-		}
-	case 20:
-		depth := 0
-		d.Walk(func(b *bend.Block, dep int, _ string) bool {
-			if b.Kind == bend.KindList {
-				// A list at block depth dep sits inside dep/2 enclosing lists.
-				if l := dep/2 + 1; l > depth {
-					depth = l
-				}
-			}
-			return true
-		})
-		if depth < 8 {
-			out = append(out, fmt.Sprintf("/blocks: lists nest %d deep, want at least 8 (§8.2 row 20)", depth))
-		}
-		out = append(out, canonicalizationMusts(doc)...)
 	}
+	if count == 0 {
+		out = append(out, "/edges: no edge with meta.weight and meta.confidence (§8.2 row 15)")
+	}
+	return out
+}
+
+// row16 is what §8.2 row 16 asks of its document.
+func row16(doc *Document) []string {
+	d := doc.Doc
+	var out []string
+	if !hasTombstoneWithEdge(d) {
+		out = append(out, "no tombstone span (text null, no marks) that a supersedes edge replaces (§8.2 row 16, §5.3)")
+	}
+	return out
+}
+
+// row17 is what §8.2 row 17 asks of its document.
+func row17(doc *Document) []string {
+	d := doc.Doc
+	var out []string
+	out = append(out, vocabMusts(d, "bendscript.memory.v1",
+		[]string{"consolidated-from", "contradicts-with-evidence", "retrieved-for", "learned-from-outcome"})...)
+	for _, f := range []string{"confidence", "provenance", "recall_count", "last_consolidated_at"} {
+		if d.Meta.Get(f) == nil {
+			out = append(out, fmt.Sprintf("/meta: no %q (§14.3.1)", f))
+		}
+	}
+	return out
+}
+
+// row18 is what §8.2 row 18 asks of its document.
+func row18(doc *Document) []string {
+	d := doc.Doc
+	var out []string
+	out = append(out, vocabMusts(d, "bendscript.argument.v1", []string{"rebuts", "undercuts", "undermines", "reinstates"})...)
+	kinds := map[string]bool{}
+	d.Walk(func(b *bend.Block, _ int, _ string) bool { kinds[b.Kind] = true; return true })
+	for _, k := range []string{"argument-position", "argument-attack", "argument-support"} {
+		if !kinds[k] {
+			out = append(out, fmt.Sprintf("/blocks: no %q block (§14.3.2)", k))
+		}
+	}
+	metaSeen := map[string]bool{}
+	for _, e := range d.Edges {
+		for _, f := range []string{"attack_strength", "dialectical_status"} {
+			if e.Meta.Get(f) != nil {
+				metaSeen[f] = true
+			}
+		}
+	}
+	for _, f := range []string{"attack_strength", "dialectical_status"} {
+		if !metaSeen[f] {
+			out = append(out, fmt.Sprintf("/edges: no edge meta %q (§14.3.2)", f))
+		}
+	}
+	return out
+}
+
+// row19 is what §8.2 row 19 asks of its document.
+func row19(doc *Document) []string {
+	d := doc.Doc
+	var out []string
+	docs := map[string]bool{}
+	schemes := map[string]bool{}
+	for _, e := range d.Edges {
+		for _, ref := range []string{e.Subject, e.Object} {
+			r, ok := bend.ParseRef(ref)
+			switch {
+			case ok && r.Bend && !r.IsSelf(d.ID):
+				docs[r.Doc] = true
+			case ok && !r.Bend:
+				schemes[strings.SplitN(ref, ":", 2)[0]] = true
+			}
+		}
+	}
+	if len(docs) < 3 {
+		out = append(out, fmt.Sprintf("/edges: edges reach %d other bend: documents, want several (at least 3) (§8.2 row 19)", len(docs)))
+	}
+	for _, s := range []string{"https", "did", "ipfs"} {
+		if !schemes[s] {
+			out = append(out, fmt.Sprintf("/edges: no edge to a %s: URI (§8.2 row 19)", s))
+		}
+	}
+	return out
+}
+
+// row20 is what §8.2 row 20 asks of its document.
+func row20(doc *Document) []string {
+	d := doc.Doc
+	var out []string
+	depth := 0
+	d.Walk(func(b *bend.Block, dep int, _ string) bool {
+		if b.Kind == bend.KindList {
+			// A list at block depth dep sits inside dep/2 enclosing lists.
+			if l := dep/2 + 1; l > depth {
+				depth = l
+			}
+		}
+		return true
+	})
+	if depth < 8 {
+		out = append(out, fmt.Sprintf("/blocks: lists nest %d deep, want at least 8 (§8.2 row 20)", depth))
+	}
+	out = append(out, canonicalizationMusts(doc)...)
 	return out
 }
 
