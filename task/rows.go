@@ -261,8 +261,28 @@ var row20Numbers = []string{"1e21", "1e-7", "-0", "0.1", "9007199254740993"}
 // CJK script, and a character beyond the Basic Multilingual Plane.
 func canonicalizationMusts(doc *Document) []string {
 	d := doc.Doc
-	numbers := map[string]bool{}
-	nonASCIIKey := false
+	numbers, nonASCIIKey := metaLiterals(d)
+	var out []string
+	for _, n := range row20Numbers {
+		if !numbers[n] {
+			out = append(out, fmt.Sprintf("meta: no number written %s (§8.2 row 20: canonicalization edge cases)", n))
+		}
+	}
+	if !nonASCIIKey {
+		out = append(out, "meta: no non-ASCII member name (§8.2 row 20)")
+	}
+	if !bytes.Contains(doc.Bytes, []byte(`\u`)) || !bytes.Contains(doc.Bytes, []byte(`\"`)) {
+		out = append(out, `no \u or \" escape in any string (§8.2 row 20)`)
+	}
+	out = append(out, scriptMusts(d)...)
+	sort.Strings(out)
+	return out
+}
+
+// metaLiterals returns the number literals (lower case) of d's document
+// and edge meta, and whether a member name there is not ASCII.
+func metaLiterals(d *bend.Document) (numbers map[string]bool, nonASCIIKey bool) {
+	numbers = map[string]bool{}
 	var walk func(v *bend.Value)
 	walk = func(v *bend.Value) {
 		if v == nil {
@@ -290,18 +310,12 @@ func canonicalizationMusts(doc *Document) []string {
 	for _, e := range d.Edges {
 		walk(e.Meta)
 	}
-	var out []string
-	for _, n := range row20Numbers {
-		if !numbers[n] {
-			out = append(out, fmt.Sprintf("meta: no number written %s (§8.2 row 20: canonicalization edge cases)", n))
-		}
-	}
-	if !nonASCIIKey {
-		out = append(out, "meta: no non-ASCII member name (§8.2 row 20)")
-	}
-	if !bytes.Contains(doc.Bytes, []byte(`\u`)) || !bytes.Contains(doc.Bytes, []byte(`\"`)) {
-		out = append(out, `no \u or \" escape in any string (§8.2 row 20)`)
-	}
+	return numbers, nonASCIIKey
+}
+
+// scriptMusts says which of the scripts and sequences row 20 asks for
+// d's span text lacks.
+func scriptMusts(d *bend.Document) []string {
 	var text strings.Builder
 	d.Walk(func(b *bend.Block, _ int, _ string) bool {
 		for _, s := range b.Spans {
@@ -312,6 +326,7 @@ func canonicalizationMusts(doc *Document) []string {
 		return true
 	})
 	has := func(f func(rune) bool) bool { return strings.IndexFunc(text.String(), f) >= 0 }
+	var out []string
 	for name, ok := range map[string]bool{
 		"an emoji ZWJ sequence":     has(func(r rune) bool { return r == '\u200d' }),
 		"a combining mark":          has(func(r rune) bool { return unicode.Is(unicode.Mn, r) }),
@@ -323,7 +338,6 @@ func canonicalizationMusts(doc *Document) []string {
 			out = append(out, fmt.Sprintf("span text lacks %s (§8.2 row 20)", name))
 		}
 	}
-	sort.Strings(out)
 	return out
 }
 
