@@ -174,6 +174,38 @@ func (p *plan) sources(parts []*part) []*task.Document {
 	return out
 }
 
+// compose joins the copies in order into the rung's document: their
+// blocks, their edges once each, the computed id; it must be valid.
+func (p *plan) compose(name string, target int, order []*part) (*Rung, error) {
+	r := &Rung{Name: name, Target: target}
+	d := p.header(name, target, p.sources(order))
+	seen := map[string]bool{}
+	for _, c := range order {
+		r.Copies = append(r.Copies, Copy{Name: c.name, Document: c.doc.Name, First: len(d.Blocks), Blocks: len(c.blocks)})
+		d.Blocks = append(d.Blocks, c.blocks...)
+		for _, e := range c.edges {
+			// Repeated documents repeat their edges to external or
+			// whole-document references word for word; one is enough
+			// (the id form drops duplicates too).
+			k := string(bend.MarshalValue(e.Value()))
+			if !seen[k] {
+				seen[k] = true
+				d.Edges = append(d.Edges, e)
+			}
+		}
+	}
+	id, err := bend.ID(d)
+	if err != nil {
+		return nil, err
+	}
+	bend.SetID(d, id)
+	if errs := bend.Validate(d); len(errs) > 0 {
+		return nil, fmt.Errorf("the composed document is invalid: %w", errs)
+	}
+	r.Doc, r.Bytes = d, bend.Marshal(d)
+	return r, nil
+}
+
 // rung composes the rung of the given target size: the tasks' documents at
 // the start, then half the filler, the tasks' documents again, the other
 // half, and the tasks' documents a third time.
@@ -202,32 +234,10 @@ func (p *plan) rung(target int) (*Rung, error) {
 		return nil, fmt.Errorf("whole documents cannot make %d–%d bytes with the middle copies in the middle third (the three copies of the tasks' documents alone take %d)", lo, hi, least)
 	}
 	order := slices.Concat(placed[0], before, placed[1], after, placed[2])
-	r := &Rung{Name: name, Target: target}
-	d := p.header(name, target, p.sources(order))
-	seen := map[string]bool{}
-	for _, c := range order {
-		r.Copies = append(r.Copies, Copy{Name: c.name, Document: c.doc.Name, First: len(d.Blocks), Blocks: len(c.blocks)})
-		d.Blocks = append(d.Blocks, c.blocks...)
-		for _, e := range c.edges {
-			// Repeated documents repeat their edges to external or
-			// whole-document references word for word; one is enough
-			// (the id form drops duplicates too).
-			k := string(bend.MarshalValue(e.Value()))
-			if !seen[k] {
-				seen[k] = true
-				d.Edges = append(d.Edges, e)
-			}
-		}
-	}
-	id, err := bend.ID(d)
+	r, err := p.compose(name, target, order)
 	if err != nil {
 		return nil, err
 	}
-	bend.SetID(d, id)
-	if errs := bend.Validate(d); len(errs) > 0 {
-		return nil, fmt.Errorf("the composed document is invalid: %w", errs)
-	}
-	r.Doc, r.Bytes = d, bend.Marshal(d)
 	if n := len(r.Bytes); n < lo || n > hi {
 		return nil, fmt.Errorf("%d bytes, outside %d–%d", n, lo, hi)
 	}
