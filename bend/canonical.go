@@ -108,7 +108,7 @@ func (c *canon) boolean(b bool) {
 }
 
 // A role says which strings of a Value IdentityForm rewrites to the
-// relative form: relativizeTargets follows block values into their spans,
+// relative form: MapValueTargets follows block values into their spans,
 // marks, items and nested blocks. Values the typed model keeps verbatim
 // (Extra, Raw marks) are written with the role their place gives them, so
 // that the one-pass writer and IdentityForm agree on every document.

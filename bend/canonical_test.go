@@ -51,7 +51,7 @@ func checkCanonicalValue(t testing.TB, v *Value) []byte {
 func identityFormJCS(d *Document) (*Value, error) {
 	self := func(s string) string { return Relative(s, d.ID) }
 	blocks := BlocksValue(d.Blocks)
-	relativizeTargets(blocks.Elems, self)
+	MapValueTargets(blocks.Elems, self)
 	all := append(append([]*Edge(nil), d.Edges...), LinkEdges(d)...)
 	type keyed struct {
 		key []byte
@@ -78,7 +78,7 @@ func identityFormJCS(d *Document) (*Value, error) {
 }
 
 // checkDocument fails t unless Canonical, ID and IdentityForm agree with
-// the oracle on d. The oracle runs last: relativizeTargets may rewrite
+// the oracle on d. The oracle runs last: MapValueTargets may rewrite
 // values that d shares with the form it builds.
 func checkDocument(t testing.TB, d *Document) {
 	t.Helper()
@@ -402,7 +402,7 @@ func TestCanonicalDocumentsBuiltInCode(t *testing.T) {
 	}{
 		{"extra-target-string", func() *Document {
 			return &Document{ID: "me", Blocks: []*Block{{ID: "b", Kind: "embed", Extra: []Member{{"target", str("bend:me#x")}}}}}
-		}, "a string target in Extra is relativized, as relativizeTargets finds it"},
+		}, "a string target in Extra is relativized, as MapValueTargets finds it"},
 		{"extra-items", func() *Document {
 			return &Document{ID: "me", Blocks: []*Block{{ID: "l", Kind: "list", Extra: []Member{
 				{"items", &Value{Kind: Array, Elems: []*Value{blockObj("i", "bend:me#z"), str("x")}}},

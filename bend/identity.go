@@ -53,7 +53,7 @@ func IdentityForm(d *Document) (*Value, error) {
 	blocks := BlocksValue(d.Blocks)
 	// The values built above are fresh, apart from Extra and meta members
 	// they share with d; only fresh target strings are rewritten.
-	relativizeTargets(blocks.Elems, self)
+	MapValueTargets(blocks.Elems, self)
 	all := append(append([]*Edge(nil), d.Edges...), LinkEdges(d)...)
 	type keyed struct {
 		key []byte
@@ -82,11 +82,11 @@ func IdentityForm(d *Document) (*Value, error) {
 	}}, nil
 }
 
-// relativizeTargets rewrites, in block values built by Block.Value, the
+// MapValueTargets rewrites, in block values built by Block.Value, the
 // embed targets and link-mark targets with fn. It follows the same members
 // the typed model reads (target, spans/marks, items, blocks), skipping any
 // that a block keeps verbatim in Extra because of a wrong JSON type.
-func relativizeTargets(blocks []*Value, fn func(string) string) {
+func MapValueTargets(blocks []*Value, fn func(string) string) {
 	for _, b := range blocks {
 		if b.Kind != Object {
 			continue
@@ -112,7 +112,7 @@ func relativizeTargets(blocks []*Value, fn func(string) string) {
 		}
 		for _, key := range []string{"items", "blocks"} {
 			if c := b.Get(key); c != nil && c.Kind == Array {
-				relativizeTargets(c.Elems, fn)
+				MapValueTargets(c.Elems, fn)
 			}
 		}
 	}

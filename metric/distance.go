@@ -51,16 +51,7 @@ func editDistance[T comparable](a, b []T, subst bool, limit int) (d, spent int, 
 	prev[off] = x
 	for e := 1; e <= emax; e++ {
 		for k := max(-e, -m, -kmax); k <= min(e, n, kmax); k++ {
-			best := -1
-			if v := prev[off+k]; subst && v >= 0 && v < n && v-k < m {
-				best = v + 1 // substitution
-			}
-			if v := prev[off+k-1]; v >= 0 && v < n {
-				best = max(best, v+1) // deletion of a[v]
-			}
-			if v := prev[off+k+1]; v >= 0 && v-k-1 < m {
-				best = max(best, v) // insertion of b[v-k-1]
-			}
+			best := furthest(prev, off, k, n, m, subst)
 			spent++
 			if best >= 0 {
 				x := slide(a, b, best, best-k)
@@ -78,6 +69,24 @@ func editDistance[T comparable](a, b []T, subst bool, limit int) (d, spent int, 
 		prev, cur = cur, prev
 	}
 	return 0, spent, false
+}
+
+// furthest is the furthest x that diagonal k reaches at cost e, before
+// sliding, from the furthest points of cost e−1 (prev, indexed off+k): by
+// a substitution on k, a deletion from k−1 or an insertion from k+1; −1
+// when none reaches it.
+func furthest(prev []int, off, k, n, m int, subst bool) int {
+	best := -1
+	if v := prev[off+k]; subst && v >= 0 && v < n && v-k < m {
+		best = v + 1 // substitution
+	}
+	if v := prev[off+k-1]; v >= 0 && v < n {
+		best = max(best, v+1) // deletion of a[v]
+	}
+	if v := prev[off+k+1]; v >= 0 && v-k-1 < m {
+		best = max(best, v) // insertion of b[v-k-1]
+	}
+	return best
 }
 
 // slide returns the first x' ≥ x with a[x'] ≠ b[x'−x+y] (or an end).

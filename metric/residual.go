@@ -121,7 +121,7 @@ func (f factSet) leaves(path string, v *bend.Value) {
 			f.leaves(path+"/"+strconv.Itoa(i), e)
 		}
 	default:
-		f[path+" = "+canonical(v)]++
+		f[path+" = "+canon(v)]++
 	}
 }
 

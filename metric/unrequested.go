@@ -31,14 +31,14 @@ func places(d *bend.Document, rel func(string) string) map[string]place {
 	case d.Meta != nil && d.Meta.Kind == bend.Object:
 		for _, mb := range d.Meta.Members {
 			p := "/meta/" + bend.EscapePointer(mb.Key)
-			m[p] = place{p, canonical(mb.Value)}
+			m[p] = place{p, canon(mb.Value)}
 		}
 	case d.Meta != nil:
-		m["/meta"] = place{"/meta", canonical(d.Meta)}
+		m["/meta"] = place{"/meta", canon(d.Meta)}
 	}
 	for _, mb := range d.Extra {
 		p := "/" + bend.EscapePointer(mb.Key)
-		m[p] = place{p, canonical(mb.Value)}
+		m[p] = place{p, canon(mb.Value)}
 	}
 	blockPlaces(d, rel, m)
 	edgePlaces(d, rel, m)
@@ -60,30 +60,10 @@ func blockPlaces(d *bend.Document, rel func(string) string, m map[string]place) 
 				key += " (copy " + strconv.Itoa(n) + ")"
 			}
 			seen[b.ID]++
-			shell := *b
-			shell.ID, shell.Spans, shell.Items, shell.Blocks = "", nil, nil, nil
-			if b.Target != nil {
-				t := rel(*b.Target)
-				shell.Target = &t
-			}
-			m[key] = place{p, canonical(shell.Value()) + " in " + strconv.Quote(parent)}
+			m[key] = place{p, shellKey(b, rel) + "\x00in " + parent}
 			if seen[b.ID] == 1 {
 				for j, s := range b.Spans {
-					sp := *s
-					sp.Marks = make([]*bend.Mark, len(s.Marks))
-					for k, mk := range s.Marks {
-						c := *mk
-						if mk.Link != nil {
-							l := *mk.Link
-							l.Target = rel(l.Target)
-							c.Link = &l
-						}
-						sp.Marks[k] = &c
-					}
-					if s.Marks == nil {
-						sp.Marks = nil
-					}
-					m["span "+b.ID+"."+s.ID] = place{p + "/spans/" + strconv.Itoa(j), canonical(sp.Value())}
+					m["span "+b.ID+"."+s.ID] = place{p + "/spans/" + strconv.Itoa(j), spanKey(s, rel)}
 				}
 			}
 			walk(b.Items, b.ID, p+"/items")
@@ -91,6 +71,74 @@ func blockPlaces(d *bend.Document, rel func(string) string, m map[string]place) 
 		}
 	}
 	walk(d.Blocks, "", "/blocks")
+}
+
+// shellKey is a block's own content, less its id, spans and children, as
+// a string that is equal for equal content: its kind, its kind's
+// attributes (the target relative), a code block's text, its unknown
+// members in canonical form.
+func shellKey(b *bend.Block, rel func(string) string) string {
+	var k strings.Builder
+	k.WriteString(b.Kind)
+	if b.Level != nil {
+		k.WriteString("\x00level=" + strconv.Itoa(*b.Level))
+	}
+	if b.Ordered != nil {
+		k.WriteString("\x00ordered=" + strconv.FormatBool(*b.Ordered))
+	}
+	if b.Language != nil {
+		k.WriteString("\x00language=" + *b.Language)
+	}
+	if b.Target != nil {
+		k.WriteString("\x00target=" + rel(*b.Target))
+	}
+	if b.Text != nil {
+		k.WriteString("\x00text=" + *b.Text)
+	}
+	if b.Spans == nil {
+		k.WriteString("\x00no spans")
+	}
+	k.WriteString(extraKey(b.Extra))
+	return k.String()
+}
+
+// spanKey is a span's text, marks (link targets relative) and unknown
+// members as a string that is equal for equal spans.
+func spanKey(s *bend.Span, rel func(string) string) string {
+	var k strings.Builder
+	if s.Text == nil {
+		k.WriteString("\x00tombstone")
+	} else {
+		k.WriteString("text=" + *s.Text)
+	}
+	if s.Marks != nil {
+		k.WriteString("\x00marks")
+	}
+	for _, m := range s.Marks {
+		switch {
+		case m.Raw != nil:
+			k.WriteString("\x00raw=" + canon(m.Raw))
+		case m.Link != nil:
+			k.WriteString("\x00link=" + rel(m.Link.Target))
+			if m.Link.Predicate != nil {
+				k.WriteString("\x00predicate=" + *m.Link.Predicate)
+			}
+			k.WriteString(extraKey(m.Link.Extra))
+		default:
+			k.WriteString("\x00mark=" + m.Name)
+		}
+	}
+	k.WriteString(extraKey(s.Extra))
+	return k.String()
+}
+
+// extraKey is unknown members in canonical form (member order ignored),
+// or "" when there are none.
+func extraKey(extra []bend.Member) string {
+	if len(extra) == 0 {
+		return ""
+	}
+	return "\x00extra=" + canon(&bend.Value{Kind: bend.Object, Members: extra})
 }
 
 // edgePlaces adds one place per relative triple of the explicit edges:
@@ -106,7 +154,7 @@ func edgePlaces(d *bend.Document, rel func(string) string, m map[string]place) {
 		if _, ok := first[k]; !ok {
 			first[k] = i
 		}
-		copies[k] = append(copies[k], canonical(c.Value()))
+		copies[k] = append(copies[k], canon(c.Value()))
 	}
 	for k, cs := range copies {
 		sort.Strings(cs)
