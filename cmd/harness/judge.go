@@ -67,7 +67,7 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return &exitError{exitCantRun, fmt.Errorf("judge calibrate: %w", err)}
 	}
-	report, err := judge.Calibrate(ctx, clients, set, cases, judges)
+	report, err := pipeline.Calibrate(ctx, clients, set, cases, judges, cfg.Timeouts.Job.Duration)
 	if err != nil {
 		return &exitError{exitCantRun, err}
 	}
