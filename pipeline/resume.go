@@ -19,7 +19,7 @@ type ResumeRequest struct {
 	// Dir is the run directory.
 	Dir string
 	// Flags are the flags of harness run given, by name, each as its
-	// flag.Value prints it (lists joined by commas).
+	// flag.Value prints it.
 	Flags map[string]string
 	// BaseURL is where this resume sends requests and the key: --base-url,
 	// else $OPENROUTER_BASE_URL, else OpenRouter.
@@ -42,6 +42,21 @@ func recordedFlags(m *transcript.Manifest, cfg *config.Config, in transcript.Inp
 	}
 }
 
+// asked is a flag's value as recordedFlags prints it: a list flag's
+// items joined by commas, without spaces or empty items.
+func asked(name, value string) string {
+	if name != "models" && name != "judges" && name != "rungs" {
+		return value
+	}
+	var items []string
+	for _, s := range strings.Split(value, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			items = append(items, s)
+		}
+	}
+	return strings.Join(items, ",")
+}
+
 // Resume reads the run in r.Dir to continue it with everything its
 // manifest recorded. A flag that contradicts the manifest is refused
 // rather than silently ignored, and so is --config (the configuration
@@ -61,8 +76,8 @@ func Resume(r ResumeRequest) (*transcript.Manifest, *config.Config, transcript.I
 		switch {
 		case name == "config" && r.Flags[name] != "":
 			return nil, nil, in, usage("resume: the run's configuration is in its manifest; --config does not apply")
-		case fixed && r.Flags[name] != rec:
-			return nil, nil, in, usage("resume: --%s %q contradicts the run's manifest (%q); resume without it, or start a new run", name, r.Flags[name], rec)
+		case fixed && asked(name, r.Flags[name]) != rec:
+			return nil, nil, in, usage("resume: --%s %q contradicts the run's manifest (%q); resume without it, or start a new run", name, asked(name, r.Flags[name]), rec)
 		}
 	}
 	// run.json is no hash-covered record of where requests go: an edited
