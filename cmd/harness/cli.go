@@ -14,9 +14,8 @@ import (
 
 // Exit codes: 0 success (or a passing verdict), 1 a negative result (invalid
 // document, failing verdict, id mismatch), 2 the command could not run
-// (usage, configuration, I/O).
+// (usage, configuration, I/O): every error not wrapped in an exitError.
 const (
-	exitOK      = 0
 	exitFail    = 1
 	exitCantRun = 2
 )
@@ -36,9 +35,9 @@ var errSilent = errors.New("failed")
 // failed returns an error that exits 1 without printing more.
 func failed() error { return &exitError{exitFail, errSilent} }
 
-func usageError(format string, args ...any) error {
-	return &exitError{exitCantRun, fmt.Errorf(format, args...)}
-}
+// usageError is a mistake on the command line: it exits 2, as every
+// error does that names no other code.
+func usageError(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
 func exitCode(err error) int {
 	var ee *exitError

@@ -51,7 +51,7 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	cases, err := loadJudgeCases(*casesDir)
+	cases, err := judge.LoadCasesDir(*casesDir)
 	if err != nil {
 		return err
 	}
@@ -79,17 +79,4 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	return report.WriteText(stdout)
-}
-
-// loadJudgeCases reads the calibration set from dir, or the embedded one.
-func loadJudgeCases(dir string) ([]judge.Case, error) {
-	fsys := judge.CalibrationSet()
-	if dir != "" {
-		st, err := os.Stat(dir)
-		if err != nil || !st.IsDir() {
-			return nil, usageError("judge calibrate: --cases %s is not a directory", dir)
-		}
-		fsys = os.DirFS(dir)
-	}
-	return judge.LoadCases(fsys)
 }

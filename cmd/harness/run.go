@@ -24,33 +24,12 @@ import (
 
 // runOptions are the flags of harness run.
 type runOptions struct {
-	configFile   *string
-	models       string
-	judges       string
-	repeats      int
-	seed         int64
-	out          string
-	reports      *string
-	resume       string
-	runID        string
-	dryRun       bool
-	noPreflight  bool
-	baseURL      *string
-	corpusDir    *string
-	taskDir      *string
-	perModel     int
-	global       int
-	progressMode string
-	suite        string
-	rungs        string
-	steps        int
-	tasks        string
-	classes      string
-	docs         string
-	limit        int
-	maxCost      float64
-	summary      bool
-	format       string
+	configFile, reports, baseURL, corpusDir, taskDir                                             *string
+	models, judges, out, resume, runID, progressMode, suite, rungs, tasks, classes, docs, format string
+	repeats, perModel, global, steps, limit                                                      int
+	seed                                                                                         int64
+	maxCost                                                                                      float64
+	dryRun, noPreflight, summary                                                                 bool
 }
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -170,23 +149,20 @@ func newRun(ctx context.Context, o runOptions, given map[string]string, stdout, 
 	if err != nil {
 		return err
 	}
-	if _, ok := given["models"]; ok {
+	has := func(name string) bool { _, ok := given[name]; return ok }
+	if has("models") {
 		cfg.Models = splitList(o.models)
 	}
-	if _, ok := given["judges"]; ok {
+	if has("judges") {
 		cfg.Judges = config.Judges{Models: splitList(o.judges)}
 	}
-	if _, ok := given["repeats"]; ok {
-		cfg.Repeats = o.repeats
-	}
-	if _, ok := given["seed"]; ok {
+	if has("seed") { // 0 is a seed
 		cfg.Request.Seed = o.seed
 	}
+	cfg.Repeats = cmp.Or(o.repeats, cfg.Repeats) // given, it is at least 1
 	inputs := transcript.Inputs{BaseURL: *o.baseURL, CorpusDir: *o.corpusDir, InstructionsDir: *o.taskDir, ReportDir: *o.reports,
 		Suite: o.suite, Rungs: splitList(o.rungs), Steps: o.steps, Selection: selection(o), NoPreflight: o.noPreflight, MaxCost: cfg.MaxCost}
-	if _, ok := given["max-cost"]; ok {
-		inputs.MaxCost = o.maxCost
-	}
+	inputs.MaxCost = cmp.Or(o.maxCost, inputs.MaxCost)
 	return startRun(ctx, o, cfg, nil, inputs, stdout, stderr)
 }
 
