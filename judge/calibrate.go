@@ -1,23 +1,17 @@
 package judge
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
-	"golang.org/x/sync/errgroup"
-
-	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // CalibrationSeed is the seed of every calibration request.
 const CalibrationSeed int64 = 0
-
-// calibrationConcurrency bounds the calibration calls in flight.
-const calibrationConcurrency = 4
 
 // CalibrationReport is how well judges agree with the hand labels of the
 // calibration set and with each other.
@@ -107,71 +101,46 @@ type CaseResult struct {
 	Votes []Vote `json:"votes"`
 }
 
-// Calibrate asks each judge about each case, with the judge template,
-// temperature 0 and CalibrationSeed, and scores the verdicts against the
-// labels. Judge failures and replies that are not votes are counted as
-// errors, not returned; Calibrate returns an error only for configuration
-// (a judge without a client, a case for a task that is not a class A task
-// of set) or the end of ctx.
-func Calibrate(ctx context.Context, clients map[string]model.Client, set *task.Set, cases []Case, judges []string) (*CalibrationReport, error) {
+// CalibrationCalls returns the votes a calibration asks for: each judge
+// about each case, with the judge template, temperature 0 and
+// CalibrationSeed, case by case and within a case judge by judge (call
+// i·len(judges)+k is judge k on case i). The caller sends them (the
+// runner) and hands the transcripts to Calibration. It fails only for
+// configuration: no judge, or a case for a task that is not a class A task
+// of set.
+func CalibrationCalls(set *task.Set, cases []Case, judges []string) ([]Call, error) {
 	if len(judges) == 0 {
 		return nil, fmt.Errorf("calibrate: no judges given")
 	}
-	for _, j := range judges {
-		if clients[j] == nil {
-			return nil, fmt.Errorf("calibrate: no client for judge %s", j)
-		}
-	}
-	tasks := make([]*task.Task, len(cases))
-	for i, c := range cases {
-		tasks[i] = set.Task(c.TaskID)
-		if tasks[i] == nil || tasks[i].Class != task.ClassA {
+	p := DefaultPrompt()
+	var calls []Call
+	for _, c := range cases {
+		t := set.Task(c.TaskID)
+		if t == nil || t.Class != task.ClassA {
 			return nil, fmt.Errorf("calibrate: case %s: %s is not a class A task", c.ID(), c.TaskID)
 		}
-	}
-	p := DefaultPrompt()
-	votes := make([][]Vote, len(cases))
-	for i := range votes {
-		votes[i] = make([]Vote, len(judges))
-	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(calibrationConcurrency)
-	for i, c := range cases {
-		for k, j := range judges {
-			g.Go(func() error {
-				v, err := askJudge(gctx, clients[j], tasks[i], c.Answer, j, p)
-				votes[i][k] = v
-				return err
-			})
+		for _, j := range judges {
+			req := BuildRequest(t, c.Answer, j, CalibrationSeed, p)
+			rec := transcript.Transcript{Kind: transcript.KindJudge, Model: j, TaskID: t.ID, Class: task.ClassA,
+				Hashes: transcript.Hashes{Task: p.Hash, Document: t.Source.Hash}, Request: transcript.RequestOf(req)}
+			calls = append(calls, Call{Judge: j, Request: req, Record: rec})
 		}
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	return score(p, cases, judges, votes), nil
+	return calls, nil
 }
 
-// askJudge asks one judge about one answer and reads its vote. It fails
-// only when ctx ends.
-func askJudge(ctx context.Context, c model.Client, t *task.Task, answer, judge string, p *Prompt) (Vote, error) {
-	v := Vote{Judge: judge, Quotes: []string{}, UngroundedQuotes: []string{}}
-	resp, err := c.Complete(ctx, BuildRequest(t, answer, judge, CalibrationSeed, p))
-	if err != nil {
-		if ctx.Err() != nil {
-			return v, ctx.Err()
+// Calibration scores the judges' replies to CalibrationCalls(set, cases,
+// judges), given in the same order, against the labels. A reply is read
+// as a run's judge transcript is (VerdictFrom): one without a response,
+// or that ParseVote rejects, is a judge error, counted and not returned.
+func Calibration(set *task.Set, cases []Case, judges []string, replies []*transcript.Transcript) *CalibrationReport {
+	votes := make([][]Vote, len(cases))
+	for i, c := range cases {
+		for k := range judges {
+			votes[i] = append(votes[i], voteFrom(set.Task(c.TaskID), replies[i*len(judges)+k]))
 		}
-		v.Error = "API error: " + err.Error()
-		return v, nil
 	}
-	parsed, err := ParseVote(resp.Content)
-	if err != nil {
-		v.Error = err.Error()
-		return v, nil
-	}
-	v.Faithful, v.Quotes, v.Reason = parsed.Faithful, parsed.Quotes, parsed.Reason
-	v.UngroundedQuotes = Ground(t.Source.Doc, v.Quotes, nil).UngroundedQuotes
-	v.Grounded = len(v.UngroundedQuotes) == 0
-	return v, nil
+	return score(DefaultPrompt(), cases, judges, votes)
 }
 
 // score computes the report from the votes (votes[case][judge]).

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -60,6 +61,18 @@ type caseFile struct {
 	Note   string          `json:"note"`
 	Answer json.RawMessage `json:"answer"`
 	Raw    *string         `json:"raw"`
+}
+
+// LoadCasesDir reads the calibration set in dir (LoadCases), or the
+// embedded one (CalibrationSet) when dir is "".
+func LoadCasesDir(dir string) ([]Case, error) {
+	if dir == "" {
+		return LoadCases(CalibrationSet())
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("judge calibrate: --cases %s is not a directory", dir)
+	}
+	return LoadCases(os.DirFS(dir))
 }
 
 // LoadCases reads every NN-a.json file of fsys: a JSON array of

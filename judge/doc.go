@@ -49,9 +49,11 @@
 // [Offline] ("offline/judge") is a judge that decides by the grounding
 // checks alone: faithful when the answer parses, cites at least one id,
 // and every cited id exists. It cannot tell a true claim from an invented
-// one that cites a real passage. [Calibrate] runs judges on the
-// hand-labelled answers of testdata/calibration ([CalibrationSet]) and
-// reports accuracy per judge, per label and for the panel, and agreement
-// between judges: Cohen's κ for two ([CohenKappa]), Fleiss' κ for three or
-// more ([FleissKappa]).
+// one that cites a real passage. A calibration asks judges about the
+// hand-labelled answers of testdata/calibration ([CalibrationSet]): the
+// package builds the calls ([CalibrationCalls]), the runner sends them as
+// it sends a run's votes (pipeline.Calibrate), and [Calibration] reports
+// accuracy per judge, per label and for the panel, and agreement between
+// judges: Cohen's κ for two ([CohenKappa]), Fleiss' κ for three or more
+// ([FleissKappa]).
 package judge

@@ -1,12 +1,9 @@
 package judge
 
 import (
-	"path/filepath"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/golden"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
-
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -21,12 +18,6 @@ func taskA(t testing.TB, id string) *task.Task {
 		t.Fatalf("no class A task %s", id)
 	}
 	return tk
-}
-
-// checkGolden compares got with testdata/name, or rewrites it with -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	golden.Check(t, filepath.Join("testdata", name), got, "the calibration table users read")
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -25,7 +25,8 @@ import (
 const DefaultBaseURL = "https://openrouter.ai/api/v1"
 
 // Environment variables the command reads; the package reads none by itself
-// except through [BaseURLFromEnv], which the caller chooses to call.
+// except through [BaseURLFromEnv] and [APIKeyFromEnv], which the caller
+// chooses to call.
 const (
 	EnvAPIKey  = "OPENROUTER_API_KEY"
 	EnvBaseURL = "OPENROUTER_BASE_URL"

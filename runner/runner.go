@@ -55,7 +55,12 @@ func (j *Job) Path(dir string) string { return j.Record.Path(dir) }
 // Runner runs jobs and archives their transcripts in Dir.
 type Runner struct {
 	Clients map[string]model.Client // by model id
-	Dir     string                  // the run directory
+
+	// Dir is the run directory. "" archives nothing and reuses nothing:
+	// the transcripts are only returned, as for a calibration, which has
+	// no run to resume and nothing that reads its transcripts back. Job
+	// paths need not then be unique.
+	Dir string
 
 	PerModel   int           // requests in flight per model
 	Global     int           // requests in flight in all
@@ -330,37 +335,48 @@ func (s *schedule) results() []Result {
 // do runs one job: keeps its archived transcript, or skips it after a
 // fatal error of its model, or calls the model; then archives the result.
 func (r *Runner) do(ctx context.Context, slot int, job Job, fatal error) done {
+	res, err := r.outcome(ctx, job, fatal)
+	if err == nil && res.Outcome != Reused && res.Transcript != nil && r.Dir != "" {
+		err = archive(r.Dir, res)
+	}
+	return done{slot: slot, res: res, err: err}
+}
+
+// archive writes a job's new transcript, setting aside the one it replaces.
+func archive(dir string, res Result) error {
+	if err := transcript.Supersede(res.Job.Path(dir)); err != nil {
+		return err
+	}
+	if err := transcript.Write(dir, res.Transcript); err != nil {
+		return fmt.Errorf("writing transcript: %w", err)
+	}
+	return nil
+}
+
+// outcome keeps the job's archived transcript, or skips the job, or calls
+// the model; the result is not yet archived.
+func (r *Runner) outcome(ctx context.Context, job Job, fatal error) (Result, error) {
 	old, err := r.existing(job)
 	if err != nil {
-		return done{slot: slot, res: Result{Job: job, Outcome: Cancelled}, err: err}
+		return Result{Job: job, Outcome: Cancelled}, err
 	}
 	if old != nil {
-		return done{slot: slot, res: Result{Job: job, Transcript: old, Outcome: Reused}}
+		return Result{Job: job, Transcript: old, Outcome: Reused}, nil
 	}
-	var res Result
 	switch {
 	case job.Skip != "":
 		t := record(job)
 		now := time.Now().UTC()
 		t.StartedAt, t.FinishedAt = now, now
 		t.Error = &transcript.CallError{Code: transcript.CodeNotSent, Message: job.Skip}
-		res = Result{Job: job, Transcript: t, Outcome: Skipped}
+		return Result{Job: job, Transcript: t, Outcome: Skipped}, nil
 	case fatal != nil:
-		res = Result{Job: job, Transcript: skipped(job, fatal), Outcome: Skipped}
-	default:
-		t := r.call(ctx, job)
-		if t == nil {
-			return done{slot: slot, res: Result{Job: job, Outcome: Cancelled}}
-		}
-		res = Result{Job: job, Transcript: t, Outcome: Requested}
+		return Result{Job: job, Transcript: skipped(job, fatal), Outcome: Skipped}, nil
 	}
-	if err := transcript.Supersede(job.Path(r.Dir)); err != nil {
-		return done{slot: slot, res: res, err: err}
+	if t := r.call(ctx, job); t != nil {
+		return Result{Job: job, Transcript: t, Outcome: Requested}, nil
 	}
-	if err := transcript.Write(r.Dir, res.Transcript); err != nil {
-		return done{slot: slot, res: res, err: fmt.Errorf("writing transcript: %w", err)}
-	}
-	return done{slot: slot, res: res}
+	return Result{Job: job, Outcome: Cancelled}, nil
 }
 
 // existing returns the job's archived transcript when it holds a response
@@ -370,6 +386,9 @@ func (r *Runner) do(ctx context.Context, slot int, job Job, fatal error) done {
 // copied from another task, model or run) is an error: the archive was
 // damaged or edited, and asking again would hide it.
 func (r *Runner) existing(job Job) (*transcript.Transcript, error) {
+	if r.Dir == "" {
+		return nil, nil
+	}
 	rec := job.Record
 	slot := transcript.Slot{RunID: rec.RunID, Kind: rec.Kind, Model: rec.Model, TaskID: rec.TaskID, Repeat: rec.Repeat}
 	if rec.Judged != nil {

@@ -602,3 +602,43 @@ func TestBudgetStopsWithinOneRequest(t *testing.T) {
 		t.Errorf("%d jobs reused, want the %d the first run archived", reused, first)
 	}
 }
+
+// TestRunWithoutDirArchivesNothing: a Runner without Dir (a calibration)
+// returns every transcript and writes no file, not even below the working
+// directory that an empty Dir would name, and does not read one there:
+// a transcript lying where a job's path points is neither kept nor
+// overwritten.
+func TestRunWithoutDirArchivesNothing(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(0))
+	work := t.TempDir()
+	t.Chdir(work)
+	jobs := answerJobs(t, []string{"m"}, set.Tasks[:3], 1, 1)
+	planted := jobs[0].Path("")
+	if err := os.MkdirAll(filepath.Dir(planted), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(planted, []byte("not a transcript"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := newRunner(t, "", map[string]model.Client{"m": c}).Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range res {
+		if x.Outcome != runner.Requested || x.Transcript == nil || !x.Transcript.OK() {
+			t.Errorf("job %d: outcome %v, transcript %v; want every job requested and answered", i, x.Outcome, x.Transcript)
+		}
+	}
+	var files []string
+	filepath.WalkDir(work, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if b, _ := os.ReadFile(planted); len(files) != 1 || string(b) != "not a transcript" {
+		t.Errorf("files after a run without a directory: %v (planted file now %q); want only the planted one, untouched", files, b)
+	}
+}

@@ -19,12 +19,11 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		OPENROUTER_API_KEY=... harness judge calibrate --models anthropic/claude-opus-4.6,openai/gpt-5.2,google/gemini-2.5-pro
 		harness judge calibrate --models offline/judge --json > calibration.json`, stderr)
 	models := fs.String("models", "", "comma-separated judge models (offline/judge runs offline; any other needs OPENROUTER_API_KEY)")
-	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when ./corpus does not exist; any other directory must exist)")
-	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when ./instructions does not exist; any other directory must exist)")
+	corpusDir, taskDir := corpusFlag(fs, "corpus"), instructionsFlag(fs, "instructions")
 	casesDir := fs.String("cases", "", "directory of labelled answers NN-a.json (default: the embedded calibration set)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of tables")
-	configFile := fs.String("config", "harness.yaml", "configuration file: retries and timeouts of online judges (built-in defaults when it does not exist)")
-	baseURL := fs.String("base-url", "", "OpenAI-compatible API root (default $OPENROUTER_BASE_URL, else OpenRouter)")
+	configFile := configFlag(fs, "retries and timeouts of online judges")
+	baseURL := baseURLFlag(fs, "")
 	// The subcommand may come before or after the flags.
 	sub := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -52,7 +51,7 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	cases, err := loadJudgeCases(*casesDir)
+	cases, err := judge.LoadCasesDir(*casesDir)
 	if err != nil {
 		return err
 	}
@@ -61,15 +60,15 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if err := pipeline.CheckJudges(judges); err != nil {
-		return &exitError{exitCantRun, err}
+		return err
 	}
 	clients, _, err := pipeline.ConnectionFrom(cfg, *baseURL, os.Getenv(model.EnvAPIKey)).Clients(judges, set)
 	if err != nil {
-		return &exitError{exitCantRun, fmt.Errorf("judge calibrate: %w", err)}
+		return fmt.Errorf("judge calibrate: %w", err)
 	}
-	report, err := judge.Calibrate(ctx, clients, set, cases, judges)
+	report, err := pipeline.Calibrate(ctx, clients, set, cases, judges, cfg.Timeouts.Job.Duration)
 	if err != nil {
-		return &exitError{exitCantRun, err}
+		return err
 	}
 	if *asJSON {
 		b, err := json.MarshalIndent(report, "", "  ")
@@ -80,21 +79,4 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	return report.WriteText(stdout)
-}
-
-// loadJudgeCases reads the calibration set from dir, or the embedded one.
-func loadJudgeCases(dir string) ([]judge.Case, error) {
-	fsys := judge.CalibrationSet()
-	if dir != "" {
-		st, err := os.Stat(dir)
-		if err != nil || !st.IsDir() {
-			return nil, usageError("judge calibrate: --cases %s is not a directory", dir)
-		}
-		fsys = os.DirFS(dir)
-	}
-	cases, err := judge.LoadCases(fsys)
-	if err != nil {
-		return nil, &exitError{exitCantRun, err}
-	}
-	return cases, nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -21,11 +22,10 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		harness expect --task instructions/03-b.json | harness score --task instructions/03-b.json --output -
 		harness score --task instructions/natural/03-b.json --output answer.txt   (new ids aligned first)
 		harness score --task ladder/8k.tasks.json --id 8k-start-02-b --output answer.txt`, stderr)
-	taskFile := fs.String("task", "", "the task file: a gating, natural (natural/NN-x.json), inverse (inverse/NN-x.json) or size-ladder (<rung>.tasks.json) task")
-	taskID := fs.String("id", "", "the task of a size-ladder tasks file (<rung>.tasks.json) holding several")
+	taskFile, taskID := taskFileFlags(fs)
 	output := fs.String("output", "", "the model's raw answer (a .bend document, bare or fenced); - reads standard input")
-	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when ./corpus does not exist; any other directory must exist)")
-	configFile := fs.String("config", "harness.yaml", "configuration file: the drift weights (built-in defaults when it does not exist)")
+	corpusDir := corpusFlag(fs, "corpus")
+	configFile := configFlag(fs, "the drift weights")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -37,13 +37,13 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	t, err := findTask(*taskFile, *corpusDir, *taskID)
+	t, err := task.FromFile(*taskFile, *corpusDir, *taskID)
 	if err != nil {
 		return err
 	}
-	raw, err := readBounded(*output)
+	raw, err := bend.ReadFile(*output, stdin)
 	if err != nil {
-		return &exitError{exitCantRun, err}
+		return err
 	}
 	var res any
 	if t.Class == task.ClassA {

@@ -14,9 +14,8 @@ func cmdCorpusSensitivity(ctx context.Context, args []string, stdout, stderr io.
 	fs := newFlagSet("corpus sensitivity", "corpus sensitivity [--config FILE] [--corpus DIR] [--instructions DIR]", `
 		harness corpus sensitivity
 		harness corpus sensitivity --config my-thresholds.yaml`, stderr)
-	corpusDir := fs.String("corpus", "corpus", "directory of corpus documents (the embedded corpus when ./corpus does not exist)")
-	taskDir := fs.String("instructions", "instructions", "directory of tasks and prompts/ (the embedded tasks when ./instructions does not exist)")
-	configFile := fs.String("config", "harness.yaml", "configuration file: the weights and thresholds the table applies (built-in defaults when it does not exist)")
+	corpusDir, taskDir := corpusFlag(fs, "corpus"), instructionsFlag(fs, "instructions")
+	configFile := configFlag(fs, "the weights and thresholds the table applies")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"os"
 
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
@@ -24,23 +23,14 @@ func cmdTrend(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return usageError("trend: give one or more reports")
 	}
-	var reps []*report.Report
-	for _, name := range fs.Args() {
-		f, err := os.Open(name)
-		if err != nil {
-			return &exitError{exitCantRun, err}
-		}
-		r, err := report.ReadJSON(f, name)
-		f.Close()
-		if err != nil {
-			return &exitError{exitCantRun, err}
-		}
-		reps = append(reps, r)
+	reps, err := readReports(fs.Args())
+	if err != nil {
+		return err
 	}
 	tr := report.Trend(reps, fs.Args())
 	if *htmlOut != "" {
 		if err := transcript.WriteAtomic(*htmlOut, tr.WriteHTML); err != nil {
-			return &exitError{exitCantRun, err}
+			return err
 		}
 	}
 	return tr.WriteMarkdown(stdout)

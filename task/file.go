@@ -1,4 +1,4 @@
-package main
+package task
 
 import (
 	"fmt"
@@ -10,10 +10,9 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/edit"
-	"bendscript.com/round-trip-harness/task"
 )
 
-// findTask loads the task in a task file of any kind, with the document it
+// FromFile loads the task in a task file of any kind, with the document it
 // edits, for score and expect:
 //   - DIR/NN-x.json, a gating task (DIR is read as the task directory);
 //   - DIR/natural/NN-x.json and DIR/inverse/NN-x.json, a natural or an
@@ -26,9 +25,9 @@ import (
 // names only the file given (and, for a derived task, its forward task's
 // file). A file that does not exist is a usage error, never the embedded
 // task of the same name.
-func findTask(file, corpusDir, id string) (*task.Task, error) {
+func FromFile(file, corpusDir, id string) (*Task, error) {
 	if st, err := os.Stat(file); err != nil || st.IsDir() {
-		return nil, usageError("--task %s: not a task file", file)
+		return nil, fmt.Errorf("--task %s: not a task file", file)
 	}
 	if strings.HasSuffix(file, ".tasks.json") {
 		return ladderTask(file, id)
@@ -37,16 +36,16 @@ func findTask(file, corpusDir, id string) (*task.Task, error) {
 	dir = filepath.Clean(dir)
 	kind := filepath.Base(dir)
 	taskDir, rel := dir, name
-	if kind == task.NaturalDir || kind == task.InverseDir {
+	if kind == NaturalDir || kind == InverseDir {
 		taskDir, rel = filepath.Dir(dir), path.Join(kind, name)
 	} else {
 		kind = ""
 	}
-	cfs, _, err := dataFS(corpusDir, defaultCorpusDir, corpus.FS)
+	cfs, _, err := dirFS(corpusDir, DefaultCorpusDir, corpus.FS)
 	if err != nil {
 		return nil, err
 	}
-	set, probs := task.Load(cfs, os.DirFS(taskDir))
+	set, probs := Load(cfs, os.DirFS(taskDir))
 	mine := []string{path.Join("instructions", rel), path.Join("instructions", name)}
 	var lines []string
 	for _, p := range probs {
@@ -55,14 +54,14 @@ func findTask(file, corpusDir, id string) (*task.Task, error) {
 		}
 	}
 	if len(lines) > 0 {
-		return nil, &exitError{exitCantRun, fmt.Errorf("the task or its corpus has problems:\n%s", strings.Join(lines, "\n"))}
+		return nil, fmt.Errorf("the task or its corpus has problems:\n%s", strings.Join(lines, "\n"))
 	}
 	want := strings.TrimSuffix(name, ".json")
 	pool := set.Tasks
 	switch kind {
-	case task.NaturalDir:
+	case NaturalDir:
 		pool = set.Natural
-	case task.InverseDir:
+	case InverseDir:
 		pool = set.Inverse
 	}
 	for _, t := range pool {
@@ -70,37 +69,37 @@ func findTask(file, corpusDir, id string) (*task.Task, error) {
 			return t, nil
 		}
 	}
-	return nil, usageError("no task %q in %s (task files are named NN-a.json, NN-b.json, NN-c.json)", want, file)
+	return nil, fmt.Errorf("no task %q in %s (task files are named NN-a.json, NN-b.json, NN-c.json)", want, file)
 }
 
 // ladderTask reads the task id of a size-ladder tasks file: its rung
 // document, beside it, with the gold edit applied.
-func ladderTask(file, id string) (*task.Task, error) {
-	data, err := readBounded(file)
+func ladderTask(file, id string) (*Task, error) {
+	data, err := bend.ReadFile(file, nil)
 	if err != nil {
-		return nil, &exitError{exitCantRun, err}
+		return nil, err
 	}
 	v, err := bend.ParseValue(data)
 	if err != nil || v.Kind != bend.Array {
-		return nil, &exitError{exitCantRun, fmt.Errorf("%s: not a size-ladder tasks file (a JSON array of tasks)", file)}
+		return nil, fmt.Errorf("%s: not a size-ladder tasks file (a JSON array of tasks)", file)
 	}
 	var ids []string
 	for i, e := range v.Elems {
 		tid := e.Get("id")
 		if tid == nil || tid.Kind != bend.String {
-			return nil, &exitError{exitCantRun, fmt.Errorf("%s: /%d/id: missing or not a string", file, i)}
+			return nil, fmt.Errorf("%s: /%d/id: missing or not a string", file, i)
 		}
 		ids = append(ids, tid.Str)
 		if tid.Str == id || id == "" && len(v.Elems) == 1 {
 			return ladderEntry(file, i, e)
 		}
 	}
-	return nil, usageError("%s holds tasks %s: name one with --id", file, strings.Join(ids, ", "))
+	return nil, fmt.Errorf("%s holds tasks %s: name one with --id", file, strings.Join(ids, ", "))
 }
 
-func ladderEntry(file string, i int, e *bend.Value) (*task.Task, error) {
-	fail := func(format string, args ...any) (*task.Task, error) {
-		return nil, &exitError{exitCantRun, fmt.Errorf("%s: /%d/%s", file, i, fmt.Sprintf(format, args...))}
+func ladderEntry(file string, i int, e *bend.Value) (*Task, error) {
+	fail := func(format string, args ...any) (*Task, error) {
+		return nil, fmt.Errorf("%s: /%d/%s", file, i, fmt.Sprintf(format, args...))
 	}
 	str := func(k string) string {
 		if f := e.Get(k); f != nil && f.Kind == bend.String {
@@ -112,13 +111,13 @@ func ladderEntry(file string, i int, e *bend.Value) (*task.Task, error) {
 	if docName == "" || filepath.Base(docName) != docName {
 		return fail("document: missing, or not a file name beside the tasks file")
 	}
-	raw, err := readBounded(filepath.Join(filepath.Dir(file), docName))
+	raw, err := bend.ReadFile(filepath.Join(filepath.Dir(file), docName), nil)
 	if err != nil {
-		return nil, &exitError{exitCantRun, err}
+		return nil, err
 	}
 	doc, err := bend.Parse(raw)
 	if err != nil {
-		return nil, &exitError{exitCantRun, fmt.Errorf("%s: %w", docName, err)}
+		return nil, fmt.Errorf("%s: %w", docName, err)
 	}
 	g := e.Get("gold_edit")
 	if g == nil {
@@ -132,7 +131,7 @@ func ladderEntry(file string, i int, e *bend.Value) (*task.Task, error) {
 	if err != nil {
 		return fail("gold_edit: does not apply to %s: %v", docName, err)
 	}
-	src := task.NewDocument(docName, raw, doc)
-	return &task.Task{ID: str("id"), Class: class, DocumentName: docName, Instruction: str("instruction"),
+	src := NewDocument(docName, raw, doc)
+	return &Task{ID: str("id"), Class: class, DocumentName: docName, Instruction: str("instruction"),
 		GoldEdit: ops, Source: src, Expected: exp}, nil
 }

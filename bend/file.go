@@ -1,0 +1,63 @@
+package bend
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// ReadFile reads a file of at most MaxSize bytes; with a stdin, the name
+// "-" reads it instead. A
+// larger file is refused before it is read: a regular file by its size,
+// anything else (a pipe) after MaxSize+1 bytes, so that memory stays
+// bounded whatever the input. The refusal is an *Error naming the file
+// and §3.
+func ReadFile(name string, stdin io.Reader) ([]byte, error) {
+	r := stdin
+	if name != "-" || stdin == nil {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxSize {
+			return nil, tooLarge(name, st.Size())
+		}
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > MaxSize {
+		return nil, tooLarge(name, -1)
+	}
+	return data, nil
+}
+
+func tooLarge(name string, size int64) error {
+	msg := fmt.Sprintf("over the %d-byte limit", MaxSize)
+	if size >= 0 {
+		msg = fmt.Sprintf("file is %d bytes, over the %d-byte limit", size, MaxSize)
+	}
+	return &Error{File: name, Msg: msg, Section: "3"}
+}
+
+// LoadFile reads (ReadFile) and parses a document; errors name the file.
+// data is nil when the file could not be read, and set when it was read
+// but is no document: the caller tells an I/O failure from an invalid
+// document by it.
+func LoadFile(name string, stdin io.Reader) (d *Document, data []byte, err error) {
+	if data, err = ReadFile(name, stdin); err != nil {
+		return nil, nil, err
+	}
+	if d, err = Parse(data); err != nil {
+		if be, ok := err.(*Error); ok {
+			c := *be
+			c.File = name
+			return nil, data, &c
+		}
+		return nil, data, fmt.Errorf("%s: %w", name, err)
+	}
+	return d, data, nil
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+)
+
+// Exit codes: 0 success (or a passing verdict), 1 a negative result (invalid
+// document, failing verdict, id mismatch), 2 the command could not run
+// (usage, configuration, I/O): every error not wrapped in an exitError.
+const (
+	exitFail    = 1
+	exitCantRun = 2
+)
+
+// exitError carries an exit code with its error.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// errSilent marks a failure already explained on stderr.
+var errSilent = errors.New("failed")
+
+// failed returns an error that exits 1 without printing more.
+func failed() error { return &exitError{exitFail, errSilent} }
+
+// usageError is a mistake on the command line: it exits 2, as every
+// error does that names no other code.
+func usageError(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+func exitCode(err error) int {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return exitCantRun
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"validate", "check .bend files against the v0.1 rules", cmdValidate},
+		{"id", "print, check or write the content id of .bend files", cmdID},
+		{"corpus", "check the corpus, tasks and gold edits (check); build the size ladder (ladder); what the thresholds let through (sensitivity)", cmdCorpus},
+		{"expect", "print the expected document of a class B/C task", cmdExpect},
+		{"judge", "calibrate the class A judges on hand-labelled answers", cmdJudge},
+		{"score", "score one model answer to one task (drift, components, edit compliance)", cmdScore},
+		{"run", "run the tasks against the models, score, and write the report", cmdRun},
+		{"rescore", "recompute the scores and the report of an archived run, offline", cmdRescore},
+		{"compare", "compare two JSON reports per model and class, with significance", cmdCompare},
+		{"runs", "list the runs in a directory: id, start, suite, models, verdict, state, cost", cmdRuns},
+		{"show", "print one transcript of a run: instruction, expected → produced diff, diagnostics, votes, cost", cmdShow},
+		{"trend", "follow the headline numbers across any number of JSON reports, in date order", cmdTrend},
+		{"version", "print the harness version", cmdVersion},
+	}
+}
+
+// run is the whole program; main only maps its error to an exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		printUsage(stdout)
+		if len(args) == 0 {
+			return usageError("no command given")
+		}
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if near := nearest(args[0], names); near != "" {
+		return usageError("unknown command %q; did you mean %q? (harness help lists the commands)", args[0], near)
+	}
+	return usageError("unknown command %q (harness help lists the commands)", args[0])
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: harness <command> [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	cs := commands()
+	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, `Run "harness <command> -h" for a command's flags and examples.`)
+}
+
+// newFlagSet returns a FlagSet whose usage prints the synopsis, the flags and
+// the examples.
+func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: harness %s\n", synopsis)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(stderr, "\nFlags:")
+			fs.PrintDefaults()
+		}
+		if examples != "" {
+			fmt.Fprintln(stderr, "\nExamples:")
+			for _, l := range strings.Split(strings.TrimSpace(examples), "\n") {
+				fmt.Fprintln(stderr, "  "+strings.TrimSpace(l))
+			}
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args; -h is a successful request for help. A mistake
+// (an unknown flag, a bad value) is one line, with the nearest flag when
+// the name looks mistyped, instead of the whole usage.
+func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err = fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, flag.ErrHelp):
+		usage()
+		return true, nil
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		msg = fmt.Sprintf("no flag --%s", name)
+		if near := nearest(name, names); near != "" {
+			msg += fmt.Sprintf("; did you mean --%s?", near)
+		}
+	}
+	return false, usageError("%s: %s (harness %s -h lists the flags)", fs.Name(), msg, fs.Name())
+}
+
+// nearest returns the candidate closest to s by edit distance, when it is
+// close enough to be a typo (at most 2 edits, or a prefix either way); ""
+// otherwise.
+func nearest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		d := levenshtein.ComputeDistance(s, c)
+		if strings.HasPrefix(c, s) || strings.HasPrefix(s, c) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}

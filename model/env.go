@@ -1,0 +1,51 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// APIKeyFromEnv is the OpenRouter key: $OPENROUTER_API_KEY, else an
+// OPENROUTER_API_KEY line of a .env file in the working directory (as
+// inspect_ai and promptfoo read it). The environment wins; the key is
+// never written anywhere. Like [BaseURLFromEnv], the caller chooses to
+// call it.
+func APIKeyFromEnv() (string, error) {
+	if k := os.Getenv(EnvAPIKey); k != "" {
+		return k, nil
+	}
+	b, err := os.ReadFile(".env")
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading .env: %w", err)
+	}
+	return dotenv(string(b))[EnvAPIKey], nil
+}
+
+// dotenv parses the lines NAME=value of a .env file: "export " before the
+// name, blank lines and # comments are allowed, and a value in matching
+// single or double quotes loses them.
+func dotenv(text string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, value, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
+		if !ok {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		if n := len(value); n >= 2 && (value[0] == '"' || value[0] == '\'') && value[n-1] == value[0] {
+			value = value[1 : n-1]
+		}
+		out[strings.TrimSpace(name)] = value
+	}
+	return out
+}

@@ -1,0 +1,100 @@
+package pipeline
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// ResumeRequest is what a resume's command line says.
+type ResumeRequest struct {
+	// Dir is the run directory.
+	Dir string
+	// Flags are the flags of harness run given, by name, each as its
+	// flag.Value prints it.
+	Flags map[string]string
+	// BaseURL is where this resume sends requests and the key: --base-url,
+	// else $OPENROUTER_BASE_URL, else OpenRouter.
+	BaseURL string
+	// Command runs the harness, for the resume command a refusal prints.
+	Command string
+	// Notes receives what the resume says aloud before it writes anything.
+	Notes io.Writer
+}
+
+// recordedFlags are the run flags a resume takes from the run's manifest,
+// each with the value the run recorded, printed as the flag prints it: a
+// resume may repeat one, never contradict it.
+func recordedFlags(m *transcript.Manifest, cfg *config.Config, in transcript.Inputs) map[string]string {
+	return map[string]string{
+		"models": strings.Join(m.Models, ","), "judges": strings.Join(cfg.Judges.Models, ","),
+		"repeats": strconv.Itoa(m.Repeats), "seed": strconv.FormatInt(m.Seed, 10),
+		"corpus": in.CorpusDir, "instructions": in.InstructionsDir, "reports": in.ReportDir, "no-preflight": strconv.FormatBool(in.NoPreflight),
+		"suite": cmp.Or(in.Suite, suites.Gating), "rungs": strings.Join(in.Rungs, ","), "steps": strconv.Itoa(in.Steps),
+	}
+}
+
+// asked is a flag's value as recordedFlags prints it: a list flag's
+// items joined by commas, without spaces or empty items.
+func asked(name, value string) string {
+	if name != "models" && name != "judges" && name != "rungs" {
+		return value
+	}
+	var items []string
+	for _, s := range strings.Split(value, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			items = append(items, s)
+		}
+	}
+	return strings.Join(items, ",")
+}
+
+// Resume reads the run in r.Dir to continue it with everything its
+// manifest recorded. A flag that contradicts the manifest is refused
+// rather than silently ignored, and so is --config (the configuration
+// is in the manifest); concurrency, progress and the spending cap may
+// change. It returns the run's manifest, configuration and inputs, the
+// report directory filled in for a manifest from before it was recorded.
+func Resume(r ResumeRequest) (*transcript.Manifest, *config.Config, transcript.Inputs, error) {
+	m, cfg, err := ReadRun(r.Dir)
+	if err != nil {
+		return nil, nil, transcript.Inputs{}, fmt.Errorf("resume: %w", err)
+	}
+	in := m.Inputs
+	in.ReportDir = cmp.Or(in.ReportDir, DefaultReportDir)
+	recorded := recordedFlags(m, cfg, in)
+	for _, name := range slices.Sorted(maps.Keys(r.Flags)) {
+		rec, fixed := recorded[name]
+		switch {
+		case name == "config" && r.Flags[name] != "":
+			return nil, nil, in, usage("resume: the run's configuration is in its manifest; --config does not apply")
+		case fixed && asked(name, r.Flags[name]) != rec:
+			return nil, nil, in, usage("resume: --%s %q contradicts the run's manifest (%q); resume without it, or start a new run", name, asked(name, r.Flags[name]), rec)
+		}
+	}
+	// run.json is no hash-covered record of where requests go: an edited
+	// one must not send the key to another server. The resume sends where
+	// its command line (or the environment, or the default) says, and the
+	// run's record must agree.
+	if in.BaseURL != "" && in.BaseURL != r.BaseURL {
+		return nil, nil, in, usage("resume: run.json says the run asked %s, but this resume would send the key to %s: to resume against the run's server, name it yourself:\n  %s",
+			in.BaseURL, r.BaseURL, ResumeCommand(r.Command, r.Dir, in))
+	}
+	if in.BaseURL != "" {
+		fmt.Fprintf(r.Notes, "resume: requests and the API key go to %s\n", r.BaseURL)
+	}
+	if _, given := r.Flags["reports"]; !given {
+		// Writing reports leaks nothing: the recorded directory is used,
+		// and said aloud before anything is written.
+		fmt.Fprintf(r.Notes, "resume: reports go to %s (recorded in run.json)\n", in.ReportDir)
+	}
+	return m, cfg, in, nil
+}

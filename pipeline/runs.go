@@ -1,0 +1,116 @@
+package pipeline
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// RunRow is what harness runs shows of one run, each field as printed.
+type RunRow struct {
+	ID, Started, Suite, Models, Verdict, State, Cost string
+}
+
+// ListRuns reads the runs in dir, a directory of run directories, sorted
+// by start time and id. A subdirectory without a manifest is no run and
+// is passed over; one whose manifest does not read is a warning, and the
+// listing goes on.
+func ListRuns(dir string) (rows []RunRow, warnings []error, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		runDir := filepath.Join(dir, e.Name())
+		m, err := transcript.ReadManifest(runDir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			warnings = append(warnings, fmt.Errorf("%s: %w", runDir, err))
+			continue
+		}
+		rows = append(rows, runRowOf(runDir, m))
+	}
+	slices.SortFunc(rows, func(a, b RunRow) int { return cmp.Or(cmp.Compare(a.Started, b.Started), cmp.Compare(a.ID, b.ID)) })
+	return rows, warnings, nil
+}
+
+// runRowOf reads what harness runs shows of a run: its manifest, its
+// report when there is one (the verdict and whether it is complete), and
+// the cost every transcript reported (answers and judge votes, superseded
+// attempts included: all were paid for).
+func runRowOf(runDir string, m *transcript.Manifest) RunRow {
+	r := RunRow{ID: m.RunID, Started: m.StartedAt.UTC().Format(time.RFC3339), Suite: cmp.Or(m.Inputs.Suite, suites.Gating),
+		Models: strings.Join(m.Models, ","), Verdict: "-", State: "interrupted"}
+	if m.FinishedAt != nil {
+		r.State = "finished"
+	}
+	reportPath := filepath.Join(cmp.Or(m.Inputs.ReportDir, DefaultReportDir), m.RunID+".json")
+	if f, err := os.Open(reportPath); err == nil {
+		rep, err := report.ReadJSON(f, reportPath)
+		f.Close()
+		if err == nil {
+			r.Verdict, r.State = rep.Verdict, "complete"
+			if slices.ContainsFunc(rep.Failures, func(f report.Failure) bool { return f.Metric == report.MetricIncomplete }) {
+				r.State = "incomplete"
+			}
+		}
+	}
+	if m.Inputs.Selection != nil {
+		r.State += ", partial"
+	}
+	usd, unknown := runCost(runDir)
+	r.Cost = fmt.Sprintf("$%.4f", usd)
+	if unknown {
+		r.Cost += "+?"
+	}
+	return r
+}
+
+// runCost sums usage.cost over a run's transcript files, one file at a
+// time; unknown is set when a response reported no cost.
+func runCost(runDir string) (usd float64, unknown bool) {
+	filepath.WalkDir(runDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || path == filepath.Join(runDir, transcript.ManifestName) ||
+			!strings.HasSuffix(path, ".json") && !strings.Contains(path, ".json.superseded-") {
+			return nil
+		}
+		b, err := bend.ReadFile(path, nil)
+		if err != nil {
+			return nil
+		}
+		var t struct {
+			Response *struct {
+				Usage struct {
+					Cost *float64 `json:"cost"`
+				} `json:"usage"`
+			} `json:"response"`
+		}
+		if json.Unmarshal(b, &t) != nil || t.Response == nil {
+			return nil
+		}
+		if c := t.Response.Usage.Cost; c != nil {
+			usd += *c
+		} else {
+			unknown = true
+		}
+		return nil
+	})
+	return usd, unknown
+}
