@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -178,5 +180,31 @@ func TestIDRefusesInvalidDocuments(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(p); string(b) != src {
 		t.Errorf("id --write rewrote an invalid document:\n%s", b)
+	}
+}
+
+// TestFlagsAfterArguments: flags may follow the arguments, as the README
+// writes them (show RUN TASK [--model M]); "--" still ends the flags.
+func TestFlagsAfterArguments(t *testing.T) {
+	cases := []struct {
+		args  []string
+		model string
+		rest  []string
+		why   string
+	}{
+		{[]string{"runs/g", "03-b", "--model", "m"}, "m", []string{"runs/g", "03-b"}, "the README's order"},
+		{[]string{"--model", "m", "runs/g", "03-b"}, "m", []string{"runs/g", "03-b"}, "flags first, as before"},
+		{[]string{"runs/g", "--model", "m", "03-b"}, "m", []string{"runs/g", "03-b"}, "a flag between arguments"},
+		{[]string{"runs/g", "--", "--model", "m"}, "", []string{"runs/g", "--model", "m"}, "after --, everything is an argument"},
+	}
+	for _, c := range cases {
+		fs := flag.NewFlagSet("show", flag.ContinueOnError)
+		model := fs.String("model", "", "")
+		if _, err := parseFlags(fs, c.args); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if *model != c.model || !slices.Equal(fs.Args(), c.rest) {
+			t.Errorf("%v: model %q, args %q; want %q, %q (%s)", c.args, *model, fs.Args(), c.model, c.rest, c.why)
+		}
 	}
 }
