@@ -1,13 +1,14 @@
 package pipeline
 
 import (
-	"bendscript.com/round-trip-harness/suites"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"slices"
 	"testing"
+
+	"bendscript.com/round-trip-harness/suites"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/report"

@@ -18,7 +18,7 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("corpus", "corpus check [--corpus DIR] [--instructions DIR]", `
 		harness corpus check
 		harness corpus check --corpus ../my-corpus --instructions ../my-tasks`, stderr)
-	corpusDir, taskDir := corpusFlag(fs, "corpus"), instructionsFlag(fs, "instructions")
+	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	if len(args) == 0 || args[0] != "check" {
 		fs.Usage()
 		return usageError("corpus: the subcommands are check, ladder and sensitivity")
@@ -30,34 +30,18 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return usageError("corpus check: unexpected arguments %q", fs.Args())
 	}
-	d, err := task.OpenDirs(*corpusDir, *taskDir)
+	set, d, probs, err := task.CheckDirs(*corpusDir, *taskDir)
 	if err != nil {
 		return err
-	}
-	cname, tname := d.CorpusName, d.TasksName
-	set, probs := task.Load(d.Corpus, d.Tasks)
-	probs = append(probs, task.Check(set)...)
-	if _, err := task.LoadPrompts(d.Tasks); err != nil {
-		probs = append(probs, task.Problem{File: tname, Msg: err.Error()})
 	}
 	for _, p := range probs {
 		fmt.Fprintln(stdout, p)
 	}
 	if len(probs) > 0 {
-		fmt.Fprintf(stderr, "corpus check: %d problems (corpus %s, tasks %s)\n", len(probs), cname, tname)
+		fmt.Fprintf(stderr, "corpus check: %d problems (corpus %s, tasks %s)\n", len(probs), d.CorpusName, d.TasksName)
 		return failed()
 	}
 	fmt.Fprintf(stdout, "ok: %d documents, %d tasks, %d gold edits applied and checked, %d inverse edits restore their sources exactly, %d natural tasks determine their edits (corpus %s, tasks %s)\n",
-		len(set.Documents), len(set.Tasks), countEdits(set), len(set.Inverse), len(set.Natural), cname, tname)
+		len(set.Documents), len(set.Tasks), set.Edits(), len(set.Inverse), len(set.Natural), d.CorpusName, d.TasksName)
 	return nil
-}
-
-func countEdits(s *task.Set) int {
-	n := 0
-	for _, t := range s.Tasks {
-		if t.Expected != nil {
-			n++
-		}
-	}
-	return n
 }

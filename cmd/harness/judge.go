@@ -8,9 +8,11 @@ import (
 	"os"
 	"strings"
 
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/pipeline"
+	"bendscript.com/round-trip-harness/task"
 )
 
 func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -19,11 +21,11 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		OPENROUTER_API_KEY=... harness judge calibrate --models anthropic/claude-opus-4.6,openai/gpt-5.2,google/gemini-2.5-pro
 		harness judge calibrate --models offline/judge --json > calibration.json`, stderr)
 	models := fs.String("models", "", "comma-separated judge models (offline/judge runs offline; any other needs OPENROUTER_API_KEY)")
-	corpusDir, taskDir := corpusFlag(fs, "corpus"), instructionsFlag(fs, "instructions")
+	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	casesDir := fs.String("cases", "", "directory of labelled answers NN-a.json (default: the embedded calibration set)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of tables")
-	configFile := configFlag(fs, "retries and timeouts of online judges")
-	baseURL := baseURLFlag(fs, "")
+	configFile := configFlag(fs, new(string), "retries and timeouts of online judges")
+	baseURL := baseURLFlag(fs, new(string), "")
 	// The subcommand may come before or after the flags.
 	sub := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -42,12 +44,12 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return usageError("judge: the only subcommand is calibrate")
 	}
-	judges := splitList(*models)
+	judges := pipeline.SplitList(*models)
 	if len(judges) == 0 {
 		fs.Usage()
 		return usageError("judge calibrate: give the judges with --models")
 	}
-	set, _, err := loadTasks(*corpusDir, *taskDir)
+	set, _, err := task.LoadAll(*corpusDir, *taskDir)
 	if err != nil {
 		return err
 	}
@@ -55,7 +57,7 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(*configFile)
+	cfg, err := config.LoadOrDefault(*configFile)
 	if err != nil {
 		return err
 	}

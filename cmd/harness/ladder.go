@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/ladder"
+	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -23,7 +24,7 @@ func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Write
 	out := fs.String("out", "", "directory to write <rung>.bend.json and <rung>.tasks.json into (created when missing)")
 	sizes := fs.String("sizes", "8k,32k,128k,512k", "target sizes, comma-separated: bytes, or a number with k (KiB) or m (MiB); each within ±15%")
 	tasks := fs.String("tasks", strings.Join(ladder.DefaultTasks, ","), "corpus class B/C tasks to place at the start, middle and end of every rung, comma-separated")
-	corpusDir, taskDir := corpusFlag(fs, "corpus"), instructionsFlag(fs, "instructions")
+	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -36,7 +37,7 @@ func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Write
 	if c.Sizes, err = ladder.ParseSizes(*sizes); err != nil {
 		return usageError("corpus ladder: --sizes: %v", err)
 	}
-	if c.Tasks = splitList(*tasks); len(c.Tasks) == 0 {
+	if c.Tasks = pipeline.SplitList(*tasks); len(c.Tasks) == 0 {
 		return usageError("corpus ladder: --tasks: no task given")
 	}
 	set, _, err := task.LoadDirs(*corpusDir, *taskDir)

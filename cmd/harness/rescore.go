@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/pipeline"
+	"bendscript.com/round-trip-harness/task"
 )
 
 // cmdRescore is the score phase over an archived run: the same
@@ -17,9 +18,9 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		harness rescore runs/20261122T101500Z
 		harness rescore --out /tmp/re runs/demo && diff <(grep -v '^  "rescored_at"' /tmp/re/demo.json) reports/demo.json
 		harness rescore --format json runs/demo | jq .verdict`, stderr)
-	out := reportsFlag(fs, "out", "")
+	out := reportsFlag(fs, new(string), "out", "")
 	format := fs.String("format", "md", "what to print: md (the Markdown summary) or json (the JSON report)")
-	corpusDir, taskDir := corpusFlag(fs, "corpus"), instructionsFlag(fs, "instructions")
+	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("rescore: %w", err)
 	}
-	corpusSet, prompts, err := loadTasks(*corpusDir, *taskDir)
+	corpusSet, prompts, err := task.LoadAll(*corpusDir, *taskDir)
 	if err != nil {
 		return err
 	}
@@ -53,7 +54,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	res, err := pipeline.Score(pipeline.ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: set, ReportDir: *out, RescoredAt: &now, Stdout: summary, Summary: true})
 	if *format == "json" && res != nil {
-		if err := copyFile(stdout, res.Reports[0]); err != nil {
+		if err := res.CopyJSON(stdout); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -24,8 +25,8 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		harness score --task ladder/8k.tasks.json --id 8k-start-02-b --output answer.txt`, stderr)
 	taskFile, taskID := taskFileFlags(fs)
 	output := fs.String("output", "", "the model's raw answer (a .bend document, bare or fenced); - reads standard input")
-	corpusDir := corpusFlag(fs, "corpus")
-	configFile := configFlag(fs, "the drift weights")
+	corpusDir := corpusFlag(fs, new(string), "corpus")
+	configFile := configFlag(fs, new(string), "the drift weights")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -33,7 +34,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return usageError("score: give --task and --output")
 	}
-	cfg, err := loadConfig(*configFile)
+	cfg, err := config.LoadOrDefault(*configFile)
 	if err != nil {
 		return err
 	}

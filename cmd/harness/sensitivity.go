@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/sensitivity"
+	"bendscript.com/round-trip-harness/task"
 )
 
 // cmdCorpusSensitivity prints what the thresholds let through: each
@@ -14,8 +16,8 @@ func cmdCorpusSensitivity(ctx context.Context, args []string, stdout, stderr io.
 	fs := newFlagSet("corpus sensitivity", "corpus sensitivity [--config FILE] [--corpus DIR] [--instructions DIR]", `
 		harness corpus sensitivity
 		harness corpus sensitivity --config my-thresholds.yaml`, stderr)
-	corpusDir, taskDir := corpusFlag(fs, "corpus"), instructionsFlag(fs, "instructions")
-	configFile := configFlag(fs, "the weights and thresholds the table applies")
+	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
+	configFile := configFlag(fs, new(string), "the weights and thresholds the table applies")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -23,11 +25,11 @@ func cmdCorpusSensitivity(ctx context.Context, args []string, stdout, stderr io.
 		fs.Usage()
 		return usageError("corpus sensitivity: unexpected arguments %q", fs.Args())
 	}
-	cfg, err := loadConfig(*configFile)
+	cfg, err := config.LoadOrDefault(*configFile)
 	if err != nil {
 		return err
 	}
-	set, _, err := loadTasks(*corpusDir, *taskDir)
+	set, _, err := task.LoadAll(*corpusDir, *taskDir)
 	if err != nil {
 		return err
 	}

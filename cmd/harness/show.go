@@ -21,7 +21,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		harness show --model offline/noisy demo 17-c     # RUN may be a run id in runs/`, stderr)
 	modelFlag := fs.String("model", "", "the model whose answer to show (needed when the run has several)")
 	repeat := fs.Int("repeat", 0, "the repeat to show, from 0")
-	corpusDir, taskDir := corpusFlag(fs, ""), instructionsFlag(fs, "")
+	corpusDir, taskDir := corpusFlag(fs, new(string), ""), instructionsFlag(fs, new(string), "")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
