@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -299,6 +300,16 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// WriteJSON prints the report as indented JSON, for scripts.
+func (r *CalibrationReport) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // WriteText prints the report as the tables harness judge calibrate shows:

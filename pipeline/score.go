@@ -147,3 +147,48 @@ func shortHash(h string) string {
 	}
 	return h
 }
+
+// RescoreRequest is harness rescore's command line.
+type RescoreRequest struct {
+	RunDir, ReportDir string
+	// CorpusDir and TaskDir are the data directories (task.LoadAll); the
+	// run's hashes must match them (CheckInputs).
+	CorpusDir, TaskDir string
+	// JSON prints the JSON report alone on Stdout instead of the Markdown
+	// summary and the verdict.
+	JSON   bool
+	Stdout io.Writer
+}
+
+// Rescore is the score phase over an archived run: the same Score that a
+// run ends with, so a fresh report and a rescored one cannot disagree
+// except in rescored_at.
+func Rescore(r RescoreRequest) (*Result, error) {
+	m, cfg, err := ReadRun(r.RunDir)
+	if err != nil {
+		return nil, fmt.Errorf("rescore: %w", err)
+	}
+	corpusSet, prompts, err := task.LoadAll(r.CorpusDir, r.TaskDir)
+	if err != nil {
+		return nil, err
+	}
+	set, err := SuiteSet(corpusSet, m.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckInputs(m, set, prompts); err != nil {
+		return nil, fmt.Errorf("rescore: %w", err)
+	}
+	now := time.Now().UTC()
+	summary := r.Stdout
+	if r.JSON {
+		summary = nil
+	}
+	res, err := Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: summary, Summary: true})
+	if r.JSON && res != nil {
+		if err := res.CopyJSON(r.Stdout); err != nil {
+			return nil, err
+		}
+	}
+	return res, err
+}

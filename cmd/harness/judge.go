@@ -2,17 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"bendscript.com/round-trip-harness/config"
-	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/pipeline"
-	"bendscript.com/round-trip-harness/task"
 )
 
 func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,36 +44,13 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return usageError("judge calibrate: give the judges with --models")
 	}
-	set, _, err := task.LoadAll(*corpusDir, *taskDir)
-	if err != nil {
+	report, err := pipeline.CalibrateJudges(ctx, pipeline.CalibrationRequest{Judges: judges, CorpusDir: *corpusDir, TaskDir: *taskDir,
+		CasesDir: *casesDir, ConfigFile: *configFile, BaseURL: *baseURL, APIKey: os.Getenv(model.EnvAPIKey)})
+	switch {
+	case err != nil:
 		return err
-	}
-	cases, err := judge.LoadCasesDir(*casesDir)
-	if err != nil {
-		return err
-	}
-	cfg, err := config.LoadOrDefault(*configFile)
-	if err != nil {
-		return err
-	}
-	if err := pipeline.CheckJudges(judges); err != nil {
-		return err
-	}
-	clients, _, err := pipeline.ConnectionFrom(cfg, *baseURL, os.Getenv(model.EnvAPIKey)).Clients(judges, set)
-	if err != nil {
-		return fmt.Errorf("judge calibrate: %w", err)
-	}
-	report, err := pipeline.Calibrate(ctx, clients, set, cases, judges, cfg.Timeouts.Job.Duration)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		b, err := json.MarshalIndent(report, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = stdout.Write(append(b, '\n'))
-		return err
+	case *asJSON:
+		return report.WriteJSON(stdout)
 	}
 	return report.WriteText(stdout)
 }

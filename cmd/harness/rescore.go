@@ -2,17 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"time"
 
 	"bendscript.com/round-trip-harness/pipeline"
-	"bendscript.com/round-trip-harness/task"
 )
 
-// cmdRescore is the score phase over an archived run: the same
-// scoreAndReport that harness run ends with, so a fresh report and a
-// rescored one cannot disagree except in rescored_at.
+// cmdRescore is the score phase over an archived run (pipeline.Rescore).
 func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rescore", "rescore [--out DIR] [--format md|json] RUN_DIR", `
 		harness rescore runs/20261122T101500Z
@@ -31,32 +26,6 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format != "md" && *format != "json" {
 		return usageError("rescore: --format is md or json, not %q", *format)
 	}
-	runDir := fs.Arg(0)
-	m, cfg, err := pipeline.ReadRun(runDir)
-	if err != nil {
-		return fmt.Errorf("rescore: %w", err)
-	}
-	corpusSet, prompts, err := task.LoadAll(*corpusDir, *taskDir)
-	if err != nil {
-		return err
-	}
-	set, err := pipeline.SuiteSet(corpusSet, m.Inputs)
-	if err != nil {
-		return pipelineError(err, stderr)
-	}
-	if err := pipeline.CheckInputs(m, set, prompts); err != nil {
-		return fmt.Errorf("rescore: %w", err)
-	}
-	now := time.Now().UTC()
-	summary := stdout
-	if *format == "json" {
-		summary = nil
-	}
-	res, err := pipeline.Score(pipeline.ScoreOptions{RunDir: runDir, Manifest: m, Config: cfg, Set: set, ReportDir: *out, RescoredAt: &now, Stdout: summary, Summary: true})
-	if *format == "json" && res != nil {
-		if err := res.CopyJSON(stdout); err != nil {
-			return err
-		}
-	}
+	_, err := pipeline.Rescore(pipeline.RescoreRequest{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, JSON: *format == "json", Stdout: stdout})
 	return pipelineError(err, stderr)
 }

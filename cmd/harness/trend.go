@@ -23,7 +23,7 @@ func cmdTrend(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return usageError("trend: give one or more reports")
 	}
-	reps, err := readReports(fs.Args())
+	reps, err := report.ReadFiles(fs.Args())
 	if err != nil {
 		return err
 	}
