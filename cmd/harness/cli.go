@@ -9,7 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"bendscript.com/round-trip-harness/internal/suggest"
+	"bendscript.com/round-trip-harness/pipeline"
 )
 
 // Exit codes: 0 success (or a passing verdict), 1 a negative result (invalid
@@ -45,6 +46,26 @@ func exitCode(err error) int {
 		return ee.code
 	}
 	return exitCantRun
+}
+
+// pipelineError maps the pipeline's errors to exit codes, for every
+// command (run applies it): a failing verdict 1 (the report already said
+// why), anything else 2; an interruption or a spending cap prints how to
+// resume, on the command's stderr.
+func pipelineError(err error, stderr io.Writer) error {
+	var ie *pipeline.InterruptedError
+	var be *pipeline.BudgetError
+	switch {
+	case errors.Is(err, pipeline.ErrVerdictFail):
+		return failed()
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "\n%v\n", ie)
+		return &exitError{exitCantRun, errSilent}
+	case errors.As(err, &be):
+		fmt.Fprintf(stderr, "\n%v\n", be)
+		return &exitError{exitCantRun, errSilent}
+	}
+	return err
 }
 
 // command is one subcommand.
@@ -83,14 +104,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdout, stderr)
+			return pipelineError(c.run(ctx, args[1:], stdout, stderr), stderr)
 		}
 	}
 	var names []string
 	for _, c := range commands() {
 		names = append(names, c.name)
 	}
-	if near := nearest(args[0], names); near != "" {
+	if near := suggest.Nearest(args[0], names); near != "" {
 		return usageError("unknown command %q; did you mean %q? (harness help lists the commands)", args[0], near)
 	}
 	return usageError("unknown command %q (harness help lists the commands)", args[0])
@@ -155,26 +176,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		msg = fmt.Sprintf("no flag --%s", name)
-		if near := nearest(name, names); near != "" {
+		if near := suggest.Nearest(name, names); near != "" {
 			msg += fmt.Sprintf("; did you mean --%s?", near)
 		}
 	}
 	return false, usageError("%s: %s (harness %s -h lists the flags)", fs.Name(), msg, fs.Name())
-}
-
-// nearest returns the candidate closest to s by edit distance, when it is
-// close enough to be a typo (at most 2 edits, or a prefix either way); ""
-// otherwise.
-func nearest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		d := levenshtein.ComputeDistance(s, c)
-		if strings.HasPrefix(c, s) || strings.HasPrefix(s, c) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
 }

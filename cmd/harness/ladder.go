@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"bendscript.com/round-trip-harness/ladder"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/task"
-	"bendscript.com/round-trip-harness/transcript"
 )
 
 // cmdCorpusLadder writes the size ladder (package ladder): for each size a
@@ -48,20 +45,5 @@ func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return usageError("corpus ladder: %v", err)
 	}
-	for _, r := range rungs {
-		tasksJSON, err := ladder.TasksJSON(r)
-		if err != nil {
-			return err
-		}
-		for _, f := range []struct {
-			name string
-			data []byte
-		}{{r.File(), r.Bytes}, {r.TasksFile(), tasksJSON}} {
-			if err := transcript.WriteFileAtomic(filepath.Join(*out, f.name), f.data); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(stdout, "%s\t%d bytes\t%d blocks\t%d tasks\t%s\n", r.Name, len(r.Bytes), ladder.CountBlocks(r.Doc), len(r.Tasks), r.Doc.ID)
-	}
-	return nil
+	return ladder.Write(*out, rungs, stdout)
 }

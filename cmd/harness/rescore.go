@@ -27,5 +27,5 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usageError("rescore: --format is md or json, not %q", *format)
 	}
 	_, err := pipeline.Rescore(pipeline.RescoreRequest{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, JSON: *format == "json", Stdout: stdout})
-	return pipelineError(err, stderr)
+	return err
 }

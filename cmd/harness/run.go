@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"bendscript.com/round-trip-harness/pipeline"
@@ -56,24 +54,5 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	r.Given = map[string]string{}
 	fs.Visit(func(f *flag.Flag) { r.Given[f.Name] = f.Value.String() })
 	_, err := pipeline.Start(ctx, r)
-	return pipelineError(err, stderr)
-}
-
-// pipelineError maps the pipeline's errors to exit codes: a failing verdict
-// 1 (the report already said why), anything else 2; an interruption or a
-// spending cap prints how to resume.
-func pipelineError(err error, stderr io.Writer) error {
-	var ie *pipeline.InterruptedError
-	var be *pipeline.BudgetError
-	switch {
-	case errors.Is(err, pipeline.ErrVerdictFail):
-		return failed()
-	case errors.As(err, &ie):
-		fmt.Fprintf(stderr, "\n%v\n", ie)
-		return &exitError{exitCantRun, errSilent}
-	case errors.As(err, &be):
-		fmt.Fprintf(stderr, "\n%v\n", be)
-		return &exitError{exitCantRun, errSilent}
-	}
 	return err
 }
