@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
@@ -191,4 +192,40 @@ func Rescore(r RescoreRequest) (*Result, error) {
 		}
 	}
 	return res, err
+}
+
+// AnswerRequest is harness score's command line: one model answer to one
+// task.
+type AnswerRequest struct {
+	// TaskFile and TaskID name the task (task.FromFile), CorpusDir its
+	// documents.
+	TaskFile, TaskID, CorpusDir string
+	// ConfigFile gives the drift weights (config.LoadOrDefault).
+	ConfigFile string
+	// Output is the file of the raw answer; "-" reads Stdin.
+	Output string
+	Stdin  io.Reader
+}
+
+// ScoreAnswer scores one answer as a run scores it (scoring.Answer) and
+// writes the score to w as indented JSON.
+func ScoreAnswer(w io.Writer, r AnswerRequest) error {
+	cfg, err := config.LoadOrDefault(r.ConfigFile)
+	if err != nil {
+		return err
+	}
+	t, err := task.FromFile(r.TaskFile, r.CorpusDir, r.TaskID)
+	if err != nil {
+		return err
+	}
+	raw, err := bend.ReadFile(r.Output, r.Stdin)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(scoring.Answer(t, string(raw), cfg.Weights), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }

@@ -40,6 +40,13 @@ func failed() error { return &exitError{exitFail, errSilent} }
 // error does that names no other code.
 func usageError(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
+// wrongUsage prints the command's usage, then returns the mistake as a
+// usage error: for operands that do not fit the synopsis.
+func wrongUsage(fs *flag.FlagSet, format string, args ...any) error {
+	fs.Usage()
+	return usageError(format, args...)
+}
+
 func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {

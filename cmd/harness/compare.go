@@ -17,8 +17,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if fs.NArg() != 2 {
-		fs.Usage()
-		return usageError("compare: give two reports")
+		return wrongUsage(fs, "compare: give two reports")
 	}
 	if *format != "text" && *format != "md" && *format != "json" {
 		return usageError("compare: --format is text, md or json, not %q", *format)

@@ -21,8 +21,7 @@ func cmdExpect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if *taskFile == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return usageError("expect: give one --task")
+		return wrongUsage(fs, "expect: give one --task")
 	}
 	t, err := task.FromFile(*taskFile, *corpusDir, *taskID)
 	if err != nil {

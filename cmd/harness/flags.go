@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"strings"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/pipeline"
@@ -61,19 +60,6 @@ func taskFileFlags(fs *flag.FlagSet) (file, id *string) {
 }
 
 // commandName is how the user ran the harness, for commands it prints
-// (the --resume line): main sets it from os.Args[0].
+// (the --resume line): main sets it from os.Args[0]
+// (pipeline.SelfCommand).
 var commandName = "harness"
-
-// selfName is the command that runs this binary again from the same
-// directory: the path as typed (bin/harness, ./harness, a name on PATH),
-// or "go run ./cmd/harness" for a binary go run built in a temporary
-// directory.
-func selfName(arg0 string) string {
-	switch {
-	case arg0 == "":
-		return "harness"
-	case strings.Contains(arg0, "go-build"):
-		return "go run ./cmd/harness"
-	}
-	return arg0
-}

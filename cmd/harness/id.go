@@ -20,13 +20,12 @@ func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return usageError("id: no files given")
+		return wrongUsage(fs, "id: no files given")
 	}
 	if *check && *write {
 		return usageError("id: --check and --write exclude each other")
 	}
-	bad, err := eachDocument(fs.Args(), stderr, stderr, func(name string, d *bend.Document) (bool, error) {
+	_, err := eachDocument(fs.Args(), stderr, stderr, func(name string, d *bend.Document) (bool, error) {
 		id, err := bend.ID(d)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -43,5 +42,5 @@ func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return true, nil
 	})
-	return filesResult(bad, err)
+	return err
 }

@@ -32,17 +32,14 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if sub == "" && fs.NArg() > 0 {
 		sub = fs.Arg(0)
 	} else if fs.NArg() > 0 {
-		fs.Usage()
-		return usageError("judge: unexpected arguments %q", fs.Args())
+		return wrongUsage(fs, "judge: unexpected arguments %q", fs.Args())
 	}
 	if sub != "calibrate" {
-		fs.Usage()
-		return usageError("judge: the only subcommand is calibrate")
+		return wrongUsage(fs, "judge: the only subcommand is calibrate")
 	}
 	judges := pipeline.SplitList(*models)
 	if len(judges) == 0 {
-		fs.Usage()
-		return usageError("judge calibrate: give the judges with --models")
+		return wrongUsage(fs, "judge calibrate: give the judges with --models")
 	}
 	report, err := pipeline.CalibrateJudges(ctx, pipeline.CalibrationRequest{Judges: judges, CorpusDir: *corpusDir, TaskDir: *taskDir,
 		CasesDir: *casesDir, ConfigFile: *configFile, BaseURL: *baseURL, APIKey: os.Getenv(model.EnvAPIKey)})

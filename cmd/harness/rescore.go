@@ -20,8 +20,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return usageError("rescore: give one run directory")
+		return wrongUsage(fs, "rescore: give one run directory")
 	}
 	if *format != "md" && *format != "json" {
 		return usageError("rescore: --format is md or json, not %q", *format)

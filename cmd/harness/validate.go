@@ -16,8 +16,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return usageError("validate: no files given")
+		return wrongUsage(fs, "validate: no files given")
 	}
 	bad, err := eachDocument(fs.Args(), stdout, stderr, func(name string, _ *bend.Document) (bool, error) {
 		fmt.Fprintf(stdout, "%s: ok\n", name)
@@ -26,42 +25,28 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if bad > 0 {
 		fmt.Fprintf(stderr, "%d of %d files invalid\n", bad, fs.NArg())
 	}
-	return filesResult(bad, err)
-}
-
-// filesResult is the end of a command over files: the I/O error when a
-// file could not be read (exit 2), else exit 1 when one was bad.
-func filesResult(bad int, err error) error {
-	if err == nil && bad > 0 {
-		return failed()
-	}
 	return err
 }
 
-// eachDocument reads and validates each file, printing a document's
-// problems to problems, and hands each valid document to use, which says
-// whether it passes; it returns how many did not. A file that could not
-// be read (missing, a directory) is no invalid document but an I/O
-// failure: it is reported on stderr and makes the error (exit 2). An
-// error from use stops the loop.
+// eachDocument checks each file (bend.CheckFile), printing an invalid
+// document's problems to problems, and hands each valid document to use,
+// which says whether it passes. It returns how many did not, and the
+// command's end: a file that could not be read is an I/O failure (exit 2,
+// reported on stderr), else one that did not pass exits 1. An error from
+// use ends the loop.
 func eachDocument(names []string, problems, stderr io.Writer, use func(name string, d *bend.Document) (bool, error)) (bad int, err error) {
 	unread := 0
 	for _, name := range names {
-		d, data, err := bend.LoadFile(name, stdin)
-		ok := err == nil
-		switch {
-		case err != nil && data == nil:
+		d, probs, err := bend.CheckFile(name, stdin)
+		if err != nil {
 			fmt.Fprintln(stderr, err)
 			unread++
 			continue
-		case err != nil:
-			fmt.Fprintln(problems, err)
-		default:
-			for _, e := range bend.Validate(d).WithFile(name) {
-				fmt.Fprintln(problems, e)
-				ok = false
-			}
 		}
+		for _, p := range probs {
+			fmt.Fprintln(problems, p)
+		}
+		ok := d != nil
 		if ok {
 			if ok, err = use(name, d); err != nil {
 				return bad, err
@@ -74,5 +59,8 @@ func eachDocument(names []string, problems, stderr io.Writer, use func(name stri
 	if unread > 0 {
 		return bad, &exitError{exitCantRun, fmt.Errorf("%d of %d files could not be read", unread, len(names))}
 	}
-	return bad, nil
+	if bad > 0 {
+		return bad, failed()
+	}
+	return 0, nil
 }
