@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/suggest"
 	"bendscript.com/round-trip-harness/pipeline"
 )
@@ -109,13 +110,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
+	var names []string
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return pipelineError(c.run(ctx, args[1:], stdout, stderr), stderr)
 		}
-	}
-	var names []string
-	for _, c := range commands() {
 		names = append(names, c.name)
 	}
 	if near := suggest.Nearest(args[0], names); near != "" {
@@ -136,6 +135,18 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, `Run "harness <command> -h" for a command's flags and examples.`)
 }
+
+func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", "version", "harness version", stderr)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "harness %s (BendScript %s)\n", Version, bend.Version)
+	return nil
+}
+
+// Version is the harness version recorded in transcripts and reports.
+const Version = "0.1.0"
 
 // newFlagSet returns a FlagSet whose usage prints the synopsis, the flags and
 // the examples.
