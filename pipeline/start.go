@@ -99,7 +99,9 @@ func (r *Request) selection() *transcript.Selection {
 // Start carries out harness run: a new run from the configuration and the
 // flags, or (ResumeDir) the resume of an archived one (Resume). With
 // Format "json" the notes go to Stderr and Stdout receives the JSON report
-// alone. The result and error are Run's.
+// alone. The key comes from the environment (model.APIKeyFromEnv), as the
+// API root does when neither the flag nor the run names one. The result
+// and error are Run's.
 func Start(ctx context.Context, r Request) (*Result, error) {
 	if err := r.Check(); err != nil {
 		return nil, err
@@ -124,6 +126,7 @@ func Start(ctx context.Context, r Request) (*Result, error) {
 	in := &r.Inputs
 	in.ReportDir, in.Rungs, in.Selection, in.NoPreflight = r.ReportDir, SplitList(r.Rungs), r.selection(), r.NoPreflight
 	in.MaxCost = cmp.Or(r.MaxCost, cfg.MaxCost)
+	r.Conn.BaseURL = in.BaseURL
 	return r.start(ctx, cfg, nil)
 }
 
@@ -144,7 +147,8 @@ func (r *Request) resume(ctx context.Context) (*Result, error) {
 	return r.start(ctx, cfg, m)
 }
 
-// start applies the concurrency flags, loads the tasks and runs.
+// start applies the concurrency flags, loads the tasks and runs; r.Inputs
+// and r.Conn.BaseURL are the new run's or the resumed one's.
 func (r *Request) start(ctx context.Context, cfg *config.Config, m *transcript.Manifest) (*Result, error) {
 	cfg.Concurrency.PerModel = cmp.Or(r.PerModel, cfg.Concurrency.PerModel)
 	cfg.Concurrency.Global = cmp.Or(r.Global, cfg.Concurrency.Global)
@@ -167,7 +171,7 @@ func (r *Request) start(ctx context.Context, cfg *config.Config, m *transcript.M
 		return nil, err
 	}
 	r.Config, r.Prompts, r.Resume, r.MaxCost = cfg, prompts, m, r.Inputs.MaxCost
-	r.Conn = ConnectionFrom(cfg, cmp.Or(r.Conn.BaseURL, r.Inputs.BaseURL), key)
+	r.Conn = ConnectionFrom(cfg, r.Conn.BaseURL, key)
 	r.GitCommit, r.Progress = GitCommit(), runner.ProgressFor(r.ProgressMode, r.Stderr)
 	res, err := Run(ctx, r.Options)
 	if r.Format == "json" && res != nil {
