@@ -8,10 +8,9 @@ import (
 	"slices"
 	"testing"
 
-	"bendscript.com/round-trip-harness/suites"
-
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
