@@ -61,3 +61,25 @@ func LoadFile(name string, stdin io.Reader) (d *Document, data []byte, err error
 	}
 	return d, data, nil
 }
+
+// CheckFile loads a document (LoadFile) and checks it against the rules
+// (Validate). d is the document when it is valid; problems say why it is
+// not (it is no document, or the rules it breaks), each naming the file;
+// err is an I/O failure (a file missing, a directory), which is no invalid
+// document.
+func CheckFile(name string, stdin io.Reader) (d *Document, problems []error, err error) {
+	d, data, err := LoadFile(name, stdin)
+	switch {
+	case err != nil && data == nil:
+		return nil, nil, err
+	case err != nil:
+		return nil, []error{err}, nil
+	}
+	for _, e := range Validate(d).WithFile(name) {
+		problems = append(problems, e)
+	}
+	if len(problems) > 0 {
+		return nil, problems, nil
+	}
+	return d, nil, nil
+}

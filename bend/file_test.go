@@ -2,6 +2,7 @@ package bend
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -37,4 +38,37 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	}
 	c.read += k
 	return k, nil
+}
+
+// TestCheckFile: CheckFile tells the three outcomes apart, which decide
+// validate's and id's exit codes: a valid document, an invalid one (its
+// problems, naming the file), and a file that could not be read (an I/O
+// error, no problems).
+func TestCheckFile(t *testing.T) {
+	valid := `{"bendscript":"0.1","id":"x","vocabulary":"core","blocks":[],"edges":[]}`
+	for _, tc := range []struct {
+		name, input, problem string
+		valid, ioErr         bool
+		reason               string
+	}{
+		{"v.bend.json", valid, "", true, false, "a valid document is returned"},
+		{"j.bend.json", `{"blocks": [`, "j.bend.json: /blocks/0: not valid JSON", false, false, "no document is a problem, not an I/O failure"},
+		{"r.bend.json", strings.Replace(valid, `"blocks":[]`, `"blocks":[{"id":"h","kind":"heading","level":9,"spans":[]}]`, 1), "r.bend.json: /blocks/0/level", false, false, "a broken rule is a problem naming the file"},
+		{"", "", "", false, true, "a file that cannot be read is an I/O error"},
+	} {
+		name := tc.name
+		if tc.ioErr {
+			name = t.TempDir() + "/missing.bend.json"
+		} else {
+			name = t.TempDir() + "/" + tc.name
+			if err := os.WriteFile(name, []byte(tc.input), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d, probs, err := CheckFile(name, nil)
+		if (d != nil) != tc.valid || (err != nil) != tc.ioErr || (tc.problem == "") != (len(probs) == 0) ||
+			tc.problem != "" && !strings.Contains(probs[0].Error(), tc.problem) {
+			t.Errorf("%s: document %v, problems %v, error %v: %s", tc.name, d != nil, probs, err, tc.reason)
+		}
+	}
 }

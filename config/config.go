@@ -223,6 +223,19 @@ func Default() *Config {
 
 func ptr(v float64) *float64 { return &v }
 
+// DefaultFile is the configuration file read when none is named.
+const DefaultFile = "harness.yaml"
+
+// LoadOrDefault reads the configuration file, or returns the defaults when
+// the file is DefaultFile and does not exist: a named file that does not
+// exist is an error, or a user would believe their settings were used.
+func LoadOrDefault(path string) (*Config, error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && path == DefaultFile {
+		return Default(), nil
+	}
+	return Load(path)
+}
+
 // Load reads a YAML file over the defaults. Unknown keys are errors.
 func Load(path string) (*Config, error) {
 	b, err := os.ReadFile(path)

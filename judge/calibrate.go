@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -301,6 +302,16 @@ func b2i(b bool) int {
 	return 0
 }
 
+// WriteJSON prints the report as indented JSON, for scripts.
+func (r *CalibrationReport) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
 // WriteText prints the report as the tables harness judge calibrate shows:
 // the labels, accuracy per judge and per label, the confusion counts, the
 // agreement between judges, and every case a judge got wrong.
@@ -312,12 +323,21 @@ func (r *CalibrationReport) WriteText(w io.Writer) error {
 		labels[i] = fmt.Sprintf("%d %s", l.Cases, l.Label)
 	}
 	fmt.Fprintf(&b, "Labels: %s. Only faithful answers should be judged faithful.\n\n", strings.Join(labels, ", "))
+	r.writeScores(&b)
+	r.writeAgreement(&b)
+	r.writeMisjudged(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
 
+// writeScores prints accuracy per judge and per label, then the confusion
+// counts, the panel (when there is one) as a judge of its own.
+func (r *CalibrationReport) writeScores(b *strings.Builder) {
 	scores := append([]JudgeScore(nil), r.Judges...)
 	if r.Panel != nil {
 		scores = append(scores, *r.Panel)
 	}
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "judge\taccuracy\t")
 	for _, l := range Labels {
 		fmt.Fprintf(tw, "%s\t", l)
@@ -333,33 +353,40 @@ func (r *CalibrationReport) WriteText(w io.Writer) error {
 	tw.Flush()
 
 	b.WriteString("\nConfusion (faithful is positive):\n")
-	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	tw = tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "judge\tTP\tFN\tFP\tTN\n")
 	for _, s := range scores {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\n", s.Judge, s.TruePositive, s.FalseNegative, s.FalsePositive, s.TrueNegative)
 	}
 	tw.Flush()
+}
 
+// writeAgreement prints the agreement between judges: Cohen's κ for two,
+// Fleiss' κ for more, n/a for one.
+func (r *CalibrationReport) writeAgreement(b *strings.Builder) {
 	b.WriteString("\nAgreement between judges: ")
 	switch a := r.Agreement; {
 	case a == nil:
 		b.WriteString("n/a (one judge)\n")
 	case a.Cases == 0:
-		fmt.Fprintf(&b, "n/a (no case with a verdict from all %d judges)\n", a.Judges)
+		fmt.Fprintf(b, "n/a (no case with a verdict from all %d judges)\n", a.Judges)
 	default:
 		method := "Cohen's κ"
 		if a.Method == "fleiss" {
 			method = "Fleiss' κ"
 		}
-		fmt.Fprintf(&b, "%s = %s, observed agreement %.3f, over %d cases with a verdict from all %d judges\n", method, kappaText(a.Kappa), a.Observed, a.Cases, a.Judges)
+		fmt.Fprintf(b, "%s = %s, observed agreement %.3f, over %d cases with a verdict from all %d judges\n", method, kappaText(a.Kappa), a.Observed, a.Cases, a.Judges)
 	}
+}
 
+// writeMisjudged prints every vote that does not match its case's label.
+func (r *CalibrationReport) writeMisjudged(b *strings.Builder) {
 	b.WriteString("\nMisjudged cases:\n")
 	n := 0
 	for _, c := range r.Results {
 		for _, v := range c.Votes {
 			if line := misjudged(c, v); line != "" {
-				fmt.Fprintf(&b, "  %s\n", line)
+				fmt.Fprintf(b, "  %s\n", line)
 				n++
 			}
 		}
@@ -367,8 +394,6 @@ func (r *CalibrationReport) WriteText(w io.Writer) error {
 	if n == 0 {
 		b.WriteString("  none\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // misjudged describes a vote that does not match its case's label, or ""

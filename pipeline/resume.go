@@ -48,13 +48,7 @@ func asked(name, value string) string {
 	if name != "models" && name != "judges" && name != "rungs" {
 		return value
 	}
-	var items []string
-	for _, s := range strings.Split(value, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			items = append(items, s)
-		}
-	}
-	return strings.Join(items, ",")
+	return strings.Join(SplitList(value), ",")
 }
 
 // Resume reads the run in r.Dir to continue it with everything its

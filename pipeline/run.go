@@ -494,6 +494,20 @@ func ResumeCommand(command, runDir string, in transcript.Inputs) string {
 	return cmd
 }
 
+// SelfCommand is the command that runs this binary again from the same
+// directory, given its os.Args[0]: the path as typed (bin/harness,
+// ./harness, a name on PATH), or "go run ./cmd/harness" for a binary go
+// run built in a temporary directory (deleted when it exits).
+func SelfCommand(arg0 string) string {
+	switch {
+	case arg0 == "":
+		return "harness"
+	case strings.Contains(arg0, "go-build"):
+		return "go run ./cmd/harness"
+	}
+	return arg0
+}
+
 // runIDRe is what a run id may be: one path element of safe characters,
 // so that it cannot climb out of the runs or reports directory.
 var runIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)

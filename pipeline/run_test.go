@@ -197,3 +197,20 @@ func TestRunIDsInTheSameMillisecond(t *testing.T) {
 		t.Errorf("run ids %q; want two different ids that start with the start time", dirs)
 	}
 }
+
+// TestResumeCommandIsRunnable: the printed --resume command names the
+// binary as it was run (bin/harness from make), or go run for a binary go
+// run built (issue 23: it said harness, which is not on PATH).
+func TestResumeCommandIsRunnable(t *testing.T) {
+	for _, c := range []struct{ arg0, want, reason string }{
+		{"bin/harness", "bin/harness", "make builds bin/harness and runs it from the checkout"},
+		{"./harness", "./harness", "a path as typed runs again from the same directory"},
+		{"harness", "harness", "a name found on PATH"},
+		{"/tmp/go-build123/b001/exe/harness", "go run ./cmd/harness", "go run's binary is deleted when it exits"},
+		{"", "harness", "no argv[0] at all"},
+	} {
+		if got := SelfCommand(c.arg0); got != c.want {
+			t.Errorf("SelfCommand(%q) = %q, want %q (%s)", c.arg0, got, c.want, c.reason)
+		}
+	}
+}

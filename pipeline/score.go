@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
@@ -146,4 +147,85 @@ func shortHash(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+// RescoreRequest is harness rescore's command line.
+type RescoreRequest struct {
+	RunDir, ReportDir string
+	// CorpusDir and TaskDir are the data directories (task.LoadAll); the
+	// run's hashes must match them (CheckInputs).
+	CorpusDir, TaskDir string
+	// JSON prints the JSON report alone on Stdout instead of the Markdown
+	// summary and the verdict.
+	JSON   bool
+	Stdout io.Writer
+}
+
+// Rescore is the score phase over an archived run: the same Score that a
+// run ends with, so a fresh report and a rescored one cannot disagree
+// except in rescored_at.
+func Rescore(r RescoreRequest) (*Result, error) {
+	m, cfg, err := ReadRun(r.RunDir)
+	if err != nil {
+		return nil, fmt.Errorf("rescore: %w", err)
+	}
+	corpusSet, prompts, err := task.LoadAll(r.CorpusDir, r.TaskDir)
+	if err != nil {
+		return nil, err
+	}
+	set, err := SuiteSet(corpusSet, m.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckInputs(m, set, prompts); err != nil {
+		return nil, fmt.Errorf("rescore: %w", err)
+	}
+	now := time.Now().UTC()
+	summary := r.Stdout
+	if r.JSON {
+		summary = nil
+	}
+	res, err := Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: summary, Summary: true})
+	if r.JSON && res != nil {
+		if err := res.CopyJSON(r.Stdout); err != nil {
+			return nil, err
+		}
+	}
+	return res, err
+}
+
+// AnswerRequest is harness score's command line: one model answer to one
+// task.
+type AnswerRequest struct {
+	// TaskFile and TaskID name the task (task.FromFile), CorpusDir its
+	// documents.
+	TaskFile, TaskID, CorpusDir string
+	// ConfigFile gives the drift weights (config.LoadOrDefault).
+	ConfigFile string
+	// Output is the file of the raw answer; "-" reads Stdin.
+	Output string
+	Stdin  io.Reader
+}
+
+// ScoreAnswer scores one answer as a run scores it (scoring.Answer) and
+// writes the score to w as indented JSON.
+func ScoreAnswer(w io.Writer, r AnswerRequest) error {
+	cfg, err := config.LoadOrDefault(r.ConfigFile)
+	if err != nil {
+		return err
+	}
+	t, err := task.FromFile(r.TaskFile, r.CorpusDir, r.TaskID)
+	if err != nil {
+		return err
+	}
+	raw, err := bend.ReadFile(r.Output, r.Stdin)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(scoring.Answer(t, string(raw), cfg.Weights), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }

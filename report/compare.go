@@ -1,8 +1,8 @@
 package report
 
 import (
-	"bendscript.com/round-trip-harness/stats"
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -253,6 +255,32 @@ func compareLossless(row *Row, oc, nc *ClassResult) {
 			row.LosslessChange = "better"
 		}
 	}
+}
+
+// CompareFiles reads two JSON reports and compares them (Compare). Reports
+// of different suites are refused: they measure different tasks, so their
+// numbers pair by model and class but mean different things.
+func CompareFiles(oldName, newName string) (*Comparison, error) {
+	reps, err := ReadFiles([]string{oldName, newName})
+	if err != nil {
+		return nil, err
+	}
+	if a, b := cmp.Or(reps[0].Suite, suites.Gating), cmp.Or(reps[1].Suite, suites.Gating); a != b {
+		return nil, fmt.Errorf("compare: %s is a %s report and %s a %s report; compare two reports of one suite", oldName, a, newName, b)
+	}
+	return Compare(reps[0], reps[1], oldName, newName), nil
+}
+
+// Write writes the comparison in a format: text (WriteText), md
+// (WriteMarkdown) or json (WriteJSON).
+func (c *Comparison) Write(w io.Writer, format string) error {
+	switch format {
+	case "md":
+		return c.WriteMarkdown(w)
+	case "json":
+		return c.WriteJSON(w)
+	}
+	return c.WriteText(w)
 }
 
 // WriteText writes the comparison as aligned text tables.

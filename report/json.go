@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 )
 
 // WriteJSON writes r as indented JSON (two spaces) with a final newline.
@@ -57,6 +58,23 @@ func ReadJSON(rd io.Reader, name string) (*Report, error) {
 		return nil, fmt.Errorf("%s: not a report: %w", name, err)
 	}
 	return &r, nil
+}
+
+// ReadFiles reads JSON reports (ReadJSON), in the order named.
+func ReadFiles(names []string) ([]*Report, error) {
+	reps := make([]*Report, len(names))
+	for i, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		reps[i], err = ReadJSON(f, name)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return reps, nil
 }
 
 // StripRescoredAt returns a JSON report without its rescored_at line. A

@@ -312,6 +312,16 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	return s
 }
 
+// Answer scores a raw answer to any task as harness score prints it: a
+// class A answer by its deterministic grounding checks (metric.ScoreAnswer:
+// the judge's part needs a run), a class B or C answer by Metric.
+func Answer(t *task.Task, raw string, w metric.Weights) any {
+	if t.Class == task.ClassA {
+		return metric.ScoreAnswer(t.Source.Doc, raw)
+	}
+	return Metric(t, raw, w)
+}
+
 // Metric scores a raw answer to a class B or C task of any kind: a natural
 // task's (its gold edit bound to the expected document's names, the
 // output's new ids aligned) with metric.ScoreAligned, every other with

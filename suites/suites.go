@@ -124,6 +124,15 @@ func Names() []string {
 	return out
 }
 
+// FlagHelp is the help of harness run's --suite flag, from the table.
+func FlagHelp() string {
+	var parts []string
+	for _, s := range Table {
+		parts = append(parts, fmt.Sprintf("%s (%s)", s.Name, s.Help))
+	}
+	return "task suite: " + strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
 // Lookup returns the suite of a name; "" is the gating suite.
 func Lookup(name string) (*Suite, error) {
 	name = cmp.Or(name, Gating)

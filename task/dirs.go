@@ -57,6 +57,34 @@ func dirFS(dir, def string, embedded fs.FS) (fs.FS, string, error) {
 	return nil, "", fmt.Errorf("%s: %v (the embedded data stands in only for ./%s)", dir, err, def)
 }
 
+// CheckDirs loads the corpus, tasks and prompts of two directories as
+// harness corpus check does: every problem is returned, none stops the
+// check (Load, Check, LoadPrompts); only a directory that cannot be opened
+// is an error.
+func CheckDirs(corpusDir, taskDir string) (*Set, Dirs, []Problem, error) {
+	d, err := OpenDirs(corpusDir, taskDir)
+	if err != nil {
+		return nil, d, nil, err
+	}
+	set, probs := Load(d.Corpus, d.Tasks)
+	probs = append(probs, Check(set)...)
+	if _, err := LoadPrompts(d.Tasks); err != nil {
+		probs = append(probs, Problem{File: d.TasksName, Msg: err.Error()})
+	}
+	return set, d, probs, nil
+}
+
+// LoadAll loads the corpus, the tasks and the prompts of two directories
+// (LoadDirs, LoadPrompts); every problem is an error.
+func LoadAll(corpusDir, taskDir string) (*Set, *Prompts, error) {
+	set, dirs, err := LoadDirs(corpusDir, taskDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	prompts, err := LoadPrompts(dirs.Tasks)
+	return set, prompts, err
+}
+
 // LoadDirs loads the corpus and tasks of two directories (OpenDirs);
 // every problem is an error. The prompts are not loaded: a task directory
 // need not hold them (the size ladder's does not).

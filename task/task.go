@@ -81,6 +81,18 @@ func (s *Set) Task(id string) *Task {
 	return nil
 }
 
+// Edits counts the tasks with a gold edit: the class B and C tasks, whose
+// expected document the edit made.
+func (s *Set) Edits() int {
+	n := 0
+	for _, t := range s.Tasks {
+		if t.Expected != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // Hash returns one hash over every document and task file, for reports.
 func (s *Set) Hash() string {
 	h := sha256.New()

@@ -9,7 +9,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/suggest"
+	"bendscript.com/round-trip-harness/pipeline"
 )
 
 // Exit codes: 0 success (or a passing verdict), 1 a negative result (invalid
@@ -39,12 +41,39 @@ func failed() error { return &exitError{exitFail, errSilent} }
 // error does that names no other code.
 func usageError(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
+// wrongUsage prints the command's usage, then returns the mistake as a
+// usage error: for operands that do not fit the synopsis.
+func wrongUsage(fs *flag.FlagSet, format string, args ...any) error {
+	fs.Usage()
+	return usageError(format, args...)
+}
+
 func exitCode(err error) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code
 	}
 	return exitCantRun
+}
+
+// pipelineError maps the pipeline's errors to exit codes, for every
+// command (run applies it): a failing verdict 1 (the report already said
+// why), anything else 2; an interruption or a spending cap prints how to
+// resume, on the command's stderr.
+func pipelineError(err error, stderr io.Writer) error {
+	var ie *pipeline.InterruptedError
+	var be *pipeline.BudgetError
+	switch {
+	case errors.Is(err, pipeline.ErrVerdictFail):
+		return failed()
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "\n%v\n", ie)
+		return &exitError{exitCantRun, errSilent}
+	case errors.As(err, &be):
+		fmt.Fprintf(stderr, "\n%v\n", be)
+		return &exitError{exitCantRun, errSilent}
+	}
+	return err
 }
 
 // command is one subcommand.
@@ -81,16 +110,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdout, stderr)
-		}
-	}
 	var names []string
 	for _, c := range commands() {
+		if c.name == args[0] {
+			return pipelineError(c.run(ctx, args[1:], stdout, stderr), stderr)
+		}
 		names = append(names, c.name)
 	}
-	if near := nearest(args[0], names); near != "" {
+	if near := suggest.Nearest(args[0], names); near != "" {
 		return usageError("unknown command %q; did you mean %q? (harness help lists the commands)", args[0], near)
 	}
 	return usageError("unknown command %q (harness help lists the commands)", args[0])
@@ -108,6 +135,18 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, `Run "harness <command> -h" for a command's flags and examples.`)
 }
+
+func cmdVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", "version", "harness version", stderr)
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "harness %s (BendScript %s)\n", Version, bend.Version)
+	return nil
+}
+
+// Version is the harness version recorded in transcripts and reports.
+const Version = "0.1.0"
 
 // newFlagSet returns a FlagSet whose usage prints the synopsis, the flags and
 // the examples.
@@ -177,26 +216,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		msg = fmt.Sprintf("no flag --%s", name)
-		if near := nearest(name, names); near != "" {
+		if near := suggest.Nearest(name, names); near != "" {
 			msg += fmt.Sprintf("; did you mean --%s?", near)
 		}
 	}
 	return false, usageError("%s: %s (harness %s -h lists the flags)", fs.Name(), msg, fs.Name())
-}
-
-// nearest returns the candidate closest to s by edit distance, when it is
-// close enough to be a typo (at most 2 edits, or a prefix either way); ""
-// otherwise.
-func nearest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		d := levenshtein.ComputeDistance(s, c)
-		if strings.HasPrefix(c, s) || strings.HasPrefix(s, c) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
 }

@@ -4,7 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/ladder"
+	"bendscript.com/round-trip-harness/pipeline"
+	"bendscript.com/round-trip-harness/sensitivity"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -18,46 +23,91 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("corpus", "corpus check [--corpus DIR] [--instructions DIR]", `
 		harness corpus check
 		harness corpus check --corpus ../my-corpus --instructions ../my-tasks`, stderr)
-	corpusDir, taskDir := corpusFlag(fs, "corpus"), instructionsFlag(fs, "instructions")
+	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	if len(args) == 0 || args[0] != "check" {
-		fs.Usage()
-		return usageError("corpus: the subcommands are check, ladder and sensitivity")
+		return wrongUsage(fs, "corpus: the subcommands are check, ladder and sensitivity")
 	}
 	if help, err := parseFlags(fs, args[1:]); help || err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
-		return usageError("corpus check: unexpected arguments %q", fs.Args())
+		return wrongUsage(fs, "corpus check: unexpected arguments %q", fs.Args())
 	}
-	d, err := task.OpenDirs(*corpusDir, *taskDir)
+	set, d, probs, err := task.CheckDirs(*corpusDir, *taskDir)
 	if err != nil {
 		return err
-	}
-	cname, tname := d.CorpusName, d.TasksName
-	set, probs := task.Load(d.Corpus, d.Tasks)
-	probs = append(probs, task.Check(set)...)
-	if _, err := task.LoadPrompts(d.Tasks); err != nil {
-		probs = append(probs, task.Problem{File: tname, Msg: err.Error()})
 	}
 	for _, p := range probs {
 		fmt.Fprintln(stdout, p)
 	}
 	if len(probs) > 0 {
-		fmt.Fprintf(stderr, "corpus check: %d problems (corpus %s, tasks %s)\n", len(probs), cname, tname)
+		fmt.Fprintf(stderr, "corpus check: %d problems (corpus %s, tasks %s)\n", len(probs), d.CorpusName, d.TasksName)
 		return failed()
 	}
 	fmt.Fprintf(stdout, "ok: %d documents, %d tasks, %d gold edits applied and checked, %d inverse edits restore their sources exactly, %d natural tasks determine their edits (corpus %s, tasks %s)\n",
-		len(set.Documents), len(set.Tasks), countEdits(set), len(set.Inverse), len(set.Natural), cname, tname)
+		len(set.Documents), len(set.Tasks), set.Edits(), len(set.Inverse), len(set.Natural), d.CorpusName, d.TasksName)
 	return nil
 }
 
-func countEdits(s *task.Set) int {
-	n := 0
-	for _, t := range s.Tasks {
-		if t.Expected != nil {
-			n++
-		}
+// cmdCorpusLadder writes the size ladder (package ladder): for each size a
+// composed document, DIR/<rung>.bend.json, and its placed tasks,
+// DIR/<rung>.tasks.json, and prints one line per rung.
+func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("corpus ladder", "corpus ladder --out DIR [--sizes LIST] [--tasks LIST] [--corpus DIR] [--instructions DIR]", `
+		harness corpus ladder --out ladder
+		harness corpus ladder --out ladder && harness id --check ladder/*.bend.json
+		harness corpus ladder --out ladder --sizes 32k,128k --tasks 01-b,01-c,02-b,02-c`, stderr)
+	out := fs.String("out", "", "directory to write <rung>.bend.json and <rung>.tasks.json into (created when missing)")
+	sizes := fs.String("sizes", "8k,32k,128k,512k", "target sizes, comma-separated: bytes, or a number with k (KiB) or m (MiB); each within ±15%")
+	tasks := fs.String("tasks", strings.Join(ladder.DefaultTasks, ","), "corpus class B/C tasks to place at the start, middle and end of every rung, comma-separated")
+	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
-	return n
+	if *out == "" || fs.NArg() > 0 {
+		return wrongUsage(fs, "corpus ladder: give --out DIR and no arguments")
+	}
+	c := ladder.Config{}
+	var err error
+	if c.Sizes, err = ladder.ParseSizes(*sizes); err != nil {
+		return usageError("corpus ladder: --sizes: %v", err)
+	}
+	if c.Tasks = pipeline.SplitList(*tasks); len(c.Tasks) == 0 {
+		return usageError("corpus ladder: --tasks: no task given")
+	}
+	set, _, err := task.LoadDirs(*corpusDir, *taskDir)
+	if err != nil {
+		return err
+	}
+	rungs, err := ladder.Build(set, c)
+	if err != nil {
+		return usageError("corpus ladder: %v", err)
+	}
+	return ladder.Write(*out, rungs, stdout)
+}
+
+// cmdCorpusSensitivity prints what the thresholds let through: each
+// canonical loss applied to every class B and C expected document, scored,
+// with the thresholds it would fail.
+func cmdCorpusSensitivity(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("corpus sensitivity", "corpus sensitivity [--config FILE] [--corpus DIR] [--instructions DIR]", `
+		harness corpus sensitivity
+		harness corpus sensitivity --config my-thresholds.yaml`, stderr)
+	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
+	configFile := configFlag(fs, new(string), "the weights and thresholds the table applies")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return wrongUsage(fs, "corpus sensitivity: unexpected arguments %q", fs.Args())
+	}
+	cfg, err := config.LoadOrDefault(*configFile)
+	if err != nil {
+		return err
+	}
+	set, _, err := task.LoadAll(*corpusDir, *taskDir)
+	if err != nil {
+		return err
+	}
+	return sensitivity.Write(stdout, sensitivity.Table(set, cfg))
 }

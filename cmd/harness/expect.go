@@ -16,13 +16,12 @@ func cmdExpect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		harness expect --task instructions/inverse/03-b.json
 		harness expect --task ladder/8k.tasks.json --id 8k-start-02-b`, stderr)
 	taskFile, taskID := taskFileFlags(fs)
-	corpusDir := corpusFlag(fs, "corpus")
+	corpusDir := corpusFlag(fs, new(string), "corpus")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	if *taskFile == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return usageError("expect: give one --task")
+		return wrongUsage(fs, "expect: give one --task")
 	}
 	t, err := task.FromFile(*taskFile, *corpusDir, *taskID)
 	if err != nil {

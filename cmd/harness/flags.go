@@ -1,28 +1,29 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"strings"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/pipeline"
 )
 
 // The flags several commands share are defined here, once each, so that a
-// name has one default and one help text everywhere.
+// name has one default and one help text everywhere. Each binds its flag
+// to p and returns p: a command passes new(string), or the field of the
+// request it fills (run).
 
 // corpusFlag defines --corpus; def "" means the run's directory.
-func corpusFlag(fs *flag.FlagSet, def string) *string {
-	return fs.String("corpus", def, "directory of corpus documents"+dataDefault("corpus", def))
+func corpusFlag(fs *flag.FlagSet, p *string, def string) *string {
+	fs.StringVar(p, "corpus", def, "directory of corpus documents"+dataDefault("corpus", def))
+	return p
 }
 
 // instructionsFlag defines --instructions; def "" means the run's
 // directory.
-func instructionsFlag(fs *flag.FlagSet, def string) *string {
-	return fs.String("instructions", def, "directory of tasks and prompts/"+dataDefault("tasks", def))
+func instructionsFlag(fs *flag.FlagSet, p *string, def string) *string {
+	fs.StringVar(p, "instructions", def, "directory of tasks and prompts/"+dataDefault("tasks", def))
+	return p
 }
 
 func dataDefault(what, def string) string {
@@ -33,19 +34,22 @@ func dataDefault(what, def string) string {
 }
 
 // configFlag defines --config; uses says what the command reads from it.
-func configFlag(fs *flag.FlagSet, uses string) *string {
-	return fs.String("config", "harness.yaml", "configuration file: "+uses+" (built-in defaults when ./harness.yaml does not exist)")
+func configFlag(fs *flag.FlagSet, p *string, uses string) *string {
+	fs.StringVar(p, "config", config.DefaultFile, "configuration file: "+uses+" (built-in defaults when ./harness.yaml does not exist)")
+	return p
 }
 
 // reportsFlag defines the directory of reports: --reports of run, --out of
 // rescore (its name since rescore was written).
-func reportsFlag(fs *flag.FlagSet, name, note string) *string {
-	return fs.String(name, pipeline.DefaultReportDir, "directory of reports: <run-id>.json, .md, .html and .csv"+note)
+func reportsFlag(fs *flag.FlagSet, p *string, name, note string) *string {
+	fs.StringVar(p, name, pipeline.DefaultReportDir, "directory of reports: <run-id>.json, .md, .html and .csv"+note)
+	return p
 }
 
 // baseURLFlag defines --base-url; note adds what the command does with it.
-func baseURLFlag(fs *flag.FlagSet, note string) *string {
-	return fs.String("base-url", "", "OpenAI-compatible API root (default $OPENROUTER_BASE_URL, else OpenRouter)"+note)
+func baseURLFlag(fs *flag.FlagSet, p *string, note string) *string {
+	fs.StringVar(p, "base-url", "", "OpenAI-compatible API root (default $OPENROUTER_BASE_URL, else OpenRouter)"+note)
+	return p
 }
 
 // taskFileFlags defines --task and --id, the task file of expect and score.
@@ -55,40 +59,7 @@ func taskFileFlags(fs *flag.FlagSet) (file, id *string) {
 	return file, id
 }
 
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// loadConfig reads the configuration file, or the defaults when the file
-// does not exist and was not asked for explicitly.
-func loadConfig(path string) (*config.Config, error) {
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) && path == "harness.yaml" {
-		return config.Default(), nil
-	}
-	return config.Load(path)
-}
-
 // commandName is how the user ran the harness, for commands it prints
-// (the --resume line): main sets it from os.Args[0].
+// (the --resume line): main sets it from os.Args[0]
+// (pipeline.SelfCommand).
 var commandName = "harness"
-
-// selfName is the command that runs this binary again from the same
-// directory: the path as typed (bin/harness, ./harness, a name on PATH),
-// or "go run ./cmd/harness" for a binary go run built in a temporary
-// directory.
-func selfName(arg0 string) string {
-	switch {
-	case arg0 == "":
-		return "harness"
-	case strings.Contains(arg0, "go-build"):
-		return "go run ./cmd/harness"
-	}
-	return arg0
-}

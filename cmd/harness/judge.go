@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/pipeline"
 )
@@ -19,11 +16,11 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		OPENROUTER_API_KEY=... harness judge calibrate --models anthropic/claude-opus-4.6,openai/gpt-5.2,google/gemini-2.5-pro
 		harness judge calibrate --models offline/judge --json > calibration.json`, stderr)
 	models := fs.String("models", "", "comma-separated judge models (offline/judge runs offline; any other needs OPENROUTER_API_KEY)")
-	corpusDir, taskDir := corpusFlag(fs, "corpus"), instructionsFlag(fs, "instructions")
+	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	casesDir := fs.String("cases", "", "directory of labelled answers NN-a.json (default: the embedded calibration set)")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of tables")
-	configFile := configFlag(fs, "retries and timeouts of online judges")
-	baseURL := baseURLFlag(fs, "")
+	configFile := configFlag(fs, new(string), "retries and timeouts of online judges")
+	baseURL := baseURLFlag(fs, new(string), "")
 	// The subcommand may come before or after the flags.
 	sub := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -35,48 +32,22 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if sub == "" && fs.NArg() > 0 {
 		sub = fs.Arg(0)
 	} else if fs.NArg() > 0 {
-		fs.Usage()
-		return usageError("judge: unexpected arguments %q", fs.Args())
+		return wrongUsage(fs, "judge: unexpected arguments %q", fs.Args())
 	}
 	if sub != "calibrate" {
-		fs.Usage()
-		return usageError("judge: the only subcommand is calibrate")
+		return wrongUsage(fs, "judge: the only subcommand is calibrate")
 	}
-	judges := splitList(*models)
+	judges := pipeline.SplitList(*models)
 	if len(judges) == 0 {
-		fs.Usage()
-		return usageError("judge calibrate: give the judges with --models")
+		return wrongUsage(fs, "judge calibrate: give the judges with --models")
 	}
-	set, _, err := loadTasks(*corpusDir, *taskDir)
-	if err != nil {
+	report, err := pipeline.CalibrateJudges(ctx, pipeline.CalibrationRequest{Judges: judges, CorpusDir: *corpusDir, TaskDir: *taskDir,
+		CasesDir: *casesDir, ConfigFile: *configFile, BaseURL: *baseURL, APIKey: os.Getenv(model.EnvAPIKey)})
+	switch {
+	case err != nil:
 		return err
-	}
-	cases, err := judge.LoadCasesDir(*casesDir)
-	if err != nil {
-		return err
-	}
-	cfg, err := loadConfig(*configFile)
-	if err != nil {
-		return err
-	}
-	if err := pipeline.CheckJudges(judges); err != nil {
-		return err
-	}
-	clients, _, err := pipeline.ConnectionFrom(cfg, *baseURL, os.Getenv(model.EnvAPIKey)).Clients(judges, set)
-	if err != nil {
-		return fmt.Errorf("judge calibrate: %w", err)
-	}
-	report, err := pipeline.Calibrate(ctx, clients, set, cases, judges, cfg.Timeouts.Job.Duration)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		b, err := json.MarshalIndent(report, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = stdout.Write(append(b, '\n'))
-		return err
+	case *asJSON:
+		return report.WriteJSON(stdout)
 	}
 	return report.WriteText(stdout)
 }

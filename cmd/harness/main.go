@@ -63,10 +63,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"bendscript.com/round-trip-harness/pipeline"
 )
 
 func main() {
-	commandName = selfName(os.Args[0])
+	commandName = pipeline.SelfCommand(os.Args[0])
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -20,10 +20,9 @@ func cmdTrend(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return usageError("trend: give one or more reports")
+		return wrongUsage(fs, "trend: give one or more reports")
 	}
-	reps, err := readReports(fs.Args())
+	reps, err := report.ReadFiles(fs.Args())
 	if err != nil {
 		return err
 	}

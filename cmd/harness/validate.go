@@ -16,41 +16,51 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	if fs.NArg() == 0 {
-		fs.Usage()
-		return usageError("validate: no files given")
+		return wrongUsage(fs, "validate: no files given")
 	}
-	bad, unread := 0, 0
-	for _, name := range fs.Args() {
-		d, data, err := bend.LoadFile(name, stdin)
-		switch {
-		case err != nil && data == nil:
-			// Not a document that is invalid: a file that could not be
-			// read (missing, a directory) is an I/O failure, exit 2.
-			fmt.Fprintln(stderr, err)
-			unread++
-			continue
-		case err != nil:
-			fmt.Fprintln(stdout, err)
-			bad++
-			continue
-		}
-		if errs := bend.Validate(d); len(errs) > 0 {
-			for _, e := range errs.WithFile(name) {
-				fmt.Fprintln(stdout, e)
-			}
-			bad++
-			continue
-		}
+	bad, err := eachDocument(fs.Args(), stdout, stderr, func(name string, _ *bend.Document) (bool, error) {
 		fmt.Fprintf(stdout, "%s: ok\n", name)
-	}
+		return true, nil
+	})
 	if bad > 0 {
 		fmt.Fprintf(stderr, "%d of %d files invalid\n", bad, fs.NArg())
 	}
+	return err
+}
+
+// eachDocument checks each file (bend.CheckFile), printing an invalid
+// document's problems to problems, and hands each valid document to use,
+// which says whether it passes. It returns how many did not, and the
+// command's end: a file that could not be read is an I/O failure (exit 2,
+// reported on stderr), else one that did not pass exits 1. An error from
+// use ends the loop.
+func eachDocument(names []string, problems, stderr io.Writer, use func(name string, d *bend.Document) (bool, error)) (bad int, err error) {
+	unread := 0
+	for _, name := range names {
+		d, probs, err := bend.CheckFile(name, stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			unread++
+			continue
+		}
+		for _, p := range probs {
+			fmt.Fprintln(problems, p)
+		}
+		ok := d != nil
+		if ok {
+			if ok, err = use(name, d); err != nil {
+				return bad, err
+			}
+		}
+		if !ok {
+			bad++
+		}
+	}
 	if unread > 0 {
-		return &exitError{exitCantRun, fmt.Errorf("%d of %d files could not be read", unread, fs.NArg())}
+		return bad, &exitError{exitCantRun, fmt.Errorf("%d of %d files could not be read", unread, len(names))}
 	}
 	if bad > 0 {
-		return failed()
+		return bad, failed()
 	}
-	return nil
+	return 0, nil
 }

@@ -1,0 +1,204 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// Request is harness run's command line. Its flags bind straight to the
+// fields: those that mean the same in a run bind to Options and
+// Options.Inputs (--out, --run-id, --reports, --resume, --dry-run,
+// --no-preflight, --summary, --max-cost, --base-url, --corpus,
+// --instructions, --suite, --steps); the others, which override the
+// configuration or become a selection, are the fields below.
+type Request struct {
+	Options
+	ConfigFile, Models, Judges, ProgressMode, Rungs, Tasks, Classes, Docs, Format string
+	Repeats, PerModel, Global, Limit                                              int
+	Seed                                                                          int64
+	// Given are the flags given, by name, as flag.Value prints them: a
+	// flag given with its default value still overrides (0 is a seed), and
+	// a resume refuses one that contradicts the manifest.
+	Given map[string]string
+}
+
+func (r *Request) given(name string) bool { _, ok := r.Given[name]; return ok }
+
+// Check refuses flag values that cannot mean anything, naming the flag and
+// what it takes, instead of running with a default.
+func (r *Request) Check() error {
+	if err := r.checkNumbers(); err != nil {
+		return err
+	}
+	switch {
+	case !slices.Contains(runner.ProgressModes, r.ProgressMode):
+		return usage("run: --progress takes auto, bars, lines or none, not %q", r.ProgressMode)
+	case r.given("models") && len(SplitList(r.Models)) == 0:
+		return usage("run: --models takes a comma-separated list of models, not %q", r.Models)
+	case r.given("judges") && len(SplitList(r.Judges)) == 0:
+		return usage("run: --judges takes a comma-separated list of models, not %q", r.Judges)
+	case r.given("run-id") && !ValidRunID(r.RunID):
+		return usage("run: --run-id takes one path element of letters, digits, '.', '-' and '_', not %q", r.RunID)
+	case !slices.Contains(suites.Names(), r.Inputs.Suite):
+		return usage("run: --suite takes %s, not %q", strings.Join(suites.Names(), " or "), r.Inputs.Suite)
+	case r.given("rungs") && !slices.Contains(suites.UsingFlag("rungs"), r.Inputs.Suite):
+		return usage("run: --rungs goes with --suite %s", strings.Join(suites.UsingFlag("rungs"), " or "))
+	case r.given("steps") && !slices.Contains(suites.UsingFlag("steps"), r.Inputs.Suite):
+		return usage("run: --steps goes with --suite %s", strings.Join(suites.UsingFlag("steps"), " or "))
+	case r.given("steps") && (r.Inputs.Steps < 1 || r.Inputs.Steps > relay.MaxSteps):
+		return usage("run: --steps takes a whole number from 1 to %d, not %d", relay.MaxSteps, r.Inputs.Steps)
+	case r.given("resume") && r.given("run-id"):
+		return usage("run: --resume names the run; --run-id is for a new run")
+	case r.given("limit") && r.Limit < 1:
+		return usage("run: --limit takes a whole number of at least 1, not %d", r.Limit)
+	case r.given("max-cost") && (!(r.MaxCost > 0) || math.IsInf(r.MaxCost, 0)):
+		return usage("run: --max-cost takes a positive number of US dollars, not %v", r.MaxCost)
+	case r.Format != "text" && r.Format != "json":
+		return usage("run: --format takes text or json, not %q", r.Format)
+	case r.given("resume") && (r.given("tasks") || r.given("classes") || r.given("docs") || r.given("limit")):
+		return usage("resume: the run's selection is in its manifest; --tasks, --classes, --docs and --limit are for a new run")
+	}
+	return nil
+}
+
+// checkNumbers checks the counts that override the configuration's.
+func (r *Request) checkNumbers() error {
+	switch {
+	case r.given("repeats") && (r.Repeats < 1 || r.Repeats > config.MaxRepeats):
+		return usage("run: --repeats takes a whole number from 1 to %d, not %d", config.MaxRepeats, r.Repeats)
+	case r.given("per-model") && r.PerModel < 1:
+		return usage("run: --per-model takes a whole number of at least 1, not %d", r.PerModel)
+	case r.given("global") && r.Global < 1:
+		return usage("run: --global takes a whole number of at least 1, not %d", r.Global)
+	}
+	return nil
+}
+
+// selection is the run's selection from the flags; nil when none is given.
+func (r *Request) selection() *transcript.Selection {
+	sel := &transcript.Selection{Tasks: SplitList(r.Tasks), Classes: SplitList(r.Classes), Docs: SplitList(r.Docs), Limit: r.Limit}
+	if len(sel.Tasks)+len(sel.Classes)+len(sel.Docs) == 0 && sel.Limit == 0 {
+		return nil
+	}
+	return sel
+}
+
+// Start carries out harness run: a new run from the configuration and the
+// flags, or (ResumeDir) the resume of an archived one (Resume). With
+// Format "json" the notes go to Stderr and Stdout receives the JSON report
+// alone. The key comes from the environment (model.APIKeyFromEnv), as the
+// API root does when neither the flag nor the run names one. The result
+// and error are Run's.
+func Start(ctx context.Context, r Request) (*Result, error) {
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	if r.ResumeDir != "" {
+		return r.resume(ctx)
+	}
+	cfg, err := config.LoadOrDefault(r.ConfigFile)
+	if err != nil {
+		return nil, err
+	}
+	if r.given("models") {
+		cfg.Models = SplitList(r.Models)
+	}
+	if r.given("judges") {
+		cfg.Judges = config.Judges{Models: SplitList(r.Judges)}
+	}
+	if r.given("seed") { // 0 is a seed
+		cfg.Request.Seed = r.Seed
+	}
+	cfg.Repeats = cmp.Or(r.Repeats, cfg.Repeats) // given, it is at least 1
+	in := &r.Inputs
+	in.ReportDir, in.Rungs, in.Selection, in.NoPreflight = r.ReportDir, SplitList(r.Rungs), r.selection(), r.NoPreflight
+	in.MaxCost = cmp.Or(r.MaxCost, cfg.MaxCost)
+	r.Conn.BaseURL = in.BaseURL
+	return r.start(ctx, cfg, nil)
+}
+
+// resume continues the run in ResumeDir with everything its manifest
+// recorded; only the spending cap, concurrency and progress may change.
+func (r *Request) resume(ctx context.Context) (*Result, error) {
+	url := cmp.Or(r.Inputs.BaseURL, model.BaseURLFromEnv())
+	m, cfg, in, err := Resume(ResumeRequest{Dir: r.ResumeDir, Flags: r.Given, BaseURL: url, Command: r.Command, Notes: r.Stdout})
+	if err != nil {
+		return nil, err
+	}
+	if r.given("max-cost") {
+		// A capped run resumes with a higher cap; the manifest keeps it.
+		in.MaxCost, m.Inputs.MaxCost = r.MaxCost, r.MaxCost
+	}
+	r.ReportDir, r.NoPreflight, r.Inputs = in.ReportDir, in.NoPreflight, in
+	r.Conn.BaseURL = url
+	return r.start(ctx, cfg, m)
+}
+
+// start applies the concurrency flags, loads the tasks and runs; r.Inputs
+// and r.Conn.BaseURL are the new run's or the resumed one's.
+func (r *Request) start(ctx context.Context, cfg *config.Config, m *transcript.Manifest) (*Result, error) {
+	cfg.Concurrency.PerModel = cmp.Or(r.PerModel, cfg.Concurrency.PerModel)
+	cfg.Concurrency.Global = cmp.Or(r.Global, cfg.Concurrency.Global)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	corpusSet, prompts, err := task.LoadAll(r.Inputs.CorpusDir, r.Inputs.InstructionsDir)
+	if err != nil {
+		return nil, err
+	}
+	if r.Set, err = SuiteSet(corpusSet, r.Inputs); err != nil {
+		return nil, err
+	}
+	stdout := r.Stdout
+	if r.Format == "json" {
+		r.Stdout = r.Stderr // stdout holds the JSON report alone
+	}
+	key, err := model.APIKeyFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	r.Config, r.Prompts, r.Resume, r.MaxCost = cfg, prompts, m, r.Inputs.MaxCost
+	r.Conn = ConnectionFrom(cfg, r.Conn.BaseURL, key)
+	r.GitCommit, r.Progress = GitCommit(), runner.ProgressFor(r.ProgressMode, r.Stderr)
+	res, err := Run(ctx, r.Options)
+	if r.Format == "json" && res != nil {
+		if err := res.CopyJSON(stdout); err != nil {
+			return nil, err
+		}
+	}
+	return res, err
+}
+
+// CopyJSON writes the JSON report the run or rescore wrote to w.
+func (res *Result) CopyJSON(w io.Writer) error {
+	b, err := os.ReadFile(res.Reports[0])
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// SplitList splits a comma-separated flag value, dropping empty items.
+func SplitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,40 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/suites"
+)
+
+// TestRequestCheck: a flag value that cannot mean anything is refused,
+// naming the flag, before any file is read; a flag's default value, not
+// given, is never checked.
+func TestRequestCheck(t *testing.T) {
+	ok := func() Request {
+		r := Request{ProgressMode: "auto", Format: "text", Given: map[string]string{}}
+		r.Inputs.Suite = suites.Gating
+		return r
+	}
+	for _, tc := range []struct {
+		name   string
+		edit   func(r *Request)
+		want   string
+		reason string
+	}{
+		{"defaults", func(r *Request) {}, "", "the flags' defaults are a valid run"},
+		{"repeats", func(r *Request) { r.Repeats, r.Given["repeats"] = 0, "0" }, "--repeats takes a whole number from 1", "a given count is checked even at its zero value"},
+		{"models", func(r *Request) { r.Models, r.Given["models"] = " , ", " , " }, "--models takes a comma-separated list", "a list of nothing is no list"},
+		{"steps-suite", func(r *Request) { r.Inputs.Steps, r.Given["steps"] = 4, "4" }, "--steps goes with --suite relay", "a suite's flag on another suite means nothing"},
+		{"max-cost", func(r *Request) { r.MaxCost, r.Given["max-cost"] = -1, "-1" }, "--max-cost takes a positive number", "a cap must be above zero"},
+		{"resume-selection", func(r *Request) { r.ResumeDir, r.Given["resume"], r.Given["tasks"] = "runs/x", "runs/x", "03-b" }, "the run's selection is in its manifest", "a resume cannot change what the run selected"},
+		{"format", func(r *Request) { r.Format = "yaml" }, "--format takes text or json", "an unknown output format"},
+	} {
+		r := ok()
+		tc.edit(&r)
+		err := r.Check()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: error %v, want %q: %s", tc.name, err, tc.want, tc.reason)
+		}
+	}
+}
