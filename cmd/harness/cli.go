@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/flagargs"
 	"bendscript.com/round-trip-harness/internal/suggest"
 	"bendscript.com/round-trip-harness/pipeline"
 )
@@ -17,10 +18,7 @@ import (
 // Exit codes: 0 success (or a passing verdict), 1 a negative result (invalid
 // document, failing verdict, id mismatch), 2 the command could not run
 // (usage, configuration, I/O): every error not wrapped in an exitError.
-const (
-	exitFail    = 1
-	exitCantRun = 2
-)
+const exitFail, exitCantRun = 1, 2
 
 // exitError carries an exit code with its error.
 type exitError struct {
@@ -174,33 +172,11 @@ func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet
 // parseFlags parses args; -h is a successful request for help. A mistake
 // (an unknown flag, a bad value) is one line, with the nearest flag when
 // the name looks mistyped, instead of the whole usage.
-// parseInterspersed parses flags wherever they stand among the arguments,
-// as the README writes them (harness show RUN TASK --model M): the flag
-// package stops at the first argument that is not a flag, so each such
-// argument is set aside and parsing goes on after it; "--" ends the flags.
-// The arguments set aside become fs.Args().
-func parseInterspersed(fs *flag.FlagSet, args []string) error {
-	var pos []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		consumed := len(rest) - fs.NArg()
-		if fs.NArg() == 0 || consumed > 0 && rest[consumed-1] == "--" {
-			pos = append(pos, fs.Args()...)
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
-	}
-	return fs.Parse(append([]string{"--"}, pos...))
-}
-
 func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 	out, usage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	err = parseInterspersed(fs, args)
+	err = flagargs.Parse(fs, args)
 	fs.SetOutput(out)
 	fs.Usage = usage
 	switch {
