@@ -144,6 +144,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // without one.
 func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, error) {
 	cfg := o.Config
+	for _, why := range o.Set.Skipped {
+		fmt.Fprintf(o.Stdout, "run: left out of the suite: %s\n", why)
+	}
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	if len(p.online) > 0 && !o.NoPreflight {
 		votes := map[string]int{}

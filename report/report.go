@@ -118,9 +118,10 @@ type Report struct {
 	// in a fixed order.
 	Warnings []string `json:"warnings"`
 
-	// Suite is the task suite the run ran: "gating" (§8: the verdict
-	// applies the thresholds) or "size" (the size ladder: informational,
-	// the verdict says only whether the run is complete).
+	// Suite is the task suite the run ran, a name of the suite table
+	// (package suites: gating, natural, size, relay, all). A suite that
+	// gates applies the thresholds; an informational one's verdict says
+	// only whether the run is complete.
 	Suite string `json:"suite"`
 	// Size is the size suite's result: per model, rung and position (and
 	// "all" per rung), the drift, edits applied, invalid and cut-off

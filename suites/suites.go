@@ -225,10 +225,11 @@ func size(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 
 // chains is the relay suite: every chain the corpus makes.
 func chains(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
-	set, _, err := relay.Build(corpus, cmp.Or(in.Steps, relay.DefaultSteps))
+	set, skipped, err := relay.Build(corpus, cmp.Or(in.Steps, relay.DefaultSteps))
 	if err != nil {
 		return nil, &UsageError{fmt.Sprintf("--steps: %v", err)}
 	}
+	set.Skipped = skipped
 	return mark(set, Relay), nil
 }
 
@@ -246,7 +247,7 @@ func all(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 // merge is a set of the tasks of a and b (whose ids differ: relay steps
 // are NN-sSS) and of their documents, each once by name.
 func merge(a, b *task.Set) *task.Set {
-	out := &task.Set{Inverse: a.Inverse, Natural: a.Natural}
+	out := &task.Set{Inverse: a.Inverse, Natural: a.Natural, Skipped: slices.Concat(a.Skipped, b.Skipped)}
 	seen := map[string]bool{}
 	for _, d := range append(slices.Clone(a.Documents), b.Documents...) {
 		if !seen[d.Name] {

@@ -80,3 +80,21 @@ func equal(a, b any) bool {
 	}
 	return a == b
 }
+
+// TestRelayReportsWhatItLeavesOut: a document whose chain cannot be built
+// is left out of the relay with its reason in Skipped (the run prints it),
+// never silently.
+func TestRelayReportsWhatItLeavesOut(t *testing.T) {
+	corpus := *testcorpus.Set(t)
+	corpus.Inverse = corpus.Inverse[1:] // the first document's B has no inverse now
+	for _, name := range []string{Relay, All} {
+		s, _ := Lookup(name)
+		set, err := s.Build(&corpus, transcript.Inputs{Steps: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(set.Skipped) != 1 {
+			t.Errorf("%s: skipped %q, want the one document without its inverses", name, set.Skipped)
+		}
+	}
+}

@@ -70,6 +70,9 @@ type Set struct {
 	Tasks     []*Task     // sorted by id
 	Inverse   []*Task     // the inverse of each class B/C task (LoadInverse), sorted by id
 	Natural   []*Task     // each class B/C task as an editor would ask for it (LoadNatural), sorted by id
+	// Skipped says which documents a suite could not use, and why (a
+	// relay chain that does not apply); the run prints it.
+	Skipped []string
 }
 
 // Task returns the task with the given id, or nil.

@@ -71,8 +71,8 @@ type Inputs struct {
 	InstructionsDir string `json:"instructions_dir,omitempty"`
 	// ReportDir is where the run's reports are written.
 	ReportDir string `json:"report_dir"`
-	// Suite is the task suite run: "gating" (the corpus, §8) or "size"
-	// (the size ladder built from the corpus); "" is gating.
+	// Suite is the task suite run, a name of the suite table (package
+	// suites: gating, natural, size, relay, all); "" is gating.
 	Suite string `json:"suite"`
 	// Rungs are the size suite's rung sizes ("8k", "32k", ...); empty for
 	// the defaults and for other suites.
