@@ -10,7 +10,6 @@ import (
 
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
-	"bendscript.com/round-trip-harness/transcript"
 )
 
 // The viewer holds every table of the Markdown report, with the same
@@ -141,29 +140,8 @@ func modelsTable(r *Report) htmlTable {
 		Head: []string{"model", "temperature", "seed", "providers", "cut off while reasoning", "cut off (output)"}}
 	for _, model := range r.Models {
 		mr := r.Results[model]
-		control := func(p string) string {
-			switch d := mr.Determinism; {
-			case d == nil:
-				return "not recorded"
-			case slices.Contains(d.Lacking, p):
-				return "not supported, not sent"
-			case d.Source == transcript.DeterminismUnchecked:
-				return "sent, unchecked"
-			}
-			return "sent"
-		}
-		var providers []string
-		for _, p := range slices.Sorted(maps.Keys(mr.Providers)) {
-			providers = append(providers, fmt.Sprintf("%s (%d)", p, mr.Providers[p]))
-		}
-		reasoning, output := 0, 0
-		for _, class := range Classes {
-			if c := mr.Class(class); c != nil {
-				reasoning += c.CutOffReasoning
-				output += c.CutOffOutput
-			}
-		}
-		t.add(model, control("temperature"), control("seed"), strings.Join(providers, ", "), strconv.Itoa(reasoning), strconv.Itoa(output))
+		reasoning, output := cutOffs(mr)
+		t.add(model, control(mr, "temperature"), control(mr, "seed"), providerList(mr, func(s string) string { return s }), strconv.Itoa(reasoning), strconv.Itoa(output))
 	}
 	return t
 }

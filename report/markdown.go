@@ -383,32 +383,47 @@ func (m mdWriter) models(r *Report) {
 	m.p("## Models\n\n| model | temperature | seed | providers | cut off while reasoning | cut off (output) |\n|---|---|---|---|---:|---:|\n")
 	for _, model := range r.Models {
 		mr := r.Results[model]
-		control := func(p string) string {
-			switch d := mr.Determinism; {
-			case d == nil:
-				return "not recorded"
-			case slices.Contains(d.Lacking, p):
-				return "not supported, not sent"
-			case d.Source == transcript.DeterminismUnchecked:
-				return "sent, unchecked"
-			}
-			return "sent"
-		}
-		var providers []string
-		for _, p := range slices.Sorted(maps.Keys(mr.Providers)) {
-			// The provider is whatever the server said: text, never markup.
-			providers = append(providers, fmt.Sprintf("%s (%d)", mdText(p), mr.Providers[p]))
-		}
-		reasoning, output := 0, 0
-		for _, class := range Classes {
-			if c := mr.Class(class); c != nil {
-				reasoning += c.CutOffReasoning
-				output += c.CutOffOutput
-			}
-		}
-		m.p("| %s | %s | %s | %s | %d | %d |\n", code(model), control("temperature"), control("seed"), strings.Join(providers, ", "), reasoning, output)
+		reasoning, output := cutOffs(mr)
+		// The provider is whatever the server said: text, never markup.
+		m.p("| %s | %s | %s | %s | %d | %d |\n", code(model), control(mr, "temperature"), control(mr, "seed"), providerList(mr, mdText), reasoning, output)
 	}
 	m.p("\n")
+}
+
+// control says whether a model's requests carried the determinism
+// control p (temperature, seed).
+func control(mr *ModelResult, p string) string {
+	switch d := mr.Determinism; {
+	case d == nil:
+		return "not recorded"
+	case slices.Contains(d.Lacking, p):
+		return "not supported, not sent"
+	case d.Source == transcript.DeterminismUnchecked:
+		return "sent, unchecked"
+	}
+	return "sent"
+}
+
+// providerList lists who served a model's answers, with counts, each
+// provider's name passed through text (escaping for the writer).
+func providerList(mr *ModelResult, text func(string) string) string {
+	var providers []string
+	for _, p := range slices.Sorted(maps.Keys(mr.Providers)) {
+		providers = append(providers, fmt.Sprintf("%s (%d)", text(p), mr.Providers[p]))
+	}
+	return strings.Join(providers, ", ")
+}
+
+// cutOffs counts a model's answers cut off at the output budget while
+// reasoning and in the answer itself.
+func cutOffs(mr *ModelResult) (reasoning, output int) {
+	for _, class := range Classes {
+		if c := mr.Class(class); c != nil {
+			reasoning += c.CutOffReasoning
+			output += c.CutOffOutput
+		}
+	}
+	return reasoning, output
 }
 
 func (m mdWriter) warnings(r *Report) {
