@@ -118,14 +118,7 @@ func callsTable(r *Report) htmlTable {
 			if c == nil {
 				continue
 			}
-			cost := fmt.Sprintf("%.4f", c.Cost.USD)
-			if c.Cost.Unknown > 0 {
-				cost += fmt.Sprintf(" (+%d unknown)", c.Cost.Unknown)
-			}
-			cached := "n/a"
-			if c.Tokens.Prompt > 0 {
-				cached = fmt.Sprintf("%.0f%%", 100*float64(c.Tokens.Cached)/float64(c.Tokens.Prompt))
-			}
+			cost, cached := costText(c.Cost.USD, c.Cost.Unknown), cachedText(c.Tokens)
 			t.add(model, class, strconv.Itoa(c.Planned), strconv.Itoa(c.Scored), strconv.Itoa(c.APIErrors), strconv.Itoa(c.Missing),
 				strconv.FormatInt(c.Tokens.Prompt, 10), cached, strconv.FormatInt(c.Tokens.Completion, 10), cost,
 				fmt.Sprintf("%d / %d / %d", c.LatencyMS.P50, c.LatencyMS.P95, c.LatencyMS.Max))
@@ -154,10 +147,7 @@ func sizeTable(r *Report) *htmlTable {
 	t := &htmlTable{ID: "size-table", Note: "One value per answer; the rung's row (all) aggregates its positions. Cut off: answers stopped at the output budget.",
 		Head: []string{"model", "rung", "bytes", "position", "n", "median drift", "P95 drift", "edits applied", "lossless", "invalid", "cut off", "output tokens", "cost (USD)"}}
 	for _, row := range r.Size {
-		cost := fmt.Sprintf("%.4f", row.Cost)
-		if row.CostUnknown > 0 {
-			cost += fmt.Sprintf(" (+%d unknown)", row.CostUnknown)
-		}
+		cost := costText(row.Cost, row.CostUnknown)
 		t.add(row.Model, row.Rung, strconv.Itoa(row.Bytes), row.Position, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"),
 			numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), percentOr(row.Lossless), strconv.Itoa(row.Invalid),
 			strconv.Itoa(row.CutOff), strconv.FormatInt(row.OutputTokens, 10), cost)

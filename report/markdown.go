@@ -257,16 +257,7 @@ func (m mdWriter) calls(r *Report) {
 			if c == nil {
 				continue
 			}
-			cost := fmt.Sprintf("%.4f", c.Cost.USD)
-			if c.Cost.Unknown > 0 {
-				cost += fmt.Sprintf(" (+%d unknown)", c.Cost.Unknown)
-			}
-			cached := "n/a"
-			if c.Tokens.Prompt > 0 {
-				// The share of prompt tokens the provider served from its
-				// cache: the three tasks of a document share their prefix.
-				cached = fmt.Sprintf("%.0f%%", 100*float64(c.Tokens.Cached)/float64(c.Tokens.Prompt))
-			}
+			cost, cached := costText(c.Cost.USD, c.Cost.Unknown), cachedText(c.Tokens)
 			m.p("| %s | %s | %d | %d | %d | %d | %d | %s | %d | %s | %d / %d / %d |\n", code(model), class,
 				c.Planned, c.Scored, c.APIErrors, c.Missing, c.Tokens.Prompt, cached, c.Tokens.Completion, cost,
 				c.LatencyMS.P50, c.LatencyMS.P95, c.LatencyMS.Max)
@@ -285,10 +276,7 @@ func (m mdWriter) size(r *Report) {
 	m.p("| model | rung | bytes | position | n | median drift | P95 drift | edits applied | lossless | invalid | cut off | output tokens | cost (USD) |\n")
 	m.p("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, row := range r.Size {
-		cost := fmt.Sprintf("%.4f", row.Cost)
-		if row.CostUnknown > 0 {
-			cost += fmt.Sprintf(" (+%d unknown)", row.CostUnknown)
-		}
+		cost := costText(row.Cost, row.CostUnknown)
 		pos := row.Position
 		if pos == PositionAll {
 			pos = "**all**"
@@ -388,6 +376,25 @@ func (m mdWriter) models(r *Report) {
 		m.p("| %s | %s | %s | %s | %d | %d |\n", code(model), control(mr, "temperature"), control(mr, "seed"), providerList(mr, mdText), reasoning, output)
 	}
 	m.p("\n")
+}
+
+// costText is a known cost in USD, with the calls whose cost is unknown
+// counted beside it.
+func costText(usd float64, unknown int) string {
+	cost := fmt.Sprintf("%.4f", usd)
+	if unknown > 0 {
+		cost += fmt.Sprintf(" (+%d unknown)", unknown)
+	}
+	return cost
+}
+
+// cachedText is the share of prompt tokens the provider served from its
+// cache (the three tasks of a document share their prefix), or n/a.
+func cachedText(t Tokens) string {
+	if t.Prompt == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(t.Cached)/float64(t.Prompt))
 }
 
 // control says whether a model's requests carried the determinism
