@@ -43,7 +43,7 @@ func TestAbsurdRepeatsRefusedBeforeAllocating(t *testing.T) {
 	// and resume, naming the file and the pointer.
 	off := filepath.Join(dir, "offline")
 	os.MkdirAll(off, 0o755)
-	runDir := offlineRun(t, off, "r")
+	runDir := offlineRun(t, off, "r", "--docs", "03") // any run.json will do
 	path := filepath.Join(runDir, transcript.ManifestName)
 	var m map[string]any
 	if err := json.Unmarshal(mustRead(t, path), &m); err != nil {
@@ -118,8 +118,10 @@ func TestMissingCorpusDirIsRefusedNotEmbedded(t *testing.T) {
 func TestCopiedTranscriptRefusedInAnotherSlot(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	runDir := offlineRun(t, dir, "r")
-	otherRun := offlineRun(t, dir, "other")
+	// The slots the cases copy between: 03-b and 04-b of two models, and
+	// 03-b of another run.
+	runDir := offlineRun(t, dir, "r", "--tasks", "03-b,04-b")
+	otherRun := offlineRun(t, dir, "other", "--tasks", "03-b")
 	for _, tc := range []struct {
 		name      string
 		from      func(d string) string
@@ -369,7 +371,8 @@ func TestEscapedKeyEchoInNoFile(t *testing.T) {
 func TestWriteFailureLeavesResumeAndNoOrphans(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	runDir := offlineRun(t, dir, "r")
+	// One document's tasks: the resumes redo offline/noisy's jobs.
+	runDir := offlineRun(t, dir, "r", "--docs", "03")
 	reports := filepath.Join(dir, "reports")
 	orphans := []string{
 		filepath.Join(runDir, "offline_oracle", transcript.TempPrefix("03-b.r0.json")+"123"),
