@@ -65,6 +65,7 @@ func TestDeterministic(t *testing.T) {
 
 // TestVerdict checks the verdict rule case by case.
 func TestVerdict(t *testing.T) {
+	t.Parallel()
 	type change func(*synthetic)
 	for _, tc := range []struct {
 		name    string
