@@ -1,7 +1,6 @@
 package suite
 
 import (
-
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/relay"
