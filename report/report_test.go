@@ -176,6 +176,7 @@ func TestVerdict(t *testing.T) {
 		{"no models", func(s *synthetic) { s.models = nil }, false, []string{"incomplete"}, "a run with no model proves nothing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := synthetic{models: []string{"m/one", "m/two", "m/three"}, repeats: 1, answer: constant(0, true)}
 			if tc.change != nil {
 				tc.change(&s)
