@@ -136,7 +136,6 @@ func TestLevenshteinFallback(t *testing.T) {
 }
 
 func TestSpanCoverageExact(t *testing.T) {
-	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
 	words := strings.Fields("the memory loop closes when consolidation completes 🧑🏽‍💻 Café déjà שלום 你好 a b c")
 	text := func(n int) string {

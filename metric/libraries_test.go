@@ -46,7 +46,6 @@ func TestEditDistanceAgreesWithLevenshteinLibrary(t *testing.T) {
 // the clock (a limit that has already passed stands for a slow machine),
 // while with none its minimal diff agrees with editDistance.
 func TestGoDiffTraps(t *testing.T) {
-	t.Parallel()
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = 0
 	r := rand.New(rand.NewPCG(3, 4))
