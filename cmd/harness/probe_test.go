@@ -253,6 +253,8 @@ func TestEditedRunJSONCannotRedirectTheKey(t *testing.T) {
 // too large to be a document is scored invalid with that reason, and the
 // run finishes.
 func TestHugeAnswerIsArchivedAndScoredInvalid(t *testing.T) {
+	// The key is TestMain's; the server is passed by --base-url.
+	t.Parallel()
 	big := strings.Repeat("x", 9<<20)   // the probe's size: the transcript is over 16 MB
 	huge := strings.Repeat("y", 17<<20) // no document can be this large
 	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
@@ -265,8 +267,6 @@ func TestHugeAnswerIsArchivedAndScoredInvalid(t *testing.T) {
 		return modeltest.Text(`{"answer": "x", "evidence": []}`)
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", "")
 	dir := t.TempDir()
 	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
 	// The two huge answers and one ordinary one of each class: the other
