@@ -377,11 +377,13 @@ var perturbations = []perturbation{
 }
 
 func TestCalibration(t *testing.T) {
+	t.Parallel()
 	if len(perturbations) < 15 {
 		t.Fatalf("%d perturbation kinds, want at least 15", len(perturbations))
 	}
 	for _, p := range perturbations {
 		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
 			applied := 0
 			for _, tk := range tasks(t) {
 				out := tk.Expected.Clone()
@@ -422,11 +424,13 @@ func TestCalibration(t *testing.T) {
 // raise the drift, unless the components it touches are already 1 (a set
 // distance saturates when the expected set is empty: doc.go).
 func TestDriftRisesWithRepetition(t *testing.T) {
+	t.Parallel()
 	for _, p := range perturbations {
 		if len(p.touches) == 0 {
 			continue
 		}
 		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
 			for _, tk := range tasks(t) {
 				out := tk.Expected.Clone()
 				prev := 0.0
@@ -445,6 +449,7 @@ func TestDriftRisesWithRepetition(t *testing.T) {
 // TestDriftRisesWithKinds applies perturbations of different kinds one after
 // another: every one must raise the drift, unless saturated as above.
 func TestDriftRisesWithKinds(t *testing.T) {
+	t.Parallel()
 	kinds := []string{"rename a block kind", "alter unrelated text", "add a spurious edge", "drop a mark", "add a mark", "change the vocabulary", "drop a block", "change a heading level"}
 	for _, tk := range tasks(t) {
 		out := tk.Expected.Clone()

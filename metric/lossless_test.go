@@ -63,6 +63,7 @@ func absolute(d *bend.Document, id string) *bend.Document {
 // ways doc.go allows is lossless, with drift 0, residual 0 and no
 // unrequested change, for every B/C task of every suite.
 func TestLosslessEquivalences(t *testing.T) {
+	t.Parallel()
 	for _, bt := range allBC(t) {
 		exp, src := bt.t.Expected, bt.t.Source.Doc
 		reversed := exp.Clone()
@@ -160,6 +161,7 @@ var residualLosses = []loss{
 // (the §8.4 numbers do not move), raises the residual component and makes
 // the answer not lossless.
 func TestResidualSeesWhatTheFiveMiss(t *testing.T) {
+	t.Parallel()
 	for _, l := range residualLosses {
 		hit := 0
 		for _, bt := range allBC(t) {
@@ -185,6 +187,7 @@ func TestResidualSeesWhatTheFiveMiss(t *testing.T) {
 // TestDriftLossesAreNotLossless: losses the five components see are not
 // lossless either, and name the place by JSON pointer.
 func TestDriftLossesAreNotLossless(t *testing.T) {
+	t.Parallel()
 	for _, bt := range allBC(t) {
 		out := bt.t.Expected.Clone()
 		var ptr string

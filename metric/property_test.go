@@ -37,6 +37,7 @@ func shuffle(r *rand.Rand, v *bend.Value) {
 // deterministic (the same JSON bytes twice); and the result does not depend
 // on the order of JSON members or on white space in the output.
 func TestProperties(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, tk := range tasks(t) {
 		for range 8 {

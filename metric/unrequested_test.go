@@ -29,6 +29,7 @@ func untouched(src, exp *bend.Document) string {
 // the unchanged source (the edit not done) is none, since not doing what
 // was asked is the edit-compliance measure's business.
 func TestUnrequestedChangesCounted(t *testing.T) {
+	t.Parallel()
 	for _, bt := range allBC(t) {
 		src, exp := bt.t.Source.Doc, bt.t.Expected
 		id := untouched(src, exp)

@@ -17,6 +17,7 @@ import (
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // peak counts requests in flight per model at the fake server, answers and
@@ -183,12 +184,19 @@ func TestRunIDsInTheSameMillisecond(t *testing.T) {
 	o, _ := testOptions(t, []string{"offline/oracle"}, "")
 	o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
 	o.RunID = ""
+	// One task: the test is about the runs' ids, not what they run (and
+	// a partial run's verdict is never pass).
+	set, err := Select(o.Set, &transcript.Selection{Tasks: []string{"03-b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Set = set
 	at := time.Date(2026, 11, 22, 10, 15, 0, 123e6, time.UTC)
 	o.Now = func() time.Time { return at }
 	var dirs []string
 	for range 2 {
 		res, err := Run(context.Background(), o)
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrVerdictFail) {
 			t.Fatal(err)
 		}
 		dirs = append(dirs, filepath.Base(res.RunDir))

@@ -40,6 +40,7 @@ func findBrowser() string {
 // nothing. The deadline only keeps a wedged browser from hanging the test
 // run; nothing is timed.
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	bin := findBrowser()
 	if bin == "" {
 		t.Skipf("no Chromium found (looked for %s in PATH): the HTML viewer was not tested in a browser. "+

@@ -58,6 +58,7 @@ func parseJUnit(t *testing.T, b []byte) junitDoc {
 // never edit are failing task cases, offline/oracle fails nothing, and
 // every count attribute adds up.
 func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
+	t.Parallel()
 	in, _ := pipeline(t, []string{offline.Oracle, offline.Identity, offline.Noisy}, nil, 1, 20260427)
 	r := Build(in)
 	var buf bytes.Buffer
@@ -137,6 +138,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 // file is a function of the report, so the offline/noisy run's report
 // relabelled as a size run is such a report.
 func TestJUnitInformationalSuiteStaysGreen(t *testing.T) {
+	t.Parallel()
 	in, _ := pipeline(t, []string{offline.Oracle, offline.Noisy}, nil, 1, 20260427)
 	r := Build(in)
 	r.Suite = suites.Size

@@ -82,6 +82,7 @@ func (h huge) Complete(ctx context.Context, req model.Request) (*model.Response,
 // answers of 60,000 blocks gave a 1.34 GB report, one 5 MB span 200 MB.
 // Every diff and list is bounded and says what was cut.
 func TestHugeAnswersKeepTheHTMLBounded(t *testing.T) {
+	t.Parallel()
 	set, _ := task.Load(corpus.FS, instructions.FS)
 	in, _ := pipeline(t, []string{"vendor/huge"}, map[string]model.Client{"vendor/huge": huge{set}}, 1, 7)
 	var b bytes.Buffer

@@ -65,6 +65,7 @@ func TestDeterministic(t *testing.T) {
 
 // TestVerdict checks the verdict rule case by case.
 func TestVerdict(t *testing.T) {
+	t.Parallel()
 	type change func(*synthetic)
 	for _, tc := range []struct {
 		name    string
@@ -175,6 +176,7 @@ func TestVerdict(t *testing.T) {
 		{"no models", func(s *synthetic) { s.models = nil }, false, []string{"incomplete"}, "a run with no model proves nothing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := synthetic{models: []string{"m/one", "m/two", "m/three"}, repeats: 1, answer: constant(0, true)}
 			if tc.change != nil {
 				tc.change(&s)

@@ -14,6 +14,7 @@ import (
 // score (scoring.Score.JudgeAPIErrors), so building with the archive's
 // transcripts or without any gives the same bytes.
 func TestBuildReadsScoresOnly(t *testing.T) {
+	t.Parallel()
 	in, dir := pipeline(t, []string{"offline/oracle"}, nil, 1, 20260427)
 	// The offline judge's vote on one answer is replaced by a failed call.
 	var answer *transcript.Transcript

@@ -51,6 +51,7 @@ func trendNights(t *testing.T) ([]*Report, []string) {
 // date order, marks offline/noisy's change to a higher noise level in the
 // third night as worse and the oracle as unchanged; golden Markdown.
 func TestTrendMarksNoiseChange(t *testing.T) {
+	t.Parallel()
 	reps, names := trendNights(t)
 	tr := Trend(reps, names)
 	if got := []string{tr.Reports[0].RunID, tr.Reports[1].RunID, tr.Reports[2].RunID}; strings.Join(got, ",") != "night1,night2,night3" {

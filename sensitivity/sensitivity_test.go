@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"bendscript.com/round-trip-harness/config"
@@ -17,9 +18,23 @@ var update = flag.Bool("update", false, "rewrite the golden file")
 // TestTableGolden pins the sensitivity table for the default weights and
 // thresholds: the README quotes it under "What a pass means", and every
 // report names the metric version it applies to.
+// table is the default table, computed once for the tests that read it.
+var table struct {
+	once sync.Once
+	rows []Row
+}
+
+func defaultTable(t *testing.T) []Row {
+	t.Helper()
+	set := testcorpus.Set(t)
+	table.once.Do(func() { table.rows = Table(set, config.Default()) })
+	return table.rows
+}
+
 func TestTableGolden(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
-	if err := Write(&b, Table(testcorpus.Set(t), config.Default())); err != nil {
+	if err := Write(&b, defaultTable(t)); err != nil {
 		t.Fatal(err)
 	}
 	const golden = "testdata/sensitivity.golden"
@@ -42,7 +57,8 @@ func TestTableGolden(t *testing.T) {
 // one gate in each class; the sentence and meta losses pass §8.5 alone,
 // which is why the harness's own gates exist.
 func TestEveryLossFailsAGate(t *testing.T) {
-	rows := Table(testcorpus.Set(t), config.Default())
+	t.Parallel()
+	rows := defaultTable(t)
 	if len(rows) != 2*len(Losses) {
 		t.Fatalf("%d rows, want %d", len(rows), 2*len(Losses))
 	}

@@ -35,6 +35,9 @@ func TestGatingVerdictCatchesLosses(t *testing.T) {
 	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
 	for _, c := range cases {
 		t.Run(c.loss, func(t *testing.T) {
+			// Each case runs its own server and directory; the key set
+			// above holds for all three.
+			t.Parallel()
 			rep := gatingRunWithLoss(t, c.loss, c.code)
 			var got []string
 			for _, f := range rep.Failures {

@@ -43,7 +43,7 @@ func TestAbsurdRepeatsRefusedBeforeAllocating(t *testing.T) {
 	// and resume, naming the file and the pointer.
 	off := filepath.Join(dir, "offline")
 	os.MkdirAll(off, 0o755)
-	runDir := offlineRun(t, off, "r")
+	runDir := offlineRun(t, off, "r", "--docs", "03") // any run.json will do
 	path := filepath.Join(runDir, transcript.ManifestName)
 	var m map[string]any
 	if err := json.Unmarshal(mustRead(t, path), &m); err != nil {
@@ -118,8 +118,10 @@ func TestMissingCorpusDirIsRefusedNotEmbedded(t *testing.T) {
 func TestCopiedTranscriptRefusedInAnotherSlot(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	runDir := offlineRun(t, dir, "r")
-	otherRun := offlineRun(t, dir, "other")
+	// The slots the cases copy between: 03-b and 04-b of two models, and
+	// 03-b of another run.
+	runDir := offlineRun(t, dir, "r", "--tasks", "03-b,04-b")
+	otherRun := offlineRun(t, dir, "other", "--tasks", "03-b")
 	for _, tc := range []struct {
 		name      string
 		from      func(d string) string
@@ -251,6 +253,8 @@ func TestEditedRunJSONCannotRedirectTheKey(t *testing.T) {
 // too large to be a document is scored invalid with that reason, and the
 // run finishes.
 func TestHugeAnswerIsArchivedAndScoredInvalid(t *testing.T) {
+	// The key is TestMain's; the server is passed by --base-url.
+	t.Parallel()
 	big := strings.Repeat("x", 9<<20)   // the probe's size: the transcript is over 16 MB
 	huge := strings.Repeat("y", 17<<20) // no document can be this large
 	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
@@ -263,12 +267,12 @@ func TestHugeAnswerIsArchivedAndScoredInvalid(t *testing.T) {
 		return modeltest.Text(`{"answer": "x", "evidence": []}`)
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", "")
 	dir := t.TempDir()
 	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
+	// The two huge answers and one ordinary one of each class: the other
+	// tasks add nothing the huge ones do not.
 	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", srv.URL,
-		"--models", "vendor/a", "--judges", "offline/judge", "--run-id", "r", "--progress", "none")
+		"--models", "vendor/a", "--judges", "offline/judge", "--run-id", "r", "--progress", "none", "--tasks", "03-*,04-c")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (the run finished; its verdict is fail): %s", code, errs)
 	}
@@ -283,8 +287,8 @@ func TestHugeAnswerIsArchivedAndScoredInvalid(t *testing.T) {
 	if !strings.Contains(html, "the answer is 17825792 bytes, over the 16777216-byte limit of a document (§3): too large to score") {
 		t.Error("the HTML report does not say why 04-c was scored invalid")
 	}
-	if srv.Count() != 60 {
-		t.Errorf("%d requests, want 60: nothing paid twice", srv.Count())
+	if srv.Count() != 4 {
+		t.Errorf("%d requests, want 4: nothing paid twice", srv.Count())
 	}
 	if st, err := os.Stat(filepath.Join(reports, "r.html")); err != nil || st.Size() > 10<<20 {
 		t.Errorf("HTML report: %v, %d bytes", err, st.Size())
@@ -369,7 +373,8 @@ func TestEscapedKeyEchoInNoFile(t *testing.T) {
 func TestWriteFailureLeavesResumeAndNoOrphans(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	runDir := offlineRun(t, dir, "r")
+	// One document's tasks: the resumes redo offline/noisy's jobs.
+	runDir := offlineRun(t, dir, "r", "--docs", "03")
 	reports := filepath.Join(dir, "reports")
 	orphans := []string{
 		filepath.Join(runDir, "offline_oracle", transcript.TempPrefix("03-b.r0.json")+"123"),

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"bendscript.com/round-trip-harness/report"
@@ -33,6 +35,44 @@ func offlineRun(t *testing.T, dir, id string, extra ...string) string {
 	return filepath.Join(dir, "runs", id)
 }
 
+// shared is one full offline run (offlineRun's three models over all 60
+// tasks, repeats 1, run id "r"), made once per test binary for the tests
+// that only read a whole run; TestMain removes it.
+var shared struct {
+	once sync.Once
+	dir  string // holds runs/r and reports/r.*
+	err  string // why the run failed, if it did
+}
+
+// sharedOfflineRun returns the directory of the shared run (runs/r and
+// reports/r.json below it). Tests must not change it: one that needs to
+// copies the run directory first.
+func sharedOfflineRun(t *testing.T) string {
+	t.Helper()
+	shared.once.Do(func() {
+		dir, err := os.MkdirTemp("", "harness-shared-run-")
+		if err != nil {
+			shared.err = err.Error()
+			return
+		}
+		shared.dir = dir
+		if err := os.WriteFile(filepath.Join(dir, "harness.yaml"), []byte("repeats: 1\n"), 0o644); err != nil {
+			shared.err = err.Error()
+			return
+		}
+		_, errs, code := runCLI(t, "run", "--models", "offline/oracle,offline/identity,offline/noisy", "--judges", "offline/judge",
+			"--no-preflight", "--progress", "none", "--config", filepath.Join(dir, "harness.yaml"),
+			"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"), "--run-id", "r")
+		if code != 1 {
+			shared.err = fmt.Sprintf("harness run: exit %d, want 1 (a failing verdict): %s", code, errs)
+		}
+	})
+	if shared.err != "" {
+		t.Fatalf("the shared offline run: %s", shared.err)
+	}
+	return shared.dir
+}
+
 // TestRescoreReproducesReport is the rescore guarantee: the same
 // transcripts scored by the same metric give the same JSON report, byte
 // for byte, but for the rescored_at line.
@@ -40,7 +80,9 @@ func TestRescoreReproducesReport(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, dir, "harness.yaml", "repeats: 2\n")
-	runDir := offlineRun(t, dir, "demo")
+	// Four documents give every class and task shape, repeats included;
+	// the guarantee is per transcript and per aggregate, not per count.
+	runDir := offlineRun(t, dir, "demo", "--docs", "01,02,03,04")
 	fresh, err := os.ReadFile(filepath.Join(dir, "reports", "demo.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +115,9 @@ func TestRescoreReproducesReport(t *testing.T) {
 func TestRescoreRefuses(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	runDir := offlineRun(t, dir, "r")
+	// One document's tasks are enough to refuse: every case breaks the
+	// run directory, not a score.
+	runDir := offlineRun(t, dir, "r", "--docs", "03")
 	tamper := func(path, old, new string) {
 		t.Helper()
 		b, err := os.ReadFile(path)
@@ -119,9 +163,8 @@ func TestRescoreRefuses(t *testing.T) {
 func TestCompareCLI(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	offlineRun(t, dir, "a")
 	offlineRun(t, dir, "b", "--seed", "7")
-	a, b := filepath.Join(dir, "reports", "a.json"), filepath.Join(dir, "reports", "b.json")
+	a, b := filepath.Join(sharedOfflineRun(t), "reports", "r.json"), filepath.Join(dir, "reports", "b.json")
 	out, errs, code := runCLI(t, "compare", a, b)
 	if code != 0 || !strings.Contains(out, "median drift old → new") || !regexp.MustCompile(`offline/noisy +B +0`).MatchString(out) {
 		t.Errorf("compare: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
@@ -143,9 +186,7 @@ func TestCompareCLI(t *testing.T) {
 // them, under their names.
 func TestReportJSONIsSpecShaped(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	offlineRun(t, dir, "s")
-	b, err := os.ReadFile(filepath.Join(dir, "reports", "s.json"))
+	b, err := os.ReadFile(filepath.Join(sharedOfflineRun(t), "reports", "r.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +208,7 @@ func TestReportJSONIsSpecShaped(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.HarnessVersion != Version || r.RanAt == "" || len(r.Models) != 3 || r.Verdict != "fail" ||
-		r.Results["offline/oracle"].Transcripts != "runs/s/offline_oracle/" {
+		r.Results["offline/oracle"].Transcripts != "runs/r/offline_oracle/" {
 		t.Errorf("report: %+v", r)
 	}
 	// The §8.7 numbers, as the offline models are built to score: the
@@ -192,8 +233,9 @@ func TestReportJSONIsSpecShaped(t *testing.T) {
 // JSON report but for the run's name and start time.
 func TestOfflineRunReproducible(t *testing.T) {
 	t.Parallel()
-	a, b := t.TempDir(), t.TempDir()
-	runA, runB := offlineRun(t, a, "same"), offlineRun(t, b, "same")
+	// One of the two is the shared run; the other is made here alike.
+	a, b := sharedOfflineRun(t), t.TempDir()
+	runA, runB := filepath.Join(a, "runs", "r"), offlineRun(t, b, "r")
 	hashes := func(dir string) map[string]string {
 		trs, err := transcript.ReadAll(dir)
 		if err != nil {
@@ -215,8 +257,8 @@ func TestOfflineRunReproducible(t *testing.T) {
 		}
 	}
 	ranAt := regexp.MustCompile(`(?m)^  "ran_at": .*$`)
-	ra, _ := os.ReadFile(filepath.Join(a, "reports", "same.json"))
-	rb, _ := os.ReadFile(filepath.Join(b, "reports", "same.json"))
+	ra, _ := os.ReadFile(filepath.Join(a, "reports", "r.json"))
+	rb, _ := os.ReadFile(filepath.Join(b, "reports", "r.json"))
 	if !bytes.Equal(ranAt.ReplaceAll(ra, nil), ranAt.ReplaceAll(rb, nil)) {
 		t.Error("two identical offline runs wrote different reports beyond ran_at")
 	}
