@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
-	"github.com/gowebpki/jcs"
 )
 
 // edgeKey identifies an edge for edge preservation: subject, predicate and
@@ -155,15 +154,11 @@ func vocabularyIntegrity(expVocab, outVocab string, e, o *graph) (float64, []edg
 	return float64(len(rewritten)) / float64(total), rewritten
 }
 
-// canonical returns the RFC 8785 form of v, "" for nil, so that values equal
+// canonical is v's RFC 8785 form (canon), "" for nil, so that values equal
 // as JSON compare equal whatever their member order or number spelling.
 func canonical(v *bend.Value) string {
 	if v == nil {
 		return ""
 	}
-	b := bend.MarshalValue(v)
-	if c, err := jcs.Transform(b); err == nil {
-		return string(c)
-	}
-	return string(b)
+	return canon(v)
 }

@@ -569,7 +569,12 @@ func TestBudgetStopsWithinOneRequest(t *testing.T) {
 	})
 	var sl sleeps
 	dir := t.TempDir()
-	r := newRunner(t, dir, map[string]model.Client{"m": newClient(srv.URL, &sl)})
+	// Counting requests at the server, a retry would look like a request
+	// paid twice: the attempt timeout is long enough that a loaded
+	// machine (-race) never retries an answered call.
+	client := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey),
+		model.WithAttemptTimeout(30*time.Second), model.WithMaxRetries(0), model.WithSleep(sl.sleep))
+	r := newRunner(t, dir, map[string]model.Client{"m": client})
 	estimate := func(runner.Job) float64 { return perCall }
 	r.Budget = &runner.Budget{Max: 0.2, Estimate: estimate}
 	jobs := answerJobs(t, []string{"m"}, set.Tasks, 1, 7)
