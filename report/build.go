@@ -239,15 +239,12 @@ type classAcc struct {
 	perRepeat  [][]float64 // per repeat, the values of that repeat's answers
 	components [metric.NumComponents][]float64
 	latencies  []float64
-	applied    int
-	compliance float64
 	evidence   []float64
 	agreeable  int // answers with at least two valid votes
 	agreeing   int // of those, unanimous
 
-	residuals   []float64 // per document with a value, its mean residual
-	unchanged   int       // answers with no unrequested change
-	unrequested []float64 // per answer that held a document, its count
+	residuals []float64 // per document with a value, its mean residual
+	t         tally     // the class B or C answers, counted as every section counts them
 }
 
 func (b *builder) class(model, class string, ids []string) *ClassResult {
@@ -330,7 +327,7 @@ func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *cl
 	if class == task.ClassA {
 		return scoredA(s, c, acc)
 	}
-	return scoredBC(s, c, acc, comps)
+	return scoredBC(s, acc, comps)
 }
 
 // scoredA accounts for a class A answer: its validity, evidence and the
@@ -378,27 +375,12 @@ func scoredA(s *scoring.Score, c *ClassResult, acc *classAcc) (float64, bool) {
 // scoredBC accounts for a class B or C answer: its drift is its value,
 // and its counts (invalid, lossless, unrequested changes, the edit
 // applied) and components are accumulated.
-func scoredBC(s *scoring.Score, c *ClassResult, acc *classAcc, comps *[metric.NumComponents][]float64) (float64, bool) {
+func scoredBC(s *scoring.Score, acc *classAcc, comps *[metric.NumComponents][]float64) (float64, bool) {
 	res := s.Metric
 	if res == nil {
 		return 0, false
 	}
-	if !res.Valid || !res.SchemaValid {
-		c.Invalid++
-	}
-	if res.Lossless {
-		c.Lossless++
-	}
-	if n := res.UnrequestedChanges; n != nil {
-		acc.unrequested = append(acc.unrequested, float64(*n))
-		if *n == 0 {
-			acc.unchanged++
-		}
-	}
-	if res.EditApplied {
-		acc.applied++
-	}
-	acc.compliance += res.EditCompliance
+	acc.t.add(s, res.Drift)
 	for i, x := range res.Components.List() {
 		comps[i] = append(comps[i], x)
 	}
@@ -430,17 +412,19 @@ func (b *builder) finishBC(c *ClassResult, acc *classAcc, key string) {
 		c.ResidualMedian = ptr(stats.Median(acc.residuals))
 		c.ResidualP95 = ptr(stats.P95(acc.residuals))
 	}
+	t := acc.t
+	c.Invalid, c.Lossless = t.invalid, t.lossless
 	if c.Scored > 0 {
 		n := float64(c.Scored)
-		c.EditComplianceRate = ptr(float64(acc.applied) / n)
-		c.EditComplianceMean = ptr(acc.compliance / n)
-		c.LosslessRate = ptr(float64(c.Lossless) / n)
-		c.InvalidRate = ptr(float64(c.Invalid) / n)
-		c.UnchangedRate = ptr(float64(acc.unchanged) / n)
+		c.EditComplianceRate = ptr(float64(t.applied) / n)
+		c.EditComplianceMean = ptr(t.compliance / n)
+		c.LosslessRate = ptr(float64(t.lossless) / n)
+		c.InvalidRate = ptr(float64(t.invalid) / n)
+		c.UnchangedRate = ptr(float64(t.unchanged) / n)
 	}
-	if len(acc.unrequested) > 0 {
-		c.UnrequestedMedian = ptr(stats.Median(acc.unrequested))
-		c.UnrequestedMax = ptr(int(stats.Quantile(1, acc.unrequested)))
+	if len(t.unrequested) > 0 {
+		c.UnrequestedMedian = ptr(stats.Median(t.unrequested))
+		c.UnrequestedMax = ptr(int(stats.Quantile(1, t.unrequested)))
 	}
 }
 

@@ -6,15 +6,17 @@ import (
 )
 
 // tally counts up a group of class B and C answers: the one summary every
-// section of rows (a size rung and position, a relay step) is made from,
-// so that a row's numbers mean the same in every section.
+// section is made from (a class, a size rung and position, a relay step),
+// so that a number means the same in every section.
 type tally struct {
 	planned, scored, missing, apiErrors, notRun, invalid, cutOff int
-	applied, lossless                                            int
+	applied, lossless, unchanged                                 int
+	compliance                                                   float64 // Σ edit compliance
 	outputTokens                                                 int64
 	cost                                                         float64
 	costUnknown                                                  int
 	drifts                                                       []float64
+	unrequested                                                  []float64 // per answer that held a document
 }
 
 // tallyOf counts up ss. A missing answer counts only as missing; an API
@@ -51,6 +53,13 @@ func (t *tally) add(s *scoring.Score, d float64) {
 	t.drifts = append(t.drifts, d)
 	if s.Metric.EditApplied {
 		t.applied++
+	}
+	t.compliance += s.Metric.EditCompliance
+	if n := s.Metric.UnrequestedChanges; n != nil {
+		t.unrequested = append(t.unrequested, float64(*n))
+		if *n == 0 {
+			t.unchanged++
+		}
 	}
 	if s.Metric.Lossless {
 		t.lossless++
