@@ -56,7 +56,7 @@ func TestCheckFile(t *testing.T) {
 		{"r.bend.json", strings.Replace(valid, `"blocks":[]`, `"blocks":[{"id":"h","kind":"heading","level":9,"spans":[]}]`, 1), "r.bend.json: /blocks/0/level", false, false, "a broken rule is a problem naming the file"},
 		{"", "", "", false, true, "a file that cannot be read is an I/O error"},
 	} {
-		name := tc.name
+		var name string
 		if tc.ioErr {
 			name = t.TempDir() + "/missing.bend.json"
 		} else {

@@ -37,17 +37,17 @@ type chart struct {
 	X0, X1, Y0, Y1 string // the plot area
 	// XTitle and YTitle name the axes with their units; Y2Title the
 	// right axis (the size plot's cost), when there is one.
-	XTitle, YTitle, Y2Title        string
-	XTitleAt, YTitleAt, Y2TitleAt  point
-	XTicks, YTicks, Y2Ticks        []plotTick
-	Bands                          []string // polygons' points
-	Polylines                      []polyline
-	Lines                          []plotLine
-	Bars, Marks                    []plotMark
-	Legend                         []legendItem
-	Empty                          bool
-	top                            float64
-	x0f, x1f, y0f, y1f, rightLabel float64
+	XTitle, YTitle, Y2Title       string
+	XTitleAt, YTitleAt, Y2TitleAt point
+	XTicks, YTicks, Y2Ticks       []plotTick
+	Bands                         []string // polygons' points
+	Polylines                     []polyline
+	Lines                         []plotLine
+	Bars, Marks                   []plotMark
+	Legend                        []legendItem
+	Empty                         bool
+	top                           float64
+	x0f, x1f, y0f, y1f            float64
 }
 
 type point struct{ X, Y string }
