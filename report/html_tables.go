@@ -203,16 +203,13 @@ func naturalTable(r *Report) *htmlTable {
 	}
 	th := r.Thresholds
 	t := &htmlTable{ID: "natural-table",
-		Head: []string{"model", "class", "n", "median drift [95% CI]", "P95 drift", "edits applied", "lossless", "unchanged", "median within limit", "P95 within limit", "edits applied within gate"}}
+		Head: []string{"model", "class", "n", "median drift [95% CI]", "P95 drift", "edits applied", "lossless", "unchanged", "unrequested", "median within limit", "P95 within limit", "edits applied within gate"}}
 	within := func(v *float64, limit float64, atLeast bool) htmlCell {
-		if v == nil {
+		ok, bound, measured := withinLimit(v, limit, atLeast)
+		if !measured {
 			return htmlCell{Text: "n/a"}
 		}
-		ok, op := *v <= limit, "≤"
-		if atLeast {
-			ok, op = *v >= limit, "≥"
-		}
-		return checked(ok, fmt.Sprintf("%s %s", op, num(limit)))
+		return checked(ok, bound)
 	}
 	for _, model := range r.Models {
 		nr := r.Natural[model]
@@ -223,12 +220,10 @@ func naturalTable(r *Report) *htmlTable {
 			if c == nil {
 				continue
 			}
-			medLimit, p95Limit, gate := th.ClassBMedianMax, th.ClassBP95Max, th.ClassBEditAppliedMin
-			if c.Class == task.ClassC {
-				medLimit, p95Limit, gate = th.ClassCMedianMax, th.ClassCP95Max, th.ClassCEditAppliedMin
-			}
+			medLimit, p95Limit, gate := naturalLimits(th, c.Class)
 			t.add(model, c.Class, strconv.Itoa(c.Documents), withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"),
-				percentOr(c.EditComplianceRate), percentOr(c.LosslessRate), percentOr(c.UnchangedRate))
+				percentOr(c.EditComplianceRate), percentOr(c.LosslessRate), percentOr(c.UnchangedRate),
+				numOr(c.UnrequestedMedian, "n/a")+" / "+intOr(c.UnrequestedMax))
 			row := &t.Rows[len(t.Rows)-1]
 			row.Cells = append(row.Cells, within(c.MedianDrift, medLimit, false), within(c.P95Drift, p95Limit, false), within(c.EditComplianceRate, gate, true))
 		}

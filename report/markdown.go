@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bendscript.com/round-trip-harness/config"
 	"bufio"
 	"cmp"
 	"fmt"
@@ -307,19 +308,13 @@ func (m mdWriter) natural(r *Report) {
 			if c == nil {
 				continue
 			}
-			medLimit, p95Limit, gate := t.ClassBMedianMax, t.ClassBP95Max, t.ClassBEditAppliedMin
-			if c.Class == task.ClassC {
-				medLimit, p95Limit, gate = t.ClassCMedianMax, t.ClassCP95Max, t.ClassCEditAppliedMin
-			}
+			medLimit, p95Limit, gate := naturalLimits(t, c.Class)
 			within := func(v *float64, limit float64, atLeast bool) string {
-				if v == nil {
+				ok, bound, measured := withinLimit(v, limit, atLeast)
+				if !measured {
 					return "n/a"
 				}
-				ok := *v <= limit
-				if atLeast {
-					ok = *v >= limit
-				}
-				return fmt.Sprintf("%s (%s %s)", mark(ok), map[bool]string{true: "≥", false: "≤"}[atLeast], num(limit))
+				return fmt.Sprintf("%s (%s)", mark(ok), bound)
 			}
 			m.p("| %s | %s | %d | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s |\n", code(model), c.Class, c.Documents,
 				withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"), percentOr(c.EditComplianceRate),
@@ -376,6 +371,27 @@ func (m mdWriter) models(r *Report) {
 		m.p("| %s | %s | %s | %s | %d | %d |\n", code(model), control(mr, "temperature"), control(mr, "seed"), providerList(mr, mdText), reasoning, output)
 	}
 	m.p("\n")
+}
+
+// naturalLimits are the limits the natural section shows a class against:
+// §8.5's median and P95 and the harness's edits-applied gate.
+func naturalLimits(t config.Thresholds, class string) (median, p95, gate float64) {
+	if class == task.ClassC {
+		return t.ClassCMedianMax, t.ClassCP95Max, t.ClassCEditAppliedMin
+	}
+	return t.ClassBMedianMax, t.ClassBP95Max, t.ClassBEditAppliedMin
+}
+
+// withinLimit says whether v is within limit (at most, or at least), and
+// the bound as "≤ 0.05"; measured is false when v is nil.
+func withinLimit(v *float64, limit float64, atLeast bool) (ok bool, bound string, measured bool) {
+	if v == nil {
+		return false, "", false
+	}
+	if atLeast {
+		return *v >= limit, "≥ " + num(limit), true
+	}
+	return *v <= limit, "≤ " + num(limit), true
 }
 
 // costText is a known cost in USD, with the calls whose cost is unknown
