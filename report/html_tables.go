@@ -18,19 +18,31 @@ import (
 // rows are built here from the Report, cell by cell as the Markdown
 // writer formats them, without its Markdown markup.
 
-// htmlTable is one table of the viewer.
+// htmlTable is one table of the report, as rows of plain-text cells; the
+// viewer renders it (the template escapes every cell) and, for the tables
+// both have, the Markdown writer too (writeTable), so the two never
+// compute a cell apart. The first column is the model.
 type htmlTable struct {
 	ID, Title, Note string
 	Head            []string
 	Rows            []htmlRow
 	// Sortable is set on long tables: clicking a column sorts by it.
 	Sortable bool
+	// MDTitle and MDNote are the Markdown section's heading and text (the
+	// HTML's Title and Note are the viewer's); MDAlign is the Markdown
+	// alignment row.
+	MDTitle, MDNote, MDAlign string
 }
 
 type htmlRow struct{ Cells []htmlCell }
 
-// htmlCell is one cell; Class is "ok" or "bad" for a ✔ or ✘ cell.
-type htmlCell struct{ Text, Class string }
+// htmlCell is one cell; Class is "ok" or "bad" for a ✔ or ✘ cell. Free is
+// set on text a server chose (a provider's name), which the Markdown
+// escapes; every other cell is the harness's own words and numbers.
+type htmlCell struct {
+	Text, Class string
+	Free        bool
+}
 
 // sortableRows is the number of rows from which a table is sortable.
 const sortableRows = 8
@@ -47,9 +59,9 @@ func (t *htmlTable) add(cells ...string) {
 // checked is a cell that holds (✔) or not (✘).
 func checked(ok bool, text string) htmlCell {
 	if ok {
-		return htmlCell{text, "ok"}
+		return htmlCell{Text: text, Class: "ok"}
 	}
-	return htmlCell{text, "bad"}
+	return htmlCell{Text: text, Class: "bad"}
 }
 
 // numberTables are the tables of the viewer's "Numbers" section, in the
@@ -66,7 +78,11 @@ func numberTables(r *Report) []htmlTable {
 
 func driftTable(r *Report) htmlTable {
 	t := htmlTable{ID: "drift", Title: "Drift (classes B and C)",
-		Note: "Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95% interval of the median; noise is the range of the median across repeats. Components are medians over documents. Lossless, residual, unchanged, unrequested and invalid are the harness's own (see the lossless table).",
+		Note:    "Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95% interval of the median; noise is the range of the median across repeats. Components are medians over documents. Lossless, residual, unchanged, unrequested and invalid are the harness's own (see the lossless table).",
+		MDTitle: "Drift (classes B and C)",
+		MDNote: "Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95% interval of the median; noise is the range of the median across repeats. Components are medians over documents. " +
+			"Beside §8.4, the harness's own (`metric/doc.go`): *lossless*, the share of answers equal to the expected document up to member order, declared id, edge order, how self-references are written and aligned new ids; *residual*, the sixth component (median / P95 over documents), not part of the drift; *unchanged*, the share of answers with no unrequested change, and the median / max count of them; *invalid*, answers with no document or one that fails validation.",
+		MDAlign: "|---|---|---:|---:|---:|---:|---:|" + strings.Repeat("---:|", metric.NumComponents) + "---:|---:|---:|---:|---:|---:|",
 		Head: append(append([]string{"model", "class", "n", "median [95% CI]", "P95", "max", "noise (range)"}, metric.ComponentLabels[:]...),
 			"edit applied", "lossless", "residual", "unchanged", "unrequested", "invalid")}
 	for _, model := range r.Models {
@@ -93,8 +109,9 @@ func driftTable(r *Report) htmlTable {
 }
 
 func faithTable(r *Report) htmlTable {
-	t := htmlTable{ID: "faithfulness", Title: "Faithfulness (class A)",
-		Head: []string{"model", "n", "faithfulness [95% CI]", "noise (range)", "decided", "undecided", "votes faithful / unfaithful / error", "ungrounded votes", "judge agreement", "evidence resolved", "invalid"}}
+	t := htmlTable{ID: "faithfulness", Title: "Faithfulness (class A)", MDTitle: "Faithfulness (class A)",
+		MDAlign: "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+		Head:    []string{"model", "n", "faithfulness [95% CI]", "noise (range)", "decided", "undecided", "votes faithful / unfaithful / error", "ungrounded votes", "judge agreement", "evidence resolved", "invalid"}}
 	for _, model := range r.Models {
 		c := r.Results[model].ClassA
 		if c == nil || c.Judging == nil {
@@ -109,9 +126,10 @@ func faithTable(r *Report) htmlTable {
 }
 
 func callsTable(r *Report) htmlTable {
-	t := htmlTable{ID: "calls", Title: "Calls: tokens, cost and latency",
-		Note: "Cached: the share of prompt tokens the provider served from its cache. Cost: the known cost; calls whose cost was not reported are counted beside it.",
-		Head: []string{"model", "class", "planned", "scored", "API errors", "missing", "prompt tokens", "cached", "completion tokens", "cost (USD)", "latency p50 / p95 / max (ms)"}}
+	t := htmlTable{ID: "calls", Title: "Calls: tokens, cost and latency", MDTitle: "Calls",
+		MDAlign: "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+		Note:    "Cached: the share of prompt tokens the provider served from its cache. Cost: the known cost; calls whose cost was not reported are counted beside it.",
+		Head:    []string{"model", "class", "planned", "scored", "API errors", "missing", "prompt tokens", "cached", "completion tokens", "cost (USD)", "latency p50 / p95 / max (ms)"}}
 	for _, model := range r.Models {
 		for _, class := range Classes {
 			c := r.Results[model].Class(class)
@@ -128,13 +146,14 @@ func callsTable(r *Report) htmlTable {
 }
 
 func modelsTable(r *Report) htmlTable {
-	t := htmlTable{ID: "models", Title: "Models",
+	t := htmlTable{ID: "models", Title: "Models", MDTitle: "Models", MDAlign: "|---|---|---|---|---:|---:|",
 		Note: "Which determinism controls each model's requests carried (§8.7 \"where supported\"), who served the answers, and how many were cut off at the output budget.",
 		Head: []string{"model", "temperature", "seed", "providers", "cut off while reasoning", "cut off (output)"}}
 	for _, model := range r.Models {
 		mr := r.Results[model]
 		reasoning, output := cutOffs(mr)
 		t.add(model, control(mr, "temperature"), control(mr, "seed"), providerList(mr, func(s string) string { return s }), strconv.Itoa(reasoning), strconv.Itoa(output))
+		t.Rows[len(t.Rows)-1].Cells[3].Free = true // the providers are whatever the server said
 	}
 	return t
 }

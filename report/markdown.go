@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -31,10 +30,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	md.size(r)
 	md.relay(r)
 	md.natural(r)
-	md.drift(r)
-	md.faithfulness(r)
-	md.calls(r)
-	md.models(r)
+	for _, t := range []htmlTable{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
+		md.table(t)
+	}
 	md.warnings(r)
 	md.footer(r)
 	return bw.Flush()
@@ -106,6 +104,32 @@ func (m mdWriter) matrix(r *Report) {
 	}
 	if own {
 		m.p("\n† %s\n", ownFootnote)
+	}
+	m.p("\n")
+}
+
+// table writes a table the viewer shows too (htmlTable): its section
+// heading and text, its head, and its rows, the model as code and text a
+// server chose escaped. A table without rows keeps its heading and head.
+func (m mdWriter) table(t htmlTable) {
+	m.p("## %s\n\n", t.MDTitle)
+	if t.MDNote != "" {
+		m.p("%s\n\n", t.MDNote)
+	}
+	m.p("| %s |\n%s\n", strings.Join(t.Head, " | "), t.MDAlign)
+	for _, row := range t.Rows {
+		cells := make([]string, len(row.Cells))
+		for i, c := range row.Cells {
+			switch {
+			case i == 0:
+				cells[i] = code(c.Text)
+			case c.Free:
+				cells[i] = mdText(c.Text)
+			default:
+				cells[i] = c.Text
+			}
+		}
+		m.p("| %s |\n", strings.Join(cells, " | "))
 	}
 	m.p("\n")
 }
@@ -201,72 +225,6 @@ func planned(mr *ModelResult) int {
 	return n
 }
 
-func (m mdWriter) drift(r *Report) {
-	m.p("## Drift (classes B and C)\n\n")
-	m.p("Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95%% interval of the median; noise is the range of the median across repeats. Components are medians over documents. " +
-		"Beside §8.4, the harness's own (`metric/doc.go`): *lossless*, the share of answers equal to the expected document up to member order, declared id, edge order, how self-references are written and aligned new ids; *residual*, the sixth component (median / P95 over documents), not part of the drift; *unchanged*, the share of answers with no unrequested change, and the median / max count of them; *invalid*, answers with no document or one that fails validation.\n\n")
-	m.p("| model | class | n | median [95%% CI] | P95 | max | noise (range) | %s | edit applied | lossless | residual | unchanged | unrequested | invalid |\n", strings.Join(metric.ComponentLabels[:], " | "))
-	m.p("|---|---|---:|---:|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|\n", strings.Repeat("---:|", metric.NumComponents))
-	for _, model := range r.Models {
-		for _, class := range []string{task.ClassB, task.ClassC} {
-			c := r.Results[model].Class(class)
-			if c == nil {
-				continue
-			}
-			m.p("| %s | %s | %d | %s | %s | %s | %s |", code(model), class, c.Documents,
-				withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"), numOr(c.MaxDrift, "n/a"), noiseText(c.Noise))
-			for i := range metric.NumComponents {
-				if cm := c.ComponentMedians; cm != nil {
-					m.p(" %s |", num(cm.List()[i]))
-				} else {
-					m.p(" n/a |")
-				}
-			}
-			m.p(" %s | %s | %s / %s | %s | %s / %s | %d |\n", percentOr(c.EditComplianceRate), percentOr(c.LosslessRate),
-				numOr(c.ResidualMedian, "n/a"), numOr(c.ResidualP95, "n/a"), percentOr(c.UnchangedRate),
-				numOr(c.UnrequestedMedian, "n/a"), intOr(c.UnrequestedMax), c.Invalid)
-		}
-	}
-	m.p("\n")
-}
-
-func (m mdWriter) faithfulness(r *Report) {
-	m.p("## Faithfulness (class A)\n\n")
-	m.p("| model | n | faithfulness [95%% CI] | noise (range) | decided | undecided | votes faithful / unfaithful / error | ungrounded votes | judge agreement | evidence resolved | invalid |\n")
-	m.p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, model := range r.Models {
-		c := r.Results[model].ClassA
-		if c == nil {
-			continue
-		}
-		j := c.Judging
-		m.p("| %s | %d | %s | %s | %d | %d | %d / %d / %d | %d | %s | %s | %d |\n", code(model), c.Documents,
-			withInterval(c.Faithfulness, c.FaithfulnessInterval), noiseText(c.Noise), j.Decided, j.Undecided,
-			j.Votes.Faithful, j.Votes.Unfaithful, j.Votes.Error, j.Votes.Ungrounded,
-			percentOr(j.Agreement), percentOr(c.EvidenceResolvedMean), c.Invalid)
-	}
-	m.p("\n")
-}
-
-func (m mdWriter) calls(r *Report) {
-	m.p("## Calls\n\n")
-	m.p("| model | class | planned | scored | API errors | missing | prompt tokens | cached | completion tokens | cost (USD) | latency p50 / p95 / max (ms) |\n")
-	m.p("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, model := range r.Models {
-		for _, class := range Classes {
-			c := r.Results[model].Class(class)
-			if c == nil {
-				continue
-			}
-			cost, cached := costText(c.Cost.USD, c.Cost.Unknown), cachedText(c.Tokens)
-			m.p("| %s | %s | %d | %d | %d | %d | %d | %s | %d | %s | %d / %d / %d |\n", code(model), class,
-				c.Planned, c.Scored, c.APIErrors, c.Missing, c.Tokens.Prompt, cached, c.Tokens.Completion, cost,
-				c.LatencyMS.P50, c.LatencyMS.P95, c.LatencyMS.Max)
-		}
-	}
-	m.p("\n")
-}
-
 // size is the size suite's table: per model and rung, each position and
 // the rung as a whole.
 func (m mdWriter) size(r *Report) {
@@ -355,20 +313,6 @@ func (m mdWriter) relay(r *Report) {
 			parts = append(parts, fmt.Sprintf("%s: %d", k, rm.FirstExceed[k]))
 		}
 		m.p("- %s: %s\n", code(rm.Model), strings.Join(parts, ", "))
-	}
-	m.p("\n")
-}
-
-// models says per model what its requests carried and who served them:
-// the determinism controls sent or lacking (§8.7 "where supported"), the
-// providers, and the answers cut off at the output budget.
-func (m mdWriter) models(r *Report) {
-	m.p("## Models\n\n| model | temperature | seed | providers | cut off while reasoning | cut off (output) |\n|---|---|---|---|---:|---:|\n")
-	for _, model := range r.Models {
-		mr := r.Results[model]
-		reasoning, output := cutOffs(mr)
-		// The provider is whatever the server said: text, never markup.
-		m.p("| %s | %s | %s | %s | %d | %d |\n", code(model), control(mr, "temperature"), control(mr, "seed"), providerList(mr, mdText), reasoning, output)
 	}
 	m.p("\n")
 }
