@@ -42,6 +42,8 @@ type htmlRow struct{ Cells []htmlCell }
 type htmlCell struct {
 	Text, Class string
 	Free        bool
+	// Strong marks a row's total (a rung's "all"), bold in the Markdown.
+	Strong bool
 }
 
 // sortableRows is the number of rows from which a table is sortable.
@@ -164,12 +166,15 @@ func sizeTable(r *Report) *htmlTable {
 		return nil
 	}
 	t := &htmlTable{ID: "size-table", Note: "One value per answer; the rung's row (all) aggregates its positions. Cut off: answers stopped at the output budget.",
-		Head: []string{"model", "rung", "bytes", "position", "n", "median drift", "P95 drift", "edits applied", "lossless", "invalid", "cut off", "output tokens", "cost (USD)"}}
+		MDTitle: "Size ladder", MDNote: "The same edits at the start, middle and end of documents of growing size (one value per answer; the rung's row aggregates its positions). Cut off: answers stopped at the output budget.",
+		MDAlign: "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+		Head:    []string{"model", "rung", "bytes", "position", "n", "median drift", "P95 drift", "edits applied", "lossless", "invalid", "cut off", "output tokens", "cost (USD)"}}
 	for _, row := range r.Size {
 		cost := costText(row.Cost, row.CostUnknown)
 		t.add(row.Model, row.Rung, strconv.Itoa(row.Bytes), row.Position, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"),
 			numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), percentOr(row.Lossless), strconv.Itoa(row.Invalid),
 			strconv.Itoa(row.CutOff), strconv.FormatInt(row.OutputTokens, 10), cost)
+		t.Rows[len(t.Rows)-1].Cells[3].Strong = row.Position == PositionAll
 	}
 	return t
 }
@@ -181,7 +186,9 @@ func relayTable(r *Report) *htmlTable {
 		return nil
 	}
 	t := &htmlTable{ID: "relay-table", Note: "↺: the step expects the source itself, so its drift is the drift against the source. Not run: chains ended earlier by an answer with no document (drift 1).",
-		Head: []string{"model", "step", "edit", "chains", "median drift [95% CI]", "P95 drift", "edits applied", "lossless", "not run", "API errors", "missing"}}
+		MDTitle: "Relay", MDNote: "Each chain edits one document step after step, every step given the model's own previous answer (B, C, C⁻¹, B⁻¹, repeated); steps marked ↺ expect the source itself, so their drift is the drift against the source. A chain whose answer held no document ends there; its later steps are not run and count as drift 1.",
+		MDAlign: "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+		Head:    []string{"model", "step", "edit", "chains", "median drift [95% CI]", "P95 drift", "edits applied", "lossless", "not run", "API errors", "missing"}}
 	for _, s := range r.Relay {
 		step := strconv.Itoa(s.Step)
 		if s.RoundTrip {
@@ -197,6 +204,16 @@ func relayTable(r *Report) *htmlTable {
 // their class's P95 threshold at each step.
 func relayBreaks(r *Report) []string {
 	var out []string
+	for _, b := range breaksOf(r) {
+		out = append(out, b[0]+": "+b[1])
+	}
+	return out
+}
+
+// breaksOf is relayBreaks as (model, counts) pairs, for each writer to
+// format the model its way.
+func breaksOf(r *Report) [][2]string {
+	var out [][2]string
 	for _, rm := range r.RelayModels {
 		var parts []string
 		for _, k := range slices.SortedFunc(maps.Keys(rm.FirstExceed), func(a, b string) int {
@@ -209,7 +226,7 @@ func relayBreaks(r *Report) []string {
 		}) {
 			parts = append(parts, fmt.Sprintf("%s: %d", k, rm.FirstExceed[k]))
 		}
-		out = append(out, rm.Model+": "+strings.Join(parts, ", "))
+		out = append(out, [2]string{rm.Model, strings.Join(parts, ", ")})
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"bendscript.com/round-trip-harness/config"
 	"bufio"
-	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -27,8 +26,13 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if gated(r.Suite) {
 		md.matrix(r)
 	}
-	md.size(r)
-	md.relay(r)
+	if t := sizeTable(r); t != nil {
+		md.table(*t)
+	}
+	if t := relayTable(r); t != nil {
+		md.table(*t)
+		md.breaks(r)
+	}
 	md.natural(r)
 	for _, t := range []htmlTable{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
 		md.table(t)
@@ -125,11 +129,23 @@ func (m mdWriter) table(t htmlTable) {
 				cells[i] = code(c.Text)
 			case c.Free:
 				cells[i] = mdText(c.Text)
+			case c.Strong:
+				cells[i] = "**" + c.Text + "**"
 			default:
 				cells[i] = c.Text
 			}
 		}
 		m.p("| %s |\n", strings.Join(cells, " | "))
+	}
+	m.p("\n")
+}
+
+// breaks lists per model where relay chains first exceeded their class's
+// P95 threshold.
+func (m mdWriter) breaks(r *Report) {
+	m.p("First step at which a chain's drift exceeds its class's §8.5 P95 threshold:\n\n")
+	for _, b := range breaksOf(r) {
+		m.p("- %s: %s\n", code(b[0]), b[1])
 	}
 	m.p("\n")
 }
@@ -225,27 +241,6 @@ func planned(mr *ModelResult) int {
 	return n
 }
 
-// size is the size suite's table: per model and rung, each position and
-// the rung as a whole.
-func (m mdWriter) size(r *Report) {
-	if len(r.Size) == 0 {
-		return
-	}
-	m.p("## Size ladder\n\nThe same edits at the start, middle and end of documents of growing size (one value per answer; the rung's row aggregates its positions). Cut off: answers stopped at the output budget.\n\n")
-	m.p("| model | rung | bytes | position | n | median drift | P95 drift | edits applied | lossless | invalid | cut off | output tokens | cost (USD) |\n")
-	m.p("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, row := range r.Size {
-		cost := costText(row.Cost, row.CostUnknown)
-		pos := row.Position
-		if pos == PositionAll {
-			pos = "**all**"
-		}
-		m.p("| %s | %s | %d | %s | %d | %s | %s | %s | %s | %d | %d | %d | %s |\n", code(row.Model), row.Rung, row.Bytes, pos, row.Scored,
-			numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), percentOr(row.Lossless), row.Invalid, row.CutOff, row.OutputTokens, cost)
-	}
-	m.p("\n")
-}
-
 // natural is the natural suite's table: the gating suite's numbers for
 // classes B and C over the natural tasks, the thresholds marked as
 // information.
@@ -279,40 +274,6 @@ func (m mdWriter) natural(r *Report) {
 				percentOr(c.LosslessRate), percentOr(c.UnchangedRate), numOr(c.UnrequestedMedian, "n/a"), intOr(c.UnrequestedMax),
 				within(c.MedianDrift, medLimit, false), within(c.P95Drift, p95Limit, false), within(c.EditComplianceRate, gate, true))
 		}
-	}
-	m.p("\n")
-}
-
-// relay is the relay suite's per-step table and where chains broke.
-func (m mdWriter) relay(r *Report) {
-	if len(r.Relay) == 0 {
-		return
-	}
-	m.p("## Relay\n\nEach chain edits one document step after step, every step given the model's own previous answer (B, C, C⁻¹, B⁻¹, repeated); steps marked ↺ expect the source itself, so their drift is the drift against the source. A chain whose answer held no document ends there; its later steps are not run and count as drift 1.\n\n")
-	m.p("| model | step | edit | chains | median drift [95%% CI] | P95 drift | edits applied | lossless | not run | API errors | missing |\n")
-	m.p("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, s := range r.Relay {
-		step := strconv.Itoa(s.Step)
-		if s.RoundTrip {
-			step += " ↺"
-		}
-		m.p("| %s | %s | %s | %d | %s | %s | %s | %s | %d | %d | %d |\n", code(s.Model), step, s.Edit, s.Chains,
-			withInterval(s.MedianDrift, s.MedianInterval), numOr(s.P95Drift, "n/a"), percentOr(s.EditsApplied), percentOr(s.Lossless), s.NotRun, s.APIErrors, s.Missing)
-	}
-	m.p("\nFirst step at which a chain's drift exceeds its class's §8.5 P95 threshold:\n\n")
-	for _, rm := range r.RelayModels {
-		var parts []string
-		for _, k := range slices.SortedFunc(maps.Keys(rm.FirstExceed), func(a, b string) int {
-			ai, aerr := strconv.Atoi(a)
-			bi, berr := strconv.Atoi(b)
-			if aerr != nil || berr != nil {
-				return cmp.Compare(a, b) // "never" after the numbers
-			}
-			return cmp.Compare(ai, bi)
-		}) {
-			parts = append(parts, fmt.Sprintf("%s: %d", k, rm.FirstExceed[k]))
-		}
-		m.p("- %s: %s\n", code(rm.Model), strings.Join(parts, ", "))
 	}
 	m.p("\n")
 }
