@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bendscript.com/round-trip-harness/suites"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"
 )
 

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bendscript.com/round-trip-harness/suites"
 	"bytes"
 	"context"
 	"fmt"
@@ -14,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/suites"
+	"github.com/chromedp/chromedp"
 )
 
 // browsers are the Chromium binaries the browser test looks for, in order.

@@ -1,13 +1,13 @@
 package report
 
 import (
-	"bendscript.com/round-trip-harness/stats"
 	"cmp"
 	"strings"
 	"time"
 
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"

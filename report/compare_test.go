@@ -1,13 +1,13 @@
 package report
 
 import (
-	"bendscript.com/round-trip-harness/stats"
 	"bytes"
 	"fmt"
 	"math"
 	"testing"
 
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/stats"
 )
 
 // comparePair is two runs of the same models: vendor/drifty improves on

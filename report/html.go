@@ -91,17 +91,17 @@ type page struct {
 	Plots       []chart  // per (model, class): the documents' values
 	SizePlots   []chart  // the size suite: drift and cost against size, per model
 	SizeCost    bool     // the size plots draw cost bars: some cost was reported
-	SizeTable   *htmlTable
+	SizeTable   *reportTable
 	RelayPlots  []chart // the relay suite: drift against step, per model
-	RelayTable  *htmlTable
+	RelayTable  *reportTable
 	RelayBreaks []string
 	Gated       bool // the verdict applies the thresholds (gating, all)
 	// VerdictText is the verdict line; MatrixHeading the threshold
 	// table's heading (custom when any threshold differs from §8.5).
 	VerdictText, MatrixHeading string
 	VerdictClass               string // pass, fail, or neutral (informational)
-	Natural                    *htmlTable
-	Numbers                    []htmlTable // the Markdown's other tables: drift, faithfulness, calls, models
+	Natural                    *reportTable
+	Numbers                    []reportTable // the Markdown's other tables: drift, faithfulness, calls, models
 	Lossless                   []losslessRow
 	Footnote                   string // explains the † of the harness's own thresholds
 	Transcripts                []transcriptView

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bendscript.com/round-trip-harness/suites"
 	"bytes"
 	"html"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 )
 

@@ -1,13 +1,13 @@
 package report
 
 import (
-	"bendscript.com/round-trip-harness/suites"
 	"bytes"
 	"encoding/xml"
 	"strings"
 	"testing"
 
 	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/suites"
 )
 
 // The JUnit schema as CI test reporters read it (Jenkins' junit plugin,

@@ -1,17 +1,11 @@
 package report
 
 import (
-	"bendscript.com/round-trip-harness/config"
 	"bufio"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
-
-	"bendscript.com/round-trip-harness/task"
-	"bendscript.com/round-trip-harness/transcript"
 )
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, for pull
@@ -33,8 +27,10 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		md.table(*t)
 		md.breaks(r)
 	}
-	md.natural(r)
-	for _, t := range []htmlTable{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
+	if t := naturalTable(r); t != nil {
+		md.table(*t)
+	}
+	for _, t := range []reportTable{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
 		md.table(t)
 	}
 	md.warnings(r)
@@ -112,10 +108,10 @@ func (m mdWriter) matrix(r *Report) {
 	m.p("\n")
 }
 
-// table writes a table the viewer shows too (htmlTable): its section
+// table writes a table the viewer shows too (reportTable): its section
 // heading and text, its head, and its rows, the model as code and text a
 // server chose escaped. A table without rows keeps its heading and head.
-func (m mdWriter) table(t htmlTable) {
+func (m mdWriter) table(t reportTable) {
 	m.p("## %s\n\n", t.MDTitle)
 	if t.MDNote != "" {
 		m.p("%s\n\n", t.MDNote)
@@ -131,6 +127,8 @@ func (m mdWriter) table(t htmlTable) {
 				cells[i] = mdText(c.Text)
 			case c.Strong:
 				cells[i] = "**" + c.Text + "**"
+			case c.Class != "":
+				cells[i] = mark(c.Class == "ok") + " (" + c.Text + ")"
 			default:
 				cells[i] = c.Text
 			}
@@ -239,119 +237,6 @@ func planned(mr *ModelResult) int {
 		}
 	}
 	return n
-}
-
-// natural is the natural suite's table: the gating suite's numbers for
-// classes B and C over the natural tasks, the thresholds marked as
-// information.
-func (m mdWriter) natural(r *Report) {
-	if len(r.Natural) == 0 {
-		return
-	}
-	t := r.Thresholds
-	m.p("## Natural suite (information)\n\nThe 40 class B and C changes asked for as an editor would, no id dictated for new content; the output's new ids are aligned to the expected document's before scoring (`metric/doc.go`). The same numbers and thresholds as the gating suite's, shown as information: they decide no verdict.\n\n")
-	m.p("| model | class | n | median drift [95%% CI] | P95 drift | edits applied | lossless | unchanged | unrequested | median within limit | P95 within limit | edits applied within gate |\n")
-	m.p("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n")
-	for _, model := range r.Models {
-		nr := r.Natural[model]
-		if nr == nil {
-			continue
-		}
-		for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {
-			if c == nil {
-				continue
-			}
-			medLimit, p95Limit, gate := naturalLimits(t, c.Class)
-			within := func(v *float64, limit float64, atLeast bool) string {
-				ok, bound, measured := withinLimit(v, limit, atLeast)
-				if !measured {
-					return "n/a"
-				}
-				return fmt.Sprintf("%s (%s)", mark(ok), bound)
-			}
-			m.p("| %s | %s | %d | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s |\n", code(model), c.Class, c.Documents,
-				withInterval(c.MedianDrift, c.MedianInterval), numOr(c.P95Drift, "n/a"), percentOr(c.EditComplianceRate),
-				percentOr(c.LosslessRate), percentOr(c.UnchangedRate), numOr(c.UnrequestedMedian, "n/a"), intOr(c.UnrequestedMax),
-				within(c.MedianDrift, medLimit, false), within(c.P95Drift, p95Limit, false), within(c.EditComplianceRate, gate, true))
-		}
-	}
-	m.p("\n")
-}
-
-// naturalLimits are the limits the natural section shows a class against:
-// §8.5's median and P95 and the harness's edits-applied gate.
-func naturalLimits(t config.Thresholds, class string) (median, p95, gate float64) {
-	if class == task.ClassC {
-		return t.ClassCMedianMax, t.ClassCP95Max, t.ClassCEditAppliedMin
-	}
-	return t.ClassBMedianMax, t.ClassBP95Max, t.ClassBEditAppliedMin
-}
-
-// withinLimit says whether v is within limit (at most, or at least), and
-// the bound as "≤ 0.05"; measured is false when v is nil.
-func withinLimit(v *float64, limit float64, atLeast bool) (ok bool, bound string, measured bool) {
-	if v == nil {
-		return false, "", false
-	}
-	if atLeast {
-		return *v >= limit, "≥ " + num(limit), true
-	}
-	return *v <= limit, "≤ " + num(limit), true
-}
-
-// costText is a known cost in USD, with the calls whose cost is unknown
-// counted beside it.
-func costText(usd float64, unknown int) string {
-	cost := fmt.Sprintf("%.4f", usd)
-	if unknown > 0 {
-		cost += fmt.Sprintf(" (+%d unknown)", unknown)
-	}
-	return cost
-}
-
-// cachedText is the share of prompt tokens the provider served from its
-// cache (the three tasks of a document share their prefix), or n/a.
-func cachedText(t Tokens) string {
-	if t.Prompt == 0 {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.0f%%", 100*float64(t.Cached)/float64(t.Prompt))
-}
-
-// control says whether a model's requests carried the determinism
-// control p (temperature, seed).
-func control(mr *ModelResult, p string) string {
-	switch d := mr.Determinism; {
-	case d == nil:
-		return "not recorded"
-	case slices.Contains(d.Lacking, p):
-		return "not supported, not sent"
-	case d.Source == transcript.DeterminismUnchecked:
-		return "sent, unchecked"
-	}
-	return "sent"
-}
-
-// providerList lists who served a model's answers, with counts, each
-// provider's name passed through text (escaping for the writer).
-func providerList(mr *ModelResult, text func(string) string) string {
-	var providers []string
-	for _, p := range slices.Sorted(maps.Keys(mr.Providers)) {
-		providers = append(providers, fmt.Sprintf("%s (%d)", text(p), mr.Providers[p]))
-	}
-	return strings.Join(providers, ", ")
-}
-
-// cutOffs counts a model's answers cut off at the output budget while
-// reasoning and in the answer itself.
-func cutOffs(mr *ModelResult) (reasoning, output int) {
-	for _, class := range Classes {
-		if c := mr.Class(class); c != nil {
-			reasoning += c.CutOffReasoning
-			output += c.CutOffOutput
-		}
-	}
-	return reasoning, output
 }
 
 func (m mdWriter) warnings(r *Report) {

@@ -1,13 +1,13 @@
 package report
 
 import (
-	"bendscript.com/round-trip-harness/config"
-	"bendscript.com/round-trip-harness/stats"
 	"fmt"
 	"strconv"
 
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/task"
 )
 

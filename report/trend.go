@@ -198,9 +198,9 @@ type trendData struct {
 	Policy       string
 	CSS          template.CSS
 	T            *TrendReport
-	ReportsTable htmlTable
+	ReportsTable reportTable
 	Charts       []chart
-	Tables       []htmlTable
+	Tables       []reportTable
 }
 
 // trendShapes and the model classes m0… give each model its own shape
@@ -212,7 +212,7 @@ var trendShapes = []string{"circle", "triangle", "square"}
 func (tr *TrendReport) WriteHTML(w io.Writer) error {
 	d := trendData{Policy: fmt.Sprintf("default-src 'none'; style-src '%s'; img-src data:; base-uri 'none'; form-action 'none'", cspHash(viewerCSS)),
 		CSS: template.CSS(viewerCSS), T: tr}
-	d.ReportsTable = htmlTable{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric"}}
+	d.ReportsTable = reportTable{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric"}}
 	for i, r := range tr.Reports {
 		d.ReportsTable.add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion)
 	}
@@ -254,7 +254,7 @@ func (tr *TrendReport) WriteHTML(w io.Writer) error {
 	}
 	for _, s := range tr.Series {
 		t := s.table(tr)
-		ht := htmlTable{ID: fmt.Sprintf("t-%d", len(d.Tables)), Title: fmt.Sprintf("%s · %s · class %s", s.Model, s.Suite, s.Class), Head: t.header}
+		ht := reportTable{ID: fmt.Sprintf("t-%d", len(d.Tables)), Title: fmt.Sprintf("%s · %s · class %s", s.Model, s.Suite, s.Class), Head: t.header}
 		for _, row := range t.rows {
 			ht.add(row...)
 		}

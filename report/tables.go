@@ -8,24 +8,25 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
-// The viewer holds every table of the Markdown report, with the same
-// columns (TestHTMLHasEveryMarkdownTable holds them to it), so that a
-// person who opens the HTML misses nothing the job summary shows. The
-// rows are built here from the Report, cell by cell as the Markdown
-// writer formats them, without its Markdown markup.
+// The report's tables are built here, once, from the Report: rows of
+// plain-text cells that the viewer renders (the HTML holds every table
+// of the Markdown; TestHTMLHasEveryMarkdownTable holds it to that) and
+// the Markdown writer renders too (mdWriter.table), so the two never
+// compute a cell apart and neither knows what a row means.
 
-// htmlTable is one table of the report, as rows of plain-text cells; the
-// viewer renders it (the template escapes every cell) and, for the tables
-// both have, the Markdown writer too (writeTable), so the two never
-// compute a cell apart. The first column is the model.
-type htmlTable struct {
+// reportTable is one table of the report, as rows of plain-text cells;
+// the viewer renders it (the template escapes every cell), and so does the
+// Markdown writer (mdWriter.table). The first column is the model.
+type reportTable struct {
 	ID, Title, Note string
 	Head            []string
-	Rows            []htmlRow
+	Rows            []tableRow
 	// Sortable is set on long tables: clicking a column sorts by it.
 	Sortable bool
 	// MDTitle and MDNote are the Markdown section's heading and text (the
@@ -34,12 +35,12 @@ type htmlTable struct {
 	MDTitle, MDNote, MDAlign string
 }
 
-type htmlRow struct{ Cells []htmlCell }
+type tableRow struct{ Cells []tableCell }
 
-// htmlCell is one cell; Class is "ok" or "bad" for a ✔ or ✘ cell. Free is
+// tableCell is one cell; Class is "ok" or "bad" for a ✔ or ✘ cell. Free is
 // set on text a server chose (a provider's name), which the Markdown
 // escapes; every other cell is the harness's own words and numbers.
-type htmlCell struct {
+type tableCell struct {
 	Text, Class string
 	Free        bool
 	// Strong marks a row's total (a rung's "all"), bold in the Markdown.
@@ -49,28 +50,28 @@ type htmlCell struct {
 // sortableRows is the number of rows from which a table is sortable.
 const sortableRows = 8
 
-func (t *htmlTable) add(cells ...string) {
-	row := htmlRow{}
+func (t *reportTable) add(cells ...string) {
+	row := tableRow{}
 	for _, c := range cells {
-		row.Cells = append(row.Cells, htmlCell{Text: c})
+		row.Cells = append(row.Cells, tableCell{Text: c})
 	}
 	t.Rows = append(t.Rows, row)
 	t.Sortable = len(t.Rows) >= sortableRows
 }
 
 // checked is a cell that holds (✔) or not (✘).
-func checked(ok bool, text string) htmlCell {
+func checked(ok bool, text string) tableCell {
 	if ok {
-		return htmlCell{Text: text, Class: "ok"}
+		return tableCell{Text: text, Class: "ok"}
 	}
-	return htmlCell{Text: text, Class: "bad"}
+	return tableCell{Text: text, Class: "bad"}
 }
 
 // numberTables are the tables of the viewer's "Numbers" section, in the
 // Markdown's order: drift, faithfulness, calls, models.
-func numberTables(r *Report) []htmlTable {
-	var out []htmlTable
-	for _, t := range []htmlTable{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
+func numberTables(r *Report) []reportTable {
+	var out []reportTable
+	for _, t := range []reportTable{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
 		if len(t.Rows) > 0 {
 			out = append(out, t)
 		}
@@ -78,8 +79,8 @@ func numberTables(r *Report) []htmlTable {
 	return out
 }
 
-func driftTable(r *Report) htmlTable {
-	t := htmlTable{ID: "drift", Title: "Drift (classes B and C)",
+func driftTable(r *Report) reportTable {
+	t := reportTable{ID: "drift", Title: "Drift (classes B and C)",
 		Note:    "Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95% interval of the median; noise is the range of the median across repeats. Components are medians over documents. Lossless, residual, unchanged, unrequested and invalid are the harness's own (see the lossless table).",
 		MDTitle: "Drift (classes B and C)",
 		MDNote: "Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95% interval of the median; noise is the range of the median across repeats. Components are medians over documents. " +
@@ -110,8 +111,8 @@ func driftTable(r *Report) htmlTable {
 	return t
 }
 
-func faithTable(r *Report) htmlTable {
-	t := htmlTable{ID: "faithfulness", Title: "Faithfulness (class A)", MDTitle: "Faithfulness (class A)",
+func faithTable(r *Report) reportTable {
+	t := reportTable{ID: "faithfulness", Title: "Faithfulness (class A)", MDTitle: "Faithfulness (class A)",
 		MDAlign: "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
 		Head:    []string{"model", "n", "faithfulness [95% CI]", "noise (range)", "decided", "undecided", "votes faithful / unfaithful / error", "ungrounded votes", "judge agreement", "evidence resolved", "invalid"}}
 	for _, model := range r.Models {
@@ -127,8 +128,8 @@ func faithTable(r *Report) htmlTable {
 	return t
 }
 
-func callsTable(r *Report) htmlTable {
-	t := htmlTable{ID: "calls", Title: "Calls: tokens, cost and latency", MDTitle: "Calls",
+func callsTable(r *Report) reportTable {
+	t := reportTable{ID: "calls", Title: "Calls: tokens, cost and latency", MDTitle: "Calls",
 		MDAlign: "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
 		Note:    "Cached: the share of prompt tokens the provider served from its cache. Cost: the known cost; calls whose cost was not reported are counted beside it.",
 		Head:    []string{"model", "class", "planned", "scored", "API errors", "missing", "prompt tokens", "cached", "completion tokens", "cost (USD)", "latency p50 / p95 / max (ms)"}}
@@ -147,8 +148,8 @@ func callsTable(r *Report) htmlTable {
 	return t
 }
 
-func modelsTable(r *Report) htmlTable {
-	t := htmlTable{ID: "models", Title: "Models", MDTitle: "Models", MDAlign: "|---|---|---|---|---:|---:|",
+func modelsTable(r *Report) reportTable {
+	t := reportTable{ID: "models", Title: "Models", MDTitle: "Models", MDAlign: "|---|---|---|---|---:|---:|",
 		Note: "Which determinism controls each model's requests carried (§8.7 \"where supported\"), who served the answers, and how many were cut off at the output budget.",
 		Head: []string{"model", "temperature", "seed", "providers", "cut off while reasoning", "cut off (output)"}}
 	for _, model := range r.Models {
@@ -161,11 +162,11 @@ func modelsTable(r *Report) htmlTable {
 }
 
 // sizeTable is the size ladder per model, rung and position.
-func sizeTable(r *Report) *htmlTable {
+func sizeTable(r *Report) *reportTable {
 	if len(r.Size) == 0 {
 		return nil
 	}
-	t := &htmlTable{ID: "size-table", Note: "One value per answer; the rung's row (all) aggregates its positions. Cut off: answers stopped at the output budget.",
+	t := &reportTable{ID: "size-table", Note: "One value per answer; the rung's row (all) aggregates its positions. Cut off: answers stopped at the output budget.",
 		MDTitle: "Size ladder", MDNote: "The same edits at the start, middle and end of documents of growing size (one value per answer; the rung's row aggregates its positions). Cut off: answers stopped at the output budget.",
 		MDAlign: "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
 		Head:    []string{"model", "rung", "bytes", "position", "n", "median drift", "P95 drift", "edits applied", "lossless", "invalid", "cut off", "output tokens", "cost (USD)"}}
@@ -181,11 +182,11 @@ func sizeTable(r *Report) *htmlTable {
 
 // relayTable is the relay per model and step; relayBreaks says per model
 // where chains first broke.
-func relayTable(r *Report) *htmlTable {
+func relayTable(r *Report) *reportTable {
 	if len(r.Relay) == 0 {
 		return nil
 	}
-	t := &htmlTable{ID: "relay-table", Note: "↺: the step expects the source itself, so its drift is the drift against the source. Not run: chains ended earlier by an answer with no document (drift 1).",
+	t := &reportTable{ID: "relay-table", Note: "↺: the step expects the source itself, so its drift is the drift against the source. Not run: chains ended earlier by an answer with no document (drift 1).",
 		MDTitle: "Relay", MDNote: "Each chain edits one document step after step, every step given the model's own previous answer (B, C, C⁻¹, B⁻¹, repeated); steps marked ↺ expect the source itself, so their drift is the drift against the source. A chain whose answer held no document ends there; its later steps are not run and count as drift 1.",
 		MDAlign: "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
 		Head:    []string{"model", "step", "edit", "chains", "median drift [95% CI]", "P95 drift", "edits applied", "lossless", "not run", "API errors", "missing"}}
@@ -233,17 +234,19 @@ func breaksOf(r *Report) [][2]string {
 
 // naturalTable is the natural suite as information, with the gating
 // suite's thresholds shown beside each number.
-func naturalTable(r *Report) *htmlTable {
+func naturalTable(r *Report) *reportTable {
 	if len(r.Natural) == 0 {
 		return nil
 	}
 	th := r.Thresholds
-	t := &htmlTable{ID: "natural-table",
-		Head: []string{"model", "class", "n", "median drift [95% CI]", "P95 drift", "edits applied", "lossless", "unchanged", "unrequested", "median within limit", "P95 within limit", "edits applied within gate"}}
-	within := func(v *float64, limit float64, atLeast bool) htmlCell {
+	t := &reportTable{ID: "natural-table", MDTitle: "Natural suite (information)",
+		MDNote:  "The 40 class B and C changes asked for as an editor would, no id dictated for new content; the output's new ids are aligned to the expected document's before scoring (`metric/doc.go`). The same numbers and thresholds as the gating suite's, shown as information: they decide no verdict.",
+		MDAlign: "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|",
+		Head:    []string{"model", "class", "n", "median drift [95% CI]", "P95 drift", "edits applied", "lossless", "unchanged", "unrequested", "median within limit", "P95 within limit", "edits applied within gate"}}
+	within := func(v *float64, limit float64, atLeast bool) tableCell {
 		ok, bound, measured := withinLimit(v, limit, atLeast)
 		if !measured {
-			return htmlCell{Text: "n/a"}
+			return tableCell{Text: "n/a"}
 		}
 		return checked(ok, bound)
 	}
@@ -265,4 +268,80 @@ func naturalTable(r *Report) *htmlTable {
 		}
 	}
 	return t
+}
+
+// naturalLimits are the limits the natural section shows a class against:
+// §8.5's median and P95 and the harness's edits-applied gate.
+func naturalLimits(t config.Thresholds, class string) (median, p95, gate float64) {
+	if class == task.ClassC {
+		return t.ClassCMedianMax, t.ClassCP95Max, t.ClassCEditAppliedMin
+	}
+	return t.ClassBMedianMax, t.ClassBP95Max, t.ClassBEditAppliedMin
+}
+
+// withinLimit says whether v is within limit (at most, or at least), and
+// the bound as "≤ 0.05"; measured is false when v is nil.
+func withinLimit(v *float64, limit float64, atLeast bool) (ok bool, bound string, measured bool) {
+	if v == nil {
+		return false, "", false
+	}
+	if atLeast {
+		return *v >= limit, "≥ " + num(limit), true
+	}
+	return *v <= limit, "≤ " + num(limit), true
+}
+
+// costText is a known cost in USD, with the calls whose cost is unknown
+// counted beside it.
+func costText(usd float64, unknown int) string {
+	cost := fmt.Sprintf("%.4f", usd)
+	if unknown > 0 {
+		cost += fmt.Sprintf(" (+%d unknown)", unknown)
+	}
+	return cost
+}
+
+// cachedText is the share of prompt tokens the provider served from its
+// cache (the three tasks of a document share their prefix), or n/a.
+func cachedText(t Tokens) string {
+	if t.Prompt == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(t.Cached)/float64(t.Prompt))
+}
+
+// control says whether a model's requests carried the determinism
+// control p (temperature, seed).
+func control(mr *ModelResult, p string) string {
+	switch d := mr.Determinism; {
+	case d == nil:
+		return "not recorded"
+	case slices.Contains(d.Lacking, p):
+		return "not supported, not sent"
+	case d.Source == transcript.DeterminismUnchecked:
+		return "sent, unchecked"
+	}
+	return "sent"
+}
+
+// providerList lists who served a model's answers, with counts, each
+// provider's name passed through text (escaping for the writer).
+func providerList(mr *ModelResult, text func(string) string) string {
+	var providers []string
+	for _, p := range slices.Sorted(maps.Keys(mr.Providers)) {
+		providers = append(providers, fmt.Sprintf("%s (%d)", text(p), mr.Providers[p]))
+	}
+	return strings.Join(providers, ", ")
+}
+
+// cutOffs counts a model's answers cut off at the output budget while
+// reasoning and in the answer itself.
+func cutOffs(mr *ModelResult) (reasoning, output int) {
+	for _, class := range Classes {
+		if c := mr.Class(class); c != nil {
+			reasoning += c.CutOffReasoning
+			output += c.CutOffOutput
+		}
+	}
+	return reasoning, output
 }
