@@ -23,14 +23,13 @@ func TestCheckedInFileMatchesDefault(t *testing.T) {
 	}
 }
 
-func TestLoadErrors(t *testing.T) {
-	cases := []struct{ name, yaml, want, reason string }{
-		{"unknown-key", "modles: [a]\n", "field modles not found", "a typo must not fall back to defaults"},
-		{"bad-duration", "timeouts:\n  attempt: soon\n", "invalid duration", "durations are Go durations"},
-		{"weights", "weights:\n  block_structure: -1\n", "weights", "weights must be valid"},
-		{"concurrency", "concurrency:\n  per_model: 0\n", "per_model", "a model needs at least one connection"},
-		{"dup-model", "models: [a, a]\n", "listed twice", "duplicate models"},
-	}
+// loadCase is a configuration file that Load must refuse, and the words
+// its error must hold.
+type loadCase struct{ name, yaml, want, reason string }
+
+// wantLoadErrors loads each case's file and wants its error.
+func wantLoadErrors(t *testing.T, cases []loadCase) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "h.yaml")
@@ -41,6 +40,17 @@ func TestLoadErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	cases := []loadCase{
+		{"unknown-key", "modles: [a]\n", "field modles not found", "a typo must not fall back to defaults"},
+		{"bad-duration", "timeouts:\n  attempt: soon\n", "invalid duration", "durations are Go durations"},
+		{"weights", "weights:\n  block_structure: -1\n", "weights", "weights must be valid"},
+		{"concurrency", "concurrency:\n  per_model: 0\n", "per_model", "a model needs at least one connection"},
+		{"dup-model", "models: [a, a]\n", "listed twice", "duplicate models"},
+	}
+	wantLoadErrors(t, cases)
 	p := filepath.Join(t.TempDir(), "empty.yaml")
 	os.WriteFile(p, nil, 0o644)
 	if c, err := Load(p); err != nil || c.Hash() != Default().Hash() {
@@ -53,7 +63,7 @@ func TestLoadErrors(t *testing.T) {
 // killed the process, or paid for every call and then could not write
 // the report, or sent something other than what the file said.
 func TestConfigThatCannotBeMeantIsRefused(t *testing.T) {
-	cases := []struct{ name, yaml, want, reason string }{
+	cases := []loadCase{
 		{"absurd-repeats", "repeats: 100000000\n", "repeats: a whole number from 1 to 1000", "repeats size allocations: refuse before allocating"},
 		{"zero-repeats", "repeats: 0\n", "repeats", "a run needs one repeat"},
 		{"inf-threshold", "thresholds:\n  class_b_median_max: .inf\n", "class_b_median_max must be a number from 0 to 1, not +Inf", "+Inf cannot be written to the JSON report"},
@@ -66,14 +76,5 @@ func TestConfigThatCannotBeMeantIsRefused(t *testing.T) {
 		{"inf-weight", "weights:\n  block_structure: .inf\n", "weights", "weights must be finite"},
 		{"negative-reasoning", "model_settings:\n  m:\n    reasoning: {max_tokens: -3}\n", "reasoning max_tokens must not be negative", "a negative budget cannot be meant"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "h.yaml")
-			os.WriteFile(p, []byte(c.yaml), 0o644)
-			_, err := Load(p)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("Load = %v, want %q (%s)", err, c.want, c.reason)
-			}
-		})
-	}
+	wantLoadErrors(t, cases)
 }

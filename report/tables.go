@@ -155,7 +155,7 @@ func modelsTable(r *Report) reportTable {
 	for _, model := range r.Models {
 		mr := r.Results[model]
 		reasoning, output := cutOffs(mr)
-		t.add(model, control(mr, "temperature"), control(mr, "seed"), providerList(mr, func(s string) string { return s }), strconv.Itoa(reasoning), strconv.Itoa(output))
+		t.add(model, control(mr, "temperature"), control(mr, "seed"), providerList(mr), strconv.Itoa(reasoning), strconv.Itoa(output))
 		t.Rows[len(t.Rows)-1].Cells[3].Free = true // the providers are whatever the server said
 	}
 	return t
@@ -324,12 +324,12 @@ func control(mr *ModelResult, p string) string {
 	return "sent"
 }
 
-// providerList lists who served a model's answers, with counts, each
-// provider's name passed through text (escaping for the writer).
-func providerList(mr *ModelResult, text func(string) string) string {
+// providerList lists who served a model's answers, with counts; the
+// names are the server's words (a Free cell, escaped by the Markdown).
+func providerList(mr *ModelResult) string {
 	var providers []string
 	for _, p := range slices.Sorted(maps.Keys(mr.Providers)) {
-		providers = append(providers, fmt.Sprintf("%s (%d)", text(p), mr.Providers[p]))
+		providers = append(providers, fmt.Sprintf("%s (%d)", p, mr.Providers[p]))
 	}
 	return strings.Join(providers, ", ")
 }
