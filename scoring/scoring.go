@@ -46,6 +46,8 @@ type Score struct {
 	Step     int    `json:"step,omitempty"`
 	Rung     string `json:"rung,omitempty"`
 	Position string `json:"position,omitempty"`
+	// Format is the task's answer format ("" for the whole document).
+	Format string `json:"format,omitempty"`
 
 	// Transcript is the transcript's path relative to the run directory,
 	// and TranscriptHash its content hash.
@@ -254,7 +256,7 @@ const MaxAnswerSize = bend.MaxSize
 // transcripts.
 func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
 	s := Score{Model: modelID, TaskID: t.ID, Class: t.Class, Document: t.DocumentName, Repeat: repeat,
-		Suite: t.Suite, Chain: t.Chain, Step: t.Step, Rung: t.Rung, Position: t.Position}
+		Suite: t.Suite, Chain: t.Chain, Step: t.Step, Rung: t.Rung, Position: t.Position, Format: t.Format}
 	if tr == nil {
 		s.Status = StatusMissing
 		return s

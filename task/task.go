@@ -56,6 +56,10 @@ type Task struct {
 	// relay step's chain (its document's number); Rung and Position place
 	// a size-ladder task ("128k", "middle").
 	Suite, Chain, Rung, Position string
+
+	// Format is the answer format a class B/C task asks for (package
+	// formats); "" is the whole document, as §8 asks.
+	Format string
 }
 
 // Text returns the instruction as the model sees it: {{doc}} replaced by the
