@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,6 +106,7 @@ func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, 
 		if perDocument {
 			rungLines(w, m, info, jobs, set)
 		}
+		formatLines(w, m, info, jobs, set)
 	}
 	return total, known, problems
 }
@@ -269,11 +271,7 @@ func estimate(jobs []runner.Job, set *task.Set) map[string]tokenEstimate {
 		b, _ := json.Marshal(j.Request.Messages)
 		e.prompt += int64(model.Tokens(len(b)))
 		t := set.Task(j.Record.TaskID)
-		if t == nil || t.Class == task.ClassA {
-			e.completion += 200
-		} else {
-			e.completion += int64(model.Tokens(len(t.Source.Bytes)))
-		}
+		e.completion += completionTokens(t)
 		if t != nil {
 			key := fmt.Sprintf("%s\x00%s\x00%d", j.Model, t.DocumentName, j.Record.Repeat)
 			if seen[key] {
@@ -284,4 +282,49 @@ func estimate(jobs []runner.Job, set *task.Set) map[string]tokenEstimate {
 		out[j.Model] = e
 	}
 	return out
+}
+
+// completionTokens estimates the output of an answer to t: 200 tokens
+// for a class A answer (or an unknown task), the document's tokens for a
+// whole-document answer, and for a patch answer (t.Format) four times the
+// gold edit's tokens (paths, guards and the JSON around the edit) and 200
+// more.
+func completionTokens(t *task.Task) int64 {
+	switch {
+	case t == nil || t.Class == task.ClassA:
+		return 200
+	case t.Format != "":
+		b, _ := json.Marshal(t.GoldEdit)
+		return int64(4*model.Tokens(len(b)) + 200)
+	}
+	return int64(model.Tokens(len(t.Source.Bytes)))
+}
+
+// formatLines prints, for a run that asks in more than one answer format,
+// what each format's answers cost model m, before anything is paid.
+func formatLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job, set *task.Set) {
+	var names []string
+	byFormat := map[string][]runner.Job{}
+	for _, j := range jobs {
+		t := set.Task(j.Record.TaskID)
+		if j.Model != m || t == nil || t.Class == task.ClassA {
+			continue
+		}
+		f := cmp.Or(t.Format, "document")
+		if _, ok := byFormat[f]; !ok {
+			names = append(names, f)
+		}
+		byFormat[f] = append(byFormat[f], j)
+	}
+	if len(names) < 2 && (len(names) == 0 || names[0] == "document") {
+		return
+	}
+	for _, f := range names {
+		fe := estimate(byFormat[f], set)[m]
+		fc := "unknown"
+		if c, ok := fe.cost(info); ok {
+			fc = fmt.Sprintf("$%.2f", c)
+		}
+		fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", "format "+f+" (B, C)", fe.jobs, fe.prompt, fe.completion, fc)
+	}
 }

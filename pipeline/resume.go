@@ -39,12 +39,19 @@ func recordedFlags(m *transcript.Manifest, cfg *config.Config, in transcript.Inp
 		"repeats": strconv.Itoa(m.Repeats), "seed": strconv.FormatInt(m.Seed, 10),
 		"corpus": in.CorpusDir, "instructions": in.InstructionsDir, "reports": in.ReportDir, "no-preflight": strconv.FormatBool(in.NoPreflight),
 		"suite": cmp.Or(in.Suite, suites.Gating), "rungs": strings.Join(in.Rungs, ","), "steps": strconv.Itoa(in.Steps),
+		"formats": strings.Join(in.Formats, ","),
 	}
 }
 
 // asked is a flag's value as recordedFlags prints it: a list flag's
 // items joined by commas, without spaces or empty items.
 func asked(name, value string) string {
+	if name == "formats" {
+		if f, err := FormatsOf(value); err == nil {
+			return strings.Join(f, ",")
+		}
+		return value
+	}
 	if name != "models" && name != "judges" && name != "rungs" {
 		return value
 	}

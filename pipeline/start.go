@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/runner"
@@ -26,7 +27,7 @@ import (
 // configuration or become a selection, are the fields below.
 type Request struct {
 	Options
-	ConfigFile, Models, Judges, ProgressMode, Rungs, Tasks, Classes, Docs, Format string
+	ConfigFile, Models, Judges, ProgressMode, Rungs, Tasks, Classes, Docs, Format, Formats string
 	Repeats, PerModel, Global, Limit                                              int
 	Seed                                                                          int64
 	// Given are the flags given, by name, as flag.Value prints them: a
@@ -126,6 +127,9 @@ func Start(ctx context.Context, r Request) (*Result, error) {
 	in := &r.Inputs
 	in.ReportDir, in.Rungs, in.Selection, in.NoPreflight = r.ReportDir, SplitList(r.Rungs), r.selection(), r.NoPreflight
 	in.MaxCost = cmp.Or(r.MaxCost, cfg.MaxCost)
+	if in.Formats, err = FormatsOf(r.Formats); err != nil {
+		return nil, err
+	}
 	r.Conn.BaseURL = in.BaseURL
 	return r.start(ctx, cfg, nil)
 }
@@ -201,4 +205,21 @@ func SplitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// FormatsOf parses --formats (formats.Parse) as a run records it: the
+// formats in table order, none for the whole document alone (as a run
+// before formats recorded it).
+func FormatsOf(list string) ([]string, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	names, err := formats.Parse(list)
+	if err != nil {
+		return nil, usage("run: --formats: %v", err)
+	}
+	if len(names) == 1 && names[0] == formats.Document {
+		return nil, nil
+	}
+	return names, nil
 }

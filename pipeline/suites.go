@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"errors"
+	"slices"
+	"strings"
 
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
@@ -24,10 +26,25 @@ func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	if errors.As(err, &ue) {
 		return nil, usage("%s", ue.Msg)
 	}
-	if err != nil || in.Selection == nil {
-		return set, err
+	if err != nil {
+		return nil, err
 	}
-	return Select(set, in.Selection)
+	if in.Selection != nil {
+		if set, err = Select(set, in.Selection); err != nil {
+			return nil, err
+		}
+	}
+	return withFormats(s, set, in.Formats)
+}
+
+// withFormats asks set's class B and C tasks in each of formats
+// (task.Set.WithFormats). A suite that gates gives its verdict on whole
+// documents, so its formats must include the document.
+func withFormats(s *suites.Suite, set *task.Set, formats []string) (*task.Set, error) {
+	if s.Gates && len(formats) > 0 && !slices.Contains(formats, "document") {
+		return nil, usage("--formats %s: the %s suite's verdict is on whole-document answers; add document, or run an informational suite (natural, size, relay)", strings.Join(formats, ","), s.Name)
+	}
+	return set.WithFormats(formats), nil
 }
 
 // chained reports whether a set holds relay chains (steps asked with the

@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,8 +28,11 @@ type key struct {
 // repeat) absent from in.Scores counts as missing. in.Manifest and
 // in.Config must not be nil.
 func Build(in Input) *Report {
+	formats := formatRows(in)
+	in = documentsOnly(in)
 	m := in.Manifest
 	r := header(in)
+	r.Formats = formats
 	scores := map[key]*scoring.Score{}
 	for i := range in.Scores {
 		s := &in.Scores[i]
@@ -507,3 +511,26 @@ func latency(ms []float64) Latency {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// documentsOnly is in without the answers in other formats than the whole
+// document: the classes, the verdict and every suite's section are on
+// whole-document answers; the others have the format comparison
+// (formatRows). A run that names no format is returned as it is.
+func documentsOnly(in Input) Input {
+	if len(in.Manifest.Inputs.Formats) == 0 {
+		return in
+	}
+	other := map[string]bool{}
+	var scores []scoring.Score
+	for _, s := range in.Scores {
+		if s.Format != "" {
+			other[s.TaskID] = true
+			continue
+		}
+		scores = append(scores, s)
+	}
+	m := *in.Manifest
+	m.TaskIDs = slices.DeleteFunc(slices.Clone(m.TaskIDs), func(id string) bool { return other[id] })
+	in.Manifest, in.Scores, in.Outputs, in.Transcripts = &m, scores, nil, nil
+	return in
+}

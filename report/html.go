@@ -94,6 +94,8 @@ type page struct {
 	SizeTable   *reportTable
 	RelayPlots  []chart // the relay suite: drift against step, per model
 	RelayTable  *reportTable
+	FormatPlots []chart // answer formats: drift and output tokens against size, per model
+	FormatTable *reportTable
 	RelayBreaks []string
 	Gated       bool // the verdict applies the thresholds (gating, all)
 	// VerdictText is the verdict line; MatrixHeading the threshold
@@ -197,6 +199,7 @@ func newPage(r *Report, in Input) page {
 		p.SizeCost = p.SizeCost || row.Cost > 0
 	}
 	p.RelayPlots, p.RelayTable, p.RelayBreaks = newRelayPlots(r, in), relayTable(r), relayBreaks(r)
+	p.FormatPlots, p.FormatTable = newFormatPlots(r, in), formatTable(r)
 	p.Gated = gated(r.Suite)
 	p.VerdictText = verdictPlain(r) + ": " + verdictReason(r) + "."
 	p.VerdictClass = map[string]string{Pass: "pass", Fail: "fail"}[r.Verdict]

@@ -30,6 +30,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	if t := naturalTable(r); t != nil {
 		md.table(*t)
 	}
+	if t := formatTable(r); t != nil {
+		md.table(*t)
+	}
 	for _, t := range []reportTable{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
 		md.table(t)
 	}

@@ -127,6 +127,9 @@ type Report struct {
 	// "all" per rung), the drift, edits applied, invalid and cut-off
 	// answers, output tokens and cost. Absent for other suites.
 	Size []SizeRow `json:"size,omitempty"`
+	// Formats is the answer-format comparison (FormatRow), for a run that
+	// asks class B and C tasks in more than the whole document (--formats).
+	Formats []FormatRow `json:"formats,omitempty"`
 	// Relay is the relay suite's result: per model and step, the drift of
 	// the chains (median with its interval, P95) and the share of edits
 	// applied; RelayModels says per model where chains first broke.

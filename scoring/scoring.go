@@ -5,6 +5,9 @@
 package scoring
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,9 +15,11 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
@@ -48,6 +53,11 @@ type Score struct {
 	Position string `json:"position,omitempty"`
 	// Format is the task's answer format ("" for the whole document).
 	Format string `json:"format,omitempty"`
+	// ApplyFailure, for an answer in a patch format that did not apply,
+	// is the failing operation and why (the answer is invalid, drift 1).
+	ApplyFailure *formats.Failure `json:"apply_failure,omitempty"`
+	// AnswerBytes is the length of the answer's content in bytes.
+	AnswerBytes int `json:"answer_bytes,omitempty"`
 
 	// Transcript is the transcript's path relative to the run directory,
 	// and TranscriptHash its content hash.
@@ -284,6 +294,7 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	}
 	s.Status = StatusScored
 	content := tr.Response.Content
+	s.AnswerBytes = len(content)
 	tooLarge := ""
 	if len(content) > MaxAnswerSize {
 		// Archived in full, but no document can be this large (§3): it is
@@ -306,11 +317,16 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		}
 		return s
 	}
-	res := Metric(t, content, w)
-	if tooLarge != "" {
-		res.Reason = tooLarge
+	given, err := Given(t, tr)
+	res, fail := Metric(t, given, content, w)
+	switch {
+	case err != nil:
+		res, fail = document(t, "", w), nil
+		res.Reason = "the document the step was given cannot be read back from its transcript: " + err.Error()
+	case tooLarge != "":
+		res.Reason, fail = tooLarge, nil
 	}
-	s.Metric = &res
+	s.Metric, s.ApplyFailure = &res, fail
 	return s
 }
 
@@ -321,14 +337,45 @@ func Answer(t *task.Task, raw string, w metric.Weights) any {
 	if t.Class == task.ClassA {
 		return metric.ScoreAnswer(t.Source.Doc, raw)
 	}
-	return Metric(t, raw, w)
+	res, _ := Metric(t, t.Source.Bytes, raw, w)
+	return res
 }
 
-// Metric scores a raw answer to a class B or C task of any kind: a natural
-// task's (its gold edit bound to the expected document's names, the
-// output's new ids aligned) with metric.ScoreAligned, every other with
-// metric.Score. A run, a rescore and `harness score` all score through it.
-func Metric(t *task.Task, raw string, w metric.Weights) metric.Result {
+// Metric scores a raw answer to a class B or C task of any kind and answer
+// format. given is the document the model was given (the task's source,
+// or for a relay step the document the step before returned). An answer
+// in a patch format (t.Format) is first applied to given
+// (formats.Format.Apply); one that does not apply is an invalid answer,
+// drift 1, whose failure is returned with the operation and reason
+// (metric.Result.Reason says it too). The output document is then scored
+// as a whole-document answer is: a natural task's (its gold edit bound to
+// the expected document's names, the output's new ids aligned) with
+// metric.ScoreAligned, every other with metric.Score. A run, a rescore
+// and `harness score` all score through it.
+func Metric(t *task.Task, given []byte, raw string, w metric.Weights) (metric.Result, *formats.Failure) {
+	if t.Format != "" {
+		out, fail := apply(t.Format, given, raw)
+		if fail != nil {
+			res := document(t, "", w)
+			res.Reason = fail.Error()
+			return res, fail
+		}
+		raw = string(out)
+	}
+	return document(t, raw, w), nil
+}
+
+// apply applies an answer in format f to given.
+func apply(f string, given []byte, raw string) ([]byte, *formats.Failure) {
+	form := formats.Lookup(f)
+	if form == nil {
+		return nil, &formats.Failure{Kind: "not_format", Op: -1, Reason: fmt.Sprintf("unknown answer format %q", f)}
+	}
+	return form.Apply(given, raw)
+}
+
+// document scores a whole-document answer (Metric).
+func document(t *task.Task, raw string, w metric.Weights) metric.Result {
 	if len(t.Names) > 0 || len(edit.Placeholders(t.GoldEdit)) > 0 {
 		// A natural task: the model names its new content itself.
 		if ops, err := edit.Bind(t.GoldEdit, t.Names); err == nil {
@@ -338,8 +385,46 @@ func Metric(t *task.Task, raw string, w metric.Weights) metric.Result {
 	return metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, raw, w)
 }
 
+// Given is the document the model was given for t in answer transcript
+// tr: the task's source, or for a relay step after the first in a patch
+// format the document the step before returned, read back from the
+// request's document part (the first JSON object of the user message)
+// and checked against the hash the transcript recorded. Whole-document
+// answers need no given document (nil).
+func Given(t *task.Task, tr *transcript.Transcript) ([]byte, error) {
+	if t.Format == "" {
+		return nil, nil
+	}
+	if t.Step <= 1 {
+		return t.Source.Bytes, nil
+	}
+	if len(tr.Request.Messages) < 2 {
+		return nil, errors.New("the request holds no user message")
+	}
+	u := tr.Request.Messages[1]
+	text := u.Content
+	if len(u.Parts) > 0 {
+		text = u.Parts[0].Text
+	}
+	i := strings.IndexByte(text, '{')
+	if i < 0 {
+		return nil, errors.New("the request holds no document")
+	}
+	var doc json.RawMessage
+	if err := json.NewDecoder(strings.NewReader(text[i:])).Decode(&doc); err != nil {
+		return nil, fmt.Errorf("the request's document does not decode: %v", err)
+	}
+	for _, b := range [][]byte{doc, append(doc, '\n')} {
+		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) == tr.Hashes.Document {
+			return b, nil
+		}
+	}
+	return nil, errors.New("the request's document does not match the hash the transcript recorded")
+}
+
 // EndChains scores the steps of relay chains that ended: a chain is the
-// steps (Score.Chain, Score.Step) of one model, chain and repeat. After the
+// steps (Score.Chain, Score.Step) of one model, chain, answer format and
+// repeat. After the
 // first step whose answer held no document (an invalid metric result), the
 // chain's later steps that have no transcript were never asked: each
 // becomes NotRun, scored as the empty answer is (drift 1, invalid), with
@@ -348,13 +433,13 @@ func Metric(t *task.Task, raw string, w metric.Weights) metric.Result {
 // untouched, so Stream calls it for every suite.
 func EndChains(scores []Score, set *task.Set, w metric.Weights) {
 	type key struct {
-		model, chain string
-		repeat       int
+		model, chain, format string
+		repeat               int
 	}
 	ended := map[key]int{} // the step whose answer ended the chain
 	for _, s := range scores {
 		if s.Step > 0 && s.Status == StatusScored && s.Metric != nil && !s.Metric.Valid {
-			k := key{s.Model, s.Chain, s.Repeat}
+			k := key{s.Model, s.Chain, s.Format, s.Repeat}
 			if e, seen := ended[k]; !seen || s.Step < e {
 				ended[k] = s.Step
 			}
@@ -362,7 +447,7 @@ func EndChains(scores []Score, set *task.Set, w metric.Weights) {
 	}
 	for i := range scores {
 		s := &scores[i]
-		e, seen := ended[key{s.Model, s.Chain, s.Repeat}]
+		e, seen := ended[key{s.Model, s.Chain, s.Format, s.Repeat}]
 		if s.Step == 0 || !seen || s.Step <= e || s.Status != StatusMissing {
 			continue
 		}

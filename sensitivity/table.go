@@ -54,7 +54,7 @@ func lossRows(l Loss, set *task.Set, cfg *config.Config) []Row {
 		if out == nil {
 			continue
 		}
-		res := scoring.Metric(t, string(bend.Marshal(out)), cfg.Weights)
+		res, _ := scoring.Metric(t, t.Source.Bytes, string(bend.Marshal(out)), cfg.Weights)
 		scores = append(scores, scoring.Score{Model: l.Name, TaskID: t.ID, Class: t.Class, Document: t.DocumentName,
 			Status: scoring.StatusScored, Metric: &res})
 	}

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/runner"
@@ -70,8 +71,8 @@ func (r *Relay) Then(res runner.Result) []runner.Job {
 	if step == nil || step.Step == 0 || t.Kind != transcript.KindTask || !t.OK() {
 		return nil
 	}
-	next := r.set.Task(relay.TaskID(step.Chain, step.Step+1))
-	given := Returned(t.Response.Content)
+	next := r.set.Task(task.FormatID(relay.TaskID(step.Chain, step.Step+1), step.Format))
+	given := Returned(step.Format, res.Job.Request.Document, t.Response.Content)
 	if next == nil || given == nil {
 		return nil
 	}
@@ -95,11 +96,20 @@ func (r *Relay) job(m string, t *task.Task, rep int, given *task.Document) runne
 	return j
 }
 
-// Returned is the document a relay answer hands on to the next step: the
-// JSON object with a "blocks" array that metric.ExtractJSON finds in it,
-// written as bend.Marshal writes documents; nil when the answer holds none
-// (the chain ends there).
-func Returned(content string) *task.Document {
+// Returned is the document a relay answer in format f hands on to the
+// next step, given the document the step was given: a whole-document
+// answer's JSON object with a "blocks" array, as metric.ExtractJSON finds
+// it; a patch answer applied to the given document (formats.Format.Apply).
+// The document is written as bend.Marshal writes documents; nil when the
+// answer holds none or does not apply (the chain ends there).
+func Returned(f string, given []byte, content string) *task.Document {
+	if form := formats.Lookup(f); form != nil && f != "" {
+		out, fail := form.Apply(given, content)
+		if fail != nil {
+			return nil
+		}
+		content = string(out)
+	}
 	x := metric.ExtractJSON(content, func(v *bend.Value) bool { return v.Get("blocks") != nil })
 	if x.Value == nil || x.Value.Kind != bend.Object {
 		return nil

@@ -164,7 +164,7 @@ func TestReturned(t *testing.T) {
 		{"compact", compact.String(), "the next step sees the document as bend.Marshal writes it, not as the model laid it out"},
 	}
 	for _, tt := range found {
-		got := suite.Returned(tt.content)
+		got := suite.Returned("", nil, tt.content)
 		if got == nil {
 			t.Errorf("%s: no document (%s)", tt.name, tt.reason)
 			continue
@@ -185,7 +185,7 @@ func TestReturned(t *testing.T) {
 		{"fenced not JSON", "```json\n{\"blocks\": [\n```", "a broken fence"},
 	}
 	for _, tt := range none {
-		if got := suite.Returned(tt.content); got != nil {
+		if got := suite.Returned("", nil, tt.content); got != nil {
 			t.Errorf("%s: a document of %d bytes, want none (%s)", tt.name, len(got.Bytes), tt.reason)
 		}
 	}

@@ -179,7 +179,9 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 		Model: m, Messages: []model.Message{{Role: "system", Content: system}, user},
 		Temperature: p.Temperature, MaxTokens: p.MaxTokens, Reasoning: p.Reasoning, Provider: p.Provider, TaskID: t.ID,
 	}
-	if p.FitOutput && t.Class != task.ClassA {
+	if p.FitOutput && t.Class != task.ClassA && t.Format == "" {
+		// A patch answer's budget is the configured one: it does not
+		// re-emit the document.
 		req.MaxTokens = max(req.MaxTokens, OutputBudget(len(t.Source.Bytes)))
 	}
 	if p.Seed != nil {

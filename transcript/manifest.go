@@ -80,6 +80,10 @@ type Inputs struct {
 	// Steps is the relay suite's chain length; 0 for the default and for
 	// other suites.
 	Steps int `json:"steps,omitempty"`
+	// Formats are the answer formats class B and C tasks are asked in
+	// (package formats: document, json-patch, bend-ops), in table order;
+	// empty for the whole document alone, as §8 asks.
+	Formats []string `json:"formats,omitempty"`
 	// NoPreflight is set when the model-list check was skipped (servers
 	// without /models).
 	NoPreflight bool `json:"no_preflight,omitempty"`

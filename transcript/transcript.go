@@ -141,6 +141,10 @@ type Usage struct {
 	// Unread names the usage fields the response held in a shape that
 	// could not be read, with their values (model.Usage.Unread).
 	Unread []string `json:"unread,omitempty"`
+	// Estimated is set when the token counts are estimates from the
+	// text's length (model.Tokens), not counted by a provider: the offline
+	// models count none.
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Attempt is one HTTP attempt.

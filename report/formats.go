@@ -1,0 +1,276 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// FormatRow is one (model, suite part, answer format) of a run that asks
+// class B and C tasks in more than the whole-document format (--formats):
+// the same edits, answered as a whole document or as a patch applied to
+// it, side by side. Information beside the verdict, which stays on the
+// whole-document answers.
+type FormatRow struct {
+	Model  string `json:"model"`
+	Suite  string `json:"suite"`
+	Format string `json:"format"`
+	// Planned counts the (task, repeat) pairs; Scored those with an
+	// answer, APIErrors and Missing the others.
+	Planned   int `json:"planned"`
+	Scored    int `json:"scored"`
+	APIErrors int `json:"api_errors"`
+	Missing   int `json:"missing"`
+	// MedianDrift and P95Drift are over the scored answers, one value per
+	// answer; null when none was scored.
+	MedianDrift *float64 `json:"median_drift"`
+	P95Drift    *float64 `json:"p95_drift"`
+	// Lossless and EditsApplied are shares of the scored answers.
+	Lossless     *float64 `json:"lossless"`
+	EditsApplied *float64 `json:"edits_applied"`
+	// FailedToApply counts the patch answers that did not apply (invalid,
+	// drift 1, scoring.Score.ApplyFailure); Invalid every answer that held
+	// no document or one that fails validation, those included.
+	FailedToApply int `json:"failed_to_apply"`
+	Invalid       int `json:"invalid"`
+	// OutputTokens are the scored answers' completion tokens; Estimated
+	// says some were estimated from the answer's length (offline models
+	// count none). AnswerBytes is the scored answers' length in bytes.
+	OutputTokens int64 `json:"output_tokens"`
+	Estimated    bool  `json:"output_tokens_estimated,omitempty"`
+	AnswerBytes  int64 `json:"answer_bytes"`
+	// Cost is in USD, CostUnknown the calls whose cost is unknown.
+	Cost        float64 `json:"cost_usd"`
+	CostUnknown int     `json:"cost_unknown"`
+	// MedianLatencyMS is over the answers that arrived; null when none did.
+	MedianLatencyMS *float64 `json:"median_latency_ms"`
+}
+
+// formatName is a score's answer format as the report names it.
+func formatName(s *scoring.Score) string { return cmp.Or(s.Format, "document") }
+
+// formatRows computes the format comparison from the class B and C scores
+// of a run that names answer formats (transcript.Inputs.Formats): per
+// model (in run order), suite part and format (in the run's order).
+func formatRows(in Input) []FormatRow {
+	formats := in.Manifest.Inputs.Formats
+	if len(formats) == 0 {
+		return nil
+	}
+	type key struct{ model, suite, format string }
+	groups := map[key][]*scoring.Score{}
+	var parts []string
+	for i := range in.Scores {
+		s := &in.Scores[i]
+		if s.Class == "A" {
+			continue
+		}
+		k := key{s.Model, s.Suite, formatName(s)}
+		groups[k] = append(groups[k], s)
+		if !slices.Contains(parts, s.Suite) {
+			parts = append(parts, s.Suite)
+		}
+	}
+	var out []FormatRow
+	for _, m := range in.Manifest.Models {
+		for _, p := range parts {
+			for _, f := range formats {
+				if ss := groups[key{m, p, f}]; len(ss) > 0 {
+					out = append(out, formatRow(key{m, p, f}.model, p, f, ss))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// formatRow counts up one group (tallyOf, the one summary).
+func formatRow(model, suite, format string, ss []*scoring.Score) FormatRow {
+	t := tallyOf(ss)
+	row := FormatRow{Model: model, Suite: suite, Format: format, Planned: t.planned, Scored: t.scored,
+		APIErrors: t.apiErrors, Missing: t.missing, Invalid: t.invalid, OutputTokens: t.outputTokens,
+		Cost: t.cost, CostUnknown: t.costUnknown}
+	row.MedianDrift, row.P95Drift = t.medianP95()
+	row.EditsApplied, row.Lossless = t.shares()
+	var latencies []float64
+	for _, s := range ss {
+		if s.ApplyFailure != nil {
+			row.FailedToApply++
+		}
+		if s.Status == scoring.StatusScored && !s.NotRun {
+			row.AnswerBytes += int64(s.AnswerBytes)
+			row.Estimated = row.Estimated || s.Usage.Estimated
+			latencies = append(latencies, float64(s.LatencyMS))
+		}
+	}
+	if len(latencies) > 0 {
+		row.MedianLatencyMS = ptr(stats.Median(latencies))
+	}
+	return row
+}
+
+// formatTable is the format comparison per model, suite part and format.
+func formatTable(r *Report) *reportTable {
+	if len(r.Formats) == 0 {
+		return nil
+	}
+	note := "The same class B and C edits, answered as the whole document or as a patch the harness applies to the document the model was given; the output is scored as a whole-document answer is. Failed to apply: patches that did not apply (invalid, drift 1). Output tokens marked ≈ are estimated from the answer's length (offline models count none). Information: the verdict is on whole-document answers."
+	t := &reportTable{ID: "formats-table", Note: note, MDTitle: "Answer formats", MDNote: note,
+		MDAlign: "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+		Head: []string{"model", "suite", "format", "n", "median drift", "P95 drift", "lossless", "edits applied", "failed to apply",
+			"invalid", "output tokens", "answer bytes", "vs document", "cost (USD)", "median latency (ms)"}}
+	for _, row := range r.Formats {
+		tokens := strconv.FormatInt(row.OutputTokens, 10)
+		if row.Estimated {
+			tokens = "≈" + tokens
+		}
+		t.add(row.Model, row.Suite, row.Format, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"),
+			percentOr(row.Lossless), percentOr(row.EditsApplied), strconv.Itoa(row.FailedToApply), strconv.Itoa(row.Invalid),
+			tokens, strconv.FormatInt(row.AnswerBytes, 10), vsDocument(r, row), costText(row.Cost, row.CostUnknown), numOr(row.MedianLatencyMS, "n/a"))
+	}
+	return t
+}
+
+// vsDocument is a row's mean answer bytes as a share of the
+// whole-document answers' of the same model and suite part ("n/a"
+// without them).
+func vsDocument(r *Report, row FormatRow) string {
+	for _, d := range r.Formats {
+		if d.Model == row.Model && d.Suite == row.Suite && d.Format == "document" && d.AnswerBytes > 0 && row.Scored > 0 {
+			share := float64(row.AnswerBytes) / float64(row.Scored) / (float64(d.AnswerBytes) / float64(d.Scored))
+			return strconv.FormatFloat(100*share, 'f', 2, 64) + "%"
+		}
+	}
+	return "n/a"
+}
+
+// formatPoint is one (model, format, document size): the median drift
+// and median output tokens of its scored answers.
+type formatPoint struct {
+	format        string
+	bytes         int
+	drift, tokens float64
+}
+
+// formatPoints groups the class B and C scores of a multi-format run per
+// model, format and source document size.
+func formatPoints(in Input) map[string][]formatPoint {
+	if len(in.Manifest.Inputs.Formats) == 0 || in.Set == nil {
+		return nil
+	}
+	type key struct {
+		model, format string
+		bytes         int
+	}
+	drifts, tokens := map[key][]float64{}, map[key][]float64{}
+	for i := range in.Scores {
+		s := &in.Scores[i]
+		t := in.Set.Task(s.TaskID)
+		d, ok := s.Drift()
+		if t == nil || s.Class == "A" || !ok || s.NotRun {
+			continue
+		}
+		k := key{s.Model, formatName(s), len(t.Source.Bytes)}
+		drifts[k] = append(drifts[k], d)
+		tokens[k] = append(tokens[k], float64(s.Usage.CompletionTokens))
+	}
+	out := map[string][]formatPoint{}
+	for k, ds := range drifts {
+		out[k.model] = append(out[k.model], formatPoint{k.format, k.bytes, stats.Median(ds), stats.Median(tokens[k])})
+	}
+	for _, ps := range out {
+		slices.SortFunc(ps, func(a, b formatPoint) int { return cmp.Or(strings.Compare(a.format, b.format), cmp.Compare(a.bytes, b.bytes)) })
+	}
+	return out
+}
+
+// formatShapes are the marks of the formats, in the run's order.
+var formatShapes = []string{"circle", "triangle", "square"}
+var formatClasses = []string{"median", "inverse", "p95"}
+
+// newFormatPlots are the format comparison's charts, two per model with
+// shared axes: drift against the size of the document the answer was
+// given, and output tokens (log scale) against it, one series per format.
+func newFormatPlots(r *Report, in Input) []chart {
+	points := formatPoints(in)
+	if len(points) == 0 {
+		return nil
+	}
+	lo, hi, topDrift, topTokens := math.Inf(1), math.Inf(-1), 0.0, 1.0
+	for _, ps := range points {
+		for _, p := range ps {
+			b := math.Log(float64(max(p.bytes, 1)))
+			lo, hi = math.Min(lo, b), math.Max(hi, b)
+			topDrift, topTokens = math.Max(topDrift, p.drift), math.Max(topTokens, p.tokens)
+		}
+	}
+	var out []chart
+	for _, m := range r.Models {
+		if ps := points[m]; len(ps) > 0 {
+			out = append(out, formatPlot(m, "drift", ps, in.Manifest.Inputs.Formats, lo, hi, niceTop(topDrift)),
+				formatPlot(m, "tokens", ps, in.Manifest.Inputs.Formats, lo, hi, math.Log10(topTokens+1)))
+		}
+	}
+	return out
+}
+
+// formatPlot is one model's chart of what (drift, or output tokens on a
+// log scale whose top is log10(tokens+1) = top) against document size.
+func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, top float64) chart {
+	caption, yTitle := model+": drift against document size, per answer format", "median drift (0 = as expected)"
+	if what == "tokens" {
+		caption, yTitle = model+": output tokens against document size, per answer format", "median output tokens (log scale)"
+	}
+	p := newChart("formats-"+what+"-"+transcript.Slug(model), caption, "document size (KiB, log scale)", yTitle)
+	p.yScale(math.Max(top, 1e-9))
+	if what == "tokens" {
+		p.YTicks = nil
+		for _, v := range []float64{0, top / 2, top} {
+			p.YTicks = append(p.YTicks, plotTick{X: f1(p.x0f - 6), Y: f1(p.y(v) + 4), Label: strconv.FormatFloat(math.Pow(10, v)-1, 'f', 0, 64)})
+		}
+	}
+	x := func(bytes int) float64 {
+		if hi == lo {
+			return (p.x0f + p.x1f) / 2
+		}
+		return p.x0f + (p.x1f-p.x0f)*(0.08+0.84*(math.Log(float64(max(bytes, 1)))-lo)/(hi-lo))
+	}
+	seen := map[int]bool{}
+	for fi, f := range formats {
+		shape, class := formatShapes[fi%len(formatShapes)], formatClasses[fi%len(formatClasses)]
+		var line []string
+		for _, pt := range ps {
+			if pt.format != f {
+				continue
+			}
+			v := pt.drift
+			if what == "tokens" {
+				v = math.Log10(pt.tokens + 1)
+			}
+			cx := x(pt.bytes)
+			if !seen[pt.bytes] {
+				seen[pt.bytes] = true
+			}
+			p.mark(shape, class, cx, p.y(v), "", fmt.Sprintf("%s, %d bytes: median drift %s, median output tokens %.0f", f, pt.bytes, num(pt.drift), pt.tokens))
+			line = append(line, f1(cx)+","+f1(p.y(v)))
+		}
+		p.Polylines = append(p.Polylines, polyline{class, strings.Join(line, " ")})
+		p.Legend = append(p.Legend, legendItem{Kind: shape, Class: class, Label: f})
+	}
+	sizes := make([]int, 0, len(seen))
+	for b := range seen {
+		sizes = append(sizes, b)
+	}
+	slices.Sort(sizes)
+	for i, b := range sizes {
+		p.xTick(x(b), kib(b), "", i == len(sizes)-1)
+	}
+	return p
+}

@@ -1,0 +1,55 @@
+package task
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// FormatID is the id of task id's variant in answer format f: the id
+// itself for the whole document (""), else id and format joined by a dot
+// ("03-b.json-patch"). It names the variant's transcripts, so a run keys
+// every (task, format) job apart; nothing reads a format back out of an id
+// (Task.Format says it).
+func FormatID(id, f string) string {
+	if f == "" {
+		return id
+	}
+	return id + "." + f
+}
+
+// WithFormats returns the set whose class B and C tasks are asked in each
+// of formats (package formats' names; "document" or "" is the whole
+// document, as §8 asks): one variant per task and format, marked with its
+// Format, its id FormatID, its hash that of the task and the format. Class
+// A tasks are asked once, as they are. A whole-document task is kept only
+// when formats name the document. Empty formats, or the document alone,
+// return s itself.
+func (s *Set) WithFormats(formats []string) *Set {
+	document := len(formats) == 0 || slices.ContainsFunc(formats, isDocument)
+	if document && len(formats) <= 1 {
+		return s
+	}
+	out := *s
+	out.Tasks = nil
+	for _, t := range s.Tasks {
+		if t.Class == ClassA {
+			out.Tasks = append(out.Tasks, t)
+			continue
+		}
+		for _, f := range formats {
+			if isDocument(f) {
+				out.Tasks = append(out.Tasks, t)
+				continue
+			}
+			v := *t
+			v.ID, v.Format = FormatID(t.ID, f), f
+			v.Hash = hashOf(fmt.Appendf(nil, "%s\x00%s", t.Hash, f))
+			out.Tasks = append(out.Tasks, &v)
+		}
+	}
+	slices.SortFunc(out.Tasks, func(a, b *Task) int { return strings.Compare(a.ID, b.ID) })
+	return &out
+}
+
+func isDocument(f string) bool { return f == "" || f == "document" }
