@@ -28,17 +28,17 @@ type key struct {
 // repeat) absent from in.Scores counts as missing. in.Manifest and
 // in.Config must not be nil.
 func Build(in Input) *Report {
-	formats := formatRows(in)
-	in = documentsOnly(in)
-	m := in.Manifest
-	r := header(in)
-	r.Formats = formats
 	scores := map[key]*scoring.Score{}
 	for i := range in.Scores {
 		s := &in.Scores[i]
 		scores[key{s.Model, s.TaskID, s.Repeat}] = s
 	}
-	b := builder{repeats: m.Repeats, seed: m.Seed, scores: scores}
+	b := builder{repeats: in.Manifest.Repeats, seed: in.Manifest.Seed, scores: scores}
+	formats := b.formatRows(in)
+	in = documentsOnly(in)
+	m := in.Manifest
+	r := header(in)
+	r.Formats = formats
 	part := partOf(in)
 	// The classes are the tasks of the suite's classes part ("all": the
 	// gating suite's); its other parts have their own sections.
@@ -58,7 +58,7 @@ func Build(in Input) *Report {
 	}
 	r.Failures = failures(r)
 	r.Verdict = verdictOf(r)
-	r.Warnings = warnings(r, in)
+	r.Warnings = append(warnings(r, in), formatWarnings(r.Formats)...)
 	return r
 }
 

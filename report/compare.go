@@ -120,6 +120,7 @@ func Compare(old, new *Report, oldName, newName string) *Comparison {
 			c.Rows = append(c.Rows, row)
 			c.Notes = append(c.Notes, notes...)
 		}
+		c.compareFormats(m, old, new)
 		// The natural suite, when both reports have it, per class.
 		on, nn := old.Natural[m], new.Natural[m]
 		if on == nil || nn == nil {
@@ -392,4 +393,29 @@ func fixed(v *float64) string {
 		return "n/a"
 	}
 	return strconv.FormatFloat(*v, 'f', 4, 64)
+}
+
+// compareFormats compares model m's answers in each answer format other
+// than the whole document that both reports have (Report.Formats), per
+// suite part and class: tasks are paired within a format.
+func (c *Comparison) compareFormats(m string, old, new *Report) {
+	for _, nf := range new.Formats {
+		if nf.Model != m || nf.Format == "document" {
+			continue
+		}
+		for _, of := range old.Formats {
+			if of.Model != m || of.Suite != nf.Suite || of.Format != nf.Format {
+				continue
+			}
+			for _, pair := range [][2]*ClassResult{{of.ClassB, nf.ClassB}, {of.ClassC, nf.ClassC}} {
+				if pair[0] == nil || pair[1] == nil {
+					continue
+				}
+				row, notes := compareClass(m, pair[0].Class, pair[0], pair[1])
+				row.Class = nf.Format + " " + pair[0].Class
+				c.Rows = append(c.Rows, row)
+				c.Notes = append(c.Notes, notes...)
+			}
+		}
+	}
 }

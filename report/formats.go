@@ -10,6 +10,7 @@ import (
 
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -51,6 +52,10 @@ type FormatRow struct {
 	CostUnknown int     `json:"cost_unknown"`
 	// MedianLatencyMS is over the answers that arrived; null when none did.
 	MedianLatencyMS *float64 `json:"median_latency_ms"`
+	// ClassB and ClassC are the classes' results in this format, per task
+	// as the classes have them (null without tasks of the class).
+	ClassB *ClassResult `json:"class_b,omitempty"`
+	ClassC *ClassResult `json:"class_c,omitempty"`
 }
 
 // formatName is a score's answer format as the report names it.
@@ -58,22 +63,31 @@ func formatName(s *scoring.Score) string { return cmp.Or(s.Format, "document") }
 
 // formatRows computes the format comparison from the class B and C scores
 // of a run that names answer formats (transcript.Inputs.Formats): per
-// model (in run order), suite part and format (in the run's order).
-func formatRows(in Input) []FormatRow {
+// model (in run order), suite part and format (in the run's order), with
+// each class's per-task results as the classes have them (builder.class),
+// so that compare pairs tasks within a format.
+func (b *builder) formatRows(in Input) []FormatRow {
 	formats := in.Manifest.Inputs.Formats
 	if len(formats) == 0 {
 		return nil
 	}
 	type key struct{ model, suite, format string }
 	groups := map[key][]*scoring.Score{}
+	ids := map[key]map[string][]string{} // by class, in plan order
 	var parts []string
 	for i := range in.Scores {
 		s := &in.Scores[i]
-		if s.Class == "A" {
+		if s.Class == task.ClassA {
 			continue
 		}
 		k := key{s.Model, s.Suite, formatName(s)}
 		groups[k] = append(groups[k], s)
+		if ids[k] == nil {
+			ids[k] = map[string][]string{}
+		}
+		if c := ids[k][s.Class]; len(c) == 0 || c[len(c)-1] != s.TaskID {
+			ids[k][s.Class] = append(c, s.TaskID)
+		}
 		if !slices.Contains(parts, s.Suite) {
 			parts = append(parts, s.Suite)
 		}
@@ -82,13 +96,24 @@ func formatRows(in Input) []FormatRow {
 	for _, m := range in.Manifest.Models {
 		for _, p := range parts {
 			for _, f := range formats {
-				if ss := groups[key{m, p, f}]; len(ss) > 0 {
-					out = append(out, formatRow(key{m, p, f}.model, p, f, ss))
+				k := key{m, p, f}
+				if ss := groups[k]; len(ss) > 0 {
+					row := formatRow(m, p, f, ss)
+					row.ClassB, row.ClassC = b.formatClass(m, task.ClassB, ids[k]), b.formatClass(m, task.ClassC, ids[k])
+					out = append(out, row)
 				}
 			}
 		}
 	}
 	return out
+}
+
+// formatClass is one class's result in one format; nil without tasks.
+func (b *builder) formatClass(model, class string, ids map[string][]string) *ClassResult {
+	if len(ids[class]) == 0 {
+		return nil
+	}
+	return b.class(model, class, ids[class])
 }
 
 // formatRow counts up one group (tallyOf, the one summary).
@@ -174,7 +199,7 @@ func formatPoints(in Input) map[string][]formatPoint {
 		s := &in.Scores[i]
 		t := in.Set.Task(s.TaskID)
 		d, ok := s.Drift()
-		if t == nil || s.Class == "A" || !ok || s.NotRun {
+		if t == nil || s.Class == task.ClassA || !ok || s.NotRun {
 			continue
 		}
 		k := key{s.Model, formatName(s), len(t.Source.Bytes)}
@@ -273,4 +298,17 @@ func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, 
 		p.xTick(x(b), kib(b), "", i == len(sizes)-1)
 	}
 	return p
+}
+
+// formatWarnings says which formats' answers are incomplete: the verdict
+// does not count them, so the warning is where a resume is asked for.
+func formatWarnings(rows []FormatRow) []string {
+	var out []string
+	for _, row := range rows {
+		if row.Format != "document" && row.Missing+row.APIErrors > 0 {
+			out = append(out, fmt.Sprintf("%s, %s answers (%s): %d missing and %d API errors of %d; resume the run to complete them",
+				row.Model, row.Format, row.Suite, row.Missing, row.APIErrors, row.Planned))
+		}
+	}
+	return out
 }
