@@ -404,7 +404,7 @@ func (c *Comparison) compareFormats(m string, old, new *Report) {
 			continue
 		}
 		for _, of := range old.Formats {
-			if of.Model != m || of.Suite != nf.Suite || of.Format != nf.Format {
+			if of.Model != m || of.Suite != nf.Suite || of.Rung != nf.Rung || of.Format != nf.Format {
 				continue
 			}
 			for _, pair := range [][2]*ClassResult{{of.ClassB, nf.ClassB}, {of.ClassC, nf.ClassC}} {
@@ -412,7 +412,7 @@ func (c *Comparison) compareFormats(m string, old, new *Report) {
 					continue
 				}
 				row, notes := compareClass(m, pair[0].Class, pair[0], pair[1])
-				row.Class = nf.Format + " " + pair[0].Class
+				row.Class = strings.TrimSpace(nf.Format + " " + nf.Rung + " " + pair[0].Class)
 				c.Rows = append(c.Rows, row)
 				c.Notes = append(c.Notes, notes...)
 			}

@@ -20,8 +20,11 @@ import (
 // it, side by side. Information beside the verdict, which stays on the
 // whole-document answers.
 type FormatRow struct {
-	Model  string `json:"model"`
-	Suite  string `json:"suite"`
+	Model string `json:"model"`
+	Suite string `json:"suite"`
+	// Rung is the size ladder's rung ("" in other suites): a rung's
+	// answers are compared apart from the others', as the size matters.
+	Rung   string `json:"rung,omitempty"`
 	Format string `json:"format"`
 	// Planned counts the (task, repeat) pairs; Scored those with an
 	// answer, APIErrors and Missing the others.
@@ -63,7 +66,8 @@ func formatName(s *scoring.Score) string { return cmp.Or(s.Format, "document") }
 
 // formatRows computes the format comparison from the class B and C scores
 // of a run that names answer formats (transcript.Inputs.Formats): per
-// model (in run order), suite part and format (in the run's order), with
+// model (in run order), suite part (and size rung) and format (in the
+// run's order), with
 // each class's per-task results as the classes have them (builder.class),
 // so that compare pairs tasks within a format.
 func (b *builder) formatRows(in Input) []FormatRow {
@@ -71,16 +75,21 @@ func (b *builder) formatRows(in Input) []FormatRow {
 	if len(formats) == 0 {
 		return nil
 	}
-	type key struct{ model, suite, format string }
+	type part struct{ suite, rung string }
+	type key struct {
+		model  string
+		part   part
+		format string
+	}
 	groups := map[key][]*scoring.Score{}
 	ids := map[key]map[string][]string{} // by class, in plan order
-	var parts []string
+	var parts []part
 	for i := range in.Scores {
 		s := &in.Scores[i]
 		if s.Class == task.ClassA {
 			continue
 		}
-		k := key{s.Model, s.Suite, formatName(s)}
+		k := key{s.Model, part{s.Suite, s.Rung}, formatName(s)}
 		groups[k] = append(groups[k], s)
 		if ids[k] == nil {
 			ids[k] = map[string][]string{}
@@ -88,8 +97,8 @@ func (b *builder) formatRows(in Input) []FormatRow {
 		if c := ids[k][s.Class]; len(c) == 0 || c[len(c)-1] != s.TaskID {
 			ids[k][s.Class] = append(c, s.TaskID)
 		}
-		if !slices.Contains(parts, s.Suite) {
-			parts = append(parts, s.Suite)
+		if !slices.Contains(parts, k.part) {
+			parts = append(parts, k.part)
 		}
 	}
 	var out []FormatRow
@@ -98,7 +107,8 @@ func (b *builder) formatRows(in Input) []FormatRow {
 			for _, f := range formats {
 				k := key{m, p, f}
 				if ss := groups[k]; len(ss) > 0 {
-					row := formatRow(m, p, f, ss)
+					row := formatRow(m, p.suite, f, ss)
+					row.Rung = p.rung
 					row.ClassB, row.ClassC = b.formatClass(m, task.ClassB, ids[k]), b.formatClass(m, task.ClassC, ids[k])
 					out = append(out, row)
 				}
@@ -156,7 +166,7 @@ func formatTable(r *Report) *reportTable {
 		if row.Estimated {
 			tokens = "≈" + tokens
 		}
-		t.add(row.Model, row.Suite, row.Format, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"),
+		t.add(row.Model, strings.TrimSpace(row.Suite+" "+row.Rung), row.Format, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"),
 			percentOr(row.Lossless), percentOr(row.EditsApplied), strconv.Itoa(row.FailedToApply), strconv.Itoa(row.Invalid),
 			tokens, strconv.FormatInt(row.AnswerBytes, 10), vsDocument(r, row), costText(row.Cost, row.CostUnknown), numOr(row.MedianLatencyMS, "n/a"))
 	}
@@ -168,7 +178,7 @@ func formatTable(r *Report) *reportTable {
 // without them).
 func vsDocument(r *Report, row FormatRow) string {
 	for _, d := range r.Formats {
-		if d.Model == row.Model && d.Suite == row.Suite && d.Format == "document" && d.AnswerBytes > 0 && row.Scored > 0 {
+		if d.Model == row.Model && d.Suite == row.Suite && d.Rung == row.Rung && d.Format == "document" && d.AnswerBytes > 0 && row.Scored > 0 {
 			share := float64(row.AnswerBytes) / float64(row.Scored) / (float64(d.AnswerBytes) / float64(d.Scored))
 			return strconv.FormatFloat(100*share, 'f', 2, 64) + "%"
 		}
@@ -211,7 +221,9 @@ func formatPoints(in Input) map[string][]formatPoint {
 		out[k.model] = append(out[k.model], formatPoint{k.format, k.bytes, stats.Median(ds), stats.Median(tokens[k])})
 	}
 	for _, ps := range out {
-		slices.SortFunc(ps, func(a, b formatPoint) int { return cmp.Or(strings.Compare(a.format, b.format), cmp.Compare(a.bytes, b.bytes)) })
+		slices.SortFunc(ps, func(a, b formatPoint) int {
+			return cmp.Or(strings.Compare(a.format, b.format), cmp.Compare(a.bytes, b.bytes))
+		})
 	}
 	return out
 }
