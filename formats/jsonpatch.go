@@ -146,22 +146,46 @@ func isPointer(s string) bool {
 // answerJSONPatch diffs given→target with jsondiff, comparing arrays by
 // their longest common subsequence so that a block inserted among 500 is
 // one add, not 500 replaces. Numbers are read as json.Number, so that their
-// literals survive.
+// literals survive. Each operation is written "op", "from", "path",
+// "value", in the order RFC 6902 shows them (jsondiff writes "value"
+// first); the members of a value are in key order, as encoding/json writes
+// a map.
 func answerJSONPatch(given []byte, target *bend.Document, _ []*edit.Op) (string, error) {
 	p, err := jsondiff.CompareJSON(given, bend.Marshal(target), jsondiff.LCS(), jsondiff.UnmarshalFunc(unmarshalNumbers))
 	if err != nil {
 		return "", fmt.Errorf("json-patch: diffing the document given and the target: %w", err)
 	}
-	if len(p) == 0 {
-		return "[]", nil
+	elems := make([]*bend.Value, len(p))
+	for i, op := range p {
+		o := &bend.Value{Kind: bend.Object}
+		add := func(k string, v *bend.Value) { o.Members = append(o.Members, bend.Member{Key: k, Value: v}) }
+		add("op", bend.StringValue(op.Type))
+		if op.From != "" {
+			add("from", bend.StringValue(op.From))
+		}
+		add("path", bend.StringValue(op.Path))
+		if op.Type == jsondiff.OperationAdd || op.Type == jsondiff.OperationReplace || op.Type == jsondiff.OperationTest {
+			v, err := valueOf(op.Value)
+			if err != nil {
+				return "", fmt.Errorf("json-patch: operation %d: %w", i, err)
+			}
+			add("value", v)
+		}
+		elems[i] = o
 	}
+	return marshalArray(elems), nil
+}
+
+// valueOf converts a value of jsondiff (what encoding/json decodes, numbers
+// as json.Number) to a bend.Value.
+func valueOf(x any) (*bend.Value, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(p); err != nil {
-		return "", fmt.Errorf("json-patch: %w", err)
+	if err := enc.Encode(x); err != nil {
+		return nil, err
 	}
-	return strings.TrimRight(b.String(), "\n"), nil
+	return bend.ParseValue(bytes.TrimRight(b.Bytes(), "\n"))
 }
 
 func unmarshalNumbers(data []byte, v any) error {
