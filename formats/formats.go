@@ -59,11 +59,13 @@ type Format struct {
 // Table lists the formats in --formats help order.
 var Table = []*Format{
 	{
-		Name:   Document,
-		Help:   "the complete modified document (as §8 asks)",
-		Apply:  func(_ []byte, raw string) ([]byte, *Failure) { return []byte(raw), nil },
-		Answer: func(_ []byte, target *bend.Document, _ []*edit.Op) (string, error) { return string(bend.Marshal(target)), nil },
-		Slip:   func(answer string, _ *rand.Rand) (string, string) { return answer, "" },
+		Name:  Document,
+		Help:  "the complete modified document (as §8 asks)",
+		Apply: func(_ []byte, raw string) ([]byte, *Failure) { return []byte(raw), nil },
+		Answer: func(_ []byte, target *bend.Document, _ []*edit.Op) (string, error) {
+			return string(bend.Marshal(target)), nil
+		},
+		Slip: func(answer string, _ *rand.Rand) (string, string) { return answer, "" },
 	},
 	{
 		Name:   JSONPatch,

@@ -395,8 +395,6 @@ func TestPromptFilesExist(t *testing.T) {
 	}
 }
 
-
-
 // TestBendOpsPromptClaims pins what format-bend-ops.txt tells the model
 // about edit.Apply, so that the prompt stays true.
 func TestBendOpsPromptClaims(t *testing.T) {
