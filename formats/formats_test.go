@@ -127,7 +127,7 @@ func TestFailureError(t *testing.T) {
 // TestDocumentApplyIsRaw: the document format hands the answer to the
 // metric exactly as it came, so document runs score as before.
 func TestDocumentApplyIsRaw(t *testing.T) {
-	for _, raw := range []string{"", "not json", "```json\n{}\n```\nprose"} {
+	for _, raw := range []string{"", "not json", " {}\n", "```json\n{}\n```\nprose"} {
 		out, fail := formats.Lookup(formats.Document).Apply(source02(t), raw)
 		if fail != nil || string(out) != raw {
 			t.Errorf("Apply(%q) = %q, %v", raw, out, fail)

@@ -165,8 +165,12 @@ func TestDocumentFormatUnchanged(t *testing.T) {
 	plain, named := formatSet(set.Tasks, ""), formatSet(set.Tasks, formats.Document)
 	for _, name := range []string{Oracle, Identity, Noisy, NoisyLow, NoisyHigh} {
 		for _, tk := range plain.Tasks {
-			if a, b := complete(t, name, plain, tk.ID, 3, nil), complete(t, name, named, tk.ID, 3, nil); a != b {
+			a, b := complete(t, name, plain, tk.ID, 3, nil), complete(t, name, named, tk.ID, 3, nil)
+			if a != b {
 				t.Errorf("%s %s: format \"document\" answers differently", name, tk.ID)
+			}
+			if want := map[string]string{Oracle: string(bend.Marshal(tk.Expected)), Identity: string(tk.Source.Bytes)}[name]; want != "" && b != want {
+				t.Errorf("%s %s: not the document answer", name, tk.ID)
 			}
 		}
 	}
@@ -181,14 +185,18 @@ func TestDocumentFormatUnchanged(t *testing.T) {
 // against the document the model was handed, not the task's source.
 func TestRelayStepAnswersTheGivenDocument(t *testing.T) {
 	set := loadSet(t)
-	fwd := set.Task("02-b")
-	// Step 2 of a chain: handed 02-b's expected document, asked for 02-c.
-	given := bend.Marshal(fwd.Expected)
-	next := *set.Task("02-c")
-	d, err := bend.Parse(given)
+	// Step 2 of a chain: handed 02-b's expected document with a block
+	// inserted first (so that every top-level index moved), asked for 02-c.
+	first, err := edit.Parse([]byte(`[{"op":"insert_block","after":"","parent":"","block":{"id":"blk-0000","kind":"divider"}}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
+	d, err := edit.Apply(set.Task("02-b").Expected, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	given := bend.Marshal(d)
+	next := *set.Task("02-c")
 	if next.Expected, err = edit.Apply(d, next.GoldEdit); err != nil {
 		t.Fatal(err)
 	}
