@@ -5,9 +5,11 @@ go 1.26.0
 require (
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/chromedp/chromedp v0.23.0
+	github.com/evanphx/json-patch/v5 v5.9.11
 	github.com/gowebpki/jcs v1.0.2
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/sergi/go-diff v1.4.0
+	github.com/wI2L/jsondiff v0.7.1
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sync v0.24.0
 	golang.org/x/tools v0.52.0

@@ -16,11 +16,32 @@ func Apply(source *bend.Document, ops []*Op) (*bend.Document, error) {
 	d := source.Clone()
 	for i, op := range ops {
 		if err := apply(d, op); err != nil {
-			return nil, fmt.Errorf("operation %d (%s): %w", i, op.Name, err)
+			return nil, &OpError{Index: i, Name: op.Name, Err: err}
 		}
 	}
 	return d, nil
 }
+
+// OpError is the error of Parse, FromValue and Apply: which operation
+// failed and why, so that a caller that grades an answer written in this
+// language (package formats) can name the operation without parsing a
+// message.
+type OpError struct {
+	Index int    // 0-based index of the operation in the edit
+	Name  string // its op name; "" when it failed to parse
+	Err   error  // why
+}
+
+// Error prints "operation 3 (set_text): why", or "operation 3: why" for a
+// parse failure.
+func (e *OpError) Error() string {
+	if e.Name == "" {
+		return fmt.Sprintf("operation %d: %v", e.Index, e.Err)
+	}
+	return fmt.Sprintf("operation %d (%s): %v", e.Index, e.Name, e.Err)
+}
+
+func (e *OpError) Unwrap() error { return e.Err }
 
 func apply(d *bend.Document, op *Op) error {
 	switch op.Name {

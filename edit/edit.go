@@ -71,7 +71,7 @@ func FromValue(v *bend.Value) ([]*Op, error) {
 	for i, e := range v.Elems {
 		op, err := parseOp(e)
 		if err != nil {
-			return nil, fmt.Errorf("operation %d: %w", i, err)
+			return nil, &OpError{Index: i, Err: err}
 		}
 		ops[i] = op
 	}

@@ -23,6 +23,21 @@ type Extraction struct {
 // used (fenced); when several do, the one that want accepts is used if it is
 // the only one. Anything else is no JSON (none), with the reason.
 func ExtractJSON(raw string, want func(*bend.Value) bool) Extraction {
+	return extract(raw, bend.Object, "object", want)
+}
+
+// ExtractJSONArray is ExtractJSON for answers that are a JSON array (a
+// patch, package formats): the same rule, with a fenced block counting when
+// it holds an array rather than an object. A bare answer is returned
+// whatever its kind, as ExtractJSON returns it, so that the caller can say
+// what it found.
+func ExtractJSONArray(raw string, want func(*bend.Value) bool) Extraction {
+	return extract(raw, bend.Array, "array", want)
+}
+
+// extract is ExtractJSON for fenced values of the given kind (noun names
+// it in reasons).
+func extract(raw string, kind bend.Kind, noun string, want func(*bend.Value) bool) Extraction {
 	trimmed := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
 	if trimmed == "" {
 		return Extraction{How: ExtractionNone, Reason: "the answer is empty"}
@@ -45,7 +60,7 @@ func ExtractJSON(raw string, want func(*bend.Value) bool) Extraction {
 			if firstErr == nil {
 				firstErr = err
 			}
-		case v.Kind == bend.Object:
+		case v.Kind == kind:
 			objects = append(objects, candidate{f, v})
 		}
 	}
@@ -57,7 +72,7 @@ func ExtractJSON(raw string, want func(*bend.Value) bool) Extraction {
 			}
 		}
 		if len(wanted) != 1 {
-			return Extraction{How: ExtractionNone, Reason: fmt.Sprintf("%d fenced blocks hold JSON objects; want exactly one", len(objects))}
+			return Extraction{How: ExtractionNone, Reason: fmt.Sprintf("%d fenced blocks hold JSON %ss; want exactly one", len(objects), noun)}
 		}
 		objects = wanted
 	}
@@ -68,7 +83,7 @@ func ExtractJSON(raw string, want func(*bend.Value) bool) Extraction {
 	case len(fences) == 1 && firstErr != nil:
 		return Extraction{How: ExtractionFenced, Reason: "the fenced block is not JSON: " + firstErr.Error()}
 	case len(fences) > 0:
-		return Extraction{How: ExtractionNone, Reason: "no fenced block holds a JSON object"}
+		return Extraction{How: ExtractionNone, Reason: "no fenced block holds a JSON " + noun}
 	}
 	return Extraction{How: ExtractionNone, Reason: "the answer is not JSON and has no fenced block: " + bareErr.Error()}
 }

@@ -72,6 +72,22 @@ func metaSlip(d *bend.Document, seed int64, taskID, level string) {
 // sentence of prose, and the finish reason: "length" when the answer was
 // cut off.
 func perturb(t *task.Task, seed int64, level string) (string, string) {
+	d, r := perturbed(t, seed, level)
+	out := string(bend.Marshal(d))
+	size := len(t.Source.Bytes)
+	if size >= SlipEvery && r.chance(min(0.9, float64(size)/CutOffScale)) {
+		return out[:r.IntN(len(out))], "length"
+	}
+	if r.chance(0.2) {
+		out = "Here is the updated document:\n\n```json\n" + out + "```\n"
+	}
+	return out, "stop"
+}
+
+// perturbed returns the expected document with perturb's perturbations and
+// meta slip, and the task's random stream as perturb leaves it for its
+// cut-off and fence draws.
+func perturbed(t *task.Task, seed int64, level string) (*bend.Document, rng) {
 	r := newRand(seed, t.ID)
 	d := t.Expected.Clone()
 	n := 0
@@ -112,14 +128,7 @@ func perturb(t *task.Task, seed int64, level string) (string, string) {
 		}
 	}
 	metaSlip(d, seed, t.ID, level)
-	out := string(bend.Marshal(d))
-	if size >= SlipEvery && r.chance(min(0.9, float64(size)/CutOffScale)) {
-		return out[:r.IntN(len(out))], "length"
-	}
-	if r.chance(0.2) {
-		out = "Here is the updated document:\n\n```json\n" + out + "```\n"
-	}
-	return out, "stop"
+	return d, r
 }
 
 func spans(d *bend.Document) []*bend.Span {

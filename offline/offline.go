@@ -8,6 +8,9 @@
 //	offline/identity  returns the source unchanged; answers class A with "unknown"
 //	offline/noisy     the expected document with seeded, realistic perturbations
 //	offline/noisy-low, offline/noisy-high   the same, with fewer or more of them (noise levels, to show the metric separates them)
+//
+// A class B/C task in a patch format (task.Task.Format) is answered in that
+// format (format.go).
 package offline
 
 import (
@@ -71,6 +74,19 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 	var seed int64
 	if req.Seed != nil {
 		seed = *req.Seed
+	}
+	f, err := patchFormat(t)
+	if err != nil {
+		return nil, &model.APIError{Status: 400, Message: err.Error()}
+	}
+	if f != nil {
+		content, err := m.formatComplete(f, t, req.Document, seed)
+		if err != nil {
+			return nil, err
+		}
+		resp := model.LocalResponse(m.name, "offline-"+t.ID, content)
+		resp.FinishReason = "stop"
+		return resp, nil
 	}
 	content, finish := m.answer(t, seed)
 	if t.Step > 0 && req.Document != nil {

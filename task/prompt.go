@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 )
 
@@ -22,11 +23,26 @@ type Prompts struct {
 	System   string
 	Document string
 	Class    map[string]string // A, B, C
-	Hash     string            // sha256 over all templates, hex
+	Hash     string            // sha256 over the system, document and class templates, hex
+	// Formats holds the answer instruction of each answer format that has
+	// one (package formats), by format name: prompts/format-<name>.txt. It
+	// replaces the class B/C template's last paragraph. The whole-document
+	// format has none. Hash does not cover these texts (FormatHash does),
+	// so that the prompts of the document format hash as they always have.
+	Formats map[string]string
 }
 
+// FormatPrefix and FormatSuffix make the file name of an answer format's
+// instruction: prompts/format-<name>.txt.
+const (
+	FormatPrefix = "format-"
+	FormatSuffix = ".txt"
+)
+
 // LoadPrompts reads prompts/system.txt, prompts/document.txt and
-// prompts/class-{a,b,c}.txt from fsys.
+// prompts/class-{a,b,c}.txt from fsys, and every prompts/format-<name>.txt
+// there is (a directory without them loads as before; NeedFormat says
+// when a format a run uses has none).
 func LoadPrompts(fsys fs.FS) (*Prompts, error) {
 	read := func(name string) (string, error) {
 		b, err := fs.ReadFile(fsys, "prompts/"+name)
@@ -53,7 +69,42 @@ func LoadPrompts(fsys fs.FS) (*Prompts, error) {
 		}
 	}
 	p.Hash = hex.EncodeToString(h.Sum(nil))
+	files, err := fs.Glob(fsys, "prompts/"+FormatPrefix+"*"+FormatSuffix)
+	if err != nil {
+		return nil, fmt.Errorf("prompt template: %w", err)
+	}
+	p.Formats = map[string]string{}
+	for _, f := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(path.Base(f), FormatPrefix), FormatSuffix)
+		if p.Formats[name], err = read(path.Base(f)); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// NeedFormat returns an error when the answer format name needs an
+// instruction (its formats.Format.Prompt is not "") and the prompts hold
+// none: the check a run makes for each format it uses, before any request.
+func (p *Prompts) NeedFormat(name string) error {
+	if _, ok := p.Formats[name]; !ok {
+		return fmt.Errorf("prompt template: no prompts/%s%s for answer format %q", FormatPrefix+name, FormatSuffix, name)
+	}
+	return nil
+}
+
+// FormatHash returns the hash of the prompts a task of answer format name
+// is rendered with: sha256 over Hash and the format's instruction, hex; Hash
+// itself for "" and for a format without an instruction (the whole
+// document), so that document prompts hash as before.
+func (p *Prompts) FormatHash(name string) string {
+	text, ok := p.Formats[name]
+	if !ok {
+		return p.Hash
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s%s%s %d\n%s", p.Hash, FormatPrefix, name, FormatSuffix, len(text), text)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Render returns the messages for t: the system primer, and one user message
@@ -68,11 +119,28 @@ func (p *Prompts) Render(t *Task) []Message {
 
 // Parts returns the prompt of t in its three parts: the system primer, the
 // document block, and the task (which begins with the blank line that
-// separates it from the document). The user message is document + task, so
+// separates it from the document). A class B/C task whose Format has an
+// instruction (Formats) asks for that format: the instruction replaces the
+// template's last paragraph; any other task renders as the template says. The user message is document + task, so
 // the system primer and the document are a prefix shared byte for byte by
 // the three tasks of one document: the part a provider can cache.
 func (p *Prompts) Parts(t *Task) (system, document, task string) {
 	doc := strings.ReplaceAll(p.Document, "{{document}}", strings.TrimRight(string(t.Source.Bytes), "\n"))
 	body := strings.NewReplacer("{{task_id}}", t.ID, "{{instruction}}", t.Text()).Replace(p.Class[t.Class])
-	return strings.TrimRight(p.System, "\n"), strings.TrimRight(doc, "\n"), "\n\n" + strings.TrimRight(body, "\n")
+	body = strings.TrimRight(body, "\n")
+	if text, ok := p.Formats[t.Format]; ok && t.Class != ClassA {
+		body = withLastParagraph(body, strings.TrimRight(text, "\n"))
+	}
+	return strings.TrimRight(p.System, "\n"), strings.TrimRight(doc, "\n"), "\n\n" + body
+}
+
+// withLastParagraph returns body with the text after its last blank line
+// (its last paragraph, the class template's answer instruction) replaced
+// by text; a body of one paragraph gets text as a paragraph of its own.
+func withLastParagraph(body, text string) string {
+	i := strings.LastIndex(body, "\n\n")
+	if i < 0 {
+		return body + "\n\n" + text
+	}
+	return body[:i+len("\n\n")] + text
 }
