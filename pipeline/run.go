@@ -345,7 +345,7 @@ func planRun(o Options) (*plan, error) {
 	cfg := o.Config
 	p := &plan{tasks: o.Set.Tasks, judges: JudgeModels(cfg)}
 	if m := o.Resume; m != nil {
-		if m.CorpusHash != o.Set.Hash() || m.PromptHash != o.Prompts.Hash {
+		if m.CorpusHash != o.Set.Hash() || m.PromptHash != o.Prompts.HashFor(m.Inputs.Formats) {
 			return nil, fmt.Errorf("resume: the corpus, tasks or prompts changed since the run started (hashes differ); start a new run")
 		}
 		p.tasks = nil
@@ -354,6 +354,9 @@ func planRun(o Options) (*plan, error) {
 				p.tasks = append(p.tasks, t)
 			}
 		}
+	}
+	if err := o.Prompts.CheckFormats(p.tasks); err != nil {
+		return nil, err
 	}
 	if err := CheckJudges(p.judges); err != nil {
 		return nil, err
@@ -464,7 +467,7 @@ func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (s
 	m := &transcript.Manifest{
 		RunID: id, HarnessVersion: o.HarnessVersion, GitCommit: o.GitCommit,
 		Models: cfg.Models, Judges: p.judges, ModelDirs: dirs, Repeats: cfg.Repeats, Seed: cfg.Request.Seed,
-		TaskIDs: ids, CorpusHash: o.Set.Hash(), PromptHash: o.Prompts.Hash,
+		TaskIDs: ids, CorpusHash: o.Set.Hash(), PromptHash: o.Prompts.HashFor(o.Inputs.Formats),
 		ConfigHash: cfg.Hash(), Config: cfg.JSON(), Inputs: o.Inputs, Determinism: det, StartedAt: now,
 	}
 	m.Inputs.BaseURL = ""

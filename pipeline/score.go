@@ -136,8 +136,8 @@ func CheckInputs(m *transcript.Manifest, set *task.Set, prompts *task.Prompts) e
 	switch {
 	case set.Hash() != m.CorpusHash:
 		return fmt.Errorf("the corpus or tasks differ from the run's (corpus hash %s, run %s): rescore with the run's --corpus and --instructions", shortHash(set.Hash()), shortHash(m.CorpusHash))
-	case prompts.Hash != m.PromptHash:
-		return fmt.Errorf("the prompt templates differ from the run's (prompt hash %s, run %s)", shortHash(prompts.Hash), shortHash(m.PromptHash))
+	case prompts.HashFor(m.Inputs.Formats) != m.PromptHash:
+		return fmt.Errorf("the prompt templates differ from the run's (prompt hash %s, run %s)", shortHash(prompts.HashFor(m.Inputs.Formats)), shortHash(m.PromptHash))
 	}
 	return nil
 }

@@ -28,8 +28,8 @@ import (
 type Request struct {
 	Options
 	ConfigFile, Models, Judges, ProgressMode, Rungs, Tasks, Classes, Docs, Format, Formats string
-	Repeats, PerModel, Global, Limit                                              int
-	Seed                                                                          int64
+	Repeats, PerModel, Global, Limit                                                       int
+	Seed                                                                                   int64
 	// Given are the flags given, by name, as flag.Value prints them: a
 	// flag given with its default value still overrides (0 is a seed), and
 	// a resume refuses one that contradicts the manifest.

@@ -189,7 +189,7 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 	}
 	j := runner.Job{Model: m, Request: req, Record: transcript.Transcript{
 		Kind: transcript.KindTask, RunID: runID, Model: m, TaskID: t.ID, Class: t.Class, Repeat: r,
-		Hashes:  transcript.Hashes{Prompt: prompts.Hash, Task: t.Hash, Document: t.Source.Hash},
+		Hashes:  transcript.Hashes{Prompt: prompts.FormatHash(t.Format), Task: t.Hash, Document: t.Source.Hash},
 		Request: transcript.RequestOf(req),
 	}}
 	if prompt := model.Tokens(len(system) + len(doc) + len(body)); p.Context > 0 && prompt+req.MaxTokens > p.Context {

@@ -43,7 +43,7 @@ func (s *Set) WithFormats(formats []string) *Set {
 				continue
 			}
 			v := *t
-			v.ID, v.Format = FormatID(t.ID, f), f
+			v.ID, v.Format, v.Base = FormatID(t.ID, f), f, t.ID
 			v.Hash = hashOf(fmt.Appendf(nil, "%s\x00%s", t.Hash, f))
 			out.Tasks = append(out.Tasks, &v)
 		}
@@ -53,3 +53,32 @@ func (s *Set) WithFormats(formats []string) *Set {
 }
 
 func isDocument(f string) bool { return f == "" || f == "document" }
+
+// HashFor is the hash of the prompts of a run in answer formats: Hash for
+// the whole document alone (no formats), else sha256 over each format's
+// FormatHash, so that a resume or rescore sees a changed format text.
+func (p *Prompts) HashFor(formats []string) string {
+	if len(formats) == 0 {
+		return p.Hash
+	}
+	var b []byte
+	for _, f := range formats {
+		b = fmt.Appendf(b, "%s %s\n", f, p.FormatHash(f))
+	}
+	return hashOf(b)
+}
+
+// CheckFormats returns an error for the first answer format of tasks whose
+// instruction the prompts lack (NeedFormat).
+func (p *Prompts) CheckFormats(tasks []*Task) error {
+	seen := map[string]bool{}
+	for _, t := range tasks {
+		if t.Format != "" && !seen[t.Format] {
+			seen[t.Format] = true
+			if err := p.NeedFormat(t.Format); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package task
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -126,7 +127,7 @@ func (p *Prompts) Render(t *Task) []Message {
 // the three tasks of one document: the part a provider can cache.
 func (p *Prompts) Parts(t *Task) (system, document, task string) {
 	doc := strings.ReplaceAll(p.Document, "{{document}}", strings.TrimRight(string(t.Source.Bytes), "\n"))
-	body := strings.NewReplacer("{{task_id}}", t.ID, "{{instruction}}", t.Text()).Replace(p.Class[t.Class])
+	body := strings.NewReplacer("{{task_id}}", cmp.Or(t.Base, t.ID), "{{instruction}}", t.Text()).Replace(p.Class[t.Class])
 	body = strings.TrimRight(body, "\n")
 	if text, ok := p.Formats[t.Format]; ok && t.Class != ClassA {
 		body = withLastParagraph(body, strings.TrimRight(text, "\n"))

@@ -60,6 +60,10 @@ type Task struct {
 	// Format is the answer format a class B/C task asks for (package
 	// formats); "" is the whole document, as §8 asks.
 	Format string
+	// Base is a format variant's (WithFormats) task id in the whole-document
+	// format, which its prompt names: the variants of a task differ in
+	// their answer instruction alone. "" for every other task.
+	Base string
 }
 
 // Text returns the instruction as the model sees it: {{doc}} replaced by the
