@@ -53,10 +53,11 @@ func runFormats(t *testing.T, suite string, extra ...string) []formatRow {
 
 // checkFormats: every (model, format) has a row with answers; the oracle
 // is lossless in every format, with no patch that failed to apply; the
-// noisy model is not lossless in any format.
+// noisy model is not lossless in any format (over the suite: a size rung
+// has too few answers to be sure of a slip in each).
 func checkFormats(t *testing.T, rows []formatRow) {
 	t.Helper()
-	seen := map[string]bool{}
+	seen, slipped := map[string]bool{}, map[string]bool{}
 	for _, r := range rows {
 		seen[r.Model+" "+r.Format] = true
 		if r.Scored == 0 || r.Scored != r.Planned || r.Lossless == nil {
@@ -70,9 +71,14 @@ func checkFormats(t *testing.T, rows []formatRow) {
 					r.Format, r.Suite, r.Rung, *r.Lossless, r.FailedToApply, *r.MedianDrift)
 			}
 		case "offline/noisy":
-			if *r.Lossless == 1 {
-				t.Errorf("offline/noisy, %s (%s %s): every answer lossless; want its slips to show", r.Format, r.Suite, r.Rung)
+			if *r.Lossless < 1 {
+				slipped[r.Format] = true
 			}
+		}
+	}
+	for _, f := range []string{"document", "json-patch", "bend-ops"} {
+		if !slipped[f] {
+			t.Errorf("offline/noisy, %s: every answer lossless; want its slips to show", f)
 		}
 	}
 	for _, m := range []string{"offline/oracle", "offline/noisy"} {
