@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
 // formatRow is the part of a report's format row the tests read.
@@ -141,5 +146,96 @@ func TestFormatsGatingNeedsDocument(t *testing.T) {
 		"--no-preflight", "--progress", "none", "--out", dir, "--reports", dir)
 	if code != 2 || !strings.Contains(errs, "yaml") {
 		t.Errorf("exit %d: %s; want a refusal naming the unknown format", code, errs)
+	}
+}
+
+// formatOf is the answer format a request asks for, read from its answer
+// instruction.
+func formatOf(req modeltest.ChatRequest) string {
+	last := req.Messages[len(req.Messages)-1].Content
+	switch {
+	case strings.Contains(last, "Answer with a JSON Patch"):
+		return "json-patch"
+	case strings.Contains(last, "Answer with a JSON array of edit operations"):
+		return "bend-ops"
+	}
+	return "document"
+}
+
+// TestFormatsResumeAndRescore: a multi-format run against a fake server,
+// killed part-way, resumed: no finished (task, format) job is asked again
+// and every unfinished one is; rescore reproduces the report byte for
+// byte but for rescored_at.
+func TestFormatsResumeAndRescore(t *testing.T) {
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		if formatOf(req) != "document" {
+			return modeltest.Reply{Content: "[]", Delay: 3 * time.Millisecond}
+		}
+		return modeltest.Reply{Content: `{"answer": "x", "evidence": []}`, Delay: 3 * time.Millisecond}
+	})
+	srv.SetModels(modeltest.Entry("vendor/a"))
+	dir := t.TempDir()
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for srv.Count() < 12 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	args := []string{"run", "--formats", "document,json-patch,bend-ops", "--docs", "01,02,03,04", "--config", "../../harness.yaml",
+		"--models", "vendor/a", "--judges", "offline/judge", "--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "2"}
+	var out, errb bytes.Buffer
+	err := run(ctx, args, &out, &errb)
+	runDir := filepath.Join(dir, "k")
+	if exitCode(err) != 2 || !strings.Contains(errb.String(), "--resume "+runDir) {
+		t.Fatalf("interrupted run: exit %d: %s", exitCode(err), errb.String())
+	}
+	const jobs = 4 * (1 + 3*2) // per document: A, and B and C in three formats
+	finished, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
+	if len(finished) == 0 || len(finished) >= jobs {
+		t.Fatalf("%d jobs finished; the test needs a partial run", len(finished))
+	}
+	kept := map[string]bool{}
+	for _, f := range finished {
+		id, format := strings.TrimSuffix(filepath.Base(f), ".r0.json"), "document"
+		for _, fm := range []string{"json-patch", "bend-ops"} {
+			if strings.HasSuffix(id, "."+fm) {
+				id, format = strings.TrimSuffix(id, "."+fm), fm
+			}
+		}
+		kept[id+" "+format] = true
+	}
+	before := srv.Count()
+	out.Reset()
+	errb.Reset()
+	if err := run(context.Background(), []string{"run", "--resume", runDir, "--progress", "none"}, &out, &errb); exitCode(err) > 1 {
+		t.Fatalf("resume: exit %d: %s", exitCode(err), errb.String())
+	}
+	asked := map[string]int{}
+	for _, req := range srv.Requests()[before:] {
+		k := taskIDOf(req) + " " + formatOf(req)
+		if kept[k] {
+			t.Errorf("the resume asked %s again, which had finished", k)
+		}
+		asked[k]++
+	}
+	if len(asked) != jobs-len(finished) {
+		t.Errorf("the resume asked %d jobs, want the %d unfinished", len(asked), jobs-len(finished))
+	}
+	report, _ := os.ReadFile(filepath.Join(dir, "k.json"))
+	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir); code > 1 {
+		t.Fatalf("rescore: exit %d: %s", code, errs)
+	}
+	again, _ := os.ReadFile(filepath.Join(dir, "re", "k.json"))
+	var lines []string
+	for _, l := range strings.SplitAfter(string(again), "\n") {
+		if !strings.HasPrefix(l, `  "rescored_at"`) {
+			lines = append(lines, l)
+		}
+	}
+	if strings.Join(lines, "") != string(report) || !strings.Contains(string(report), `"format": "bend-ops"`) {
+		t.Error("rescore does not reproduce the multi-format report")
 	}
 }
