@@ -9,6 +9,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -202,6 +203,9 @@ type AnswerRequest struct {
 	TaskFile, TaskID, CorpusDir string
 	// ConfigFile gives the drift weights (config.LoadOrDefault).
 	ConfigFile string
+	// Format is the answer's format (package formats; "" or "document"
+	// for a whole document).
+	Format string
 	// Output is the file of the raw answer; "-" reads Stdin.
 	Output string
 	Stdin  io.Reader
@@ -217,6 +221,9 @@ func ScoreAnswer(w io.Writer, r AnswerRequest) error {
 	t, err := task.FromFile(r.TaskFile, r.CorpusDir, r.TaskID)
 	if err != nil {
 		return err
+	}
+	if r.Format != "" && r.Format != formats.Document && t.Class != task.ClassA {
+		t = t.InFormat(r.Format)
 	}
 	raw, err := bend.ReadFile(r.Output, r.Stdin)
 	if err != nil {

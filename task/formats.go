@@ -42,10 +42,7 @@ func (s *Set) WithFormats(formats []string) *Set {
 				out.Tasks = append(out.Tasks, t)
 				continue
 			}
-			v := *t
-			v.ID, v.Format, v.Base = FormatID(t.ID, f), f, t.ID
-			v.Hash = hashOf(fmt.Appendf(nil, "%s\x00%s", t.Hash, f))
-			out.Tasks = append(out.Tasks, &v)
+			out.Tasks = append(out.Tasks, t.InFormat(f))
 		}
 	}
 	slices.SortFunc(out.Tasks, func(a, b *Task) int { return strings.Compare(a.ID, b.ID) })
@@ -81,4 +78,13 @@ func (p *Prompts) CheckFormats(tasks []*Task) error {
 		}
 	}
 	return nil
+}
+
+// InFormat is t asked in answer format f: its id FormatID, its Format f,
+// its Base t's id, its hash that of t and f.
+func (t *Task) InFormat(f string) *Task {
+	v := *t
+	v.ID, v.Format, v.Base = FormatID(t.ID, f), f, t.ID
+	v.Hash = hashOf(fmt.Appendf(nil, "%s\x00%s", t.Hash, f))
+	return &v
 }
