@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,5 +238,40 @@ func TestFormatsResumeAndRescore(t *testing.T) {
 	}
 	if strings.Join(lines, "") != string(report) || !strings.Contains(string(report), `"format": "bend-ops"`) {
 		t.Error("rescore does not reproduce the multi-format report")
+	}
+}
+
+// TestDryRunEstimatesPerFormat: the preflight prints each format's jobs,
+// tokens and cost, and a patch answer is estimated far below re-emitting
+// the document.
+func TestDryRunEstimatesPerFormat(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
+	srv.SetModels(modeltest.ModelEntry{ID: "vendor/a", PromptPrice: "0.000002", CompletionPrice: "0.00001", SupportedParameters: []string{"temperature", "seed"}})
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", t.TempDir(), "--models", "vendor/a", "--judges", "offline/judge",
+		"--formats", "document,json-patch,bend-ops", "--dry-run")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	completion := map[string]int{}
+	for _, l := range strings.Split(out, "\n") {
+		var f string
+		var jobs, prompt, tokens int
+		if _, err := fmt.Sscanf(strings.TrimSpace(l), "format %s (B, C) %d jobs ~%d prompt + ~%d completion", &f, &jobs, &prompt, &tokens); err == nil {
+			if jobs != 40 {
+				t.Errorf("format %s: %d jobs, want 40", f, jobs)
+			}
+			completion[f] = tokens
+		}
+	}
+	doc := completion["document"]
+	for _, f := range []string{"json-patch", "bend-ops"} {
+		if c, ok := completion[f]; !ok || doc == 0 || c*5 > doc {
+			t.Errorf("format %s: ~%d completion tokens against %d for documents; want a line per format, patches far below\n%s", f, c, doc, out)
+		}
+	}
+	if srv.Count() != 0 {
+		t.Errorf("a dry run sent %d requests", srv.Count())
 	}
 }
