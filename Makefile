@@ -20,7 +20,8 @@ $(BIN): FORCE
 # The whole pipeline on the built-in offline reference models: no key, no
 # network. Its verdict is "fail" by design (offline/identity never edits and
 # answers "unknown"), so exit code 1 counts as success here; 2 does not.
-# Then a short size ladder and a short relay, informational suites.
+# Then a short size ladder, a short relay and the answer formats on two
+# rungs, informational suites.
 demo: $(BIN)
 	@$(BIN) run --models $(DEMO_MODELS) --judges offline/judge --no-preflight --summary --run-id demo-$$(date -u +%Y%m%dT%H%M%SZ); \
 	code=$$?; if [ $$code -gt 1 ]; then exit $$code; fi; \
@@ -33,6 +34,10 @@ demo: $(BIN)
 		--no-preflight --progress none --summary --run-id demo-relay-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
 	sed -n '/^## Relay/,/^## Drift/{/^## Drift/!p;};/^wrote/p;/^Verdict: /p;/^HTML report: /p;/^JSON report: /p' $$out; rm -f $$out; \
 	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: relay done (exit code $$code)"
+	@out=$$(mktemp); $(BIN) run --suite size --rungs 8k,512k --formats document,json-patch,bend-ops --models offline/oracle,offline/noisy --judges offline/judge \
+		--no-preflight --progress none --summary --run-id demo-formats-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
+	sed -n '/^## Answer formats/,/^## Drift/{/^## Drift/!p;};/^wrote/p;/^Verdict: /p;/^HTML report: /p;/^JSON report: /p' $$out; rm -f $$out; \
+	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: answer formats done (exit code $$code)"
 
 # The gating run against the configured frontier models through OpenRouter.
 # Without OPENROUTER_API_KEY it exits 2 and points at `make demo`.

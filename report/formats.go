@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/ladder"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/task"
@@ -101,6 +102,7 @@ func (b *builder) formatRows(in Input) []FormatRow {
 			parts = append(parts, k.part)
 		}
 	}
+	sortParts(parts, func(p part) string { return p.suite }, func(p part) string { return p.rung })
 	var out []FormatRow
 	for _, m := range in.Manifest.Models {
 		for _, p := range parts {
@@ -323,4 +325,24 @@ func formatWarnings(rows []FormatRow) []string {
 		}
 	}
 	return out
+}
+
+// sortParts orders groups by suite, as first seen, then by size rung, in
+// size order (ladder.ParseSizes; "" first).
+func sortParts[P any](parts []P, suite, rung func(P) string) {
+	first := map[string]int{}
+	for i, p := range parts {
+		if _, ok := first[suite(p)]; !ok {
+			first[suite(p)] = i
+		}
+	}
+	bytes := func(r string) int {
+		if n, err := ladder.ParseSizes(r); err == nil && len(n) == 1 {
+			return n[0]
+		}
+		return 0
+	}
+	slices.SortStableFunc(parts, func(a, b P) int {
+		return cmp.Or(cmp.Compare(first[suite(a)], first[suite(b)]), cmp.Compare(bytes(rung(a)), bytes(rung(b))))
+	})
 }
