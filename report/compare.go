@@ -412,7 +412,7 @@ func (c *Comparison) compareFormats(m string, old, new *Report) {
 					continue
 				}
 				row, notes := compareClass(m, pair[0].Class, pair[0], pair[1])
-				row.Class = strings.TrimSpace(nf.Format + " " + nf.Rung + " " + pair[0].Class)
+				row.Class = strings.Join(slices.DeleteFunc([]string{nf.Format, nf.Rung, pair[0].Class}, func(s string) bool { return s == "" }), " ")
 				c.Rows = append(c.Rows, row)
 				c.Notes = append(c.Notes, notes...)
 			}

@@ -275,3 +275,40 @@ func TestDryRunEstimatesPerFormat(t *testing.T) {
 		t.Errorf("a dry run sent %d requests", srv.Count())
 	}
 }
+
+// TestCompareWithinFormat: compare pairs tasks within an answer format:
+// two multi-format runs of a model give a row per format and class beside
+// the document's classes.
+func TestCompareWithinFormat(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, seed := range []string{"1", "2"} {
+		_, errs, code := runCLI(t, "run", "--suite", "natural", "--formats", "document,json-patch,bend-ops", "--models", "offline/noisy", "--judges", "offline/judge",
+			"--seed", seed, "--no-preflight", "--progress", "none", "--run-id", "s"+seed, "--out", filepath.Join(dir, "runs"), "--reports", dir)
+		if code > 1 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	out, errs, code := runCLI(t, "compare", "--format", "json", filepath.Join(dir, "s1.json"), filepath.Join(dir, "s2.json"))
+	if code > 1 {
+		t.Fatalf("compare: exit %d: %s", code, errs)
+	}
+	var c struct {
+		Rows []struct {
+			Class string
+			Pairs int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	pairs := map[string]int{}
+	for _, r := range c.Rows {
+		pairs[r.Class] = r.Pairs
+	}
+	for _, class := range []string{"json-patch B", "json-patch C", "bend-ops B", "bend-ops C"} {
+		if pairs[class] != 20 {
+			t.Errorf("compare row %q pairs %d tasks, want 20 (rows %v)", class, pairs[class], pairs)
+		}
+	}
+}
