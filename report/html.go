@@ -404,6 +404,16 @@ func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcrip
 		v.setRaw(content)
 		return
 	}
+	if t.Format != "" {
+		// A patch: shown as written, and the document it made diffed.
+		v.setRaw(content)
+		content = scoring.Applied(t, tr)
+		if d, err := bend.Parse([]byte(content)); err == nil {
+			// In bend.Marshal's member order, as the expected document
+			// is: a patch library writes added objects' members sorted.
+			content = string(bend.Marshal(d))
+		}
+	}
 	out := displayDocument(content)
 	if out == nil {
 		v.NoDiff = "the output holds no JSON document to compare"

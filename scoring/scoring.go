@@ -385,6 +385,27 @@ func document(t *task.Task, raw string, w metric.Weights) metric.Result {
 	return metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, raw, w)
 }
 
+// Applied is the document a patch answer tr to t made (the answer applied
+// to the document the model was given), as Metric scores it; "" when it
+// made none. A whole-document answer is returned as it is.
+func Applied(t *task.Task, tr *transcript.Transcript) string {
+	if t.Format == "" || tr.Response == nil {
+		if tr.Response == nil {
+			return ""
+		}
+		return tr.Response.Content
+	}
+	given, err := Given(t, tr)
+	if err != nil {
+		return ""
+	}
+	out, fail := apply(t.Format, given, tr.Response.Content)
+	if fail != nil {
+		return ""
+	}
+	return string(out)
+}
+
 // Given is the document the model was given for t in answer transcript
 // tr: the task's source, or for a relay step after the first in a patch
 // format the document the step before returned, read back from the
