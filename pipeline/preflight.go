@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
@@ -310,13 +311,13 @@ func formatLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job,
 		if j.Model != m || t == nil || t.Class == task.ClassA {
 			continue
 		}
-		f := cmp.Or(t.Format, "document")
+		f := cmp.Or(t.Format, formats.Document)
 		if _, ok := byFormat[f]; !ok {
 			names = append(names, f)
 		}
 		byFormat[f] = append(byFormat[f], j)
 	}
-	if len(names) < 2 && (len(names) == 0 || names[0] == "document") {
+	if len(names) < 2 && (len(names) == 0 || names[0] == formats.Document) {
 		return
 	}
 	for _, f := range names {

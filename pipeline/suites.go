@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -40,11 +41,11 @@ func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 // withFormats asks set's class B and C tasks in each of formats
 // (task.Set.WithFormats). A suite that gates gives its verdict on whole
 // documents, so its formats must include the document.
-func withFormats(s *suites.Suite, set *task.Set, formats []string) (*task.Set, error) {
-	if s.Gates && len(formats) > 0 && !slices.Contains(formats, "document") {
-		return nil, usage("--formats %s: the %s suite's verdict is on whole-document answers; add document, or run an informational suite (natural, size, relay)", strings.Join(formats, ","), s.Name)
+func withFormats(s *suites.Suite, set *task.Set, names []string) (*task.Set, error) {
+	if s.Gates && len(names) > 0 && !slices.Contains(names, formats.Document) {
+		return nil, usage("--formats %s: the %s suite's verdict is on whole-document answers; add document, or run an informational suite (natural, size, relay)", strings.Join(names, ","), s.Name)
 	}
-	return set.WithFormats(formats), nil
+	return set.WithFormats(names), nil
 }
 
 // chained reports whether a set holds relay chains (steps asked with the

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
@@ -400,7 +401,7 @@ func fixed(v *float64) string {
 // suite part and class: tasks are paired within a format.
 func (c *Comparison) compareFormats(m string, old, new *Report) {
 	for _, nf := range new.Formats {
-		if nf.Model != m || nf.Format == "document" {
+		if nf.Model != m || nf.Format == formats.Document {
 			continue
 		}
 		for _, of := range old.Formats {

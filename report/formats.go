@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/ladder"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
@@ -63,7 +64,7 @@ type FormatRow struct {
 }
 
 // formatName is a score's answer format as the report names it.
-func formatName(s *scoring.Score) string { return cmp.Or(s.Format, "document") }
+func formatName(s *scoring.Score) string { return cmp.Or(s.Format, formats.Document) }
 
 // formatRows computes the format comparison from the class B and C scores
 // of a run that names answer formats (transcript.Inputs.Formats): per
@@ -180,7 +181,7 @@ func formatTable(r *Report) *reportTable {
 // without them).
 func vsDocument(r *Report, row FormatRow) string {
 	for _, d := range r.Formats {
-		if d.Model == row.Model && d.Suite == row.Suite && d.Rung == row.Rung && d.Format == "document" && d.AnswerBytes > 0 && row.Scored > 0 {
+		if d.Model == row.Model && d.Suite == row.Suite && d.Rung == row.Rung && d.Format == formats.Document && d.AnswerBytes > 0 && row.Scored > 0 {
 			share := float64(row.AnswerBytes) / float64(row.Scored) / (float64(d.AnswerBytes) / float64(d.Scored))
 			return strconv.FormatFloat(100*share, 'f', 2, 64) + "%"
 		}
@@ -319,7 +320,7 @@ func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, 
 func formatWarnings(rows []FormatRow) []string {
 	var out []string
 	for _, row := range rows {
-		if row.Format != "document" && row.Missing+row.APIErrors > 0 {
+		if row.Format != formats.Document && row.Missing+row.APIErrors > 0 {
 			out = append(out, fmt.Sprintf("%s, %s answers (%s): %d missing and %d API errors of %d; resume the run to complete them",
 				row.Model, row.Format, row.Suite, row.Missing, row.APIErrors, row.Planned))
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"bendscript.com/round-trip-harness/formats"
 )
 
 // FormatID is the id of task id's variant in answer format f: the id
@@ -19,15 +21,15 @@ func FormatID(id, f string) string {
 }
 
 // WithFormats returns the set whose class B and C tasks are asked in each
-// of formats (package formats' names; "document" or "" is the whole
+// of names (package formats' names; "document" or "" is the whole
 // document, as §8 asks): one variant per task and format, marked with its
 // Format, its id FormatID, its hash that of the task and the format. Class
 // A tasks are asked once, as they are. A whole-document task is kept only
 // when formats name the document. Empty formats, or the document alone,
 // return s itself.
-func (s *Set) WithFormats(formats []string) *Set {
-	document := len(formats) == 0 || slices.ContainsFunc(formats, isDocument)
-	if document && len(formats) <= 1 {
+func (s *Set) WithFormats(names []string) *Set {
+	document := len(names) == 0 || slices.ContainsFunc(names, isDocument)
+	if document && len(names) <= 1 {
 		return s
 	}
 	out := *s
@@ -37,7 +39,7 @@ func (s *Set) WithFormats(formats []string) *Set {
 			out.Tasks = append(out.Tasks, t)
 			continue
 		}
-		for _, f := range formats {
+		for _, f := range names {
 			if isDocument(f) {
 				out.Tasks = append(out.Tasks, t)
 				continue
@@ -49,7 +51,7 @@ func (s *Set) WithFormats(formats []string) *Set {
 	return &out
 }
 
-func isDocument(f string) bool { return f == "" || f == "document" }
+func isDocument(f string) bool { return f == "" || f == formats.Document }
 
 // HashFor is the hash of the prompts of a run in answer formats: Hash for
 // the whole document alone (no formats), else sha256 over each format's
