@@ -25,7 +25,7 @@ func FormatID(id, f string) string {
 // document, as §8 asks): one variant per task and format, marked with its
 // Format, its id FormatID, its hash that of the task and the format. Class
 // A tasks are asked once, as they are. A whole-document task is kept only
-// when formats name the document. Empty formats, or the document alone,
+// when names hold the document. No names, or the document alone,
 // return s itself.
 func (s *Set) WithFormats(names []string) *Set {
 	document := len(names) == 0 || slices.ContainsFunc(names, isDocument)
