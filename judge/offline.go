@@ -52,7 +52,7 @@ func (o *Offline) Complete(ctx context.Context, req model.Request) (*model.Respo
 		return nil, &model.APIError{Status: 400, Message: "offline judge: the request has no messages"}
 	}
 	content := offlineVote(t, req.Messages[len(req.Messages)-1].Content)
-	return model.LocalResponse(OfflineJudge, "offline-judge-"+t.ID, content), nil
+	return model.LocalResponse(OfflineJudge, "offline-judge-"+t.ID, content).Estimate(req), nil
 }
 
 // offlineVote returns the offline judge's reply to answer, as JSON.

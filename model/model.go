@@ -134,6 +134,11 @@ type Usage struct {
 	// Cost) and the answer is kept, since usage is accounting, not the
 	// answer.
 	Unread []string `json:"unread,omitempty"`
+
+	// Estimated is set when the token counts are estimates from the
+	// text's length (Tokens), not counted by a provider: the offline
+	// models' (Response.Estimate).
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Attempt is one HTTP attempt of a call, kept in the transcript so that
@@ -413,6 +418,23 @@ func LocalResponse(modelName, id, content string) *Response {
 		RawBody:      body,
 		Attempts:     []Attempt{{Number: 1, StartedAt: time.Now().UTC(), Status: 200}},
 	}
+}
+
+// Estimate fills r's token counts for a local model, which counts none,
+// with estimates from the text's length (Tokens): the prompt's (every
+// message and part of req) and the answer's, marked Estimated, so that
+// reports of offline runs show sizes rather than zeros.
+func (r *Response) Estimate(req Request) *Response {
+	n := 0
+	for _, m := range req.Messages {
+		n += len(m.Content)
+		for _, p := range m.Parts {
+			n += len(p.Text)
+		}
+	}
+	r.Usage.PromptTokens, r.Usage.CompletionTokens = int64(Tokens(n)), int64(Tokens(len(r.Content)))
+	r.Usage.Estimated = true
+	return r
 }
 
 // Tokens estimates the tokens of n bytes of prompt or document text: one

@@ -84,7 +84,7 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 		if err != nil {
 			return nil, err
 		}
-		resp := model.LocalResponse(m.name, "offline-"+t.ID, content)
+		resp := model.LocalResponse(m.name, "offline-"+t.ID, content).Estimate(req)
 		resp.FinishReason = "stop"
 		return resp, nil
 	}
@@ -92,7 +92,7 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 	if t.Step > 0 && req.Document != nil {
 		content, finish = m.relayStep(t, req.Document, seed), "stop"
 	}
-	resp := model.LocalResponse(m.name, "offline-"+t.ID, content)
+	resp := model.LocalResponse(m.name, "offline-"+t.ID, content).Estimate(req)
 	resp.FinishReason = finish
 	return resp, nil
 }

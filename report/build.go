@@ -493,6 +493,7 @@ func addUsage(c *ClassResult, s *scoring.Score) {
 	c.Tokens.Completion += u.CompletionTokens
 	c.Tokens.Cached += u.CachedTokens
 	c.Tokens.Reasoning += u.ReasoningTokens
+	c.Tokens.Estimated = c.Tokens.Estimated || u.Estimated
 	if s.Status == scoring.StatusMissing {
 		return
 	}

@@ -133,7 +133,7 @@ func (b *builder) formatClass(model, class string, ids map[string][]string) *Cla
 func formatRow(model, suite, format string, ss []*scoring.Score) FormatRow {
 	t := tallyOf(ss)
 	row := FormatRow{Model: model, Suite: suite, Format: format, Planned: t.planned, Scored: t.scored,
-		APIErrors: t.apiErrors, Missing: t.missing, Invalid: t.invalid, OutputTokens: t.outputTokens,
+		APIErrors: t.apiErrors, Missing: t.missing, Invalid: t.invalid, OutputTokens: t.outputTokens, Estimated: t.estimated,
 		Cost: t.cost, CostUnknown: t.costUnknown}
 	row.MedianDrift, row.P95Drift = t.medianP95()
 	row.EditsApplied, row.Lossless = t.shares()
@@ -144,7 +144,6 @@ func formatRow(model, suite, format string, ss []*scoring.Score) FormatRow {
 		}
 		if s.Status == scoring.StatusScored && !s.NotRun {
 			row.AnswerBytes += int64(s.AnswerBytes)
-			row.Estimated = row.Estimated || s.Usage.Estimated
 			latencies = append(latencies, float64(s.LatencyMS))
 		}
 	}
@@ -165,10 +164,7 @@ func formatTable(r *Report) *reportTable {
 		Head: []string{"model", "suite", "format", "n", "median drift", "P95 drift", "lossless", "edits applied", "failed to apply",
 			"invalid", "output tokens", "answer bytes", "vs document", "cost (USD)", "median latency (ms)"}}
 	for _, row := range r.Formats {
-		tokens := strconv.FormatInt(row.OutputTokens, 10)
-		if row.Estimated {
-			tokens = "≈" + tokens
-		}
+		tokens := tokenText(row.OutputTokens, row.Estimated)
 		t.add(row.Model, strings.TrimSpace(row.Suite+" "+row.Rung), row.Format, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"),
 			percentOr(row.Lossless), percentOr(row.EditsApplied), strconv.Itoa(row.FailedToApply), strconv.Itoa(row.Invalid),
 			tokens, strconv.FormatInt(row.AnswerBytes, 10), vsDocument(r, row), costText(row.Cost, row.CostUnknown), numOr(row.MedianLatencyMS, "n/a"))
@@ -346,4 +342,12 @@ func sortParts[P any](parts []P, suite, rung func(P) string) {
 	slices.SortStableFunc(parts, func(a, b P) int {
 		return cmp.Or(cmp.Compare(first[suite(a)], first[suite(b)]), cmp.Compare(bytes(rung(a)), bytes(rung(b))))
 	})
+}
+
+// tokenText is a token count, marked ≈ when it is an estimate.
+func tokenText(n int64, estimated bool) string {
+	if estimated {
+		return "≈" + strconv.FormatInt(n, 10)
+	}
+	return strconv.FormatInt(n, 10)
 }

@@ -394,6 +394,9 @@ type Tokens struct {
 	Cached int64 `json:"cached"`
 	// Reasoning sums the completion tokens spent on reasoning.
 	Reasoning int64 `json:"reasoning"`
+	// Estimated is set when some counts are estimates from the text's
+	// length (the offline models count none: model.Response.Estimate).
+	Estimated bool `json:"estimated,omitempty"`
 }
 
 // Cost sums reported costs.

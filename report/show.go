@@ -54,8 +54,8 @@ func showHeader(p printer, s scoring.Score, v transcriptView) {
 	if s.Usage.Cost != nil {
 		cost = fmt.Sprintf("$%.4f", *s.Usage.Cost)
 	}
-	p("cost %s · %d prompt + %d completion tokens · %d %s · %d ms", cost, s.Usage.PromptTokens, s.Usage.CompletionTokens,
-		s.Attempts, plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
+	p("cost %s · %s prompt + %s completion tokens · %d %s · %d ms", cost, tokenText(s.Usage.PromptTokens, s.Usage.Estimated),
+		tokenText(s.Usage.CompletionTokens, s.Usage.Estimated), s.Attempts, plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
 	if s.Provider != "" {
 		p(" · provider %s", s.Provider)
 	}

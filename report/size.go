@@ -46,9 +46,12 @@ type SizeRow struct {
 	CutOff  int `json:"cut_off"`
 	// OutputTokens are the completion tokens of the scored answers; Cost
 	// their cost in USD, CostUnknown the calls whose cost is unknown.
-	OutputTokens int64   `json:"output_tokens"`
-	Cost         float64 `json:"cost_usd"`
-	CostUnknown  int     `json:"cost_unknown"`
+	OutputTokens int64 `json:"output_tokens"`
+	// Estimated is set when some of the output tokens are estimates from
+	// the answers' length (offline models).
+	Estimated   bool    `json:"output_tokens_estimated,omitempty"`
+	Cost        float64 `json:"cost_usd"`
+	CostUnknown int     `json:"cost_unknown"`
 }
 
 // sizeRows computes the size section from the scores: per model, per rung
@@ -100,7 +103,7 @@ func sizeRow(model, rung string, bytes int, pos string, ss []*scoring.Score) Siz
 	t := tallyOf(ss)
 	r := SizeRow{Model: model, Rung: rung, Bytes: bytes, Position: pos, Planned: t.planned,
 		Scored: t.scored, Missing: t.missing, APIErrors: t.apiErrors, Invalid: t.invalid, CutOff: t.cutOff,
-		OutputTokens: t.outputTokens, Cost: t.cost, CostUnknown: t.costUnknown}
+		OutputTokens: t.outputTokens, Estimated: t.estimated, Cost: t.cost, CostUnknown: t.costUnknown}
 	r.MedianDrift, r.P95Drift = t.medianP95()
 	r.EditsApplied, r.Lossless = t.shares()
 	return r

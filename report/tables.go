@@ -131,7 +131,7 @@ func faithTable(r *Report) reportTable {
 func callsTable(r *Report) reportTable {
 	t := reportTable{ID: "calls", Title: "Calls: tokens, cost and latency", MDTitle: "Calls",
 		MDAlign: "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-		Note:    "Cached: the share of prompt tokens the provider served from its cache. Cost: the known cost; calls whose cost was not reported are counted beside it.",
+		Note:    "Cached: the share of prompt tokens the provider served from its cache. Cost: the known cost; calls whose cost was not reported are counted beside it. ≈: estimated from the text's length (offline models count no tokens).",
 		Head:    []string{"model", "class", "planned", "scored", "API errors", "missing", "prompt tokens", "cached", "completion tokens", "cost (USD)", "latency p50 / p95 / max (ms)"}}
 	for _, model := range r.Models {
 		for _, class := range Classes {
@@ -141,7 +141,7 @@ func callsTable(r *Report) reportTable {
 			}
 			cost, cached := costText(c.Cost.USD, c.Cost.Unknown), cachedText(c.Tokens)
 			t.add(model, class, strconv.Itoa(c.Planned), strconv.Itoa(c.Scored), strconv.Itoa(c.APIErrors), strconv.Itoa(c.Missing),
-				strconv.FormatInt(c.Tokens.Prompt, 10), cached, strconv.FormatInt(c.Tokens.Completion, 10), cost,
+				tokenText(c.Tokens.Prompt, c.Tokens.Estimated), cached, tokenText(c.Tokens.Completion, c.Tokens.Estimated), cost,
 				fmt.Sprintf("%d / %d / %d", c.LatencyMS.P50, c.LatencyMS.P95, c.LatencyMS.Max))
 		}
 	}
@@ -174,7 +174,7 @@ func sizeTable(r *Report) *reportTable {
 		cost := costText(row.Cost, row.CostUnknown)
 		t.add(row.Model, row.Rung, strconv.Itoa(row.Bytes), row.Position, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"),
 			numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), percentOr(row.Lossless), strconv.Itoa(row.Invalid),
-			strconv.Itoa(row.CutOff), strconv.FormatInt(row.OutputTokens, 10), cost)
+			strconv.Itoa(row.CutOff), tokenText(row.OutputTokens, row.Estimated), cost)
 		t.Rows[len(t.Rows)-1].Cells[3].Strong = row.Position == PositionAll
 	}
 	return t

@@ -13,6 +13,7 @@ type tally struct {
 	applied, lossless, unchanged                                 int
 	compliance                                                   float64 // Σ edit compliance
 	outputTokens                                                 int64
+	estimated                                                    bool // some token counts are estimates
 	cost                                                         float64
 	costUnknown                                                  int
 	drifts                                                       []float64
@@ -50,6 +51,7 @@ func tallyOf(ss []*scoring.Score) tally {
 func (t *tally) add(s *scoring.Score, d float64) {
 	t.scored++
 	t.outputTokens += s.Usage.CompletionTokens
+	t.estimated = t.estimated || s.Usage.Estimated
 	t.drifts = append(t.drifts, d)
 	if s.Metric.EditApplied {
 		t.applied++

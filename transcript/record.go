@@ -45,6 +45,7 @@ func ResponseOf(r *model.Response) *Response {
 			ReasoningTokens:  r.Usage.ReasoningTokens,
 			Cost:             r.Usage.Cost,
 			Unread:           r.Usage.Unread,
+			Estimated:        r.Usage.Estimated,
 		},
 		LatencyMS: r.LatencyMS,
 		RawBody:   r.RawBody,
