@@ -229,7 +229,7 @@ func formatPoints(in Input) map[string][]formatPoint {
 
 // formatShapes are the marks of the formats, in the run's order.
 var formatShapes = []string{"circle", "triangle", "square"}
-var formatClasses = []string{"median", "inverse", "p95"}
+var formatClasses = []string{"m0", "m1", "m2"}
 
 // newFormatPlots are the format comparison's charts, two per model with
 // shared axes: drift against the size of the document the answer was
