@@ -245,7 +245,7 @@ func deref[T any](p *T) any {
 
 // TestAnswerJobFitOutput: FitOutput raises the output budget of class B
 // and C answers (which re-emit the document) to OutputBudget, never
-// lowers it, and leaves class A answers alone.
+// lowers it, and leaves class A answers and patch answers alone.
 func TestAnswerJobFitOutput(t *testing.T) {
 	prompts := loadPrompts(t)
 	tasks := tasksOf(t, "05-a", "05-b", "05-c")
@@ -262,6 +262,7 @@ func TestAnswerJobFitOutput(t *testing.T) {
 		{tasks[1], suite.Params{MaxTokens: budget + 1, FitOutput: true}, budget + 1, "a larger configured budget is kept"},
 		{tasks[1], suite.Params{FitOutput: true}, budget, "no configured budget: the fitted one is sent"},
 		{tasks[1], suite.Params{MaxTokens: 100}, 100, "without FitOutput the configured budget stands"},
+		{tasks[1].InFormat("json-patch"), suite.Params{MaxTokens: 100, FitOutput: true}, 100, "a patch answer keeps the configured budget"},
 	}
 	for _, tt := range tests {
 		j := suite.AnswerJob("x/model", tt.task, 0, tt.p, prompts, "run")
