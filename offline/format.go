@@ -47,38 +47,9 @@ func patchFormat(t *task.Task) (*formats.Format, error) {
 // formatComplete answers t in format f. given is the document of a relay
 // step (nil for any other task).
 func (m *Model) formatComplete(f *formats.Format, t *task.Task, given []byte, seed int64) (string, error) {
-	ops := t.GoldEdit
-	switch {
-	case t.Step > 0 && given != nil:
-		if m.name != Oracle {
-			// As relayStep: the step's edit applied to what was given,
-			// what does not apply left as it was.
-			if d, err := bend.Parse(given); err == nil {
-				if next, err := edit.Apply(d, t.GoldEdit); err == nil {
-					d = next
-				}
-				at := *t
-				at.Expected = d
-				t = &at
-			}
-		}
-	case len(t.Names) > 0:
-		given = t.Source.Bytes
-		mine := map[string]string{}
-		defaults := map[string]bool{}
-		for k, n := range t.Names {
-			mine[k] = n + "-mine"
-			defaults[n] = true
-		}
-		bound, err := edit.Bind(t.GoldEdit, mine)
-		if err != nil {
-			return "", fmt.Errorf("offline model: task %s: %w", t.ID, err)
-		}
-		own := *t
-		own.Expected = metric.Rename(t.Expected, metric.RenameKeys(t.Expected, defaults, func(id string) string { return id + "-mine" }))
-		t, ops = &own, bound
-	default:
-		given = t.Source.Bytes
+	t, given, ops, err := m.formatTarget(t, given)
+	if err != nil {
+		return "", err
 	}
 	switch m.name {
 	case Oracle:
@@ -91,6 +62,51 @@ func (m *Model) formatComplete(f *formats.Format, t *task.Task, given []byte, se
 	if err != nil {
 		return "", err
 	}
+	return m.formatSlip(f, t, seed, ans), nil
+}
+
+// formatTarget is what a format answer to t turns into what, by which
+// operations: a relay step's edit on the document given (offline/noisy:
+// what does not apply left as it was, as relayStep); a natural task's
+// with the model's own new ids ("-mine", as answer); any other task's
+// source, expected document and gold edit.
+func (m *Model) formatTarget(t *task.Task, given []byte) (*task.Task, []byte, []*edit.Op, error) {
+	switch {
+	case t.Step > 0 && given != nil:
+		if m.name == Oracle {
+			return t, given, t.GoldEdit, nil
+		}
+		if d, err := bend.Parse(given); err == nil {
+			if next, err := edit.Apply(d, t.GoldEdit); err == nil {
+				d = next
+			}
+			at := *t
+			at.Expected = d
+			t = &at
+		}
+		return t, given, t.GoldEdit, nil
+	case len(t.Names) > 0:
+		mine := map[string]string{}
+		defaults := map[string]bool{}
+		for k, n := range t.Names {
+			mine[k] = n + "-mine"
+			defaults[n] = true
+		}
+		bound, err := edit.Bind(t.GoldEdit, mine)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("offline model: task %s: %w", t.ID, err)
+		}
+		own := *t
+		own.Expected = metric.Rename(t.Expected, metric.RenameKeys(t.Expected, defaults, func(id string) string { return id + "-mine" }))
+		return &own, t.Source.Bytes, bound, nil
+	}
+	return t, t.Source.Bytes, t.GoldEdit, nil
+}
+
+// formatSlip makes offline/noisy's format slip in ans at FormatSlip (a
+// third of it at noisy-low, twice at noisy-high), from a stream of its
+// own, and fences one answer in five.
+func (m *Model) formatSlip(f *formats.Format, t *task.Task, seed int64, ans string) string {
 	rate := FormatSlip
 	switch m.name {
 	case NoisyLow:
@@ -105,5 +121,5 @@ func (m *Model) formatComplete(f *formats.Format, t *task.Task, given []byte, se
 	if r.chance(0.2) {
 		ans = "Here is the patch:\n\n```json\n" + ans + "\n```\n"
 	}
-	return ans, nil
+	return ans
 }

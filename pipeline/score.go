@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
@@ -221,6 +222,9 @@ func ScoreAnswer(w io.Writer, r AnswerRequest) error {
 	t, err := task.FromFile(r.TaskFile, r.CorpusDir, r.TaskID)
 	if err != nil {
 		return err
+	}
+	if formats.Lookup(r.Format) == nil {
+		return usage("score: --formats takes one of %s, not %q", strings.Join(formats.Names(), ", "), r.Format)
 	}
 	if r.Format != "" && r.Format != formats.Document && t.Class != task.ClassA {
 		t = t.InFormat(r.Format)

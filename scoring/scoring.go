@@ -317,6 +317,14 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		}
 		return s
 	}
+	s.Metric, s.ApplyFailure = metricOf(t, tr, content, tooLarge, w)
+	return s
+}
+
+// metricOf scores a class B or C answer's content (Metric), given the
+// document the model was given (Given); tooLarge, when set, is why the
+// content was dropped.
+func metricOf(t *task.Task, tr *transcript.Transcript, content, tooLarge string, w metric.Weights) (*metric.Result, *formats.Failure) {
 	given, err := Given(t, tr)
 	res, fail := Metric(t, given, content, w)
 	switch {
@@ -326,8 +334,7 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	case tooLarge != "":
 		res.Reason, fail = tooLarge, nil
 	}
-	s.Metric, s.ApplyFailure = &res, fail
-	return s
+	return &res, fail
 }
 
 // Answer scores a raw answer to any task as harness score prints it: a

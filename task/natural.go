@@ -70,30 +70,7 @@ func CheckNatural(s *Set) []Problem {
 func checkNatural(t, fwd *Task) []string {
 	var out []string
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
-	texts := sourceText(t.Source.Doc)
-	phrases, err := quotedPhrases(t.Instruction)
-	if err != nil {
-		add("/instruction: %v", err)
-	}
-	for i, q := range t.Quotes {
-		if n := occurrences(texts, q); n != 1 {
-			add("/quotes/%d: %q occurs %d times in the text of %s, want exactly once", i, q, n, t.DocumentName)
-		}
-		if !slices.Contains(phrases, q) {
-			add("/quotes/%d: %q is not a double-quoted phrase of the instruction", i, q)
-		}
-	}
-	written := writtenTexts(t.GoldEdit)
-	for _, p := range phrases {
-		if !slices.Contains(t.Quotes, p) && !slices.ContainsFunc(written, func(w string) bool { return strings.Contains(w, p) }) {
-			add("/instruction: the phrase %q is neither one of quotes nor a text the gold edit writes", p)
-		}
-	}
-	for _, w := range written {
-		if !slices.Contains(phrases, w) {
-			add("/instruction: does not give the text %q that the gold edit writes, as a double-quoted phrase", w)
-		}
-	}
+	checkPhrases(t, add)
 	if strings.Contains(t.Instruction, "$new") {
 		add("/instruction: contains a placeholder")
 	}
@@ -126,6 +103,37 @@ func checkNatural(t, fwd *Task) []string {
 		add("/gold_edit: with the ids of %s it does not give that task's expected document", fwd.ID)
 	}
 	return out
+}
+
+// checkPhrases checks a natural task's double-quoted phrases: each quote
+// names its target's text exactly once in the document and is quoted in
+// the instruction; every quoted phrase is a quote or a text the gold edit
+// writes, and every text it writes is quoted.
+func checkPhrases(t *Task, add func(format string, args ...any)) {
+	texts := sourceText(t.Source.Doc)
+	phrases, err := quotedPhrases(t.Instruction)
+	if err != nil {
+		add("/instruction: %v", err)
+	}
+	for i, q := range t.Quotes {
+		if n := occurrences(texts, q); n != 1 {
+			add("/quotes/%d: %q occurs %d times in the text of %s, want exactly once", i, q, n, t.DocumentName)
+		}
+		if !slices.Contains(phrases, q) {
+			add("/quotes/%d: %q is not a double-quoted phrase of the instruction", i, q)
+		}
+	}
+	written := writtenTexts(t.GoldEdit)
+	for _, p := range phrases {
+		if !slices.Contains(t.Quotes, p) && !slices.ContainsFunc(written, func(w string) bool { return strings.Contains(w, p) }) {
+			add("/instruction: the phrase %q is neither one of quotes nor a text the gold edit writes", p)
+		}
+	}
+	for _, w := range written {
+		if !slices.Contains(phrases, w) {
+			add("/instruction: does not give the text %q that the gold edit writes, as a double-quoted phrase", w)
+		}
+	}
 }
 
 // sourceText returns the text a quote is looked up in: the title, the text

@@ -67,23 +67,7 @@ func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Write
 	if *out == "" || fs.NArg() > 0 {
 		return wrongUsage(fs, "corpus ladder: give --out DIR and no arguments")
 	}
-	c := ladder.Config{}
-	var err error
-	if c.Sizes, err = ladder.ParseSizes(*sizes); err != nil {
-		return usageError("corpus ladder: --sizes: %v", err)
-	}
-	if c.Tasks = pipeline.SplitList(*tasks); len(c.Tasks) == 0 {
-		return usageError("corpus ladder: --tasks: no task given")
-	}
-	set, _, err := task.LoadDirs(*corpusDir, *taskDir)
-	if err != nil {
-		return err
-	}
-	rungs, err := ladder.Build(set, c)
-	if err != nil {
-		return usageError("corpus ladder: %v", err)
-	}
-	return ladder.Write(*out, rungs, stdout)
+	return pipeline.WriteLadder(stdout, pipeline.LadderRequest{Out: *out, Sizes: *sizes, Tasks: *tasks, CorpusDir: *corpusDir, TaskDir: *taskDir})
 }
 
 // cmdCorpusSensitivity prints what the thresholds let through: each

@@ -31,9 +31,5 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *taskFile == "" || *output == "" || fs.NArg() > 0 {
 		return wrongUsage(fs, "score: give --task and --output")
 	}
-	if formats.Lookup(*format) == nil {
-		return wrongUsage(fs, "score: --formats takes one of %s, not %q", strings.Join(formats.Names(), ", "), *format)
-	}
-	return pipeline.ScoreAnswer(stdout, pipeline.AnswerRequest{TaskFile: *taskFile, TaskID: *taskID, CorpusDir: *corpusDir, ConfigFile: *configFile,
-		Format: *format, Output: *output, Stdin: stdin})
+	return pipeline.ScoreAnswer(stdout, pipeline.AnswerRequest{TaskFile: *taskFile, TaskID: *taskID, CorpusDir: *corpusDir, ConfigFile: *configFile, Format: *format, Output: *output, Stdin: stdin})
 }

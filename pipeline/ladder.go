@@ -1,0 +1,36 @@
+package pipeline
+
+import (
+	"io"
+
+	"bendscript.com/round-trip-harness/ladder"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// LadderRequest is harness corpus ladder's command line: the directory to
+// write to, the sizes and tasks as given, and the data directories.
+type LadderRequest struct {
+	Out, Sizes, Tasks, CorpusDir, TaskDir string
+}
+
+// WriteLadder builds the size ladder from the corpus (ladder.Build) and
+// writes each rung's document and tasks into r.Out, a line per rung to w.
+func WriteLadder(w io.Writer, r LadderRequest) error {
+	c := ladder.Config{}
+	var err error
+	if c.Sizes, err = ladder.ParseSizes(r.Sizes); err != nil {
+		return usage("corpus ladder: --sizes: %v", err)
+	}
+	if c.Tasks = SplitList(r.Tasks); len(c.Tasks) == 0 {
+		return usage("corpus ladder: --tasks: no task given")
+	}
+	set, _, err := task.LoadDirs(r.CorpusDir, r.TaskDir)
+	if err != nil {
+		return err
+	}
+	rungs, err := ladder.Build(set, c)
+	if err != nil {
+		return usage("corpus ladder: %v", err)
+	}
+	return ladder.Write(r.Out, rungs, w)
+}
