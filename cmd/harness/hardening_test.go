@@ -100,6 +100,7 @@ func TestResumeUsesTheManifest(t *testing.T) {
 // usage error (exit 2) naming the flag and what it takes, before anything
 // is run or written.
 func TestRunRefusesBadFlagValues(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		args []string
@@ -131,6 +132,7 @@ func TestRunRefusesBadFlagValues(t *testing.T) {
 // TestScoreTaskMustExist: score --task names a file; one that does not
 // exist is a usage error, never the embedded task of the same name.
 func TestScoreTaskMustExist(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	answer := writeFile(t, dir, "answer.txt", "{}")
 	for _, cmd := range [][]string{

@@ -24,6 +24,7 @@ import (
 // asked for 4.3 TB. Each is now refused (exit 2) before anything is sized
 // by the count.
 func TestAbsurdRepeatsRefusedBeforeAllocating(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := []string{"run", "--models", "offline/oracle", "--judges", "offline/judge", "--dry-run", "--progress", "none",
 		"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports")}
@@ -93,6 +94,7 @@ func configHash(t *testing.T, c map[string]any) string {
 // embedded corpus and tasks (exit 0: the user believed their corpus was
 // tested). Only the default names fall back.
 func TestMissingCorpusDirIsRefusedNotEmbedded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "my-corpus")
 	for _, args := range [][]string{
