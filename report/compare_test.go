@@ -44,6 +44,7 @@ func comparePair() (old, new *Report) {
 }
 
 func TestCompareGolden(t *testing.T) {
+	t.Parallel()
 	old, new := comparePair()
 	c := Compare(old, new, "reports/synthetic.json", "reports/synthetic-2.json")
 	var text, md bytes.Buffer
@@ -58,6 +59,7 @@ func TestCompareGolden(t *testing.T) {
 }
 
 func TestCompareRows(t *testing.T) {
+	t.Parallel()
 	old, new := comparePair()
 	c := Compare(old, new, "a", "b")
 	want := map[string]string{
@@ -82,6 +84,7 @@ func TestCompareRows(t *testing.T) {
 // TestCompareLossless: lossless answers paired by (task, repeat) are
 // compared with McNemar's exact test, and the direction is named.
 func TestCompareLossless(t *testing.T) {
+	t.Parallel()
 	class := func(lossless func(i int) bool) *ClassResult {
 		c := &ClassResult{Class: "B"}
 		n := 0

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -280,6 +281,27 @@ func pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 		t.Fatal(err)
 	}
 	return Input{Manifest: m, Config: cfg, Scores: scores, Set: set, Transcripts: trs}, dir
+}
+
+// oracleNoisy is pipeline's run of offline/oracle and offline/noisy, one
+// repeat, seed 20260427, made once for the tests that only read it.
+var oracleNoisy struct {
+	once sync.Once
+	in   Input
+}
+
+// oracleNoisyRun returns the shared run of offline/oracle and
+// offline/noisy. Tests must not change it: one that changes the manifest
+// copies it first.
+func oracleNoisyRun(t testing.TB) Input {
+	t.Helper()
+	oracleNoisy.once.Do(func() {
+		oracleNoisy.in, _ = pipeline(t, []string{offline.Oracle, offline.Noisy}, nil, 1, 20260427)
+	})
+	if oracleNoisy.in.Manifest == nil {
+		t.Fatal("the shared run of offline/oracle and offline/noisy failed (see the test that made it)")
+	}
+	return oracleNoisy.in
 }
 
 func ids(ts []*task.Task) []string {

@@ -50,6 +50,7 @@ func viewerRun(t testing.TB) (Input, []byte) {
 // TestHTMLEscapesModelOutput: markup in model output reaches the page as
 // text only.
 func TestHTMLEscapesModelOutput(t *testing.T) {
+	t.Parallel()
 	_, page := viewerRun(t)
 	s := string(page)
 	for _, bad := range []string{"<script>window", "<img src=x", "<svg onload", "onerror='window"} {
@@ -70,6 +71,7 @@ func TestHTMLEscapesModelOutput(t *testing.T) {
 // TestHTMLSelfContained: the page loads nothing, and its policy allows
 // exactly its own style and script.
 func TestHTMLSelfContained(t *testing.T) {
+	t.Parallel()
 	_, page := viewerRun(t)
 	s := string(page)
 	for _, bad := range []*regexp.Regexp{
@@ -107,6 +109,7 @@ func between(s, open, close string) string {
 // TestHTMLContent: the page shows the verdict, the matrix, the plots, the
 // transcript table, the diffs and the judge votes.
 func TestHTMLContent(t *testing.T) {
+	t.Parallel()
 	in, page := viewerRun(t)
 	s := string(page)
 	for _, want := range []string{
@@ -135,6 +138,7 @@ func TestHTMLContent(t *testing.T) {
 // column) is a table of the HTML page too, for the gating, size and relay
 // suites.
 func TestHTMLHasEveryMarkdownTable(t *testing.T) {
+	t.Parallel()
 	viewer, _ := viewerRun(t)
 	cases := []struct {
 		name string

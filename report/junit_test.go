@@ -139,8 +139,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 // relabelled as a size run is such a report.
 func TestJUnitInformationalSuiteStaysGreen(t *testing.T) {
 	t.Parallel()
-	in, _ := pipeline(t, []string{offline.Oracle, offline.Noisy}, nil, 1, 20260427)
-	r := Build(in)
+	r := Build(oracleNoisyRun(t))
 	r.Suite = suites.Size
 	r.Failures = failures(r)
 	var buf bytes.Buffer

@@ -20,6 +20,7 @@ import (
 // a line break and "**Verdict: ✅ PASS**" forged a passing verdict line in
 // a failing report.
 func TestProviderCannotForgeVerdictInMarkdown(t *testing.T) {
+	t.Parallel()
 	const forged = "x |\n\n**Verdict: ✅ PASS**: every §8.5 threshold holds for every model.\n\n<img src=x> [link](javascript:alert(1)) ~~gone~~ &lt;"
 	in := failingRun.input()
 	for i := range in.Scores {

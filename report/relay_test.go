@@ -14,6 +14,7 @@ import (
 // ran further than another) made the first-exceed count read a nil score.
 // The gap is passed over and the chain still counts once.
 func TestRelayChainWithAGapDoesNotPanic(t *testing.T) {
+	t.Parallel()
 	score := func(chain string, step int, drift float64) scoring.Score {
 		return scoring.Score{Model: "m", TaskID: chain + "-s0" + string(rune('0'+step)), Class: "B", Status: scoring.StatusScored,
 			Suite: suites.Relay, Chain: chain, Step: step, Metric: &metric.Result{Valid: true, Drift: drift}}

@@ -30,6 +30,7 @@ func markdown(t *testing.T, r *Report) []byte {
 // TestGolden pins the JSON and Markdown reports of a passing and a failing
 // run.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		run    synthetic
@@ -48,6 +49,7 @@ func TestGolden(t *testing.T) {
 
 // TestDeterministic: the same scores in any order give the same bytes.
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	in := failingRun.input()
 	want := marshal(t, Build(in))
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -203,6 +205,7 @@ func constant(d float64, faithful bool) func(string, string, int) (float64, bool
 // TestRescoredAt: the only difference between a fresh and a rescored
 // report is the rescored_at line.
 func TestRescoredAt(t *testing.T) {
+	t.Parallel()
 	in := passingRun.input()
 	fresh := marshal(t, Build(in))
 	at := t1.Add(48 * 3600e9)
@@ -221,6 +224,7 @@ func TestRescoredAt(t *testing.T) {
 
 // TestReadJSON reads back what WriteJSON writes and refuses other schemas.
 func TestReadJSON(t *testing.T) {
+	t.Parallel()
 	r := Build(failingRun.input())
 	b := marshal(t, r)
 	back, err := ReadJSON(bytes.NewReader(b), "x.json")
@@ -244,6 +248,7 @@ func TestReadJSON(t *testing.T) {
 
 // TestSpecFields: the §8.7 fields are present under their spec names.
 func TestSpecFields(t *testing.T) {
+	t.Parallel()
 	b := string(marshal(t, Build(passingRun.input())))
 	for _, f := range []string{`"harness_version": "0.1.0"`, `"ran_at": "2026-04-27T15:30:00Z"`, `"models": [`, `"results": {`,
 		`"class_a_faithfulness": `, `"class_b_median_drift": `, `"class_b_p95_drift": `, `"class_c_median_drift": `,

@@ -58,6 +58,7 @@ func TestBuildReadsScoresOnly(t *testing.T) {
 // answers decide it) and make the run incomplete, but never count as
 // unfaithful.
 func TestJudgeOutageIsNotUnfaithfulness(t *testing.T) {
+	t.Parallel()
 	s := synthetic{models: []string{"m/one", "m/two", "m/three"}, repeats: 1, answer: constant(0, true)}
 	in := s.input()
 	for i := range in.Scores {
@@ -94,6 +95,7 @@ func TestJudgeOutageIsNotUnfaithfulness(t *testing.T) {
 // object is decided unfaithful without votes; it is measured, not left out
 // like an answer whose judges all failed.
 func TestNotAnAnswerIsUnfaithful(t *testing.T) {
+	t.Parallel()
 	s := synthetic{models: []string{"m/one"}, repeats: 1, answer: constant(0, true)}
 	in := s.input()
 	for i := range in.Scores {

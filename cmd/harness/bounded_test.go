@@ -13,6 +13,7 @@ import (
 // it: the command allocates far less than 50 MB and names the file, the
 // limit and §3.
 func TestHugeFileRejectedUnread(t *testing.T) {
+	// Not parallel: the allocation it bounds is the whole process's.
 	dir := t.TempDir()
 	huge := filepath.Join(dir, "huge.bend.json")
 	f, err := os.Create(huge)

@@ -15,17 +15,18 @@ import (
 // the run without asking any request twice (counted at the fake server).
 // Issue 23: there was no spending cap.
 func TestMaxCostStopsAtTheCapAndResumes(t *testing.T) {
+	// The key is TestMain's; the server is passed by --base-url, to the
+	// run and to its resume.
+	t.Parallel()
 	const perCall = 0.01
 	cost := perCall
 	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
 		return modeltest.Reply{Content: `{"answer": "I do not know", "evidence": []}`, Usage: &modeltest.Usage{PromptTokens: 1000, CompletionTokens: 100, Cost: &cost}}
 	})
 	srv.SetModels(modeltest.ModelEntry{ID: "vendor/a", PromptPrice: "0.000002", CompletionPrice: "0.00001", SupportedParameters: []string{"temperature", "seed"}})
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
 	dir := t.TempDir()
 	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
-	args := []string{"run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports,
+	args := []string{"run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", runs, "--reports", reports,
 		"--models", "vendor/a", "--judges", "offline/judge", "--progress", "none", "--per-model", "1", "--global", "1"}
 
 	out, errs, code := runCLI(t, append(args, "--dry-run", "--max-cost", "0.25")...)
@@ -52,7 +53,7 @@ func TestMaxCostStopsAtTheCapAndResumes(t *testing.T) {
 	first := srv.Count()
 	t.Logf("capped after %d requests; %s", first, strings.TrimSpace(errs))
 
-	out, errs, code = runCLI(t, "run", "--resume", filepath.Join(runs, "capped"), "--max-cost", "10", "--progress", "none")
+	out, errs, code = runCLI(t, "run", "--resume", filepath.Join(runs, "capped"), "--base-url", srv.URL, "--max-cost", "10", "--progress", "none")
 	if code != 1 {
 		t.Fatalf("resume with a higher cap: exit %d, want 1 (the model answers nothing)\n%s%s", code, out, errs)
 	}

@@ -36,6 +36,7 @@ func writeFile(t *testing.T, dir, name, content string) string {
 const emptyDoc = `{"bendscript":"0.1","id":"x","vocabulary":"core","blocks":[],"edges":[]}`
 
 func TestIDPrintsCID(t *testing.T) {
+	t.Parallel()
 	p := writeFile(t, t.TempDir(), "e.bend.json", emptyDoc)
 	out, _, code := runCLI(t, "id", p)
 	if want := p + "\tbagaaiera3zz67ptzgpzupydb2ycki4mcfuoj426vmfclanzn3f25g2piz2eq\n"; out != want || code != 0 {
@@ -47,6 +48,7 @@ func TestIDPrintsCID(t *testing.T) {
 }
 
 func TestIDWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := writeFile(t, dir, "d.bend.json", `{"bendscript":"0.1","id":"old","vocabulary":"core","blocks":[{"id":"b","kind":"paragraph","spans":[{"id":"s","text":"hi"}]}],"edges":[{"subject":"bend:old#b.s","predicate":"cites","object":"https://x.org"}],"meta":{"n":1e21}}`)
 	if _, errs, code := runCLI(t, "id", "--write", p); code != 0 {
@@ -62,6 +64,7 @@ func TestIDWrite(t *testing.T) {
 }
 
 func TestValidateExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := writeFile(t, dir, "good.bend.json", emptyDoc)
 	bad := writeFile(t, dir, "bad.bend.json", `{"bendscript":"0.1","id":"x","vocabulary":"core","blocks":[{"id":"h","kind":"heading","level":9,"spans":[]}],"edges":[{"subject":"bend:x#nope","predicate":"cites","object":"https://a"}]}`)
@@ -94,6 +97,7 @@ func TestValidateExitCodes(t *testing.T) {
 }
 
 func TestCorpusCheckCLI(t *testing.T) {
+	t.Parallel()
 	out, errs, code := runCLI(t, "corpus", "check", "--corpus", "../../corpus", "--instructions", "../../instructions")
 	if code != 0 || !strings.Contains(out, "ok: 20 documents, 60 tasks, 40 gold edits") {
 		t.Fatalf("corpus check: exit %d\n%s%s", code, out, errs)
@@ -132,6 +136,7 @@ func copyDir(t *testing.T, from, to string) {
 }
 
 func TestExpectAndScore(t *testing.T) {
+	t.Parallel()
 	exp, errs, code := runCLI(t, "expect", "--task", "../../instructions/03-b.json", "--corpus", "../../corpus")
 	if code != 0 {
 		t.Fatalf("expect: exit %d: %s", code, errs)
@@ -169,6 +174,7 @@ func TestRunWithoutKeyExits2(t *testing.T) {
 // breaks the rules exit 1 with its validation errors, and --write leaves
 // the file as it was.
 func TestIDRefusesInvalidDocuments(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := `{"bendscript":"0.1","id":7,"vocabulary":"core","blocks":[],"edges":[]}`
 	p := writeFile(t, dir, "bad.bend.json", src)
@@ -186,6 +192,7 @@ func TestIDRefusesInvalidDocuments(t *testing.T) {
 // TestFlagsAfterArguments: flags may follow the arguments, as the README
 // writes them (show RUN TASK [--model M]); "--" still ends the flags.
 func TestFlagsAfterArguments(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args  []string
 		model string

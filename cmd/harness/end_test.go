@@ -11,6 +11,7 @@ import (
 // so that a 40-line terminal shows the verdict (issue 23: the last lines
 // were a relay table and file paths, the verdict scrolled away).
 func TestRunEndsWithVerdictOnEverySuite(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		suite   string
 		extra   []string

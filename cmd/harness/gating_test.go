@@ -29,6 +29,8 @@ type seen struct {
 // tasks start after its A task was answered and share its prefix byte for
 // byte; Anthropic's document part carries cache_control.
 func TestGatingRunAgainstRealListing(t *testing.T) {
+	// The key is TestMain's; the server is passed by --base-url.
+	t.Parallel()
 	set := testcorpus.Set(t)
 	var mu sync.Mutex
 	var log []seen
@@ -53,10 +55,8 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 		return rep
 	})
 	srv.SetModels(modeltest.DefaultModels()...)
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
 	dir := t.TempDir()
-	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
+	out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
 	if code != 0 && code != 1 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}

@@ -17,9 +17,9 @@ import (
 // directory are refused before any request, instead of overwriting each
 // other's transcripts in a run that can never complete.
 func TestSlugCollisionRefused(t *testing.T) {
+	// The key is TestMain's, and no base URL but --base-url.
+	t.Parallel()
 	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, `{"answer": "x", "evidence": []}`))
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", "")
 	dir := t.TempDir()
 	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--base-url", srv.URL,
 		"--no-preflight", "--models", "fake/echo+fence,fake/echo_fence", "--judges", "offline/judge", "--progress", "none")
@@ -37,10 +37,10 @@ func TestSlugCollisionRefused(t *testing.T) {
 // against the same server and writes the reports where the run did. A flag that contradicts the manifest is refused
 // before any request.
 func TestResumeUsesTheManifest(t *testing.T) {
+	// The key is TestMain's, and no base URL but --base-url.
+	t.Parallel()
 	srv := modeltest.NewServer(t, modeltest.FixedDelay(20*time.Millisecond, `{"answer": "x", "evidence": []}`))
 	srv.SetModels(modeltest.Entry("vendor/a"))
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", "")
 	dir := t.TempDir()
 	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "elsewhere")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -100,6 +100,7 @@ func TestResumeUsesTheManifest(t *testing.T) {
 // usage error (exit 2) naming the flag and what it takes, before anything
 // is run or written.
 func TestRunRefusesBadFlagValues(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		args []string
@@ -131,6 +132,7 @@ func TestRunRefusesBadFlagValues(t *testing.T) {
 // TestScoreTaskMustExist: score --task names a file; one that does not
 // exist is a usage error, never the embedded task of the same name.
 func TestScoreTaskMustExist(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	answer := writeFile(t, dir, "answer.txt", "{}")
 	for _, cmd := range [][]string{

@@ -15,6 +15,7 @@ import (
 // four valid rungs whose ids id --check accepts, with their tasks, and a
 // second run writes the same bytes.
 func TestCorpusLadderCLI(t *testing.T) {
+	t.Parallel()
 	dirs := []string{t.TempDir(), t.TempDir()}
 	for _, dir := range dirs {
 		out, errs, code := runCLI(t, "corpus", "ladder", "--out", dir, "--corpus", "../../corpus", "--instructions", "../../instructions")
@@ -81,6 +82,7 @@ func checkLadderTasks(t *testing.T, base string) {
 }
 
 func TestCorpusLadderUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct {
 		args   []string

@@ -32,11 +32,11 @@ func TestGatingVerdictCatchesLosses(t *testing.T) {
 		{"meta", 1, []string{"class_b_residual_p95", "class_b_unchanged", "class_c_residual_p95", "class_c_unchanged"}},
 		{"sentence", 1, []string{"class_b_unchanged", "class_c_unchanged"}},
 	}
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	// The key is TestMain's; each case runs its own server (by
+	// --base-url) and directory.
+	t.Parallel()
 	for _, c := range cases {
 		t.Run(c.loss, func(t *testing.T) {
-			// Each case runs its own server and directory; the key set
-			// above holds for all three.
 			t.Parallel()
 			rep := gatingRunWithLoss(t, c.loss, c.code)
 			var got []string

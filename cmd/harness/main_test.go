@@ -13,7 +13,11 @@ const testKey = "sk-test-key-12345678"
 // TestMain sets testKey and no base URL for the whole binary, and removes
 // the shared offline run (sharedOfflineRun) after the tests, which
 // t.TempDir cannot do for a directory that outlives the test that made it.
+// Started by scriptCommand, the binary is the harness instead.
 func TestMain(m *testing.M) {
+	if os.Getenv(scriptChild) != "" {
+		os.Exit(scriptMain())
+	}
 	os.Setenv("OPENROUTER_API_KEY", testKey)
 	os.Unsetenv("OPENROUTER_BASE_URL")
 	code := m.Run()

@@ -24,6 +24,7 @@ import (
 // asked for 4.3 TB. Each is now refused (exit 2) before anything is sized
 // by the count.
 func TestAbsurdRepeatsRefusedBeforeAllocating(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := []string{"run", "--models", "offline/oracle", "--judges", "offline/judge", "--dry-run", "--progress", "none",
 		"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports")}
@@ -93,6 +94,7 @@ func configHash(t *testing.T, c map[string]any) string {
 // embedded corpus and tasks (exit 0: the user believed their corpus was
 // tested). Only the default names fall back.
 func TestMissingCorpusDirIsRefusedNotEmbedded(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "my-corpus")
 	for _, args := range [][]string{
@@ -155,10 +157,10 @@ func TestCopiedTranscriptRefusedInAnotherSlot(t *testing.T) {
 // (29 of 42 twice) and moved each other's successful transcripts aside.
 // The second is refused before it sends anything, naming the run.
 func TestConcurrentResumeRefusedNotPaidTwice(t *testing.T) {
+	// The key is TestMain's, and no base URL but --base-url.
+	t.Parallel()
 	srv := modeltest.NewServer(t, modeltest.FixedDelay(30*time.Millisecond, `{"answer": "x", "evidence": []}`))
 	srv.SetModels(modeltest.Entry("vendor/a"))
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", "")
 	dir := t.TempDir()
 	runs := filepath.Join(dir, "runs")
 	runDir := filepath.Join(runs, "r")
@@ -202,12 +204,13 @@ func TestConcurrentResumeRefusedNotPaidTwice(t *testing.T) {
 // that disagrees before any request, and says where the key and the
 // reports go.
 func TestEditedRunJSONCannotRedirectTheKey(t *testing.T) {
+	// The key is TestMain's, and no base URL but --base-url: the resume
+	// without it asks the default API root.
+	t.Parallel()
 	honest := modeltest.NewServer(t, modeltest.FixedDelay(20*time.Millisecond, `{"answer": "x", "evidence": []}`))
 	honest.SetModels(modeltest.Entry("vendor/a"))
 	thief := modeltest.NewServer(t, modeltest.FixedDelay(0, `{"answer": "x", "evidence": []}`))
 	thief.SetModels(modeltest.Entry("vendor/a"))
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", "")
 	dir := t.TempDir()
 	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
 	ctx, cancel := context.WithCancel(context.Background())

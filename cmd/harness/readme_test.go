@@ -15,6 +15,7 @@ import (
 // table, and both name every suite. Issue 23: run -h left natural out of
 // --suite and misdescribed all, and nothing compared the two.
 func TestHelpAgreesWithREADME(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -73,6 +73,9 @@ func TestRelaySuite(t *testing.T) {
 // chain goes on from its last finished step, and rescore reproduces the
 // report byte for byte but for rescored_at.
 func TestRelayResume(t *testing.T) {
+	// The key is TestMain's; the server is passed by --base-url, to the
+	// run and to its resume.
+	t.Parallel()
 	set, _, err := relay.Build(testcorpus.Set(t), relay.DefaultSteps)
 	if err != nil {
 		t.Fatal(err)
@@ -85,8 +88,6 @@ func TestRelayResume(t *testing.T) {
 		return modeltest.Reply{Content: string(bend.Marshal(tk.Expected)), Delay: 3 * time.Millisecond}
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -96,7 +97,7 @@ func TestRelayResume(t *testing.T) {
 		cancel()
 	}()
 	var out, errb bytes.Buffer
-	err = run(ctx, []string{"run", "--suite", "relay", "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge",
+	err = run(ctx, []string{"run", "--base-url", srv.URL, "--suite", "relay", "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge",
 		"--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "4"}, &out, &errb)
 	runDir := filepath.Join(dir, "k")
 	if exitCode(err) != 2 || !strings.Contains(errb.String(), "--resume "+runDir) {
@@ -111,7 +112,7 @@ func TestRelayResume(t *testing.T) {
 		kept[strings.TrimSuffix(filepath.Base(f), ".r0.json")] = true
 	}
 	before := srv.Count()
-	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none"); code != 0 {
+	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--base-url", srv.URL, "--progress", "none"); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, errs)
 	}
 	asked := map[string]int{}

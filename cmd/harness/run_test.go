@@ -167,6 +167,8 @@ func taskIDOf(req modeltest.ChatRequest) string {
 // every class A answer is judged by the two other models and never by its
 // own, and the votes reach the report.
 func TestPanelJudging(t *testing.T) {
+	// The key is TestMain's; the server is passed by --base-url.
+	t.Parallel()
 	isJudge := func(req modeltest.ChatRequest) bool {
 		return strings.HasPrefix(req.Messages[0].Content, "You check whether an answer")
 	}
@@ -183,10 +185,8 @@ func TestPanelJudging(t *testing.T) {
 		modeltest.ModelEntry{ID: "vendor/b", SupportedParameters: full},
 		modeltest.ModelEntry{ID: "vendor/c", SupportedParameters: []string{"temperature", "seed"}},
 	)
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
 	dir := t.TempDir()
-	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir,
+	_, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir,
 		"--models", strings.Join(models, ","), "--run-id", "p", "--progress", "none")
 	if code != 1 {
 		t.Fatalf("exit %d: %s", code, errs)

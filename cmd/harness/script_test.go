@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -25,13 +29,22 @@ import (
 // command writes its standard output to FILE instead). Paths below the
 // directory print as $WORK and clock times as $TIME, so the files are the
 // same on every machine. go test -update rewrites the expected files.
+//
+// Each harness command runs in a process of its own (this test binary,
+// started by scriptCommand), as a user runs it: the scenarios then need
+// neither the process's working directory nor its environment, and run in
+// parallel.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "script", "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios: %v", err)
 	}
 	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) { runScript(t, file) })
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			runScript(t, file)
+		})
 	}
 }
 
@@ -70,9 +83,9 @@ func runScript(t *testing.T, file string) {
 	if len(cmds) == 0 {
 		t.Fatal("no cmd file")
 	}
-	t.Chdir(work)
-	t.Setenv("OPENROUTER_API_KEY", "")
-	t.Setenv("OPENROUTER_BASE_URL", "")
+	// No key and no API root but what the scenario sets (env lines), which
+	// hold for the rest of it.
+	env := []string{"OPENROUTER_API_KEY=", "OPENROUTER_BASE_URL="}
 	var stdout, stderr string
 	var code int
 	for i, line := range cmds {
@@ -81,26 +94,25 @@ func runScript(t *testing.T, file string) {
 		switch {
 		case args[0] == "cat" && len(args) == 2:
 			// cat FILE shows a file the commands wrote (a report).
-			b, err := os.ReadFile(args[1])
+			b, err := os.ReadFile(inDir(work, args[1]))
 			if err != nil {
 				t.Fatal(err)
 			}
 			stdout, stderr, code = string(b), "", 0
 		case args[0] == "env" && len(args) >= 3:
 			// env NAME=VALUE harness ... sets a variable for the scenario.
-			name, value, _ := strings.Cut(args[1], "=")
-			t.Setenv(name, value)
-			stdout, stderr, code = runCLI(t, args[3:]...)
+			env = append(env, args[1])
+			stdout, stderr, code = scriptCommand(t, work, env, args[3:]...)
 		case args[0] != "harness":
 			t.Fatalf("command %q does not start with harness, cat or env", line)
 		default:
-			stdout, stderr, code = runCLI(t, args[1:]...)
+			stdout, stderr, code = scriptCommand(t, work, env, args[1:]...)
 		}
 		if i < len(cmds)-1 && code > 1 {
 			t.Fatalf("%s: exit %d: %s", line, code, stderr)
 		}
 		if name := strings.TrimSpace(redirect); name != "" {
-			if err := os.WriteFile(name, []byte(stdout), 0o644); err != nil {
+			if err := os.WriteFile(inDir(work, name), []byte(stdout), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			stdout = ""
@@ -136,6 +148,58 @@ func runScript(t *testing.T, file string) {
 				name, strings.TrimSpace(string(ar.Comment)), linediff.Unified(want[name], got[name], 2))
 		}
 	}
+}
+
+// scriptChild is the variable that makes this test binary the harness
+// (TestMain calls scriptMain) for one command of a scenario.
+const scriptChild = "HARNESS_TEST_SCRIPT_CHILD"
+
+// scriptCommand runs the harness with args in dir, the environment being
+// the test's with env added, as runCLI does in process: the same run,
+// printError and exitCode, and commandName "harness".
+func scriptCommand(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	cmd := exec.Command(exe, args...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &errb
+	// The race detector's one-second sleep at exit would be most of a
+	// command's time; run has returned, and its output is complete.
+	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+	cmd.Env = append(append(os.Environ(), env...), scriptChild+"=1", "GORACE="+gorace)
+	err = cmd.Run()
+	if exit := (*exec.ExitError)(nil); errors.As(err, &exit) && exit.Exited() {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatalf("harness %s: %v", strings.Join(args, " "), err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// scriptMain is the harness as scriptCommand runs it; it returns the exit
+// code.
+func scriptMain() int {
+	var out, errb bytes.Buffer
+	err := run(context.Background(), os.Args[1:], &out, &errb)
+	code := 0
+	if err != nil {
+		code = exitCode(err)
+		printError(&errb, err)
+	}
+	os.Stdout.Write(out.Bytes())
+	os.Stderr.Write(errb.Bytes())
+	return code
+}
+
+// inDir is name in dir unless it is absolute.
+func inDir(dir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(dir, name)
 }
 
 var (

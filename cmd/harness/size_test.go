@@ -94,14 +94,14 @@ func TestSizeSuiteRescore(t *testing.T) {
 // listing gives it) is never sent: it is archived as not sent and counted
 // as an API error, not drift.
 func TestSizeSuiteFitsTheContext(t *testing.T) {
+	// The key is TestMain's; the server is passed by --base-url.
+	t.Parallel()
 	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
 	e := modeltest.Entry("vendor/small")
 	e.ContextLength = 90000
 	srv.SetModels(e)
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
 	dir := t.TempDir()
-	out, errs, code := runCLI(t, "run", "--suite", "size", "--rungs", "8k,128k,512k", "--models", "vendor/small", "--judges", "offline/judge",
+	out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--suite", "size", "--rungs", "8k,128k,512k", "--models", "vendor/small", "--judges", "offline/judge",
 		"--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "c", "--progress", "none")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (incomplete: requests not sent)\n%s%s", code, out, errs)
