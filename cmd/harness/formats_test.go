@@ -168,6 +168,7 @@ func formatOf(req modeltest.ChatRequest) string {
 // and every unfinished one is; rescore reproduces the report byte for
 // byte but for rescored_at.
 func TestFormatsResumeAndRescore(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
 		if formatOf(req) != "document" {
 			return modeltest.Reply{Content: "[]", Delay: 3 * time.Millisecond}
@@ -176,8 +177,6 @@ func TestFormatsResumeAndRescore(t *testing.T) {
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
 	dir := t.TempDir()
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for srv.Count() < 12 {
@@ -186,7 +185,7 @@ func TestFormatsResumeAndRescore(t *testing.T) {
 		cancel()
 	}()
 	args := []string{"run", "--formats", "document,json-patch,bend-ops", "--docs", "01,02,03,04", "--config", "../../harness.yaml",
-		"--models", "vendor/a", "--judges", "offline/judge", "--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "2"}
+		"--models", "vendor/a", "--judges", "offline/judge", "--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "2", "--base-url", srv.URL}
 	var out, errb bytes.Buffer
 	err := run(ctx, args, &out, &errb)
 	runDir := filepath.Join(dir, "k")
@@ -211,7 +210,7 @@ func TestFormatsResumeAndRescore(t *testing.T) {
 	before := srv.Count()
 	out.Reset()
 	errb.Reset()
-	if err := run(context.Background(), []string{"run", "--resume", runDir, "--progress", "none"}, &out, &errb); exitCode(err) > 1 {
+	if err := run(context.Background(), []string{"run", "--resume", runDir, "--progress", "none", "--base-url", srv.URL}, &out, &errb); exitCode(err) > 1 {
 		t.Fatalf("resume: exit %d: %s", exitCode(err), errb.String())
 	}
 	asked := map[string]int{}
@@ -239,11 +238,10 @@ func TestFormatsResumeAndRescore(t *testing.T) {
 // tokens and cost, and a patch answer is estimated far below re-emitting
 // the document.
 func TestDryRunEstimatesPerFormat(t *testing.T) {
+	t.Parallel()
 	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
 	srv.SetModels(modeltest.ModelEntry{ID: "vendor/a", PromptPrice: "0.000002", CompletionPrice: "0.00001", SupportedParameters: []string{"temperature", "seed"}})
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
-	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", t.TempDir(), "--models", "vendor/a", "--judges", "offline/judge",
+	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", t.TempDir(), "--models", "vendor/a", "--judges", "offline/judge", "--base-url", srv.URL,
 		"--formats", "document,json-patch,bend-ops", "--dry-run")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
