@@ -31,10 +31,10 @@ type ScoreOptions struct {
 	// report comes first. nil prints nothing.
 	Stdout  io.Writer
 	Summary bool
-	// Transcripts, when not nil, are the run's transcripts as the runner
-	// archived them (a run that just finished scores what it holds instead
-	// of reading it back); nil reads and verifies them from RunDir, as
-	// rescore does. Either way the same scoring.Run scores them.
+	// Transcripts, when not nil, are the run's transcripts held in memory
+	// (tests); nil reads and verifies them from RunDir a slot at a time,
+	// as both run and rescore do. Either way the same scoring.Stream
+	// scores them.
 	Transcripts []*transcript.Transcript
 }
 
