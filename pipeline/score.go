@@ -40,10 +40,10 @@ type ScoreOptions struct {
 
 // Score is the score phase, shared by run and rescore: read the archived
 // transcripts (verifying their hashes) a (model, task, repeat) at a time on
-// every core, score each and keep only its score and what the viewer shows
-// of it, then build the report from the scores alone and write it. Memory
-// does not grow with the number of transcripts. A failing verdict returns the result
-// with ErrVerdictFail.
+// every core, score each and keep only its score, spooling what the viewer
+// shows of it to a temporary file (report.Spool), then build the report
+// from the scores alone and write it. No transcript and no diff is held
+// past its slot. A failing verdict returns the result with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
 	m := o.Manifest
 	src := scoring.Archive(o.RunDir, m.RunID, m.Judges)
@@ -51,9 +51,13 @@ func Score(o ScoreOptions) (*Result, error) {
 		src = scoring.Memory(o.Transcripts)
 	}
 	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}
-	outputs := make([]report.Output, len(m.Models)*len(m.TaskIDs)*m.Repeats)
+	outputs, err := report.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
+	if err != nil {
+		return nil, err
+	}
+	defer outputs.Close()
 	scores, err := scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
-		outputs[slot] = report.OutputOf(*s, o.Set.Task(s.TaskID), answer)
+		outputs.Put(slot, report.OutputOf(*s, o.Set.Task(s.TaskID), answer))
 	})
 	if err != nil {
 		return nil, err
