@@ -157,7 +157,7 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 		}
 		// The estimate reads the answer jobs as they will be asked, less
 		// what the listing decides (parameters): built here for it alone.
-		jobs := suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All
+		jobs := suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
 		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
 	}
 	fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(cfg.Models)*len(p.tasks)*cfg.Repeats)

@@ -42,6 +42,11 @@ type Job struct {
 	// counted before the run (Progress.Add by the caller), as it is for
 	// follow-ups known in advance; the runner does not count it again.
 	Counted bool
+	// Render, when set, builds the job's Request, Record.Request and Skip
+	// when the job is started (before Budget.Estimate reads it), so that a
+	// job waiting in a queue holds no prompt: a run queues thousands, and
+	// each is dropped once its transcript is archived.
+	Render func(*Job)
 	// Keep says whether a transcript already archived at the job's path
 	// stands for the job (resume); nil keeps any that verifies and holds a
 	// response. An error transcript is never kept: an API failure is not a
@@ -352,6 +357,10 @@ func (s *schedule) start(ctx context.Context) {
 			s.running++
 			s.next = (s.next + k + 1) % len(s.models)
 			job, cause := w.job, s.fatal[m]
+			if job.Render != nil {
+				job.Render(&job)
+				job.Render = nil
+			}
 			if b := s.r.Budget; b != nil {
 				s.reserved[w.slot] = b.estimate(job)
 			}

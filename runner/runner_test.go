@@ -689,3 +689,45 @@ func TestDrainCountsWhatRunKeeps(t *testing.T) {
 		t.Errorf("second Drain: %+v after %d requests; want all 24 jobs reused, nothing asked", tally, srv.Count())
 	}
 }
+
+// TestRenderWhenStarted: a job with Render is rendered once, when it is
+// started: the budget's estimate, the request sent and the transcript
+// archived all see the rendered request.
+func TestRenderWhenStarted(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Text("{}")
+	})
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(0))
+	var renders, unrendered atomic.Int32
+	var jobs []runner.Job
+	for _, full := range answerJobs(t, []string{"m"}, set.Tasks[:5], 1, 1) {
+		jobs = append(jobs, runner.Job{Model: full.Model, Record: full.Record, Render: func(j *runner.Job) {
+			renders.Add(1)
+			j.Request, j.Record.Request = full.Request, full.Record.Request
+		}})
+		jobs[len(jobs)-1].Record.Request = transcript.Request{}
+	}
+	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": c})
+	r.Budget = &runner.Budget{Max: 100, Estimate: func(j runner.Job) float64 {
+		if len(j.Request.Messages) == 0 {
+			unrendered.Add(1)
+		}
+		return 0
+	}}
+	res, err := r.Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if renders.Load() != 5 || unrendered.Load() != 0 {
+		t.Errorf("%d renders, %d estimates of an unrendered job; want 5 and 0", renders.Load(), unrendered.Load())
+	}
+	for _, x := range res {
+		if x.Transcript == nil || len(x.Transcript.Request.Messages) == 0 || !strings.Contains(x.Transcript.Request.Messages[1].Content, x.Job.Record.TaskID) {
+			t.Errorf("%s: the transcript does not record the rendered request", x.Job.Record.TaskID)
+		}
+	}
+	if srv.Count() != 5 {
+		t.Errorf("%d requests, want 5", srv.Count())
+	}
+}
