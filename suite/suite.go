@@ -302,7 +302,10 @@ func Chain(rules ...func(runner.Result) []runner.Job) func(runner.Result) []runn
 // answer with a response brings one vote job per judge of its panel. A
 // vote archived for the same answer with the same template is kept. The
 // votes are Counted: PlannedVotes counts them for the progress totals
-// before the run.
+// before the run. A vote's prompt is rendered when it is started
+// (runner.Job.Render); until then it holds of the answer only its ids,
+// hashes and content, so that votes waiting for a slower judge do not hold
+// prompts or whole transcripts.
 func JudgeVotes(set *task.Set, jc judge.Config) func(runner.Result) []runner.Job {
 	return func(res runner.Result) []runner.Job {
 		a := res.Transcript
@@ -310,10 +313,20 @@ func JudgeVotes(set *task.Set, jc judge.Config) func(runner.Result) []runner.Job
 		if a.Kind != transcript.KindTask || t == nil {
 			return nil
 		}
+		voters := jc.Voters(t, a)
+		if len(voters) == 0 {
+			return nil
+		}
+		answer := &transcript.Transcript{Kind: a.Kind, RunID: a.RunID, Model: a.Model, TaskID: a.TaskID, Class: a.Class, Repeat: a.Repeat,
+			Hashes: a.Hashes, Hash: a.Hash, Response: &transcript.Response{Content: a.Response.Content}}
 		var out []runner.Job
-		for _, c := range jc.Calls(t, a) {
-			out = append(out, runner.Job{Model: c.Judge, Request: c.Request, Record: c.Record, Counted: true,
-				Keep: func(archived *transcript.Transcript) bool { return jc.Current(archived, a) }})
+		for _, j := range voters {
+			out = append(out, runner.Job{Model: j, Record: jc.Record(t, answer, j), Counted: true,
+				Keep: func(archived *transcript.Transcript) bool { return jc.Current(archived, answer) },
+				Render: func(job *runner.Job) {
+					c := jc.CallOn(t, answer, j)
+					job.Request, job.Record.Request = c.Request, c.Record.Request
+				}})
 		}
 		return out
 	}

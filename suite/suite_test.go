@@ -511,6 +511,31 @@ func TestPlannedVotesMatchJudgeVotes(t *testing.T) {
 	}
 }
 
+// TestJudgeVotesRenderWhenStarted: a vote job holds no prompt until the
+// runner renders it (issue 25: votes queued behind a slower judge held
+// their prompts); rendered, it is exactly the call judge.Config.Calls
+// makes.
+func TestJudgeVotesRenderWhenStarted(t *testing.T) {
+	set := testcorpus.Set(t)
+	jc := judge.Config{Gating: []string{"a/alpha", "b/beta", "c/gamma"}, Seed: 7, MaxTokens: 99, Lacking: map[string][]string{"c/gamma": {"seed"}}}
+	a := answer(t, "b/beta", "01-a", 1, `{"answer": "x", "evidence": []}`)
+	calls := jc.Calls(set.Task("01-a"), a)
+	jobs := suite.JudgeVotes(set, jc)(runner.Result{Transcript: a})
+	if len(jobs) != len(calls) || len(jobs) != 2 {
+		t.Fatalf("%d vote jobs, %d calls; want 2 of each", len(jobs), len(calls))
+	}
+	for i, j := range jobs {
+		if len(j.Request.Messages) > 0 || len(j.Record.Request.Messages) > 0 || j.Render == nil {
+			t.Errorf("vote of %s holds its prompt before it is started", j.Model)
+			continue
+		}
+		j.Render(&j)
+		if c := calls[i]; j.Model != c.Judge || !reflect.DeepEqual(j.Request, c.Request) || !reflect.DeepEqual(j.Record, c.Record) {
+			t.Errorf("vote of %s rendered differs from judge.Config.Calls'", j.Model)
+		}
+	}
+}
+
 // answer is a sealed answer transcript of model m to task id in repeat r.
 func answer(t *testing.T, m, id string, r int, content string) *transcript.Transcript {
 	t.Helper()
