@@ -128,7 +128,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer release()
-	tally, err := collect(ctx, o, p, caps, runDir, m)
+	known := &transcript.Known{}
+	tally, err := collect(ctx, o, p, caps, runDir, m, known)
 	if err != nil {
 		return nil, err
 	}
@@ -136,9 +137,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	// The runner kept no transcript: the score phase reads them back, as
-	// rescore does, so memory does not grow with the run.
+	// rescore does, so memory does not grow with the run; what the runner
+	// wrote or verified is not hashed again.
 	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.ReportDir,
-		Stdout: o.Stdout, Summary: o.Summary})
+		Stdout: o.Stdout, Summary: o.Summary, Known: known})
 }
 
 // preflightStep checks the online models against the provider's listing
@@ -221,13 +223,14 @@ func start(o Options, p *plan, det map[string]transcript.Determinism) (runDir st
 // previous answer; a judge vote for each class A answer as it is archived.
 // An interruption, the spending cap or an I/O failure ends it with the
 // command that resumes the run. The runner keeps no transcript
-// (runner.Drain): it returns only how the jobs ended.
-func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir string, m *transcript.Manifest) (runner.Tally, error) {
+// (runner.Drain): it returns how the jobs ended, and known receives the
+// hashes of the transcripts it wrote or verified.
+func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir string, m *transcript.Manifest, known *transcript.Known) (runner.Tally, error) {
 	cfg := o.Config
 	r := &runner.Runner{
 		Clients: p.clients, Dir: runDir,
 		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
-		Progress: o.Progress,
+		Progress: o.Progress, Known: known,
 	}
 	if o.MaxCost > 0 {
 		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps.listed) }}

@@ -36,6 +36,10 @@ type ScoreOptions struct {
 	// as both run and rescore do. Either way the same scoring.Stream
 	// scores them.
 	Transcripts []*transcript.Transcript
+	// Known, when not nil, are the hashes of the transcripts the run's
+	// runner wrote or verified: those are read back without hashing them
+	// again (scoring.ArchiveKnown).
+	Known *transcript.Known
 }
 
 // Score is the score phase, shared by run and rescore: read the archived
@@ -46,7 +50,7 @@ type ScoreOptions struct {
 // past its slot. A failing verdict returns the result with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
 	m := o.Manifest
-	src := scoring.Archive(o.RunDir, m.RunID, m.Judges)
+	src := scoring.ArchiveKnown(o.RunDir, m.RunID, m.Judges, o.Known)
 	if o.Transcripts != nil {
 		src = scoring.Memory(o.Transcripts)
 	}

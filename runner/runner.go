@@ -84,6 +84,11 @@ type Runner struct {
 
 	// Budget, when not nil, caps what the run spends.
 	Budget *Budget
+
+	// Known, when not nil, receives the hash of every transcript archived
+	// or kept (verified on resume), so that the score phase need not hash
+	// them again (transcript.ReadKnown).
+	Known *transcript.Known
 }
 
 // Budget is a spending cap: no job starts once the known cost plus the
@@ -417,6 +422,9 @@ func (r *Runner) do(ctx context.Context, slot int, job Job, fatal error) done {
 	res, err := r.outcome(ctx, job, fatal)
 	if err == nil && res.Outcome != Reused && res.Transcript != nil && r.Dir != "" {
 		err = archive(r.Dir, res)
+	}
+	if err == nil && res.Transcript != nil && r.Dir != "" {
+		r.Known.Add(res.Transcript.Hash)
 	}
 	return done{slot: slot, res: res, err: err}
 }
