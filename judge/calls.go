@@ -56,34 +56,49 @@ type Call struct {
 // and neither does a response that is not the requested answer object
 // (VerdictFrom decides it unfaithful without judges): nil.
 func (c Config) Calls(t *task.Task, answer *transcript.Transcript) []Call {
+	var out []Call
+	for _, j := range c.Voters(t, answer) {
+		out = append(out, c.CallOn(t, answer, j))
+	}
+	return out
+}
+
+// Voters are the judges Calls asks about answer, sorted; nil when the
+// answer needs no vote.
+func (c Config) Voters(t *task.Task, answer *transcript.Transcript) []string {
 	if t.Class != task.ClassA || answer.Kind != transcript.KindTask || !answer.OK() {
 		return nil
 	}
 	if !metric.ScoreAnswer(t.Source.Doc, answer.Response.Content).Valid {
 		return nil
 	}
-	p := c.prompt()
-	var out []Call
-	for _, j := range slices.Sorted(slices.Values(Panel(answer.Model, c.Gating, c.Fixed))) {
-		req := BuildRequest(t, answer.Response.Content, j, c.Seed+int64(answer.Repeat), p)
-		req.MaxTokens = c.MaxTokens
-		if slices.Contains(c.Unstructured, j) {
-			req.JSONSchema, req.SchemaName = nil, ""
-		}
-		if slices.Contains(c.Lacking[j], "temperature") {
-			req.Temperature = nil
-		}
-		if slices.Contains(c.Lacking[j], "seed") {
-			req.Seed = nil
-		}
-		out = append(out, Call{Judge: j, Request: req, Record: c.record(t, answer, j, p, req)})
-	}
-	return out
+	return slices.Sorted(slices.Values(Panel(answer.Model, c.Gating, c.Fixed)))
 }
 
-// record is the judge transcript of judgeModel's vote on answer, before
-// the call.
-func (c Config) record(t *task.Task, answer *transcript.Transcript, judgeModel string, p *Prompt, req model.Request) transcript.Transcript {
+// CallOn is judgeModel's vote on answer, as Calls asks it. It reads of
+// answer only its ids, hashes and response content.
+func (c Config) CallOn(t *task.Task, answer *transcript.Transcript, judgeModel string) Call {
+	p := c.prompt()
+	req := BuildRequest(t, answer.Response.Content, judgeModel, c.Seed+int64(answer.Repeat), p)
+	req.MaxTokens = c.MaxTokens
+	if slices.Contains(c.Unstructured, judgeModel) {
+		req.JSONSchema, req.SchemaName = nil, ""
+	}
+	if slices.Contains(c.Lacking[judgeModel], "temperature") {
+		req.Temperature = nil
+	}
+	if slices.Contains(c.Lacking[judgeModel], "seed") {
+		req.Seed = nil
+	}
+	rec := c.Record(t, answer, judgeModel)
+	rec.Request = transcript.RequestOf(req)
+	return Call{Judge: judgeModel, Request: req, Record: rec}
+}
+
+// Record is the judge transcript of judgeModel's vote on answer before
+// the call, without its request (CallOn adds it): what names the vote and
+// its inputs.
+func (c Config) Record(t *task.Task, answer *transcript.Transcript, judgeModel string) transcript.Transcript {
 	return transcript.Transcript{
 		Kind:   transcript.KindJudge,
 		RunID:  cmp.Or(c.RunID, answer.RunID),
@@ -94,10 +109,9 @@ func (c Config) record(t *task.Task, answer *transcript.Transcript, judgeModel s
 		Judged: &transcript.Ref{Model: answer.Model, TaskID: answer.TaskID, Repeat: answer.Repeat, Hash: answer.Hash},
 		Hashes: transcript.Hashes{
 			Prompt:   answer.Hashes.Prompt,
-			Task:     p.Hash,
+			Task:     c.prompt().Hash,
 			Document: t.Source.Hash,
 		},
-		Request:  transcript.RequestOf(req),
 		Attempts: []transcript.Attempt{},
 	}
 }

@@ -128,15 +128,19 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer release()
-	results, err := collect(ctx, o, p, caps, runDir, m)
+	known := &transcript.Known{}
+	tally, err := collect(ctx, o, p, caps, runDir, m, known)
 	if err != nil {
 		return nil, err
 	}
-	if err := finish(runDir, m, results); err != nil {
+	if err := finish(runDir, m, tally.AllReused()); err != nil {
 		return nil, err
 	}
+	// The runner kept no transcript: the score phase reads them back, as
+	// rescore does, so memory does not grow with the run; what the runner
+	// wrote or verified is not hashed again.
 	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.ReportDir,
-		Stdout: o.Stdout, Summary: o.Summary, Transcripts: archivedOf(results)})
+		Stdout: o.Stdout, Summary: o.Summary, Known: known})
 }
 
 // preflightStep checks the online models against the provider's listing
@@ -155,7 +159,7 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 		}
 		// The estimate reads the answer jobs as they will be asked, less
 		// what the listing decides (parameters): built here for it alone.
-		jobs := suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All
+		jobs := suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
 		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
 	}
 	fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(cfg.Models)*len(p.tasks)*cfg.Repeats)
@@ -218,31 +222,33 @@ func start(o Options, p *plan, det map[string]transcript.Determinism) (runDir st
 // class A first; relay steps along their chains, each with the model's own
 // previous answer; a judge vote for each class A answer as it is archived.
 // An interruption, the spending cap or an I/O failure ends it with the
-// command that resumes the run.
-func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir string, m *transcript.Manifest) ([]runner.Result, error) {
+// command that resumes the run. The runner keeps no transcript
+// (runner.Drain): it returns how the jobs ended, and known receives the
+// hashes of the transcripts it wrote or verified.
+func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir string, m *transcript.Manifest, known *transcript.Known) (runner.Tally, error) {
 	cfg := o.Config
 	r := &runner.Runner{
 		Clients: p.clients, Dir: runDir,
 		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
-		Progress: o.Progress,
+		Progress: o.Progress, Known: known,
 	}
 	if o.MaxCost > 0 {
 		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps.listed) }}
 	}
 	first := follow(o, p, caps, r, m.RunID)
-	results, err := r.Run(ctx, first)
+	tally, err := r.Drain(ctx, first)
 	resume := ResumeCommand(o.Command, runDir, m.Inputs)
 	switch {
 	case ctx.Err() != nil:
-		return nil, &InterruptedError{RunDir: runDir, Resume: resume}
+		return tally, &InterruptedError{RunDir: runDir, Resume: resume}
 	case errors.Is(err, runner.ErrBudget):
-		return nil, &BudgetError{RunDir: runDir, Spent: r.Spent(results), Max: o.MaxCost, Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(o.MaxCost))}
+		return tally, &BudgetError{RunDir: runDir, Spent: tally.Spent, Max: o.MaxCost, Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(o.MaxCost))}
 	case err != nil:
 		// An I/O failure (a full disk): the transcripts written are kept,
 		// and the run is resumed as an interrupted one is.
-		return nil, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, resume)
+		return tally, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, resume)
 	}
-	return results, nil
+	return tally, nil
 }
 
 // follow sets the runner's follow-up rules (a document's B and C after its
@@ -289,27 +295,16 @@ func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID stri
 }
 
 // finish records the run's end in its manifest. Resuming a finished run
-// that asked nothing new keeps the first finish, so its report stays
-// byte-identical.
-func finish(runDir string, m *transcript.Manifest, results []runner.Result) error {
+// that asked nothing new (allReused) keeps the first finish, so its report
+// stays byte-identical.
+func finish(runDir string, m *transcript.Manifest, allReused bool) error {
 	previous := m.FinishedAt
 	fin := time.Now().UTC()
 	m.FinishedAt = &fin
-	if previous != nil && allReused(results) {
+	if previous != nil && allReused {
 		m.FinishedAt = previous
 	}
 	return transcript.WriteManifest(runDir, m)
-}
-
-// archivedOf returns the transcripts the runner archived, for scoring.
-func archivedOf(results []runner.Result) []*transcript.Transcript {
-	out := make([]*transcript.Transcript, 0, len(results))
-	for _, res := range results {
-		if res.Transcript != nil {
-			out = append(out, res.Transcript)
-		}
-	}
-	return out
 }
 
 // determinism records, per model (answering and judging), which
@@ -539,15 +534,6 @@ func freeRunID(outDir string, now time.Time) string {
 		id = NewRunID(now)
 	}
 	return id
-}
-
-func allReused(rs []runner.Result) bool {
-	for _, r := range rs {
-		if r.Outcome != runner.Reused {
-			return false
-		}
-	}
-	return true
 }
 
 // suggestCap is the cap a resume after a capped run suggests: twice the

@@ -33,29 +33,37 @@ type ScoreOptions struct {
 	// report comes first. nil prints nothing.
 	Stdout  io.Writer
 	Summary bool
-	// Transcripts, when not nil, are the run's transcripts as the runner
-	// archived them (a run that just finished scores what it holds instead
-	// of reading it back); nil reads and verifies them from RunDir, as
-	// rescore does. Either way the same scoring.Run scores them.
+	// Transcripts, when not nil, are the run's transcripts held in memory
+	// (tests); nil reads and verifies them from RunDir a slot at a time,
+	// as both run and rescore do. Either way the same scoring.Stream
+	// scores them.
 	Transcripts []*transcript.Transcript
+	// Known, when not nil, are the hashes of the transcripts the run's
+	// runner wrote or verified: those are read back without hashing them
+	// again (scoring.ArchiveKnown).
+	Known *transcript.Known
 }
 
 // Score is the score phase, shared by run and rescore: read the archived
 // transcripts (verifying their hashes) a (model, task, repeat) at a time on
-// every core, score each and keep only its score and what the viewer shows
-// of it, then build the report from the scores alone and write it. Memory
-// does not grow with the number of transcripts. A failing verdict returns the result
-// with ErrVerdictFail.
+// every core, score each and keep only its score, spooling what the viewer
+// shows of it to a temporary file (report.Spool), then build the report
+// from the scores alone and write it. No transcript and no diff is held
+// past its slot. A failing verdict returns the result with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
 	m := o.Manifest
-	src := scoring.Archive(o.RunDir, m.RunID, m.Judges)
+	src := scoring.ArchiveKnown(o.RunDir, m.RunID, m.Judges, o.Known)
 	if o.Transcripts != nil {
 		src = scoring.Memory(o.Transcripts)
 	}
 	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}
-	outputs := make([]report.Output, len(m.Models)*len(m.TaskIDs)*m.Repeats)
+	outputs, err := report.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
+	if err != nil {
+		return nil, err
+	}
+	defer outputs.Close()
 	scores, err := scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
-		outputs[slot] = report.OutputOf(*s, o.Set.Task(s.TaskID), answer)
+		outputs.Put(slot, report.OutputOf(*s, o.Set.Task(s.TaskID), answer))
 	})
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"iter"
 	"slices"
 	"strings"
 
@@ -73,8 +74,12 @@ const (
 // in.Transcripts; what is missing there is said to be missing.
 func WriteHTML(w io.Writer, r *Report, in Input) error {
 	bw := bufio.NewWriter(w)
-	if err := viewer.Execute(bw, newPage(r, in)); err != nil {
+	p := newPage(r, in)
+	if err := viewer.Execute(bw, p); err != nil {
 		return fmt.Errorf("writing HTML report: %w", err)
+	}
+	if *p.failed != nil {
+		return fmt.Errorf("writing HTML report: %w", *p.failed)
 	}
 	return bw.Flush()
 }
@@ -106,7 +111,12 @@ type page struct {
 	Numbers                    []reportTable // the Markdown's other tables: drift, faithfulness, calls, models
 	Lossless                   []losslessRow
 	Footnote                   string // explains the † of the harness's own thresholds
-	Transcripts                []transcriptView
+	// Rows and Transcripts yield each transcript's table row and its
+	// detail, one at a time: a page of many transcripts is written
+	// without holding them. failed is the first output that could not
+	// be read back (Input.Outputs).
+	Rows, Transcripts iter.Seq[transcriptView]
+	failed            *error
 }
 
 // losslessRow is one group of B/C answers in the viewer's lossless table:
@@ -210,7 +220,8 @@ func newPage(r *Report, in Input) page {
 	p.Natural = naturalTable(r)
 	p.Numbers = numberTables(r)
 	p.Lossless, p.Footnote = losslessRows(r), strings.NewReplacer("*", "", "`", "").Replace(ownFootnote)
-	p.Transcripts = transcriptViews(in)
+	p.failed = new(error)
+	p.Rows, p.Transcripts = rowViews(in), detailViews(in, p.failed)
 	return p
 }
 
@@ -278,35 +289,58 @@ type opView struct {
 	Reason string
 }
 
-func transcriptViews(in Input) []transcriptView {
-	if in.Outputs != nil {
-		views := make([]transcriptView, 0, len(in.Scores))
-		for i, s := range in.Scores {
-			var t *task.Task
-			if in.Set != nil {
-				t = in.Set.Task(s.TaskID)
+// rowViews yields the transcript table's rows, in the order of
+// in.Scores: a row shows the score alone, never the output.
+func rowViews(in Input) iter.Seq[transcriptView] {
+	return func(yield func(transcriptView) bool) {
+		for _, s := range in.Scores {
+			if !yield(newTranscriptView(s, taskOf(in, s.TaskID), nil)) {
+				return
 			}
-			v := newTranscriptView(s, t, nil)
-			v.Output = in.Outputs[i]
-			views = append(views, v)
-		}
-		return views
-	}
-	outputs := map[key]*transcript.Transcript{}
-	for _, t := range in.Transcripts {
-		if t.Kind == transcript.KindTask {
-			outputs[key{t.Model, t.TaskID, t.Repeat}] = t
 		}
 	}
-	views := make([]transcriptView, 0, len(in.Scores))
-	for _, s := range in.Scores {
-		var t *task.Task
-		if in.Set != nil {
-			t = in.Set.Task(s.TaskID)
+}
+
+// detailViews yields each transcript's detail, in the order of in.Scores,
+// with its output: read back from in.Outputs (the first failure is put in
+// *failed, and the page ends there), else computed from in.Transcripts.
+func detailViews(in Input, failed *error) iter.Seq[transcriptView] {
+	return func(yield func(transcriptView) bool) {
+		if in.Outputs == nil {
+			outputs := map[key]*transcript.Transcript{}
+			for _, t := range in.Transcripts {
+				if t.Kind == transcript.KindTask {
+					outputs[key{t.Model, t.TaskID, t.Repeat}] = t
+				}
+			}
+			for _, s := range in.Scores {
+				if !yield(newTranscriptView(s, taskOf(in, s.TaskID), outputs[key{s.Model, s.TaskID, s.Repeat}])) {
+					return
+				}
+			}
+			return
 		}
-		views = append(views, newTranscriptView(s, t, outputs[key{s.Model, s.TaskID, s.Repeat}]))
+		for i, s := range in.Scores {
+			o, err := in.Outputs.Output(i)
+			if err != nil {
+				*failed = err
+				return
+			}
+			v := newTranscriptView(s, taskOf(in, s.TaskID), nil)
+			v.Output = o
+			if !yield(v) {
+				return
+			}
+		}
 	}
-	return views
+}
+
+// taskOf is the task of id in in.Set; nil without a set or such a task.
+func taskOf(in Input, id string) *task.Task {
+	if in.Set == nil {
+		return nil
+	}
+	return in.Set.Task(id)
 }
 
 func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript) transcriptView {

@@ -45,10 +45,11 @@ type Input struct {
 	Scores      []scoring.Score          // every planned (model, task, repeat)
 	Set         *task.Set                // instructions and expected documents
 	Transcripts []*transcript.Transcript // the outputs, for the HTML diffs
-	// Outputs, when not nil, replace Transcripts: Outputs[i] is what the
+	// Outputs, when not nil, replace Transcripts: its slot i is what the
 	// viewer shows of Scores[i]'s answer (OutputOf), computed while
-	// scoring so that the transcripts need not be held.
-	Outputs    []Output
+	// scoring and spooled, so that neither the transcripts nor their
+	// diffs are held.
+	Outputs    *Spool
 	RescoredAt *time.Time // nil for a fresh run
 }
 

@@ -42,6 +42,11 @@ type Job struct {
 	// counted before the run (Progress.Add by the caller), as it is for
 	// follow-ups known in advance; the runner does not count it again.
 	Counted bool
+	// Render, when set, builds the job's Request, Record.Request and Skip
+	// when the job is started (before Budget.Estimate reads it), so that a
+	// job waiting in a queue holds no prompt: a run queues thousands, and
+	// each is dropped once its transcript is archived.
+	Render func(*Job)
 	// Keep says whether a transcript already archived at the job's path
 	// stands for the job (resume); nil keeps any that verifies and holds a
 	// response. An error transcript is never kept: an API failure is not a
@@ -79,6 +84,11 @@ type Runner struct {
 
 	// Budget, when not nil, caps what the run spends.
 	Budget *Budget
+
+	// Known, when not nil, receives the hash of every transcript archived
+	// or kept (verified on resume), so that the score phase need not hash
+	// them again (transcript.ReadKnown).
+	Known *transcript.Known
 }
 
 // Budget is a spending cap: no job starts once the known cost plus the
@@ -159,33 +169,85 @@ type done struct {
 // (then the jobs not finished have no transcript, so a resume asks exactly
 // them).
 func (r *Runner) Run(ctx context.Context, jobs []Job) ([]Result, error) {
+	s, err := r.run(ctx, jobs, true)
+	if s == nil {
+		return nil, err
+	}
+	return s.results(), err
+}
+
+// Drain runs jobs and their follow-ups as Run does, but keeps no result:
+// each job's transcript and request are dropped once Then has made its
+// follow-ups, so memory holds only the jobs waiting and in flight, however
+// many there are. It returns how the jobs ended; the transcripts are in
+// Dir.
+func (r *Runner) Drain(ctx context.Context, jobs []Job) (Tally, error) {
+	s, err := r.run(ctx, jobs, false)
+	if s == nil {
+		return Tally{}, err
+	}
+	return s.tally, err
+}
+
+// Tally counts how the jobs of a Drain ended.
+type Tally struct {
+	Jobs      int // every job, follow-ups included
+	Requested int // Outcome Requested
+	Reused    int // Outcome Reused
+	Skipped   int // Outcome Skipped
+	// Spent is the known cost of the transcripts, as Spent counts it.
+	Spent float64
+}
+
+// AllReused reports whether every job kept an archived transcript: the
+// invocation asked nothing new.
+func (t Tally) AllReused() bool { return t.Reused == t.Jobs }
+
+func (t *Tally) add(res Result, cost float64) {
+	switch res.Outcome {
+	case Requested:
+		t.Requested++
+	case Reused:
+		t.Reused++
+	case Skipped:
+		t.Skipped++
+	}
+	t.Spent += cost
+}
+
+// run is Run (keep: every result kept) and Drain (none kept).
+func (r *Runner) run(ctx context.Context, jobs []Job, keep bool) (*schedule, error) {
 	for _, j := range jobs {
 		if r.Clients[j.Model] == nil {
 			return nil, fmt.Errorf("no client for model %q", j.Model)
 		}
 	}
-	s := newSchedule(r, len(jobs))
-	for i, j := range jobs {
-		s.add(i, j)
+	s := newSchedule(r, len(jobs), keep)
+	for _, j := range jobs {
+		s.add(j)
 	}
 	err := s.loop(ctx)
 	if ctx.Err() != nil {
-		return s.results(), ctx.Err()
+		return s, ctx.Err()
 	}
 	if err == nil && s.capped {
 		err = ErrBudget
 	}
-	return s.results(), err
+	return s, err
 }
 
 // schedule is the state of one Run; only loop's goroutine touches it.
 type schedule struct {
-	r        *Runner
-	initial  int
+	r       *Runner
+	initial int
+	// keep says whether slots holds every job's result (Run) or no
+	// result is kept (Drain).
+	keep     bool
 	slots    []Result
-	queue    map[string][]int // per model, the slots waiting, first to run first
-	models   []string         // models in order of first job, for taking turns
-	next     int              // the model whose turn it is
+	tally    Tally
+	queue    map[string][]waiting // per model, first to run first
+	models   []string             // models in order of first job, for taking turns
+	next     int                  // the model whose turn it is
 	inflight map[string]int
 	running  int
 	fatal    map[string]error // the model's fatal failure
@@ -198,23 +260,36 @@ type schedule struct {
 	capped   bool
 }
 
-func newSchedule(r *Runner, n int) *schedule {
-	return &schedule{
-		r: r, initial: n, slots: make([]Result, 0, n),
-		queue: map[string][]int{}, inflight: map[string]int{}, fatal: map[string]error{},
-		done: make(chan done), reserved: map[int]float64{},
-	}
+// waiting is a queued job and its slot: its place among the jobs in the
+// order they were added.
+type waiting struct {
+	slot int
+	job  Job
 }
 
-// add queues job j in slot i, at the end of its model's queue.
-func (s *schedule) add(i int, j Job) {
-	if i == len(s.slots) {
+func newSchedule(r *Runner, n int, keep bool) *schedule {
+	s := &schedule{
+		r: r, initial: n, keep: keep,
+		queue: map[string][]waiting{}, inflight: map[string]int{}, fatal: map[string]error{},
+		done: make(chan done), reserved: map[int]float64{},
+	}
+	if keep {
+		s.slots = make([]Result, 0, n)
+	}
+	return s
+}
+
+// add queues job j in the next slot, at the end of its model's queue.
+func (s *schedule) add(j Job) {
+	slot := s.tally.Jobs
+	s.tally.Jobs++
+	if s.keep {
 		s.slots = append(s.slots, Result{Job: j, Outcome: Cancelled})
 	}
 	if _, ok := s.queue[j.Model]; !ok {
 		s.models = append(s.models, j.Model)
 	}
-	s.queue[j.Model] = append(s.queue[j.Model], i)
+	s.queue[j.Model] = append(s.queue[j.Model], waiting{slot, j})
 	if p := s.r.Progress; p != nil && !j.Counted {
 		p.Add(j.Model, 1)
 	}
@@ -235,10 +310,14 @@ func (s *schedule) loop(ctx context.Context) error {
 		d := <-s.done
 		s.running--
 		s.inflight[d.res.Job.Model]--
-		s.slots[d.slot] = d.res
-		if b := s.r.Budget; b != nil {
+		if s.keep {
+			s.slots[d.slot] = d.res
+		}
+		cost := s.r.Budget.cost(d.res)
+		s.tally.add(d.res, cost)
+		if s.r.Budget != nil {
 			delete(s.reserved, d.slot)
-			s.spent += b.cost(d.res)
+			s.spent += cost
 		}
 		if d.err != nil {
 			firstErr = cmp.Or(firstErr, d.err)
@@ -257,7 +336,7 @@ func (s *schedule) loop(ctx context.Context) error {
 					firstErr = cmp.Or(firstErr, fmt.Errorf("no client for model %q", f.Model))
 					continue
 				}
-				s.add(len(s.slots), f)
+				s.add(f)
 			}
 		}
 	}
@@ -276,16 +355,21 @@ func (s *schedule) start(ctx context.Context) {
 				s.capped = true
 				return
 			}
-			slot := s.queue[m][0]
+			w := s.queue[m][0]
+			s.queue[m][0] = waiting{} // the queue's array must not hold the job
 			s.queue[m] = s.queue[m][1:]
 			s.inflight[m]++
 			s.running++
 			s.next = (s.next + k + 1) % len(s.models)
-			job, cause := s.slots[slot].Job, s.fatal[m]
-			if b := s.r.Budget; b != nil {
-				s.reserved[slot] = b.estimate(job)
+			job, cause := w.job, s.fatal[m]
+			if job.Render != nil {
+				job.Render(&job)
+				job.Render = nil
 			}
-			go func() { s.done <- s.r.do(ctx, slot, job, cause) }()
+			if b := s.r.Budget; b != nil {
+				s.reserved[w.slot] = b.estimate(job)
+			}
+			go func() { s.done <- s.r.do(ctx, w.slot, job, cause) }()
 			progress = true
 			break
 		}
@@ -338,6 +422,9 @@ func (r *Runner) do(ctx context.Context, slot int, job Job, fatal error) done {
 	res, err := r.outcome(ctx, job, fatal)
 	if err == nil && res.Outcome != Reused && res.Transcript != nil && r.Dir != "" {
 		err = archive(r.Dir, res)
+	}
+	if err == nil && res.Transcript != nil && r.Dir != "" {
+		r.Known.Add(res.Transcript.Hash)
 	}
 	return done{slot: slot, res: res, err: err}
 }

@@ -647,3 +647,87 @@ func TestRunWithoutDirArchivesNothing(t *testing.T) {
 		t.Errorf("files after a run without a directory: %v (planted file now %q); want only the planted one, untouched", files, b)
 	}
 }
+
+// TestDrainCountsWhatRunKeeps: Drain runs the same jobs and follow-ups as
+// Run and archives every transcript, but returns only how the jobs ended;
+// a second Drain over the archive reuses them all and says so.
+func TestDrainCountsWhatRunKeeps(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Text("{}")
+	})
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(0))
+	dir := t.TempDir()
+	then := func(res runner.Result) []runner.Job {
+		if res.Job.Model != "a" || res.Transcript == nil {
+			return nil
+		}
+		job := res.Job
+		job.Model, job.Request.Model, job.Record.Model = "j", "j", "j"
+		return []runner.Job{job}
+	}
+	jobs := answerJobs(t, []string{"a"}, set.Tasks[:6], 2, 1)
+	r := newRunner(t, dir, map[string]model.Client{"a": c, "j": c})
+	r.Then = then
+	tally, err := r.Drain(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (runner.Tally{Jobs: 24, Requested: 24}); tally != want {
+		t.Errorf("first Drain: %+v, want %+v", tally, want)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json")); len(files) != 24 {
+		t.Errorf("%d transcripts archived, want 24", len(files))
+	}
+	r2 := newRunner(t, dir, map[string]model.Client{"a": c, "j": c})
+	r2.Then = then
+	tally, err = r2.Drain(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tally.AllReused() || tally.Jobs != 24 || srv.Count() != 24 {
+		t.Errorf("second Drain: %+v after %d requests; want all 24 jobs reused, nothing asked", tally, srv.Count())
+	}
+}
+
+// TestRenderWhenStarted: a job with Render is rendered once, when it is
+// started: the budget's estimate, the request sent and the transcript
+// archived all see the rendered request.
+func TestRenderWhenStarted(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Text("{}")
+	})
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(0))
+	var renders, unrendered atomic.Int32
+	var jobs []runner.Job
+	for _, full := range answerJobs(t, []string{"m"}, set.Tasks[:5], 1, 1) {
+		jobs = append(jobs, runner.Job{Model: full.Model, Record: full.Record, Render: func(j *runner.Job) {
+			renders.Add(1)
+			j.Request, j.Record.Request = full.Request, full.Record.Request
+		}})
+		jobs[len(jobs)-1].Record.Request = transcript.Request{}
+	}
+	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": c})
+	r.Budget = &runner.Budget{Max: 100, Estimate: func(j runner.Job) float64 {
+		if len(j.Request.Messages) == 0 {
+			unrendered.Add(1)
+		}
+		return 0
+	}}
+	res, err := r.Run(context.Background(), jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if renders.Load() != 5 || unrendered.Load() != 0 {
+		t.Errorf("%d renders, %d estimates of an unrendered job; want 5 and 0", renders.Load(), unrendered.Load())
+	}
+	for _, x := range res {
+		if x.Transcript == nil || len(x.Transcript.Request.Messages) == 0 || !strings.Contains(x.Transcript.Request.Messages[1].Content, x.Job.Record.TaskID) {
+			t.Errorf("%s: the transcript does not record the rendered request", x.Job.Record.TaskID)
+		}
+	}
+	if srv.Count() != 5 {
+		t.Errorf("%d requests, want 5", srv.Count())
+	}
+}

@@ -176,9 +176,16 @@ func Memory(transcripts []*transcript.Transcript) Source {
 // JudgePath. A file that does not exist is absent; one that does not read
 // back, verify or belong there is an error naming it and the slot.
 func Archive(runDir, runID string, judges []string) Source {
+	return ArchiveKnown(runDir, runID, judges, nil)
+}
+
+// ArchiveKnown is Archive, except that a transcript whose hash known holds
+// (the run's runner just wrote or verified it) is not hashed again
+// (transcript.ReadKnown); every other one is verified as Archive does.
+func ArchiveKnown(runDir, runID string, judges []string, known *transcript.Known) Source {
 	judges = slices.Sorted(slices.Values(judges))
 	read := func(path string, slot transcript.Slot) (*transcript.Transcript, error) {
-		t, err := transcript.ReadSlot(path, slot)
+		t, err := transcript.ReadKnown(path, slot, known)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}

@@ -75,45 +75,76 @@ func CachesAtBreakpoints(m string) bool { return strings.HasPrefix(m, "anthropic
 // prefix (system primer and document) is written to the provider's cache
 // once and read by the others, and the class A answer's judge votes can
 // start early.
+//
+// Answers holds the plan, not the jobs: each job is made when it is asked
+// for (First, Then), and its prompt is rendered only when the runner
+// starts it (runner.Job.Render), so a run of any size holds the prompts of
+// the jobs in flight alone.
 type Answers struct {
-	// All is every answer job, by model, then task id, then repeat.
-	All   []runner.Job
-	first []runner.Job
-	after map[string][]runner.Job // by the first job's path
+	models  []string
+	repeats int
+	prompts *task.Prompts
+	params  map[string]Params // every model's, defaults filled in
+	runID   string
+	docs    [][]*task.Task // each document's tasks, its leading task first
+	leads   map[string]int // a leading task's id → its document in docs
 }
 
 // NewAnswers plans every (model, task, repeat) of tasks with each model's
 // parameters (params; a model without an entry gets ParamsFor(cfg, m, nil)).
 func NewAnswers(cfg *config.Config, prompts *task.Prompts, tasks []*task.Task, params map[string]Params, runID string) *Answers {
-	a := &Answers{after: map[string][]runner.Job{}}
+	a := &Answers{models: cfg.Models, repeats: cfg.Repeats, prompts: prompts, params: map[string]Params{}, runID: runID, leads: map[string]int{}}
 	for _, m := range cfg.Models {
 		p, ok := params[m]
 		if !ok {
 			p = ParamsFor(cfg, m, nil)
 		}
-		leader := map[string]string{} // document and repeat → the first job's path
-		for _, t := range firstByDocument(tasks) {
-			for r := range cfg.Repeats {
-				j := AnswerJob(m, t, r, p, prompts, runID)
-				key := fmt.Sprintf("%s\x00%d", t.DocumentName, r)
-				if lead, ok := leader[key]; ok {
-					j.Counted = true
-					a.All = append(a.All, j)
-					a.after[lead] = append(a.after[lead], j)
-					continue
+		a.params[m] = p
+	}
+	ordered := firstByDocument(tasks)
+	for k, t := range ordered {
+		if k == 0 || t.DocumentName != ordered[k-1].DocumentName {
+			a.leads[t.ID] = len(a.docs)
+			a.docs = append(a.docs, nil)
+		}
+		a.docs[len(a.docs)-1] = append(a.docs[len(a.docs)-1], t)
+	}
+	return a
+}
+
+// All returns every answer job, by model, then task id, then repeat, each
+// with its prompt rendered (for estimates and tests: a run asks First
+// and Then for its jobs).
+func (a *Answers) All() []runner.Job {
+	var out []runner.Job
+	for _, m := range a.models {
+		for _, doc := range a.docs {
+			for r := range a.repeats {
+				for k, t := range doc {
+					j := AnswerJob(m, t, r, a.params[m], a.prompts, a.runID)
+					j.Counted = k > 0
+					out = append(out, j)
 				}
-				a.All = append(a.All, j)
-				leader[key] = j.Path("")
-				a.first = append(a.first, j)
 			}
 		}
 	}
 	// All keeps the Counted mark of the jobs that follow a leading one.
-	slices.SortStableFunc(a.All, func(x, y runner.Job) int {
-		return cmp.Or(cmp.Compare(slices.Index(cfg.Models, x.Model), slices.Index(cfg.Models, y.Model)),
+	slices.SortStableFunc(out, func(x, y runner.Job) int {
+		return cmp.Or(cmp.Compare(slices.Index(a.models, x.Model), slices.Index(a.models, y.Model)),
 			cmp.Compare(x.Record.TaskID, y.Record.TaskID), cmp.Compare(x.Record.Repeat, y.Record.Repeat))
 	})
-	return a
+	return out
+}
+
+// lazy is model m's answer job to task t in repeat r with its prompt not
+// yet rendered: AnswerJob's record, and Render to build the rest.
+func (a *Answers) lazy(m string, t *task.Task, r int) runner.Job {
+	p := a.params[m]
+	return runner.Job{Model: m, Record: AnswerRecord(m, t, r, a.prompts, a.runID),
+		Render: func(j *runner.Job) {
+			full := AnswerJob(m, t, r, p, a.prompts, a.runID)
+			j.Request, j.Record.Request, j.Skip = full.Request, full.Record.Request, full.Skip
+		}}
 }
 
 // firstByDocument orders tasks so that each document's class A task (or
@@ -138,31 +169,63 @@ func firstByDocument(tasks []*task.Task) []*task.Task {
 	return out
 }
 
-// Later returns the jobs that follow a document's leading task, in plan
-// order; they are marked Counted, so the caller counts them in the
-// progress totals before the run.
+// Later returns the jobs that follow a document's leading task, by model,
+// document and repeat, their prompts not rendered; they are marked
+// Counted, so the caller counts them in the progress totals before the
+// run.
 func (a *Answers) Later() []runner.Job {
 	var out []runner.Job
-	for _, j := range a.All {
-		if j.Counted {
-			out = append(out, j)
+	for _, m := range a.models {
+		for _, doc := range a.docs {
+			for r := range a.repeats {
+				out = append(out, a.followers(m, doc, r)...)
+			}
 		}
 	}
 	return out
 }
 
-// First returns the jobs to start with: each document's leading task.
-func (a *Answers) First() []runner.Job { return a.first }
+// First returns the jobs to start with: each document's leading task, by
+// model, document and repeat, their prompts not rendered.
+func (a *Answers) First() []runner.Job {
+	var out []runner.Job
+	for _, m := range a.models {
+		for _, doc := range a.docs {
+			for r := range a.repeats {
+				out = append(out, a.lazy(m, doc[0], r))
+			}
+		}
+	}
+	return out
+}
 
 // Then is the runner's follow-up rule for answers: when a document's
 // leading task is archived (answered, failed or kept from before), its
-// other tasks join the queue.
-func (a *Answers) Then(res runner.Result) []runner.Job { return a.after[res.Job.Path("")] }
+// other tasks join the queue, for the same model and repeat.
+func (a *Answers) Then(res runner.Result) []runner.Job {
+	rec := res.Job.Record
+	d, ok := a.leads[rec.TaskID]
+	if !ok || rec.Kind != transcript.KindTask || rec.Repeat < 0 || rec.Repeat >= a.repeats || !slices.Contains(a.models, rec.Model) {
+		return nil
+	}
+	return a.followers(rec.Model, a.docs[d], rec.Repeat)
+}
+
+// followers are the jobs of doc's tasks after its leading one, Counted.
+func (a *Answers) followers(m string, doc []*task.Task, r int) []runner.Job {
+	var out []runner.Job
+	for _, t := range doc[1:] {
+		j := a.lazy(m, t, r)
+		j.Counted = true
+		out = append(out, j)
+	}
+	return out
+}
 
 // AnswerJobs lists every (model, task, repeat) in a fixed order: by model,
 // then task id, then repeat, each model with the configured parameters.
 func AnswerJobs(cfg *config.Config, prompts *task.Prompts, tasks []*task.Task, runID string) []runner.Job {
-	return NewAnswers(cfg, prompts, tasks, nil, runID).All
+	return NewAnswers(cfg, prompts, tasks, nil, runID).All()
 }
 
 // AnswerJob is model m's answer to task t in repeat r: the system primer,
@@ -187,15 +250,22 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 	if p.Seed != nil {
 		req.Seed = new(*p.Seed + int64(r))
 	}
-	j := runner.Job{Model: m, Request: req, Record: transcript.Transcript{
-		Kind: transcript.KindTask, RunID: runID, Model: m, TaskID: t.ID, Class: t.Class, Repeat: r,
-		Hashes:  transcript.Hashes{Prompt: prompts.FormatHash(t.Format), Task: t.Hash, Document: t.Source.Hash},
-		Request: transcript.RequestOf(req),
-	}}
+	j := runner.Job{Model: m, Request: req, Record: AnswerRecord(m, t, r, prompts, runID)}
+	j.Record.Request = transcript.RequestOf(req)
 	if prompt := model.Tokens(len(system) + len(doc) + len(body)); p.Context > 0 && prompt+req.MaxTokens > p.Context {
 		j.Skip = fmt.Sprintf("not sent: the prompt (about %d tokens) and the output budget (%d) exceed the model's context of %d tokens", prompt, req.MaxTokens, p.Context)
 	}
 	return j
+}
+
+// AnswerRecord is the transcript record of model m's answer to task t in
+// repeat r before the call, without its request: what names the job and
+// its inputs.
+func AnswerRecord(m string, t *task.Task, r int, prompts *task.Prompts, runID string) transcript.Transcript {
+	return transcript.Transcript{
+		Kind: transcript.KindTask, RunID: runID, Model: m, TaskID: t.ID, Class: t.Class, Repeat: r,
+		Hashes: transcript.Hashes{Prompt: prompts.FormatHash(t.Format), Task: t.Hash, Document: t.Source.Hash},
+	}
 }
 
 // PlannedVotes counts, per judge, the votes a run plans: one per class A
@@ -234,7 +304,10 @@ func Chain(rules ...func(runner.Result) []runner.Job) func(runner.Result) []runn
 // answer with a response brings one vote job per judge of its panel. A
 // vote archived for the same answer with the same template is kept. The
 // votes are Counted: PlannedVotes counts them for the progress totals
-// before the run.
+// before the run. A vote's prompt is rendered when it is started
+// (runner.Job.Render); until then it holds of the answer only its ids,
+// hashes and content, so that votes waiting for a slower judge do not hold
+// prompts or whole transcripts.
 func JudgeVotes(set *task.Set, jc judge.Config) func(runner.Result) []runner.Job {
 	return func(res runner.Result) []runner.Job {
 		a := res.Transcript
@@ -242,10 +315,20 @@ func JudgeVotes(set *task.Set, jc judge.Config) func(runner.Result) []runner.Job
 		if a.Kind != transcript.KindTask || t == nil {
 			return nil
 		}
+		voters := jc.Voters(t, a)
+		if len(voters) == 0 {
+			return nil
+		}
+		answer := &transcript.Transcript{Kind: a.Kind, RunID: a.RunID, Model: a.Model, TaskID: a.TaskID, Class: a.Class, Repeat: a.Repeat,
+			Hashes: a.Hashes, Hash: a.Hash, Response: &transcript.Response{Content: a.Response.Content}}
 		var out []runner.Job
-		for _, c := range jc.Calls(t, a) {
-			out = append(out, runner.Job{Model: c.Judge, Request: c.Request, Record: c.Record, Counted: true,
-				Keep: func(archived *transcript.Transcript) bool { return jc.Current(archived, a) }})
+		for _, j := range voters {
+			out = append(out, runner.Job{Model: j, Record: jc.Record(t, answer, j), Counted: true,
+				Keep: func(archived *transcript.Transcript) bool { return jc.Current(archived, answer) },
+				Render: func(job *runner.Job) {
+					c := jc.CallOn(t, answer, j)
+					job.Request, job.Record.Request = c.Request, c.Record.Request
+				}})
 		}
 		return out
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -364,7 +365,7 @@ func TestNewAnswersOrder(t *testing.T) {
 			}
 		}
 	}
-	if got := keys(a.All); !slices.Equal(got, want) {
+	if got := keys(a.All()); !slices.Equal(got, want) {
 		t.Errorf("All:\n%q\nwant\n%q", got, want)
 	}
 	if got := keys(suite.AnswerJobs(cfg, prompts, tasks, "run")); !slices.Equal(got, want) {
@@ -392,12 +393,47 @@ func TestNewAnswersOrder(t *testing.T) {
 		followers += len(then)
 	}
 	later := a.Later()
-	if followers != len(later) || len(first)+len(later) != len(a.All) {
-		t.Errorf("%d first, %d later, %d followers by Then, %d in all; want first and later to make all, and Then to bring every later one", len(first), len(later), followers, len(a.All))
+	if followers != len(later) || len(first)+len(later) != len(a.All()) {
+		t.Errorf("%d first, %d later, %d followers by Then, %d in all; want first and later to make all, and Then to bring every later one", len(first), len(later), followers, len(a.All()))
 	}
 	for _, j := range later {
 		if !j.Counted || slices.Contains(slices.Collect(maps.Values(leaders)), j.Record.TaskID) {
 			t.Errorf("later job %s (counted %v) is a leader or not counted", key(j), j.Counted)
+		}
+	}
+}
+
+// TestAnswersRenderWhenStarted: the jobs a run starts with and those Then
+// brings hold no prompt until the runner renders them (issue 25: every
+// prompt built up front, twice, held 260 MB at 24,000 jobs); rendered, each
+// is exactly AnswerJob's.
+func TestAnswersRenderWhenStarted(t *testing.T) {
+	prompts := loadPrompts(t)
+	cfg := testConfig("a/one", "b/two")
+	tasks := tasksOf(t, "01-a", "01-b", "01-c", "02-b")
+	params := map[string]suite.Params{"a/one": {MaxTokens: 7, Seed: new(int64(3))}}
+	a := suite.NewAnswers(cfg, prompts, tasks, params, "run")
+	want := map[string]runner.Job{}
+	for _, j := range a.All() {
+		want[key(j)] = j
+	}
+	jobs := a.First()
+	for _, j := range a.First() {
+		jobs = append(jobs, a.Then(runner.Result{Job: j})...)
+	}
+	if len(jobs) != len(want) {
+		t.Fatalf("%d jobs from First and Then, want %d", len(jobs), len(want))
+	}
+	for _, j := range jobs {
+		if len(j.Request.Messages) > 0 || len(j.Record.Request.Messages) > 0 || j.Render == nil {
+			t.Errorf("%s holds its prompt before it is started", key(j))
+			continue
+		}
+		j.Render(&j)
+		j.Render = nil
+		w := want[key(j)]
+		if !reflect.DeepEqual(j.Request, w.Request) || !reflect.DeepEqual(j.Record, w.Record) || j.Skip != w.Skip || j.Counted != w.Counted {
+			t.Errorf("%s rendered differs from AnswerJob's", key(j))
 		}
 	}
 }
@@ -408,7 +444,7 @@ func TestNewAnswersParams(t *testing.T) {
 	prompts := loadPrompts(t)
 	cfg := testConfig("a/given", "b/default")
 	params := map[string]suite.Params{"a/given": {MaxTokens: 123}}
-	for _, j := range suite.NewAnswers(cfg, prompts, tasksOf(t, "01-a", "01-b"), params, "run").All {
+	for _, j := range suite.NewAnswers(cfg, prompts, tasksOf(t, "01-a", "01-b"), params, "run").All() {
 		req, r := j.Request, j.Record.Repeat
 		switch j.Model {
 		case "a/given":
@@ -473,6 +509,31 @@ func TestPlannedVotesMatchJudgeVotes(t *testing.T) {
 	}
 	if want := suite.PlannedVotes(cfg, tasks, jc); !maps.Equal(got, want) {
 		t.Errorf("queued %v, planned %v", got, want)
+	}
+}
+
+// TestJudgeVotesRenderWhenStarted: a vote job holds no prompt until the
+// runner renders it (issue 25: votes queued behind a slower judge held
+// their prompts); rendered, it is exactly the call judge.Config.Calls
+// makes.
+func TestJudgeVotesRenderWhenStarted(t *testing.T) {
+	set := testcorpus.Set(t)
+	jc := judge.Config{Gating: []string{"a/alpha", "b/beta", "c/gamma"}, Seed: 7, MaxTokens: 99, Lacking: map[string][]string{"c/gamma": {"seed"}}}
+	a := answer(t, "b/beta", "01-a", 1, `{"answer": "x", "evidence": []}`)
+	calls := jc.Calls(set.Task("01-a"), a)
+	jobs := suite.JudgeVotes(set, jc)(runner.Result{Transcript: a})
+	if len(jobs) != len(calls) || len(jobs) != 2 {
+		t.Fatalf("%d vote jobs, %d calls; want 2 of each", len(jobs), len(calls))
+	}
+	for i, j := range jobs {
+		if len(j.Request.Messages) > 0 || len(j.Record.Request.Messages) > 0 || j.Render == nil {
+			t.Errorf("vote of %s holds its prompt before it is started", j.Model)
+			continue
+		}
+		j.Render(&j)
+		if c := calls[i]; j.Model != c.Judge || !reflect.DeepEqual(j.Request, c.Request) || !reflect.DeepEqual(j.Record, c.Record) {
+			t.Errorf("vote of %s rendered differs from judge.Config.Calls'", j.Model)
+		}
 	}
 }
 

@@ -208,3 +208,37 @@ func TestHashMatchesJCS(t *testing.T) {
 		}
 	}
 }
+
+// TestReadKnownHashesOnlyTheUnknown: ReadKnown skips the hash check of a
+// transcript whose recorded hash this process wrote (Known), and verifies
+// every other one as ReadSlot does; it still checks the slot.
+func TestReadKnownHashesOnlyTheUnknown(t *testing.T) {
+	dir := t.TempDir()
+	tr := sample()
+	if err := Write(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	p := TaskPath(dir, tr.Model, tr.TaskID, 0)
+	slot := Slot{RunID: tr.RunID, Kind: KindTask, Model: tr.Model, TaskID: tr.TaskID}
+	b, _ := os.ReadFile(p)
+	// An edit that keeps the recorded hash: only a hash check finds it.
+	os.WriteFile(p, []byte(strings.Replace(string(b), `{\"a\":1}`, `{\"a\":2}`, 1)), 0o644)
+	var known Known
+	if _, err := ReadKnown(p, slot, &known); !errors.Is(err, ErrTampered) {
+		t.Errorf("ReadKnown with an empty set = %v, want ErrTampered", err)
+	}
+	if _, err := ReadKnown(p, slot, nil); !errors.Is(err, ErrTampered) {
+		t.Errorf("ReadKnown with no set = %v, want ErrTampered", err)
+	}
+	known.Add("not a hash")
+	known.Add(tr.Hash)
+	got, err := ReadKnown(p, slot, &known)
+	if err != nil || got.Hash != tr.Hash {
+		t.Errorf("ReadKnown of a known hash = %v, %v; want it read without hashing", got, err)
+	}
+	other := slot
+	other.Repeat = 1
+	if _, err := ReadKnown(p, other, &known); err == nil {
+		t.Error("ReadKnown of a known hash in another slot succeeded; the slot must still be checked")
+	}
+}
