@@ -45,7 +45,13 @@ func withFormats(s *suites.Suite, set *task.Set, names []string) (*task.Set, err
 	if s.Gates && len(names) > 0 && !slices.Contains(names, formats.Document) {
 		return nil, usage("--formats %s: the %s suite's verdict is on whole-document answers; add document, or run an informational suite (natural, size, relay)", strings.Join(names, ","), s.Name)
 	}
-	return set.WithFormats(names), nil
+	asked := make([]string, len(names))
+	for i, n := range names {
+		if n != formats.Document {
+			asked[i] = n
+		}
+	}
+	return set.WithFormats(asked), nil
 }
 
 // chained reports whether a set holds relay chains (steps asked with the

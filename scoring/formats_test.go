@@ -14,7 +14,7 @@ import (
 // failure is scored as an invalid answer (drift 1, every component 1),
 // with the failing operation and the reason in the score, never a panic.
 func TestPatchThatDoesNotApplyIsInvalid(t *testing.T) {
-	set := testcorpus.Set(t).WithFormats([]string{formats.Document, formats.JSONPatch, formats.BendOps})
+	set := testcorpus.Set(t).WithFormats([]string{"", formats.JSONPatch, formats.BendOps})
 	w := config.Default().Weights
 	for _, tt := range []struct {
 		name, format, answer, kind string

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"bendscript.com/round-trip-harness/formats"
 )
 
 // FormatID is the id of task id's variant in answer format f: the id
@@ -21,8 +19,8 @@ func FormatID(id, f string) string {
 }
 
 // WithFormats returns the set whose class B and C tasks are asked in each
-// of names (package formats' names; "document" or "" is the whole
-// document, as §8 asks): one variant per task and format, marked with its
+// of names (package formats' names, the whole document, as §8 asks,
+// given as ""): one variant per task and format, marked with its
 // Format, its id FormatID, its hash that of the task and the format. Class
 // A tasks are asked once, as they are. A whole-document task is kept only
 // when names hold the document. No names, or the document alone,
@@ -51,7 +49,7 @@ func (s *Set) WithFormats(names []string) *Set {
 	return &out
 }
 
-func isDocument(f string) bool { return f == "" || f == formats.Document }
+func isDocument(f string) bool { return f == "" }
 
 // HashFor is the hash of the prompts of a run in answer formats: Hash for
 // the whole document alone (no formats), else sha256 over each format's
