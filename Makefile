@@ -47,10 +47,13 @@ harness: $(BIN)
 FORCE:
 
 # What CI runs (.ci/run): formatting, vet, and every test with the race
-# detector. go test shows a skip only with -v, so the last line says whether
+# detector, then the few that move tens of megabytes (files tagged !race:
+# they test sizes and limits, and took 40 s each under the detector)
+# without it. go test shows a skip only with -v, so the last line says whether
 # the viewer's browser test ran (it needs Chromium).
 test: fmt-check vet
 	$(GO) test -race ./...
+	$(GO) test -run '^(TestHuge|TestFormats512kRung)' ./cmd/harness ./report
 	@$(GO) test -count=1 -v -run '^TestBrowser$$' ./report | \
 		awk '/^--- PASS: TestBrowser/ {print "browser test: ran"} /no Chromium found/ {sub(/^[ \t]*browser_test.go:[0-9]+: /, ""); print "browser test: SKIP: " $$0}'
 

@@ -1,0 +1,93 @@
+//go:build !race
+
+package main
+
+// The tests in this file move tens of megabytes through the whole
+// pipeline: under the race detector, which checks every byte copied, they
+// took 40 s each of a go test -race ./... that must stay quick. They test
+// sizes and limits, not concurrency, so they run without it: make test
+// runs them in a second go test without -race (the race detector's
+// coverage of the same code paths comes from the other tests).
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// TestHugeAnswerIsArchivedAndScoredInvalid: an answer over about 8 MB
+// made a transcript (which holds the content and the body it came in)
+// over the 16 MB document limit that its own hash check refused: nothing
+// was archived, the run aborted, and every resume paid again and failed
+// again. Every answer the client accepts is archived and verifies; one
+// too large to be a document is scored invalid with that reason, and the
+// run finishes.
+func TestHugeAnswerIsArchivedAndScoredInvalid(t *testing.T) {
+	// The key is TestMain's; the server is passed by --base-url.
+	t.Parallel()
+	big := strings.Repeat("x", 9<<20)   // the probe's size: the transcript is over 16 MB
+	huge := strings.Repeat("y", 17<<20) // no document can be this large
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		switch taskIDOf(req) {
+		case "03-b":
+			return modeltest.Text(big)
+		case "04-c":
+			return modeltest.Text(huge)
+		}
+		return modeltest.Text(`{"answer": "x", "evidence": []}`)
+	})
+	srv.SetModels(modeltest.Entry("vendor/a"))
+	dir := t.TempDir()
+	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
+	// The two huge answers and one ordinary one of each class: the other
+	// tasks add nothing the huge ones do not.
+	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", srv.URL,
+		"--models", "vendor/a", "--judges", "offline/judge", "--run-id", "r", "--progress", "none", "--tasks", "03-*,04-c")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the run finished; its verdict is fail): %s", code, errs)
+	}
+	runDir := filepath.Join(runs, "r")
+	for id, content := range map[string]string{"03-b": big, "04-c": huge} {
+		tr, err := transcript.Read(transcript.TaskPath(runDir, "vendor/a", id, 0))
+		if err != nil || !tr.OK() || tr.Response.Content != content {
+			t.Errorf("%s: the paid answer was not archived whole: %v", id, err)
+		}
+	}
+	html := string(mustRead(t, filepath.Join(reports, "r.html")))
+	if !strings.Contains(html, "the answer is 17825792 bytes, over the 16777216-byte limit of a document (§3): too large to score") {
+		t.Error("the HTML report does not say why 04-c was scored invalid")
+	}
+	if srv.Count() != 4 {
+		t.Errorf("%d requests, want 4: nothing paid twice", srv.Count())
+	}
+	if st, err := os.Stat(filepath.Join(reports, "r.html")); err != nil || st.Size() > 10<<20 {
+		t.Errorf("HTML report: %v, %d bytes", err, st.Size())
+	}
+}
+
+// TestFormats512kRung: on the 512k rung the oracle's patch answers are
+// under 1% of its whole-document answers' bytes, and the report's rows say
+// so per rung; the oracle is lossless there in every format.
+func TestFormats512kRung(t *testing.T) {
+	t.Parallel()
+	rows := runFormats(t, "size", "--rungs", "512k")
+	bytes := map[string]int64{}
+	for _, r := range rows {
+		if r.Model == "offline/oracle" && r.Rung == "512k" {
+			bytes[r.Format] = r.AnswerBytes
+			if r.Lossless == nil || *r.Lossless != 1 {
+				t.Errorf("512k rung: the oracle's %s answers are not all lossless", r.Format)
+			}
+		}
+	}
+	doc := bytes["document"]
+	for _, f := range []string{"json-patch", "bend-ops"} {
+		if doc == 0 || bytes[f] == 0 || bytes[f]*100 >= doc {
+			t.Errorf("512k rung: the oracle's %s answers are %d bytes against %d for whole documents; want under 1%%", f, bytes[f], doc)
+		}
+	}
+}
