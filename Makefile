@@ -53,7 +53,7 @@ FORCE:
 # the viewer's browser test ran (it needs Chromium).
 test: fmt-check vet
 	$(GO) test -race ./...
-	$(GO) test -run '^(TestHuge|TestFormats512kRung)' ./cmd/harness ./report
+	$(GO) test -run '^(TestHuge.*|TestFormats512kRung|TestSizeSuite)$$' ./cmd/harness ./report
 	@$(GO) test -count=1 -v -run '^TestBrowser$$' ./report | \
 		awk '/^--- PASS: TestBrowser/ {print "browser test: ran"} /no Chromium found/ {sub(/^[ \t]*browser_test.go:[0-9]+: /, ""); print "browser test: SKIP: " $$0}'
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,59 +8,6 @@ import (
 
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
-
-// TestSizeSuite is the size suite's done-when, offline: per model one row
-// per rung and position (and one per rung), the oracle at drift 0
-// everywhere, offline/noisy's median drift on the largest rung above the
-// smallest; rescore reproduces the report from the manifest alone.
-func TestSizeSuite(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	reports := filepath.Join(dir, "reports")
-	out, errs, code := runCLI(t, "run", "--suite", "size", "--models", "offline/oracle,offline/noisy", "--judges", "offline/judge",
-		"--no-preflight", "--progress", "none", "--run-id", "s", "--out", filepath.Join(dir, "runs"), "--reports", reports)
-	if code != 0 {
-		t.Fatalf("exit %d (a complete informational run passes)\n%s%s", code, out, errs)
-	}
-	b, err := os.ReadFile(filepath.Join(reports, "s.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep struct {
-		Suite string `json:"suite"`
-		Size  []struct {
-			Model, Rung, Position string
-			Bytes                 int
-			MedianDrift           *float64 `json:"median_drift"`
-		} `json:"size"`
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	if rep.Suite != "size" || len(rep.Size) != 2*4*4 {
-		t.Fatalf("suite %q, %d size rows; want size and 32 (2 models × 4 rungs × 3 positions and all)", rep.Suite, len(rep.Size))
-	}
-	median := map[string]float64{}
-	for _, r := range rep.Size {
-		if r.MedianDrift == nil {
-			t.Fatalf("%s %s %s: no median", r.Model, r.Rung, r.Position)
-		}
-		if r.Model == "offline/oracle" && *r.MedianDrift != 0 {
-			t.Errorf("offline/oracle %s %s: median drift %v, want 0", r.Rung, r.Position, *r.MedianDrift)
-		}
-		if r.Position == "all" {
-			median[r.Model+" "+r.Rung] = *r.MedianDrift
-		}
-	}
-	if small, large := median["offline/noisy 8k"], median["offline/noisy 512k"]; large <= small {
-		t.Errorf("offline/noisy: median drift %v on 512k, %v on 8k; want it to grow with size", large, small)
-	}
-	md, _ := os.ReadFile(filepath.Join(reports, "s.md"))
-	html, _ := os.ReadFile(filepath.Join(reports, "s.html"))
-	if !strings.Contains(string(md), "## Size ladder") || !strings.Contains(string(html), "drift and cost against document size") {
-		t.Error("the Markdown summary or the viewer lacks the size ladder")
-	}
-}
 
 // TestSizeSuiteRescore: rescore rebuilds the size suite's ladder from the
 // manifest (suite and rungs) and reproduces the report.
