@@ -291,9 +291,7 @@ func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, 
 				v = math.Log10(pt.tokens + 1)
 			}
 			cx := x(pt.bytes)
-			if !seen[pt.bytes] {
-				seen[pt.bytes] = true
-			}
+			seen[pt.bytes] = true
 			p.mark(shape, class, cx, p.y(v), "", fmt.Sprintf("%s, %d bytes: median drift %s, median output tokens %.0f", f, pt.bytes, num(pt.drift), pt.tokens))
 			line = append(line, f1(cx)+","+f1(p.y(v)))
 		}
