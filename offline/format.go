@@ -6,7 +6,6 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/formats"
-	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -86,19 +85,12 @@ func (m *Model) formatTarget(t *task.Task, given []byte) (*task.Task, []byte, []
 		}
 		return t, given, t.GoldEdit, nil
 	case len(t.Names) > 0:
-		mine := map[string]string{}
-		defaults := map[string]bool{}
-		for k, n := range t.Names {
-			mine[k] = n + "-mine"
-			defaults[n] = true
-		}
+		own, mine := ownNames(t)
 		bound, err := edit.Bind(t.GoldEdit, mine)
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("offline model: task %s: %w", t.ID, err)
 		}
-		own := *t
-		own.Expected = metric.Rename(t.Expected, metric.RenameKeys(t.Expected, defaults, func(id string) string { return id + "-mine" }))
-		return &own, t.Source.Bytes, bound, nil
+		return own, t.Source.Bytes, bound, nil
 	}
 	return t, t.Source.Bytes, t.GoldEdit, nil
 }

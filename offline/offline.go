@@ -102,15 +102,7 @@ func (m *Model) answer(t *task.Task, seed int64) (content, finish string) {
 		return m.classA(t, seed), "stop"
 	}
 	if len(t.Names) > 0 {
-		// A natural task names no id for new content: the model picks its
-		// own, never the gold's default names.
-		own := *t
-		defaults := map[string]bool{}
-		for _, n := range t.Names {
-			defaults[n] = true
-		}
-		own.Expected = metric.Rename(t.Expected, metric.RenameKeys(t.Expected, defaults, func(id string) string { return id + "-mine" }))
-		t = &own
+		t, _ = ownNames(t)
 	}
 	switch m.name {
 	case Oracle:
@@ -169,4 +161,21 @@ func (m *Model) classA(t *task.Task, seed int64) string {
 	}
 	b, _ := json.Marshal(a)
 	return string(b)
+}
+
+// ownNames is a natural task as the offline models answer it: a natural
+// task names no id for new content, so the model picks its own, never the
+// gold's default names ("-mine" appended). It returns the task with its
+// expected document renamed, and the names (placeholder → id) that bind
+// its gold edit to the same ids.
+func ownNames(t *task.Task) (*task.Task, map[string]string) {
+	mine := map[string]string{}
+	defaults := map[string]bool{}
+	for k, n := range t.Names {
+		mine[k] = n + "-mine"
+		defaults[n] = true
+	}
+	own := *t
+	own.Expected = metric.Rename(t.Expected, metric.RenameKeys(t.Expected, defaults, func(id string) string { return id + "-mine" }))
+	return &own, mine
 }

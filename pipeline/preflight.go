@@ -122,13 +122,19 @@ func rungLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job, s
 		}
 	}
 	for _, d := range set.Documents {
-		de := estimate(byDoc[d], set)[m]
-		dc := "unknown"
-		if c, ok := de.cost(info); ok {
-			dc = fmt.Sprintf("$%.2f", c)
-		}
-		fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", d.Name, de.jobs, de.prompt, de.completion, dc)
+		groupLine(w, d.Name, m, info, byDoc[d], set)
 	}
+}
+
+// groupLine prints what a group of model m's jobs (a document's, a
+// format's) costs it, before anything is paid.
+func groupLine(w io.Writer, name, m string, info model.ModelInfo, jobs []runner.Job, set *task.Set) {
+	e := estimate(jobs, set)[m]
+	cost := "unknown"
+	if c, ok := e.cost(info); ok {
+		cost = fmt.Sprintf("$%.2f", c)
+	}
+	fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", name, e.jobs, e.prompt, e.completion, cost)
 }
 
 // voteLines prints each judge's planned votes and their estimated cost
@@ -321,11 +327,6 @@ func formatLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job,
 		return
 	}
 	for _, f := range names {
-		fe := estimate(byFormat[f], set)[m]
-		fc := "unknown"
-		if c, ok := fe.cost(info); ok {
-			fc = fmt.Sprintf("$%.2f", c)
-		}
-		fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", "format "+f+" (B, C)", fe.jobs, fe.prompt, fe.completion, fc)
+		groupLine(w, "format "+f+" (B, C)", m, info, byFormat[f], set)
 	}
 }
