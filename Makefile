@@ -46,14 +46,21 @@ harness: $(BIN)
 
 FORCE:
 
+# The tests that move megabytes live in files named heavy_test.go, tagged
+# !race: they test sizes and limits, and took seconds to 40 s each under the
+# race detector. HEAVY_TESTS and HEAVY_DIRS are read from those files, so a
+# test added to one runs without a change here.
+HEAVY_FILES := $(shell find . -name heavy_test.go -not -path './.git/*' | sort)
+HEAVY_DIRS := $(sort $(dir $(HEAVY_FILES)))
+HEAVY_TESTS := $(shell sed -n 's/^func \(Test[A-Za-z0-9_]*\)(t \*testing\.T).*/\1/p' $(HEAVY_FILES) | paste -sd'|' -)
+
 # What CI runs (.ci/run): formatting, vet, and every test with the race
-# detector, then the few that move tens of megabytes (files tagged !race:
-# they test sizes and limits, and took 40 s each under the detector)
-# without it. go test shows a skip only with -v, so the last line says whether
-# the viewer's browser test ran (it needs Chromium).
+# detector, then the heavy tests without it. go test shows a skip only with
+# -v, so the last line says whether the viewer's browser test ran (it needs
+# Chromium).
 test: fmt-check vet
 	$(GO) test -race ./...
-	$(GO) test -run '^(TestHuge.*|TestFormats512kRung|TestSizeSuite)$$' ./cmd/harness ./report
+	$(GO) test -run '^($(HEAVY_TESTS))$$' $(HEAVY_DIRS)
 	@$(GO) test -count=1 -v -run '^TestBrowser$$' ./report | \
 		awk '/^--- PASS: TestBrowser/ {print "browser test: ran"} /no Chromium found/ {sub(/^[ \t]*browser_test.go:[0-9]+: /, ""); print "browser test: SKIP: " $$0}'
 

@@ -795,17 +795,3 @@ func TestFatalCodeInsideOKStopsTheModel(t *testing.T) {
 		}
 	}
 }
-
-// TestResponseOverLimitIsNotRetried: the client reads at most
-// MaxResponseSize of a body (every body it accepts is archivable, see
-// transcript.MaxSize); a larger one fails the call at once with
-// CodeTooLarge instead of being paid for again on every retry.
-func TestResponseOverLimitIsNotRetried(t *testing.T) {
-	srv := modeltest.NewScripted(t, modeltest.Reply{Body: `{"choices":[{"message":{"content":"` + strings.Repeat("x", model.MaxResponseSize) + `"}}]}`})
-	c, _ := newClient(srv)
-	_, err := c.Complete(context.Background(), request())
-	var apiErr *model.APIError
-	if !errors.As(err, &apiErr) || apiErr.Code != model.CodeTooLarge || srv.Count() != 1 || errors.Is(err, model.ErrFatal) {
-		t.Errorf("err %v after %d requests; want %s at once, not fatal", err, srv.Count(), model.CodeTooLarge)
-	}
-}

@@ -30,7 +30,8 @@ func TestTheInstrumentSeparates(t *testing.T) {
 			o, _ := testOptions(t, models, "")
 			o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
 			o.Progress = nil
-			o.Inputs = transcript.Inputs{Suite: suite}
+			// Classes B and C only: the test reads nothing of class A.
+			o.Inputs = transcript.Inputs{Suite: suite, Selection: &transcript.Selection{Classes: []string{"b", "c"}}}
 			set, err := SuiteSet(o.Set, o.Inputs)
 			if err != nil {
 				t.Fatal(err)

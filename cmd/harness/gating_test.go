@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,45 +21,83 @@ type seen struct {
 	arrived, served time.Time
 }
 
+// exactGating is the default gating run (harness run with the checked-in
+// harness.yaml) against a local server whose /models lists the gating
+// families' real parameters (Claude without seed, GPT-5 without
+// temperature, Gemini with both), every answer exact and every vote
+// faithful. It is made once, for the two tests that read it:
+// TestGatingRunAgainstRealListing reads its requests,
+// TestGatingVerdictCatchesLosses its report.
+var exactGating struct {
+	once   sync.Once
+	log    []seen // the requests, in the order they were served
+	report []byte // the JSON report
+	code   int    // the exit code
+	err    string // why the run could not be made, if it could not
+}
+
+// exactGatingRun returns the exact gating run's requests, JSON report and
+// exit code.
+func exactGatingRun(t *testing.T) ([]seen, []byte, int) {
+	t.Helper()
+	exactGating.once.Do(func() {
+		set := testcorpus.Set(t)
+		var mu sync.Mutex
+		srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+			s := seen{req: req, arrived: time.Now()}
+			var rep modeltest.Reply
+			switch id := taskIDOf(req); {
+			case strings.HasPrefix(req.Messages[0].Content, "You check whether an answer"):
+				rep = modeltest.Text(`{"faithful": true, "quotes": [], "reason": "stated"}`)
+			case strings.HasSuffix(id, "-a"):
+				tk := set.Task(id)
+				b, _ := json.Marshal(map[string]any{"answer": tk.ReferenceAnswer, "evidence": tk.Evidence})
+				rep = modeltest.Text(string(b))
+			default:
+				rep = modeltest.Text(string(bend.Marshal(set.Task(id).Expected)))
+			}
+			time.Sleep(5 * time.Millisecond)
+			s.served = time.Now()
+			mu.Lock()
+			exactGating.log = append(exactGating.log, s)
+			mu.Unlock()
+			return rep
+		})
+		srv.SetModels(modeltest.DefaultModels()...)
+		// The directory outlives the test that made the run: the other
+		// test may read the run after the first has ended.
+		dir, err := os.MkdirTemp("", "harness-exact-gating-")
+		if err != nil {
+			exactGating.err = err.Error()
+			return
+		}
+		defer os.RemoveAll(dir)
+		out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
+		exactGating.code = code
+		if exactGating.report, err = os.ReadFile(filepath.Join(dir, "g.json")); err != nil {
+			exactGating.err = fmt.Sprintf("exit %d, no report: %v\n%s%s", code, err, out, errs)
+		}
+	})
+	if exactGating.err != "" {
+		t.Fatalf("the exact gating run: %s", exactGating.err)
+	}
+	return exactGating.log, exactGating.report, exactGating.code
+}
+
 // TestGatingRunAgainstRealListing is `make harness` (harness run with the
 // checked-in harness.yaml) against a local server whose /models lists the
-// gating families' real parameters: Claude without seed, GPT-5 without
-// temperature, Gemini with both. All 180 answers and 120 judge votes are
-// asked; no request carries a parameter its model does not support; the
-// report records per model what was not sent. Each document's B and C
-// tasks start after its A task was answered and share its prefix byte for
-// byte; Anthropic's document part carries cache_control.
+// gating families' real parameters (exactGatingRun). All 180 answers and
+// 120 judge votes are asked; no request carries a parameter its model does
+// not support; the report records per model what was not sent. Each
+// document's B and C tasks start after its A task was answered and share
+// its prefix byte for byte; Anthropic's document part carries
+// cache_control.
 func TestGatingRunAgainstRealListing(t *testing.T) {
 	// The key is TestMain's; the server is passed by --base-url.
 	t.Parallel()
-	set := testcorpus.Set(t)
-	var mu sync.Mutex
-	var log []seen
-	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
-		s := seen{req: req, arrived: time.Now()}
-		var rep modeltest.Reply
-		switch id := taskIDOf(req); {
-		case strings.HasPrefix(req.Messages[0].Content, "You check whether an answer"):
-			rep = modeltest.Text(`{"faithful": true, "quotes": [], "reason": "stated"}`)
-		case strings.HasSuffix(id, "-a"):
-			tk := set.Task(id)
-			b, _ := json.Marshal(map[string]any{"answer": tk.ReferenceAnswer, "evidence": tk.Evidence})
-			rep = modeltest.Text(string(b))
-		default:
-			rep = modeltest.Text(string(bend.Marshal(set.Task(id).Expected)))
-		}
-		time.Sleep(5 * time.Millisecond)
-		s.served = time.Now()
-		mu.Lock()
-		log = append(log, s)
-		mu.Unlock()
-		return rep
-	})
-	srv.SetModels(modeltest.DefaultModels()...)
-	dir := t.TempDir()
-	out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
+	log, report, code := exactGatingRun(t)
 	if code != 0 && code != 1 {
-		t.Fatalf("exit %d\n%s%s", code, out, errs)
+		t.Fatalf("exit %d", code)
 	}
 	answers, votes := 0, 0
 	type group struct{ model, doc string }
@@ -111,16 +150,12 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 			}
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "g.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rep struct {
 		Results map[string]struct {
 			Determinism struct{ Honoured, Lacking []string } `json:"determinism"`
 		} `json:"results"`
 	}
-	if err := json.Unmarshal(b, &rep); err != nil {
+	if err := json.Unmarshal(report, &rep); err != nil {
 		t.Fatal(err)
 	}
 	for m, want := range map[string]string{"anthropic/claude-opus-4.8": "seed", "openai/gpt-5.6-sol": "temperature", "google/gemini-3.1-pro-preview": ""} {

@@ -68,10 +68,11 @@ func TestRelaySuite(t *testing.T) {
 	}
 }
 
-// TestRelayResume: a relay run against a fake server, killed part-way,
-// resumed: no finished step is asked again (counted at the server), every
-// chain goes on from its last finished step, and rescore reproduces the
-// report byte for byte but for rescored_at.
+// TestRelayResume: a relay run against a fake server (8 chains of 4
+// steps), killed part-way, resumed: no finished step is asked again
+// (counted at the server), every chain goes on from its last finished
+// step, and rescore reproduces the report byte for byte but for
+// rescored_at.
 func TestRelayResume(t *testing.T) {
 	// The key is TestMain's; the server is passed by --base-url, to the
 	// run and to its resume.
@@ -85,26 +86,28 @@ func TestRelayResume(t *testing.T) {
 		if tk == nil {
 			return modeltest.StatusError(400)
 		}
-		return modeltest.Reply{Content: string(bend.Marshal(tk.Expected)), Delay: 3 * time.Millisecond}
+		return modeltest.Reply{Content: string(bend.Marshal(tk.Expected)), Delay: 10 * time.Millisecond}
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for srv.Count() < 60 {
+		for srv.Count() < 12 {
 			time.Sleep(time.Millisecond)
 		}
 		cancel()
 	}()
 	var out, errb bytes.Buffer
 	err = run(ctx, []string{"run", "--base-url", srv.URL, "--suite", "relay", "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge",
+		"--steps", "4", "--docs", "01,02,03,04,05,06,07,08",
 		"--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "4"}, &out, &errb)
 	runDir := filepath.Join(dir, "k")
 	if exitCode(err) != 2 || !strings.Contains(errb.String(), "--resume "+runDir) {
 		t.Fatalf("interrupted run: exit %d: %s", exitCode(err), errb.String())
 	}
 	finished, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
-	if len(finished) == 0 || len(finished) >= 160 {
+	const steps = 8 * 4
+	if len(finished) == 0 || len(finished) >= steps {
 		t.Fatalf("%d steps finished; the test needs a partial run", len(finished))
 	}
 	kept := map[string]bool{}
@@ -123,8 +126,8 @@ func TestRelayResume(t *testing.T) {
 		}
 		asked[id]++
 	}
-	if len(asked) != 160-len(finished) {
-		t.Errorf("the resume asked %d steps, want the %d unfinished", len(asked), 160-len(finished))
+	if len(asked) != steps-len(finished) {
+		t.Errorf("the resume asked %d steps, want the %d unfinished", len(asked), steps-len(finished))
 	}
 	report, _ := os.ReadFile(filepath.Join(dir, "k.json"))
 	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir); code != 0 {
