@@ -394,7 +394,7 @@ func scoredBC(s *scoring.Score, acc *classAcc, comps *[metric.NumComponents][]fl
 func (b *builder) finishA(c *ClassResult, acc *classAcc, key string) {
 	if len(acc.values) > 0 {
 		c.Faithfulness = ptr(stats.Mean(acc.values))
-		c.FaithfulnessInterval = bootstrap(acc.values, stats.Mean, b.seed, key)
+		c.FaithfulnessInterval = interval(stats.Bootstrap(acc.values, stats.Mean, b.seed, key))
 	}
 	if len(acc.evidence) > 0 {
 		c.EvidenceResolvedMean = ptr(stats.Mean(acc.evidence))
@@ -409,7 +409,7 @@ func (b *builder) finishBC(c *ClassResult, acc *classAcc, key string) {
 		c.MedianDrift = ptr(stats.Median(acc.values))
 		c.P95Drift = ptr(stats.P95(acc.values))
 		c.MaxDrift = ptr(stats.Quantile(1, acc.values))
-		c.MedianInterval = bootstrap(acc.values, stats.Median, b.seed, key)
+		c.MedianInterval = interval(stats.BootstrapQuantile(acc.values, 0.5, b.seed, key))
 		c.ComponentMedians = ptr(metric.ComponentsOf(func(i int) float64 { return stats.Median(acc.components[i]) }))
 	}
 	if len(acc.residuals) > 0 {

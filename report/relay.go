@@ -130,7 +130,7 @@ func relayStep(model string, step int, ss []*scoring.Score, seed int64) RelaySte
 	r := RelayStep{Model: model, Step: step, Edit: relay.Edits[(step-1)%4], Class: ss[0].Class, RoundTrip: step%4 == 0, Chains: len(ss),
 		Scored: t.scored, Missing: t.missing, APIErrors: t.apiErrors, NotRun: t.notRun}
 	r.MedianDrift, r.P95Drift = t.medianP95()
-	r.MedianInterval = bootstrap(t.drifts, stats.Median, seed, fmt.Sprintf("%s/relay/%d", model, step))
+	r.MedianInterval = interval(stats.BootstrapQuantile(t.drifts, 0.5, seed, fmt.Sprintf("%s/relay/%d", model, step)))
 	r.EditsApplied, r.Lossless = t.shares()
 	return r
 }

@@ -9,12 +9,12 @@ const QuantileDefinition = stats.QuantileDefinition
 // Resamples is the number of bootstrap resamples per interval.
 const Resamples = stats.Resamples
 
-// bootstrap is stats.Bootstrap as the report's Interval; nil for fewer
-// than two values.
-func bootstrap(xs []float64, statistic func([]float64) float64, seed int64, key string) *Interval {
-	lo, hi, ok := stats.Bootstrap(xs, statistic, seed, key)
+// interval is a bootstrap interval of package stats (stats.Bootstrap,
+// stats.BootstrapQuantile) as the report's Interval; nil when there is
+// none (fewer than two values).
+func interval(low, high float64, ok bool) *Interval {
 	if !ok {
 		return nil
 	}
-	return &Interval{Low: lo, High: hi}
+	return &Interval{Low: low, High: high}
 }

@@ -6,6 +6,7 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -69,6 +70,50 @@ func Bootstrap(xs []float64, statistic func([]float64) float64, seed int64, key 
 			sample[j] = xs[rng.IntN(len(xs))]
 		}
 		stats[i] = statistic(sample)
+	}
+	slices.Sort(stats)
+	return stat.Quantile(0.025, stat.Empirical, stats, nil), stat.Quantile(0.975, stat.Empirical, stats, nil), true
+}
+
+// BootstrapQuantile is Bootstrap(xs, func(s) { return Quantile(p, s) },
+// seed, key), bit for bit: the same resamples from the same stream, the
+// same interval. It sorts xs once instead of each resample. Q(p) of a
+// resample is its k-th smallest value, k fixed by p and len(xs) alone; xs
+// sorted is non-decreasing in rank, so that value is the sorted xs at the
+// k-th smallest rank drawn, which counting the ranks drawn finds in
+// O(len(xs)). A report's median intervals took a tenth of its build.
+func BootstrapQuantile(xs []float64, p float64, seed int64, key string) (low, high float64, ok bool) {
+	n := len(xs)
+	if n < 2 {
+		return 0, 0, false
+	}
+	// order is xs's indexes by value (as slices.Sort orders float64s);
+	// rank[j] is index j's place in it, sorted[r] the value at place r.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
+	rank, sorted, places := make([]int, n), make([]float64, n), make([]float64, n)
+	for r, j := range order {
+		rank[j], sorted[r], places[r] = r, xs[j], float64(r)
+	}
+	// The place Quantile takes in a sorted sample of n values.
+	k := int(stat.Quantile(p, stat.Empirical, places, nil))
+	rng := rand.New(rand.NewPCG(streamSeed(seed, key), 0))
+	count := make([]int, n)
+	stats := make([]float64, Resamples)
+	for i := range stats {
+		clear(count)
+		for range n {
+			count[rank[rng.IntN(n)]]++
+		}
+		r, seen := 0, count[0]
+		for seen <= k {
+			r++
+			seen += count[r]
+		}
+		stats[i] = sorted[r]
 	}
 	slices.Sort(stats)
 	return stat.Quantile(0.025, stat.Empirical, stats, nil), stat.Quantile(0.975, stat.Empirical, stats, nil), true
