@@ -96,15 +96,16 @@ func checkFormats(t *testing.T, rows []formatRow) {
 	}
 }
 
-// TestFormatsGatingAndRelay: the done-when on the gating suite and
-// on a relay of 4 steps (each step given the document its predecessor's
-// patch made), the relay on eight documents' chains (for time under -race).
+// TestFormatsGatingAndRelay: the done-when on the gating suite's
+// class B and C tasks (the answer formats') and on a relay of 4 steps
+// (each step given the document its predecessor's patch made), the relay
+// on eight documents' chains (for time under -race).
 func TestFormatsGatingAndRelay(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		suite string
 		extra []string
-	}{{"gating", nil}, {"relay", []string{"--steps", "4", "--docs", "01,02,03,04,05,06,07,08"}}} {
+	}{{"gating", []string{"--classes", "b,c"}}, {"relay", []string{"--steps", "4", "--docs", "01,02,03,04,05,06,07,08"}}} {
 		t.Run(tt.suite, func(t *testing.T) {
 			t.Parallel()
 			checkFormats(t, runFormats(t, tt.suite, tt.extra...))

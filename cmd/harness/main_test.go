@@ -11,7 +11,8 @@ import (
 const testKey = "sk-test-key-12345678"
 
 // TestMain sets testKey and no base URL for the whole binary, and removes
-// the shared offline run (sharedOfflineRun) after the tests, which
+// the shared offline runs (sharedOfflineRun, sharedOfflineRunAgain) after
+// the tests, which
 // t.TempDir cannot do for a directory that outlives the test that made it.
 // Started by scriptCommand, the binary is the harness instead.
 func TestMain(m *testing.M) {
@@ -21,8 +22,10 @@ func TestMain(m *testing.M) {
 	os.Setenv("OPENROUTER_API_KEY", testKey)
 	os.Unsetenv("OPENROUTER_BASE_URL")
 	code := m.Run()
-	if shared.dir != "" {
-		os.RemoveAll(shared.dir)
+	for _, s := range []*sharedRun{&shared, &sharedAgain} {
+		if s.dir != "" {
+			os.RemoveAll(s.dir)
+		}
 	}
 	os.Exit(code)
 }

@@ -35,42 +35,52 @@ func offlineRun(t *testing.T, dir, id string, extra ...string) string {
 	return filepath.Join(dir, "runs", id)
 }
 
-// shared is one full offline run (offlineRun's three models over all 60
-// tasks, repeats 1, run id "r"), made once per test binary for the tests
-// that only read a whole run; TestMain removes it.
-var shared struct {
+// sharedRun is one full offline run (offlineRun's three models over all
+// 60 tasks, repeats 1, run id "r"), made once per test binary for the
+// tests that only read a whole run; TestMain removes it.
+type sharedRun struct {
 	once sync.Once
 	dir  string // holds runs/r and reports/r.*
 	err  string // why the run failed, if it did
 }
 
+// shared is the run most tests read; sharedAgain is the same run made
+// again, as a second nightly run of an unchanged configuration, for the
+// tests that read two runs (TestOfflineRunReproducible, TestCompareCLI).
+var shared, sharedAgain sharedRun
+
 // sharedOfflineRun returns the directory of the shared run (runs/r and
 // reports/r.json below it). Tests must not change it: one that needs to
 // copies the run directory first.
-func sharedOfflineRun(t *testing.T) string {
+func sharedOfflineRun(t *testing.T) string { return shared.get(t) }
+
+// sharedOfflineRunAgain returns the directory of the shared run's twin.
+func sharedOfflineRunAgain(t *testing.T) string { return sharedAgain.get(t) }
+
+func (s *sharedRun) get(t *testing.T) string {
 	t.Helper()
-	shared.once.Do(func() {
+	s.once.Do(func() {
 		dir, err := os.MkdirTemp("", "harness-shared-run-")
 		if err != nil {
-			shared.err = err.Error()
+			s.err = err.Error()
 			return
 		}
-		shared.dir = dir
+		s.dir = dir
 		if err := os.WriteFile(filepath.Join(dir, "harness.yaml"), []byte("repeats: 1\n"), 0o644); err != nil {
-			shared.err = err.Error()
+			s.err = err.Error()
 			return
 		}
 		_, errs, code := runCLI(t, "run", "--models", "offline/oracle,offline/identity,offline/noisy", "--judges", "offline/judge",
 			"--no-preflight", "--progress", "none", "--config", filepath.Join(dir, "harness.yaml"),
 			"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"), "--run-id", "r")
 		if code != 1 {
-			shared.err = fmt.Sprintf("harness run: exit %d, want 1 (a failing verdict): %s", code, errs)
+			s.err = fmt.Sprintf("harness run: exit %d, want 1 (a failing verdict): %s", code, errs)
 		}
 	})
-	if shared.err != "" {
-		t.Fatalf("the shared offline run: %s", shared.err)
+	if s.err != "" {
+		t.Fatalf("the shared offline run: %s", s.err)
 	}
-	return shared.dir
+	return s.dir
 }
 
 // TestRescoreReproducesReport is the rescore guarantee: the same
@@ -160,11 +170,13 @@ func TestRescoreRefuses(t *testing.T) {
 	}
 }
 
+// TestCompareCLI: compare's formats and refusals, on two nights of an
+// unchanged configuration (what compare makes of differences is
+// compare.txtar's, and the report package's, golden).
 func TestCompareCLI(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	offlineRun(t, dir, "b", "--seed", "7")
-	a, b := filepath.Join(sharedOfflineRun(t), "reports", "r.json"), filepath.Join(dir, "reports", "b.json")
+	a, b := filepath.Join(sharedOfflineRun(t), "reports", "r.json"), filepath.Join(sharedOfflineRunAgain(t), "reports", "r.json")
 	out, errs, code := runCLI(t, "compare", a, b)
 	if code != 0 || !strings.Contains(out, "median drift old → new") || !regexp.MustCompile(`offline/noisy +B +0`).MatchString(out) {
 		t.Errorf("compare: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
@@ -233,9 +245,9 @@ func TestReportJSONIsSpecShaped(t *testing.T) {
 // JSON report but for the run's name and start time.
 func TestOfflineRunReproducible(t *testing.T) {
 	t.Parallel()
-	// One of the two is the shared run; the other is made here alike.
-	a, b := sharedOfflineRun(t), t.TempDir()
-	runA, runB := filepath.Join(a, "runs", "r"), offlineRun(t, b, "r")
+	// The shared run and its twin.
+	a, b := sharedOfflineRun(t), sharedOfflineRunAgain(t)
+	runA, runB := filepath.Join(a, "runs", "r"), filepath.Join(b, "runs", "r")
 	hashes := func(dir string) map[string]string {
 		trs, err := transcript.ReadAll(dir)
 		if err != nil {

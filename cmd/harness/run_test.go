@@ -163,9 +163,9 @@ func taskIDOf(req modeltest.ChatRequest) string {
 	return m[1]
 }
 
-// TestPanelJudging runs three models with the default cross-vendor panel:
-// every class A answer is judged by the two other models and never by its
-// own, and the votes reach the report.
+// TestPanelJudging runs three models with the default cross-vendor panel
+// on class A (the judged class): every answer is judged by the two other
+// models and never by its own, and the votes reach the report.
 func TestPanelJudging(t *testing.T) {
 	// The key is TestMain's; the server is passed by --base-url.
 	t.Parallel()
@@ -186,10 +186,11 @@ func TestPanelJudging(t *testing.T) {
 		modeltest.ModelEntry{ID: "vendor/c", SupportedParameters: []string{"temperature", "seed"}},
 	)
 	dir := t.TempDir()
-	_, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir,
-		"--models", strings.Join(models, ","), "--run-id", "p", "--progress", "none")
+	out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir,
+		"--models", strings.Join(models, ","), "--run-id", "p", "--progress", "none", "--classes", "a")
+	// Without class B and C answers the gating verdict fails: exit 1.
 	if code != 1 {
-		t.Fatalf("exit %d: %s", code, errs)
+		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
 	// Structured output where the provider supports it, not where it does not.
 	for _, req := range srv.Requests() {

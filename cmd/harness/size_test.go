@@ -47,17 +47,17 @@ func TestSizeSuiteFitsTheContext(t *testing.T) {
 	e.ContextLength = 90000
 	srv.SetModels(e)
 	dir := t.TempDir()
-	out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--suite", "size", "--rungs", "8k,128k,512k", "--models", "vendor/small", "--judges", "offline/judge",
+	out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--suite", "size", "--rungs", "8k,128k", "--models", "vendor/small", "--judges", "offline/judge",
 		"--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "c", "--progress", "none")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (incomplete: requests not sent)\n%s%s", code, out, errs)
 	}
-	if !strings.Contains(out, "512k.bend.json") || !strings.Contains(out, "est.") {
+	if !strings.Contains(out, "128k.bend.json") || !strings.Contains(out, "est.") {
 		t.Errorf("the preflight does not estimate per rung:\n%s", out)
 	}
 	for _, req := range srv.Requests() {
 		id := taskIDOf(req)
-		if strings.HasPrefix(id, "512k") || strings.HasPrefix(id, "128k") {
+		if strings.HasPrefix(id, "128k") {
 			t.Errorf("%s was sent although it cannot fit a 90,000-token context", id)
 		}
 		if req.MaxTokens == nil || *req.MaxTokens < 32000 {
@@ -67,8 +67,8 @@ func TestSizeSuiteFitsTheContext(t *testing.T) {
 	if n := srv.Count(); n != 6 {
 		t.Errorf("%d requests, want the 6 of the 8k rung", n)
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "c", "vendor_small", "512k-end-02-b.r0.json"))
+	b, _ := os.ReadFile(filepath.Join(dir, "c", "vendor_small", "128k-end-02-b.r0.json"))
 	if !strings.Contains(string(b), `"code": "not_sent"`) || !strings.Contains(string(b), "exceed the model's context of 90000 tokens") {
-		t.Errorf("the 512k transcript does not say why it was not sent:\n%.600s", b)
+		t.Errorf("the 128k transcript does not say why it was not sent:\n%.600s", b)
 	}
 }
