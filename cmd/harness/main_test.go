@@ -11,20 +11,16 @@ import (
 const testKey = "sk-test-key-12345678"
 
 // TestMain sets testKey and no base URL for the whole binary, and removes
-// the shared offline runs (sharedOfflineRun, sharedOfflineRunAgain) after
-// the tests, which
+// the shared offline runs (sharedOfflineRun, sharedOfflineRunAgain) and
+// the scenarios' harness binary (builtHarness) after the tests, which
 // t.TempDir cannot do for a directory that outlives the test that made it.
-// Started by scriptCommand, the binary is the harness instead.
 func TestMain(m *testing.M) {
-	if os.Getenv(scriptChild) != "" {
-		os.Exit(scriptMain())
-	}
 	os.Setenv("OPENROUTER_API_KEY", testKey)
 	os.Unsetenv("OPENROUTER_BASE_URL")
 	code := m.Run()
-	for _, s := range []*sharedRun{&shared, &sharedAgain} {
-		if s.dir != "" {
-			os.RemoveAll(s.dir)
+	for _, dir := range []string{shared.dir, sharedAgain.dir, harnessBinary.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
 		}
 	}
 	os.Exit(code)

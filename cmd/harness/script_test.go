@@ -2,14 +2,15 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -30,9 +31,9 @@ import (
 // directory print as $WORK and clock times as $TIME, so the files are the
 // same on every machine. go test -update rewrites the expected files.
 //
-// Each harness command runs in a process of its own (this test binary,
-// started by scriptCommand), as a user runs it: the scenarios then need
-// neither the process's working directory nor its environment, and run in
+// Each harness command runs in a process of its own (scriptCommand), the
+// harness as a user builds and runs it: the scenarios then need neither
+// the process's working directory nor its environment, and run in
 // parallel.
 func TestScripts(t *testing.T) {
 	t.Parallel()
@@ -150,48 +151,62 @@ func runScript(t *testing.T, file string) {
 	}
 }
 
-// scriptChild is the variable that makes this test binary the harness
-// (TestMain calls scriptMain) for one command of a scenario.
-const scriptChild = "HARNESS_TEST_SCRIPT_CHILD"
+// harnessBinary is the harness built once per test binary by go build
+// (go test puts its own go first on PATH), as a user builds it: without
+// the race detector even under go test -race, which checked every byte
+// the scenarios' offline runs moved and made them most of the package's
+// time. The in-process tests run the same code under the detector.
+// TestMain removes the directory.
+var harnessBinary struct {
+	once sync.Once
+	dir  string // holds the binary
+	path string
+	err  string // why it could not be built
+}
+
+// builtHarness returns the path of harnessBinary, building it first.
+func builtHarness(t *testing.T) string {
+	t.Helper()
+	harnessBinary.once.Do(func() {
+		gotool, err := exec.LookPath("go")
+		if err != nil {
+			harnessBinary.err = err.Error()
+			return
+		}
+		if harnessBinary.dir, err = os.MkdirTemp("", "harness-bin-"); err != nil {
+			harnessBinary.err = err.Error()
+			return
+		}
+		path := filepath.Join(harnessBinary.dir, "harness")
+		if out, err := exec.Command(gotool, "build", "-o", path, ".").CombinedOutput(); err != nil {
+			harnessBinary.err = fmt.Sprintf("go build: %v\n%s", err, out)
+			return
+		}
+		harnessBinary.path = path
+	})
+	if harnessBinary.err != "" {
+		t.Fatalf("building the harness: %s", harnessBinary.err)
+	}
+	return harnessBinary.path
+}
 
 // scriptCommand runs the harness with args in dir, the environment being
-// the test's with env added, as runCLI does in process: the same run,
-// printError and exitCode, and commandName "harness".
+// the test's with env added, as a user with harness on PATH runs it
+// (argument 0 is "harness").
 func scriptCommand(t *testing.T, dir string, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out, errb bytes.Buffer
-	cmd := exec.Command(exe, args...)
+	cmd := exec.Command(builtHarness(t), args...)
+	cmd.Args[0] = "harness"
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &errb
-	// The race detector's one-second sleep at exit would be most of a
-	// command's time; run has returned, and its output is complete.
-	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
-	cmd.Env = append(append(os.Environ(), env...), scriptChild+"=1", "GORACE="+gorace)
-	err = cmd.Run()
+	cmd.Env = append(os.Environ(), env...)
+	err := cmd.Run()
 	if exit := (*exec.ExitError)(nil); errors.As(err, &exit) && exit.Exited() {
 		code = exit.ExitCode()
 	} else if err != nil {
 		t.Fatalf("harness %s: %v", strings.Join(args, " "), err)
 	}
 	return out.String(), errb.String(), code
-}
-
-// scriptMain is the harness as scriptCommand runs it; it returns the exit
-// code.
-func scriptMain() int {
-	var out, errb bytes.Buffer
-	err := run(context.Background(), os.Args[1:], &out, &errb)
-	code := 0
-	if err != nil {
-		code = exitCode(err)
-		printError(&errb, err)
-	}
-	os.Stdout.Write(out.Bytes())
-	os.Stderr.Write(errb.Bytes())
-	return code
 }
 
 // inDir is name in dir unless it is absolute.
