@@ -30,7 +30,9 @@ func CanonicalValue(v *Value) ([]byte, error) {
 // value does not hold its whole canonical form. It fails where
 // CanonicalValue does; h has then received a partial form.
 func HashValue(v *Value, h hash.Hash) error {
-	c := canon{sink: h, buf: make([]byte, 0, flushAt+flushAt/4)}
+	// The buffer starts small and grows to about flushAt only for a large
+	// value: most values hashed are a few kilobytes.
+	c := canon{sink: h, buf: make([]byte, 0, 4<<10)}
 	c.value(v, roleNone)
 	if c.err != nil {
 		return c.err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -328,21 +329,27 @@ var interned, maxInterned = func() (map[string]string, int) {
 	return m, n
 }()
 
-// escaped finishes a string that contains escapes, from start.
+// escaped finishes a string that contains escapes, from start; runs
+// without escapes are copied whole.
 func (p *parser) escaped(start int) (string, error) {
 	d := p.data
-	b := append([]byte(nil), d[start:p.pos]...)
+	var b strings.Builder
+	b.Write(d[start:p.pos])
 	for p.pos < len(d) {
 		c := d[p.pos]
 		switch {
 		case c == '"':
 			p.pos++
-			return string(b), nil
+			return b.String(), nil
 		case c < 0x20:
 			return "", p.fail("control character in string")
 		case c != '\\':
-			b = append(b, c)
-			p.pos++
+			j := p.pos + 1
+			for j < len(d) && d[j] != '"' && d[j] != '\\' && d[j] >= 0x20 {
+				j++
+			}
+			b.Write(d[p.pos:j])
+			p.pos = j
 			continue
 		}
 		p.pos++
@@ -353,17 +360,17 @@ func (p *parser) escaped(start int) (string, error) {
 		p.pos++
 		switch e {
 		case '"', '\\', '/':
-			b = append(b, e)
+			b.WriteByte(e)
 		case 'b':
-			b = append(b, '\b')
+			b.WriteByte('\b')
 		case 'f':
-			b = append(b, '\f')
+			b.WriteByte('\f')
 		case 'n':
-			b = append(b, '\n')
+			b.WriteByte('\n')
 		case 'r':
-			b = append(b, '\r')
+			b.WriteByte('\r')
 		case 't':
-			b = append(b, '\t')
+			b.WriteByte('\t')
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
@@ -377,7 +384,7 @@ func (p *parser) escaped(start int) (string, error) {
 					p.pos += 2
 					if r2, ok := p.hex4(); ok {
 						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							b = utf8.AppendRune(b, dec)
+							b.WriteRune(dec)
 							continue
 						}
 					}
@@ -385,7 +392,7 @@ func (p *parser) escaped(start int) (string, error) {
 				p.pos = save
 				r = utf8.RuneError
 			}
-			b = utf8.AppendRune(b, r)
+			b.WriteRune(r)
 		default:
 			p.pos--
 			return "", p.fail("invalid escape")
