@@ -36,7 +36,7 @@ func runFormats(t *testing.T, suite string, extra ...string) []formatRow {
 	reports := filepath.Join(dir, "reports")
 	args := append([]string{"run", "--suite", suite, "--formats", "document,json-patch,bend-ops", "--models", "offline/oracle,offline/noisy",
 		"--judges", "offline/judge", "--no-preflight", "--progress", "none", "--run-id", "f", "--out", filepath.Join(dir, "runs"), "--reports", reports}, extra...)
-	out, errs, code := runCLI(t, args...)
+	out, errs, code := runBuilt(t, args...)
 	if code > 1 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}

@@ -72,7 +72,7 @@ func exactGatingRun(t *testing.T) ([]seen, []byte, int) {
 			return
 		}
 		defer os.RemoveAll(dir)
-		out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
+		out, errs, code := runBuilt(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
 		exactGating.code = code
 		if exactGating.report, err = os.ReadFile(filepath.Join(dir, "g.json")); err != nil {
 			exactGating.err = fmt.Sprintf("exit %d, no report: %v\n%s%s", code, err, out, errs)

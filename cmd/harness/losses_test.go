@@ -92,7 +92,7 @@ func gatingRunWithLoss(t *testing.T, lossName string, code int) *report.Report {
 	})
 	srv.SetModels(modeltest.DefaultModels()...)
 	dir := t.TempDir()
-	out, errs, got := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
+	out, errs, got := runBuilt(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
 	if got != code {
 		t.Fatalf("%s: exit %d, want %d\n%s%s", lossName, got, code, out, errs)
 	}

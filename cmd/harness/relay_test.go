@@ -24,7 +24,7 @@ func TestRelaySuite(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	reports := filepath.Join(dir, "reports")
-	out, errs, code := runCLI(t, "run", "--suite", "relay", "--models", "offline/oracle,offline/noisy", "--judges", "offline/judge",
+	out, errs, code := runBuilt(t, "run", "--suite", "relay", "--models", "offline/oracle,offline/noisy", "--judges", "offline/judge",
 		"--steps", "8", "--no-preflight", "--progress", "none", "--run-id", "r", "--out", filepath.Join(dir, "runs"), "--reports", reports)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
@@ -151,7 +151,7 @@ func TestRelayResume(t *testing.T) {
 func TestSuiteAll(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	_, errs, code := runCLI(t, "run", "--suite", "all", "--steps", "4", "--models", "offline/oracle", "--judges", "offline/judge",
+	_, errs, code := runBuilt(t, "run", "--suite", "all", "--steps", "4", "--models", "offline/oracle", "--judges", "offline/judge",
 		"--no-preflight", "--progress", "none", "--run-id", "a", "--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"))
 	if code != 0 {
 		t.Fatalf("exit %d (the oracle passes the gating suite): %s", code, errs)

@@ -70,7 +70,7 @@ func (s *sharedRun) get(t *testing.T) string {
 			s.err = err.Error()
 			return
 		}
-		_, errs, code := runCLI(t, "run", "--models", "offline/oracle,offline/identity,offline/noisy", "--judges", "offline/judge",
+		_, errs, code := runBuilt(t, "run", "--models", "offline/oracle,offline/identity,offline/noisy", "--judges", "offline/judge",
 			"--no-preflight", "--progress", "none", "--config", filepath.Join(dir, "harness.yaml"),
 			"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"), "--run-id", "r")
 		if code != 1 {

@@ -209,6 +209,16 @@ func scriptCommand(t *testing.T, dir string, env []string, args ...string) (stdo
 	return out.String(), errb.String(), code
 }
 
+// runBuilt is runCLI through builtHarness, in the test's working
+// directory: for the tests that check what a whole run decides and writes
+// (its verdict, report, archive), not how it runs concurrently, the run is
+// the harness a user runs, without the race detector. The in-process
+// tests (runCLI) run the same code under it.
+func runBuilt(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return scriptCommand(t, "", nil, args...)
+}
+
 // inDir is name in dir unless it is absolute.
 func inDir(dir, name string) string {
 	if filepath.IsAbs(name) {
