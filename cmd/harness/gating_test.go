@@ -21,28 +21,29 @@ type seen struct {
 	arrived, served time.Time
 }
 
+// exactRun is what the tests read of the exact gating run.
+type exactRun struct {
+	log    []seen // the requests, in the order they were served
+	report []byte // the JSON report
+	code   int    // the exit code
+}
+
 // exactGating is the default gating run (harness run with the checked-in
 // harness.yaml) against a local server whose /models lists the gating
 // families' real parameters (Claude without seed, GPT-5 without
 // temperature, Gemini with both), every answer exact and every vote
-// faithful. It is made once, for the two tests that read it:
+// faithful, for the two tests that read it:
 // TestGatingRunAgainstRealListing reads its requests,
 // TestGatingVerdictCatchesLosses its report.
-var exactGating struct {
-	once   sync.Once
-	log    []seen // the requests, in the order they were served
-	report []byte // the JSON report
-	code   int    // the exit code
-	err    string // why the run could not be made, if it could not
-}
+var exactGating made[exactRun]
 
-// exactGatingRun returns the exact gating run's requests, JSON report and
-// exit code.
-func exactGatingRun(t *testing.T) ([]seen, []byte, int) {
+// exactGatingRun returns the exact gating run, making it first.
+func exactGatingRun(t *testing.T) exactRun {
 	t.Helper()
-	exactGating.once.Do(func() {
+	return exactGating.get(t, "the exact gating run", func(dir string) (exactRun, error) {
 		set := testcorpus.Set(t)
 		var mu sync.Mutex
+		var r exactRun
 		srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
 			s := seen{req: req, arrived: time.Now()}
 			var rep modeltest.Reply
@@ -59,29 +60,19 @@ func exactGatingRun(t *testing.T) ([]seen, []byte, int) {
 			time.Sleep(5 * time.Millisecond)
 			s.served = time.Now()
 			mu.Lock()
-			exactGating.log = append(exactGating.log, s)
+			r.log = append(r.log, s)
 			mu.Unlock()
 			return rep
 		})
 		srv.SetModels(modeltest.DefaultModels()...)
-		// The directory outlives the test that made the run: the other
-		// test may read the run after the first has ended.
-		dir, err := os.MkdirTemp("", "harness-exact-gating-")
-		if err != nil {
-			exactGating.err = err.Error()
-			return
-		}
-		defer os.RemoveAll(dir)
 		out, errs, code := runBuilt(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
-		exactGating.code = code
-		if exactGating.report, err = os.ReadFile(filepath.Join(dir, "g.json")); err != nil {
-			exactGating.err = fmt.Sprintf("exit %d, no report: %v\n%s%s", code, err, out, errs)
+		r.code = code
+		var err error
+		if r.report, err = os.ReadFile(filepath.Join(dir, "g.json")); err != nil {
+			return r, fmt.Errorf("exit %d, no report: %v\n%s%s", code, err, out, errs)
 		}
+		return r, nil
 	})
-	if exactGating.err != "" {
-		t.Fatalf("the exact gating run: %s", exactGating.err)
-	}
-	return exactGating.log, exactGating.report, exactGating.code
 }
 
 // TestGatingRunAgainstRealListing is `make harness` (harness run with the
@@ -95,9 +86,10 @@ func exactGatingRun(t *testing.T) ([]seen, []byte, int) {
 func TestGatingRunAgainstRealListing(t *testing.T) {
 	// The key is TestMain's; the server is passed by --base-url.
 	t.Parallel()
-	log, report, code := exactGatingRun(t)
-	if code != 0 && code != 1 {
-		t.Fatalf("exit %d", code)
+	r := exactGatingRun(t)
+	log, report := r.log, r.report
+	if r.code != 0 && r.code != 1 {
+		t.Fatalf("exit %d", r.code)
 	}
 	answers, votes := 0, 0
 	type group struct{ model, doc string }

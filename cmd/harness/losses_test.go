@@ -64,11 +64,11 @@ func TestGatingVerdictCatchesLosses(t *testing.T) {
 // reads too (the same answers and votes), made once.
 func gatingRunWithLoss(t *testing.T, lossName string, code int) *report.Report {
 	if lossName == "none" {
-		_, b, got := exactGatingRun(t)
-		if got != code {
-			t.Fatalf("%s: exit %d, want %d", lossName, got, code)
+		r := exactGatingRun(t)
+		if r.code != code {
+			t.Fatalf("%s: exit %d, want %d", lossName, r.code, code)
 		}
-		return parseReport(t, b)
+		return parseReport(t, r.report)
 	}
 	set := testcorpus.Set(t)
 	i := slices.IndexFunc(sensitivity.Losses, func(l sensitivity.Loss) bool { return l.Name == lossName })

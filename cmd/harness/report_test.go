@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"bendscript.com/round-trip-harness/report"
@@ -35,52 +34,37 @@ func offlineRun(t *testing.T, dir, id string, extra ...string) string {
 	return filepath.Join(dir, "runs", id)
 }
 
-// sharedRun is one full offline run (offlineRun's three models over all
-// 60 tasks, repeats 1, run id "r"), made once per test binary for the
-// tests that only read a whole run; TestMain removes it.
-type sharedRun struct {
-	once sync.Once
-	dir  string // holds runs/r and reports/r.*
-	err  string // why the run failed, if it did
-}
-
-// shared is the run most tests read; sharedAgain is the same run made
-// again, as a second nightly run of an unchanged configuration, for the
-// tests that read two runs (TestOfflineRunReproducible, TestCompareCLI).
-var shared, sharedAgain sharedRun
+// shared is one full offline run (offlineRun's three models over all 60
+// tasks, repeats 1, run id "r"), for the tests that only read a whole
+// run; sharedAgain is the same run made again, as a second nightly run of
+// an unchanged configuration, for the tests that read two
+// (TestOfflineRunReproducible, TestCompareCLI).
+var shared, sharedAgain made[string]
 
 // sharedOfflineRun returns the directory of the shared run (runs/r and
 // reports/r.json below it). Tests must not change it: one that needs to
 // copies the run directory first.
-func sharedOfflineRun(t *testing.T) string { return shared.get(t) }
+func sharedOfflineRun(t *testing.T) string {
+	return shared.get(t, "the shared offline run", func(dir string) (string, error) { return fullOfflineRun(t, dir) })
+}
 
 // sharedOfflineRunAgain returns the directory of the shared run's twin.
-func sharedOfflineRunAgain(t *testing.T) string { return sharedAgain.get(t) }
+func sharedOfflineRunAgain(t *testing.T) string {
+	return sharedAgain.get(t, "the shared offline run's twin", func(dir string) (string, error) { return fullOfflineRun(t, dir) })
+}
 
-func (s *sharedRun) get(t *testing.T) string {
-	t.Helper()
-	s.once.Do(func() {
-		dir, err := os.MkdirTemp("", "harness-shared-run-")
-		if err != nil {
-			s.err = err.Error()
-			return
-		}
-		s.dir = dir
-		if err := os.WriteFile(filepath.Join(dir, "harness.yaml"), []byte("repeats: 1\n"), 0o644); err != nil {
-			s.err = err.Error()
-			return
-		}
-		_, errs, code := runBuilt(t, "run", "--models", "offline/oracle,offline/identity,offline/noisy", "--judges", "offline/judge",
-			"--no-preflight", "--progress", "none", "--config", filepath.Join(dir, "harness.yaml"),
-			"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"), "--run-id", "r")
-		if code != 1 {
-			s.err = fmt.Sprintf("harness run: exit %d, want 1 (a failing verdict): %s", code, errs)
-		}
-	})
-	if s.err != "" {
-		t.Fatalf("the shared offline run: %s", s.err)
+// fullOfflineRun makes the shared run in dir and returns dir.
+func fullOfflineRun(t *testing.T, dir string) (string, error) {
+	if err := os.WriteFile(filepath.Join(dir, "harness.yaml"), []byte("repeats: 1\n"), 0o644); err != nil {
+		return "", err
 	}
-	return s.dir
+	_, errs, code := runBuilt(t, "run", "--models", "offline/oracle,offline/identity,offline/noisy", "--judges", "offline/judge",
+		"--no-preflight", "--progress", "none", "--config", filepath.Join(dir, "harness.yaml"),
+		"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"), "--run-id", "r")
+	if code != 1 {
+		return "", fmt.Errorf("harness run: exit %d, want 1 (a failing verdict): %s", code, errs)
+	}
+	return dir, nil
 }
 
 // TestRescoreReproducesReport is the rescore guarantee: the same

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -151,43 +150,27 @@ func runScript(t *testing.T, file string) {
 	}
 }
 
-// harnessBinary is the harness built once per test binary by go build
-// (go test puts its own go first on PATH), as a user builds it: without
-// the race detector even under go test -race, which checked every byte
-// the scenarios' offline runs moved and made them most of the package's
-// time. The in-process tests run the same code under the detector.
-// TestMain removes the directory.
-var harnessBinary struct {
-	once sync.Once
-	dir  string // holds the binary
-	path string
-	err  string // why it could not be built
-}
+// harnessBinary is the harness built by go build (go test puts its own go
+// first on PATH), as a user builds it: without the race detector even
+// under go test -race, which checked every byte the scenarios' offline
+// runs moved and made them most of the package's time. The in-process
+// tests run the same code under the detector.
+var harnessBinary made[string]
 
 // builtHarness returns the path of harnessBinary, building it first.
 func builtHarness(t *testing.T) string {
 	t.Helper()
-	harnessBinary.once.Do(func() {
+	return harnessBinary.get(t, "building the harness", func(dir string) (string, error) {
 		gotool, err := exec.LookPath("go")
 		if err != nil {
-			harnessBinary.err = err.Error()
-			return
+			return "", err
 		}
-		if harnessBinary.dir, err = os.MkdirTemp("", "harness-bin-"); err != nil {
-			harnessBinary.err = err.Error()
-			return
-		}
-		path := filepath.Join(harnessBinary.dir, "harness")
+		path := filepath.Join(dir, "harness")
 		if out, err := exec.Command(gotool, "build", "-o", path, ".").CombinedOutput(); err != nil {
-			harnessBinary.err = fmt.Sprintf("go build: %v\n%s", err, out)
-			return
+			return "", fmt.Errorf("go build: %v\n%s", err, out)
 		}
-		harnessBinary.path = path
+		return path, nil
 	})
-	if harnessBinary.err != "" {
-		t.Fatalf("building the harness: %s", harnessBinary.err)
-	}
-	return harnessBinary.path
 }
 
 // scriptCommand runs the harness with args in dir, the environment being
