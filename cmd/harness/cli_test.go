@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
 // runCLI runs the harness with args and returns its output and exit code.
@@ -22,6 +24,24 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 		printError(&errb, err)
 	}
 	return out.String(), errb.String(), code
+}
+
+// checkResumeAsked checks the requests a resume made (asked) against the
+// jobs the interrupted run had finished (kept, by key): none of those asked
+// again, and every other of the run's total jobs asked.
+func checkResumeAsked(t *testing.T, asked []modeltest.ChatRequest, key func(modeltest.ChatRequest) string, kept map[string]bool, total int) {
+	t.Helper()
+	n := map[string]int{}
+	for _, req := range asked {
+		k := key(req)
+		if kept[k] {
+			t.Errorf("the resume asked %s again, which had finished", k)
+		}
+		n[k]++
+	}
+	if len(n) != total-len(kept) {
+		t.Errorf("the resume asked %d jobs, want the %d unfinished", len(n), total-len(kept))
+	}
 }
 
 func writeFile(t *testing.T, dir, name, content string) string {
