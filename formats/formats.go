@@ -37,6 +37,9 @@ const (
 type Format struct {
 	Name string // "document", "json-patch", "bend-ops"
 	Help string // one line, for flag help
+	// Whole is set on the format that answers with the whole document,
+	// as §8 asks: the verdict's classes are its answers.
+	Whole bool
 	// Prompt is the file under instructions/prompts/ whose text replaces
 	// the class B/C template's last paragraph ("Answer with the complete
 	// modified JSON document only."); "" for document.
@@ -61,6 +64,7 @@ var Table = []*Format{
 	{
 		Name:  Document,
 		Help:  "the complete modified document (as §8 asks)",
+		Whole: true,
 		Apply: func(_ []byte, raw string) ([]byte, *Failure) { return []byte(raw), nil },
 		Answer: func(_ []byte, target *bend.Document, _ []*edit.Op) (string, error) {
 			return string(bend.Marshal(target)), nil
@@ -96,6 +100,19 @@ func Lookup(name string) *Format {
 		}
 	}
 	return nil
+}
+
+// IsWhole reports whether the format of a name answers with the whole
+// document ("" does: a task or score that names no format).
+func IsWhole(name string) bool {
+	f := Lookup(name)
+	return f != nil && f.Whole
+}
+
+// Several reports whether a run asking for the formats names compares
+// answer formats: more than one, or one that is not the whole document.
+func Several(names []string) bool {
+	return len(names) > 1 || (len(names) == 1 && !IsWhole(names[0]))
 }
 
 // Names returns the names of the formats, in table order.

@@ -11,6 +11,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -47,7 +48,7 @@ type ScoreOptions struct {
 // Score is the score phase, shared by run and rescore: read the archived
 // transcripts (verifying their hashes) a (model, task, repeat) at a time on
 // every core, score each and keep only its score, spooling what the viewer
-// shows of it to a temporary file (report.Spool), then build the report
+// shows of it to a temporary file (render.Spool), then build the report
 // from the scores alone and write it. No transcript and no diff is held
 // past its slot. A failing verdict returns the result with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
@@ -57,20 +58,20 @@ func Score(o ScoreOptions) (*Result, error) {
 		src = scoring.Memory(o.Transcripts)
 	}
 	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}
-	outputs, err := report.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
+	outputs, err := render.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
 	if err != nil {
 		return nil, err
 	}
 	defer outputs.Close()
 	scores, err := scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
-		outputs.Put(slot, report.OutputOf(*s, o.Set.Task(s.TaskID), answer))
+		outputs.Put(slot, render.OutputOf(*s, o.Set.Task(s.TaskID), answer))
 	})
 	if err != nil {
 		return nil, err
 	}
-	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Outputs: outputs}
+	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt}
 	rep := report.Build(in)
-	paths, err := report.WriteAll(o.ReportDir, rep, in)
+	paths, err := render.WriteAll(o.ReportDir, rep, render.Input{Input: in, Outputs: outputs})
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +92,7 @@ func Score(o ScoreOptions) (*Result, error) {
 // the verdict with its failure count, and the HTML and JSON reports.
 func printEnd(w io.Writer, rep *report.Report, paths []string, summary bool) error {
 	if summary {
-		if err := report.WriteMarkdown(w, rep); err != nil {
+		if err := render.WriteMarkdown(w, rep); err != nil {
 			return err
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/suggest"
-	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -55,7 +55,7 @@ func Show(w io.Writer, o ShowOptions) error {
 		return fmt.Errorf("show: %w", err)
 	}
 	fmt.Fprintf(w, "run %s\n", o.RunDir)
-	return report.WriteTranscript(w, scores[o.Repeat], set.Task(o.TaskID), answer)
+	return render.WriteTranscript(w, scores[o.Repeat], set.Task(o.TaskID), answer)
 }
 
 // ShowRequest is harness show's command line.

@@ -54,6 +54,22 @@ const MaxSteps = 99
 // Edits names the four edits of a cycle, for reports.
 var Edits = [4]string{"B", "C", "C⁻¹", "B⁻¹"}
 
+// EditAt names the edit step s (1-based) asks for: Edits, cycled.
+func EditAt(step int) string {
+	if step < 1 {
+		return ""
+	}
+	return Edits[(step-1)%len(Edits)]
+}
+
+// RoundTrip reports whether step s expects the source itself (the end of
+// a cycle: steps 4, 8, …), so that its drift is the drift against the
+// source.
+func RoundTrip(step int) bool { return step > 0 && step%len(Edits) == 0 }
+
+// Inverse reports whether step s undoes an earlier edit (C⁻¹, B⁻¹).
+func Inverse(step int) bool { return step > 0 && (step-1)%len(Edits) >= 2 }
+
 // TaskID is the id of step s (1-based) of the chain of document NN.
 func TaskID(doc string, step int) string { return fmt.Sprintf("%s-s%02d", doc, step) }
 

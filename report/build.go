@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/formats"
+
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
@@ -28,37 +31,32 @@ type key struct {
 // repeat) absent from in.Scores counts as missing. in.Manifest and
 // in.Config must not be nil.
 func Build(in Input) *Report {
-	scores := map[key]*scoring.Score{}
-	for i := range in.Scores {
-		s := &in.Scores[i]
-		scores[key{s.Model, s.TaskID, s.Repeat}] = s
-	}
-	b := builder{repeats: in.Manifest.Repeats, seed: in.Manifest.Seed, scores: scores}
-	formats := b.formatRows(in)
-	in = documentsOnly(in)
+	b := newBuilder(in)
 	m := in.Manifest
 	r := header(in)
-	r.Formats = formats
-	part := partOf(in)
-	// The classes are the tasks of the suite's classes part ("all": the
-	// gating suite's); its other parts have their own sections.
-	byClass := tasksByClass(in, func(id string) bool { return suites.InClasses(r.Suite, part[id]) })
+	r.Formats = slices.Clone(m.Inputs.Formats)
+	r.Tasks, r.Jobs = len(m.TaskIDs), len(m.Models)*len(m.TaskIDs)*m.Repeats
+	// The classes are the whole-document answers to the tasks of the
+	// suite's classes part ("all": the gating suite's), which §8.5 gates;
+	// every part (and every answer format) has its section beside them.
+	byClass := tasksByClass(in, func(id string) bool {
+		return suites.InClasses(r.Suite, b.part[id]) && formats.IsWhole(b.format[id])
+	})
 	for _, model := range m.Models {
 		r.Results[model] = b.model(in, model, byClass)
 	}
+	multi := formats.Several(m.Inputs.Formats)
 	for _, p := range suites.PartsOf(r.Suite) {
-		switch p.Section {
-		case sectionSize:
-			r.Size = sizeRows(in)
-		case sectionRelay:
-			r.Relay, r.RelayModels = relaySteps(in, m.Seed)
-		case sectionNatural:
-			r.Natural = b.natural(m.Models, tasksByClass(in, func(id string) bool { return part[id] == p.Name }))
+		if p.Section != nil && (multi || !p.Section.WithFormats) {
+			r.Sections = append(r.Sections, b.section(p.Name, p.Section, multi))
 		}
 	}
+	r.Calls = b.summarize(in.Scores, "", []string{suites.ByClass}, "", func(x, y suites.Key) int {
+		return cmp.Or(cmp.Compare(b.partIndex[x.Part], b.partIndex[y.Part]), cmp.Compare(x.Class, y.Class))
+	})
 	r.Failures = failures(r)
 	r.Verdict = verdictOf(r)
-	r.Warnings = append(warnings(r, in), formatWarnings(r.Formats)...)
+	r.Warnings = warnings(r, in)
 	return r
 }
 
@@ -179,62 +177,104 @@ func tasksByClass(in Input, keep func(id string) bool) map[string][]string {
 	return out
 }
 
-// natural computes the natural section: classes B and C over the natural
-// tasks (byClass), per model.
-func (b *builder) natural(models []string, byClass map[string][]string) map[string]*NaturalResult {
-	out := map[string]*NaturalResult{}
-	for _, m := range models {
-		nr := &NaturalResult{}
-		if ids := byClass[task.ClassB]; len(ids) > 0 {
-			nr.ClassB = b.class(m, task.ClassB, ids)
-		}
-		if ids := byClass[task.ClassC]; len(ids) > 0 {
-			nr.ClassC = b.class(m, task.ClassC, ids)
-		}
-		out[m] = nr
-	}
-	return out
-}
-
-// The report sections a suite's part may add (suites.Suite.Section).
-const (
-	sectionNatural = "natural"
-	sectionSize    = "size"
-	sectionRelay   = "relay"
-)
-
-// beside returns the name of the run's part whose tasks add section sec
-// beside the classes (a part that is itself the classes is not beside
-// them), or "".
-func beside(suite, sec string) string {
-	for _, p := range suites.PartsOf(suite) {
-		if p.Section == sec && !suites.InClasses(suite, p.Name) {
-			return p.Name
-		}
-	}
-	return ""
-}
-
-// partOf maps each task id to the suite part it belongs to (task.Task's
-// Suite, from the set, else from its scores).
-func partOf(in Input) map[string]string {
-	out := map[string]string{}
-	for _, s := range in.Scores {
-		out[s.TaskID] = s.Suite
-	}
-	if in.Set != nil {
-		for _, t := range in.Set.Tasks {
-			out[t.ID] = t.Suite
-		}
-	}
-	return out
-}
-
-// builder computes ClassResults.
+// builder computes the report's numbers from the scores.
 type builder struct {
 	repeats int
 	seed    int64
-	scores  map[key]*scoring.Score
+	// scores are every planned answer's score (newBuilder adds a missing
+	// one for each planned answer in.Scores lacks), answers the same by
+	// (model, task, repeat).
+	scores  []scoring.Score
+	answers map[key]*scoring.Score
+	set     *task.Set
+	// part and format are each task's suite part and answer format.
+	part, format map[string]string
+	// The run's orders: models, suite parts and answer formats.
+	modelIndex, partIndex, formatIndex map[string]int
+	thresholds                         config.Thresholds
+	classes                            string // the suite part whose tasks make the classes
+}
+
+// newBuilder indexes the scores of in.
+func newBuilder(in Input) *builder {
+	m := in.Manifest
+	b := &builder{repeats: m.Repeats, seed: m.Seed, set: in.Set, thresholds: in.Config.Thresholds,
+		answers: map[key]*scoring.Score{}, part: map[string]string{}, format: map[string]string{},
+		modelIndex: indexOf(m.Models), formatIndex: indexOf(m.Inputs.Formats)}
+	b.partIndex = map[string]int{}
+	if st, err := suites.Lookup(m.Inputs.Suite); err == nil {
+		b.classes = st.Classes
+	}
+	for i, p := range suites.PartsOf(m.Inputs.Suite) {
+		b.partIndex[p.Name] = i
+	}
+	b.scores = withMissing(in)
+	for i := range b.scores {
+		s := &b.scores[i]
+		b.answers[key{s.Model, s.TaskID, s.Repeat}] = s
+		b.part[s.TaskID], b.format[s.TaskID] = b.partOf(s), s.Format
+	}
+	return b
+}
+
+// partOf is the suite part of a score's task: its own, else the suite's
+// classes part (a score of a run that recorded none).
+func (b *builder) partOf(s *scoring.Score) string {
+	if s.Suite != "" {
+		return s.Suite
+	}
+	if p := b.part[s.TaskID]; p != "" {
+		return p
+	}
+	return b.classes
+}
+
+// indexOf maps each name to its place in names.
+func indexOf(names []string) map[string]int {
+	out := make(map[string]int, len(names))
+	for i, n := range names {
+		out[n] = i
+	}
+	return out
+}
+
+// withMissing is in.Scores with a missing score for every planned (model,
+// task, repeat) it lacks, placed as the task set (or the task's id) says.
+func withMissing(in Input) []scoring.Score {
+	m := in.Manifest
+	have := map[key]bool{}
+	for _, s := range in.Scores {
+		have[key{s.Model, s.TaskID, s.Repeat}] = true
+	}
+	out := slices.Clone(in.Scores)
+	for _, model := range m.Models {
+		for _, id := range m.TaskIDs {
+			for r := range m.Repeats {
+				if !have[key{model, id, r}] {
+					out = append(out, missingScore(in.Set, model, id, r))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// missingScore is the score of an answer the run planned and never got.
+func missingScore(set *task.Set, model, id string, repeat int) scoring.Score {
+	s := scoring.Score{Model: model, TaskID: id, Repeat: repeat, Status: scoring.StatusMissing}
+	var t *task.Task
+	if set != nil {
+		t = set.Task(id)
+	}
+	if t == nil {
+		if i := strings.LastIndexByte(id, '-'); i >= 0 {
+			s.Class = strings.ToUpper(id[i+1:])
+		}
+		return s
+	}
+	s.Class, s.Document, s.Suite, s.Chain, s.Step = t.Class, t.DocumentName, t.Suite, t.Chain, t.Step
+	s.Rung, s.Position, s.Format = t.Rung, t.Position, t.Format
+	return s
 }
 
 // classAcc accumulates one (model, class).
@@ -248,27 +288,20 @@ type classAcc struct {
 	agreeing   int // of those, unanimous
 
 	residuals []float64 // per document with a value, its mean residual
+	drifts    []float64 // per class B or C document with a value, its mean drift
 	t         tally     // the class B or C answers, counted as every section counts them
 }
 
 func (b *builder) class(model, class string, ids []string) *ClassResult {
-	c := &ClassResult{Class: class, Tasks: len(ids), Planned: len(ids) * b.repeats, PerDocument: []DocumentResult{}}
+	g := b.accumulate(model, ids, func(string) string { return class })
+	c, key := g.c, model+"/"+class
+	c.Class = class
 	if class == task.ClassA {
-		c.Judging = &Judging{}
-	}
-	acc := classAcc{perRepeat: make([][]float64, b.repeats)}
-	for _, id := range ids {
-		c.PerDocument = append(c.PerDocument, b.document(model, class, id, c, &acc))
-	}
-	c.Documents = len(acc.values)
-	c.LatencyMS = latency(acc.latencies)
-	key := model + "/" + class
-	if class == task.ClassA {
-		b.finishA(c, &acc, key)
+		b.finishA(c, &g.acc, key)
 	} else {
-		b.finishBC(c, &acc, key)
+		finishBC(c, b.summary(g, key), &g.acc)
 	}
-	c.Noise = noise(acc.perRepeat, class)
+	c.Noise = noise(g.acc.perRepeat, class)
 	return c
 }
 
@@ -280,7 +313,7 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 	var comps [metric.NumComponents][]float64
 	for r := range b.repeats {
 		rr := RepeatResult{Repeat: r, Status: scoring.StatusMissing}
-		s := b.scores[key{model, id, r}]
+		s := b.answers[key{model, id, r}]
 		if s != nil {
 			rr.Status, rr.Transcript = s.Status, s.Transcript
 			d.Document = s.Document
@@ -316,6 +349,7 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 		return d
 	}
 	d.Drift = ptr(v)
+	acc.drifts = append(acc.drifts, v)
 	d.Residual = ptr(stats.Mean(residuals))
 	acc.residuals = append(acc.residuals, *d.Residual)
 	for i := range comps {
@@ -346,7 +380,7 @@ func scoredA(s *scoring.Score, c *ClassResult, acc *classAcc) (float64, bool) {
 		}
 	}
 	j := c.Judging
-	faithful, decided := decision(s.Judge)
+	faithful, decided := Decision(s.Judge)
 	if decided {
 		j.Decided++
 	} else {
@@ -384,7 +418,7 @@ func scoredBC(s *scoring.Score, acc *classAcc, comps *[metric.NumComponents][]fl
 	if res == nil {
 		return 0, false
 	}
-	acc.t.add(s, res.Drift)
+	acc.t.add(s)
 	for i, x := range res.Components.List() {
 		comps[i] = append(comps[i], x)
 	}
@@ -404,32 +438,22 @@ func (b *builder) finishA(c *ClassResult, acc *classAcc, key string) {
 	}
 }
 
-func (b *builder) finishBC(c *ClassResult, acc *classAcc, key string) {
+// finishBC sets a class B or C result's numbers from its group's
+// summary (the one computation every section shares) and adds what only
+// a class has: the component medians and the residual.
+func finishBC(c *ClassResult, s Summary, acc *classAcc) {
+	c.MedianDrift, c.P95Drift, c.MaxDrift, c.MedianInterval = s.MedianDrift, s.P95Drift, s.MaxDrift, s.MedianInterval
 	if len(acc.values) > 0 {
-		c.MedianDrift = ptr(stats.Median(acc.values))
-		c.P95Drift = ptr(stats.P95(acc.values))
-		c.MaxDrift = ptr(stats.Quantile(1, acc.values))
-		c.MedianInterval = interval(stats.BootstrapQuantile(acc.values, 0.5, b.seed, key))
 		c.ComponentMedians = ptr(metric.ComponentsOf(func(i int) float64 { return stats.Median(acc.components[i]) }))
 	}
 	if len(acc.residuals) > 0 {
 		c.ResidualMedian = ptr(stats.Median(acc.residuals))
 		c.ResidualP95 = ptr(stats.P95(acc.residuals))
 	}
-	t := acc.t
-	c.Invalid, c.Lossless = t.invalid, t.lossless
-	if c.Scored > 0 {
-		n := float64(c.Scored)
-		c.EditComplianceRate = ptr(float64(t.applied) / n)
-		c.EditComplianceMean = ptr(t.compliance / n)
-		c.LosslessRate = ptr(float64(t.lossless) / n)
-		c.InvalidRate = ptr(float64(t.invalid) / n)
-		c.UnchangedRate = ptr(float64(t.unchanged) / n)
-	}
-	if len(t.unrequested) > 0 {
-		c.UnrequestedMedian = ptr(stats.Median(t.unrequested))
-		c.UnrequestedMax = ptr(int(stats.Quantile(1, t.unrequested)))
-	}
+	c.Invalid, c.Lossless = s.Invalid, acc.t.lossless
+	c.EditComplianceRate, c.EditComplianceMean, c.LosslessRate = s.EditsApplied, s.EditCompliance, s.Lossless
+	c.InvalidRate, c.UnchangedRate = s.InvalidShare, s.Unchanged
+	c.UnrequestedMedian, c.UnrequestedMax = s.UnrequestedMedian, s.UnrequestedMax
 }
 
 // noise is the headline number of each repeat alone and their range; nil
@@ -512,26 +536,3 @@ func latency(ms []float64) Latency {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// documentsOnly is in without the answers in other formats than the whole
-// document: the classes, the verdict and every suite's section are on
-// whole-document answers; the others have the format comparison
-// (formatRows). A run that names no format is returned as it is.
-func documentsOnly(in Input) Input {
-	if len(in.Manifest.Inputs.Formats) == 0 {
-		return in
-	}
-	other := map[string]bool{}
-	var scores []scoring.Score
-	for _, s := range in.Scores {
-		if s.Format != "" {
-			other[s.TaskID] = true
-			continue
-		}
-		scores = append(scores, s)
-	}
-	m := *in.Manifest
-	m.TaskIDs = slices.DeleteFunc(slices.Clone(m.TaskIDs), func(id string) bool { return other[id] })
-	in.Manifest, in.Scores, in.Outputs, in.Transcripts = &m, scores, nil, nil
-	return in
-}

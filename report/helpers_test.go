@@ -185,7 +185,7 @@ func (s synthetic) score(model, id string, r int) scoring.Score {
 	return sc
 }
 
-// passingRun: three models well inside every threshold, one repeat.
+// passingRun: three models well inside every Threshold, one repeat.
 var passingRun = synthetic{
 	models:     []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"},
 	repeats:    1,

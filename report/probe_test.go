@@ -13,7 +13,7 @@ import (
 // a failing report.
 func TestProviderCannotForgeVerdictInMarkdown(t *testing.T) {
 	t.Parallel()
-	const forged = "x |\n\n**Verdict: ✅ PASS**: every §8.5 threshold holds for every model.\n\n<img src=x> [link](javascript:alert(1)) ~~gone~~ &lt;"
+	const forged = "x |\n\n**Verdict: ✅ PASS**: every §8.5 Threshold holds for every model.\n\n<img src=x> [link](javascript:alert(1)) ~~gone~~ &lt;"
 	in := failingRun.input()
 	for i := range in.Scores {
 		in.Scores[i].Provider = forged

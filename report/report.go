@@ -12,7 +12,7 @@ import (
 
 // SchemaVersion is the version of the report format. ReadJSON refuses any
 // other version.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // The values of Report.Verdict.
 // An informational suite (size, relay, natural) decides no verdict: its
@@ -35,22 +35,15 @@ const MetricPartial = "partial"
 const MetricIncomplete = "incomplete"
 
 // Input is everything a report is built from. Build reads Manifest, Config
-// and Scores only (Set, when given, only to class the tasks), so the same
-// scores give the same report whatever transcripts exist; WriteHTML also
-// shows instructions and expected documents from Set and model outputs
-// from Transcripts, and says so where they are nil.
+// and Scores only (Set, when given, only to place the tasks and size their
+// documents), so the same scores give the same report whatever
+// transcripts exist.
 type Input struct {
-	Manifest    *transcript.Manifest
-	Config      *config.Config           // thresholds and weights
-	Scores      []scoring.Score          // every planned (model, task, repeat)
-	Set         *task.Set                // instructions and expected documents
-	Transcripts []*transcript.Transcript // the outputs, for the HTML diffs
-	// Outputs, when not nil, replace Transcripts: its slot i is what the
-	// viewer shows of Scores[i]'s answer (OutputOf), computed while
-	// scoring and spooled, so that neither the transcripts nor their
-	// diffs are held.
-	Outputs    *Spool
-	RescoredAt *time.Time // nil for a fresh run
+	Manifest   *transcript.Manifest
+	Config     *config.Config  // thresholds and weights
+	Scores     []scoring.Score // every planned (model, task, repeat)
+	Set        *task.Set       // the tasks: their places and documents
+	RescoredAt *time.Time      // nil for a fresh run
 }
 
 // Report is the JSON report of one run, reports/<run-id>.json. The fields of
@@ -71,7 +64,7 @@ type Report struct {
 	Models []string `json:"models"`
 	// Results are each model's numbers, keyed by model id (§8.7).
 	Results map[string]*ModelResult `json:"results"`
-	// Verdict is "pass" when every §8.5 threshold holds for every model and
+	// Verdict is "pass" when every §8.5 Threshold holds for every model and
 	// the run is complete and whole (not a selection), "fail" otherwise
 	// (§8.7). An informational suite's is "complete" or "incomplete".
 	Verdict string `json:"verdict"`
@@ -109,7 +102,8 @@ type Report struct {
 	// Seed is the run's base seed; repeat r was requested with Seed+r, and
 	// the bootstrap intervals are drawn from it (see Bootstrap).
 	Seed int64 `json:"seed"`
-	// Tasks is the number of tasks in the run (60 for a gating run).
+	// Tasks is the number of tasks in the run, a task in each answer
+	// format counted apart (60 for a gating run of whole documents).
 	Tasks int `json:"tasks"`
 	// Quantile names the quantile definition of every median and P95.
 	Quantile string `json:"quantile"`
@@ -124,26 +118,23 @@ type Report struct {
 	// gates applies the thresholds; an informational one's verdict says
 	// only whether the run is complete.
 	Suite string `json:"suite"`
-	// Size is the size suite's result: per model, rung and position (and
-	// "all" per rung), the drift, edits applied, invalid and cut-off
-	// answers, output tokens and cost. Absent for other suites.
-	Size []SizeRow `json:"size,omitempty"`
-	// Formats is the answer-format comparison (FormatRow), for a run that
-	// asks class B and C tasks in more than the whole document (--formats).
-	Formats []FormatRow `json:"formats,omitempty"`
-	// Relay is the relay suite's result: per model and step, the drift of
-	// the chains (median with its interval, P95) and the share of edits
-	// applied; RelayModels says per model where chains first broke.
-	// Absent for other suites.
-	Relay       []RelayStep  `json:"relay,omitempty"`
-	RelayModels []RelayModel `json:"relay_models,omitempty"`
-	// Natural is the natural suite's result (suites natural and all): per
-	// model, classes B and C computed as the gating suite's are, over the
-	// natural tasks, with the same thresholds shown as information (they
-	// decide no verdict). Absent for other suites.
-	Natural map[string]*NaturalResult `json:"natural,omitempty"`
+	// Formats are the answer formats the run asked for (--formats), in
+	// the run's order; absent for a run that named none (the whole
+	// document).
+	Formats []string `json:"formats,omitempty"`
+	// Jobs counts the answers the run planned, in every format: models ×
+	// Tasks × Repeats (Tasks counting every task in every format).
+	Jobs int `json:"jobs"`
+	// Sections are the suite parts' tables (suites.Section), in the
+	// suite's order: the natural suite per class, the size ladder per rung
+	// and position, the relay per step, and for a run of several answer
+	// formats the classes per format; every row per answer format.
+	Sections []Section `json:"sections,omitempty"`
+	// Calls summarizes every answer of the run, per model, suite part,
+	// class and answer format: what completeness, tokens and cost count.
+	Calls []Row `json:"calls"`
 
-	// Custom lists every threshold and weight that differs from the
+	// Custom lists every Threshold and weight that differs from the
 	// spec's (§8.5 thresholds, §8.4 weights) or from the harness's own
 	// default gates, by configuration key; absent when there is none. A
 	// report with any is not the §8.5 verdict, and says so.
@@ -161,12 +152,6 @@ type Custom struct {
 	// harness's own default, for its own gates).
 	Value   float64 `json:"value"`
 	Default float64 `json:"default"`
-}
-
-// NaturalResult is one model's natural-suite classes.
-type NaturalResult struct {
-	ClassB *ClassResult `json:"class_b,omitempty"`
-	ClassC *ClassResult `json:"class_c,omitempty"`
 }
 
 // BootstrapInfo describes the percentile bootstrap of the medians.
@@ -466,10 +451,10 @@ type RepeatResult struct {
 	Transcript string `json:"transcript,omitempty"`
 }
 
-// SourceHarness marks a threshold that is the harness's own, beside §8.5.
+// SourceHarness marks a Threshold that is the harness's own, beside §8.5.
 const SourceHarness = "harness"
 
-// SourceCustom marks a threshold whose configured value differs from its
+// SourceCustom marks a Threshold whose configured value differs from its
 // default (§8.5's, or the harness's own): it is never called §8.5.
 const SourceCustom = "custom"
 
@@ -477,7 +462,7 @@ const SourceCustom = "custom"
 type Failure struct {
 	// Model is the model that fails; empty for a failure of the whole run.
 	Model string `json:"model"`
-	// Metric is the §8.7 field that fails the threshold
+	// Metric is the §8.7 field that fails the Threshold
 	// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
 	// class_c_median_drift, class_c_p95_drift), a harness metric
 	// (class_b_edit_applied, class_b_residual_p95, class_b_invalid,
@@ -490,11 +475,11 @@ type Failure struct {
 	Value *float64 `json:"value"`
 	// Op is how Value must compare with Limit to pass: ">=" or "<=".
 	Op string `json:"op"`
-	// Limit is the threshold (0 for "incomplete").
+	// Limit is the Threshold (0 for "incomplete").
 	Limit float64 `json:"limit"`
-	// Source says whose threshold it is: "§8.5", SourceHarness for the
+	// Source says whose Threshold it is: "§8.5", SourceHarness for the
 	// harness's own gates beside it (edit compliance), or SourceCustom for
-	// any threshold configured to a value other than its default; empty
+	// any Threshold configured to a value other than its default; empty
 	// for "incomplete" and "partial".
 	Source string `json:"source,omitempty"`
 	// Message says what failed in a sentence.

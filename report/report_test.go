@@ -76,7 +76,7 @@ func TestVerdict(t *testing.T) {
 		metrics []string // the failing metrics, in order
 		reason  string
 	}{
-		{"clean", nil, true, nil, "every threshold holds and nothing is missing"},
+		{"clean", nil, true, nil, "every Threshold holds and nothing is missing"},
 		{"median at the limit", func(s *synthetic) {
 			s.answer = constant(0.05, true)
 		}, true, nil, "the thresholds are inclusive: median = P95 = 0.05 ≤ 0.05 passes class B"},
@@ -132,7 +132,7 @@ func TestVerdict(t *testing.T) {
 				}
 				return 0, true, scoring.StatusScored
 			}
-		}, false, []string{"class_b_median_drift", "class_b_p95_drift", "class_b_edit_applied", "class_b_residual_p95", "class_b_invalid", "class_b_unchanged", "incomplete"}, "a threshold that cannot be measured fails, with a null value"},
+		}, false, []string{"class_b_median_drift", "class_b_p95_drift", "class_b_edit_applied", "class_b_residual_p95", "class_b_invalid", "class_b_unchanged", "incomplete"}, "a Threshold that cannot be measured fails, with a null value"},
 		{"edits not applied", func(s *synthetic) {
 			s.answer = func(m, id string, r int) (float64, bool, string) {
 				// Drift 0.15 is within §8.5's class B P95 but marks the
@@ -142,7 +142,7 @@ func TestVerdict(t *testing.T) {
 				}
 				return 0, true, scoring.StatusScored
 			}
-		}, false, []string{"class_b_edit_applied", "class_b_edit_applied", "class_b_edit_applied"}, "17 of 20 edits applied (85%) is below the harness's 90% gate although every §8.5 threshold holds"},
+		}, false, []string{"class_b_edit_applied", "class_b_edit_applied", "class_b_edit_applied"}, "17 of 20 edits applied (85%) is below the harness's 90% gate although every §8.5 Threshold holds"},
 		{"edits applied 90%", func(s *synthetic) {
 			s.answer = func(m, id string, r int) (float64, bool, string) {
 				if strings.HasSuffix(id, "b") && id <= "02-b" {

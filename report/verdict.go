@@ -15,16 +15,20 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// threshold is one threshold on one number of a model's results.
-type threshold struct {
-	metric string // the §8.7 field, or the harness's own metric name
-	class  string
-	label  string // for messages
-	op     string // ">=" or "<="
-	limit  float64
+// Threshold is one threshold on one number of a model's results.
+type Threshold struct {
+	Metric string // the §8.7 field, or the harness's own metric name
+	Class  string
+	Label  string // for messages
+	Op     string // ">=" or "<="
+	Limit  float64
 	value  func(*ModelResult) *float64
-	own    bool // the harness's own threshold, beside §8.5
+	Own    bool // the harness's own threshold, beside §8.5
 }
+
+// Value is the thresholded number of a model's results; nil when it was
+// not measured.
+func (t Threshold) Value(mr *ModelResult) *float64 { return t.value(mr) }
 
 // gated reports whether a suite's verdict applies the thresholds: the
 // gating suite's does, and so does "all" (on its gating tasks).
@@ -56,7 +60,7 @@ func field(class string, f func(*ClassResult) *float64) func(*ModelResult) *floa
 // ownGates lists the harness's own thresholds that t configures, in a
 // fixed order: per class B then C, edits applied, residual P95, invalid
 // share, unchanged share.
-func ownGates(t config.Thresholds) []threshold {
+func ownGates(t config.Thresholds) []Threshold {
 	type gate struct {
 		metric, label, op string
 		limit             *float64
@@ -68,7 +72,7 @@ func ownGates(t config.Thresholds) []threshold {
 		}
 		return nil // 0 applies no gate
 	}
-	var out []threshold
+	var out []Threshold
 	for _, class := range []string{task.ClassB, task.ClassC} {
 		pick := func(b, c *float64) *float64 {
 			if class == task.ClassB {
@@ -85,7 +89,7 @@ func ownGates(t config.Thresholds) []threshold {
 		}
 		for _, g := range gates {
 			if g.limit != nil {
-				out = append(out, threshold{g.metric, class, "class " + class + " " + g.label, g.op, *g.limit, field(class, g.value), true})
+				out = append(out, Threshold{g.metric, class, "class " + class + " " + g.label, g.op, *g.limit, field(class, g.value), true})
 			}
 		}
 	}
@@ -96,10 +100,10 @@ func ownGates(t config.Thresholds) []threshold {
 // fully applied; nil when nothing was scored.
 func editApplied(c *ClassResult) *float64 { return c.EditComplianceRate }
 
-// thresholds lists the §8.5 thresholds in the order of the §8.7 fields.
-func (r *Report) thresholds() []threshold {
+// Checks lists the §8.5 thresholds in the order of the §8.7 fields.
+func (r *Report) Checks() []Threshold {
 	t := r.Thresholds
-	out := []threshold{
+	out := []Threshold{
 		{"class_a_faithfulness", task.ClassA, "class A faithfulness", ">=", t.ClassAFaithfulnessMin, func(m *ModelResult) *float64 { return m.ClassAFaithfulness }, false},
 		{"class_b_median_drift", task.ClassB, "class B median drift", "<=", t.ClassBMedianMax, func(m *ModelResult) *float64 { return m.ClassBMedianDrift }, false},
 		{"class_b_p95_drift", task.ClassB, "class B P95 drift", "<=", t.ClassBP95Max, func(m *ModelResult) *float64 { return m.ClassBP95Drift }, false},
@@ -113,53 +117,53 @@ func (r *Report) thresholds() []threshold {
 	return append(out, ownGates(t)...)
 }
 
-// share reports whether the threshold is on a share of answers (printed as
+// Share reports whether the Threshold is on a share of answers (printed as
 // a percentage) rather than a drift-like number.
-func (t threshold) share() bool { return !strings.HasSuffix(t.metric, "_p95") }
+func (t Threshold) Share() bool { return !strings.HasSuffix(t.Metric, "_p95") }
 
 // defaultLimits are the limits of the thresholds at their defaults (§8.5,
 // and the harness's own gates), by metric.
 func defaultLimits() map[string]float64 {
 	out := map[string]float64{}
-	for _, t := range (&Report{Thresholds: config.Default().Thresholds}).thresholds() {
-		out[t.metric] = t.limit
+	for _, t := range (&Report{Thresholds: config.Default().Thresholds}).Checks() {
+		out[t.Metric] = t.Limit
 	}
 	return out
 }
 
-// custom reports whether the threshold's limit differs from its default:
-// such a threshold is labelled custom wherever it shows, never §8.5.
-func (t threshold) custom() bool {
-	d, ok := defaultLimits()[t.metric]
-	return !ok || d != t.limit
+// Custom reports whether the threshold's limit differs from its default:
+// such a Threshold is labelled custom wherever it shows, never §8.5.
+func (t Threshold) Custom() bool {
+	d, ok := defaultLimits()[t.Metric]
+	return !ok || d != t.Limit
 }
 
-// source is whose threshold it is: custom, the harness's own, or §8.5.
-func (t threshold) source() string {
+// Source is whose Threshold it is: custom, the harness's own, or §8.5.
+func (t Threshold) Source() string {
 	switch {
-	case t.custom():
+	case t.Custom():
 		return SourceCustom
-	case t.own:
+	case t.Own:
 		return SourceHarness
 	}
 	return "§8.5"
 }
 
 // defaultText says what a custom threshold's default is.
-func defaultText(t threshold) string {
-	d, ok := defaultLimits()[t.metric]
+func defaultText(t Threshold) string {
+	d, ok := defaultLimits()[t.Metric]
 	switch {
 	case !ok:
 		return "the harness has no default for it"
-	case t.own:
-		return fmt.Sprintf("the harness's default is %s %s", opSymbol(t.op), num(d))
+	case t.Own:
+		return fmt.Sprintf("the harness's default is %s %s", OpSymbol(t.Op), Num(d))
 	}
-	return fmt.Sprintf("§8.5 says %s %s", opSymbol(t.op), num(d))
+	return fmt.Sprintf("§8.5 says %s %s", OpSymbol(t.Op), Num(d))
 }
 
-// customValues lists every threshold and weight whose configured value
+// customValues lists every Threshold and weight whose configured value
 // differs from its default, by configuration key. It compares the JSON
-// forms, so a threshold or a weight added later is covered without a
+// forms, so a Threshold or a weight added later is covered without a
 // change here; a key absent from one side (omitted as zero) counts as 0.
 func customValues(cfg *config.Config) []Custom {
 	def := config.Default()
@@ -198,19 +202,19 @@ func floatFields(v any) map[string]float64 {
 	return out
 }
 
-// holds reports whether v passes the threshold; a value that was not
+// Holds reports whether v passes the threshold; a value that was not
 // measured does not.
-func (t threshold) holds(v *float64) bool {
+func (t Threshold) Holds(v *float64) bool {
 	if v == nil {
 		return false
 	}
-	if t.op == ">=" {
-		return *v >= t.limit
+	if t.Op == ">=" {
+		return *v >= t.Limit
 	}
-	return *v <= t.limit
+	return *v <= t.Limit
 }
 
-// failures enumerates every reason the verdict fails: each threshold that
+// failures enumerates every reason the verdict fails: each Threshold that
 // does not hold, and each incomplete model.
 func failures(r *Report) []Failure {
 	out := []Failure{}
@@ -223,29 +227,29 @@ func failures(r *Report) []Failure {
 	}
 	for _, model := range r.Models {
 		mr := r.Results[model]
-		for _, t := range r.thresholds() {
+		for _, t := range r.Checks() {
 			if !gated(r.Suite) {
 				break // an informational suite is judged on completeness alone
 			}
-			v := t.value(mr)
-			if t.holds(v) {
+			v := t.Value(mr)
+			if t.Holds(v) {
 				continue
 			}
-			f := Failure{Model: model, Metric: t.metric, Value: v, Op: t.op, Limit: t.limit, Source: t.source()}
+			f := Failure{Model: model, Metric: t.Metric, Value: v, Op: t.Op, Limit: t.Limit, Source: t.Source()}
 			if v == nil {
-				f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.label, unmeasured(mr.Class(t.class)))
+				f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.Label, unmeasured(mr.Class(t.Class)))
 			} else {
-				f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.label, numVs(*v, t.limit), opSymbol(t.op), num(t.limit))
-				if t.own && t.share() {
-					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.label, percent(*v), opSymbol(t.op), percent(t.limit))
+				f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, NumVs(*v, t.Limit), OpSymbol(t.Op), Num(t.Limit))
+				if t.Own && t.Share() {
+					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, Percent(*v), OpSymbol(t.Op), Percent(t.Limit))
 				}
 			}
-			if t.custom() {
+			if t.Custom() {
 				f.Message += fmt.Sprintf(" (a custom threshold: %s)", defaultText(t))
 			}
 			out = append(out, f)
 		}
-		if n, why := incomplete(mr); n > 0 {
+		if n, why := r.Incomplete(model); n > 0 {
 			out = append(out, Failure{
 				Model: model, Metric: MetricIncomplete, Value: ptr(float64(n)), Op: "<=", Limit: 0,
 				Message: fmt.Sprintf("%s: incomplete run: %s; an incomplete run cannot pass", model, why),
@@ -263,25 +267,25 @@ func unmeasured(c *ClassResult) string {
 	return "no answer was scored"
 }
 
-// incomplete counts what makes a model's run incomplete and says what.
-func incomplete(mr *ModelResult) (int, string) {
+// Incomplete counts what makes a model's run incomplete, over every
+// answer the run planned in every part and answer format (Calls) and the
+// judges' votes, and says what.
+func (r *Report) Incomplete(model string) (int, string) {
 	var missing, apiErrors, undecided, judgeErrors int
-	for _, class := range Classes {
-		c := mr.Class(class)
-		if c == nil {
-			continue
+	for _, c := range r.Calls {
+		if c.Model == model {
+			missing += c.Missing
+			apiErrors += c.APIErrors
 		}
-		missing += c.Missing
-		apiErrors += c.APIErrors
-		if c.Judging != nil {
-			undecided += c.Judging.Undecided
-			judgeErrors += c.Judging.JudgeAPIErrors
-		}
+	}
+	if mr := r.Results[model]; mr != nil && mr.ClassA != nil && mr.ClassA.Judging != nil {
+		undecided += mr.ClassA.Judging.Undecided
+		judgeErrors += mr.ClassA.Judging.JudgeAPIErrors
 	}
 	var parts []string
 	add := func(n int, one, many string) {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, one, many)))
+			parts = append(parts, fmt.Sprintf("%d %s", n, Plural(n, one, many)))
 		}
 	}
 	add(missing, "missing transcript", "missing transcripts")
@@ -291,6 +295,18 @@ func incomplete(mr *ModelResult) (int, string) {
 	return missing + apiErrors + judgeErrors + undecided, strings.Join(parts, ", ")
 }
 
+// Planned counts the answers the run planned of a model, in every part and
+// answer format.
+func (r *Report) Planned(model string) int {
+	n := 0
+	for _, c := range r.Calls {
+		if c.Model == model {
+			n += c.Planned
+		}
+	}
+	return n
+}
+
 // warnings lists what qualifies the verdict without deciding it.
 func warnings(r *Report, in Input) []string {
 	out := []string{}
@@ -298,12 +314,12 @@ func warnings(r *Report, in Input) []string {
 		out = append(out, "the manifest records no finish: the run was interrupted or is still running")
 	}
 	if n := len(r.Models); n > 0 && n < 3 {
-		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, plural(n, "model", "models")))
+		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, Plural(n, "model", "models")))
 	}
 	if len(r.Custom) > 0 {
 		var parts []string
 		for _, c := range r.Custom {
-			parts = append(parts, fmt.Sprintf("%s %s (default %s)", c.Key, num(c.Value), num(c.Default)))
+			parts = append(parts, fmt.Sprintf("%s %s (default %s)", c.Key, Num(c.Value), Num(c.Default)))
 		}
 		out = append(out, fmt.Sprintf("custom configuration: %s; the verdict is not the §8.5 verdict", strings.Join(parts, ", ")))
 	}
@@ -311,7 +327,7 @@ func warnings(r *Report, in Input) []string {
 		out = append(out, fmt.Sprintf("partial run (%s): %d of the suite's %d tasks", r.Partial, r.Tasks, r.Partial.Of))
 	}
 	if !gated(r.Suite) {
-		out = append(out, fmt.Sprintf("suite %s is informational: no §8.5 threshold applies, and the verdict says only whether the run is complete; the gating verdict comes from the gating suite", r.Suite))
+		out = append(out, fmt.Sprintf("suite %s is informational: no §8.5 Threshold applies, and the verdict says only whether the run is complete; the gating verdict comes from the gating suite", r.Suite))
 	}
 	if r.Repeats < 2 {
 		out = append(out, "one repeat per task: inter-run noise is not measured (run with --repeats 3 to measure it)")
@@ -323,15 +339,15 @@ func warnings(r *Report, in Input) []string {
 		}
 	}
 	for _, model := range r.Models {
-		out = append(out, modelWarnings(model, r.Results[model])...)
+		out = append(out, modelWarnings(model, r.Results[model], gated(r.Suite))...)
 	}
-	return out
+	return append(out, costWarnings(r)...)
 }
 
 // modelWarnings qualify one model's numbers: determinism it lacks, more
 // than one provider, and per class too few documents, cut-off answers,
 // unknown costs and ungrounded judge votes.
-func modelWarnings(model string, mr *ModelResult) []string {
+func modelWarnings(model string, mr *ModelResult, gates bool) []string {
 	var out []string
 	if d := mr.Determinism; d != nil && len(d.Lacking) > 0 {
 		out = append(out, fmt.Sprintf("%s: does not support %s (not sent): its numbers are not reproducible call for call; --repeats N measures the noise", model, strings.Join(d.Lacking, " or ")))
@@ -343,7 +359,28 @@ func modelWarnings(model string, mr *ModelResult) []string {
 		out = append(out, fmt.Sprintf("%s: answers were served by %d providers (%s): pin one with model_settings.provider in harness.yaml", model, len(mr.Providers), strings.Join(slices.Sorted(maps.Keys(mr.Providers)), ", ")))
 	}
 	for _, class := range Classes {
-		out = append(out, classWarnings(model, class, mr.Class(class))...)
+		if c := mr.Class(class); c != nil || gates {
+			out = append(out, classWarnings(model, class, c)...)
+		}
+	}
+	return out
+}
+
+// costWarnings says, per model, how many calls of every part and format
+// have no reported cost.
+func costWarnings(r *Report) []string {
+	var out []string
+	for _, model := range r.Models {
+		unknown, calls := 0, 0
+		for _, c := range r.Calls {
+			if c.Model == model {
+				unknown += c.Cost.Unknown
+				calls += c.Scored + c.APIErrors
+			}
+		}
+		if unknown > 0 {
+			out = append(out, fmt.Sprintf("%s: cost unknown for %d of %d calls; the cost leaves them out", model, unknown, calls))
+		}
 	}
 	return out
 }
@@ -358,29 +395,26 @@ func classWarnings(model, class string, c *ClassResult) []string {
 		out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
 	}
 	if c.CutOffReasoning > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, plural(c.CutOffReasoning, "answer", "answers")))
+		out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, Plural(c.CutOffReasoning, "answer", "answers")))
 	}
 	if c.CutOffOutput > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, plural(c.CutOffOutput, "answer was", "answers were")))
-	}
-	if c.Cost.Unknown > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: cost unknown for %d of %d calls; the cost leaves them out", model, class, c.Cost.Unknown, c.Scored+c.APIErrors))
+		out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, Plural(c.CutOffOutput, "answer was", "answers were")))
 	}
 	if j := c.Judging; j != nil && j.Votes.Ungrounded > 0 {
-		out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
+		out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, Plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
 	}
 	return out
 }
 
 // num formats a number for people: 4 decimals, trailing zeros dropped.
-func num(v float64) string {
+func Num(v float64) string {
 	return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(v, 'f', 4, 64), "0"), ".")
 }
 
 // numVs formats v beside limit: as num, unless that would print a failing
 // value as the limit itself; then in full.
-func numVs(v, limit float64) string {
-	if s := num(v); s != num(limit) || v == limit {
+func NumVs(v, limit float64) string {
+	if s := Num(v); s != Num(limit) || v == limit {
 		return s
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)

@@ -56,29 +56,32 @@ type Suite struct {
 	// report's per-class results (the §8.7 numbers).
 	Parts   []string
 	Classes string
-	// Section names the report section a part's tasks add beside the
-	// classes: "natural" (the classes again, as information), "size" (rows
-	// per rung and position), "relay" (rows per step), or "" for none.
-	Section string
+	// Section is how the report shows the suite's answers as a part of a
+	// run (rows per class, rung and position, or step, and per answer
+	// format); nil for a suite made only of other suites.
+	Section *Section
 }
 
-// All is the table, in the order of the --suite help.
+// Table is the table, in the order of the --suite help.
 var Table = []*Suite{
 	{Name: Gating, Gates: true, Help: "§8: the corpus, the verdict", Build: gating,
-		Parts: []string{Gating}, Classes: Gating},
+		Parts: []string{Gating}, Classes: Gating, Section: gatingSection},
 	{Name: Natural, Help: "the same changes asked for as an editor would", Build: func(c *task.Set, _ transcript.Inputs) (*task.Set, error) { return natural(c), nil },
-		Parts: []string{Natural}, Classes: Natural, Section: "natural"},
+		Parts: []string{Natural}, Classes: Natural, Section: naturalSection},
 	{Name: Size, Help: "the size ladder", Flags: []string{"rungs"}, FitsOutput: true, Build: size,
-		Parts: []string{Size}, Classes: Size, Section: "size"},
+		Parts: []string{Size}, Classes: Size, Section: sizeSection},
 	{Name: Relay, Help: "chains of edits", Flags: []string{"steps"}, Build: chains,
-		Parts: []string{Relay}, Classes: Relay, Section: "relay"},
+		Parts: []string{Relay}, Classes: Relay, Section: relaySection},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
 		Parts: []string{Gating, Natural, Relay}, Classes: Gating},
 }
 
 // A Part is one suite a run holds tasks of, and the report section its
-// tasks add beside the classes ("" for none).
-type Part struct{ Name, Section string }
+// answers make.
+type Part struct {
+	Name    string
+	Section *Section
+}
 
 // PartsOf returns the parts of a run of the suite of a name, in table
 // order of its Parts.
@@ -112,7 +115,7 @@ func PerDocument(name string) bool {
 		return false
 	}
 	c, _ := Lookup(s.Classes)
-	return c.Section == "" || c.Section == "natural"
+	return c.Section == nil || c.Section.Chart == ""
 }
 
 // Names lists the suites' names in table order.

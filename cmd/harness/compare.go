@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/compare"
 )
 
 // cmdCompare compares two JSON reports in the manner of benchstat.
@@ -12,7 +12,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlagSet("compare", "compare [--format text|md|json] OLD.json NEW.json", `
 		harness compare reports/20261101T000000Z.json reports/20261122T101500Z.json
 		harness compare --format md reports/old.json reports/new.json >> "$GITHUB_STEP_SUMMARY"`, stderr)
-	format := fs.String("format", "text", "text (aligned columns), md (Markdown tables, for pull requests) or json (the report.Comparison struct, for scripts)")
+	format := fs.String("format", "text", "text (aligned columns), md (Markdown tables, for pull requests) or json (the compare.Comparison struct, for scripts)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -22,7 +22,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format != "text" && *format != "md" && *format != "json" {
 		return usageError("compare: --format is text, md or json, not %q", *format)
 	}
-	c, err := report.CompareFiles(fs.Arg(0), fs.Arg(1))
+	c, err := compare.CompareFiles(fs.Arg(0), fs.Arg(1))
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/trend"
 )
 
 // cmdTrend follows the headline numbers of any number of JSON reports in
@@ -26,7 +27,7 @@ func cmdTrend(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	tr := report.Trend(reps, fs.Args())
+	tr := trend.Of(reps, fs.Args())
 	if *htmlOut != "" {
 		if err := transcript.WriteAtomic(*htmlOut, tr.WriteHTML); err != nil {
 			return err

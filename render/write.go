@@ -1,9 +1,11 @@
-package report
+package render
 
 import (
 	"fmt"
 	"io"
 	"path/filepath"
+
+	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -11,7 +13,7 @@ import (
 // WriteAll writes dir/<run-id>.json, .md, .html, .csv (WriteCSV) and
 // .junit.xml (the report as CI test results), each atomically (a reader
 // never sees half a report), and returns their paths in that order.
-func WriteAll(dir string, r *Report, in Input) ([]string, error) {
+func WriteAll(dir string, r *report.Report, in Input) ([]string, error) {
 	if r.RunID == "" {
 		return nil, fmt.Errorf("writing report: the report has no run id")
 	}
@@ -19,7 +21,7 @@ func WriteAll(dir string, r *Report, in Input) ([]string, error) {
 		ext   string
 		write func(io.Writer) error
 	}{
-		{".json", func(w io.Writer) error { return WriteJSON(w, r) }},
+		{".json", func(w io.Writer) error { return report.WriteJSON(w, r) }},
 		{".md", func(w io.Writer) error { return WriteMarkdown(w, r) }},
 		{".html", func(w io.Writer) error { return WriteHTML(w, r, in) }},
 		{".csv", func(w io.Writer) error { return WriteCSV(w, in) }},

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"cmp"
@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/report"
+
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -98,7 +100,7 @@ func newChart(id, caption, xTitle, yTitle string) chart {
 func (c *chart) yScale(top float64) {
 	c.top = top
 	for _, v := range []float64{0, top / 2, top} {
-		c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(v) + 4), Label: num(v)})
+		c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(v) + 4), Label: report.Num(v)})
 	}
 }
 
@@ -138,8 +140,8 @@ func (c *chart) mark(shape, class string, x, y float64, href, title string) {
 
 // sharedTops is, per class, the top of the value axis shared by every
 // model's panel: 1 for faithfulness; for drift the largest document drift
-// and threshold of any model, with a margin, at most 1.
-func sharedTops(r *Report) map[string]float64 {
+// and Threshold of any model, with a margin, at most 1.
+func sharedTops(r *report.Report) map[string]float64 {
 	tops := map[string]float64{task.ClassA: 1}
 	for _, class := range []string{task.ClassB, task.ClassC} {
 		top := 0.0
@@ -148,9 +150,9 @@ func sharedTops(r *Report) map[string]float64 {
 				top = math.Max(top, *c.MaxDrift)
 			}
 		}
-		for _, t := range r.thresholds() {
-			if t.class == class && !t.own && gated(r.Suite) {
-				top = math.Max(top, t.limit)
+		for _, t := range r.Checks() {
+			if t.Class == class && !t.Own && !r.Informational() {
+				top = math.Max(top, t.Limit)
 			}
 		}
 		tops[class] = niceTop(top)
@@ -167,7 +169,7 @@ func niceTop(v float64) float64 {
 // newPlot is the chart of one (model, class): one mark per document (a
 // dot at its drift, or a bar of its faithfulness) and horizontal lines
 // for the median, the P95 and the thresholds.
-func newPlot(r *Report, model string, c *ClassResult, top float64) chart {
+func newPlot(r *report.Report, model string, c *report.ClassResult, top float64) chart {
 	id := fmt.Sprintf("plot-%s-%s", transcript.Slug(model), c.Class)
 	yTitle := "drift (0 = as expected)"
 	if c.Class == task.ClassA {
@@ -188,10 +190,10 @@ func newPlot(r *Report, model string, c *ClassResult, top float64) chart {
 			if d.Faithful != nil {
 				y := p.y(*d.Faithful)
 				p.Bars = append(p.Bars, plotMark{X: f1(cx - step*0.35), Y: f1(y), W: f1(step * 0.7), H: f1(p.y1f - y),
-					Href: href, Title: fmt.Sprintf("%s: faithful %s", d.TaskID, num(*d.Faithful))})
+					Href: href, Title: fmt.Sprintf("%s: faithful %s", d.TaskID, report.Num(*d.Faithful))})
 			}
 		} else if d.Drift != nil {
-			p.mark("circle", "doc", cx, p.y(*d.Drift), href, fmt.Sprintf("%s: drift %s", d.TaskID, num(*d.Drift)))
+			p.mark("circle", "doc", cx, p.y(*d.Drift), href, fmt.Sprintf("%s: drift %s", d.TaskID, report.Num(*d.Drift)))
 		}
 		if i%5 == 0 || i == n-1 {
 			doc, _, _ := strings.Cut(d.TaskID, "-")
@@ -206,7 +208,7 @@ func newPlot(r *Report, model string, c *ClassResult, top float64) chart {
 		p.Legend = append(p.Legend, legendItem{Kind: "circle", Class: "doc", Label: "a document's drift, mean over repeats (click for its transcript)"},
 			legendItem{Kind: "line", Class: "median", Label: "median"}, legendItem{Kind: "line", Class: "p95", Label: "P95"})
 	}
-	if gated(r.Suite) {
+	if !r.Informational() {
 		p.Legend = append(p.Legend, legendItem{Kind: "line", Class: "threshold", Label: "§8.5 threshold"})
 	}
 	return p
@@ -217,21 +219,21 @@ type lineSpec struct {
 	class, label string
 }
 
-func plotLines(r *Report, c *ClassResult) []lineSpec {
+func plotLines(r *report.Report, c *report.ClassResult) []lineSpec {
 	var ls []lineSpec
-	for _, t := range r.thresholds() {
+	for _, t := range r.Checks() {
 		// The harness's own thresholds are on edit compliance, not on the
 		// plotted drift or faithfulness; an informational suite has none.
-		if t.class == c.Class && !t.own && gated(r.Suite) {
-			ls = append(ls, lineSpec{t.limit, "threshold", fmt.Sprintf("limit %s %s", opSymbol(t.op), num(t.limit))})
+		if t.Class == c.Class && !t.Own && !r.Informational() {
+			ls = append(ls, lineSpec{t.Limit, "threshold", fmt.Sprintf("limit %s %s", report.OpSymbol(t.Op), report.Num(t.Limit))})
 		}
 	}
 	switch {
 	case c.Class == task.ClassA && c.Faithfulness != nil:
-		ls = append(ls, lineSpec{*c.Faithfulness, "median", "faithful " + num(*c.Faithfulness)})
+		ls = append(ls, lineSpec{*c.Faithfulness, "median", "faithful " + report.Num(*c.Faithfulness)})
 	case c.MedianDrift != nil:
-		ls = append(ls, lineSpec{*c.MedianDrift, "median", "median " + num(*c.MedianDrift)},
-			lineSpec{*c.P95Drift, "p95", "P95 " + num(*c.P95Drift)})
+		ls = append(ls, lineSpec{*c.MedianDrift, "median", "median " + report.Num(*c.MedianDrift)},
+			lineSpec{*c.P95Drift, "p95", "P95 " + report.Num(*c.P95Drift)})
 	}
 	return ls
 }
@@ -272,46 +274,64 @@ func placeLabels(ls []lineSpec, y func(float64) float64, lo, hi float64) []plotL
 	return out
 }
 
-// newSizePlots are the size ladder's charts, one per model: per rung, its
-// median and P95 drift against the document's size on a log axis, and
-// its cost as bars on a right axis when any answer's cost was reported.
-// Every model's chart has the same axes.
-func newSizePlots(r *Report) []chart {
-	var all []SizeRow
-	for _, row := range r.Size {
-		if row.Position == PositionAll {
-			all = append(all, row)
+// byModelFormat splits a section's rows (those keep picks) per model and
+// answer format, in row order: one chart each.
+func byModelFormat(sec report.Section, keep func(report.Row) bool) [][]report.Row {
+	var out [][]report.Row
+	at := map[[2]string]int{}
+	for _, row := range sec.Rows {
+		if !keep(row) {
+			continue
 		}
-	}
-	if len(all) == 0 {
-		return nil
-	}
-	lo, hi, top, maxCost := math.Inf(1), math.Inf(-1), 0.0, 0.0
-	for _, row := range all {
-		b := math.Log(float64(max(row.Bytes, 1)))
-		lo, hi = math.Min(lo, b), math.Max(hi, b)
-		if row.P95Drift != nil {
-			top = math.Max(top, *row.P95Drift)
+		k := [2]string{row.Model, row.Format}
+		i, ok := at[k]
+		if !ok {
+			i = len(out)
+			at[k] = i
+			out = append(out, nil)
 		}
-		maxCost = math.Max(maxCost, row.Cost)
-	}
-	var out []chart
-	for _, m := range r.Models {
-		var rows []SizeRow
-		for _, row := range all {
-			if row.Model == m {
-				rows = append(rows, row)
-			}
-		}
-		if len(rows) > 0 {
-			out = append(out, sizePlotOf(m, rows, lo, hi, niceTop(top), maxCost))
-		}
+		out[i] = append(out[i], row)
 	}
 	return out
 }
 
-func sizePlotOf(model string, rows []SizeRow, lo, hi, top, maxCost float64) chart {
-	p := newChart("size-"+transcript.Slug(model), model+": drift and cost against document size", "document size (KiB, log scale)", "drift (0 = as expected)")
+// chartName is a chart's subject: the model, and the format in a run of
+// several.
+func chartName(sec report.Section, row report.Row) string {
+	if sec.Formats {
+		return row.Model + ", " + row.Format
+	}
+	return row.Model
+}
+
+// newSizePlots are the charts of a section compared by document size,
+// one per model (and format): per total row (a rung), its median and P95
+// drift against the document's size on a log axis, and its cost as bars
+// on a right axis when any answer's cost was reported. Every chart has
+// the same axes.
+func newSizePlots(sec report.Section) []chart {
+	groups := byModelFormat(sec, func(row report.Row) bool { return row.Total })
+	lo, hi, top, maxCost := math.Inf(1), math.Inf(-1), 0.0, 0.0
+	for _, rows := range groups {
+		for _, row := range rows {
+			b := math.Log(float64(max(row.DocumentBytes, 1)))
+			lo, hi = math.Min(lo, b), math.Max(hi, b)
+			if row.P95Drift != nil {
+				top = math.Max(top, *row.P95Drift)
+			}
+			maxCost = math.Max(maxCost, row.Cost.USD)
+		}
+	}
+	var out []chart
+	for _, rows := range groups {
+		out = append(out, sizePlotOf(sec, rows, lo, hi, niceTop(top), maxCost))
+	}
+	return out
+}
+
+func sizePlotOf(sec report.Section, rows []report.Row, lo, hi, top, maxCost float64) chart {
+	name := chartName(sec, rows[0])
+	p := newChart("size-"+transcript.Slug(name), name+": drift and cost against document size", "document size (KiB, log scale)", "drift (0 = as expected)")
 	p.yScale(top)
 	x := func(bytes int) float64 {
 		if hi == lo {
@@ -322,18 +342,18 @@ func sizePlotOf(model string, rows []SizeRow, lo, hi, top, maxCost float64) char
 	}
 	var median, p95 []string
 	for i, row := range rows {
-		cx := x(row.Bytes)
-		p.xTick(cx, kib(row.Bytes), row.Rung, i == len(rows)-1)
+		cx, label := x(row.DocumentBytes), strings.Join(nonTotal(row.Labels), " ")
+		p.xTick(cx, kib(row.DocumentBytes), label, i == len(rows)-1)
 		if maxCost > 0 {
-			h := (p.y1f - p.y0f) * row.Cost / maxCost
+			h := (p.y1f - p.y0f) * row.Cost.USD / maxCost
 			p.Bars = append(p.Bars, plotMark{X: f1(cx - 9), Y: f1(p.y1f - h), W: "18", H: f1(h),
-				Title: fmt.Sprintf("%s: cost $%.4f, %d output tokens", row.Rung, row.Cost, row.OutputTokens)})
+				Title: fmt.Sprintf("%s: cost $%.4f, %d output tokens", label, row.Cost.USD, row.Tokens.Completion)})
 		}
 		if row.MedianDrift == nil {
 			continue
 		}
-		title := fmt.Sprintf("%s (%d bytes): median drift %s, P95 %s, edits applied %s, lossless %s, %d invalid, %d cut off", row.Rung, row.Bytes,
-			num(*row.MedianDrift), numOr(row.P95Drift, "n/a"), percentOr(row.EditsApplied), percentOr(row.Lossless), row.Invalid, row.CutOff)
+		title := fmt.Sprintf("%s (%d bytes): median drift %s, P95 %s, edits applied %s, lossless %s, %d invalid, %d cut off", label, row.DocumentBytes,
+			report.Num(*row.MedianDrift), report.NumOr(row.P95Drift, "n/a"), report.PercentOr(row.EditsApplied), report.PercentOr(row.Lossless), row.Invalid, row.CutOff)
 		p.mark("circle", "median", cx, p.y(*row.MedianDrift), "", title)
 		median = append(median, f1(cx)+","+f1(p.y(*row.MedianDrift)))
 		if row.P95Drift != nil {
@@ -351,6 +371,17 @@ func sizePlotOf(model string, rows []SizeRow, lo, hi, top, maxCost float64) char
 	return p
 }
 
+// nonTotal is a total row's labels without the total's own.
+func nonTotal(labels []string) []string {
+	var out []string
+	for _, l := range labels {
+		if l != suites.Total {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
 // kib formats a byte count in KiB for an axis.
 func kib(b int) string {
 	v := float64(b) / 1024
@@ -360,51 +391,44 @@ func kib(b int) string {
 	return strconv.FormatFloat(v, 'f', 0, 64) + " KiB"
 }
 
-// newRelayPlots are the relay's charts, one per model, with one y-scale:
-// every chain's drift at every step, forward edits (B, C) as circles and
-// inverse ones (C⁻¹, B⁻¹) as triangles of another colour, the median per
-// step joined by a line, and its bootstrap interval as a band.
-func newRelayPlots(r *Report, in Input) []chart {
+// newStepPlots are the charts of a section of steps, one per model (and
+// format), with one y-scale: every chain's drift at every step, forward
+// edits as circles and inverse ones (suites.Section.Inverse) as triangles
+// of another colour, the median per step joined by a line, and its
+// bootstrap interval as a band.
+func newStepPlots(suite string, sec report.Section, in Input) []chart {
+	inverse := func(suites.Key) bool { return false }
+	if s := suites.SectionOf(suite, sec.Part); s != nil && s.Inverse != nil {
+		inverse = s.Inverse
+	}
 	// The scale reaches the largest chain drift, so that no mark is
 	// clamped.
 	top := 0.0
 	for _, s := range in.Scores {
-		if s.Step > 0 {
+		if s.Step > 0 && s.Suite == sec.Part {
 			if d, scored := s.Drift(); scored {
 				top = math.Max(top, d)
 			}
 		}
 	}
 	var out []chart
-	for _, m := range r.Models {
-		var rows []RelayStep
-		for _, s := range r.Relay {
-			if s.Model == m {
-				rows = append(rows, s)
-			}
-		}
-		if len(rows) > 0 {
-			out = append(out, relayPlotOf(m, rows, in, niceTop(top)))
-		}
+	for _, rows := range byModelFormat(sec, func(report.Row) bool { return true }) {
+		out = append(out, stepPlotOf(sec, rows, in, niceTop(top), inverse))
 	}
 	return out
 }
 
-// inverse reports whether a relay edit undoes an earlier one.
-func inverse(edit string) bool { return strings.HasSuffix(edit, "⁻¹") }
-
-func relayPlotOf(model string, rows []RelayStep, in Input, top float64) chart {
-	p := newChart("relay-"+transcript.Slug(model), model+": drift against step", "step (edit asked for; ↺ expects the source)", "drift (0 = as expected)")
+func stepPlotOf(sec report.Section, rows []report.Row, in Input, top float64, inverse func(suites.Key) bool) chart {
+	name := chartName(sec, rows[0])
+	p := newChart("steps-"+transcript.Slug(name), name+": drift against step", "step (edit asked for; ↺ expects the source)", "drift (0 = as expected)")
 	p.yScale(top)
 	n := rows[len(rows)-1].Step
 	x := func(step int) float64 { return p.x0f + (p.x1f-p.x0f)*(float64(step)-0.5)/float64(n) }
 	var median, upper, lower []string
+	label := map[int]string{}
 	for i, row := range rows {
-		edit := row.Edit
-		if row.RoundTrip {
-			edit += " ↺"
-		}
-		p.xTick(x(row.Step), strconv.Itoa(row.Step), edit, i == len(rows)-1)
+		label[row.Step] = strings.Join(row.Labels[1:], " ")
+		p.xTick(x(row.Step), strconv.Itoa(row.Step), strings.Join(append(row.Labels[1:], roundTripMark(row.Labels[0])), " "), i == len(rows)-1)
 		if row.MedianDrift == nil {
 			continue
 		}
@@ -420,25 +444,25 @@ func relayPlotOf(model string, rows []RelayStep, in Input, top float64) chart {
 	p.Polylines = []polyline{{"median", strings.Join(median, " ")}}
 	type dot struct {
 		href, title string
-		step        int
+		key         suites.Key
 		d           float64
 	}
 	var dots []dot
 	for _, s := range in.Scores {
-		doc, step := s.Chain, s.Step
 		d, scored := s.Drift()
-		if step == 0 || s.Model != model || !scored {
+		if s.Step == 0 || s.Model != rows[0].Model || s.Suite != sec.Part || !scored || cmp.Or(s.Format, rows[0].Format) != rows[0].Format {
 			continue
 		}
-		dots = append(dots, dot{"#" + anchor(s.Model, s.TaskID, s.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", doc, s.Repeat, step, relay.Edits[(step-1)%4], num(d)), step, d})
+		dots = append(dots, dot{"#" + anchor(s.Model, s.TaskID, s.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", s.Chain, s.Repeat, s.Step, label[s.Step], report.Num(d)),
+			suites.Key{Model: s.Model, Part: s.Suite, Step: s.Step}, d})
 	}
 	slices.SortStableFunc(dots, func(a, b dot) int { return cmp.Compare(a.href, b.href) })
 	for _, d := range dots {
 		shape, class := "circle", "forward"
-		if inverse(relay.Edits[(d.step-1)%4]) {
+		if inverse(d.key) {
 			shape, class = "triangle", "inverse"
 		}
-		p.mark(shape, class, x(d.step), p.y(d.d), d.href, d.title)
+		p.mark(shape, class, x(d.key.Step), p.y(d.d), d.href, d.title)
 	}
 	p.Legend = []legendItem{
 		{Kind: "circle", Class: "forward", Label: "a chain at a forward step (B, C; click for its transcript)"},
@@ -448,4 +472,12 @@ func relayPlotOf(model string, rows []RelayStep, in Input, top float64) chart {
 		{Kind: "symbol", Symbol: "↺", Label: "the step expects the source itself"},
 	}
 	return p
+}
+
+// roundTripMark is the ↺ of a step label that has one ("4 ↺"), or "".
+func roundTripMark(step string) string {
+	if _, mark, ok := strings.Cut(step, " "); ok {
+		return mark
+	}
+	return ""
 }

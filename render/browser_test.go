@@ -4,7 +4,7 @@
 // see; make test runs it in a go test of its own without -race (and says
 // whether it ran), so the race run does not pay for it twice.
 
-package report
+package render
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/suites"
 	"github.com/chromedp/chromedp"
@@ -68,7 +70,7 @@ func TestBrowser(t *testing.T) {
 	for _, suite := range []string{suites.Size, suites.Relay} {
 		in := suiteInput(suite)
 		var buf bytes.Buffer
-		if err := WriteHTML(&buf, Build(in), in); err != nil {
+		if err := WriteHTML(&buf, report.Build(in), in); err != nil {
 			t.Fatal(err)
 		}
 		pages[suite] = filepath.Join(t.TempDir(), suite+".html")

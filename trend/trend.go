@@ -1,4 +1,4 @@
-package report
+package trend
 
 import (
 	"bufio"
@@ -12,35 +12,39 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/compare"
+	"bendscript.com/round-trip-harness/render"
+	"bendscript.com/round-trip-harness/report"
+
 	"bendscript.com/round-trip-harness/task"
 )
 
-// TrendReport is the headline numbers of any number of reports in date
+// Report is the headline numbers of any number of reports in date
 // order, per model, suite and class, each change from the previous report
 // marked by the paired tests of Compare: the signed-rank test on the
 // per-document values and McNemar's exact test on the lossless answers.
-type TrendReport struct {
+type Report struct {
 	// Reports are the reports in date order (ran_at, then the order
 	// given).
-	Reports []Side
+	Reports []compare.Side
 	// Series are the (model, suite, class) rows, in the order they first
 	// appear.
-	Series []TrendSeries
+	Series []Series
 	// Notes qualify the trend: reports that differ in metric version,
 	// weights, corpus or prompts from the one before.
 	Notes []string
 }
 
-// TrendSeries is one (model, suite, class) across the reports.
-type TrendSeries struct {
+// Series is one (model, suite, class) across the reports.
+type Series struct {
 	Model, Suite, Class string
 	// Points are one per report holding the series, in date order.
-	Points []TrendPoint
+	Points []Point
 }
 
-// TrendPoint is one report's numbers of a series.
-type TrendPoint struct {
-	// Report indexes TrendReport.Reports.
+// Point is one report's numbers of a series.
+type Point struct {
+	// Report indexes Report.Reports.
 	Report int
 	// Median and P95 drift, lossless share and edits applied (B, C), or
 	// Faithfulness (A); Cost the known cost in USD.
@@ -56,43 +60,46 @@ type TrendPoint struct {
 	LosslessP      float64
 }
 
-// Trend orders the reports by date and follows every (model, suite,
+// Of orders the reports by date and follows every (model, suite,
 // class) through them.
-func Trend(reports []*Report, names []string) *TrendReport {
+func Of(reports []*report.Report, names []string) *Report {
 	order := make([]int, len(reports))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(reports[a].RanAt, reports[b].RanAt) })
-	tr := &TrendReport{}
+	tr := &Report{}
 	type key struct{ model, suite, class string }
 	var keys []key
-	at := map[key]map[int]*ClassResult{}
-	add := func(k key, i int, c *ClassResult) {
+	at := map[key]map[int]*report.ClassResult{}
+	add := func(k key, i int, c *report.ClassResult) {
 		if c == nil {
 			return
 		}
 		if at[k] == nil {
-			at[k] = map[int]*ClassResult{}
+			at[k] = map[int]*report.ClassResult{}
 			keys = append(keys, k)
 		}
 		at[k][i] = c
 	}
 	for i, ri := range order {
 		r := reports[ri]
-		tr.Reports = append(tr.Reports, sideOf(r, names[ri]))
+		tr.Reports = append(tr.Reports, compare.SideOf(r, names[ri]))
 		if i > 0 {
-			for _, n := range provenanceNotes(reports[order[i-1]], r) {
+			for _, n := range compare.ProvenanceNotes(reports[order[i-1]], r) {
 				tr.Notes = append(tr.Notes, fmt.Sprintf("%s against %s: %s", names[ri], names[order[i-1]], n))
 			}
 		}
 		for _, m := range r.Models {
-			for _, class := range Classes {
+			for _, class := range report.Classes {
 				add(key{m, r.Suite, class}, i, r.Results[m].Class(class))
 			}
-			if nr, part := r.Natural[m], beside(r.Suite, sectionNatural); nr != nil && part != "" {
-				add(key{m, part, task.ClassB}, i, nr.ClassB)
-				add(key{m, part, task.ClassC}, i, nr.ClassC)
+		}
+		for _, sec := range r.Sections {
+			for _, row := range sec.Rows {
+				if sec.Limits && !sec.Formats && row.Class != "" {
+					add(key{row.Model, row.Part, row.Class}, i, compare.AsClass(row.Class, row))
+				}
 			}
 		}
 	}
@@ -105,18 +112,18 @@ func Trend(reports []*Report, names []string) *TrendReport {
 // series is one (model, suite, class) across the reports (at holds its
 // class result per report index, in date order), each point compared
 // with the one before it.
-func series(model, suite, class string, n int, at map[int]*ClassResult) TrendSeries {
-	s := TrendSeries{Model: model, Suite: suite, Class: class}
-	var prev *ClassResult
+func series(model, suite, class string, n int, at map[int]*report.ClassResult) Series {
+	s := Series{Model: model, Suite: suite, Class: class}
+	var prev *report.ClassResult
 	for i := range n {
 		c := at[i]
 		if c == nil {
 			continue
 		}
-		p := TrendPoint{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.LosslessRate,
+		p := Point{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.LosslessRate,
 			Edits: c.EditComplianceRate, Faithfulness: c.Faithfulness}
 		if prev != nil {
-			row, _ := compareClass(model, class, prev, c)
+			row, _ := compare.Class(model, class, prev, c)
 			p.Change, p.P = row.Change, row.P
 			if class != task.ClassA {
 				p.LosslessChange, p.LosslessP = row.LosslessChange, row.LosslessP
@@ -137,51 +144,49 @@ func changeText(change string, p float64) string {
 }
 
 // trendTable lays out one series as a table: one row per report.
-func (s TrendSeries) table(tr *TrendReport) table {
+func (s Series) table(tr *Report) render.Table {
 	if s.Class == task.ClassA {
-		t := table{header: []string{"report", "ran at", "faithfulness", "cost (USD)", "vs previous"}}
+		t := render.Table{Head: []string{"report", "ran at", "faithfulness", "cost (USD)", "vs previous"}}
 		for _, p := range s.Points {
 			r := tr.Reports[p.Report]
-			t.rows = append(t.rows, []string{r.RunID, r.RanAt, numOr(p.Faithfulness, "n/a"), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P)})
+			t.Add(r.RunID, r.RanAt, report.NumOr(p.Faithfulness, "n/a"), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P))
 		}
 		return t
 	}
-	t := table{header: []string{"report", "ran at", "median drift", "P95 drift", "lossless", "edits applied", "cost (USD)", "drift vs previous", "lossless vs previous"}}
+	t := render.Table{Head: []string{"report", "ran at", "median drift", "P95 drift", "lossless", "edits applied", "cost (USD)", "drift vs previous", "lossless vs previous"}}
 	for _, p := range s.Points {
 		r := tr.Reports[p.Report]
-		t.rows = append(t.rows, []string{r.RunID, r.RanAt, numOr(p.Median, "n/a"), numOr(p.P95, "n/a"), percentOr(p.Lossless),
-			percentOr(p.Edits), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P), changeText(p.LosslessChange, p.LosslessP)})
+		t.Add(r.RunID, r.RanAt, report.NumOr(p.Median, "n/a"), report.NumOr(p.P95, "n/a"), report.PercentOr(p.Lossless),
+			report.PercentOr(p.Edits), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P), changeText(p.LosslessChange, p.LosslessP))
 	}
 	return t
 }
 
 // WriteMarkdown writes the trend as Markdown: the reports, then per
 // model, suite and class a table of its numbers report by report.
-func (tr *TrendReport) WriteMarkdown(w io.Writer) error {
+func (tr *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "## Trend over %d %s\n\n", len(tr.Reports), plural(len(tr.Reports), "report", "reports"))
-	fmt.Fprintf(bw, "Each change from the previous report is marked better, worse or ~ (no significant change at p < %s) by the paired tests of `harness compare`: the signed-rank test on the documents' drift or faithfulness, the exact test on the lossless answers.\n\n", num(Alpha))
+	fmt.Fprintf(bw, "## Trend over %d %s\n\n", len(tr.Reports), report.Plural(len(tr.Reports), "report", "reports"))
+	fmt.Fprintf(bw, "Each change from the previous report is marked better, worse or ~ (no significant change at p < %s) by the paired tests of `harness compare`: the signed-rank test on the documents' drift or faithfulness, the exact test on the lossless answers.\n\n", report.Num(compare.Alpha))
 	fmt.Fprintf(bw, "| # | report | run | ran at | metric |\n|---:|---|---|---|---|\n")
 	for i, r := range tr.Reports {
-		fmt.Fprintf(bw, "| %d | %s | %s | %s | %s |\n", i+1, code(r.Name), code(r.RunID), mdText(r.RanAt), mdText(r.MetricVersion))
+		fmt.Fprintf(bw, "| %d | %s | %s | %s | %s |\n", i+1, render.Code(r.Name), render.Code(r.RunID), render.MDText(r.RanAt), render.MDText(r.MetricVersion))
 	}
 	for _, s := range tr.Series {
-		fmt.Fprintf(bw, "\n### %s · %s · class %s\n\n", code(s.Model), mdText(s.Suite), s.Class)
+		fmt.Fprintf(bw, "\n### %s · %s · class %s\n\n", render.Code(s.Model), render.MDText(s.Suite), s.Class)
 		t := s.table(tr)
-		fmt.Fprintf(bw, "| %s |\n|---|---|%s\n", strings.Join(t.header, " | "), strings.Repeat("---:|", len(t.header)-2))
-		for _, row := range t.rows {
-			row = slices.Clone(row)
-			row[0] = code(row[0])
-			for i := 1; i < len(row); i++ {
-				row[i] = mdText(row[i])
+		t.MDAlign = "|---|---|" + strings.Repeat("---:|", len(t.Head)-2)
+		for _, row := range t.Rows {
+			for i := 1; i < len(row.Cells); i++ {
+				row.Cells[i].Free = true // a run id and a time the report holds
 			}
-			fmt.Fprintf(bw, "| %s |\n", strings.Join(row, " | "))
 		}
+		render.WriteMarkdownTable(bw, t)
 	}
 	if len(tr.Notes) > 0 {
 		fmt.Fprintln(bw)
 		for i, n := range tr.Notes {
-			fmt.Fprintf(bw, "%d. %s\n", i+1, mdText(n))
+			fmt.Fprintf(bw, "%d. %s\n", i+1, render.MDText(n))
 		}
 	}
 	return bw.Flush()
@@ -192,15 +197,15 @@ var trendTemplate string
 
 // trendPage is the trend's self-contained HTML page: the viewer's style,
 // charts and tables, no script.
-var trendPage = template.Must(template.Must(viewer.Clone()).New("trend").Parse(trendTemplate))
+var trendPage = template.Must(render.ViewerTemplate().New("trend").Parse(trendTemplate))
 
 type trendData struct {
 	Policy       string
 	CSS          template.CSS
-	T            *TrendReport
-	ReportsTable reportTable
-	Charts       []chart
-	Tables       []reportTable
+	T            *Report
+	ReportsTable render.Table
+	Charts       []render.Chart
+	Tables       []render.Table
 }
 
 // trendShapes and the model classes m0… give each model its own shape
@@ -209,12 +214,12 @@ var trendShapes = []string{"circle", "triangle", "square"}
 
 // WriteHTML writes the trend as a self-contained page: per suite, class
 // and quantity a chart with one line per model, then the tables.
-func (tr *TrendReport) WriteHTML(w io.Writer) error {
-	d := trendData{Policy: fmt.Sprintf("default-src 'none'; style-src '%s'; img-src data:; base-uri 'none'; form-action 'none'", cspHash(viewerCSS)),
-		CSS: template.CSS(viewerCSS), T: tr}
-	d.ReportsTable = reportTable{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric"}}
+func (tr *Report) WriteHTML(w io.Writer) error {
+	d := trendData{Policy: fmt.Sprintf("default-src 'none'; style-src '%s'; img-src data:; base-uri 'none'; form-action 'none'", render.CSPHash(render.ViewerCSS())),
+		CSS: template.CSS(render.ViewerCSS()), T: tr}
+	d.ReportsTable = render.Table{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric"}}
 	for i, r := range tr.Reports {
-		d.ReportsTable.add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion)
+		d.ReportsTable.Add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion)
 	}
 	models := map[string]int{}
 	for _, s := range tr.Series {
@@ -232,18 +237,18 @@ func (tr *TrendReport) WriteHTML(w io.Writer) error {
 	for _, g := range groups {
 		quantities := []struct {
 			name, title string
-			value       func(TrendPoint) *float64
-		}{{"median", "median drift (0 = as expected)", func(p TrendPoint) *float64 { return p.Median }},
-			{"lossless", "lossless share of answers", func(p TrendPoint) *float64 { return p.Lossless }}}
+			value       func(Point) *float64
+		}{{"median", "median drift (0 = as expected)", func(p Point) *float64 { return p.Median }},
+			{"lossless", "lossless share of answers", func(p Point) *float64 { return p.Lossless }}}
 		if g.class == task.ClassA {
 			quantities = quantities[:0]
 			quantities = append(quantities, struct {
 				name, title string
-				value       func(TrendPoint) *float64
-			}{"faithfulness", "faithful share of answers", func(p TrendPoint) *float64 { return p.Faithfulness }})
+				value       func(Point) *float64
+			}{"faithfulness", "faithful share of answers", func(p Point) *float64 { return p.Faithfulness }})
 		}
 		for _, q := range quantities {
-			var series []TrendSeries
+			var series []Series
 			for _, s := range tr.Series {
 				if s.Suite == g.suite && s.Class == g.class {
 					series = append(series, s)
@@ -254,11 +259,8 @@ func (tr *TrendReport) WriteHTML(w io.Writer) error {
 	}
 	for _, s := range tr.Series {
 		t := s.table(tr)
-		ht := reportTable{ID: fmt.Sprintf("t-%d", len(d.Tables)), Title: fmt.Sprintf("%s · %s · class %s", s.Model, s.Suite, s.Class), Head: t.header}
-		for _, row := range t.rows {
-			ht.add(row...)
-		}
-		d.Tables = append(d.Tables, ht)
+		t.ID, t.Title = fmt.Sprintf("t-%d", len(d.Tables)), fmt.Sprintf("%s · %s · class %s", s.Model, s.Suite, s.Class)
+		d.Tables = append(d.Tables, t)
 	}
 	bw := bufio.NewWriter(w)
 	if err := trendPage.ExecuteTemplate(bw, "trend", d); err != nil {
@@ -270,8 +272,8 @@ func (tr *TrendReport) WriteHTML(w io.Writer) error {
 // trendChart is one quantity of one (suite, class) across the reports,
 // one line per model; changes marked worse or better are named in the
 // marks' titles.
-func trendChart(tr *TrendReport, suite, class, name, yTitle string, value func(TrendPoint) *float64, series []TrendSeries, models map[string]int) chart {
-	c := newChart(fmt.Sprintf("trend-%s-%s-%s", suite, class, name), fmt.Sprintf("%s, class %s: %s", suite, class, name), "report (in date order)", yTitle)
+func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point) *float64, series []Series, models map[string]int) render.Chart {
+	c := render.NewChart(fmt.Sprintf("trend-%s-%s-%s", suite, class, name), fmt.Sprintf("%s, class %s: %s", suite, class, name), "report (in date order)", yTitle)
 	top := 1.0
 	if name == "median" {
 		top = 0
@@ -282,13 +284,13 @@ func trendChart(tr *TrendReport, suite, class, name, yTitle string, value func(T
 				}
 			}
 		}
-		top = niceTop(top)
+		top = render.NiceTop(top)
 	}
-	c.yScale(top)
+	c.YScale(top)
 	n := len(tr.Reports)
-	x := func(i int) float64 { return c.x0f + (c.x1f-c.x0f)*(float64(i)+0.5)/float64(n) }
+	x := func(i int) float64 { return c.XAt((float64(i) + 0.5) / float64(n)) }
 	for i := range tr.Reports {
-		c.xTick(x(i), strconv.Itoa(i+1), "", i == n-1)
+		c.XTick(x(i), strconv.Itoa(i+1), "", i == n-1)
 	}
 	for _, s := range series {
 		cls := fmt.Sprintf("m%d", models[s.Model]%6)
@@ -299,19 +301,19 @@ func trendChart(tr *TrendReport, suite, class, name, yTitle string, value func(T
 			if v == nil {
 				continue
 			}
-			pts = append(pts, f1(x(p.Report))+","+f1(c.y(*v)))
+			pts = append(pts, render.F1(x(p.Report))+","+render.F1(c.Y(*v)))
 			change := p.Change
 			if name == "lossless" {
 				change = p.LosslessChange
 			}
-			title := fmt.Sprintf("%s, report %d (%s): %s", s.Model, p.Report+1, tr.Reports[p.Report].RunID, num(*v))
+			title := fmt.Sprintf("%s, report %d (%s): %s", s.Model, p.Report+1, tr.Reports[p.Report].RunID, report.Num(*v))
 			if change != "" {
 				title += ", vs previous: " + change
 			}
-			c.mark(shape, cls, x(p.Report), c.y(*v), "", title)
+			c.Mark(shape, cls, x(p.Report), c.Y(*v), "", title)
 		}
-		c.Polylines = append(c.Polylines, polyline{cls, strings.Join(pts, " ")})
-		c.Legend = append(c.Legend, legendItem{Kind: shape, Class: cls, Label: s.Model})
+		c.Line(cls, strings.Join(pts, " "))
+		c.AddLegend(shape, cls, s.Model)
 	}
 	return c
 }

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"encoding/csv"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 )
 
@@ -50,7 +51,7 @@ func csvRow(s scoring.Score) []string {
 		valid = strconv.FormatBool(a.Valid)
 	}
 	if s.Judge != nil {
-		if f, decided := decision(s.Judge); decided {
+		if f, decided := report.Decision(s.Judge); decided {
 			faithful = strconv.FormatBool(f)
 		}
 	}

@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"bufio"
@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+
+	"bendscript.com/round-trip-harness/render"
+	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/stats"
@@ -90,9 +92,9 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 }
 
 // Compare compares two reports.
-func Compare(old, new *Report, oldName, newName string) *Comparison {
-	c := &Comparison{Old: sideOf(old, oldName), New: sideOf(new, newName)}
-	c.Notes = append(c.Notes, provenanceNotes(old, new)...)
+func Compare(old, new *report.Report, oldName, newName string) *Comparison {
+	c := &Comparison{Old: SideOf(old, oldName), New: SideOf(new, newName)}
+	c.Notes = append(c.Notes, ProvenanceNotes(old, new)...)
 	models := slices.Clone(old.Models)
 	for _, m := range new.Models {
 		if !slices.Contains(models, m) {
@@ -109,7 +111,7 @@ func Compare(old, new *Report, oldName, newName string) *Comparison {
 			c.Notes = append(c.Notes, fmt.Sprintf("%s is only in %s", m, oldName))
 			continue
 		}
-		for _, class := range Classes {
+		for _, class := range report.Classes {
 			oc, nc := om.Class(class), nm.Class(class)
 			if oc == nil || nc == nil {
 				if oc != nil || nc != nil {
@@ -117,34 +119,22 @@ func Compare(old, new *Report, oldName, newName string) *Comparison {
 				}
 				continue
 			}
-			row, notes := compareClass(m, class, oc, nc)
-			c.Rows = append(c.Rows, row)
-			c.Notes = append(c.Notes, notes...)
-		}
-		c.compareFormats(m, old, new)
-		// The natural suite, when both reports have it, per class.
-		on, nn := old.Natural[m], new.Natural[m]
-		if on == nil || nn == nil {
-			continue
-		}
-		for _, pair := range [][2]*ClassResult{{on.ClassB, nn.ClassB}, {on.ClassC, nn.ClassC}} {
-			if pair[0] == nil || pair[1] == nil {
-				continue
-			}
-			row, notes := compareClass(m, pair[0].Class, pair[0], pair[1])
-			row.Class = "natural " + pair[0].Class
+			row, notes := Class(m, class, oc, nc)
 			c.Rows = append(c.Rows, row)
 			c.Notes = append(c.Notes, notes...)
 		}
 	}
+	c.compareSections(old, new)
 	return c
 }
 
-func sideOf(r *Report, name string) Side {
+// SideOf names a report of a comparison.
+func SideOf(r *report.Report, name string) Side {
 	return Side{Name: name, RunID: r.RunID, RanAt: r.RanAt, MetricVersion: r.MetricVersion}
 }
 
-func provenanceNotes(old, new *Report) []string {
+// ProvenanceNotes say how two reports differ in what they measured with.
+func ProvenanceNotes(old, new *report.Report) []string {
 	var out []string
 	if old.MetricVersion != new.MetricVersion {
 		out = append(out, fmt.Sprintf("metric versions differ (%s, %s): rescore both runs with one metric to compare drift", old.MetricVersion, new.MetricVersion))
@@ -161,13 +151,13 @@ func provenanceNotes(old, new *Report) []string {
 	return out
 }
 
-// compareClass pairs the per-document values of one (model, class) and
+// Class pairs the per-document values of one (model, class) and
 // tests them.
-func compareClass(model, class string, oc, nc *ClassResult) (Row, []string) {
+func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
 	row := Row{Model: model, Class: class}
-	value := func(d DocumentResult) *float64 { return d.Drift }
+	value := func(d report.DocumentResult) *float64 { return d.Drift }
 	if class == task.ClassA {
-		value = func(d DocumentResult) *float64 { return d.Faithful }
+		value = func(d report.DocumentResult) *float64 { return d.Faithful }
 		row.OldCenter, row.NewCenter = oc.Faithfulness, nc.Faithfulness
 	} else {
 		row.OldCenter, row.NewCenter = oc.MedianDrift, nc.MedianDrift
@@ -211,7 +201,7 @@ func compareClass(model, class string, oc, nc *ClassResult) (Row, []string) {
 		}
 	}
 	if row.N > 0 && row.N < 6 {
-		notes = append(notes, fmt.Sprintf("%s class %s: %d documents differ; the signed-rank test needs at least 6 to reach p < %s", model, class, row.N, num(Alpha)))
+		notes = append(notes, fmt.Sprintf("%s class %s: %d documents differ; the signed-rank test needs at least 6 to reach p < %s", model, class, row.N, report.Num(Alpha)))
 	}
 	if class != task.ClassA {
 		compareLossless(&row, oc, nc)
@@ -223,7 +213,7 @@ func compareClass(model, class string, oc, nc *ClassResult) (Row, []string) {
 // compares whether each was lossless with McNemar's exact test: under no
 // change, each discordant pair is as likely gained as lost, so the
 // two-sided p-value is that of a fair binomial over Gained + Lost.
-func compareLossless(row *Row, oc, nc *ClassResult) {
+func compareLossless(row *Row, oc, nc *report.ClassResult) {
 	row.OldLossless, row.NewLossless = oc.LosslessRate, nc.LosslessRate
 	type key struct {
 		task   string
@@ -263,7 +253,7 @@ func compareLossless(row *Row, oc, nc *ClassResult) {
 // of different suites are refused: they measure different tasks, so their
 // numbers pair by model and class but mean different things.
 func CompareFiles(oldName, newName string) (*Comparison, error) {
-	reps, err := ReadFiles([]string{oldName, newName})
+	reps, err := report.ReadFiles([]string{oldName, newName})
 	if err != nil {
 		return nil, err
 	}
@@ -292,12 +282,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	fmt.Fprintf(bw, "new: %s (run %s, %s, metric %s)\n", c.New.Name, c.New.RunID, c.New.RanAt, c.New.MetricVersion)
 	for _, t := range c.tables() {
 		fmt.Fprintln(bw)
-		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(t.header, "\t"))
-		for _, r := range t.rows {
-			fmt.Fprintln(tw, strings.Join(r, "\t"))
-		}
-		tw.Flush()
+		render.WriteTextTable(bw, t)
 	}
 	c.writeNotes(bw, "")
 	return bw.Flush()
@@ -307,23 +292,11 @@ func (c *Comparison) WriteText(w io.Writer) error {
 // requests.
 func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "**old** %s: run %s, %s, metric %s  \n", code(c.Old.Name), code(c.Old.RunID), mdText(c.Old.RanAt), mdText(c.Old.MetricVersion))
-	fmt.Fprintf(bw, "**new** %s: run %s, %s, metric %s\n", code(c.New.Name), code(c.New.RunID), mdText(c.New.RanAt), mdText(c.New.MetricVersion))
+	fmt.Fprintf(bw, "**old** %s: run %s, %s, metric %s  \n", render.Code(c.Old.Name), render.Code(c.Old.RunID), render.MDText(c.Old.RanAt), render.MDText(c.Old.MetricVersion))
+	fmt.Fprintf(bw, "**new** %s: run %s, %s, metric %s\n", render.Code(c.New.Name), render.Code(c.New.RunID), render.MDText(c.New.RanAt), render.MDText(c.New.MetricVersion))
 	for _, t := range c.tables() {
-		fmt.Fprintf(bw, "\n| %s |\n|", strings.Join(t.header, " | "))
-		for i := range t.header {
-			if i < 2 {
-				fmt.Fprint(bw, "---|")
-			} else {
-				fmt.Fprint(bw, "---:|")
-			}
-		}
 		fmt.Fprintln(bw)
-		for _, r := range t.rows {
-			r = slices.Clone(r)
-			r[0] = code(r[0])
-			fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
-		}
+		render.WriteMarkdownTable(bw, t)
 	}
 	c.writeNotes(bw, "md")
 	return bw.Flush()
@@ -336,42 +309,46 @@ func (c *Comparison) writeNotes(w io.Writer, format string) {
 	fmt.Fprintln(w)
 	for i, n := range c.Notes {
 		if format == "md" {
-			n = mdText(n)
+			n = render.MDText(n)
 		}
 		fmt.Fprintf(w, "%d. %s\n", i+1, n)
 	}
 }
 
-type table struct {
-	header []string
-	rows   [][]string
-}
-
-// tables lays the rows out: one table for drift (B, C), one for
-// faithfulness (A).
-func (c *Comparison) tables() []table {
-	drift := table{header: []string{"model", "class", "median drift old → new", "Δ", "P95 drift old → new", "Δ", "vs old"}}
-	lossless := table{header: []string{"model", "class", "lossless old → new", "Δ", "gained / lost", "vs old (exact test)"}}
-	faith := table{header: []string{"model", "class", "faithfulness old → new", "Δ", "vs old"}}
+// tables lays the rows out: one table for drift (B, C), one for the
+// lossless share, one for faithfulness (A). The class column is free
+// text (it holds a format's or a rung's name from the report).
+func (c *Comparison) tables() []render.Table {
+	align := func(n int) string { return "|---|---|" + strings.Repeat("---:|", n-2) }
+	drift := render.Table{Head: []string{"model", "class", "median drift old → new", "Δ", "P95 drift old → new", "Δ", "vs old"}, MDAlign: align(7)}
+	lossless := render.Table{Head: []string{"model", "class", "lossless old → new", "Δ", "gained / lost", "vs old (exact test)"}, MDAlign: align(6)}
+	faith := render.Table{Head: []string{"model", "class", "faithfulness old → new", "Δ", "vs old"}, MDAlign: align(5)}
 	for _, r := range c.Rows {
 		change := fmt.Sprintf("%s (p=%s n=%d)", r.Change, strconv.FormatFloat(r.P, 'f', 3, 64), r.N)
 		if r.Class == task.ClassA {
-			faith.rows = append(faith.rows, []string{r.Model, r.Class, arrow(r.OldCenter, r.NewCenter), delta(r.OldCenter, r.NewCenter), change})
+			faith.Add(r.Model, r.Class, arrow(r.OldCenter, r.NewCenter), delta(r.OldCenter, r.NewCenter), change)
+			free(&faith)
 			continue
 		}
-		drift.rows = append(drift.rows, []string{r.Model, r.Class, arrow(r.OldCenter, r.NewCenter), delta(r.OldCenter, r.NewCenter),
-			arrow(r.OldP95, r.NewP95), delta(r.OldP95, r.NewP95), change})
-		lossless.rows = append(lossless.rows, []string{r.Model, r.Class, arrow(r.OldLossless, r.NewLossless), delta(r.OldLossless, r.NewLossless),
-			fmt.Sprintf("%d / %d", r.Gained, r.Lost), fmt.Sprintf("%s (p=%s)", r.LosslessChange, strconv.FormatFloat(r.LosslessP, 'f', 3, 64))})
+		drift.Add(r.Model, r.Class, arrow(r.OldCenter, r.NewCenter), delta(r.OldCenter, r.NewCenter),
+			arrow(r.OldP95, r.NewP95), delta(r.OldP95, r.NewP95), change)
+		free(&drift)
+		lossless.Add(r.Model, r.Class, arrow(r.OldLossless, r.NewLossless), delta(r.OldLossless, r.NewLossless),
+			fmt.Sprintf("%d / %d", r.Gained, r.Lost), fmt.Sprintf("%s (p=%s)", r.LosslessChange, strconv.FormatFloat(r.LosslessP, 'f', 3, 64)))
+		free(&lossless)
 	}
-	var out []table
-	for _, t := range []table{drift, lossless, faith} {
-		if len(t.rows) > 0 {
+	var out []render.Table
+	for _, t := range []render.Table{drift, lossless, faith} {
+		if len(t.Rows) > 0 {
 			out = append(out, t)
 		}
 	}
 	return out
 }
+
+// free marks the last row's class cell as text a report chose, which the
+// Markdown escapes.
+func free(t *render.Table) { t.Rows[len(t.Rows)-1].Cells[1].Free = true }
 
 func arrow(o, n *float64) string {
 	return fmt.Sprintf("%s → %s", fixed(o), fixed(n))
@@ -396,27 +373,45 @@ func fixed(v *float64) string {
 	return strconv.FormatFloat(*v, 'f', 4, 64)
 }
 
-// compareFormats compares model m's answers in each answer format other
-// than the whole document that both reports have (Report.Formats), per
-// suite part and class: tasks are paired within a format.
-func (c *Comparison) compareFormats(m string, old, new *Report) {
-	for _, nf := range new.Formats {
-		if nf.Model != m || nf.Format == formats.Document {
-			continue
-		}
-		for _, of := range old.Formats {
-			if of.Model != m || of.Suite != nf.Suite || of.Rung != nf.Rung || of.Format != nf.Format {
-				continue
-			}
-			for _, pair := range [][2]*ClassResult{{of.ClassB, nf.ClassB}, {of.ClassC, nf.ClassC}} {
-				if pair[0] == nil || pair[1] == nil {
-					continue
-				}
-				row, notes := compareClass(m, pair[0].Class, pair[0], pair[1])
-				row.Class = strings.Join(slices.DeleteFunc([]string{nf.Format, nf.Rung, pair[0].Class}, func(s string) bool { return s == "" }), " ")
-				c.Rows = append(c.Rows, row)
-				c.Notes = append(c.Notes, notes...)
-			}
+// compareSections compares the section rows both reports have (every
+// answer format, natural class, relay step and size rung and position),
+// pairing the rows' tasks: tasks are paired within a row's key. The
+// classes' whole-document answers are compared above.
+func (c *Comparison) compareSections(old, new *report.Report) {
+	olds := map[suites.Key]report.Row{}
+	for _, sec := range old.Sections {
+		for _, row := range sec.Rows {
+			olds[row.Key] = row
 		}
 	}
+	classes := ""
+	if st, err := suites.Lookup(new.Suite); err == nil {
+		classes = st.Classes
+	}
+	for _, sec := range new.Sections {
+		for _, nr := range sec.Rows {
+			or, ok := olds[nr.Key]
+			if !ok || nr.Total || (nr.Part == classes && formats.IsWhole(nr.Format)) {
+				continue
+			}
+			class := nr.Class
+			if class == "" {
+				class = task.ClassB // a group of B and C edits compares as drift does
+			}
+			row, notes := Class(nr.Model, class, AsClass(class, or), AsClass(class, nr))
+			label := append([]string{nr.Part}, nr.Labels...)
+			if sec.Formats {
+				label = append(label, nr.Format)
+			}
+			row.Class = strings.Join(slices.DeleteFunc(label, func(s string) bool { return s == "" }), " ")
+			c.Rows = append(c.Rows, row)
+			c.Notes = append(c.Notes, notes...)
+		}
+	}
+}
+
+// AsClass is a section row as a class result, for compareClass: its
+// median and P95 drift, lossless share and tasks.
+func AsClass(class string, row report.Row) *report.ClassResult {
+	return &report.ClassResult{Class: class, MedianDrift: row.MedianDrift, P95Drift: row.P95Drift, LosslessRate: row.Lossless, PerDocument: row.PerDocument}
 }

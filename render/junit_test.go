@@ -1,10 +1,12 @@
-package report
+package render
 
 import (
 	"bytes"
 	"encoding/xml"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/suites"
@@ -53,14 +55,14 @@ func parseJUnit(t *testing.T, b []byte) junitDoc {
 }
 
 // TestJUnitIdentityFailsAsTestCases: the demo's models in JUnit XML:
-// offline/identity's failures of the verdict are failing threshold cases
+// offline/identity's failures of the verdict are failing Threshold cases
 // carrying the failure line (its harness gates marked), its answers that
 // never edit are failing task cases, offline/oracle fails nothing, and
 // every count attribute adds up.
 func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 	t.Parallel()
 	in, _ := pipeline(t, []string{offline.Oracle, offline.Identity, offline.Noisy}, nil, 1, 20260427)
-	r := Build(in)
+	r := report.Build(in)
 	var buf bytes.Buffer
 	if err := WriteJUnit(&buf, r); err != nil {
 		t.Fatal(err)
@@ -91,7 +93,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 				if !messages[c.Failure.Message] {
 					t.Errorf("%s: the failure %q is not a line of the verdict", s.Name, c.Failure.Message)
 				}
-				if own := strings.Contains(c.Name, "(harness gate)"); own != (c.Failure.Type == SourceHarness) {
+				if own := strings.Contains(c.Name, "(harness gate)"); own != (c.Failure.Type == report.SourceHarness) {
 					t.Errorf("%s: %q has failure type %q", s.Name, c.Name, c.Failure.Type)
 				}
 			} else {
@@ -139,7 +141,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 // relabelled as a size run is such a report.
 func TestJUnitInformationalSuiteStaysGreen(t *testing.T) {
 	t.Parallel()
-	r := Build(oracleNoisyRun(t))
+	r := report.Build(oracleNoisyRun(t))
 	r.Suite = suites.Size
 	r.Failures = failures(r)
 	var buf bytes.Buffer

@@ -1,10 +1,12 @@
-package report
+package trend
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 	"time"
+
+	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
@@ -18,7 +20,7 @@ import (
 // other slips), the third with offline/noisy served at offline/noisy-high's
 // noise level under its usual name, as when a provider changes the model
 // behind a name overnight. A trend must mark that change and only that.
-func trendNights(t *testing.T) ([]*Report, []string) {
+func trendNights(t *testing.T) ([]*report.Report, []string) {
 	t.Helper()
 	set, _ := task.Load(corpus.FS, instructions.FS)
 	high, err := offline.New(offline.NoisyHigh, set)
@@ -34,7 +36,7 @@ func trendNights(t *testing.T) ([]*Report, []string) {
 		{"night2.json", 7, nil},
 		{"night3.json", 7, map[string]model.Client{offline.Noisy: high}},
 	}
-	var reps []*Report
+	var reps []*report.Report
 	var names []string
 	// Given out of date order: the trend orders them by ran_at.
 	for _, i := range []int{2, 0, 1} {
@@ -49,7 +51,7 @@ func trendNights(t *testing.T) ([]*Report, []string) {
 		in.Manifest = &m
 		in.Manifest.RunID = strings.TrimSuffix(n.name, ".json")
 		in.Manifest.StartedAt = t0.Add(time.Duration(i) * 24 * time.Hour)
-		reps, names = append(reps, Build(in)), append(names, n.name)
+		reps, names = append(reps, report.Build(in)), append(names, n.name)
 	}
 	return reps, names
 }

@@ -1,10 +1,12 @@
-package report
+package render
 
 import (
 	"bufio"
 	"fmt"
 	"io"
 	"strings"
+
+	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -55,7 +57,7 @@ func showHeader(p printer, s scoring.Score, v transcriptView) {
 		cost = fmt.Sprintf("$%.4f", *s.Usage.Cost)
 	}
 	p("cost %s · %s prompt + %s completion tokens · %d %s · %d ms", cost, tokenText(s.Usage.PromptTokens, s.Usage.Estimated),
-		tokenText(s.Usage.CompletionTokens, s.Usage.Estimated), s.Attempts, plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
+		tokenText(s.Usage.CompletionTokens, s.Usage.Estimated), s.Attempts, report.Plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
 	if s.Provider != "" {
 		p(" · provider %s", s.Provider)
 	}
@@ -95,7 +97,7 @@ func showFindings(p printer, v transcriptView) {
 	if len(v.Ops) > 0 {
 		p("\nEdit operations\n")
 		for _, op := range v.Ops {
-			p("  %s %s", mark(op.OK), op.Op)
+			p("  %s %s", report.Mark(op.OK), op.Op)
 			if op.Reason != "" {
 				p(": %s", op.Reason)
 			}

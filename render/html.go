@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"iter"
 	"slices"
 	"strings"
+
+	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/linediff"
@@ -65,14 +67,14 @@ const (
 )
 
 // WriteHTML writes the self-contained HTML viewer of the report: the
-// verdict, the model × threshold matrix, a plot of the document values per
-// (model, class) with the median, P95 and threshold lines, a sortable table
+// verdict, the model × Threshold matrix, a plot of the document values per
+// (model, class) with the median, P95 and Threshold lines, a sortable table
 // of every transcript with its components, and per transcript the
 // instruction, the expected and produced documents as a diff, the
 // diagnostics and, for class A, the answer, evidence and judge votes. It
 // reads instructions and expected documents from in.Set and outputs from
 // in.Transcripts; what is missing there is said to be missing.
-func WriteHTML(w io.Writer, r *Report, in Input) error {
+func WriteHTML(w io.Writer, r *report.Report, in Input) error {
 	bw := bufio.NewWriter(w)
 	p := newPage(r, in)
 	if err := viewer.Execute(bw, p); err != nil {
@@ -86,29 +88,26 @@ func WriteHTML(w io.Writer, r *Report, in Input) error {
 
 // page is the template's data.
 type page struct {
-	R           *Report
-	Policy      string
-	CSS         template.CSS
-	JS          template.JS
-	Matrix      []matrixRow
-	Heads       []string // the matrix's threshold columns
-	Components  []string // the drift components' column headings
-	Plots       []chart  // per (model, class): the documents' values
-	SizePlots   []chart  // the size suite: drift and cost against size, per model
-	SizeCost    bool     // the size plots draw cost bars: some cost was reported
-	SizeTable   *reportTable
-	RelayPlots  []chart // the relay suite: drift against step, per model
-	RelayTable  *reportTable
-	FormatPlots []chart // answer formats: drift and output tokens against size, per model
-	FormatTable *reportTable
-	RelayBreaks []string
+	R          *report.Report
+	Policy     string
+	CSS        template.CSS
+	JS         template.JS
+	Matrix     []matrixRow
+	Heads      []string // the matrix's threshold columns
+	Components []string // the drift components' column headings
+	Plots      []chart  // per (model, class): the documents' values
+	// Sections are the suite parts' sections (report.Section), each
+	// with its charts and table.
+	Sections []sectionView
+	// FormatPlots are the answer formats' charts (a run of several):
+	// drift and output tokens against document size, per model.
+	FormatPlots []chart
 	Gated       bool // the verdict applies the thresholds (gating, all)
-	// VerdictText is the verdict line; MatrixHeading the threshold
-	// table's heading (custom when any threshold differs from §8.5).
+	// VerdictText is the verdict line; MatrixHeading the Threshold
+	// table's heading (custom when any Threshold differs from §8.5).
 	VerdictText, MatrixHeading string
-	VerdictClass               string // pass, fail, or neutral (informational)
-	Natural                    *reportTable
-	Numbers                    []reportTable // the Markdown's other tables: drift, faithfulness, calls, models
+	VerdictClass               string  // pass, fail, or neutral (informational)
+	Numbers                    []Table // the Markdown's other tables: drift, faithfulness, calls, models
 	Lossless                   []losslessRow
 	Footnote                   string // explains the † of the harness's own thresholds
 	// Rows and Transcripts yield each transcript's table row and its
@@ -129,36 +128,68 @@ type losslessRow struct {
 	Invalid                                    int
 }
 
-// losslessRows lists the lossless share of every group the report holds.
-func losslessRows(r *Report) []losslessRow {
+// losslessRows lists the lossless share of every group the report holds:
+// the classes (where they are corpus documents), then each section's rows
+// (a section with total rows, its totals) but for the classes again.
+func losslessRows(r *report.Report) []losslessRow {
 	var out []losslessRow
-	class := func(suite, model string, c *ClassResult) {
-		if c == nil || c.Class == task.ClassA {
-			return
-		}
-		out = append(out, losslessRow{suite, model, "class " + c.Class, c.Scored, percentOr(c.LosslessRate),
-			numOr(c.ResidualMedian, "n/a") + " / " + numOr(c.ResidualP95, "n/a"), percentOr(c.UnchangedRate),
-			numOr(c.UnrequestedMedian, "n/a") + " / " + intOr(c.UnrequestedMax), c.Invalid})
+	classes := ""
+	if st, err := suites.Lookup(r.Suite); err == nil {
+		classes = st.Classes
 	}
-	if len(r.Size) == 0 {
+	if suites.PerDocument(r.Suite) {
 		for _, model := range r.Models {
-			class(r.Suite, model, r.Results[model].ClassB)
-			class(r.Suite, model, r.Results[model].ClassC)
+			for _, c := range []*report.ClassResult{r.Results[model].ClassB, r.Results[model].ClassC} {
+				if c != nil {
+					out = append(out, losslessRow{r.Suite, model, "class " + c.Class, c.Scored, report.PercentOr(c.LosslessRate),
+						report.NumOr(c.ResidualMedian, "n/a") + " / " + report.NumOr(c.ResidualP95, "n/a"), report.PercentOr(c.UnchangedRate),
+						report.NumOr(c.UnrequestedMedian, "n/a") + " / " + report.IntOr(c.UnrequestedMax), c.Invalid})
+				}
+			}
 		}
 	}
-	for _, model := range r.Models {
-		if nr := r.Natural[model]; nr != nil {
-			class("natural", model, nr.ClassB)
-			class("natural", model, nr.ClassC)
+	for _, sec := range r.Sections {
+		totals := slices.ContainsFunc(sec.Rows, func(row report.Row) bool { return row.Total })
+		for _, row := range sec.Rows {
+			if (totals && !row.Total) || (row.Part == classes && formatsWhole(row.Format) && suites.PerDocument(r.Suite)) {
+				continue
+			}
+			group := strings.Join(nonTotal(append(slices.Clone(row.Labels), row.Format)), " ")
+			out = append(out, losslessRow{row.Part, row.Model, group, row.Scored, report.PercentOr(row.Lossless), "",
+				report.PercentOr(row.Unchanged), report.NumOr(row.UnrequestedMedian, "n/a") + " / " + report.IntOr(row.UnrequestedMax), row.Invalid})
 		}
 	}
-	for _, row := range r.Size {
-		if row.Position == PositionAll {
-			out = append(out, losslessRow{"size", row.Model, "rung " + row.Rung, row.Scored, percentOr(row.Lossless), "", "", "", row.Invalid})
+	return out
+}
+
+// sectionView is one section of the viewer: its charts, table and
+// chains' breaks.
+type sectionView struct {
+	ID, Title, Note, ChartNote string
+	Plots                      []chart
+	Table                      Table
+	Breaks                     []string
+}
+
+// chartNotes say how to read each kind of chart (suites.Section.Chart).
+var chartNotes = map[string]string{
+	suites.ChartSize:  "Per model, one column of marks per rung, placed by the size of the rung's document (log scale): the median drift of the rung's answers (circles, joined by a line) and their P95 (squares, dashed line); every model's plot has the same axes. Bars: the rung's cost (right axis), drawn only when some answer reported a cost (offline models cost nothing; the table gives it per rung). Hover a mark for the rung's numbers.",
+	suites.ChartSteps: "Per model: the drift of every chain at every step (forward edits as circles, inverse edits as triangles; click one for its transcript), the median drift per step (line) and its bootstrap 95% interval (band); every model's plot has the same y-scale. Steps marked ↺ expect the source itself. Each step starts from the model's own previous answer, so slips compound.",
+}
+
+// sectionViews are the report's sections as the viewer shows them.
+func sectionViews(r *report.Report, in Input) []sectionView {
+	var out []sectionView
+	for i, sec := range r.Sections {
+		v := sectionView{ID: fmt.Sprintf("section-%d", i), Title: sec.Title, Note: plainNote(sec.Note), ChartNote: chartNotes[sec.Chart],
+			Table: sectionTable(r, sec, i), Breaks: breakLines(sec)}
+		switch sec.Chart {
+		case suites.ChartSize:
+			v.Plots = newSizePlots(sec)
+		case suites.ChartSteps:
+			v.Plots = newStepPlots(r.Suite, sec, in)
 		}
-	}
-	for _, st := range r.Relay {
-		out = append(out, losslessRow{"relay", st.Model, fmt.Sprintf("step %d (%s)", st.Step, st.Edit), st.Scored, percentOr(st.Lossless), "", "", "", 0})
+		out = append(out, v)
 	}
 	return out
 }
@@ -174,21 +205,21 @@ type matrixCell struct {
 	OK   bool
 }
 
-func newPage(r *Report, in Input) page {
+func newPage(r *report.Report, in Input) page {
 	p := page{R: r, Policy: contentPolicy(), CSS: template.CSS(viewerCSS), JS: template.JS(viewerJS), Components: metric.ComponentLabels[:]}
-	ts := r.thresholds()
+	ts := r.Checks()
 	for _, t := range ts {
-		p.Heads = append(p.Heads, t.heading())
+		p.Heads = append(p.Heads, t.Heading())
 	}
 	for _, model := range r.Models {
 		mr := r.Results[model]
 		row := matrixRow{Model: model}
 		for _, t := range ts {
-			v := t.value(mr)
-			row.Cells = append(row.Cells, matrixCell{numOr(v, "n/a"), t.holds(v)})
+			v := t.Value(mr)
+			row.Cells = append(row.Cells, matrixCell{report.NumOr(v, "n/a"), t.Holds(v)})
 		}
-		n, _ := incomplete(mr)
-		row.Complete = matrixCell{fmt.Sprintf("%d/%d", planned(mr)-n, planned(mr)), n == 0}
+		n, _ := r.Incomplete(model)
+		row.Complete = matrixCell{fmt.Sprintf("%d/%d", r.Planned(model)-n, r.Planned(model)), n == 0}
 		p.Matrix = append(p.Matrix, row)
 	}
 	// The size and relay suites have plots of their own; their tasks'
@@ -197,27 +228,21 @@ func newPage(r *Report, in Input) page {
 	if suites.PerDocument(r.Suite) {
 		tops := sharedTops(r)
 		for _, model := range r.Models {
-			for _, class := range Classes {
+			for _, class := range report.Classes {
 				if c := r.Results[model].Class(class); c != nil {
 					p.Plots = append(p.Plots, newPlot(r, model, c, tops[class]))
 				}
 			}
 		}
 	}
-	p.SizePlots, p.SizeTable = newSizePlots(r), sizeTable(r)
-	for _, row := range r.Size {
-		p.SizeCost = p.SizeCost || row.Cost > 0
-	}
-	p.RelayPlots, p.RelayTable, p.RelayBreaks = newRelayPlots(r, in), relayTable(r), relayBreaks(r)
-	p.FormatPlots, p.FormatTable = newFormatPlots(r, in), formatTable(r)
-	p.Gated = gated(r.Suite)
-	p.VerdictText = verdictPlain(r) + ": " + verdictReason(r) + "."
-	p.VerdictClass = map[string]string{Pass: "pass", Fail: "fail"}[r.Verdict]
+	p.Sections, p.FormatPlots = sectionViews(r, in), newFormatPlots(r, in)
+	p.Gated = !r.Informational()
+	p.VerdictText = report.VerdictPlain(r) + ": " + report.VerdictReason(r) + "."
+	p.VerdictClass = map[string]string{report.Pass: "pass", report.Fail: "fail"}[r.Verdict]
 	if p.VerdictClass == "" {
 		p.VerdictClass = "neutral" // informational: neither a pass nor a fail
 	}
-	p.MatrixHeading = thresholdsHeading(ts)
-	p.Natural = naturalTable(r)
+	p.MatrixHeading = report.ThresholdsHeading(ts)
 	p.Numbers = numberTables(r)
 	p.Lossless, p.Footnote = losslessRows(r), strings.NewReplacer("*", "", "`", "").Replace(ownFootnote)
 	p.failed = new(error)
@@ -301,20 +326,26 @@ func rowViews(in Input) iter.Seq[transcriptView] {
 	}
 }
 
+// answerKey names one (model, task, repeat).
+type answerKey struct {
+	model, task string
+	repeat      int
+}
+
 // detailViews yields each transcript's detail, in the order of in.Scores,
 // with its output: read back from in.Outputs (the first failure is put in
 // *failed, and the page ends there), else computed from in.Transcripts.
 func detailViews(in Input, failed *error) iter.Seq[transcriptView] {
 	return func(yield func(transcriptView) bool) {
 		if in.Outputs == nil {
-			outputs := map[key]*transcript.Transcript{}
+			outputs := map[answerKey]*transcript.Transcript{}
 			for _, t := range in.Transcripts {
 				if t.Kind == transcript.KindTask {
-					outputs[key{t.Model, t.TaskID, t.Repeat}] = t
+					outputs[answerKey{t.Model, t.TaskID, t.Repeat}] = t
 				}
 			}
 			for _, s := range in.Scores {
-				if !yield(newTranscriptView(s, taskOf(in, s.TaskID), outputs[key{s.Model, s.TaskID, s.Repeat}])) {
+				if !yield(newTranscriptView(s, taskOf(in, s.TaskID), outputs[answerKey{s.Model, s.TaskID, s.Repeat}])) {
 					return
 				}
 			}
@@ -350,13 +381,13 @@ func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript)
 		v.Reference, v.RefEvidence = t.ReferenceAnswer, t.Evidence
 	}
 	if m := s.Metric; m != nil {
-		v.Drift = num(m.Drift)
+		v.Drift = report.Num(m.Drift)
 		for _, x := range m.Components.List() {
-			v.Comps = append(v.Comps, num(x))
+			v.Comps = append(v.Comps, report.Num(x))
 		}
-		v.Edit = num(m.EditCompliance)
+		v.Edit = report.Num(m.EditCompliance)
 		v.Valid = yesNo(m.Valid)
-		v.Lossless, v.Residual, v.Unreq = yesNo(m.Lossless), num(m.Residual), intOr(m.UnrequestedChanges)
+		v.Lossless, v.Residual, v.Unreq = yesNo(m.Lossless), report.Num(m.Residual), report.IntOr(m.UnrequestedChanges)
 		v.Invalid = m.Reason
 		v.Diagnostics, v.Validation = m.Diagnostics, m.ValidationErrors
 		for _, op := range m.Ops {
@@ -369,7 +400,7 @@ func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript)
 		v.Diagnostics = a.Diagnostics
 	}
 	if s.Judge != nil {
-		faithful, _ := decision(s.Judge)
+		faithful, _ := report.Decision(s.Judge)
 		v.Faithful = yesNo(faithful)
 		v.Decision = decisionText(s.Judge)
 		v.Votes = votesOf(s.Judge)

@@ -1,11 +1,15 @@
-package report
+package render
 
 import (
 	"bufio"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/suites"
 
 	"bendscript.com/round-trip-harness/task"
 )
@@ -20,8 +24,8 @@ import (
 //
 // Per model and suite, the cases are:
 //
-//   - per threshold (gating suites), "thresholds.<metric>": fails with the
-//     verdict's failure line when the threshold does not hold; the
+//   - per Threshold (gating suites), "thresholds.<metric>": fails with the
+//     verdict's failure line when the Threshold does not hold; the
 //     harness's own gates carry "†" and the property-like suffix
 //     "(harness gate)" in their name, and failure type "harness" (§8.5's
 //     have type "§8.5");
@@ -79,7 +83,7 @@ type junitProblem struct {
 }
 
 // WriteJUnit writes the report as JUnit XML.
-func WriteJUnit(w io.Writer, r *Report) error {
+func WriteJUnit(w io.Writer, r *report.Report) error {
 	root := junitSuites{Name: "BendScript round-trip " + r.RunID}
 	for _, model := range r.Models {
 		mr := r.Results[model]
@@ -87,22 +91,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			continue
 		}
 		root.Suites = append(root.Suites, modelSuite(r, model, mr))
-		if nr, part := r.Natural[model], beside(r.Suite, sectionNatural); nr != nil && part != "" {
-			s := junitSuite{Name: model + " · " + part, Timestamp: r.RanAt}
-			for _, c := range []*ClassResult{nr.ClassB, nr.ClassC} {
-				s.Cases = append(s.Cases, taskCases(model, part, c, false)...)
-			}
-			root.Suites = append(root.Suites, s)
-		}
-		if steps, part := relayStepsOf(r, model), beside(r.Suite, sectionRelay); len(steps) > 0 && part != "" {
-			// Beside the classes (in "all") the relay's answers are not
-			// in Results: one case per step, as information.
-			s := junitSuite{Name: model + " · " + part, Timestamp: r.RanAt}
-			for _, st := range steps {
-				s.Cases = append(s.Cases, relayCase(model, part, st))
-			}
-			root.Suites = append(root.Suites, s)
-		}
+		root.Suites = append(root.Suites, sectionSuites(r, model)...)
 	}
 	for _, f := range r.Failures {
 		if f.Model == "" { // a failure of the whole run
@@ -131,39 +120,39 @@ func WriteJUnit(w io.Writer, r *Report) error {
 }
 
 // modelSuite is one model's test suite in the report's own suite.
-func modelSuite(r *Report, model string, mr *ModelResult) junitSuite {
+func modelSuite(r *report.Report, model string, mr *report.ModelResult) junitSuite {
 	s := junitSuite{Name: model + " · " + r.Suite, Timestamp: r.RanAt, Properties: []junitProperty{
 		{"run_id", r.RunID}, {"suite", r.Suite}, {"metric_version", r.MetricVersion},
 		{"corpus_hash", r.CorpusHash}, {"verdict", r.Verdict}, {"transcripts", mr.Transcripts},
 	}}
-	failed := map[string]Failure{}
+	failed := map[string]report.Failure{}
 	for _, f := range r.Failures {
 		if f.Model == model {
 			failed[f.Metric] = f
 		}
 	}
-	if gated(r.Suite) {
-		for _, t := range r.thresholds() {
-			name := fmt.Sprintf("%s %s %s", t.label, opSymbol(t.op), num(t.limit))
+	if !r.Informational() {
+		for _, t := range r.Checks() {
+			name := fmt.Sprintf("%s %s %s", t.Label, report.OpSymbol(t.Op), report.Num(t.Limit))
 			typ := "§8.5"
-			if t.own {
-				name, typ = name+" † (harness gate)", SourceHarness
+			if t.Own {
+				name, typ = name+" † (harness gate)", report.SourceHarness
 			}
 			c := junitCase{Name: name, Classname: classname(model, r.Suite, "thresholds"),
-				SystemOut: fmt.Sprintf("%s = %s", t.metric, numOr(t.value(mr), "n/a"))}
-			if f, ok := failed[t.metric]; ok {
+				SystemOut: fmt.Sprintf("%s = %s", t.Metric, report.NumOr(t.Value(mr), "n/a"))}
+			if f, ok := failed[t.Metric]; ok {
 				c.Failure = &junitProblem{Message: f.Message, Type: typ}
 			}
 			s.Cases = append(s.Cases, c)
 		}
 	}
 	complete := junitCase{Name: "complete", Classname: classname(model, r.Suite, "thresholds")}
-	if f, ok := failed[MetricIncomplete]; ok {
-		complete.Failure = &junitProblem{Message: f.Message, Type: MetricIncomplete}
+	if f, ok := failed[report.MetricIncomplete]; ok {
+		complete.Failure = &junitProblem{Message: f.Message, Type: report.MetricIncomplete}
 	}
 	s.Cases = append(s.Cases, complete)
-	for _, class := range Classes {
-		s.Cases = append(s.Cases, taskCases(model, r.Suite, mr.Class(class), gated(r.Suite))...)
+	for _, class := range report.Classes {
+		s.Cases = append(s.Cases, taskCases(model, r.Suite, mr.Class(class), !r.Informational())...)
 	}
 	return s
 }
@@ -175,7 +164,7 @@ func classname(model, suite, group string) string {
 // taskCases are the cases of a class's answers, one per task and repeat.
 // An answer that fails fails its case when gating, and skips it with the
 // same message when the suite is information.
-func taskCases(model, suite string, c *ClassResult, gating bool) []junitCase {
+func taskCases(model, suite string, c *report.ClassResult, gating bool) []junitCase {
 	if c == nil {
 		return nil
 	}
@@ -203,7 +192,7 @@ func taskCases(model, suite string, c *ClassResult, gating bool) []junitCase {
 }
 
 // answerOutcome says what one answer was and whether it fails its case.
-func answerOutcome(class string, rr RepeatResult) (string, bool) {
+func answerOutcome(class string, rr report.RepeatResult) (string, bool) {
 	switch rr.Status {
 	case "scored":
 	case "missing":
@@ -220,7 +209,7 @@ func answerOutcome(class string, rr RepeatResult) (string, bool) {
 		}
 		return "judged faithful", false
 	}
-	drift := "drift " + numOr(rr.Drift, "n/a")
+	drift := "drift " + report.NumOr(rr.Drift, "n/a")
 	lossless := rr.Lossless != nil && *rr.Lossless
 	applied := rr.EditApplied != nil && *rr.EditApplied
 	switch {
@@ -229,30 +218,57 @@ func answerOutcome(class string, rr RepeatResult) (string, bool) {
 	case !applied:
 		return "edit not applied, not lossless (" + drift + ")", true
 	}
-	return "edit applied but not lossless (" + drift + ", residual " + numOr(rr.Residual, "n/a") + ", unrequested changes " + intOr(rr.Unrequested) + ")", true
+	return "edit applied but not lossless (" + drift + ", residual " + report.NumOr(rr.Residual, "n/a") + ", unrequested changes " + report.IntOr(rr.Unrequested) + ")", true
 }
 
-// relayStepsOf lists a model's relay steps.
-func relayStepsOf(r *Report, model string) []RelayStep {
-	var out []RelayStep
-	for _, st := range r.Relay {
-		if st.Model == model {
-			out = append(out, st)
+// sectionSuites are a model's answers in each section, a suite per
+// section, as information: one case per answer in every group and answer
+// format (the classes' whole-document answers have their cases in the
+// model's own suite).
+func sectionSuites(r *report.Report, model string) []junitSuite {
+	classes := ""
+	if st, err := suites.Lookup(r.Suite); err == nil {
+		classes = st.Classes
+	}
+	var out []junitSuite
+	for _, sec := range r.Sections {
+		s := junitSuite{Name: model + " · " + sec.Title, Timestamp: r.RanAt}
+		for _, row := range sec.Rows {
+			if row.Model != model || row.Total || (row.Part == classes && formatsWhole(row.Format)) {
+				continue
+			}
+			group := strings.Join(append(slices.Clone(row.Labels), row.Format), " ")
+			s.Cases = append(s.Cases, rowCases(model, row.Part, group, row)...)
+		}
+		if len(s.Cases) > 0 {
+			out = append(out, s)
 		}
 	}
 	return out
 }
 
-// relayCase is one relay step as information: skipped unless every chain
-// was lossless at it.
-func relayCase(model, part string, st RelayStep) junitCase {
-	what := fmt.Sprintf("step %d (%s): lossless %s, median drift %s, edits applied %s over %d chains",
-		st.Step, st.Edit, percentOr(st.Lossless), numOr(st.MedianDrift, "n/a"), percentOr(st.EditsApplied), st.Chains)
-	c := junitCase{Name: fmt.Sprintf("step %d (%s)", st.Step, st.Edit), Classname: classname(model, part, "steps"), SystemOut: what}
-	if st.Lossless == nil || *st.Lossless < 1 {
-		c.Skipped = &junitProblem{Message: "information (suite " + part + " decides no verdict): " + what}
+// rowCases are the cases of a section row's answers, one per task and
+// repeat, as information: an answer that fails skips its case.
+func rowCases(model, part, group string, row report.Row) []junitCase {
+	var out []junitCase
+	for _, d := range row.PerDocument {
+		for _, rr := range d.Repeats {
+			jc := junitCase{Name: fmt.Sprintf("%s r%d", d.TaskID, rr.Repeat), Classname: classname(model, part, group)}
+			what, problem := answerOutcome(task.ClassB, rr)
+			jc.SystemOut = what
+			switch {
+			case rr.Status != "scored":
+				jc.Error = &junitProblem{Message: what, Type: rr.Status}
+			case problem:
+				jc.Skipped = &junitProblem{Message: "information (" + part + " decides no verdict): " + what}
+			}
+			if rr.Transcript != "" {
+				jc.SystemOut += "\ntranscript: " + rr.Transcript
+			}
+			out = append(out, jc)
+		}
 	}
-	return c
+	return out
 }
 
 // count sets a suite's totals from its cases.

@@ -1,10 +1,12 @@
-package report
+package compare
 
 import (
 	"bytes"
 	"fmt"
 	"math"
 	"testing"
+
+	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
@@ -14,7 +16,7 @@ import (
 // class B and worsens on class C, vendor/steady changes by noise on class B
 // only, vendor/flaky is in the old run only and vendor/new in the new one
 // only.
-func comparePair() (old, new *Report) {
+func comparePair() (old, new *report.Report) {
 	base := func(model, id string, r int) (float64, bool, string) {
 		return failingRun.answer(model, id, r)
 	}
@@ -40,7 +42,7 @@ func comparePair() (old, new *Report) {
 	}}
 	ni := n.input()
 	ni.Manifest.RunID = "synthetic-2"
-	return Build(o.input()), Build(ni)
+	return report.Build(o.input()), report.Build(ni)
 }
 
 func TestCompareGolden(t *testing.T) {
@@ -85,15 +87,15 @@ func TestCompareRows(t *testing.T) {
 // compared with McNemar's exact test, and the direction is named.
 func TestCompareLossless(t *testing.T) {
 	t.Parallel()
-	class := func(lossless func(i int) bool) *ClassResult {
-		c := &ClassResult{Class: "B"}
+	class := func(lossless func(i int) bool) *report.ClassResult {
+		c := &report.ClassResult{Class: "B"}
 		n := 0
 		for i := range 20 {
 			l := lossless(i)
 			if l {
 				n++
 			}
-			c.PerDocument = append(c.PerDocument, DocumentResult{TaskID: fmt.Sprintf("%02d-b", i+1), Repeats: []RepeatResult{{Repeat: 0, Status: "scored", Lossless: &l}}})
+			c.PerDocument = append(c.PerDocument, report.DocumentResult{TaskID: fmt.Sprintf("%02d-b", i+1), Repeats: []report.RepeatResult{{Repeat: 0, Status: "scored", Lossless: &l}}})
 		}
 		c.LosslessRate = ptr(float64(n) / 20)
 		return c
@@ -102,7 +104,7 @@ func TestCompareLossless(t *testing.T) {
 	half := class(func(i int) bool { return i%2 == 0 })
 	cases := []struct {
 		name       string
-		old, new   *ClassResult
+		old, new   *report.ClassResult
 		change     string
 		gain, lost int
 		p          float64

@@ -1,4 +1,4 @@
-package report
+package render
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
@@ -34,7 +36,7 @@ func viewerRun(t testing.TB) (Input, []byte) {
 		set, _ := task.Load(corpus.FS, instructions.FS)
 		in, _ := pipeline(t, []string{offline.Oracle, offline.Noisy, evilModel}, map[string]model.Client{evilModel: evil{set}}, 1, 20260427)
 		var buf bytes.Buffer
-		viewerErr = WriteHTML(&buf, Build(in), in)
+		viewerErr = WriteHTML(&buf, report.Build(in), in)
 		viewerIn, viewerHTML = in, buf.Bytes()
 		// REPORT_VIEWER_OUT=/tmp/viewer.html keeps the page to look at.
 		if out := os.Getenv("REPORT_VIEWER_OUT"); out != "" && viewerErr == nil {
@@ -125,7 +127,7 @@ func TestHTMLContent(t *testing.T) {
 		t.Errorf("%d transcript details, want one per score (%d)", got, len(in.Scores))
 	}
 	var again bytes.Buffer
-	if err := WriteHTML(&again, Build(in), in); err != nil {
+	if err := WriteHTML(&again, report.Build(in), in); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), page) {
@@ -152,7 +154,7 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 	thRe := regexp.MustCompile(`(?s)<thead><tr>(.*?)</tr></thead>`)
 	cellRe := regexp.MustCompile(`(?s)<th[^>]*>(.*?)</th>`)
 	for _, tc := range cases {
-		r := Build(tc.in)
+		r := report.Build(tc.in)
 		var md, page bytes.Buffer
 		if err := WriteMarkdown(&md, r); err != nil {
 			t.Fatal(err)

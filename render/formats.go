@@ -1,0 +1,151 @@
+package render
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// formatName is a score's answer format: "" is the whole document.
+func formatName(f string) string { return cmp.Or(f, formats.Document) }
+
+// formatPoint is one (model, format, document size): the median drift
+// and median output tokens of its scored answers.
+type formatPoint struct {
+	format        string
+	bytes         int
+	drift, tokens float64
+}
+
+// formatPoints groups the class B and C scores of a multi-format run per
+// model, format and source document size.
+func formatPoints(in Input) map[string][]formatPoint {
+	if !formats.Several(in.Manifest.Inputs.Formats) || in.Set == nil {
+		return nil
+	}
+	type key struct {
+		model, format string
+		bytes         int
+	}
+	drifts, tokens := map[key][]float64{}, map[key][]float64{}
+	for i := range in.Scores {
+		s := &in.Scores[i]
+		t := in.Set.Task(s.TaskID)
+		d, ok := s.Drift()
+		if t == nil || s.Class == task.ClassA || !ok || s.NotRun {
+			continue
+		}
+		k := key{s.Model, formatName(s.Format), len(t.Source.Bytes)}
+		drifts[k] = append(drifts[k], d)
+		tokens[k] = append(tokens[k], float64(s.Usage.CompletionTokens))
+	}
+	out := map[string][]formatPoint{}
+	for k, ds := range drifts {
+		out[k.model] = append(out[k.model], formatPoint{k.format, k.bytes, stats.Median(ds), stats.Median(tokens[k])})
+	}
+	for _, ps := range out {
+		slices.SortFunc(ps, func(a, b formatPoint) int {
+			return cmp.Or(strings.Compare(a.format, b.format), cmp.Compare(a.bytes, b.bytes))
+		})
+	}
+	return out
+}
+
+// formatShapes are the marks of the formats, in the run's order.
+var formatShapes = []string{"circle", "triangle", "square"}
+var formatClasses = []string{"m0", "m1", "m2"}
+
+// newFormatPlots are the format comparison's charts, two per model with
+// shared axes: drift against the size of the document the answer was
+// given, and output tokens (log scale) against it, one series per format.
+func newFormatPlots(r *report.Report, in Input) []chart {
+	points := formatPoints(in)
+	if len(points) == 0 {
+		return nil
+	}
+	lo, hi, topDrift, topTokens := math.Inf(1), math.Inf(-1), 0.0, 1.0
+	for _, ps := range points {
+		for _, p := range ps {
+			b := math.Log(float64(max(p.bytes, 1)))
+			lo, hi = math.Min(lo, b), math.Max(hi, b)
+			topDrift, topTokens = math.Max(topDrift, p.drift), math.Max(topTokens, p.tokens)
+		}
+	}
+	var out []chart
+	for _, m := range r.Models {
+		if ps := points[m]; len(ps) > 0 {
+			out = append(out, formatPlot(m, "drift", ps, in.Manifest.Inputs.Formats, lo, hi, niceTop(topDrift)),
+				formatPlot(m, "tokens", ps, in.Manifest.Inputs.Formats, lo, hi, math.Log10(topTokens+1)))
+		}
+	}
+	return out
+}
+
+// formatPlot is one model's chart of what (drift, or output tokens on a
+// log scale whose top is log10(tokens+1) = top) against document size.
+func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, top float64) chart {
+	caption, yTitle := model+": drift against document size, per answer format", "median drift (0 = as expected)"
+	if what == "tokens" {
+		caption, yTitle = model+": output tokens against document size, per answer format", "median output tokens (log scale)"
+	}
+	p := newChart("formats-"+what+"-"+transcript.Slug(model), caption, "document size (KiB, log scale)", yTitle)
+	p.yScale(math.Max(top, 1e-9))
+	if what == "tokens" {
+		p.YTicks = nil
+		for _, v := range []float64{0, top / 2, top} {
+			p.YTicks = append(p.YTicks, plotTick{X: f1(p.x0f - 6), Y: f1(p.y(v) + 4), Label: strconv.FormatFloat(math.Pow(10, v)-1, 'f', 0, 64)})
+		}
+	}
+	x := func(bytes int) float64 {
+		if hi == lo {
+			return (p.x0f + p.x1f) / 2
+		}
+		return p.x0f + (p.x1f-p.x0f)*(0.08+0.84*(math.Log(float64(max(bytes, 1)))-lo)/(hi-lo))
+	}
+	seen := map[int]bool{}
+	for fi, f := range formats {
+		shape, class := formatShapes[fi%len(formatShapes)], formatClasses[fi%len(formatClasses)]
+		var line []string
+		for _, pt := range ps {
+			if pt.format != f {
+				continue
+			}
+			v := pt.drift
+			if what == "tokens" {
+				v = math.Log10(pt.tokens + 1)
+			}
+			cx := x(pt.bytes)
+			seen[pt.bytes] = true
+			p.mark(shape, class, cx, p.y(v), "", fmt.Sprintf("%s, %d bytes: median drift %s, median output tokens %.0f", f, pt.bytes, report.Num(pt.drift), pt.tokens))
+			line = append(line, f1(cx)+","+f1(p.y(v)))
+		}
+		p.Polylines = append(p.Polylines, polyline{class, strings.Join(line, " ")})
+		p.Legend = append(p.Legend, legendItem{Kind: shape, Class: class, Label: f})
+	}
+	sizes := make([]int, 0, len(seen))
+	for b := range seen {
+		sizes = append(sizes, b)
+	}
+	slices.Sort(sizes)
+	for i, b := range sizes {
+		p.xTick(x(b), kib(b), "", i == len(sizes)-1)
+	}
+	return p
+}
+
+// tokenText is a token count, marked ≈ when it is an estimate.
+func tokenText(n int64, estimated bool) string {
+	if estimated {
+		return "≈" + strconv.FormatInt(n, 10)
+	}
+	return strconv.FormatInt(n, 10)
+}

@@ -1,0 +1,240 @@
+package render
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"bendscript.com/round-trip-harness/report"
+)
+
+// WriteMarkdown writes the report as GitHub-flavoured Markdown, for pull
+// requests and CI job summaries: the verdict, the failures, the model ×
+// Threshold matrix, the drift and faithfulness statistics, the calls and
+// the warnings. It holds numbers and names only, never model output.
+func WriteMarkdown(w io.Writer, r *report.Report) error {
+	bw := bufio.NewWriter(w)
+	md := mdWriter{bw}
+	md.header(r)
+	md.failures(r)
+	if !r.Informational() {
+		md.matrix(r)
+	}
+	for i, sec := range r.Sections {
+		md.table(sectionTable(r, sec, i))
+		md.breaks(sec)
+	}
+	for _, t := range []Table{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
+		md.table(t)
+	}
+	md.warnings(r)
+	md.footer(r)
+	return bw.Flush()
+}
+
+type mdWriter struct{ w *bufio.Writer }
+
+func (m mdWriter) p(format string, args ...any) { fmt.Fprintf(m.w, format, args...) }
+
+func (m mdWriter) header(r *report.Report) {
+	m.p("# BendScript round-trip report %s\n\n", code(r.RunID))
+	if r.Informational() {
+		m.p("Suite `%s`, informational: no §8.5 threshold applies; the verdict says only whether the run is complete.\n\n", r.Suite)
+	}
+	m.p("**Verdict: %s**: %s.\n\n", report.VerdictWord(r), report.VerdictReason(r))
+	if r.Partial != nil {
+		m.p("Partial run: %s, %d of the suite's %d tasks.\n\n", mdText(r.Partial.String()), r.Tasks, r.Partial.Of)
+	}
+	if len(r.Custom) > 0 {
+		var parts []string
+		for _, c := range r.Custom {
+			parts = append(parts, fmt.Sprintf("%s %s (default %s)", code(c.Key), report.Num(c.Value), report.Num(c.Default)))
+		}
+		m.p("Custom configuration, not the spec's: %s.\n\n", strings.Join(parts, "; "))
+	}
+	when := "ran at " + r.RanAt
+	if r.RescoredAt != "" {
+		when += ", rescored at " + r.RescoredAt
+	}
+	m.p("Harness %s, %s; %d %s × %d tasks × %d %s; metric version %s (what its thresholds let through: `harness corpus sensitivity`).  \n",
+		mdText(r.HarnessVersion), when, len(r.Models), report.Plural(len(r.Models), "model", "models"),
+		r.Tasks, r.Repeats, report.Plural(r.Repeats, "repeat", "repeats"), mdText(r.MetricVersion))
+	m.p("Corpus %s, prompts %s, config %s.\n\n", code(short(r.CorpusHash)), code(short(r.PromptHash)), code(short(r.ConfigHash)))
+}
+
+func (m mdWriter) failures(r *report.Report) {
+	if len(r.Failures) == 0 {
+		return
+	}
+	m.p("## Failures\n\n")
+	for i, f := range r.Failures {
+		m.p("%d. %s\n", i+1, mdText(f.Message))
+	}
+	m.p("\n")
+}
+
+func (m mdWriter) matrix(r *report.Report) {
+	ts := r.Checks()
+	m.p("## %s\n\n| model |", report.ThresholdsHeading(ts))
+	own := false
+	for _, t := range ts {
+		m.p(" %s |", t.Heading())
+		own = own || t.Own
+	}
+	m.p(" complete |\n|---|")
+	for range ts {
+		m.p("---:|")
+	}
+	m.p("---:|\n")
+	for _, model := range r.Models {
+		mr := r.Results[model]
+		m.p("| %s |", code(model))
+		for _, t := range ts {
+			v := t.Value(mr)
+			m.p(" %s %s |", report.Mark(t.Holds(v)), report.NumOr(v, "n/a"))
+		}
+		n, _ := r.Incomplete(model)
+		m.p(" %s %d/%d |\n", report.Mark(n == 0), r.Planned(model)-n, r.Planned(model))
+	}
+	if own {
+		m.p("\n† %s\n", ownFootnote)
+	}
+	m.p("\n")
+}
+
+// table writes a table the viewer shows too (Table): its section
+// heading and text, its head, and its rows, the model as code and text a
+// server chose escaped. A table without rows keeps its heading and head.
+func (m mdWriter) table(t Table) {
+	m.p("## %s\n\n", t.MDTitle)
+	if t.MDNote != "" {
+		m.p("%s\n\n", t.MDNote)
+	}
+	writeMarkdownRows(m.w, t)
+	m.p("\n")
+}
+
+// WriteMarkdownTable writes a table's head, alignment and rows as
+// Markdown: the first column (the model, or the report) as code, text a
+// server chose escaped, a total in bold, a ✔/✘ cell with its mark.
+func WriteMarkdownTable(w io.Writer, t Table) error {
+	bw := bufio.NewWriter(w)
+	writeMarkdownRows(bw, t)
+	return bw.Flush()
+}
+
+func writeMarkdownRows(w *bufio.Writer, t Table) {
+	align := t.MDAlign
+	if align == "" {
+		align = "|---|" + strings.Repeat("---:|", max(len(t.Head)-1, 0))
+	}
+	fmt.Fprintf(w, "| %s |\n%s\n", strings.Join(t.Head, " | "), align)
+	for _, row := range t.Rows {
+		cells := make([]string, len(row.Cells))
+		for i, c := range row.Cells {
+			switch {
+			case i == 0:
+				cells[i] = code(c.Text)
+			case c.Free:
+				cells[i] = mdText(c.Text)
+			case c.Strong:
+				cells[i] = "**" + c.Text + "**"
+			case c.Class != "":
+				cells[i] = report.Mark(c.Class == "ok") + " (" + c.Text + ")"
+			default:
+				cells[i] = c.Text
+			}
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+}
+
+// WriteTextTable writes a table's head and rows as aligned plain text,
+// for a terminal.
+func WriteTextTable(w io.Writer, t Table) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(t.Head, "\t"))
+	for _, row := range t.Rows {
+		cells := make([]string, len(row.Cells))
+		for i, c := range row.Cells {
+			cells[i] = c.Text
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	return tw.Flush()
+}
+
+// Code renders s as a Markdown code span that a table cell can hold.
+func Code(s string) string { return code(s) }
+
+// MDText escapes s for Markdown text (mdText).
+func MDText(s string) string { return mdText(s) }
+
+// breaks lists per model where relay chains first exceeded their class's
+// P95 threshold.
+func (m mdWriter) breaks(sec report.Section) {
+	if len(sec.Breaks) == 0 {
+		return
+	}
+	m.p("First step at which a chain's drift exceeds its class's §8.5 P95 threshold:\n\n")
+	for _, b := range sec.Breaks {
+		who := code(b.Model)
+		if sec.Formats {
+			who += " (" + mdText(b.Format) + ")"
+		}
+		m.p("- %s: %s\n", who, firstExceedText(b.FirstExceed))
+	}
+	m.p("\n")
+}
+
+// ownFootnote explains the † of the harness's own thresholds.
+const ownFootnote = "the harness's own threshold, beside §8.5 (`thresholds.class_b_…`/`class_c_…` in harness.yaml; README, \"What a pass means\"): " +
+	"*edits applied*, the share of scored answers whose edit was fully applied (`edit_applied_min`), so a model that does not edit cannot pass on low drift; " +
+	"*P95 residual*, the residual component that sees what §8.4's five cannot (meta, unknown members, the version, duplicated edges; `residual_p95_max`); " +
+	"*answers invalid*, the share of outputs with no document or one a conformant processor rejects (`invalid_max`); " +
+	"*answers without unrequested change*, the share that changed nothing the edit left alone (`unchanged_min`)."
+
+func (m mdWriter) warnings(r *report.Report) {
+	if len(r.Warnings) == 0 {
+		return
+	}
+	m.p("## Warnings\n\n")
+	for i, w := range r.Warnings {
+		m.p("%d. %s\n", i+1, mdText(w))
+	}
+	m.p("\n")
+}
+
+func (m mdWriter) footer(r *report.Report) {
+	m.p("<sub>Quantiles: %s. Intervals: percentile bootstrap, %d resamples, seed %d. Report schema %d.</sub>\n",
+		mdText(r.Quantile), r.Bootstrap.Resamples, r.Bootstrap.Seed, r.Schema)
+}
+
+// short abbreviates a hash to 12 characters.
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	if h == "" {
+		return "-"
+	}
+	return h
+}
+
+// code renders s as a Markdown code span that a table cell can hold.
+func code(s string) string {
+	s = strings.NewReplacer("`", "'", "|", "\\|", "\n", " ", "\r", " ").Replace(s)
+	return "`" + s + "`"
+}
+
+// mdText escapes the characters that Markdown or inline HTML would read as
+// markup, and folds line breaks, so that a string a server or a model chose
+// (a provider name, a reason, an error message) stays one run of text in
+// its cell or line and can forge no line of its own.
+var mdText = strings.NewReplacer(
+	"\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]",
+	"<", "&lt;", ">", "&gt;", "|", "\\|", "#", "\\#", "~", "\\~", "&", "&amp;",
+	"\n", " ", "\r", " ",
+).Replace

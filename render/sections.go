@@ -1,0 +1,155 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/suites"
+)
+
+// sectionTable is a section's rows as a table: the model, the key's
+// columns (and the format, in a run of several), then the one summary's
+// columns. The writers print it without knowing what a row means.
+func sectionTable(r *report.Report, sec report.Section, index int) Table {
+	t := Table{ID: fmt.Sprintf("section-%d", index), MDTitle: sec.Title, MDNote: sec.Note, Note: plainNote(sec.Note)}
+	head := append([]string{"model"}, sec.Heads...)
+	if sec.Formats {
+		head = append(head, "format")
+	}
+	sized := sec.Chart == suites.ChartSize
+	if sized {
+		head = append(head, "document bytes")
+	}
+	head = append(head, "n", "median drift [95% CI]", "P95 drift [95% CI]", "edits applied", "lossless", "unchanged", "invalid")
+	if sec.Formats {
+		head = append(head, "failed to apply")
+	}
+	head = append(head, "cut off", "not run", "API errors", "missing", "output tokens")
+	if sec.Formats {
+		head = append(head, "answer bytes", "vs whole document")
+	}
+	head = append(head, "cost (USD)")
+	if sec.Limits {
+		head = append(head, "median within limit", "P95 within limit", "edits applied within gate")
+	}
+	t.Head = head
+	t.MDAlign = "|---|" + strings.Repeat("---|", len(sec.Heads)+btoi(sec.Formats)) + strings.Repeat("---:|", len(head)-1-len(sec.Heads)-btoi(sec.Formats))
+	for _, row := range sec.Rows {
+		cells := append([]string{row.Model}, row.Labels...)
+		if sec.Formats {
+			cells = append(cells, row.Format)
+		}
+		if sized {
+			cells = append(cells, strconv.Itoa(row.DocumentBytes))
+		}
+		s := row.Summary
+		cells = append(cells, strconv.Itoa(s.Scored), report.WithInterval(s.MedianDrift, s.MedianInterval), report.WithInterval(s.P95Drift, s.P95Interval),
+			report.PercentOr(s.EditsApplied), report.PercentOr(s.Lossless), report.PercentOr(s.Unchanged), strconv.Itoa(s.Invalid))
+		if sec.Formats {
+			cells = append(cells, strconv.Itoa(s.FailedToApply))
+		}
+		cells = append(cells, strconv.Itoa(s.CutOff), strconv.Itoa(s.NotRun), strconv.Itoa(s.APIErrors), strconv.Itoa(s.Missing),
+			tokenText(s.Tokens.Completion, s.Tokens.Estimated))
+		if sec.Formats {
+			cells = append(cells, strconv.FormatInt(s.AnswerBytes, 10), vsWhole(sec, row))
+		}
+		cells = append(cells, costText(s.Cost.USD, s.Cost.Unknown))
+		t.add(cells...)
+		if row.Total {
+			t.Rows[len(t.Rows)-1].Cells[len(sec.Heads)].Strong = true
+		}
+		if sec.Limits {
+			last := &t.Rows[len(t.Rows)-1]
+			median, p95, gate := naturalLimits(r, row.Class)
+			last.Cells = append(last.Cells, within(s.MedianDrift, median, false), within(s.P95Drift, p95, false), within(s.EditsApplied, gate, true))
+		}
+	}
+	return t
+}
+
+// within is a cell that says whether v is within limit (at most, or at
+// least), as information.
+func within(v *float64, limit float64, atLeast bool) TableCell {
+	ok, bound, measured := withinLimit(v, limit, atLeast)
+	if !measured {
+		return TableCell{Text: "n/a"}
+	}
+	return checked(ok, bound)
+}
+
+// vsWhole is a row's mean answer bytes as a share of the whole-document
+// answers' of the same model and key ("n/a" without them).
+func vsWhole(sec report.Section, row report.Row) string {
+	for _, d := range sec.Rows {
+		k := d.Key
+		k.Format = row.Format
+		if k == row.Key && d.Format != row.Format && formatsWhole(d.Format) && d.AnswerBytes > 0 && row.Scored > 0 {
+			share := float64(row.AnswerBytes) / float64(row.Scored) / (float64(d.AnswerBytes) / float64(d.Scored))
+			return strconv.FormatFloat(100*share, 'f', 2, 64) + "%"
+		}
+	}
+	return "n/a"
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// plainNote is a Markdown note as the viewer's plain text.
+func plainNote(s string) string { return strings.NewReplacer("`", "", "*", "").Replace(s) }
+
+// breakLines say, per model (and format), how many chains first exceed
+// their class's P95 threshold at each step.
+func breakLines(sec report.Section) []string {
+	var out []string
+	for _, b := range sec.Breaks {
+		who := b.Model
+		if sec.Formats {
+			who += " (" + b.Format + ")"
+		}
+		out = append(out, who+": "+firstExceedText(b.FirstExceed))
+	}
+	return out
+}
+
+// callsTable is every answer of the run per model, suite part, class and
+// format: what it planned, what it got, and what it cost.
+func callsTable(r *report.Report) Table {
+	parts, several := map[string]bool{}, len(r.Formats) > 1
+	for _, c := range r.Calls {
+		parts[c.Part] = true
+	}
+	t := Table{ID: "calls", Title: "Calls: tokens, cost and latency", MDTitle: "Calls",
+		Note: "Every answer the run planned, in every suite part and answer format. Cached: the share of prompt tokens the provider served from its cache. Cost: the known cost; calls whose cost was not reported are counted beside it. ≈: estimated from the text's length (offline models count no tokens)."}
+	t.Head = []string{"model"}
+	if len(parts) > 1 {
+		t.Head = append(t.Head, "part")
+	}
+	t.Head = append(t.Head, "class")
+	if several {
+		t.Head = append(t.Head, "format")
+	}
+	keys := len(t.Head) - 1
+	t.Head = append(t.Head, "planned", "scored", "API errors", "missing", "prompt tokens", "cached", "completion tokens", "cost (USD)", "latency p50 / p95 / max (ms)")
+	t.MDAlign = "|---|" + strings.Repeat("---|", keys) + strings.Repeat("---:|", len(t.Head)-1-keys)
+	for _, c := range r.Calls {
+		cells := []string{c.Model}
+		if len(parts) > 1 {
+			cells = append(cells, c.Part)
+		}
+		cells = append(cells, c.Class)
+		if several {
+			cells = append(cells, c.Format)
+		}
+		s := c.Summary
+		t.add(append(cells, strconv.Itoa(s.Planned), strconv.Itoa(s.Scored), strconv.Itoa(s.APIErrors), strconv.Itoa(s.Missing),
+			tokenText(s.Tokens.Prompt, s.Tokens.Estimated), cachedText(s.Tokens), tokenText(s.Tokens.Completion, s.Tokens.Estimated),
+			costText(s.Cost.USD, s.Cost.Unknown), fmt.Sprintf("%d / %d / %d", s.LatencyMS.P50, s.LatencyMS.P95, s.LatencyMS.Max))...)
+	}
+	return t
+}

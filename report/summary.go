@@ -1,0 +1,353 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// Summary is the one summary of a group of answers: every table of the
+// report is rows of (group key, Summary), so a number means the same in
+// every section. Counts are over the group's planned answers (task ×
+// repeat); the drift statistics are over its tasks, each task's value the
+// mean drift over its scored repeats, and their intervals resample tasks
+// (repeats stay within their task); shares are over the scored answers.
+type Summary struct {
+	// Planned counts the (task, repeat) pairs of the group; Scored those
+	// with an answer, Missing those without a transcript, APIErrors those
+	// whose call failed after its retries (never scored as drift).
+	Planned   int `json:"planned"`
+	Scored    int `json:"scored"`
+	Missing   int `json:"missing"`
+	APIErrors int `json:"api_errors"`
+	// NotRun counts relay steps never asked because their chain ended
+	// earlier (scored, as drift 1).
+	NotRun int `json:"not_run"`
+	// Invalid counts scored answers that held no usable document or one
+	// that fails validation; FailedToApply those of them whose answer in a
+	// patch format did not apply; CutOff the scored answers stopped at the
+	// output budget (finish_reason "length").
+	Invalid       int `json:"invalid"`
+	FailedToApply int `json:"failed_to_apply"`
+	CutOff        int `json:"cut_off"`
+	// Tasks is the number of tasks with a drift: the n of the statistics.
+	Tasks int `json:"tasks"`
+	// MedianDrift, P95Drift and MaxDrift are over the tasks' drifts (the
+	// report's quantile definition); null when nothing was scored. The
+	// intervals are the bootstrap 95% intervals of the median and the P95,
+	// resampling tasks; absent for fewer than two.
+	MedianDrift    *float64  `json:"median_drift"`
+	MedianInterval *Interval `json:"median_interval,omitempty"`
+	P95Drift       *float64  `json:"p95_drift"`
+	P95Interval    *Interval `json:"p95_interval,omitempty"`
+	MaxDrift       *float64  `json:"max_drift,omitempty"`
+	// EditsApplied, Lossless, Unchanged and InvalidShare are shares of the
+	// scored answers: the edit fully applied, lossless
+	// (metric.Result.Lossless), without unrequested change, invalid. Null
+	// when nothing was scored.
+	EditsApplied *float64 `json:"edits_applied"`
+	Lossless     *float64 `json:"lossless"`
+	Unchanged    *float64 `json:"unchanged"`
+	InvalidShare *float64 `json:"invalid_share"`
+	// EditCompliance is the mean over scored answers of the share of the
+	// gold edit's operations that hold.
+	EditCompliance *float64 `json:"edit_compliance,omitempty"`
+	// UnrequestedMedian and UnrequestedMax are the median and largest
+	// count of unrequested changes over the scored answers that held a
+	// document.
+	UnrequestedMedian *float64 `json:"unrequested_median,omitempty"`
+	UnrequestedMax    *int     `json:"unrequested_max,omitempty"`
+	// Tokens and Cost sum every answer's usage (API errors included);
+	// AnswerBytes is the length of the scored answers that were asked.
+	Tokens      Tokens `json:"tokens"`
+	Cost        Cost   `json:"cost"`
+	AnswerBytes int64  `json:"answer_bytes"`
+	// LatencyMS are percentiles of the scored answers' latency.
+	LatencyMS Latency `json:"latency_ms"`
+	// DocumentBytes is the size of the largest document the group's
+	// tasks give (their source, as the model saw it when exact); 0 when
+	// the task set was not at hand.
+	DocumentBytes int `json:"document_bytes,omitempty"`
+}
+
+// Row is one group of answers: where it stands (the key), how its section
+// writes that key, and its summary.
+type Row struct {
+	suites.Key
+	// Labels write the key as the section's columns do (suites.Column),
+	// in order.
+	Labels []string `json:"labels"`
+	// Total is set on a row that totals a field over its values
+	// (suites.Section.Total).
+	Total bool `json:"total,omitempty"`
+	Summary
+	// PerDocument lists the group's tasks, each with its value (the mean
+	// over its repeats) and its repeats, by task id in plan order; absent
+	// on a total row (suites.Total).
+	PerDocument []DocumentResult `json:"per_document,omitempty"`
+}
+
+// Section is one suite part's answers as its table (suites.Section):
+// rows per model, key and answer format.
+type Section struct {
+	// Part is the suite part whose answers the rows group.
+	Part string `json:"part"`
+	// Title is the section's heading; Note what its rows are.
+	Title string `json:"title"`
+	Note  string `json:"note"`
+	// Heads are the heads of the key's columns, in Labels order.
+	Heads []string `json:"heads"`
+	// Formats is set when the run asked for more than the whole
+	// document: the rows differ in format, and the tables say which.
+	Formats bool `json:"formats,omitempty"`
+	// Chart is the chart the viewer draws of the rows (suites.ChartSize,
+	// suites.ChartSteps), or "" for none.
+	Chart string `json:"chart,omitempty"`
+	// Limits is set when the rows are shown against the gating suite's
+	// thresholds, as information.
+	Limits bool `json:"limits,omitempty"`
+	// Rows are by model (the run's order), then the section's order,
+	// then format (the run's order).
+	Rows []Row `json:"rows"`
+	// Breaks says, for a section of steps, per model and format where
+	// chains first broke (Break).
+	Breaks []Break `json:"breaks,omitempty"`
+}
+
+// Break is where one model's chains broke in one answer format.
+type Break struct {
+	Model  string `json:"model"`
+	Format string `json:"format"`
+	// FirstExceed counts, per chain, the first step at which its drift
+	// exceeds the §8.5 P95 Threshold of that step's class ("never" when no
+	// step does).
+	FirstExceed map[string]int `json:"first_exceed"`
+}
+
+// group is the answers of one model to a list of tasks, accumulated as a
+// class is (builder.document), so that a class's numbers and a section
+// row's are one computation.
+type group struct {
+	c   *ClassResult
+	acc classAcc
+}
+
+// accumulate reads the answers of model to the tasks ids (each of the
+// class classOf gives) into a group.
+func (b *builder) accumulate(model string, ids []string, classOf func(id string) string) *group {
+	g := &group{c: &ClassResult{Tasks: len(ids), Planned: len(ids) * b.repeats, PerDocument: []DocumentResult{}},
+		acc: classAcc{perRepeat: make([][]float64, b.repeats)}}
+	for _, id := range ids {
+		class := classOf(id)
+		if class == task.ClassA && g.c.Judging == nil {
+			g.c.Judging = &Judging{}
+		}
+		g.c.PerDocument = append(g.c.PerDocument, b.document(model, class, id, g.c, &g.acc))
+	}
+	g.c.Documents = len(g.acc.values)
+	g.c.LatencyMS = latency(g.acc.latencies)
+	return g
+}
+
+// summary is the group's Summary; seed names its bootstrap stream.
+func (b *builder) summary(g *group, seed string) Summary {
+	c, t := g.c, g.acc.t
+	s := Summary{Planned: c.Planned, Scored: c.Scored, Missing: c.Missing, APIErrors: c.APIErrors, NotRun: t.notRun,
+		Invalid: t.invalid, FailedToApply: t.failedToApply, CutOff: t.cutOff, Tokens: c.Tokens, Cost: c.Cost,
+		AnswerBytes: t.answerBytes, LatencyMS: c.LatencyMS}
+	if vals := g.acc.drifts; len(vals) > 0 {
+		s.Tasks = len(vals)
+		s.MedianDrift, s.P95Drift, s.MaxDrift = ptr(stats.Median(vals)), ptr(stats.P95(vals)), ptr(stats.Quantile(1, vals))
+		s.MedianInterval = interval(stats.BootstrapQuantile(vals, 0.5, b.seed, seed))
+		s.P95Interval = interval(stats.BootstrapQuantile(vals, 0.95, b.seed, seed+"/p95"))
+	}
+	if t.scored > 0 {
+		n := float64(t.scored)
+		s.EditsApplied, s.Lossless = ptr(float64(t.applied)/n), ptr(float64(t.lossless)/n)
+		s.Unchanged, s.InvalidShare = ptr(float64(t.unchanged)/n), ptr(float64(t.invalid)/n)
+		s.EditCompliance = ptr(t.compliance / n)
+	}
+	if len(t.unrequested) > 0 {
+		s.UnrequestedMedian = ptr(stats.Median(t.unrequested))
+		s.UnrequestedMax = ptr(int(stats.Quantile(1, t.unrequested)))
+	}
+	return s
+}
+
+// tally counts up a group's class B and C answers as they are scored.
+type tally struct {
+	scored, notRun, invalid, failedToApply, cutOff int
+	applied, lossless, unchanged                   int
+	compliance                                     float64 // Σ edit compliance
+	answerBytes                                    int64
+	unrequested                                    []float64 // per answer that held a document
+}
+
+func (t *tally) add(s *scoring.Score) {
+	t.scored++
+	if s.NotRun {
+		t.notRun++
+	} else {
+		t.answerBytes += int64(s.AnswerBytes)
+	}
+	if s.Metric.EditApplied {
+		t.applied++
+	}
+	t.compliance += s.Metric.EditCompliance
+	if n := s.Metric.UnrequestedChanges; n != nil {
+		t.unrequested = append(t.unrequested, float64(*n))
+		if *n == 0 {
+			t.unchanged++
+		}
+	}
+	if s.Metric.Lossless {
+		t.lossless++
+	}
+	if !s.Metric.Valid || !s.Metric.SchemaValid {
+		t.invalid++
+	}
+	if s.ApplyFailure != nil {
+		t.failedToApply++
+	}
+	if s.CutOff != "" {
+		t.cutOff++
+	}
+}
+
+// keyOf is where a score stands, in the fields by (and always the model,
+// part and format).
+func keyOf(s *scoring.Score, part string, by []string) suites.Key {
+	k := suites.Key{Model: s.Model, Part: part, Format: formatName(s)}
+	for _, f := range by {
+		switch f {
+		case suites.ByClass:
+			k.Class = s.Class
+		case suites.ByRung:
+			k.Rung = s.Rung
+		case suites.ByPosition:
+			k.Position = s.Position
+		case suites.ByStep:
+			k.Step = s.Step
+		}
+	}
+	return k
+}
+
+// totalled is k with its field f set to the total's label (a rung over
+// its positions).
+func totalled(k suites.Key, f string) suites.Key {
+	switch f {
+	case suites.ByClass:
+		k.Class = suites.Total
+	case suites.ByRung:
+		k.Rung = suites.Total
+	case suites.ByPosition:
+		k.Position = suites.Total
+	}
+	return k
+}
+
+// grouping collects the task ids of each key, in plan order.
+type grouping struct {
+	keys []suites.Key
+	ids  map[suites.Key][]string
+}
+
+func (gr *grouping) add(k suites.Key, id string) {
+	if gr.ids == nil {
+		gr.ids = map[suites.Key][]string{}
+	}
+	ids, ok := gr.ids[k]
+	if !ok {
+		gr.keys = append(gr.keys, k)
+	}
+	if len(ids) == 0 || ids[len(ids)-1] != id {
+		gr.ids[k] = append(ids, id)
+	}
+}
+
+// summarize groups the scores of part (every score when part is "") by
+// model, the fields by and format, adds a total row over the field total
+// (when not ""), and summarizes each group; rows come in the order the
+// comparison order gives.
+func (b *builder) summarize(scores []scoring.Score, part string, by []string, total string, order func(a, b suites.Key) int) []Row {
+	var gr grouping
+	classOf := map[string]string{}
+	for i := range scores {
+		s := &scores[i]
+		if part != "" && b.partOf(s) != part {
+			continue
+		}
+		classOf[s.TaskID] = s.Class
+		k := keyOf(s, part, by)
+		gr.add(k, s.TaskID)
+		if total != "" {
+			gr.add(totalled(k, total), s.TaskID)
+		}
+	}
+	slices.SortStableFunc(gr.keys, func(x, y suites.Key) int {
+		return cmp.Or(cmp.Compare(b.modelIndex[x.Model], b.modelIndex[y.Model]), order(x, y),
+			cmp.Compare(b.formatIndex[x.Format], b.formatIndex[y.Format]))
+	})
+	rows := make([]Row, 0, len(gr.keys))
+	for _, k := range gr.keys {
+		g := b.accumulate(k.Model, gr.ids[k], func(id string) string { return classOf[id] })
+		row := Row{Key: k, Summary: b.summary(g, seedOf(k))}
+		row.DocumentBytes, row.Total = b.documentBytes(gr.ids[k]), isTotal(k)
+		if !row.Total {
+			row.PerDocument = g.c.PerDocument
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// isTotal reports whether k is a total row's key.
+func isTotal(k suites.Key) bool {
+	return k.Class == suites.Total || k.Rung == suites.Total || k.Position == suites.Total
+}
+
+// seedOf names a row's bootstrap stream: every field of its key, so that
+// no two rows share one and the same row draws the same in every run.
+func seedOf(k suites.Key) string {
+	return fmt.Sprintf("%s/%s/%s/%s/%s/%s/%d", k.Model, k.Part, k.Class, k.Format, k.Rung, k.Position, k.Step)
+}
+
+// documentBytes is the size of the largest source document of the tasks
+// ids; 0 without the task set.
+func (b *builder) documentBytes(ids []string) int {
+	n := 0
+	if b.set == nil {
+		return 0
+	}
+	for _, id := range ids {
+		if t := b.set.Task(id); t != nil && t.Source != nil {
+			n = max(n, len(t.Source.Bytes))
+		}
+	}
+	return n
+}
+
+// section is the rows of one part of the run, as the suite table says
+// its section groups them.
+func (b *builder) section(part string, sec *suites.Section, multi bool) Section {
+	out := Section{Part: part, Title: sec.Title, Note: sec.Note, Formats: multi, Chart: sec.Chart, Limits: sec.Limits}
+	for _, c := range sec.Columns {
+		out.Heads = append(out.Heads, c.Head)
+	}
+	out.Rows = b.summarize(b.scores, part, sec.By, sec.Total, sec.Order)
+	for i := range out.Rows {
+		for _, c := range sec.Columns {
+			out.Rows[i].Labels = append(out.Rows[i].Labels, c.Text(out.Rows[i].Key))
+		}
+	}
+	if slices.Contains(sec.By, suites.ByStep) {
+		out.Breaks = b.breaks(part)
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The words and numbers of the report as people read them: the verdict's
+// line and the formatting of every number, so that the report's own
+// messages (a failure, a warning) and its writers print a number alike.
+
+// VerdictWord is the verdict as a person reads it: PASS or FAIL for the
+// gating verdict, "complete (informational)" or "incomplete
+// (informational)" for a suite that decides none.
+func VerdictWord(r *Report) string {
+	switch r.Verdict {
+	case Pass:
+		return "✅ PASS"
+	case Fail:
+		return "❌ FAIL"
+	}
+	return r.Verdict + " (informational)"
+}
+
+// VerdictLine is the verdict in one line, for the end of a run: the
+// verdict, why, and for a failure how many there are.
+func VerdictLine(r *Report) string {
+	line := fmt.Sprintf("Verdict: %s: %s", VerdictWord(r), VerdictReason(r))
+	if r.Partial != nil {
+		line += fmt.Sprintf(" (partial run: %d of %d tasks)", r.Tasks, r.Partial.Of)
+	}
+	return line + "."
+}
+
+// verdictPlain is VerdictWord without its mark.
+func VerdictPlain(r *Report) string {
+	switch r.Verdict {
+	case Pass, Fail:
+		return strings.ToUpper(r.Verdict)
+	}
+	return r.Verdict + " (informational)"
+}
+
+// verdictReason says in a phrase why the verdict is what it is.
+func VerdictReason(r *Report) string {
+	switch {
+	case !r.Passed():
+		return fmt.Sprintf("%d %s", len(r.Failures), Plural(len(r.Failures), "failure", "failures"))
+	case !gated(r.Suite):
+		return fmt.Sprintf("the run is complete; suite %s decides no verdict", r.Suite)
+	case len(r.Custom) > 0:
+		return "every Threshold holds for every model, under a custom configuration (not §8.5)"
+	}
+	return "every §8.5 Threshold and every harness gate † holds for every model"
+}
+
+// thresholdsHeading names the Threshold table: §8.5 only when every
+// Threshold is the spec's.
+func ThresholdsHeading(ts []Threshold) string {
+	for _, t := range ts {
+		if t.Custom() {
+			return "Thresholds (custom: not §8.5)"
+		}
+	}
+	return "Thresholds (§8.5)"
+}
+
+// heading is a threshold's column heading; a custom one says so.
+func (t Threshold) Heading() string {
+	h := fmt.Sprintf("%s %s %s%s", t.Label, OpSymbol(t.Op), Num(t.Limit), Dagger(t.Own))
+	if t.Custom() {
+		h += " (custom)"
+	}
+	return h
+}
+
+// dagger marks the harness's own thresholds.
+func Dagger(own bool) string {
+	if own {
+		return " †"
+	}
+	return ""
+}
+
+func WithInterval(v *float64, iv *Interval) string {
+	if v == nil {
+		return "n/a"
+	}
+	if iv == nil {
+		return Num(*v)
+	}
+	return fmt.Sprintf("%s [%s, %s]", Num(*v), Num(iv.Low), Num(iv.High))
+}
+
+func NoiseText(n *Noise) string {
+	if n == nil {
+		return "n/a"
+	}
+	return Num(n.Range)
+}
+
+func NumOr(v *float64, none string) string {
+	if v == nil {
+		return none
+	}
+	return Num(*v)
+}
+
+func IntOr(v *int) string {
+	if v == nil {
+		return "n/a"
+	}
+	return strconv.Itoa(*v)
+}
+
+func PercentOr(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100**v)
+}
+
+// percent formats a fraction as a percentage: 0.9 → "90%", 0.925 → "92.5%".
+func Percent(v float64) string {
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%"
+}
+
+func Mark(ok bool) string {
+	if ok {
+		return "✅"
+	}
+	return "❌"
+}
+
+func OpSymbol(op string) string {
+	if op == ">=" {
+		return "≥"
+	}
+	return "≤"
+}
+
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
