@@ -6,6 +6,8 @@ import (
 	"math"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/reporttest"
+
 	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/scoring"
@@ -18,10 +20,10 @@ import (
 // only.
 func comparePair() (old, new *report.Report) {
 	base := func(model, id string, r int) (float64, bool, string) {
-		return failingRun.answer(model, id, r)
+		return reporttest.FailingRun.Answer(model, id, r)
 	}
-	o := synthetic{models: []string{"vendor/steady", "vendor/drifty", "vendor/flaky"}, repeats: 1, answer: base}
-	n := synthetic{models: []string{"vendor/steady", "vendor/drifty", "vendor/new"}, repeats: 1, answer: func(model, id string, r int) (float64, bool, string) {
+	o := reporttest.Synthetic{Models: []string{"vendor/steady", "vendor/drifty", "vendor/flaky"}, Repeats: 1, Answer: base}
+	n := reporttest.Synthetic{Models: []string{"vendor/steady", "vendor/drifty", "vendor/new"}, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
 		d, f, s := base(model, id, r)
 		switch {
 		case model == "vendor/drifty" && id[3] == 'b':
@@ -40,9 +42,9 @@ func comparePair() (old, new *report.Report) {
 		}
 		return d, f, s
 	}}
-	ni := n.input()
+	ni := n.Run()
 	ni.Manifest.RunID = "synthetic-2"
-	return report.Build(o.input()), report.Build(ni)
+	return build(o.Run()), build(ni)
 }
 
 func TestCompareGolden(t *testing.T) {
@@ -115,7 +117,7 @@ func TestCompareLossless(t *testing.T) {
 		{"same", half, half, "~", 0, 0, 1, "no discordant pair: nothing to test"},
 	}
 	for _, c := range cases {
-		row, _ := compareClass("m", "B", c.old, c.new)
+		row, _ := Class("m", "B", c.old, c.new)
 		if row.LosslessChange != c.change || row.Gained != c.gain || row.Lost != c.lost || math.Abs(row.LosslessP-c.p) > 1e-12 {
 			t.Errorf("%s: %s, gained %d, lost %d, p %v; want %s, %d, %d, %v (%s)", c.name, row.LosslessChange, row.Gained, row.Lost, row.LosslessP, c.change, c.gain, c.lost, c.p, c.why)
 		}

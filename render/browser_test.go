@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/reporttest"
+
 	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/suites"
@@ -68,9 +70,9 @@ func TestBrowser(t *testing.T) {
 	}
 	pages := map[string]string{"main": path}
 	for _, suite := range []string{suites.Size, suites.Relay} {
-		in := suiteInput(suite)
+		in := inputOf(reporttest.SuiteRun(suite))
 		var buf bytes.Buffer
-		if err := WriteHTML(&buf, report.Build(in), in); err != nil {
+		if err := WriteHTML(&buf, report.Build(in.Input), in); err != nil {
 			t.Fatal(err)
 		}
 		pages[suite] = filepath.Join(t.TempDir(), suite+".html")

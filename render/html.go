@@ -68,7 +68,7 @@ const (
 
 // WriteHTML writes the self-contained HTML viewer of the report: the
 // verdict, the model × Threshold matrix, a plot of the document values per
-// (model, class) with the median, P95 and Threshold lines, a sortable table
+// (model, class) with the median, P95 and threshold lines, a sortable table
 // of every transcript with its components, and per transcript the
 // instruction, the expected and produced documents as a diff, the
 // diagnostics and, for class A, the answer, evidence and judge votes. It
@@ -103,8 +103,8 @@ type page struct {
 	// drift and output tokens against document size, per model.
 	FormatPlots []chart
 	Gated       bool // the verdict applies the thresholds (gating, all)
-	// VerdictText is the verdict line; MatrixHeading the Threshold
-	// table's heading (custom when any Threshold differs from §8.5).
+	// VerdictText is the verdict line; MatrixHeading the threshold
+	// table's heading (custom when any threshold differs from §8.5).
 	VerdictText, MatrixHeading string
 	VerdictClass               string  // pass, fail, or neutral (informational)
 	Numbers                    []Table // the Markdown's other tables: drift, faithfulness, calls, models

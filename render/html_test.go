@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/reporttest"
+
 	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/corpus"
@@ -34,9 +36,10 @@ func viewerRun(t testing.TB) (Input, []byte) {
 	t.Helper()
 	viewerOnce.Do(func() {
 		set, _ := task.Load(corpus.FS, instructions.FS)
-		in, _ := pipeline(t, []string{offline.Oracle, offline.Noisy, evilModel}, map[string]model.Client{evilModel: evil{set}}, 1, 20260427)
+		run, _ := reporttest.Pipeline(t, []string{offline.Oracle, offline.Noisy, evilModel}, map[string]model.Client{evilModel: reporttest.Evil{Set: set}}, 1, 20260427)
+		in := inputOf(run)
 		var buf bytes.Buffer
-		viewerErr = WriteHTML(&buf, report.Build(in), in)
+		viewerErr = WriteHTML(&buf, report.Build(in.Input), in)
 		viewerIn, viewerHTML = in, buf.Bytes()
 		// REPORT_VIEWER_OUT=/tmp/viewer.html keeps the page to look at.
 		if out := os.Getenv("REPORT_VIEWER_OUT"); out != "" && viewerErr == nil {
@@ -127,7 +130,7 @@ func TestHTMLContent(t *testing.T) {
 		t.Errorf("%d transcript details, want one per score (%d)", got, len(in.Scores))
 	}
 	var again bytes.Buffer
-	if err := WriteHTML(&again, report.Build(in), in); err != nil {
+	if err := WriteHTML(&again, report.Build(in.Input), in); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), page) {
@@ -146,15 +149,15 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 		name string
 		in   Input
 	}{
-		{"gating, failing", failingRun.input()},
+		{"gating, failing", inputOf(reporttest.FailingRun.Run())},
 		{"gating, offline models", viewer},
-		{"size", suiteInput(suites.Size)},
-		{"relay", suiteInput(suites.Relay)},
+		{"size", inputOf(reporttest.SuiteRun(suites.Size))},
+		{"relay", inputOf(reporttest.SuiteRun(suites.Relay))},
 	}
 	thRe := regexp.MustCompile(`(?s)<thead><tr>(.*?)</tr></thead>`)
 	cellRe := regexp.MustCompile(`(?s)<th[^>]*>(.*?)</th>`)
 	for _, tc := range cases {
-		r := report.Build(tc.in)
+		r := report.Build(tc.in.Input)
 		var md, page bytes.Buffer
 		if err := WriteMarkdown(&md, r); err != nil {
 			t.Fatal(err)

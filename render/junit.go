@@ -24,8 +24,8 @@ import (
 //
 // Per model and suite, the cases are:
 //
-//   - per Threshold (gating suites), "thresholds.<metric>": fails with the
-//     verdict's failure line when the Threshold does not hold; the
+//   - per threshold (gating suites), "thresholds.<metric>": fails with the
+//     verdict's failure line when the threshold does not hold; the
 //     harness's own gates carry "†" and the property-like suffix
 //     "(harness gate)" in their name, and failure type "harness" (§8.5's
 //     have type "§8.5");

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/reporttest"
+
 	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/offline"
@@ -55,14 +57,15 @@ func parseJUnit(t *testing.T, b []byte) junitDoc {
 }
 
 // TestJUnitIdentityFailsAsTestCases: the demo's models in JUnit XML:
-// offline/identity's failures of the verdict are failing Threshold cases
+// offline/identity's failures of the verdict are failing threshold cases
 // carrying the failure line (its harness gates marked), its answers that
 // never edit are failing task cases, offline/oracle fails nothing, and
 // every count attribute adds up.
 func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 	t.Parallel()
-	in, _ := pipeline(t, []string{offline.Oracle, offline.Identity, offline.Noisy}, nil, 1, 20260427)
-	r := report.Build(in)
+	run, _ := reporttest.Pipeline(t, []string{offline.Oracle, offline.Identity, offline.Noisy}, nil, 1, 20260427)
+	in := inputOf(run)
+	r := report.Build(in.Input)
 	var buf bytes.Buffer
 	if err := WriteJUnit(&buf, r); err != nil {
 		t.Fatal(err)
@@ -141,9 +144,9 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 // relabelled as a size run is such a report.
 func TestJUnitInformationalSuiteStaysGreen(t *testing.T) {
 	t.Parallel()
-	r := report.Build(oracleNoisyRun(t))
+	r := report.Build(inputOf(reporttest.OracleNoisyRun(t)).Input)
 	r.Suite = suites.Size
-	r.Failures = failures(r)
+	r.Failures = nil // an informational suite fails only when incomplete, and the run is complete
 	var buf bytes.Buffer
 	if err := WriteJUnit(&buf, r); err != nil {
 		t.Fatal(err)

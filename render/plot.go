@@ -140,7 +140,7 @@ func (c *chart) mark(shape, class string, x, y float64, href, title string) {
 
 // sharedTops is, per class, the top of the value axis shared by every
 // model's panel: 1 for faithfulness; for drift the largest document drift
-// and Threshold of any model, with a margin, at most 1.
+// and threshold of any model, with a margin, at most 1.
 func sharedTops(r *report.Report) map[string]float64 {
 	tops := map[string]float64{task.ClassA: 1}
 	for _, class := range []string{task.ClassB, task.ClassC} {

@@ -192,7 +192,8 @@ type builder struct {
 	// The run's orders: models, suite parts and answer formats.
 	modelIndex, partIndex, formatIndex map[string]int
 	thresholds                         config.Thresholds
-	classes                            string // the suite part whose tasks make the classes
+	classes                            string         // the suite part whose tasks make the classes
+	plan                               map[string]int // each task's place in the manifest
 }
 
 // newBuilder indexes the scores of in.
@@ -200,7 +201,7 @@ func newBuilder(in Input) *builder {
 	m := in.Manifest
 	b := &builder{repeats: m.Repeats, seed: m.Seed, set: in.Set, thresholds: in.Config.Thresholds,
 		answers: map[key]*scoring.Score{}, part: map[string]string{}, format: map[string]string{},
-		modelIndex: indexOf(m.Models), formatIndex: indexOf(m.Inputs.Formats)}
+		modelIndex: indexOf(m.Models), formatIndex: indexOf(m.Inputs.Formats), plan: indexOf(m.TaskIDs)}
 	b.partIndex = map[string]int{}
 	if st, err := suites.Lookup(m.Inputs.Suite); err == nil {
 		b.classes = st.Classes

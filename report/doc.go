@@ -34,7 +34,7 @@
 //
 // the k-th smallest of the n values. Q is always one of the values: over
 // the 20 documents of a class the median is the 10th smallest (the lower
-// median) and the P95 the 19th, so a P95 Threshold tolerates exactly one
+// median) and the P95 the 19th, so a P95 threshold tolerates exactly one
 // document above it.
 //
 // With more than one repeat the report adds the inter-run noise (§8.7):
@@ -50,12 +50,12 @@
 //
 // # Verdict
 //
-// The verdict is "pass" when, for every model, every §8.5 Threshold holds
+// The verdict is "pass" when, for every model, every §8.5 threshold holds
 // (faithfulness ≥ its minimum, each median and P95 ≤ its maximum; a value
-// equal to its Threshold holds) and the run is complete: no missing
+// equal to its threshold holds) and the run is complete: no missing
 // transcript, no API error of an answer or a judge, and no class A answer
 // left without a valid judge vote. Anything else is "fail", and Failures
-// names every cause: each Threshold that does not hold (with the value and
+// names every cause: each threshold that does not hold (with the value and
 // the limit, or a null value when nothing could be measured) and, per
 // model, "incomplete" with what is missing.
 //

@@ -52,7 +52,7 @@ func (b *builder) breaks(part string) []Break {
 }
 
 // firstExceed is the first step ("1", "2", ...) at which a chain's drift
-// exceeds its class's §8.5 P95 Threshold, or "never". A step the chain
+// exceeds its class's §8.5 P95 threshold, or "never". A step the chain
 // lacks (a selection, an unfinished run) is passed over.
 func firstExceed(bySteps map[int]*scoring.Score, maxStep int, t config.Thresholds) string {
 	for step := 1; step <= maxStep; step++ {

@@ -20,12 +20,16 @@ func TestRelayChainWithAGapDoesNotPanic(t *testing.T) {
 			Suite: suites.Relay, Chain: chain, Step: step, Metric: &metric.Result{Valid: true, Drift: drift}}
 	}
 	in := Input{
-		Manifest: &transcript.Manifest{Models: []string{"m"}, Repeats: 1},
+		Manifest: &transcript.Manifest{Models: []string{"m"}, Repeats: 1, Inputs: transcript.Inputs{Suite: suites.Relay}},
 		Config:   config.Default(),
 		Scores:   []scoring.Score{score("01", 1, 0), score("01", 2, 0.9), score("02", 1, 0)},
 	}
-	_, models := relaySteps(in, 1)
-	if len(models) != 1 || models[0].FirstExceed["2"] != 1 || models[0].FirstExceed["never"] != 1 {
-		t.Errorf("first exceed %v, want chain 01 at step 2 and chain 02 never", models)
+	r := Build(in)
+	if len(r.Sections) != 1 {
+		t.Fatalf("%d sections, want the relay's", len(r.Sections))
+	}
+	breaks := r.Sections[0].Breaks
+	if len(breaks) != 1 || breaks[0].FirstExceed["2"] != 1 || breaks[0].FirstExceed["never"] != 1 {
+		t.Errorf("first exceed %v, want chain 01 at step 2 and chain 02 never", breaks)
 	}
 }

@@ -64,7 +64,7 @@ type Report struct {
 	Models []string `json:"models"`
 	// Results are each model's numbers, keyed by model id (§8.7).
 	Results map[string]*ModelResult `json:"results"`
-	// Verdict is "pass" when every §8.5 Threshold holds for every model and
+	// Verdict is "pass" when every §8.5 threshold holds for every model and
 	// the run is complete and whole (not a selection), "fail" otherwise
 	// (§8.7). An informational suite's is "complete" or "incomplete".
 	Verdict string `json:"verdict"`
@@ -134,7 +134,7 @@ type Report struct {
 	// class and answer format: what completeness, tokens and cost count.
 	Calls []Row `json:"calls"`
 
-	// Custom lists every Threshold and weight that differs from the
+	// Custom lists every threshold and weight that differs from the
 	// spec's (§8.5 thresholds, §8.4 weights) or from the harness's own
 	// default gates, by configuration key; absent when there is none. A
 	// report with any is not the §8.5 verdict, and says so.
@@ -451,10 +451,10 @@ type RepeatResult struct {
 	Transcript string `json:"transcript,omitempty"`
 }
 
-// SourceHarness marks a Threshold that is the harness's own, beside §8.5.
+// SourceHarness marks a threshold that is the harness's own, beside §8.5.
 const SourceHarness = "harness"
 
-// SourceCustom marks a Threshold whose configured value differs from its
+// SourceCustom marks a threshold whose configured value differs from its
 // default (§8.5's, or the harness's own): it is never called §8.5.
 const SourceCustom = "custom"
 
@@ -462,7 +462,7 @@ const SourceCustom = "custom"
 type Failure struct {
 	// Model is the model that fails; empty for a failure of the whole run.
 	Model string `json:"model"`
-	// Metric is the §8.7 field that fails the Threshold
+	// Metric is the §8.7 field that fails the threshold
 	// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
 	// class_c_median_drift, class_c_p95_drift), a harness metric
 	// (class_b_edit_applied, class_b_residual_p95, class_b_invalid,
@@ -475,11 +475,11 @@ type Failure struct {
 	Value *float64 `json:"value"`
 	// Op is how Value must compare with Limit to pass: ">=" or "<=".
 	Op string `json:"op"`
-	// Limit is the Threshold (0 for "incomplete").
+	// Limit is the threshold (0 for "incomplete").
 	Limit float64 `json:"limit"`
-	// Source says whose Threshold it is: "§8.5", SourceHarness for the
+	// Source says whose threshold it is: "§8.5", SourceHarness for the
 	// harness's own gates beside it (edit compliance), or SourceCustom for
-	// any Threshold configured to a value other than its default; empty
+	// any threshold configured to a value other than its default; empty
 	// for "incomplete" and "partial".
 	Source string `json:"source,omitempty"`
 	// Message says what failed in a sentence.

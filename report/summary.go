@@ -124,7 +124,7 @@ type Break struct {
 	Model  string `json:"model"`
 	Format string `json:"format"`
 	// FirstExceed counts, per chain, the first step at which its drift
-	// exceeds the §8.5 P95 Threshold of that step's class ("never" when no
+	// exceeds the §8.5 P95 threshold of that step's class ("never" when no
 	// step does).
 	FirstExceed map[string]int `json:"first_exceed"`
 }
@@ -256,25 +256,27 @@ func totalled(k suites.Key, f string) suites.Key {
 type grouping struct {
 	keys []suites.Key
 	ids  map[suites.Key][]string
+	seen map[suites.Key]map[string]bool
 }
 
 func (gr *grouping) add(k suites.Key, id string) {
 	if gr.ids == nil {
-		gr.ids = map[suites.Key][]string{}
+		gr.ids, gr.seen = map[suites.Key][]string{}, map[suites.Key]map[string]bool{}
 	}
-	ids, ok := gr.ids[k]
-	if !ok {
+	if gr.seen[k] == nil {
 		gr.keys = append(gr.keys, k)
+		gr.seen[k] = map[string]bool{}
 	}
-	if len(ids) == 0 || ids[len(ids)-1] != id {
-		gr.ids[k] = append(ids, id)
+	if !gr.seen[k][id] {
+		gr.seen[k][id] = true
+		gr.ids[k] = append(gr.ids[k], id)
 	}
 }
 
-// summarize groups the scores of part (every score when part is "") by
-// model, the fields by and format, adds a total row over the field total
-// (when not ""), and summarizes each group; rows come in the order the
-// comparison order gives.
+// summarize groups the scores of part (every score when part is "", as
+// the calls are, without their tasks) by model, the fields by and format,
+// adds a total row over the field total (when not ""), and summarizes each
+// group; rows come in the order the comparison order gives.
 func (b *builder) summarize(scores []scoring.Score, part string, by []string, total string, order func(a, b suites.Key) int) []Row {
 	var gr grouping
 	classOf := map[string]string{}
@@ -296,15 +298,28 @@ func (b *builder) summarize(scores []scoring.Score, part string, by []string, to
 	})
 	rows := make([]Row, 0, len(gr.keys))
 	for _, k := range gr.keys {
+		// Tasks in plan order, whatever order the scores came in.
+		slices.SortFunc(gr.ids[k], func(x, y string) int {
+			return cmp.Or(cmp.Compare(b.taskIndex(x), b.taskIndex(y)), cmp.Compare(x, y))
+		})
 		g := b.accumulate(k.Model, gr.ids[k], func(id string) string { return classOf[id] })
 		row := Row{Key: k, Summary: b.summary(g, seedOf(k))}
 		row.DocumentBytes, row.Total = b.documentBytes(gr.ids[k]), isTotal(k)
-		if !row.Total {
+		if !row.Total && part != "" {
 			row.PerDocument = g.c.PerDocument
 		}
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// taskIndex is a task's place in the run's plan; a task the plan does
+// not name comes after every one it does.
+func (b *builder) taskIndex(id string) int {
+	if i, ok := b.plan[id]; ok {
+		return i
+	}
+	return len(b.plan)
 }
 
 // isTotal reports whether k is a total row's key.

@@ -50,12 +50,12 @@ func VerdictReason(r *Report) string {
 	case !gated(r.Suite):
 		return fmt.Sprintf("the run is complete; suite %s decides no verdict", r.Suite)
 	case len(r.Custom) > 0:
-		return "every Threshold holds for every model, under a custom configuration (not §8.5)"
+		return "every threshold holds for every model, under a custom configuration (not §8.5)"
 	}
-	return "every §8.5 Threshold and every harness gate † holds for every model"
+	return "every §8.5 threshold and every harness gate † holds for every model"
 }
 
-// thresholdsHeading names the Threshold table: §8.5 only when every
+// thresholdsHeading names the threshold table: §8.5 only when every
 // Threshold is the spec's.
 func ThresholdsHeading(ts []Threshold) string {
 	for _, t := range ts {

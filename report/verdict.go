@@ -117,7 +117,7 @@ func (r *Report) Checks() []Threshold {
 	return append(out, ownGates(t)...)
 }
 
-// Share reports whether the Threshold is on a share of answers (printed as
+// Share reports whether the threshold is on a share of answers (printed as
 // a percentage) rather than a drift-like number.
 func (t Threshold) Share() bool { return !strings.HasSuffix(t.Metric, "_p95") }
 
@@ -132,13 +132,13 @@ func defaultLimits() map[string]float64 {
 }
 
 // Custom reports whether the threshold's limit differs from its default:
-// such a Threshold is labelled custom wherever it shows, never §8.5.
+// such a threshold is labelled custom wherever it shows, never §8.5.
 func (t Threshold) Custom() bool {
 	d, ok := defaultLimits()[t.Metric]
 	return !ok || d != t.Limit
 }
 
-// Source is whose Threshold it is: custom, the harness's own, or §8.5.
+// Source is whose threshold it is: custom, the harness's own, or §8.5.
 func (t Threshold) Source() string {
 	switch {
 	case t.Custom():
@@ -161,9 +161,9 @@ func defaultText(t Threshold) string {
 	return fmt.Sprintf("§8.5 says %s %s", OpSymbol(t.Op), Num(d))
 }
 
-// customValues lists every Threshold and weight whose configured value
+// customValues lists every threshold and weight whose configured value
 // differs from its default, by configuration key. It compares the JSON
-// forms, so a Threshold or a weight added later is covered without a
+// forms, so a threshold or a weight added later is covered without a
 // change here; a key absent from one side (omitted as zero) counts as 0.
 func customValues(cfg *config.Config) []Custom {
 	def := config.Default()
@@ -214,7 +214,7 @@ func (t Threshold) Holds(v *float64) bool {
 	return *v <= t.Limit
 }
 
-// failures enumerates every reason the verdict fails: each Threshold that
+// failures enumerates every reason the verdict fails: each threshold that
 // does not hold, and each incomplete model.
 func failures(r *Report) []Failure {
 	out := []Failure{}
@@ -327,7 +327,7 @@ func warnings(r *Report, in Input) []string {
 		out = append(out, fmt.Sprintf("partial run (%s): %d of the suite's %d tasks", r.Partial, r.Tasks, r.Partial.Of))
 	}
 	if !gated(r.Suite) {
-		out = append(out, fmt.Sprintf("suite %s is informational: no §8.5 Threshold applies, and the verdict says only whether the run is complete; the gating verdict comes from the gating suite", r.Suite))
+		out = append(out, fmt.Sprintf("suite %s is informational: no §8.5 threshold applies, and the verdict says only whether the run is complete; the gating verdict comes from the gating suite", r.Suite))
 	}
 	if r.Repeats < 2 {
 		out = append(out, "one repeat per task: inter-run noise is not measured (run with --repeats 3 to measure it)")

@@ -147,7 +147,9 @@ func rungBytes(rung string) int {
 
 // RungLess orders rung names by size (8k before 32k before 128k), then
 // as text.
-func RungLess(a, b string) int { return cmp.Or(cmp.Compare(rungBytes(a), rungBytes(b)), cmp.Compare(a, b)) }
+func RungLess(a, b string) int {
+	return cmp.Or(cmp.Compare(rungBytes(a), rungBytes(b)), cmp.Compare(a, b))
+}
 
 // positionIndex orders positions as the document does, the total last.
 func positionIndex(p string) int {

@@ -59,7 +59,7 @@ func TestTableAnswers(t *testing.T) {
 		{PerDocument(Size) || PerDocument(Relay), false, "the size ladder and the relay have plots of their own"},
 		{UsingFlag("steps"), []string{Relay, All}, "--steps goes with the suites that hold chains"},
 		{UsingFlag("rungs"), []string{Size}, "--rungs goes with the size suite"},
-		{PartsOf(All), []Part{{Gating, ""}, {Natural, "natural"}, {Relay, "relay"}}, "all's parts and their sections"},
+		{PartsOf(All), []Part{{Gating, gatingSection}, {Natural, naturalSection}, {Relay, relaySection}}, "all's parts and their sections"},
 	}
 	for i, c := range cases {
 		if !equal(c.got, c.want) {

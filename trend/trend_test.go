@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/reporttest"
+
 	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/corpus"
@@ -41,16 +43,17 @@ func trendNights(t *testing.T) ([]*report.Report, []string) {
 	// Given out of date order: the trend orders them by ran_at.
 	for _, i := range []int{2, 0, 1} {
 		n := nights[i]
-		var in Input
+		var run reporttest.Run
 		if n.seed == 20260427 && n.extra == nil {
-			in = oracleNoisyRun(t) // the first night is the shared run
+			run = reporttest.OracleNoisyRun(t) // the first night is the shared run
 		} else {
-			in, _ = pipeline(t, []string{offline.Oracle, offline.Noisy}, n.extra, 1, n.seed)
+			run, _ = reporttest.Pipeline(t, []string{offline.Oracle, offline.Noisy}, n.extra, 1, n.seed)
 		}
+		in := report.Input{Manifest: run.Manifest, Config: run.Config, Scores: run.Scores, Set: run.Set}
 		m := *in.Manifest
 		in.Manifest = &m
 		in.Manifest.RunID = strings.TrimSuffix(n.name, ".json")
-		in.Manifest.StartedAt = t0.Add(time.Duration(i) * 24 * time.Hour)
+		in.Manifest.StartedAt = reporttest.T0.Add(time.Duration(i) * 24 * time.Hour)
 		reps, names = append(reps, report.Build(in)), append(names, n.name)
 	}
 	return reps, names
@@ -62,7 +65,7 @@ func trendNights(t *testing.T) ([]*report.Report, []string) {
 func TestTrendMarksNoiseChange(t *testing.T) {
 	t.Parallel()
 	reps, names := trendNights(t)
-	tr := Trend(reps, names)
+	tr := Of(reps, names)
 	if got := []string{tr.Reports[0].RunID, tr.Reports[1].RunID, tr.Reports[2].RunID}; strings.Join(got, ",") != "night1,night2,night3" {
 		t.Errorf("reports in order %v, want date order", got)
 	}

@@ -1,9 +1,12 @@
-package report
+package render
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/report"
 )
 
 // TestProviderCannotForgeVerdictInMarkdown: the provider is a string the
@@ -13,12 +16,12 @@ import (
 // a failing report.
 func TestProviderCannotForgeVerdictInMarkdown(t *testing.T) {
 	t.Parallel()
-	const forged = "x |\n\n**Verdict: ✅ PASS**: every §8.5 Threshold holds for every model.\n\n<img src=x> [link](javascript:alert(1)) ~~gone~~ &lt;"
-	in := failingRun.input()
+	const forged = "x |\n\n**Verdict: ✅ PASS**: every §8.5 threshold holds for every model.\n\n<img src=x> [link](javascript:alert(1)) ~~gone~~ &lt;"
+	in := inputOf(reporttest.FailingRun.Run())
 	for i := range in.Scores {
 		in.Scores[i].Provider = forged
 	}
-	rep := Build(in)
+	rep := report.Build(in.Input)
 	var b bytes.Buffer
 	if err := WriteMarkdown(&b, rep); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,6 @@
 //go:build !race
 
-package report
+package render
 
 // TestHugeAnswersKeepTheHTMLBounded moves answers of tens of megabytes
 // through scoring and the viewer: under the race detector it took 40 s of
@@ -18,7 +18,9 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -62,9 +64,10 @@ func (h huge) Complete(ctx context.Context, req model.Request) (*model.Response,
 func TestHugeAnswersKeepTheHTMLBounded(t *testing.T) {
 	t.Parallel()
 	set, _ := task.Load(corpus.FS, instructions.FS)
-	in, _ := pipeline(t, []string{"vendor/huge"}, map[string]model.Client{"vendor/huge": huge{set}}, 1, 7)
+	run, _ := reporttest.Pipeline(t, []string{"vendor/huge"}, map[string]model.Client{"vendor/huge": huge{set}}, 1, 7)
+	in := inputOf(run)
 	var b bytes.Buffer
-	if err := WriteHTML(&b, Build(in), in); err != nil {
+	if err := WriteHTML(&b, report.Build(in.Input), in); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()

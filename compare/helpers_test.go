@@ -1,0 +1,23 @@
+package compare
+
+import (
+	"path/filepath"
+	"testing"
+
+	"bendscript.com/round-trip-harness/internal/golden"
+	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/report"
+)
+
+// checkGolden compares got with testdata/name, or rewrites it with -update.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	golden.Check(t, filepath.Join("testdata", name), got, "a comparison users read")
+}
+
+// build is the report of a test run.
+func build(r reporttest.Run) *report.Report {
+	return report.Build(report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set})
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,403 @@
+// Package reporttest makes runs for the tests of the report and its
+// writers: hand-made score sets (Synthetic, SuiteRun) whose golden reports
+// change only when the report does, and runs of the real offline pipeline
+// (Pipeline). It returns a run's parts (Run), which each package's tests
+// make their input from.
+package reporttest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/corpus"
+	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/suite"
+	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// Run is what a report is built from, and what the viewer shows beside
+// it.
+type Run struct {
+	Manifest    *transcript.Manifest
+	Config      *config.Config
+	Scores      []scoring.Score
+	Set         *task.Set
+	Transcripts []*transcript.Transcript
+}
+
+var (
+	T0 = time.Date(2026, 4, 27, 15, 30, 0, 0, time.UTC)
+	T1 = time.Date(2026, 4, 27, 16, 45, 12, 0, time.UTC)
+)
+
+// Synthetic describes a hand-made run: no metric, no judge, no corpus, so
+// that the golden reports change only when the report does.
+type Synthetic struct {
+	Models  []string
+	Repeats int
+	// judgeNoise splits some panels and turns some votes into errors.
+	JudgeNoise bool
+	// answer returns one answer's drift (B, C; 1 makes it invalid), the
+	// judges' decision (A) and its status (scored, api_error, missing).
+	Answer func(model, taskID string, repeat int) (drift float64, faithful bool, status string)
+	// loses, when not nil, says what a valid B/C answer lost beside the
+	// drift: its residual component and its unrequested changes.
+	Loses func(model, taskID string) (residual float64, unrequested int)
+}
+
+// TaskIDs are the 60 task ids of a gating run.
+func TaskIDs() []string {
+	var ids []string
+	for d := 1; d <= 20; d++ {
+		for _, c := range []string{"a", "b", "c"} {
+			ids = append(ids, fmt.Sprintf("%02d-%s", d, c))
+		}
+	}
+	return ids
+}
+
+// Jitter is a deterministic number in [0, 1) from its arguments.
+func Jitter(args ...any) float64 {
+	h := fnv.New64a()
+	fmt.Fprint(h, args...)
+	return float64(h.Sum64()%10000) / 10000
+}
+
+func (s Synthetic) Run() Run {
+	cfg := config.Default()
+	cfg.Models, cfg.Repeats = s.Models, s.Repeats
+	cfg.Judges = config.Judges{Models: []string{"offline/judge"}}
+	fin := T1
+	m := &transcript.Manifest{
+		Schema: transcript.SchemaVersion, RunID: "synthetic", HarnessVersion: "0.1.0",
+		Models: s.Models, Judges: []string{"judge/one", "judge/three", "judge/two"}, Repeats: s.Repeats, Seed: 20260427,
+		TaskIDs: TaskIDs(), CorpusHash: "c0ffee" + strings.Repeat("0", 58), PromptHash: "beef" + strings.Repeat("1", 60),
+		ConfigHash: cfg.Hash(), Config: cfg.JSON(), StartedAt: T0, FinishedAt: &fin,
+		Determinism: map[string]transcript.Determinism{},
+	}
+	// The real families' controls: Claude lacks seed, GPT-5 lacks
+	// temperature, Gemini has both; other models unchecked.
+	for _, model := range s.Models {
+		d := transcript.Determinism{Honoured: []string{"temperature", "seed"}, Lacking: []string{}, Source: transcript.DeterminismListing}
+		switch {
+		case strings.HasPrefix(model, "anthropic/"):
+			d.Honoured, d.Lacking = []string{"temperature"}, []string{"seed"}
+		case strings.HasPrefix(model, "openai/"):
+			d.Honoured, d.Lacking = []string{"seed"}, []string{"temperature"}
+		case !strings.HasPrefix(model, "google/"):
+			d.Source = transcript.DeterminismUnchecked
+		}
+		m.Determinism[model] = d
+	}
+	var scores []scoring.Score
+	for _, model := range s.Models {
+		for _, id := range TaskIDs() {
+			for r := range s.Repeats {
+				scores = append(scores, s.Score(model, id, r))
+			}
+		}
+	}
+	return Run{Manifest: m, Config: cfg, Scores: scores}
+}
+
+func (s Synthetic) Score(model, id string, r int) scoring.Score {
+	class := strings.ToUpper(id[3:])
+	sc := scoring.Score{Model: model, TaskID: id, Class: class, Document: id[:2] + "-doc.bend.json", Repeat: r}
+	drift, faithful, status := s.Answer(model, id, r)
+	sc.Status = status
+	if status == scoring.StatusMissing {
+		return sc
+	}
+	sc.Transcript = fmt.Sprintf("%s/%s.r%d.json", transcript.Slug(model), id, r)
+	sc.TranscriptHash = fmt.Sprintf("%064x", int(Jitter(model, id, r)*1e6))
+	cost := 0.001 * float64(1+int(Jitter("cost", model, id)*10))
+	sc.Usage = transcript.Usage{PromptTokens: 2000 + int64(Jitter("p", model, id)*1000), CompletionTokens: 500 + int64(Jitter("c", model, id, r)*500), Cost: &cost}
+	sc.LatencyMS = 800 + int64(Jitter("l", model, id, r)*4000)
+	sc.Attempts = 1
+	sc.Provider = strings.SplitN(model, "/", 2)[0]
+	if strings.HasPrefix(model, "google/") && Jitter("provider", model, id, r) < 0.1 {
+		sc.Provider = "google-ai-studio" // a second provider: the report warns
+	}
+	if Jitter("cutoff", model, id, r) < 0.03 {
+		sc.CutOff = scoring.CutOffReasoning
+	}
+	if status == scoring.StatusAPIError {
+		sc.Error = &transcript.CallError{Status: 503, Message: "upstream unavailable"}
+		sc.Usage = transcript.Usage{}
+		sc.LatencyMS = 0
+		return sc
+	}
+	if class == task.ClassA {
+		sc.Answer = &metric.AnswerResult{MetricVersion: metric.Version, Valid: drift < 1, Answer: "…", Evidence: []string{"blk-1"}, Unresolved: []string{}, EvidenceResolved: 1}
+		f := faithful
+		votes := []judge.Vote{
+			{Judge: "judge/one", Faithful: &f, Grounded: true},
+			{Judge: "judge/three", Faithful: &f, Grounded: true},
+			{Judge: "judge/two", Faithful: &f, Grounded: true},
+		}
+		if s.JudgeNoise && Jitter("split", model, id, r) < 0.1 {
+			g := !f
+			votes[1].Faithful = &g
+		}
+		if s.JudgeNoise && Jitter("err", model, id, r) < 0.05 {
+			votes[2] = judge.Vote{Judge: "judge/two", Error: "the judge's reply is not a vote"}
+		}
+		if s.JudgeNoise && Jitter("ungrounded", model, id, r) < 0.03 {
+			votes[0].Grounded = false
+			votes[0].UngroundedQuotes = []string{"a quote from nowhere"}
+		}
+		v := judge.Decide(votes)
+		sc.Judge = &v
+		return sc
+	}
+	c := metric.Components{
+		BlockStructure: drift, EdgePreservation: drift / 2, SpanCoverage: drift * 1.5, MarkFidelity: 0, VocabularyIntegrity: drift / 4,
+	}
+	w := metric.DefaultWeights()
+	sc.Metric = &metric.Result{
+		MetricVersion: metric.Version, Valid: drift < 1, Extraction: "bare", Drift: drift, Components: c, Weights: w,
+		EditApplied: drift < 0.1, EditCompliance: 1 - drift, IDStatus: "kept", SchemaValid: true,
+		ValidationErrors: []string{}, Diagnostics: []metric.Diagnostic{},
+		Lossless: drift == 0, Residual: 1,
+	}
+	if drift < 1 {
+		n := 0
+		sc.Metric.Residual, sc.Metric.UnrequestedChanges = 0, &n
+		if s.Loses != nil {
+			sc.Metric.Residual, n = s.Loses(model, id)
+			sc.Metric.Lossless = sc.Metric.Lossless && n == 0 && sc.Metric.Residual == 0
+		}
+	}
+	return sc
+}
+
+// PassingRun: three models well inside every Threshold, one repeat.
+var PassingRun = Synthetic{
+	Models:     []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"},
+	Repeats:    1,
+	JudgeNoise: true,
+	Answer: func(model, id string, r int) (float64, bool, string) {
+		return 0.04 * Jitter(model, id, r), Jitter("f", model, id) < 0.97, scoring.StatusScored
+	},
+}
+
+// FailingRun: three repeats; one model over the class B thresholds and
+// below faithfulness, one with missing transcripts and API errors.
+var FailingRun = Synthetic{
+	Models:     []string{"vendor/steady", "vendor/drifty", "vendor/flaky"},
+	Repeats:    3,
+	JudgeNoise: true,
+	Answer: func(model, id string, r int) (float64, bool, string) {
+		d := 0.04 * Jitter(model, id, r)
+		faithful := Jitter("f", model, id, r) < 0.95
+		status := scoring.StatusScored
+		switch model {
+		case "vendor/drifty":
+			d = 0.3 * Jitter(model, id, r)
+			faithful = Jitter("f", model, id, r) < 0.7
+			if id == "07-b" && r == 1 {
+				d = 1 // an invalid output
+			}
+		case "vendor/flaky":
+			switch {
+			case id >= "19" && r == 2:
+				status = scoring.StatusMissing
+			case id == "04-c" && r == 0:
+				status = scoring.StatusAPIError
+			}
+		}
+		return d, faithful, status
+	},
+}
+
+// Pipeline runs the real offline Pipeline on the embedded corpus: the
+// runner with offline models (and extra clients), the offline judge, and
+// the score phase. It returns the Input harness run would build, and the
+// run directory.
+func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repeats int, seed int64) (Run, string) {
+	t.Helper()
+	set, probs := task.Load(corpus.FS, instructions.FS)
+	if len(probs) > 0 {
+		t.Fatalf("corpus problems: %v", probs)
+	}
+	prompts, err := task.LoadPrompts(instructions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Models, cfg.Repeats, cfg.Request.Seed = models, repeats, seed
+	cfg.Judges = config.Judges{Models: []string{judge.OfflineJudge}}
+	clients := map[string]model.Client{judge.OfflineJudge: judge.NewOffline(set)}
+	for _, m := range models {
+		if c, ok := extra[m]; ok {
+			clients[m] = c
+			continue
+		}
+		c, err := offline.New(m, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients[m] = c
+	}
+	dir := filepath.Join(t.TempDir(), "runs", "pipeline")
+	m := &transcript.Manifest{
+		RunID: "pipeline", HarnessVersion: "0.1.0", Models: models, Judges: []string{judge.OfflineJudge},
+		Repeats: repeats, Seed: seed, TaskIDs: IDs(set.Tasks), CorpusHash: set.Hash(), PromptHash: prompts.Hash,
+		ConfigHash: cfg.Hash(), Config: cfg.JSON(), StartedAt: T0,
+	}
+	if err := transcript.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	jcfg := judge.Config{RunID: m.RunID, Gating: models, Fixed: []string{judge.OfflineJudge}, Seed: seed}
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute, Then: suite.JudgeVotes(set, jcfg)}
+	if _, err := r.Run(context.Background(), suite.AnswerJobs(cfg, prompts, set.Tasks, m.RunID)); err != nil {
+		t.Fatal(err)
+	}
+	fin := T1
+	m.FinishedAt = &fin
+	if err := transcript.WriteManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	trs, err := transcript.ReadAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := scoring.Run(set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, cfg.Weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Run{Manifest: m, Config: cfg, Scores: scores, Set: set, Transcripts: trs}, dir
+}
+
+// oracleNoisy is Pipeline's run of offline/oracle and offline/noisy, one
+// repeat, seed 20260427, made once for the tests that only read it.
+var oracleNoisy struct {
+	once sync.Once
+	in   Run
+}
+
+// OracleNoisyRun returns the shared run of offline/oracle and
+// offline/noisy. Tests must not change it: one that changes the manifest
+// copies it first.
+func OracleNoisyRun(t testing.TB) Run {
+	t.Helper()
+	oracleNoisy.once.Do(func() {
+		oracleNoisy.in, _ = Pipeline(t, []string{offline.Oracle, offline.Noisy}, nil, 1, 20260427)
+	})
+	if oracleNoisy.in.Manifest == nil {
+		t.Fatal("the shared run of offline/oracle and offline/noisy failed (see the test that made it)")
+	}
+	return oracleNoisy.in
+}
+
+func IDs(ts []*task.Task) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.ID
+	}
+	return out
+}
+
+// Evil is a model whose outputs hold markup that must never run in the
+// viewer: a script element and an onerror handler, inside the document
+// (class B), as the answer (class A) and as raw text (class C).
+type Evil struct{ Set *task.Set }
+
+// Evil is the markup Evil injects. Running it would set window.__pwned.
+const EvilMarkup = `<script>window.__pwned=1</script><img src=x onerror='window.__pwned=2'><svg onload='window.__pwned=3'>`
+
+func (e Evil) Complete(ctx context.Context, req model.Request) (*model.Response, error) {
+	t := e.Set.Task(req.TaskID)
+	var content string
+	switch t.Class {
+	case task.ClassA:
+		b, _ := json.Marshal(map[string]any{"answer": EvilMarkup, "evidence": []string{EvilMarkup}})
+		content = string(b)
+	case task.ClassB:
+		doc := t.Expected.Clone()
+		title := EvilMarkup
+		doc.Title = &title
+		b, _ := json.Marshal(string(EvilMarkup))
+		content = strings.Replace(string(bend.Marshal(doc)), `"text": "`, `"text": `+string(b[:len(b)-1]), 1)
+	default:
+		content = "Sure! " + EvilMarkup + "\n```json\n{ not json " + EvilMarkup + "\n```"
+	}
+	zero := 0.0
+	return &model.Response{Content: content, FinishReason: "stop", Usage: model.Usage{Cost: &zero}, RawBody: json.RawMessage(`{}`),
+		Attempts: []model.Attempt{{Number: 1, Status: 200}}}, nil
+}
+
+// SuiteRun is a hand-made size or relay run of two models: no corpus,
+// so that the pages' plots can be looked at without running the suites.
+func SuiteRun(suite string) Run {
+	s := Synthetic{Models: []string{"vendor/steady", "vendor/drifty"}, Repeats: 1,
+		Answer: func(model, id string, r int) (float64, bool, string) {
+			scale := 0.02
+			if _, step, ok := strings.Cut(id, "-s"); ok {
+				n, _ := strconv.Atoi(step)
+				scale *= float64(n)
+			}
+			if model == "vendor/drifty" {
+				scale *= 6
+			}
+			return math.Min(0.99, scale*Jitter(model, id, r)), true, scoring.StatusScored
+		}}
+	in := s.Run()
+	var ids []string
+	classOf := map[string]string{}
+	switch suite {
+	case suites.Size:
+		for _, rung := range []string{"8k", "32k", "128k", "512k"} {
+			for _, pos := range []string{"start", "middle", "end"} {
+				for _, c := range []string{"b", "c"} {
+					id := rung + "-" + pos + "-" + c
+					ids, classOf[id] = append(ids, id), strings.ToUpper(c)
+				}
+			}
+		}
+	case suites.Relay:
+		for d := 1; d <= 20; d++ {
+			for step := 1; step <= 8; step++ {
+				id := fmt.Sprintf("%02d-s%02d", d, step)
+				ids, classOf[id] = append(ids, id), relay.Edits[(step-1)%4][:1]
+			}
+		}
+	}
+	in.Manifest.TaskIDs, in.Manifest.Inputs.Suite = ids, suite
+	in.Scores = nil
+	for _, model := range s.Models {
+		for _, id := range ids {
+			sc := s.Score(model, id, 0)
+			sc.Class, sc.Suite = classOf[id], suite
+			switch suite {
+			case suites.Size:
+				parts := strings.SplitN(id, "-", 3)
+				sc.Rung, sc.Position = parts[0], parts[1]
+			case suites.Relay:
+				sc.Chain, sc.Step = id[:2], int(id[4]-'0')*10+int(id[5]-'0')
+			}
+			in.Scores = append(in.Scores, sc)
+		}
+	}
+	return in
+}

@@ -1,0 +1,31 @@
+package render
+
+import (
+	"bytes"
+	"testing"
+
+	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/report"
+)
+
+// TestMarkdownGolden pins the Markdown reports of a passing and a failing
+// run.
+func TestMarkdownGolden(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		run    reporttest.Synthetic
+		reason string
+	}{
+		{"pass", reporttest.PassingRun, "a gating run inside every threshold: verdict pass, the matrix all ✅"},
+		{"fail", reporttest.FailingRun, "three repeats: noise and intervals; failures listed; an incomplete model's complete column"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := WriteMarkdown(&buf, report.Build(inputOf(tc.run.Run()).Input)); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tc.name+".md.golden", buf.Bytes())
+		})
+	}
+}
