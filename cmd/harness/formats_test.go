@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,19 +16,9 @@ import (
 	"bendscript.com/round-trip-harness/report"
 )
 
-// formatRow is the part of a report's format row the tests read.
-type formatRow struct {
-	Model         string
-	Suite         string
-	Rung          string
-	Format        string
-	Planned       int
-	Scored        int
-	Lossless      *float64
-	FailedToApply int      `json:"failed_to_apply"`
-	AnswerBytes   int64    `json:"answer_bytes"`
-	MedianDrift   *float64 `json:"median_drift"`
-}
+// formatRow is a report's section row: one group of answers in one
+// format.
+type formatRow = report.Row
 
 // runFormats runs a suite with every answer format and returns its
 // report's format rows.
@@ -45,17 +36,32 @@ func runFormats(t *testing.T, suite string, extra ...string) []formatRow {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep struct{ Formats []formatRow }
-	if err := json.Unmarshal(b, &rep); err != nil {
+	rep, err := report.ReadJSON(bytes.NewReader(b), "f.json")
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"f.md", "f.html"} {
 		b, _ := os.ReadFile(filepath.Join(reports, name))
-		if !strings.Contains(string(b), "Answer formats") {
-			t.Errorf("%s has no answer-format section", name)
+		if !strings.Contains(string(b), "json-patch") || !strings.Contains(string(b), "bend-ops") {
+			t.Errorf("%s has no rows of the patch formats", name)
 		}
 	}
-	return rep.Formats
+	return formatRows(rep)
+}
+
+// formatRows are a report's section rows in every format: a section with
+// totals (the size ladder's rungs) by its totals.
+func formatRows(rep *report.Report) []formatRow {
+	var rows []formatRow
+	for _, sec := range rep.Sections {
+		totals := slices.ContainsFunc(sec.Rows, func(r report.Row) bool { return r.Total })
+		for _, r := range sec.Rows {
+			if r.Total == totals {
+				rows = append(rows, r)
+			}
+		}
+	}
+	return rows
 }
 
 // checkFormats: every (model, format) has a row with answers; the oracle
@@ -68,14 +74,14 @@ func checkFormats(t *testing.T, rows []formatRow) {
 	for _, r := range rows {
 		seen[r.Model+" "+r.Format] = true
 		if r.Scored == 0 || r.Scored != r.Planned || r.Lossless == nil {
-			t.Errorf("%s %s %s%s: %d of %d scored", r.Model, r.Format, r.Suite, r.Rung, r.Scored, r.Planned)
+			t.Errorf("%s %s %s%s: %d of %d scored", r.Model, r.Format, r.Part, r.Rung, r.Scored, r.Planned)
 			continue
 		}
 		switch r.Model {
 		case "offline/oracle":
 			if *r.Lossless != 1 || r.FailedToApply != 0 || *r.MedianDrift != 0 {
 				t.Errorf("offline/oracle, %s (%s %s): lossless %v, %d failed to apply, median drift %v; want every answer lossless",
-					r.Format, r.Suite, r.Rung, *r.Lossless, r.FailedToApply, *r.MedianDrift)
+					r.Format, r.Part, r.Rung, *r.Lossless, r.FailedToApply, *r.MedianDrift)
 			}
 		case "offline/noisy":
 			if *r.Lossless < 1 {
@@ -276,7 +282,7 @@ func TestCompareWithinFormat(t *testing.T) {
 	for _, r := range c.Rows {
 		pairs[r.Class] = r.Pairs
 	}
-	for _, class := range []string{"json-patch B", "json-patch C", "bend-ops B", "bend-ops C"} {
+	for _, class := range []string{"natural B json-patch", "natural C json-patch", "natural B bend-ops", "natural C bend-ops"} {
 		if pairs[class] != 8 {
 			t.Errorf("compare row %q pairs %d tasks, want 8 (rows %v)", class, pairs[class], pairs)
 		}

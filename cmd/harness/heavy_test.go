@@ -10,13 +10,14 @@ package main
 // coverage of the same code paths comes from the other tests).
 
 import (
-	"encoding/json"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -110,22 +111,15 @@ func TestSizeSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep struct {
-		Suite string `json:"suite"`
-		Size  []struct {
-			Model, Rung, Position string
-			Bytes                 int
-			MedianDrift           *float64 `json:"median_drift"`
-		} `json:"size"`
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
+	rep, err := report.ReadJSON(bytes.NewReader(b), "s.json")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Suite != "size" || len(rep.Size) != 2*4*4 {
-		t.Fatalf("suite %q, %d size rows; want size and 32 (2 models × 4 rungs × 3 positions and all)", rep.Suite, len(rep.Size))
+	if rep.Suite != "size" || len(rep.Sections) != 1 || len(rep.Sections[0].Rows) != 2*4*4 {
+		t.Fatalf("suite %q, %d sections; want size and 32 rows (2 models × 4 rungs × 3 positions and all)", rep.Suite, len(rep.Sections))
 	}
 	median := map[string]float64{}
-	for _, r := range rep.Size {
+	for _, r := range rep.Sections[0].Rows {
 		if r.MedianDrift == nil {
 			t.Fatalf("%s %s %s: no median", r.Model, r.Rung, r.Position)
 		}

@@ -34,25 +34,16 @@ func TestRelaySuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep struct {
-		Relay []struct {
-			Model        string
-			Step         int
-			Chains       int
-			MedianDrift  *float64 `json:"median_drift"`
-			P95Drift     *float64 `json:"p95_drift"`
-			EditsApplied *float64 `json:"edits_applied"`
-		} `json:"relay"`
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
+	rep, err := report.ReadJSON(bytes.NewReader(b), "r.json")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Relay) != 16 {
-		t.Fatalf("%d relay rows, want 16 (2 models × 8 steps)", len(rep.Relay))
+	if len(rep.Sections) != 1 || len(rep.Sections[0].Rows) != 16 {
+		t.Fatalf("%d sections, want the relay's with 16 rows (2 models × 8 steps)", len(rep.Sections))
 	}
 	median := map[string]float64{}
-	for _, s := range rep.Relay {
-		if s.MedianDrift == nil || s.P95Drift == nil || s.EditsApplied == nil || s.Chains != 20 {
+	for _, s := range rep.Sections[0].Rows {
+		if s.MedianDrift == nil || s.P95Drift == nil || s.EditsApplied == nil || s.Planned != 20 {
 			t.Fatalf("%s step %d: %+v; want 20 chains with median, P95 and edits applied", s.Model, s.Step, s)
 		}
 		if s.Model == "offline/oracle" && (*s.MedianDrift != 0 || *s.P95Drift != 0) {
@@ -149,13 +140,22 @@ func TestSuiteAll(t *testing.T) {
 		Results map[string]struct {
 			ClassB struct{ Documents int } `json:"class_b"`
 		}
-		Relay []struct{ Step int }
+		Sections []struct {
+			Part string
+			Rows []struct{ Step int }
+		}
 	}
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Suite != "all" || rep.Verdict != "pass" || rep.Results["offline/oracle"].ClassB.Documents != 20 || len(rep.Relay) != 4 {
+	relayRows := 0
+	for _, sec := range rep.Sections {
+		if sec.Part == "relay" {
+			relayRows = len(sec.Rows)
+		}
+	}
+	if rep.Suite != "all" || rep.Verdict != "pass" || rep.Results["offline/oracle"].ClassB.Documents != 20 || relayRows != 4 {
 		t.Errorf("suite %q, verdict %q, class B over %d documents, %d relay rows; want all, pass, 20 and 4",
-			rep.Suite, rep.Verdict, rep.Results["offline/oracle"].ClassB.Documents, len(rep.Relay))
+			rep.Suite, rep.Verdict, rep.Results["offline/oracle"].ClassB.Documents, relayRows)
 	}
 }
