@@ -5,6 +5,7 @@
 //	document    the whole modified document, as §8 asks (the answer is scored as it is)
 //	json-patch  an RFC 6902 JSON Patch against the document exactly as given, applied with github.com/evanphx/json-patch/v5
 //	bend-ops    a JSON array of operations of the gold-edit language (instructions/FORMAT.md), addressed by ids, applied by package edit
+//	search-replace  Aider-style SEARCH/REPLACE blocks applied in order to the document's text, each SEARCH occurring exactly once (searchreplace.go)
 //
 // A patch answer is applied to the document the model was given; the result
 // is then scored exactly like a document answer. An answer that is not JSON,
@@ -53,6 +54,9 @@ type Format struct {
 	// target; ops is the gold edit that does it (bend-ops answers with
 	// ops; json-patch diffs given→target; document marshals target).
 	Answer func(given []byte, target *bend.Document, ops []*edit.Op) (string, error)
+	// Unit names what an answer is made of, for failure messages
+	// ("operation", "block"); "" is "operation".
+	Unit string
 	// Slip makes one format-specific mistake in an answer, deterministic
 	// given r; it returns the answer unchanged and "" when it cannot, else
 	// the new answer and what it did.
@@ -86,6 +90,15 @@ var Table = []*Format{
 		Apply:  applyBendOps,
 		Answer: answerBendOps,
 		Slip:   slipBendOps,
+	},
+	{
+		Name:   SearchReplace,
+		Help:   "SEARCH/REPLACE blocks on the document's text, as coding agents edit files",
+		Prompt: "format-search-replace.txt",
+		Apply:  applySearchReplace,
+		Answer: answerSearchReplace,
+		Unit:   "block",
+		Slip:   slipSearchReplace,
 	},
 }
 
@@ -162,8 +175,8 @@ const (
 // recorded with the failing operation.
 type Failure struct {
 	Format string // the format's name
-	Kind   string // NotJSON, NotFormat or Failed
-	Op     int    // 0-based index of the failing operation; -1 when the answer as a whole failed
+	Kind   string // NotJSON, NotFormat or Failed; search-replace's own kinds (searchreplace.go)
+	Op     int    // 0-based index of the failing operation (or block); -1 when the answer as a whole failed
 	Text   string // the failing operation as written (compact JSON, cut to at most MaxText bytes); "" when Op is -1
 	Reason string // why, one line
 }
@@ -173,12 +186,17 @@ const MaxText = 200
 
 // Error prints the failure as
 // `json-patch: operation 3 {"op":"replace",...}: why`, or
-// `json-patch: why` when the answer as a whole failed.
+// `json-patch: why` when the answer as a whole failed; a format's Unit
+// replaces "operation" (`search-replace: block 1 SEARCH "...": why`).
 func (f *Failure) Error() string {
 	if f.Op < 0 {
 		return fmt.Sprintf("%s: %s", f.Format, f.Reason)
 	}
-	return fmt.Sprintf("%s: operation %d %s: %s", f.Format, f.Op, f.Text, f.Reason)
+	unit := "operation"
+	if form := Lookup(f.Format); form != nil && form.Unit != "" {
+		unit = form.Unit
+	}
+	return fmt.Sprintf("%s: %s %d %s: %s", f.Format, unit, f.Op, f.Text, f.Reason)
 }
 
 // whole is a Failure of the answer as a whole.

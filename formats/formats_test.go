@@ -307,7 +307,7 @@ func TestLookupAndParse(t *testing.T) {
 	}{
 		{"bend-ops,document", []string{"document", "bend-ops"}, "", "table order, not flag order"},
 		{"json-patch, json-patch", []string{"json-patch"}, "", "no duplicates; spaces allowed"},
-		{"document,xml", nil, `unknown answer format "xml" (have document, json-patch, bend-ops)`, "names the unknown one and lists the known"},
+		{"document,xml", nil, `unknown answer format "xml" (have document, json-patch, bend-ops, search-replace)`, "names the unknown one and lists the known"},
 		{"", nil, "no answer format", "an empty list is an error"},
 	}
 	for _, c := range cases {
@@ -333,8 +333,12 @@ func TestPromptFilesExist(t *testing.T) {
 			t.Errorf("%s: %v", f.Name, err)
 			continue
 		}
-		if !strings.Contains(string(b), "JSON array") {
-			t.Errorf("%s: the prompt does not say to answer with a JSON array", f.Name)
+		answer := "JSON array"
+		if f.Name == formats.SearchReplace {
+			answer = "Answer with SEARCH/REPLACE blocks only"
+		}
+		if !strings.Contains(string(b), answer) {
+			t.Errorf("%s: the prompt does not say %q", f.Name, answer)
 		}
 		if n := strings.Count(string(b), "\n"); n > 70 {
 			t.Errorf("%s: %d lines", f.Name, n)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/ladder"
@@ -65,5 +66,35 @@ func TestCopyChainIsBounded(t *testing.T) {
 	}
 	if fail.Kind != formats.Failed || fail.Op <= 0 || fail.Op >= 30 || !strings.Contains(fail.Reason, "limit") {
 		t.Errorf("got %s at %d: %s; want failed at a copy past the first, for the limit", fail.Kind, fail.Op, fail.Reason)
+	}
+}
+
+// TestSearchReplace512k: on the 512k rung, the oracle's search-replace
+// answers apply, give the expected document and are under 2% of the
+// bytes of its document answers (issue 35).
+func TestSearchReplace512k(t *testing.T) {
+	rungs, err := ladder.Build(testcorpus.Set(t), ladder.Config{Sizes: []int{512 << 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rungs[0]
+	f := formats.Lookup(formats.SearchReplace)
+	for _, tk := range r.Tasks {
+		ans, err := f.Answer(r.Bytes, tk.Expected, tk.GoldEdit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, fail := f.Apply(r.Bytes, ans)
+		if fail != nil {
+			t.Fatalf("%s: %v", tk.ID, fail)
+		}
+		doc := len(bend.Marshal(tk.Expected))
+		if string(out) != string(bend.Marshal(tk.Expected)) {
+			t.Errorf("%s: the blocks do not give the expected document", tk.ID)
+		}
+		t.Logf("%s: document %d bytes, search-replace %d (%.3f%%)", tk.ID, doc, len(ans), 100*float64(len(ans))/float64(doc))
+		if len(ans)*50 >= doc {
+			t.Errorf("%s: %d bytes, not under 2%% of the document answer's %d", tk.ID, len(ans), doc)
+		}
 	}
 }

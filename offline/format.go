@@ -14,7 +14,7 @@ import (
 // own Answer and Slip, so that no format needs code here:
 //
 //	offline/oracle    formats.Format.Answer of the expected document and the gold edit (json-patch: a jsondiff of the given document to it; bend-ops: the gold edit)
-//	offline/identity  the empty patch []
+//	offline/identity  the answer that changes nothing: Answer of the document given (json-patch and bend-ops: []; search-replace: one block that quotes a line and leaves it)
 //	offline/noisy     Answer of the document perturb would return (json-patch carries its perturbations; bend-ops, which answers with the gold edit, none), then, at rate FormatSlip, one Slip of the format; in a Markdown fence one time in five
 //
 // A natural task's new ids are the model's own (the "-mine" names of
@@ -54,7 +54,7 @@ func (m *Model) formatComplete(f *formats.Format, t *task.Task, given []byte, se
 	case Oracle:
 		return f.Answer(given, t.Expected, ops)
 	case Identity:
-		return "[]", nil
+		return identity(f, given)
 	}
 	d, _ := perturbed(t, seed, m.name)
 	ans, err := f.Answer(given, d, ops)
@@ -114,4 +114,13 @@ func (m *Model) formatSlip(f *formats.Format, t *task.Task, seed int64, ans stri
 		ans = "Here is the patch:\n\n```json\n" + ans + "\n```\n"
 	}
 	return ans
+}
+
+// identity is the answer in format f that leaves given as it is.
+func identity(f *formats.Format, given []byte) (string, error) {
+	d, err := bend.Parse(given)
+	if err != nil {
+		return "[]", nil
+	}
+	return f.Answer(given, d, nil)
 }
