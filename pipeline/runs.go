@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"
@@ -80,7 +81,7 @@ func WriteRuns(w, warn io.Writer, dir string) error {
 // the cost every transcript reported (answers and judge votes, superseded
 // attempts included: all were paid for).
 func runRowOf(runDir string, m *transcript.Manifest) RunRow {
-	r := RunRow{ID: m.RunID, Started: m.StartedAt.UTC().Format(time.RFC3339), Suite: cmp.Or(m.Inputs.Suite, suites.Gating),
+	r := RunRow{ID: m.RunID, Started: m.StartedAt.UTC().Format(time.RFC3339), Suite: suiteText(m.Inputs),
 		Models: strings.Join(m.Models, ","), Verdict: "-", State: "interrupted"}
 	if m.FinishedAt != nil {
 		r.State = "finished"
@@ -107,8 +108,32 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 	return r
 }
 
+// suiteText is a run's suite as harness runs shows it: its name and what
+// the run asked of it beside the defaults, the rungs in size order, the
+// chains' steps and the answer formats.
+func suiteText(in transcript.Inputs) string {
+	var asked []string
+	if len(in.Rungs) > 0 {
+		asked = append(asked, "rungs "+strings.Join(slices.SortedFunc(slices.Values(in.Rungs), suites.RungLess), ","))
+	}
+	if in.Steps > 0 {
+		asked = append(asked, fmt.Sprintf("%d steps", in.Steps))
+	}
+	if formats.Several(in.Formats) {
+		asked = append(asked, "formats "+strings.Join(in.Formats, ","))
+	}
+	name := cmp.Or(in.Suite, suites.Gating) // a manifest from before suites
+	if len(asked) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(asked, "; ") + ")"
+}
+
 // runCost sums usage.cost over a run's transcript files, one file at a
-// time; unknown is set when a response reported no cost.
+// time; unknown is set when a response reported no cost. A superseded
+// attempt (a failed call asked again) that reported no cost is not
+// unknown: a later attempt replaced it, and a failed call is not charged
+// unless it says so.
 func runCost(runDir string) (usd float64, unknown bool) {
 	filepath.WalkDir(runDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || path == filepath.Join(runDir, transcript.ManifestName) ||
@@ -131,7 +156,7 @@ func runCost(runDir string) (usd float64, unknown bool) {
 		}
 		if c := t.Response.Usage.Cost; c != nil {
 			usd += *c
-		} else {
+		} else if !strings.Contains(path, ".json.superseded-") {
 			unknown = true
 		}
 		return nil

@@ -96,6 +96,8 @@ type page struct {
 	Heads      []string // the matrix's threshold columns
 	Components []string // the drift components' column headings
 	Plots      []chart  // per (model, class): the documents' values
+	// Jobs counts what the run asked (jobsText).
+	Jobs string
 	// Sections are the suite parts' sections (report.Section), each
 	// with its charts and table.
 	Sections []sectionView
@@ -235,7 +237,7 @@ func newPage(r *report.Report, in Input) page {
 			}
 		}
 	}
-	p.Sections, p.FormatPlots = sectionViews(r, in), newFormatPlots(r, in)
+	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), newFormatPlots(r, in), jobsText(r)
 	p.Gated = !r.Informational()
 	p.VerdictText = report.VerdictPlain(r) + ": " + report.VerdictReason(r) + "."
 	p.VerdictClass = map[string]string{report.Pass: "pass", report.Fail: "fail"}[r.Verdict]

@@ -58,9 +58,8 @@ func (m mdWriter) header(r *report.Report) {
 	if r.RescoredAt != "" {
 		when += ", rescored at " + r.RescoredAt
 	}
-	m.p("Harness %s, %s; %d %s × %d tasks × %d %s; metric version %s (what its thresholds let through: `harness corpus sensitivity`).  \n",
-		mdText(r.HarnessVersion), when, len(r.Models), report.Plural(len(r.Models), "model", "models"),
-		r.Tasks, r.Repeats, report.Plural(r.Repeats, "repeat", "repeats"), mdText(r.MetricVersion))
+	m.p("Harness %s, %s; %s; metric version %s (what its thresholds let through: `harness corpus sensitivity`).  \n",
+		mdText(r.HarnessVersion), when, jobsText(r), mdText(r.MetricVersion))
 	m.p("Corpus %s, prompts %s, config %s.\n\n", code(short(r.CorpusHash)), code(short(r.PromptHash)), code(short(r.ConfigHash)))
 }
 
@@ -114,6 +113,13 @@ func (m mdWriter) table(t Table) {
 	}
 	writeMarkdownRows(m.w, t)
 	m.p("\n")
+}
+
+// jobsText counts what the run asked: models × tasks (in every answer
+// format) × repeats = jobs.
+func jobsText(r *report.Report) string {
+	return fmt.Sprintf("%d %s × %d %s × %d %s = %d %s", len(r.Models), report.Plural(len(r.Models), "model", "models"),
+		r.Tasks, report.Plural(r.Tasks, "task", "tasks"), r.Repeats, report.Plural(r.Repeats, "repeat", "repeats"), r.Jobs, report.Plural(r.Jobs, "job", "jobs"))
 }
 
 // WriteMarkdownTable writes a table's head, alignment and rows as
