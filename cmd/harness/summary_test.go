@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // patchRelay are the arguments of the issue's relay in the patch formats
@@ -138,4 +140,58 @@ func readReport(t *testing.T, path string) *report.Report {
 		t.Fatal(err)
 	}
 	return rep
+}
+
+// TestCallsCountEveryFormat: a gating run in three formats counts every
+// job in its header (2 models × 140 tasks = 280), and its Calls table's
+// tokens and cost are the sums over every answer transcript of the
+// archive; they counted the whole-document answers alone (issue 31).
+func TestCallsCountEveryFormat(t *testing.T) {
+	t.Parallel()
+	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
+		cost := 0.001 * float64(1+call%7)
+		usage := &modeltest.Usage{PromptTokens: int64(100 + call%13), CompletionTokens: int64(10 + call%5), Cost: &cost}
+		if formatOf(req) != "document" {
+			return modeltest.Reply{Content: "[]", Usage: usage}
+		}
+		return modeltest.Reply{Content: `{"answer": "x", "evidence": []}`, Usage: usage}
+	})
+	srv.SetModels(modeltest.Entry("vendor/a"), modeltest.Entry("vendor/b"))
+	dir := t.TempDir()
+	out, errs, code := runCLI(t, "run", "--formats", "document,json-patch,bend-ops", "--config", "../../harness.yaml", "--models", "vendor/a,vendor/b",
+		"--judges", "offline/judge", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none", "--base-url", srv.URL)
+	if code > 1 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	rep := readReport(t, filepath.Join(dir, "g.json"))
+	md, _ := os.ReadFile(filepath.Join(dir, "g.md"))
+	if rep.Jobs != 280 || !strings.Contains(string(md), "2 models × 140 tasks × 1 repeat = 280 jobs") {
+		t.Errorf("%d jobs; want 280 and the header to say so:\n%.600s", rep.Jobs, md)
+	}
+	trs, err := transcript.ReadAll(filepath.Join(dir, "g"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompt, completion int64
+	var cost float64
+	answers := 0
+	for _, tr := range trs {
+		if tr.Kind != transcript.KindTask || tr.Response == nil {
+			continue
+		}
+		answers++
+		prompt += tr.Response.Usage.PromptTokens
+		completion += tr.Response.Usage.CompletionTokens
+		cost += *tr.Response.Usage.Cost
+	}
+	var got report.Tokens
+	var gotCost float64
+	for _, c := range rep.Calls {
+		got.Prompt += c.Tokens.Prompt
+		got.Completion += c.Tokens.Completion
+		gotCost += c.Cost.USD
+	}
+	if answers != 280 || got.Prompt != prompt || got.Completion != completion || math.Abs(gotCost-cost) > 1e-9 {
+		t.Errorf("Calls: %d prompt, %d completion tokens, $%v; the %d answers in the archive: %d, %d, $%v", got.Prompt, got.Completion, gotCost, answers, prompt, completion, cost)
+	}
 }
