@@ -2,7 +2,6 @@ package compare
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -257,7 +256,7 @@ func CompareFiles(oldName, newName string) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a, b := cmp.Or(reps[0].Suite, suites.Gating), cmp.Or(reps[1].Suite, suites.Gating); a != b {
+	if a, b := suites.NameOf(reps[0].Suite), suites.NameOf(reps[1].Suite); a != b {
 		return nil, fmt.Errorf("compare: %s is a %s report and %s a %s report; compare two reports of one suite", oldName, a, newName, b)
 	}
 	return Compare(reps[0], reps[1], oldName, newName), nil

@@ -122,6 +122,25 @@ func IsWhole(name string) bool {
 	return f != nil && f.Whole
 }
 
+// NameOf is the name of a format as a task or score records it: "" (a
+// task read before formats) is the whole document's.
+func NameOf(name string) string {
+	if name == "" {
+		return Document
+	}
+	return name
+}
+
+// HasWhole reports whether the formats names include the whole document.
+func HasWhole(names []string) bool {
+	for _, n := range names {
+		if IsWhole(n) {
+			return true
+		}
+	}
+	return false
+}
+
 // Several reports whether a run asking for the formats names compares
 // answer formats: more than one, or one that is not the whole document.
 func Several(names []string) bool {

@@ -37,7 +37,7 @@ func patchFormat(t *task.Task) (*formats.Format, error) {
 	switch {
 	case f == nil:
 		return nil, fmt.Errorf("offline model: task %s: unknown answer format %q", t.ID, t.Format)
-	case f.Name == formats.Document || t.Class == task.ClassA:
+	case f.Whole || t.Class == task.ClassA:
 		return nil, nil
 	}
 	return f, nil

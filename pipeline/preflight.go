@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -317,13 +316,13 @@ func formatLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job,
 		if j.Model != m || t == nil || t.Class == task.ClassA {
 			continue
 		}
-		f := cmp.Or(t.Format, formats.Document)
+		f := formats.NameOf(t.Format)
 		if _, ok := byFormat[f]; !ok {
 			names = append(names, f)
 		}
 		byFormat[f] = append(byFormat[f], j)
 	}
-	if len(names) < 2 && (len(names) == 0 || names[0] == formats.Document) {
+	if !formats.Several(names) {
 		return
 	}
 	for _, f := range names {

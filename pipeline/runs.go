@@ -122,7 +122,7 @@ func suiteText(in transcript.Inputs) string {
 	if formats.Several(in.Formats) {
 		asked = append(asked, "formats "+strings.Join(in.Formats, ","))
 	}
-	name := cmp.Or(in.Suite, suites.Gating) // a manifest from before suites
+	name := suites.NameOf(in.Suite)
 	if len(asked) == 0 {
 		return name
 	}

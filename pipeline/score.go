@@ -235,7 +235,7 @@ func ScoreAnswer(w io.Writer, r AnswerRequest) error {
 	if formats.Lookup(r.Format) == nil {
 		return usage("score: --formats takes one of %s, not %q", strings.Join(formats.Names(), ", "), r.Format)
 	}
-	if r.Format != "" && r.Format != formats.Document && t.Class != task.ClassA {
+	if !formats.IsWhole(r.Format) && t.Class != task.ClassA {
 		t = t.InFormat(r.Format)
 	}
 	raw, err := bend.ReadFile(r.Output, r.Stdin)

@@ -218,7 +218,7 @@ func FormatsOf(list string) ([]string, error) {
 	if err != nil {
 		return nil, usage("run: --formats: %v", err)
 	}
-	if len(names) == 1 && names[0] == formats.Document {
+	if !formats.Several(names) {
 		return nil, nil
 	}
 	return names, nil

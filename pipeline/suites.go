@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"errors"
-	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/formats"
@@ -42,12 +41,12 @@ func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 // (task.Set.WithFormats). A suite that gates gives its verdict on whole
 // documents, so its formats must include the document.
 func withFormats(s *suites.Suite, set *task.Set, names []string) (*task.Set, error) {
-	if s.Gates && len(names) > 0 && !slices.Contains(names, formats.Document) {
+	if s.Gates && len(names) > 0 && !formats.HasWhole(names) {
 		return nil, usage("--formats %s: the %s suite's verdict is on whole-document answers; add document, or run an informational suite (natural, size, relay)", strings.Join(names, ","), s.Name)
 	}
 	asked := make([]string, len(names))
 	for i, n := range names {
-		if n != formats.Document {
+		if !formats.IsWhole(n) {
 			asked[i] = n
 		}
 	}

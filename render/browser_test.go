@@ -69,8 +69,8 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	pages := map[string]string{"main": path}
-	for _, suite := range []string{suites.Size, suites.Relay} {
-		in := inputOf(reporttest.SuiteRun(suite))
+	for suite, run := range map[string]reporttest.Run{suites.Size: reporttest.SizeRun(), suites.Relay: reporttest.RelayRun()} {
+		in := inputOf(run)
 		var buf bytes.Buffer
 		if err := WriteHTML(&buf, report.Build(in.Input), in); err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"iter"
 	"slices"
+	"strconv"
 	"strings"
 
 	"bendscript.com/round-trip-harness/report"
@@ -110,7 +111,7 @@ type page struct {
 	VerdictText, MatrixHeading string
 	VerdictClass               string  // pass, fail, or neutral (informational)
 	Numbers                    []Table // the Markdown's other tables: drift, faithfulness, calls, models
-	Lossless                   []losslessRow
+	Lossless                   *Table
 	Footnote                   string // explains the † of the harness's own thresholds
 	// Rows and Transcripts yield each transcript's table row and its
 	// detail, one at a time: a page of many transcripts is written
@@ -120,21 +121,12 @@ type page struct {
 	failed            *error
 }
 
-// losslessRow is one group of B/C answers in the viewer's lossless table:
-// a (model, class) of the gating or natural suite, a size rung or a relay
-// step.
-type losslessRow struct {
-	Suite, Model, Group                        string
-	N                                          int
-	Lossless, Residual, Unchanged, Unrequested string
-	Invalid                                    int
-}
-
-// losslessRows lists the lossless share of every group the report holds:
-// the classes (where they are corpus documents), then each section's rows
-// (a section with total rows, its totals) but for the classes again.
-func losslessRows(r *report.Report) []losslessRow {
-	var out []losslessRow
+// losslessTable lists the lossless share of every group the report
+// holds: the classes (where they are corpus documents), then each
+// section's rows (a section with total rows, its totals) but for the
+// classes again.
+func losslessTable(r *report.Report) *Table {
+	t := &Table{ID: "lossless-table", Head: []string{"suite", "model", "group", "n", "lossless", "residual", "unchanged", "unrequested", "invalid"}}
 	classes := ""
 	if st, err := suites.Lookup(r.Suite); err == nil {
 		classes = st.Classes
@@ -143,9 +135,9 @@ func losslessRows(r *report.Report) []losslessRow {
 		for _, model := range r.Models {
 			for _, c := range []*report.ClassResult{r.Results[model].ClassB, r.Results[model].ClassC} {
 				if c != nil {
-					out = append(out, losslessRow{r.Suite, model, "class " + c.Class, c.Scored, report.PercentOr(c.LosslessRate),
-						report.NumOr(c.ResidualMedian, "n/a") + " / " + report.NumOr(c.ResidualP95, "n/a"), report.PercentOr(c.UnchangedRate),
-						report.NumOr(c.UnrequestedMedian, "n/a") + " / " + report.IntOr(c.UnrequestedMax), c.Invalid})
+					t.add(r.Suite, model, "class "+c.Class, strconv.Itoa(c.Scored), report.PercentOr(c.LosslessRate),
+						report.NumOr(c.ResidualMedian, "n/a")+" / "+report.NumOr(c.ResidualP95, "n/a"), report.PercentOr(c.UnchangedRate),
+						report.NumOr(c.UnrequestedMedian, "n/a")+" / "+report.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))
 				}
 			}
 		}
@@ -157,11 +149,15 @@ func losslessRows(r *report.Report) []losslessRow {
 				continue
 			}
 			group := strings.Join(nonTotal(append(slices.Clone(row.Labels), row.Format)), " ")
-			out = append(out, losslessRow{row.Part, row.Model, group, row.Scored, report.PercentOr(row.Lossless), "",
-				report.PercentOr(row.Unchanged), report.NumOr(row.UnrequestedMedian, "n/a") + " / " + report.IntOr(row.UnrequestedMax), row.Invalid})
+			t.add(row.Part, row.Model, group, strconv.Itoa(row.Scored), report.PercentOr(row.Lossless), "",
+				report.PercentOr(row.Unchanged), report.NumOr(row.UnrequestedMedian, "n/a")+" / "+report.IntOr(row.UnrequestedMax), strconv.Itoa(row.Invalid))
 		}
 	}
-	return out
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	t.Sortable = true
+	return t
 }
 
 // sectionView is one section of the viewer: its charts, table and
@@ -246,7 +242,7 @@ func newPage(r *report.Report, in Input) page {
 	}
 	p.MatrixHeading = report.ThresholdsHeading(ts)
 	p.Numbers = numberTables(r)
-	p.Lossless, p.Footnote = losslessRows(r), strings.NewReplacer("*", "", "`", "").Replace(ownFootnote)
+	p.Lossless, p.Footnote = losslessTable(r), strings.NewReplacer("*", "", "`", "").Replace(ownFootnote)
 	p.failed = new(error)
 	p.Rows, p.Transcripts = rowViews(in), detailViews(in, p.failed)
 	return p

@@ -17,7 +17,6 @@ import (
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
-	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -151,8 +150,8 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 	}{
 		{"gating, failing", inputOf(reporttest.FailingRun.Run())},
 		{"gating, offline models", viewer},
-		{"size", inputOf(reporttest.SuiteRun(suites.Size))},
-		{"relay", inputOf(reporttest.SuiteRun(suites.Relay))},
+		{"size", inputOf(reporttest.SizeRun())},
+		{"relay", inputOf(reporttest.RelayRun())},
 	}
 	thRe := regexp.MustCompile(`(?s)<thead><tr>(.*?)</tr></thead>`)
 	cellRe := regexp.MustCompile(`(?s)<th[^>]*>(.*?)</th>`)

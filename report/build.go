@@ -86,7 +86,7 @@ func header(in Input) *Report {
 		Quantile:       QuantileDefinition,
 		Bootstrap:      BootstrapInfo{Resamples: Resamples, Level: 0.95, Seed: m.Seed},
 		Warnings:       []string{},
-		Suite:          cmp.Or(m.Inputs.Suite, suites.Gating),
+		Suite:          suites.NameOf(m.Inputs.Suite),
 		Partial:        m.Inputs.Selection,
 		Custom:         customValues(cfg),
 	}

@@ -136,6 +136,10 @@ func FlagHelp() string {
 	return "task suite: " + strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
+// NameOf is a suite's name as a manifest records it: "" (a run from
+// before suites) is the gating suite.
+func NameOf(name string) string { return cmp.Or(name, Gating) }
+
 // Lookup returns the suite of a name; "" is the gating suite.
 func Lookup(name string) (*Suite, error) {
 	name = cmp.Or(name, Gating)

@@ -347,9 +347,46 @@ func (e Evil) Complete(ctx context.Context, req model.Request) (*model.Response,
 		Attempts: []model.Attempt{{Number: 1, Status: 200}}}, nil
 }
 
-// SuiteRun is a hand-made size or relay run of two models: no corpus,
-// so that the pages' plots can be looked at without running the suites.
-func SuiteRun(suite string) Run {
+// SizeRun is a hand-made size-ladder run of two models (4 rungs × 3
+// positions × classes B and C): no corpus, so that the pages' plots can be
+// looked at without running the suite.
+func SizeRun() Run {
+	var tasks []placed
+	for _, rung := range []string{"8k", "32k", "128k", "512k"} {
+		for _, pos := range []string{"start", "middle", "end"} {
+			for _, c := range []string{"b", "c"} {
+				tasks = append(tasks, placed{id: rung + "-" + pos + "-" + c, class: strings.ToUpper(c), place: func(sc *scoring.Score) {
+					sc.Rung, sc.Position = rung, pos
+				}})
+			}
+		}
+	}
+	return suiteRun(suites.Size, tasks)
+}
+
+// RelayRun is a hand-made relay run of two models (20 chains of 8 steps),
+// whose drift grows with the step.
+func RelayRun() Run {
+	var tasks []placed
+	for d := 1; d <= 20; d++ {
+		for step := 1; step <= 8; step++ {
+			tasks = append(tasks, placed{id: fmt.Sprintf("%02d-s%02d", d, step), class: relay.EditAt(step)[:1], place: func(sc *scoring.Score) {
+				sc.Chain, sc.Step = fmt.Sprintf("%02d", d), step
+			}})
+		}
+	}
+	return suiteRun(suites.Relay, tasks)
+}
+
+// placed is a task of a hand-made suite run: its id, class and where it
+// stands in its suite.
+type placed struct {
+	id, class string
+	place     func(*scoring.Score)
+}
+
+// suiteRun is a hand-made run of two models over tasks of a suite.
+func suiteRun(suite string, tasks []placed) Run {
 	s := Synthetic{Models: []string{"vendor/steady", "vendor/drifty"}, Repeats: 1,
 		Answer: func(model, id string, r int) (float64, bool, string) {
 			scale := 0.02
@@ -363,39 +400,15 @@ func SuiteRun(suite string) Run {
 			return math.Min(0.99, scale*Jitter(model, id, r)), true, scoring.StatusScored
 		}}
 	in := s.Run()
-	var ids []string
-	classOf := map[string]string{}
-	switch suite {
-	case suites.Size:
-		for _, rung := range []string{"8k", "32k", "128k", "512k"} {
-			for _, pos := range []string{"start", "middle", "end"} {
-				for _, c := range []string{"b", "c"} {
-					id := rung + "-" + pos + "-" + c
-					ids, classOf[id] = append(ids, id), strings.ToUpper(c)
-				}
-			}
-		}
-	case suites.Relay:
-		for d := 1; d <= 20; d++ {
-			for step := 1; step <= 8; step++ {
-				id := fmt.Sprintf("%02d-s%02d", d, step)
-				ids, classOf[id] = append(ids, id), relay.Edits[(step-1)%4][:1]
-			}
-		}
+	in.Manifest.TaskIDs, in.Manifest.Inputs.Suite, in.Scores = nil, suite, nil
+	for _, t := range tasks {
+		in.Manifest.TaskIDs = append(in.Manifest.TaskIDs, t.id)
 	}
-	in.Manifest.TaskIDs, in.Manifest.Inputs.Suite = ids, suite
-	in.Scores = nil
 	for _, model := range s.Models {
-		for _, id := range ids {
-			sc := s.Score(model, id, 0)
-			sc.Class, sc.Suite = classOf[id], suite
-			switch suite {
-			case suites.Size:
-				parts := strings.SplitN(id, "-", 3)
-				sc.Rung, sc.Position = parts[0], parts[1]
-			case suites.Relay:
-				sc.Chain, sc.Step = id[:2], int(id[4]-'0')*10+int(id[5]-'0')
-			}
+		for _, t := range tasks {
+			sc := s.Score(model, t.id, 0)
+			sc.Class, sc.Suite = t.class, suite
+			t.place(&sc)
 			in.Scores = append(in.Scores, sc)
 		}
 	}
