@@ -15,7 +15,8 @@ import (
 // size suite, and so on, every task marked with its suite.
 //
 // A selection (in.Selection) is applied last (Select), so a run, its
-// resume and its rescore see the same tasks.
+// resume and its rescore see the same tasks; its Of counts the suite's
+// tasks in every answer format.
 func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	s, err := suites.Lookup(in.Suite)
 	if err != nil {
@@ -29,11 +30,19 @@ func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Selection != nil {
-		if set, err = Select(set, in.Selection); err != nil {
-			return nil, err
-		}
+	if in.Selection == nil {
+		return withFormats(s, set, in.Formats)
 	}
+	whole, err := withFormats(s, set, in.Formats)
+	if err != nil {
+		return nil, err
+	}
+	if set, err = Select(set, in.Selection); err != nil {
+		return nil, err
+	}
+	// The selection is a share of the suite's tasks in every format asked,
+	// as the run's own count is.
+	in.Selection.Of = len(whole.Tasks)
 	return withFormats(s, set, in.Formats)
 }
 
