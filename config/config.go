@@ -37,6 +37,10 @@ type Config struct {
 	Repeats     int         `yaml:"repeats" json:"repeats"`
 	Thresholds  Thresholds  `yaml:"thresholds" json:"thresholds"`
 	Weights     Weights     `yaml:"weights" json:"weights"`
+	// Gating says which runs may gate v0.1 (§8.6).
+	Gating Gating `yaml:"gating" json:"gating"`
+	// Reading sets the margins of §8.5's reading of a failure.
+	Reading Reading `yaml:"reading" json:"reading"`
 
 	// MaxCost is the spending cap in USD (--max-cost overrides it): no new
 	// request once the known cost plus the estimate of the requests in
@@ -199,6 +203,32 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// Gating says which runs may gate v0.1 (§8.6): three frontier models, one
+// from each vendor, none of them tier-down.
+type Gating struct {
+	// Vendors are the vendors a gating run takes one model of each, as
+	// the OpenRouter id's prefix names them ("anthropic" of
+	// "anthropic/claude-opus-4.8").
+	Vendors []string `yaml:"vendors" json:"vendors"`
+	// TierDown are the words that mark a tier-down model: a model whose
+	// id, after the vendor, holds one of them as a word ("mini" in
+	// "openai/gpt-5-mini") cannot gate. A new model name needs no code.
+	TierDown []string `yaml:"tier_down" json:"tier_down"`
+}
+
+// Reading sets when a failure of §8.5's thresholds is narrow (§8.5: "a
+// single model fails by a small margin"): a failure is narrow when it
+// misses its limit by at most the margin, and a model passes cleanly when
+// every threshold holds with at least the margin to spare.
+type Reading struct {
+	// NarrowFraction is the margin of a drift or residual limit, as a
+	// fraction of the limit (0.2: a P95 of 0.24 against 0.20 is narrow).
+	NarrowFraction float64 `yaml:"narrow_fraction" json:"narrow_fraction"`
+	// NarrowShare is the margin of a share's limit, in share points (0.05:
+	// faithfulness 0.86 against 0.90 is narrow).
+	NarrowShare float64 `yaml:"narrow_share" json:"narrow_share"`
+}
+
 // Default returns the built-in configuration: the spec's thresholds and
 // weights, and the same values as the checked-in harness.yaml.
 func Default() *Config {
@@ -218,6 +248,9 @@ func Default() *Config {
 			ClassBUnchangedMin: DefaultUnchangedMin, ClassCUnchangedMin: DefaultUnchangedMin,
 		},
 		Weights: metric.DefaultWeights(),
+		Gating: Gating{Vendors: []string{"anthropic", "openai", "google"},
+			TierDown: []string{"haiku", "sonnet", "mini", "nano", "flash", "lite"}},
+		Reading: Reading{NarrowFraction: 0.2, NarrowShare: 0.05},
 	}
 }
 
@@ -300,6 +333,14 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxCost < 0 || math.IsNaN(c.MaxCost) || math.IsInf(c.MaxCost, 0) {
 		errs = append(errs, fmt.Errorf("max_cost: a number of US dollars, 0 for no cap, not %v", c.MaxCost))
+	}
+	if len(c.Gating.Vendors) == 0 {
+		errs = append(errs, errors.New("gating: vendors: at least one vendor"))
+	}
+	for name, v := range map[string]float64{"narrow_fraction": c.Reading.NarrowFraction, "narrow_share": c.Reading.NarrowShare} {
+		if !finite(v) || v < 0 || v >= 1 {
+			errs = append(errs, fmt.Errorf("reading: %s must be a number from 0 up to 1, not %v", name, v))
+		}
 	}
 	if c.Retries.Max < 0 {
 		errs = append(errs, errors.New("retries: max must not be negative"))

@@ -57,6 +57,8 @@ func Build(in Input) *Report {
 	r.Failures = failures(r)
 	r.Verdict = verdictOf(r)
 	r.Warnings = warnings(r, in)
+	r.Eligibility = eligibility(r, in)
+	r.Reading = readingOf(r, in.Config.Reading)
 	return r
 }
 
@@ -300,7 +302,11 @@ func (b *builder) class(model, class string, ids []string) *ClassResult {
 	if class == task.ClassA {
 		b.finishA(c, &g.acc, key)
 	} else {
-		finishBC(c, b.summary(g, key), &g.acc)
+		sum := b.summary(g, key)
+		finishBC(c, sum, &g.acc)
+		c.P95Interval = sum.P95Interval
+		b.gateIntervals(c, key)
+		c.Repeatability = repeatability(c.PerDocument, b.repeats)
 	}
 	c.Noise = noise(g.acc.perRepeat, class)
 	return c
@@ -510,6 +516,7 @@ func setRepeat(rr *RepeatResult, class string, s *scoring.Score, v float64) {
 	rr.Lossless, rr.Residual = ptr(s.Metric.Lossless), ptr(s.Metric.Residual)
 	rr.Unrequested = s.Metric.UnrequestedChanges
 	rr.EditApplied = ptr(s.Metric.EditApplied)
+	rr.Valid = ptr(s.Metric.Valid && s.Metric.SchemaValid)
 }
 
 func addUsage(c *ClassResult, s *scoring.Score) {

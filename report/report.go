@@ -68,6 +68,16 @@ type Report struct {
 	// the run is complete and whole (not a selection), "fail" otherwise
 	// (§8.7). An informational suite's is "complete" or "incomplete".
 	Verdict string `json:"verdict"`
+	// Eligibility says whether the run can gate v0.1 (§8.6): three
+	// frontier models, one of each vendor, none tier-down or offline; the
+	// whole gating suite, complete, under the spec's configuration. An
+	// ineligible run keeps its verdict, but decides nothing.
+	Eligibility Eligibility `json:"eligibility"`
+	// Reading is what §8.5 concludes of the run: pass, a model-specific
+	// weakness, a protocol failure, or inconclusive (ineligible), with each
+	// model's standing and every threshold's margin, interval and
+	// deciding documents.
+	Reading Reading `json:"reading"`
 	// Failures lists every reason for a failing verdict: "partial" first
 	// for a selection of the gating suite, then by model in the order of
 	// Models, in the order of the §8.7 fields with "incomplete" last;
@@ -263,6 +273,11 @@ type ClassResult struct {
 	// MedianInterval is the bootstrap 95% interval of MedianDrift (B, C);
 	// absent for fewer than 2 documents.
 	MedianInterval *Interval `json:"median_interval,omitempty"`
+	// P95Interval is the bootstrap 95% interval of P95Drift (B, C),
+	// resampling documents; absent for fewer than 2. With 20 documents
+	// the P95 is nearly their maximum, and this interval says how much a
+	// different draw of documents could move it.
+	P95Interval *Interval `json:"p95_interval,omitempty"`
 	// ComponentMedians are, per drift component, the median over documents
 	// of the document's component (mean over repeats) (B, C).
 	ComponentMedians *metric.Components `json:"component_medians,omitempty"`
@@ -284,6 +299,17 @@ type ClassResult struct {
 	// of the document's residual component (mean over repeats) (B, C).
 	ResidualMedian *float64 `json:"residual_median,omitempty"`
 	ResidualP95    *float64 `json:"residual_p95,omitempty"`
+	// The bootstrap 95% intervals of the gated statistics beside the
+	// drift (B, C), each resampling documents (a document's value the
+	// share over its repeats): the residual P95, edits applied, invalid
+	// and unchanged shares. Absent for fewer than 2 documents.
+	ResidualP95Interval *Interval `json:"residual_p95_interval,omitempty"`
+	EditAppliedInterval *Interval `json:"edit_applied_interval,omitempty"`
+	InvalidInterval     *Interval `json:"invalid_interval,omitempty"`
+	UnchangedInterval   *Interval `json:"unchanged_interval,omitempty"`
+	// Repeatability says, with two repeats or more, which tasks were
+	// lossless in every repeat, in some only (flaky) or in none (B, C).
+	Repeatability *Repeatability `json:"repeatability,omitempty"`
 	// UnchangedRate is the fraction of scored answers with no unrequested
 	// change (an answer with no document counts as changed) (B, C).
 	UnchangedRate *float64 `json:"unchanged_rate,omitempty"`
@@ -315,6 +341,22 @@ type ClassResult struct {
 	LatencyMS Latency `json:"latency_ms"`
 	// PerDocument lists each task of the class, by task id.
 	PerDocument []DocumentResult `json:"per_document"`
+}
+
+// Repeatability is how a (model, class)'s tasks fare across repeats: the
+// share lossless in every repeat (pass^k), in some but not all (flaky),
+// in none. Tasks with a missing or failed repeat count by the repeats
+// they have.
+type Repeatability struct {
+	// Tasks is the number of tasks with a scored repeat.
+	Tasks int `json:"tasks"`
+	// Every, Some and None count the tasks lossless in every scored
+	// repeat, in some but not all, in none.
+	Every int `json:"every"`
+	Some  int `json:"some"`
+	None  int `json:"none"`
+	// Flaky are the tasks lossless in some repeats only, by id.
+	Flaky []string `json:"flaky"`
 }
 
 // Interval is a confidence interval [Low, High].
@@ -446,6 +488,9 @@ type RepeatResult struct {
 	// operation of the gold edit holds (B, C; scored only). With Lossless
 	// it decides the answer's JUnit test case.
 	EditApplied *bool `json:"edit_applied,omitempty"`
+	// Valid is set when the answer held a document that passes validation
+	// (B, C; scored only).
+	Valid *bool `json:"valid,omitempty"`
 	// Transcript is the transcript's path below the run directory; absent
 	// when missing.
 	Transcript string `json:"transcript,omitempty"`

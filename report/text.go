@@ -10,21 +10,28 @@ import (
 // line and the formatting of every number, so that the report's own
 // messages (a failure, a warning) and its writers print a number alike.
 
-// VerdictWord is the verdict as a person reads it: PASS or FAIL for the
-// gating verdict, "complete (informational)" or "incomplete
+// VerdictWord is the verdict as a person reads it: PASS or FAIL for a run
+// that can gate v0.1; "thresholds met" or "thresholds not met" and
+// informational for a gating suite's run that cannot (§8.6), so that it
+// never reads as a gating pass; "complete (informational)" or "incomplete
 // (informational)" for a suite that decides none.
 func VerdictWord(r *Report) string {
-	switch r.Verdict {
-	case Pass:
+	switch {
+	case r.Informational():
+		return r.Verdict + " (informational)"
+	case !r.Eligibility.Gates && r.Verdict == Pass:
+		return "thresholds met (informational: cannot gate v0.1)"
+	case !r.Eligibility.Gates:
+		return "thresholds not met (informational: cannot gate v0.1)"
+	case r.Verdict == Pass:
 		return "✅ PASS"
-	case Fail:
-		return "❌ FAIL"
 	}
-	return r.Verdict + " (informational)"
+	return "❌ FAIL"
 }
 
 // VerdictLine is the verdict in one line, for the end of a run: the
-// verdict, why, and for a failure how many there are.
+// verdict, why, and for a failure how many there are; then §8.5's
+// reading.
 func VerdictLine(r *Report) string {
 	line := fmt.Sprintf("Verdict: %s: %s", VerdictWord(r), VerdictReason(r))
 	if r.Partial != nil {
@@ -33,30 +40,47 @@ func VerdictLine(r *Report) string {
 	return line + "."
 }
 
-// verdictPlain is VerdictWord without its mark.
+// VerdictPlain is VerdictWord without its mark.
 func VerdictPlain(r *Report) string {
-	switch r.Verdict {
-	case Pass, Fail:
-		return strings.ToUpper(r.Verdict)
-	}
-	return r.Verdict + " (informational)"
+	return strings.TrimSpace(strings.NewReplacer("✅", "", "❌", "").Replace(VerdictWord(r)))
 }
 
-// verdictReason says in a phrase why the verdict is what it is.
+// VerdictReason says in a phrase why the verdict is what it is, and what
+// §8.5 (or §8.6) concludes.
 func VerdictReason(r *Report) string {
+	var why string
 	switch {
 	case !r.Passed():
-		return fmt.Sprintf("%d %s", len(r.Failures), Plural(len(r.Failures), "failure", "failures"))
-	case !gated(r.Suite):
+		why = fmt.Sprintf("%d %s", len(r.Failures), Plural(len(r.Failures), "failure", "failures"))
+	case r.Informational():
 		return fmt.Sprintf("the run is complete; suite %s decides no verdict", r.Suite)
 	case len(r.Custom) > 0:
-		return "every threshold holds for every model, under a custom configuration (not §8.5)"
+		why = "every threshold holds for every model, under a custom configuration (not §8.5)"
+	default:
+		why = "every §8.5 threshold and every harness gate † holds for every model"
 	}
-	return "every §8.5 threshold and every harness gate † holds for every model"
+	if r.Informational() {
+		return why
+	}
+	return why + "; " + ReadingLine(r)
 }
 
-// thresholdsHeading names the threshold table: §8.5 only when every
-// Threshold is the spec's.
+// ReadingLine is §8.5's reading in a phrase: the outcome and what it
+// means, and for a run that cannot gate, how many reasons say so.
+func ReadingLine(r *Report) string {
+	rd := r.Reading
+	if rd.Outcome == "" {
+		return "§8.5 reading: not recorded (a report from before readings)"
+	}
+	line := fmt.Sprintf("§8.5 reading: %s, %s", rd.Outcome, rd.Says)
+	if n := len(r.Eligibility.Reasons); n > 0 {
+		line += fmt.Sprintf(" (%d %s, first: %s)", n, Plural(n, "reason", "reasons"), r.Eligibility.Reasons[0])
+	}
+	return line
+}
+
+// ThresholdsHeading names the threshold table: §8.5 only when every
+// threshold is the spec's.
 func ThresholdsHeading(ts []Threshold) string {
 	for _, t := range ts {
 		if t.Custom() {
@@ -66,7 +90,7 @@ func ThresholdsHeading(ts []Threshold) string {
 	return "Thresholds (§8.5)"
 }
 
-// heading is a threshold's column heading; a custom one says so.
+// Heading is a threshold's column heading; a custom one says so.
 func (t Threshold) Heading() string {
 	h := fmt.Sprintf("%s %s %s%s", t.Label, OpSymbol(t.Op), Num(t.Limit), Dagger(t.Own))
 	if t.Custom() {
@@ -75,7 +99,7 @@ func (t Threshold) Heading() string {
 	return h
 }
 
-// dagger marks the harness's own thresholds.
+// Dagger marks the harness's own thresholds.
 func Dagger(own bool) string {
 	if own {
 		return " †"

@@ -22,13 +22,43 @@ type Threshold struct {
 	Label  string // for messages
 	Op     string // ">=" or "<="
 	Limit  float64
-	value  func(*ModelResult) *float64
 	Own    bool // the harness's own threshold, beside §8.5
+	// share is set on a threshold of a share of answers or documents
+	// (faithfulness, edits applied, invalid, unchanged), whose narrow
+	// margin is in share points; a drift or residual's is a fraction of
+	// its limit.
+	share bool
+	// stat reads the number, its interval and each document's own value
+	// from a class's result.
+	stat gateStat
+}
+
+// gateStat reads a gated statistic of a class: its value, its bootstrap
+// interval (resampling documents) and a document's own value (whether a
+// document falls short of the limit by itself).
+type gateStat struct {
+	value    func(*ClassResult) *float64
+	interval func(*ClassResult) *Interval
+	document func(DocumentResult) *float64
 }
 
 // Value is the thresholded number of a model's results; nil when it was
 // not measured.
-func (t Threshold) Value(mr *ModelResult) *float64 { return t.value(mr) }
+func (t Threshold) Value(mr *ModelResult) *float64 {
+	if c := mr.Class(t.Class); c != nil {
+		return t.stat.value(c)
+	}
+	return nil
+}
+
+// Interval is the bootstrap 95% interval of the thresholded number,
+// resampling documents; nil when there is none.
+func (t Threshold) Interval(mr *ModelResult) *Interval {
+	if c := mr.Class(t.Class); c != nil {
+		return t.stat.interval(c)
+	}
+	return nil
+}
 
 // gated reports whether a suite's verdict applies the thresholds: the
 // gating suite's does, and so does "all" (on its gating tasks).
@@ -46,16 +76,23 @@ const (
 	MetricClassCUnchanged   = "class_c_unchanged"
 )
 
-// field returns a function that reads one number of a class's detail;
-// nil when the class is absent.
-func field(class string, f func(*ClassResult) *float64) func(*ModelResult) *float64 {
-	return func(m *ModelResult) *float64 {
-		if c := m.Class(class); c != nil {
-			return f(c)
-		}
-		return nil
-	}
-}
+// The gated statistics of a class.
+var (
+	statFaithfulness = gateStat{func(c *ClassResult) *float64 { return c.Faithfulness },
+		func(c *ClassResult) *Interval { return c.FaithfulnessInterval }, func(d DocumentResult) *float64 { return d.Faithful }}
+	statMedian = gateStat{func(c *ClassResult) *float64 { return c.MedianDrift },
+		func(c *ClassResult) *Interval { return c.MedianInterval }, func(d DocumentResult) *float64 { return d.Drift }}
+	statP95 = gateStat{func(c *ClassResult) *float64 { return c.P95Drift },
+		func(c *ClassResult) *Interval { return c.P95Interval }, func(d DocumentResult) *float64 { return d.Drift }}
+	statApplied = gateStat{func(c *ClassResult) *float64 { return c.EditComplianceRate },
+		func(c *ClassResult) *Interval { return c.EditAppliedInterval }, func(d DocumentResult) *float64 { return shareOf(d, applied) }}
+	statResidual = gateStat{func(c *ClassResult) *float64 { return c.ResidualP95 },
+		func(c *ClassResult) *Interval { return c.ResidualP95Interval }, func(d DocumentResult) *float64 { return d.Residual }}
+	statInvalid = gateStat{func(c *ClassResult) *float64 { return c.InvalidRate },
+		func(c *ClassResult) *Interval { return c.InvalidInterval }, func(d DocumentResult) *float64 { return shareOf(d, invalid) }}
+	statUnchanged = gateStat{func(c *ClassResult) *float64 { return c.UnchangedRate },
+		func(c *ClassResult) *Interval { return c.UnchangedInterval }, func(d DocumentResult) *float64 { return shareOf(d, unchanged) }}
+)
 
 // ownGates lists the harness's own thresholds that t configures, in a
 // fixed order: per class B then C, edits applied, residual P95, invalid
@@ -64,7 +101,8 @@ func ownGates(t config.Thresholds) []Threshold {
 	type gate struct {
 		metric, label, op string
 		limit             *float64
-		value             func(*ClassResult) *float64
+		share             bool
+		stat              gateStat
 	}
 	atLeast := func(v float64) *float64 {
 		if v > 0 {
@@ -82,33 +120,30 @@ func ownGates(t config.Thresholds) []Threshold {
 		}
 		lc := strings.ToLower(class)
 		gates := []gate{
-			{"class_" + lc + "_edit_applied", "edits applied", ">=", pick(atLeast(t.ClassBEditAppliedMin), atLeast(t.ClassCEditAppliedMin)), editApplied},
-			{"class_" + lc + "_residual_p95", "P95 residual", "<=", pick(t.ClassBResidualP95Max, t.ClassCResidualP95Max), func(c *ClassResult) *float64 { return c.ResidualP95 }},
-			{"class_" + lc + "_invalid", "answers invalid", "<=", pick(t.ClassBInvalidMax, t.ClassCInvalidMax), func(c *ClassResult) *float64 { return c.InvalidRate }},
-			{"class_" + lc + "_unchanged", "answers without unrequested change", ">=", pick(atLeast(t.ClassBUnchangedMin), atLeast(t.ClassCUnchangedMin)), func(c *ClassResult) *float64 { return c.UnchangedRate }},
+			{"class_" + lc + "_edit_applied", "edits applied", ">=", pick(atLeast(t.ClassBEditAppliedMin), atLeast(t.ClassCEditAppliedMin)), true, statApplied},
+			{"class_" + lc + "_residual_p95", "P95 residual", "<=", pick(t.ClassBResidualP95Max, t.ClassCResidualP95Max), false, statResidual},
+			{"class_" + lc + "_invalid", "answers invalid", "<=", pick(t.ClassBInvalidMax, t.ClassCInvalidMax), true, statInvalid},
+			{"class_" + lc + "_unchanged", "answers without unrequested change", ">=", pick(atLeast(t.ClassBUnchangedMin), atLeast(t.ClassCUnchangedMin)), true, statUnchanged},
 		}
 		for _, g := range gates {
 			if g.limit != nil {
-				out = append(out, Threshold{g.metric, class, "class " + class + " " + g.label, g.op, *g.limit, field(class, g.value), true})
+				out = append(out, Threshold{Metric: g.metric, Class: class, Label: "class " + class + " " + g.label, Op: g.op, Limit: *g.limit, Own: true, share: g.share, stat: g.stat})
 			}
 		}
 	}
 	return out
 }
 
-// editApplied is the fraction of a class's scored answers whose edit was
-// fully applied; nil when nothing was scored.
-func editApplied(c *ClassResult) *float64 { return c.EditComplianceRate }
-
-// Checks lists the §8.5 thresholds in the order of the §8.7 fields.
+// Checks lists the §8.5 thresholds in the order of the §8.7 fields, then
+// the harness's own gates.
 func (r *Report) Checks() []Threshold {
 	t := r.Thresholds
 	out := []Threshold{
-		{"class_a_faithfulness", task.ClassA, "class A faithfulness", ">=", t.ClassAFaithfulnessMin, func(m *ModelResult) *float64 { return m.ClassAFaithfulness }, false},
-		{"class_b_median_drift", task.ClassB, "class B median drift", "<=", t.ClassBMedianMax, func(m *ModelResult) *float64 { return m.ClassBMedianDrift }, false},
-		{"class_b_p95_drift", task.ClassB, "class B P95 drift", "<=", t.ClassBP95Max, func(m *ModelResult) *float64 { return m.ClassBP95Drift }, false},
-		{"class_c_median_drift", task.ClassC, "class C median drift", "<=", t.ClassCMedianMax, func(m *ModelResult) *float64 { return m.ClassCMedianDrift }, false},
-		{"class_c_p95_drift", task.ClassC, "class C P95 drift", "<=", t.ClassCP95Max, func(m *ModelResult) *float64 { return m.ClassCP95Drift }, false},
+		{Metric: "class_a_faithfulness", Class: task.ClassA, Label: "class A faithfulness", Op: ">=", Limit: t.ClassAFaithfulnessMin, share: true, stat: statFaithfulness},
+		{Metric: "class_b_median_drift", Class: task.ClassB, Label: "class B median drift", Op: "<=", Limit: t.ClassBMedianMax, stat: statMedian},
+		{Metric: "class_b_p95_drift", Class: task.ClassB, Label: "class B P95 drift", Op: "<=", Limit: t.ClassBP95Max, stat: statP95},
+		{Metric: "class_c_median_drift", Class: task.ClassC, Label: "class C median drift", Op: "<=", Limit: t.ClassCMedianMax, stat: statMedian},
+		{Metric: "class_c_p95_drift", Class: task.ClassC, Label: "class C P95 drift", Op: "<=", Limit: t.ClassCP95Max, stat: statP95},
 	}
 	// The harness's own gates, where configured: a model that does not
 	// edit, loses what §8.4 cannot see, returns documents a processor
@@ -117,9 +152,9 @@ func (r *Report) Checks() []Threshold {
 	return append(out, ownGates(t)...)
 }
 
-// Share reports whether the threshold is on a share of answers (printed as
-// a percentage) rather than a drift-like number.
-func (t Threshold) Share() bool { return !strings.HasSuffix(t.Metric, "_p95") }
+// Share reports whether the threshold is on a share of answers or
+// documents (printed as a percentage) rather than a drift-like number.
+func (t Threshold) Share() bool { return t.share }
 
 // defaultLimits are the limits of the thresholds at their defaults (§8.5,
 // and the harness's own gates), by metric.
@@ -232,8 +267,8 @@ func failures(r *Report) []Failure {
 				break // an informational suite is judged on completeness alone
 			}
 			v := t.Value(mr)
-			if t.Holds(v) {
-				continue
+			if t.Holds(v) || (v == nil && mr.Class(t.Class) == nil && r.Partial != nil) {
+				continue // held, or not selected: a class a selection left out is no failure
 			}
 			f := Failure{Model: model, Metric: t.Metric, Value: v, Op: t.Op, Limit: t.Limit, Source: t.Source()}
 			if v == nil {
@@ -339,7 +374,7 @@ func warnings(r *Report, in Input) []string {
 		}
 	}
 	for _, model := range r.Models {
-		out = append(out, modelWarnings(model, r.Results[model], gated(r.Suite))...)
+		out = append(out, modelWarnings(model, r.Results[model], gated(r.Suite) && r.Partial == nil)...)
 	}
 	return append(out, costWarnings(r)...)
 }
@@ -399,6 +434,10 @@ func classWarnings(model, class string, c *ClassResult) []string {
 	}
 	if c.CutOffOutput > 0 {
 		out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, Plural(c.CutOffOutput, "answer was", "answers were")))
+	}
+	if rp := c.Repeatability; rp != nil && rp.Some > 0 {
+		out = append(out, fmt.Sprintf("%s class %s: %d of %d %s flaky, lossless in some repeats but not all: %s", model, class, rp.Some, rp.Tasks,
+			Plural(rp.Tasks, "task", "tasks"), strings.Join(rp.Flaky, ", ")))
 	}
 	if j := c.Judging; j != nil && j.Votes.Ungrounded > 0 {
 		out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, Plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))

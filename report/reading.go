@@ -1,0 +1,410 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/metric"
+)
+
+// The outcomes of §8.5's reading (Reading.Outcome).
+const (
+	// ReadingPass: the run can gate v0.1 and every threshold holds for
+	// every model: v0.1 may be called final (§8.5).
+	ReadingPass = "pass"
+	// ReadingWeakness: the run can gate; exactly one model fails, every
+	// one of its failures is narrow, and the other two pass cleanly:
+	// "a model-specific weakness, not a protocol failure" (§8.5).
+	ReadingWeakness = "model-specific weakness"
+	// ReadingProtocolFailure: the run can gate and anything else fails:
+	// "the protocol direction is reconsidered" (§8.5).
+	ReadingProtocolFailure = "protocol failure"
+	// ReadingInconclusive: the run cannot gate v0.1 (§8.6), or it is
+	// incomplete: its numbers decide nothing.
+	ReadingInconclusive = "inconclusive"
+)
+
+// What §8.5 concludes of each outcome, in its words.
+var readingSays = map[string]string{
+	ReadingPass:            "v0.1 may be called final (§8.5)",
+	ReadingWeakness:        "a model-specific weakness, not a protocol failure (§8.5)",
+	ReadingProtocolFailure: "the protocol direction is reconsidered (§8.5)",
+	ReadingInconclusive:    "this run cannot gate v0.1 (§8.6): its numbers are information",
+}
+
+// Eligibility says whether a run can gate v0.1 (§8.6) and, if not, why.
+type Eligibility struct {
+	// Gates is true when the run can gate v0.1.
+	Gates bool `json:"gates"`
+	// Reasons are every reason it cannot, in a fixed order; empty when it
+	// can.
+	Reasons []string `json:"reasons"`
+}
+
+// Reading is §8.5's reading of a run: not a bare pass or fail, but
+// whether a failure is the protocol's or one model's, with the margin,
+// the interval and the documents that decide each number.
+type Reading struct {
+	// Outcome is ReadingPass, ReadingWeakness, ReadingProtocolFailure or
+	// ReadingInconclusive.
+	Outcome string `json:"outcome"`
+	// Says is what §8.5 (or §8.6) concludes of the outcome.
+	Says string `json:"says"`
+	// Why says in a sentence what decided the outcome.
+	Why string `json:"why"`
+	// NarrowFraction and NarrowShare are the margins the reading used
+	// (config.Reading).
+	NarrowFraction float64 `json:"narrow_fraction"`
+	NarrowShare    float64 `json:"narrow_share"`
+	// Models are each model's standing, in the run's order.
+	Models []ModelReading `json:"models"`
+}
+
+// The standings of a model (ModelReading.Standing).
+const (
+	StandingClean    = "passes cleanly"
+	StandingPasses   = "passes"
+	StandingNarrow   = "fails narrowly"
+	StandingFails    = "fails clearly"
+	StandingUnproven = "not measured"
+)
+
+// ModelReading is one model's standing against every threshold.
+type ModelReading struct {
+	Model string `json:"model"`
+	// Standing is StandingClean (every threshold holds with the margin to
+	// spare), StandingPasses (every one holds, some by less),
+	// StandingNarrow (every failure within the margin), StandingFails (a
+	// failure beyond it) or StandingUnproven (a threshold not measured).
+	Standing string `json:"standing"`
+	// Checks are the thresholds, in the order of Report.Checks.
+	Checks []Check `json:"checks"`
+	// Bounds say, per class without a document over its P95 limit, what
+	// that supports: "0 of 20 documents over 0.2: at most 13.9% of such
+	// documents would be (95%)".
+	Bounds []string `json:"bounds,omitempty"`
+}
+
+// Check is one threshold of one model, as the reading weighs it.
+type Check struct {
+	Metric string `json:"metric"`
+	Label  string `json:"label"`
+	// Source is "§8.5", SourceHarness or SourceCustom (Threshold.Source).
+	Source string  `json:"source"`
+	Op     string  `json:"op"`
+	Limit  float64 `json:"limit"`
+	// Value and Interval are the statistic and its bootstrap 95% interval
+	// (resampling documents); null when not measured or not selected.
+	Value    *float64  `json:"value"`
+	Interval *Interval `json:"interval,omitempty"`
+	// Margin is the narrow margin of this threshold (config.Reading).
+	Margin float64 `json:"margin"`
+	// Holds, Narrow and Clean: the threshold holds; it fails by at most
+	// the margin; it holds with at least the margin to spare.
+	Holds  bool `json:"holds"`
+	Narrow bool `json:"narrow"`
+	Clean  bool `json:"clean"`
+	// WithinNoise is set when the interval contains the limit: resampling
+	// the documents could turn this pass into a failure, or this failure
+	// into a pass.
+	WithinNoise bool `json:"within_noise"`
+	// Deciding are the documents whose own value falls short of the
+	// limit (over a drift limit, under a share's), by task id: the
+	// documents that decide a P95 or a failure.
+	Deciding []string `json:"deciding"`
+	// NotSelected is set when the run's selection left out the class: the
+	// threshold was not run, which is no failure.
+	NotSelected bool `json:"not_selected,omitempty"`
+	// Text is the check in one line, e.g. "class C P95 drift 0.398
+	// [0.31, 0.44] > 0.3 by 0.098 (narrow within 0.06: no): 17-c, 20-c
+	// over".
+	Text string `json:"text"`
+}
+
+// eligibility is whether a report's run can gate v0.1, by §8.6 and the
+// run's own completeness: every reason it cannot.
+func eligibility(r *Report, in Input) Eligibility {
+	g := in.Config.Gating
+	var why []string
+	add := func(format string, args ...any) { why = append(why, fmt.Sprintf(format, args...)) }
+	if !gated(r.Suite) {
+		add("suite %s is informational: only the gating suite gates v0.1", r.Suite)
+	}
+	if n := len(r.Models); n != len(g.Vendors) {
+		add("%d answering %s, not %d (§8.6: one frontier model of each of %s)", n, Plural(n, "model", "models"), len(g.Vendors), strings.Join(g.Vendors, ", "))
+	}
+	why = append(why, vendorReasons(r.Models, g)...)
+	for _, m := range r.Models {
+		if w := tierDownWord(m, g.TierDown); w != "" {
+			add("%s is a tier-down model (%q; §8.6: their results do not gate v0.1)", m, w)
+		}
+		if strings.HasPrefix(m, "offline/") {
+			add("%s is an offline reference model, not a frontier model", m)
+		}
+	}
+	if r.Partial != nil {
+		add("a selection of the suite (%s): a partial run decides nothing", r.Partial)
+	}
+	if len(r.Custom) > 0 {
+		var keys []string
+		for _, c := range r.Custom {
+			keys = append(keys, c.Key)
+		}
+		add("custom configuration (%s): not the spec's thresholds and weights", strings.Join(keys, ", "))
+	}
+	if staleMetric(in) {
+		add("scores computed by another metric version than %s: rescore the run", metric.Version)
+	}
+	if len(r.Formats) > 0 && !formats.HasWhole(r.Formats) {
+		add("the gating tasks were not asked for the whole document (%s)", strings.Join(r.Formats, ", "))
+	}
+	for _, f := range r.Failures {
+		if f.Metric == MetricIncomplete {
+			add("incomplete: %s", f.Message)
+		}
+	}
+	return Eligibility{Gates: len(why) == 0, Reasons: append([]string{}, why...)}
+}
+
+// vendorReasons say which of §8.6's vendors a run lacks and which it has
+// more than one model of.
+func vendorReasons(models []string, g config.Gating) []string {
+	count := map[string]int{}
+	for _, m := range models {
+		v, _, _ := strings.Cut(m, "/")
+		count[v]++
+	}
+	var out []string
+	for _, v := range g.Vendors {
+		switch n := count[v]; {
+		case n == 0:
+			out = append(out, fmt.Sprintf("no %s model (§8.6: one model of each vendor, to avoid single-vendor noise)", v))
+		case n > 1:
+			out = append(out, fmt.Sprintf("%d %s models (§8.6: one model of each vendor)", n, v))
+		}
+	}
+	for _, m := range models {
+		if v, _, _ := strings.Cut(m, "/"); !slices.Contains(g.Vendors, v) && !strings.HasPrefix(m, "offline/") {
+			out = append(out, fmt.Sprintf("%s is of none of the vendors %s", m, strings.Join(g.Vendors, ", ")))
+		}
+	}
+	return out
+}
+
+// tierDownWord is the tier-down word a model id holds as a word after its
+// vendor ("mini" in openai/gpt-5-mini), or "".
+func tierDownWord(model string, words []string) string {
+	_, name, _ := strings.Cut(model, "/")
+	parts := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+	for _, w := range words {
+		if slices.Contains(parts, strings.ToLower(w)) {
+			return w
+		}
+	}
+	return ""
+}
+
+// staleMetric reports whether some score was computed by another metric
+// version than the current one.
+func staleMetric(in Input) bool {
+	for _, s := range in.Scores {
+		if s.Metric != nil && s.Metric.MetricVersion != metric.Version {
+			return true
+		}
+	}
+	return false
+}
+
+// readingOf is §8.5's reading of a report whose results, failures and
+// eligibility are known, with the margins m.
+func readingOf(r *Report, m config.Reading) Reading {
+	rd := Reading{NarrowFraction: m.NarrowFraction, NarrowShare: m.NarrowShare}
+	for _, model := range r.Models {
+		rd.Models = append(rd.Models, modelReading(r, model, m))
+	}
+	rd.Outcome, rd.Why = outcome(r, rd.Models)
+	rd.Says = readingSays[rd.Outcome]
+	return rd
+}
+
+// outcome decides the reading from the models' standings.
+func outcome(r *Report, models []ModelReading) (string, string) {
+	if !r.Eligibility.Gates {
+		return ReadingInconclusive, strings.Join(r.Eligibility.Reasons, "; ")
+	}
+	var failing, clean []string
+	narrow := true
+	for _, m := range models {
+		switch m.Standing {
+		case StandingClean:
+			clean = append(clean, m.Model)
+		case StandingPasses:
+		case StandingNarrow:
+			failing = append(failing, m.Model)
+		default:
+			failing, narrow = append(failing, m.Model), false
+		}
+	}
+	switch {
+	case len(failing) == 0:
+		return ReadingPass, "every threshold holds for every model"
+	case len(failing) == 1 && narrow && len(clean) == len(models)-1:
+		return ReadingWeakness, fmt.Sprintf("%s alone fails, every failure within its margin (%s), and %s %s cleanly",
+			failing[0], strings.Join(failingLabels(models, failing[0]), "; "), strings.Join(clean, " and "), Plural(len(clean), "passes", "pass"))
+	case len(failing) == 1 && narrow:
+		return ReadingProtocolFailure, fmt.Sprintf("%s fails narrowly, but not every other model passes cleanly (with the margin to spare)", failing[0])
+	case len(failing) == 1:
+		return ReadingProtocolFailure, fmt.Sprintf("%s fails beyond the narrow margin (%s)", failing[0], strings.Join(failingLabels(models, failing[0]), "; "))
+	}
+	return ReadingProtocolFailure, fmt.Sprintf("%d models fail: %s", len(failing), strings.Join(failing, ", "))
+}
+
+// failingLabels are one model's failing checks as their texts.
+func failingLabels(models []ModelReading, model string) []string {
+	var out []string
+	for _, m := range models {
+		if m.Model != model {
+			continue
+		}
+		for _, c := range m.Checks {
+			if !c.Holds && !c.NotSelected {
+				out = append(out, c.Text)
+			}
+		}
+	}
+	return out
+}
+
+// modelReading weighs every threshold of one model.
+func modelReading(r *Report, model string, m config.Reading) ModelReading {
+	mr := r.Results[model]
+	out := ModelReading{Model: model, Standing: StandingClean}
+	for _, t := range r.Checks() {
+		c := check(r, mr, t, m)
+		out.Checks = append(out.Checks, c)
+		switch {
+		case c.NotSelected || c.Clean:
+		case c.Value == nil:
+			out.Standing = StandingUnproven
+		case c.Holds:
+			if out.Standing == StandingClean {
+				out.Standing = StandingPasses
+			}
+		case c.Narrow:
+			if out.Standing == StandingClean || out.Standing == StandingPasses {
+				out.Standing = StandingNarrow
+			}
+		default:
+			if out.Standing != StandingUnproven {
+				out.Standing = StandingFails
+			}
+		}
+	}
+	out.Bounds = bounds(r, mr)
+	return out
+}
+
+// check weighs one threshold of one model: its value and interval, how
+// far it is from the limit against the margin, and the deciding
+// documents.
+func check(r *Report, mr *ModelResult, t Threshold, m config.Reading) Check {
+	c := Check{Metric: t.Metric, Label: t.Label, Source: t.Source(), Op: t.Op, Limit: t.Limit, Deciding: []string{}}
+	c.Margin = m.NarrowFraction * t.Limit
+	if t.Share() {
+		c.Margin = m.NarrowShare
+	}
+	class := mr.Class(t.Class)
+	if class == nil && r.Partial != nil {
+		c.NotSelected, c.Holds, c.Clean = true, true, true
+		c.Text = t.Label + ": not selected"
+		return c
+	}
+	c.Value, c.Interval = t.Value(mr), t.Interval(mr)
+	if c.Value == nil {
+		c.Text = t.Label + ": not measured"
+		return c
+	}
+	// spare is how far the value is inside the limit (negative: the miss).
+	spare := t.Limit - *c.Value
+	if t.Op == ">=" {
+		spare = *c.Value - t.Limit
+	}
+	const eps = 1e-12 // a value at the margin's edge counts as on it
+	c.Holds = t.Holds(c.Value)
+	c.Narrow = !c.Holds && -spare <= c.Margin+eps
+	c.Clean = c.Holds && spare >= c.Margin-eps
+	if iv := c.Interval; iv != nil {
+		c.WithinNoise = iv.Low <= t.Limit && t.Limit <= iv.High
+	}
+	for _, d := range class.PerDocument {
+		if v := t.stat.document(d); v != nil && !t.Holds(v) {
+			c.Deciding = append(c.Deciding, d.TaskID)
+		}
+	}
+	c.Text = checkText(t, c, spare)
+	return c
+}
+
+// checkText is a check in one line: the value and its interval against
+// the limit, by how much, and the documents that fall short.
+func checkText(t Threshold, c Check, spare float64) string {
+	show := Num
+	if t.Share() {
+		show = Percent
+	}
+	text := fmt.Sprintf("%s %s", t.Label, show(*c.Value))
+	if iv := c.Interval; iv != nil {
+		text += fmt.Sprintf(" [%s, %s]", show(iv.Low), show(iv.High))
+	}
+	switch {
+	case c.Clean:
+		text += fmt.Sprintf(" %s %s", OpSymbol(t.Op), show(t.Limit))
+	case c.Holds:
+		text += fmt.Sprintf(" %s %s, with less than the margin %s to spare", OpSymbol(t.Op), show(t.Limit), show(c.Margin))
+	case c.Narrow:
+		text += fmt.Sprintf(" misses %s %s by %s, within the narrow margin %s", OpSymbol(t.Op), show(t.Limit), show(-spare), show(c.Margin))
+	default:
+		text += fmt.Sprintf(" misses %s %s by %s, beyond the narrow margin %s", OpSymbol(t.Op), show(t.Limit), show(-spare), show(c.Margin))
+	}
+	if c.WithinNoise {
+		text += ", the interval holds the limit"
+	}
+	if len(c.Deciding) > 0 {
+		text += fmt.Sprintf(": %s %s", strings.Join(c.Deciding, ", "), Plural(len(c.Deciding), "falls short", "fall short"))
+	}
+	return text
+}
+
+// bounds say, per class B or C with no document over its P95 limit, the
+// largest share of such documents over it that this n rules out at 95%:
+// with none of n over, the exact one-sided bound 1 − 0.05^(1/n) (20
+// documents: 13.9%).
+func bounds(r *Report, mr *ModelResult) []string {
+	var out []string
+	for _, cl := range []struct {
+		class string
+		limit float64
+	}{{"B", r.Thresholds.ClassBP95Max}, {"C", r.Thresholds.ClassCP95Max}} {
+		c := mr.Class(cl.class)
+		if c == nil || c.Documents == 0 {
+			continue
+		}
+		over := 0
+		for _, d := range c.PerDocument {
+			if d.Drift != nil && *d.Drift > cl.limit {
+				over++
+			}
+		}
+		if over == 0 {
+			out = append(out, fmt.Sprintf("class %s: 0 of %d documents over the P95 limit %s: at most %s of such documents would be (95%%)",
+				cl.class, c.Documents, Num(cl.limit), Percent(1-math.Pow(0.05, 1/float64(c.Documents)))))
+		}
+	}
+	return out
+}
