@@ -1,0 +1,179 @@
+package report
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// gatingModels are three frontier models, one of each vendor (§8.6).
+var gatingModels = []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"}
+
+// twoOver is a model whose class B drift is 0 on 18 documents and d on
+// documents 19 and 20: its median is 0 and its P95 (the 19th of 20) is d;
+// classes A and C are perfect.
+func twoOver(d float64) func(id string) float64 {
+	return func(id string) float64 {
+		if id == "19-b" || id == "20-b" {
+			return d
+		}
+		return 0
+	}
+}
+
+// TestReadingBranches: constructed score sets, one per branch of §8.5's
+// reading (docs/interpretations.md, §8.5), give the reading the rule says.
+// The P95 limit of class B is 0.20, its narrow margin 0.04 (a fifth).
+func TestReadingBranches(t *testing.T) {
+	t.Parallel()
+	clean, narrow, clear, tight := twoOver(0), twoOver(0.22), twoOver(0.45), twoOver(0.18)
+	for _, tc := range []struct {
+		name    string
+		drift   [3]func(id string) float64
+		outcome string
+		reason  string
+	}{
+		{"all pass", [3]func(string) float64{clean, clean, tight}, ReadingPass,
+			"every threshold holds for every model (one by less than the margin): v0.1 may be called final"},
+		{"one narrow, two clean", [3]func(string) float64{narrow, clean, clean}, ReadingWeakness,
+			"P95 0.22 against 0.20 misses by 0.02, within 0.04, and the other two pass cleanly: a model-specific weakness"},
+		{"one clear", [3]func(string) float64{clear, clean, clean}, ReadingProtocolFailure,
+			"P95 0.45 against 0.20 misses beyond the margin: not a small margin"},
+		{"two narrow", [3]func(string) float64{narrow, narrow, clean}, ReadingProtocolFailure,
+			"two models fail, narrowly or not: not a single model's weakness"},
+		{"one narrow, one not clean", [3]func(string) float64{narrow, tight, clean}, ReadingProtocolFailure,
+			"the others must pass cleanly: P95 0.18 holds with 0.02 to spare, less than the margin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := reporttest.Synthetic{Models: gatingModels, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
+				for i, m := range gatingModels {
+					if m == model {
+						return tc.drift[i](id), true, scoring.StatusScored
+					}
+				}
+				return 0, true, scoring.StatusScored
+			}}
+			r := Build(inputOf(s.Run()))
+			if !r.Eligibility.Gates {
+				t.Fatalf("the constructed run cannot gate: %v", r.Eligibility.Reasons)
+			}
+			if r.Reading.Outcome != tc.outcome {
+				t.Errorf("reading %q (%s), want %q: %s", r.Reading.Outcome, r.Reading.Why, tc.outcome, tc.reason)
+			}
+		})
+	}
+}
+
+// TestEligibility: what keeps a run from gating v0.1 (§8.6), each with its
+// reason, and the reading inconclusive.
+func TestEligibility(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		models []string
+		change func(*Input)
+		want   []string
+		reason string
+	}{
+		{"gating", gatingModels, nil, nil, "three frontier models, one of each vendor, the whole suite: gates"},
+		{"tier-down", []string{"anthropic/claude-haiku-4.5", "openai/gpt-5-mini", "google/gemini-3-flash"}, nil,
+			[]string{`anthropic/claude-haiku-4.5 is a tier-down model ("haiku"`, `openai/gpt-5-mini is a tier-down model ("mini"`, `google/gemini-3-flash is a tier-down model ("flash"`},
+			"Haiku, mini and Flash are tier-down: their results do not gate v0.1"},
+		{"one vendor twice", []string{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.7", "google/gemini-3.1-pro-preview"}, nil,
+			[]string{"no openai model", "2 anthropic models"}, "one model of each vendor, to avoid single-vendor noise"},
+		{"two models", gatingModels[:2], nil, []string{"2 answering models, not 3", "no google model"}, "§8.6 runs three models"},
+		{"offline", []string{"offline/oracle", "offline/identity", "offline/noisy"}, nil,
+			[]string{"offline/oracle is an offline reference model", "no anthropic model"}, "the offline models are no frontier models"},
+		{"custom", gatingModels, func(in *Input) {
+			cfg := *in.Config
+			cfg.Thresholds.ClassBP95Max = 0.5
+			in.Config = &cfg
+		}, []string{"custom configuration (thresholds.class_b_p95_max)"}, "a custom threshold is not §8.5's"},
+		{"incomplete", gatingModels, func(in *Input) { in.Scores[4].Status = scoring.StatusAPIError },
+			[]string{"incomplete: anthropic/claude-opus-4.8: incomplete run"}, "an incomplete run decides nothing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			in := inputOf(reporttest.Synthetic{Models: tc.models, Repeats: 1, Answer: constant(0, true)}.Run())
+			if tc.change != nil {
+				tc.change(&in)
+			}
+			r := Build(in)
+			if r.Eligibility.Gates != (len(tc.want) == 0) || (len(tc.want) > 0) != (r.Reading.Outcome == ReadingInconclusive) {
+				t.Fatalf("gates %v, reading %q, reasons %q (%s)", r.Eligibility.Gates, r.Reading.Outcome, r.Eligibility.Reasons, tc.reason)
+			}
+			all := strings.Join(r.Eligibility.Reasons, "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("no reason %q in %q (%s)", w, r.Eligibility.Reasons, tc.reason)
+				}
+			}
+			if word := VerdictWord(r); len(tc.want) > 0 && strings.Contains(word, "PASS") {
+				t.Errorf("an ineligible run's verdict reads %q, the words of a gating pass", word)
+			}
+		})
+	}
+}
+
+// TestTierDownWord: a tier-down word counts as a word of the id after the
+// vendor, whatever its case, never as part of another word.
+func TestTierDownWord(t *testing.T) {
+	t.Parallel()
+	words := config.Default().Gating.TierDown
+	for _, tc := range []struct {
+		model, want, reason string
+	}{
+		{"openai/gpt-5-mini", "mini", "a word of its own"},
+		{"google/gemini-2.5-Flash-Lite", "flash", "any case; the first word of the list found"},
+		{"anthropic/claude-sonnet-4.5", "sonnet", "Sonnet is tier-down (§8.6 names it)"},
+		{"openai/gpt-5.6-sol", "", "no tier-down word"},
+		{"vendor/miniature-7b", "", "mini inside a word is not the word"},
+		{"mini/model-large", "", "the vendor is not the model's name"},
+	} {
+		if got := tierDownWord(tc.model, words); got != tc.want {
+			t.Errorf("%s: %q, want %q (%s)", tc.model, got, tc.want, tc.reason)
+		}
+	}
+}
+
+// TestNotSelectedIsNoFailure: a selection of one class lists no failure
+// for the classes it left out (it listed "not measured" for them), yet
+// never passes: it is partial.
+func TestNotSelectedIsNoFailure(t *testing.T) {
+	t.Parallel()
+	in := inputOf(reporttest.Synthetic{Models: gatingModels, Repeats: 1, Answer: constant(0, true)}.Run())
+	ids := []string{"01-b", "02-b", "03-b", "04-b", "05-b"}
+	var scores []scoring.Score
+	for _, s := range in.Scores {
+		if slices.Contains(ids, s.TaskID) {
+			scores = append(scores, s)
+		}
+	}
+	m := *in.Manifest
+	m.TaskIDs, m.Inputs.Selection = ids, selection("b", 5)
+	in.Manifest, in.Scores = &m, scores
+	r := Build(in)
+	var metrics []string
+	for _, f := range r.Failures {
+		metrics = append(metrics, f.Metric)
+	}
+	if r.Passed() || strings.Join(metrics, ",") != MetricPartial {
+		t.Errorf("passed %v, failures %q; want only %q", r.Passed(), metrics, MetricPartial)
+	}
+	for _, c := range r.Reading.Models[0].Checks {
+		if c.Metric == "class_a_faithfulness" && !c.NotSelected {
+			t.Errorf("class A faithfulness: %+v, want not selected", c)
+		}
+	}
+}
+
+// selection is a --classes C --limit N selection of the gating suite.
+func selection(class string, limit int) *transcript.Selection {
+	return &transcript.Selection{Classes: []string{class}, Limit: limit, Of: 60}
+}
