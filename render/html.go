@@ -97,6 +97,9 @@ type page struct {
 	Heads      []string // the matrix's threshold columns
 	Components []string // the drift components' column headings
 	Plots      []chart  // per (model, class): the documents' values
+	// Reading is §8.5's reading as the verdict box shows it; nil for an
+	// informational suite.
+	Reading *readingView
 	// Jobs counts what the run asked (jobsText).
 	Jobs string
 	// Sections are the suite parts' sections (report.Section), each
@@ -194,6 +197,7 @@ func sectionViews(r *report.Report, in Input) []sectionView {
 
 type matrixRow struct {
 	Model    string
+	Standing string
 	Cells    []matrixCell
 	Complete matrixCell
 }
@@ -209,12 +213,17 @@ func newPage(r *report.Report, in Input) page {
 	for _, t := range ts {
 		p.Heads = append(p.Heads, t.Heading())
 	}
-	for _, model := range r.Models {
+	for i, model := range r.Models {
 		mr := r.Results[model]
-		row := matrixRow{Model: model}
-		for _, t := range ts {
+		row := matrixRow{Model: model, Standing: standing(r, i)}
+		checks := modelChecks(r, i)
+		for j, t := range ts {
 			v := t.Value(mr)
-			row.Cells = append(row.Cells, matrixCell{report.NumOr(v, "n/a"), t.Holds(v)})
+			text := report.NumOr(v, "n/a")
+			if checks != nil {
+				text = cellText(checks[j], t.Share())
+			}
+			row.Cells = append(row.Cells, matrixCell{text, t.Holds(v) || (checks != nil && checks[j].NotSelected)})
 		}
 		n, _ := r.Incomplete(model)
 		row.Complete = matrixCell{fmt.Sprintf("%d/%d", r.Planned(model)-n, r.Planned(model)), n == 0}
@@ -234,6 +243,7 @@ func newPage(r *report.Report, in Input) page {
 		}
 	}
 	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), newFormatPlots(r, in), jobsText(r)
+	p.Reading = newReadingView(r)
 	p.Gated = !r.Informational()
 	p.VerdictText = report.VerdictPlain(r) + ": " + report.VerdictReason(r) + "."
 	p.VerdictClass = map[string]string{report.Pass: "pass", report.Fail: "fail"}[r.Verdict]

@@ -20,6 +20,7 @@ func WriteMarkdown(w io.Writer, r *report.Report) error {
 	md.header(r)
 	md.failures(r)
 	if !r.Informational() {
+		md.reading(r)
 		md.matrix(r)
 	}
 	for i, sec := range r.Sections {
@@ -74,25 +75,53 @@ func (m mdWriter) failures(r *report.Report) {
 	m.p("\n")
 }
 
+// reading writes §8.5's reading: why, each model's standing with what is
+// not clean, and why the run cannot gate v0.1.
+func (m mdWriter) reading(r *report.Report) {
+	if r.Reading.Outcome == "" {
+		return
+	}
+	why, models, reasons := readingLines(r)
+	if len(reasons) > 0 {
+		m.p("## %s\n\n%s. This run cannot gate v0.1 (§8.6):\n\n", readingHeading(r), mdText(r.Reading.Says))
+		for _, w := range reasons {
+			m.p("- %s\n", mdText(w))
+		}
+		m.p("\n")
+	} else {
+		m.p("## %s\n\n%s: %s.\n\n", readingHeading(r), mdText(r.Reading.Says), mdText(why))
+	}
+	for _, line := range models {
+		m.p("- %s\n", mdText(line))
+	}
+	m.p("\nA failure is narrow when it misses its limit by at most %s of the limit (a drift or residual) or %s (a share); a model passes cleanly when every threshold holds with that margin to spare. Intervals: bootstrap 95%%, resampling documents. *short*: the documents whose own value falls short of the limit.\n\n",
+		report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))
+}
+
 func (m mdWriter) matrix(r *report.Report) {
 	ts := r.Checks()
-	m.p("## %s\n\n| model |", report.ThresholdsHeading(ts))
+	m.p("## %s\n\n| model | standing |", report.ThresholdsHeading(ts))
 	own := false
 	for _, t := range ts {
 		m.p(" %s |", t.Heading())
 		own = own || t.Own
 	}
-	m.p(" complete |\n|---|")
+	m.p(" complete |\n|---|---|")
 	for range ts {
 		m.p("---:|")
 	}
 	m.p("---:|\n")
-	for _, model := range r.Models {
+	for i, model := range r.Models {
 		mr := r.Results[model]
-		m.p("| %s |", code(model))
-		for _, t := range ts {
+		checks := modelChecks(r, i)
+		m.p("| %s | %s |", code(model), standing(r, i))
+		for j, t := range ts {
 			v := t.Value(mr)
-			m.p(" %s %s |", report.Mark(t.Holds(v)), report.NumOr(v, "n/a"))
+			text := report.NumOr(v, "n/a")
+			if checks != nil {
+				text = cellText(checks[j], t.Share())
+			}
+			m.p(" %s %s |", report.Mark(t.Holds(v) || (checks != nil && checks[j].NotSelected)), mdText(text))
 		}
 		n, _ := r.Incomplete(model)
 		m.p(" %s %d/%d |\n", report.Mark(n == 0), r.Planned(model)-n, r.Planned(model))

@@ -235,8 +235,8 @@ func readingOf(r *Report, m config.Reading) Reading {
 
 // outcome decides the reading from the models' standings.
 func outcome(r *Report, models []ModelReading) (string, string) {
-	if !r.Eligibility.Gates {
-		return ReadingInconclusive, strings.Join(r.Eligibility.Reasons, "; ")
+	if n := len(r.Eligibility.Reasons); !r.Eligibility.Gates {
+		return ReadingInconclusive, fmt.Sprintf("the run cannot gate v0.1, for %d %s (eligibility)", n, Plural(n, "reason", "reasons"))
 	}
 	var failing, clean []string
 	narrow := true
@@ -351,6 +351,10 @@ func check(r *Report, mr *ModelResult, t Threshold, m config.Reading) Check {
 	return c
 }
 
+// maxNamed is the most deciding documents a check's text names; more are
+// counted (Check.Deciding holds them all).
+const maxNamed = 6
+
 // checkText is a check in one line: the value and its interval against
 // the limit, by how much, and the documents that fall short.
 func checkText(t Threshold, c Check, spare float64) string {
@@ -375,8 +379,11 @@ func checkText(t Threshold, c Check, spare float64) string {
 	if c.WithinNoise {
 		text += ", the interval holds the limit"
 	}
-	if len(c.Deciding) > 0 {
-		text += fmt.Sprintf(": %s %s", strings.Join(c.Deciding, ", "), Plural(len(c.Deciding), "falls short", "fall short"))
+	switch n := len(c.Deciding); {
+	case n > maxNamed:
+		text += fmt.Sprintf(": %d documents fall short", n)
+	case n > 0:
+		text += fmt.Sprintf(": %s %s", strings.Join(c.Deciding, ", "), Plural(n, "falls short", "fall short"))
 	}
 	return text
 }

@@ -13,6 +13,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/task"
 )
 
 // seen is one chat request as the fake server saw it.
@@ -46,17 +47,7 @@ func exactGatingRun(t *testing.T) exactRun {
 		var r exactRun
 		srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
 			s := seen{req: req, arrived: time.Now()}
-			var rep modeltest.Reply
-			switch id := taskIDOf(req); {
-			case strings.HasPrefix(req.Messages[0].Content, "You check whether an answer"):
-				rep = modeltest.Text(`{"faithful": true, "quotes": [], "reason": "stated"}`)
-			case strings.HasSuffix(id, "-a"):
-				tk := set.Task(id)
-				b, _ := json.Marshal(map[string]any{"answer": tk.ReferenceAnswer, "evidence": tk.Evidence})
-				rep = modeltest.Text(string(b))
-			default:
-				rep = modeltest.Text(string(bend.Marshal(set.Task(id).Expected)))
-			}
+			rep := exactReply(set, req)
 			time.Sleep(5 * time.Millisecond)
 			s.served = time.Now()
 			mu.Lock()
@@ -73,6 +64,22 @@ func exactGatingRun(t *testing.T) exactRun {
 		}
 		return r, nil
 	})
+}
+
+// exactReply is what an exact model says: the reference answer and its
+// evidence (class A), the expected document (B, C), and a faithful vote
+// (a judge).
+func exactReply(set *task.Set, req modeltest.ChatRequest) modeltest.Reply {
+	switch id := taskIDOf(req); {
+	case strings.HasPrefix(req.Messages[0].Content, "You check whether an answer"):
+		return modeltest.Text(`{"faithful": true, "quotes": [], "reason": "stated"}`)
+	case strings.HasSuffix(id, "-a"):
+		tk := set.Task(id)
+		b, _ := json.Marshal(map[string]any{"answer": tk.ReferenceAnswer, "evidence": tk.Evidence})
+		return modeltest.Text(string(b))
+	default:
+		return modeltest.Text(string(bend.Marshal(set.Task(id).Expected)))
+	}
 }
 
 // TestGatingRunAgainstRealListing is `make harness` (harness run with the

@@ -1,0 +1,117 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"bendscript.com/round-trip-harness/report"
+)
+
+// maxDeciding is the most deciding documents a matrix cell names; more
+// are counted.
+const maxDeciding = 6
+
+// cellText is one threshold of one model as the matrix shows it: the
+// value and its interval, and for a failure whether it is narrow; the
+// documents that decide a P95 or a failure.
+func cellText(c report.Check, share bool) string {
+	if c.NotSelected {
+		return "not selected"
+	}
+	if c.Value == nil {
+		return "n/a"
+	}
+	show := report.Num
+	if share {
+		show = report.Percent
+	}
+	text := show(*c.Value)
+	if iv := c.Interval; iv != nil {
+		text += fmt.Sprintf(" [%s, %s]", show(iv.Low), show(iv.High))
+	}
+	switch {
+	case c.Narrow:
+		text += " (narrow)"
+	case !c.Holds:
+		text += " (beyond the margin)"
+	}
+	if len(c.Deciding) > 0 && (!c.Holds || strings.Contains(c.Metric, "p95")) {
+		text += "; " + decidingText(c.Deciding)
+	}
+	return text
+}
+
+// decidingText names the documents that fall short of a limit, or counts
+// them when there are many.
+func decidingText(ids []string) string {
+	if len(ids) > maxDeciding {
+		return fmt.Sprintf("%d documents short", len(ids))
+	}
+	return strings.Join(ids, ", ") + " short"
+}
+
+// readingLines are the reading as a list: why, then per model its
+// standing with the checks that are not clean, the bounds its clean
+// classes support, and the reasons a run cannot gate.
+func readingLines(r *report.Report) (why string, models []string, reasons []string) {
+	rd := r.Reading
+	for _, m := range rd.Models {
+		var notes []string
+		for _, c := range m.Checks {
+			if !c.Clean && !c.NotSelected {
+				notes = append(notes, c.Text)
+			}
+		}
+		notes = append(notes, m.Bounds...)
+		line := m.Model + ": " + m.Standing
+		if len(notes) > 0 {
+			line += ". " + strings.Join(notes, ". ")
+		}
+		models = append(models, line)
+	}
+	return rd.Why, models, r.Eligibility.Reasons
+}
+
+// readingHeading is the reading's heading.
+func readingHeading(r *report.Report) string {
+	return fmt.Sprintf("§8.5 reading: %s", r.Reading.Outcome)
+}
+
+// modelChecks are the reading's checks of the i-th model, in the order of
+// Report.Checks; nil for a report without a reading.
+func modelChecks(r *report.Report, i int) []report.Check {
+	if i < len(r.Reading.Models) && len(r.Reading.Models[i].Checks) == len(r.Checks()) {
+		return r.Reading.Models[i].Checks
+	}
+	return nil
+}
+
+// standing is the i-th model's standing, or "n/a".
+func standing(r *report.Report, i int) string {
+	if i < len(r.Reading.Models) {
+		return r.Reading.Models[i].Standing
+	}
+	return "n/a"
+}
+
+// readingView is §8.5's reading as the viewer's verdict box shows it.
+type readingView struct {
+	Heading, Says, Why, Margins string
+	Reasons, Models             []string
+}
+
+// newReadingView is the reading of a gating suite's report; nil for an
+// informational suite or a report without one.
+func newReadingView(r *report.Report) *readingView {
+	if r.Informational() || r.Reading.Outcome == "" {
+		return nil
+	}
+	why, models, reasons := readingLines(r)
+	v := &readingView{Heading: readingHeading(r), Says: r.Reading.Says, Reasons: reasons, Models: models,
+		Margins: fmt.Sprintf("A failure is narrow when it misses its limit by at most %s of the limit (a drift or residual) or %s (a share); a model passes cleanly when every threshold holds with that margin to spare.",
+			report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))}
+	if len(reasons) == 0 {
+		v.Why = why
+	}
+	return v
+}
