@@ -23,7 +23,7 @@ import (
 
 // RunRow is what harness runs shows of one run, each field as printed.
 type RunRow struct {
-	ID, Started, Suite, Models, Verdict, State, Cost string
+	ID, Started, Suite, Models, Verdict, Reading, State, Cost string
 }
 
 // ListRuns reads the runs in dir, a directory of run directories, sorted
@@ -69,9 +69,9 @@ func WriteRuns(w, warn io.Writer, dir string) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tSTARTED\tSUITE\tMODELS\tVERDICT\tSTATE\tCOST")
+	fmt.Fprintln(tw, "RUN\tSTARTED\tSUITE\tMODELS\tVERDICT\tREADING\tSTATE\tCOST")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started, r.Suite, r.Models, r.Verdict, r.State, r.Cost)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started, r.Suite, r.Models, r.Verdict, r.Reading, r.State, r.Cost)
 	}
 	return tw.Flush()
 }
@@ -82,7 +82,7 @@ func WriteRuns(w, warn io.Writer, dir string) error {
 // attempts included: all were paid for).
 func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 	r := RunRow{ID: m.RunID, Started: m.StartedAt.UTC().Format(time.RFC3339), Suite: suiteText(m.Inputs),
-		Models: strings.Join(m.Models, ","), Verdict: "-", State: "interrupted"}
+		Models: strings.Join(m.Models, ","), Verdict: "-", Reading: "-", State: "interrupted"}
 	if m.FinishedAt != nil {
 		r.State = "finished"
 	}
@@ -92,6 +92,9 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 		f.Close()
 		if err == nil {
 			r.Verdict, r.State = rep.Verdict, "complete"
+			if rep.Reading.Outcome != "" && !rep.Informational() {
+				r.Reading = rep.Reading.Outcome
+			}
 			if slices.ContainsFunc(rep.Failures, func(f report.Failure) bool { return f.Metric == report.MetricIncomplete }) {
 				r.State = "incomplete"
 			}

@@ -93,6 +93,9 @@ func WriteJUnit(w io.Writer, r *report.Report) error {
 		root.Suites = append(root.Suites, modelSuite(r, model, mr))
 		root.Suites = append(root.Suites, sectionSuites(r, model)...)
 	}
+	if rs, ok := readingSuite(r); ok {
+		root.Suites = append(root.Suites, rs)
+	}
 	for _, f := range r.Failures {
 		if f.Model == "" { // a failure of the whole run
 			root.Suites = append(root.Suites, junitSuite{Name: "run", Timestamp: r.RanAt, Cases: []junitCase{{
@@ -219,6 +222,47 @@ func answerOutcome(class string, rr report.RepeatResult) (string, bool) {
 		return "edit not applied, not lossless (" + drift + ")", true
 	}
 	return "edit applied but not lossless (" + drift + ", residual " + report.NumOr(rr.Residual, "n/a") + ", unrequested changes " + report.IntOr(rr.Unrequested) + ")", true
+}
+
+// readingSuite is §8.5's reading as test cases, for a gating suite's
+// report: whether the run can gate v0.1 (skipped, with every reason, when
+// it cannot: information, not a failure of the run), each model's standing
+// (failed when it fails a threshold, narrowly or not), and the reading
+// (failed on a protocol failure, skipped when inconclusive).
+func readingSuite(r *report.Report) (junitSuite, bool) {
+	rd := r.Reading
+	if r.Informational() || rd.Outcome == "" {
+		return junitSuite{}, false
+	}
+	s := junitSuite{Name: "§8.5 reading", Timestamp: r.RanAt}
+	cls := classname("run", r.Suite, "reading")
+	elig := junitCase{Name: "can gate v0.1 (§8.6)", Classname: cls}
+	if !r.Eligibility.Gates {
+		elig.Skipped = &junitProblem{Message: "this run cannot gate v0.1: " + strings.Join(r.Eligibility.Reasons, "; ")}
+	}
+	s.Cases = append(s.Cases, elig)
+	for _, m := range rd.Models {
+		c := junitCase{Name: m.Model + ": " + m.Standing, Classname: cls}
+		var short []string
+		for _, ch := range m.Checks {
+			if !ch.Holds {
+				short = append(short, ch.Text)
+			}
+		}
+		if len(short) > 0 {
+			c.Failure = &junitProblem{Message: strings.Join(short, "; "), Type: m.Standing}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	out := junitCase{Name: "reading: " + rd.Outcome, Classname: cls, SystemOut: rd.Says + ": " + rd.Why}
+	switch rd.Outcome {
+	case report.ReadingProtocolFailure:
+		out.Failure = &junitProblem{Message: rd.Says + ": " + rd.Why, Type: rd.Outcome}
+	case report.ReadingInconclusive:
+		out.Skipped = &junitProblem{Message: rd.Says}
+	}
+	s.Cases = append(s.Cases, out)
+	return s, true
 }
 
 // sectionSuites are a model's answers in each section, a suite per

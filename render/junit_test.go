@@ -74,8 +74,13 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 		t.Error("the file does not start with the XML declaration")
 	}
 	d := parseJUnit(t, buf.Bytes())
-	if len(d.Suites) != 3 {
-		t.Fatalf("%d test suites, want one per model (3)", len(d.Suites))
+	if len(d.Suites) != 4 || d.Suites[3].Name != "§8.5 reading" {
+		t.Fatalf("%d test suites, want one per model (3) and the reading", len(d.Suites))
+	}
+	reading := d.Suites[3].Cases
+	if len(reading) != 5 || reading[0].Skipped == nil || !strings.Contains(reading[0].Skipped.Message, "offline reference model") ||
+		reading[2].Failure == nil || !strings.HasPrefix(reading[2].Name, "offline/identity: fails") || reading[4].Skipped == nil {
+		t.Errorf("the reading's cases: %+v; want can-gate skipped (offline models), offline/identity's standing failed, the reading inconclusive (skipped)", reading)
 	}
 	messages := map[string]bool{}
 	for _, f := range r.Failures {
@@ -127,7 +132,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 			if len(taskFails) != 60 {
 				t.Errorf("offline/identity: %d failing task cases, want 60", len(taskFails))
 			}
-		case "offline/noisy · gating":
+		case "offline/noisy · gating", "§8.5 reading":
 		default:
 			t.Errorf("unexpected test suite %q", s.Name)
 		}

@@ -315,7 +315,9 @@ func modelReading(r *Report, model string, m config.Reading) ModelReading {
 // documents.
 func check(r *Report, mr *ModelResult, t Threshold, m config.Reading) Check {
 	c := Check{Metric: t.Metric, Label: t.Label, Source: t.Source(), Op: t.Op, Limit: t.Limit, Deciding: []string{}}
-	c.Margin = m.NarrowFraction * t.Limit
+	// Rounded, so that 0.2 × 0.05 is 0.01 in the report, not
+	// 0.010000000000000002.
+	c.Margin = math.Round(m.NarrowFraction*t.Limit*1e12) / 1e12
 	if t.Share() {
 		c.Margin = m.NarrowShare
 	}

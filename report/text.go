@@ -72,10 +72,11 @@ func ReadingLine(r *Report) string {
 	if rd.Outcome == "" {
 		return "§8.5 reading: not recorded (a report from before readings)"
 	}
-	line := fmt.Sprintf("§8.5 reading: %s, %s", rd.Outcome, rd.Says)
 	if n := len(r.Eligibility.Reasons); n > 0 {
-		line += fmt.Sprintf(" (%d %s, first: %s)", n, Plural(n, "reason", "reasons"), r.Eligibility.Reasons[0])
+		first, _, _ := strings.Cut(r.Eligibility.Reasons[0], " (")
+		return fmt.Sprintf("§8.5 reading: %s (cannot gate v0.1: %d %s, first: %s)", rd.Outcome, n, Plural(n, "reason", "reasons"), first)
 	}
+	line := fmt.Sprintf("§8.5 reading: %s, %s", rd.Outcome, rd.Says)
 	return line
 }
 
