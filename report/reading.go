@@ -31,7 +31,7 @@ const (
 // What §8.5 concludes of each outcome, in its words.
 var readingSays = map[string]string{
 	ReadingPass:            "v0.1 may be called final (§8.5)",
-	ReadingWeakness:        "a model-specific weakness, not a protocol failure (§8.5)",
+	ReadingWeakness:        "not a protocol failure (§8.5)",
 	ReadingProtocolFailure: "the protocol direction is reconsidered (§8.5)",
 	ReadingInconclusive:    "this run cannot gate v0.1 (§8.6): its numbers are information",
 }
