@@ -57,6 +57,18 @@ type FormatRow struct {
 	CostUnknown int     `json:"cost_unknown"`
 	// MedianLatencyMS is over the answers that arrived; null when none did.
 	MedianLatencyMS *float64 `json:"median_latency_ms"`
+	// Feedback rounds (--feedback; null and absent without them):
+	// WellFormedFirst, AppliedFirst and LosslessFirst are the shares of
+	// first answers that were well-formed (parsed in the format, applied,
+	// validated: scoring.WellFormed), had the edit applied and were
+	// lossless; WellFormedAfter is the share of scored answers well-formed
+	// after the rounds (their edits applied and lossless shares are
+	// EditsApplied and Lossless). FeedbackRounds counts the rounds asked.
+	WellFormedFirst *float64 `json:"well_formed_first,omitempty"`
+	AppliedFirst    *float64 `json:"edits_applied_first,omitempty"`
+	LosslessFirst   *float64 `json:"lossless_first,omitempty"`
+	WellFormedAfter *float64 `json:"well_formed_after_feedback,omitempty"`
+	FeedbackRounds  int      `json:"feedback_rounds,omitempty"`
 	// ClassB and ClassC are the classes' results in this format, per task
 	// as the classes have them (null without tasks of the class).
 	ClassB *ClassResult `json:"class_b,omitempty"`
@@ -73,7 +85,13 @@ func formatName(s *scoring.Score) string { return cmp.Or(s.Format, formats.Docum
 // each class's per-task results as the classes have them (builder.class),
 // so that compare pairs tasks within a format.
 func (b *builder) formatRows(in Input) []FormatRow {
+	document := formats.Document
 	formats := in.Manifest.Inputs.Formats
+	if len(formats) == 0 && in.Manifest.Inputs.Feedback > 0 {
+		// The first tries and the rounds are reported per format, the
+		// whole document included.
+		formats = []string{document}
+	}
 	if len(formats) == 0 {
 		return nil
 	}
@@ -137,6 +155,8 @@ func formatRow(model, suite, format string, ss []*scoring.Score) FormatRow {
 		Cost: t.cost, CostUnknown: t.costUnknown}
 	row.MedianDrift, row.P95Drift = t.medianP95()
 	row.EditsApplied, row.Lossless = t.shares()
+	row.WellFormedFirst, row.AppliedFirst, row.LosslessFirst, row.WellFormedAfter = t.firstShares()
+	row.FeedbackRounds = t.rounds
 	var latencies []float64
 	for _, s := range ss {
 		if s.ApplyFailure != nil {
@@ -163,14 +183,28 @@ func formatTable(r *Report) *reportTable {
 		MDAlign: "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
 		Head: []string{"model", "suite", "format", "n", "median drift", "P95 drift", "lossless", "edits applied", "failed to apply",
 			"invalid", "output tokens", "answer bytes", "vs document", "cost (USD)", "median latency (ms)"}}
+	feedback := slices.ContainsFunc(r.Formats, func(row FormatRow) bool { return row.WellFormedFirst != nil })
+	if feedback {
+		t.Note += feedbackNote
+		t.MDNote, t.MDAlign = t.Note, t.MDAlign+"---:|---:|---:|---:|---:|"
+		t.Head = append(t.Head, "well-formed 1st try", "applied 1st try", "lossless 1st try", "well-formed after feedback", "feedback rounds")
+	}
 	for _, row := range r.Formats {
 		tokens := tokenText(row.OutputTokens, row.Estimated)
-		t.add(row.Model, strings.TrimSpace(row.Suite+" "+row.Rung), row.Format, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"),
+		cells := []string{row.Model, strings.TrimSpace(row.Suite + " " + row.Rung), row.Format, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"),
 			percentOr(row.Lossless), percentOr(row.EditsApplied), strconv.Itoa(row.FailedToApply), strconv.Itoa(row.Invalid),
-			tokens, strconv.FormatInt(row.AnswerBytes, 10), vsDocument(r, row), costText(row.Cost, row.CostUnknown), numOr(row.MedianLatencyMS, "n/a"))
+			tokens, strconv.FormatInt(row.AnswerBytes, 10), vsDocument(r, row), costText(row.Cost, row.CostUnknown), numOr(row.MedianLatencyMS, "n/a")}
+		if feedback {
+			cells = append(cells, percentOr(row.WellFormedFirst), percentOr(row.AppliedFirst), percentOr(row.LosslessFirst),
+				percentOr(row.WellFormedAfter), strconv.Itoa(row.FeedbackRounds))
+		}
+		t.add(cells...)
 	}
 	return t
 }
+
+// feedbackNote explains the feedback columns of the format table.
+const feedbackNote = " With feedback rounds (--feedback), an answer that did not parse, apply or validate was asked again in the same conversation, told only its mechanical failure; drift, lossless and edits applied are the last round's answer's. Well-formed: parsed in its format, applied, and a valid .bend document. The 1st-try columns are the first answers' alone (the one-shot numbers); feedback rounds counts the rounds asked."
 
 // vsDocument is a row's mean answer bytes as a share of the
 // whole-document answers' of the same model and suite part ("n/a"

@@ -18,6 +18,11 @@ type tally struct {
 	costUnknown                                                  int
 	drifts                                                       []float64
 	unrequested                                                  []float64 // per answer that held a document
+	// Feedback rounds (scoring.Score.FirstTry, Rounds): the answers whose
+	// first try was scored, of them well-formed, with the edit applied and
+	// lossless at the first try; the scored answers well-formed in the end;
+	// the rounds asked.
+	firstTries, firstWellFormed, firstApplied, firstLossless, wellFormed, rounds int
 }
 
 // tallyOf counts up ss. A missing answer counts only as missing; an API
@@ -41,6 +46,7 @@ func tallyOf(ss []*scoring.Score) tally {
 		if s.NotRun {
 			t.notRun++
 		}
+		t.addFirst(s)
 		if d, ok := s.Drift(); ok {
 			t.add(s, d)
 		}
@@ -72,6 +78,43 @@ func (t *tally) add(s *scoring.Score, d float64) {
 	if s.CutOff != "" {
 		t.cutOff++
 	}
+	if s.WellFormed() {
+		t.wellFormed++
+	}
+}
+
+// addFirst counts a score's first try and its feedback rounds.
+func (t *tally) addFirst(s *scoring.Score) {
+	t.rounds += s.Rounds
+	f := s.FirstTry
+	if f == nil {
+		return
+	}
+	t.firstTries++
+	for _, c := range []struct {
+		n  *int
+		ok bool
+	}{{&t.firstWellFormed, f.WellFormed}, {&t.firstApplied, f.EditApplied}, {&t.firstLossless, f.Lossless}} {
+		if c.ok {
+			*c.n++
+		}
+	}
+}
+
+// firstShares are the shares of first tries well-formed, with the edit
+// applied and lossless, and the share of scored answers well-formed after
+// the feedback rounds; all nil without a first try (a run without
+// feedback rounds).
+func (t tally) firstShares() (wellFormed, applied, lossless, after *float64) {
+	if t.firstTries == 0 {
+		return nil, nil, nil, nil
+	}
+	n := float64(t.firstTries)
+	wellFormed, applied, lossless = ptr(float64(t.firstWellFormed)/n), ptr(float64(t.firstApplied)/n), ptr(float64(t.firstLossless)/n)
+	if t.scored > 0 {
+		after = ptr(float64(t.wellFormed) / float64(t.scored))
+	}
+	return wellFormed, applied, lossless, after
 }
 
 // medianP95 are the median and P95 drift; nil when nothing was scored.

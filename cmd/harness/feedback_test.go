@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/suite"
+)
+
+// askedTask is the task a request asks, read from its first user message
+// (a feedback round's last message is the feedback), and its round: how
+// many answers the conversation already holds.
+func askedTask(req modeltest.ChatRequest) (string, int) {
+	m := regexp.MustCompile(`Task ([0-9a-z-]+) \(`).FindStringSubmatch(req.Messages[1].Content)
+	if m == nil {
+		return "", 0
+	}
+	return m[1], (len(req.Messages) - 2) / 2
+}
+
+// feedbackRow is the part of a report's format row the feedback test reads.
+type feedbackRow struct {
+	Format          string
+	Scored          int
+	Lossless        *float64
+	WellFormedFirst *float64 `json:"well_formed_first"`
+	LosslessFirst   *float64 `json:"lossless_first"`
+	WellFormedAfter *float64 `json:"well_formed_after_feedback"`
+	FeedbackRounds  int      `json:"feedback_rounds"`
+}
+
+// TestFeedbackRound is issue 35's done-when for --feedback 1 against the
+// fake server: a model whose first answer is malformed (prose, no
+// document) and whose second is exact is counted well-formed 0% and
+// lossless 0% at the first try, lossless 100% after feedback; the
+// follow-up request holds the conversation and the failure message alone,
+// not the expected document; a killed run resumes without asking a
+// finished round again; rescore reproduces the report.
+func TestFeedbackRound(t *testing.T) {
+	t.Parallel()
+	set := testcorpus.Set(t)
+	ids := []string{"01-b", "01-c", "02-b", "02-c"}
+	expected := map[string]string{}
+	for _, id := range ids {
+		expected[id] = string(bend.Marshal(set.Task(id).Expected))
+	}
+	const malformed = "I would make that change to the paragraph."
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		id, round := askedTask(req)
+		if round == 0 {
+			return modeltest.Reply{Content: malformed, Delay: 5 * time.Millisecond}
+		}
+		return modeltest.Reply{Content: expected[id], Delay: 5 * time.Millisecond}
+	})
+	srv.SetModels(modeltest.Entry("vendor/a"))
+	dir := t.TempDir()
+	ctx := cancelAfter(srv, 5)
+	args := []string{"run", "--feedback", "1", "--docs", "01,02", "--classes", "b,c", "--config", "../../harness.yaml",
+		"--models", "vendor/a", "--judges", "offline/judge", "--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "1", "--base-url", srv.URL}
+	var out, errb bytes.Buffer
+	err := run(ctx, args, &out, &errb)
+	runDir := filepath.Join(dir, "k")
+	if exitCode(err) != 2 {
+		t.Fatalf("interrupted run: exit %d: %s", exitCode(err), errb.String())
+	}
+	kept := keptRounds(t, runDir)
+	if len(kept) == 0 || len(kept) >= 2*len(ids) {
+		t.Fatalf("%d jobs finished (%v); the test needs a partial run", len(kept), kept)
+	}
+	before := srv.Count()
+	out.Reset()
+	errb.Reset()
+	if err := run(context.Background(), []string{"run", "--resume", runDir, "--progress", "none", "--base-url", srv.URL}, &out, &errb); exitCode(err) > 1 {
+		t.Fatalf("resume: exit %d: %s", exitCode(err), errb.String())
+	}
+	checkResumeAsked(t, srv.Requests()[before:], func(req modeltest.ChatRequest) string {
+		id, round := askedTask(req)
+		return fmt.Sprintf("%s %d", id, round)
+	}, kept, 2*len(ids))
+	checkFollowUps(t, srv.Requests(), expected, malformed)
+	fresh, _ := os.ReadFile(filepath.Join(dir, "k.json"))
+	checkFeedbackRow(t, fresh, len(ids))
+	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir); code > 1 {
+		t.Fatalf("rescore: exit %d: %s", code, errs)
+	}
+	again, _ := os.ReadFile(filepath.Join(dir, "re", "k.json"))
+	if !bytes.Equal(report.StripRescoredAt(again), fresh) {
+		t.Error("rescore does not reproduce the report of a run with feedback rounds")
+	}
+}
+
+// cancelAfter is a context cancelled once srv has received n requests:
+// a run killed part-way.
+func cancelAfter(srv *modeltest.Server, n int) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for srv.Count() < n {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	return ctx
+}
+
+// keptRounds are the (task, round) answers archived in runDir, by key
+// "id round".
+func keptRounds(t *testing.T, runDir string) map[string]bool {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
+	out := map[string]bool{}
+	for _, f := range files {
+		id, round := strings.TrimSuffix(filepath.Base(f), ".r0.json"), 0
+		if before, ok := strings.CutSuffix(id, ".fb1"); ok {
+			id, round = before, 1
+		}
+		out[fmt.Sprintf("%s %d", id, round)] = true
+	}
+	return out
+}
+
+// checkFollowUps: every follow-up request is the first request, the
+// model's answer and one user message holding the failure the harness
+// found (scoring.Check of that answer) and nothing else.
+func checkFollowUps(t *testing.T, reqs []modeltest.ChatRequest, expected map[string]string, malformed string) {
+	t.Helper()
+	set := testcorpus.Set(t)
+	n := 0
+	for _, req := range reqs {
+		id, round := askedTask(req)
+		if round != 1 {
+			continue
+		}
+		n++
+		m := req.Messages
+		problem := scoring.Check(set.Task(id), set.Task(id).Source.Bytes, malformed)
+		if len(m) != 4 || m[2].Role != "assistant" || m[2].Content != malformed || m[3].Role != "user" ||
+			m[3].Content != suite.FeedbackHead+problem+suite.FeedbackTail || problem == "" {
+			t.Errorf("%s: follow-up messages %d, answer %q, feedback %q; want the answer and the failure %q", id, len(m), m[2].Content, m[3].Content, problem)
+		}
+		if bytes.Contains(req.Body, []byte(jsonString(expected[id]))) {
+			t.Errorf("%s: the follow-up request holds the expected document", id)
+		}
+	}
+	if n == 0 {
+		t.Error("no follow-up request")
+	}
+}
+
+// jsonString is s as it stands inside a JSON request body, without its
+// quotes.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+// checkFeedbackRow: the document row counts every first try malformed and
+// every answer lossless after one round each.
+func checkFeedbackRow(t *testing.T, rep []byte, n int) {
+	t.Helper()
+	var r struct{ Formats []feedbackRow }
+	if err := json.Unmarshal(rep, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Formats) != 1 {
+		t.Fatalf("%d format rows, want the document's", len(r.Formats))
+	}
+	row := r.Formats[0]
+	zero, one := 0.0, 1.0
+	for _, c := range []struct {
+		name      string
+		got, want *float64
+	}{{"well-formed first try", row.WellFormedFirst, &zero}, {"lossless first try", row.LosslessFirst, &zero},
+		{"well-formed after feedback", row.WellFormedAfter, &one}, {"lossless after feedback", row.Lossless, &one}} {
+		if c.got == nil || *c.got != *c.want {
+			t.Errorf("%s: %v, want %v", c.name, c.got, *c.want)
+		}
+	}
+	if row.Format != "document" || row.Scored != n || row.FeedbackRounds != n {
+		t.Errorf("row %+v: want %d document answers scored after %d rounds", row, n, n)
+	}
+}
