@@ -61,7 +61,11 @@ func Problem(res *metric.Result, fail *formats.Failure) string {
 	if n := res.ValidationErrorCount - len(res.ValidationErrors); n > 0 {
 		more = fmt.Sprintf("\n(and %d more)", n)
 	}
-	return fmt.Sprintf("the document is not a valid .bend document (%d problems):\n%s%s", res.ValidationErrorCount, strings.Join(res.ValidationErrors, "\n"), more)
+	problems := "problems"
+	if res.ValidationErrorCount == 1 {
+		problems = "problem"
+	}
+	return fmt.Sprintf("the document is not a valid .bend document (%d %s):\n%s%s", res.ValidationErrorCount, problems, strings.Join(res.ValidationErrors, "\n"), more)
 }
 
 // Check scores raw as an answer to t given the document given (Metric)
