@@ -93,6 +93,11 @@ func TestFeedbackRound(t *testing.T) {
 	checkFollowUps(t, srv.Requests(), expected, malformed)
 	fresh, _ := os.ReadFile(filepath.Join(dir, "k.json"))
 	checkFeedbackRow(t, fresh, len(ids))
+	md, _ := os.ReadFile(filepath.Join(dir, "k.md"))
+	if !bytes.Contains(md, []byte("| well-formed 1st try | applied 1st try | lossless 1st try | well-formed after feedback | feedback rounds |")) ||
+		!bytes.Contains(md, []byte("| 0.0% | 0.0% | 0.0% | 100.0% | 4 |")) {
+		t.Error("the Markdown report's format table has no feedback columns")
+	}
 	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir); code > 1 {
 		t.Fatalf("rescore: exit %d: %s", code, errs)
 	}
