@@ -28,3 +28,4 @@ func TestShowFeedbackLine(t *testing.T) {
 		t.Errorf("a feedback line without rounds:\n%s", b.String())
 	}
 }
+
