@@ -28,4 +28,3 @@ func TestShowFeedbackLine(t *testing.T) {
 		t.Errorf("a feedback line without rounds:\n%s", b.String())
 	}
 }
-
