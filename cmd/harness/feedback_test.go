@@ -232,3 +232,22 @@ func TestFeedbackRelay(t *testing.T) {
 		t.Errorf("%+v: want every step scored and valid after some feedback rounds", r)
 	}
 }
+
+// TestFeedbackFlag: --feedback takes 0 to 3, and a resume may not change
+// the rounds its run asked.
+func TestFeedbackFlag(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	common := []string{"--models", "offline/oracle", "--judges", "offline/judge", "--docs", "01", "--no-preflight", "--progress", "none", "--out", dir, "--reports", dir}
+	for _, n := range []string{"-1", "4"} {
+		if _, errs, code := runCLI(t, append([]string{"run", "--feedback", n}, common...)...); code != 2 || !strings.Contains(errs, "--feedback takes a whole number from 0 to 3") {
+			t.Errorf("--feedback %s: exit %d: %s", n, code, errs)
+		}
+	}
+	if _, errs, code := runCLI(t, append([]string{"run", "--feedback", "2", "--run-id", "f"}, common...)...); code > 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, errs, code := runCLI(t, "run", "--resume", filepath.Join(dir, "f"), "--feedback", "1", "--progress", "none"); code != 2 || !strings.Contains(errs, `--feedback "1" contradicts`) {
+		t.Errorf("a resume changing --feedback: exit %d: %s", code, errs)
+	}
+}
