@@ -233,8 +233,9 @@ func TestFeedbackRelay(t *testing.T) {
 	}
 }
 
-// TestFeedbackFlag: --feedback takes 0 to 3, and a resume may not change
-// the rounds its run asked.
+// TestFeedbackFlag: --feedback takes 0 to 3, the run says its rounds are
+// not in the estimate, and a resume may not change the rounds its run
+// asked.
 func TestFeedbackFlag(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -244,8 +245,12 @@ func TestFeedbackFlag(t *testing.T) {
 			t.Errorf("--feedback %s: exit %d: %s", n, code, errs)
 		}
 	}
-	if _, errs, code := runCLI(t, append([]string{"run", "--feedback", "2", "--run-id", "f"}, common...)...); code > 1 {
+	out, errs, code := runCLI(t, append([]string{"run", "--feedback", "2", "--run-id", "f"}, common...)...)
+	if code > 1 {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "run: up to 2 feedback rounds per class B/C answer") {
+		t.Errorf("the run does not say that rounds are not estimated:\n%s", out)
 	}
 	if _, errs, code := runCLI(t, "run", "--resume", filepath.Join(dir, "f"), "--feedback", "1", "--progress", "none"); code != 2 || !strings.Contains(errs, `--feedback "1" contradicts`) {
 		t.Errorf("a resume changing --feedback: exit %d: %s", code, errs)
