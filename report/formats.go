@@ -180,9 +180,9 @@ func formatTable(r *Report) *reportTable {
 	}
 	note := "The same class B and C edits, answered as the whole document or as a patch the harness applies to the document the model was given; the output is scored as a whole-document answer is. Failed to apply: patches that did not apply (invalid, drift 1). Output tokens marked ≈ are estimated from the answer's length (offline models count none). Information: the verdict is on whole-document answers."
 	t := &reportTable{ID: "formats-table", Note: note, MDTitle: "Answer formats", MDNote: note,
-		MDAlign: "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+		MDAlign: "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
 		Head: []string{"model", "suite", "format", "n", "median drift", "P95 drift", "lossless", "edits applied", "failed to apply",
-			"invalid", "output tokens", "answer bytes", "vs document", "cost (USD)", "median latency (ms)"}}
+			"invalid", "output tokens", "tokens vs document", "answer bytes", "vs document", "cost (USD)", "median latency (ms)"}}
 	feedback := slices.ContainsFunc(r.Formats, func(row FormatRow) bool { return row.WellFormedFirst != nil })
 	if feedback {
 		t.Note += feedbackNote
@@ -193,7 +193,7 @@ func formatTable(r *Report) *reportTable {
 		tokens := tokenText(row.OutputTokens, row.Estimated)
 		cells := []string{row.Model, strings.TrimSpace(row.Suite + " " + row.Rung), row.Format, strconv.Itoa(row.Scored), numOr(row.MedianDrift, "n/a"), numOr(row.P95Drift, "n/a"),
 			percentOr(row.Lossless), percentOr(row.EditsApplied), strconv.Itoa(row.FailedToApply), strconv.Itoa(row.Invalid),
-			tokens, strconv.FormatInt(row.AnswerBytes, 10), vsDocument(r, row), costText(row.Cost, row.CostUnknown), numOr(row.MedianLatencyMS, "n/a")}
+			tokens, tokensVsDocument(r, row), strconv.FormatInt(row.AnswerBytes, 10), vsDocument(r, row), costText(row.Cost, row.CostUnknown), numOr(row.MedianLatencyMS, "n/a")}
 		if feedback {
 			cells = append(cells, percentOr(row.WellFormedFirst), percentOr(row.AppliedFirst), percentOr(row.LosslessFirst),
 				percentOr(row.WellFormedAfter), strconv.Itoa(row.FeedbackRounds))
@@ -210,9 +210,22 @@ const feedbackNote = " With feedback rounds (--feedback), an answer that did not
 // whole-document answers' of the same model and suite part ("n/a"
 // without them).
 func vsDocument(r *Report, row FormatRow) string {
+	return shareOfDocument(r, row, func(x FormatRow) float64 { return float64(x.AnswerBytes) })
+}
+
+// tokensVsDocument is a row's mean output tokens (every feedback round's
+// included: what was paid) as a share of the whole-document answers' of
+// the same model and suite part ("n/a" without them).
+func tokensVsDocument(r *Report, row FormatRow) string {
+	return shareOfDocument(r, row, func(x FormatRow) float64 { return float64(x.OutputTokens) })
+}
+
+// shareOfDocument is a row's mean of value per scored answer as a share of
+// the whole-document row's of the same model and suite part.
+func shareOfDocument(r *Report, row FormatRow, value func(FormatRow) float64) string {
 	for _, d := range r.Formats {
-		if d.Model == row.Model && d.Suite == row.Suite && d.Rung == row.Rung && d.Format == formats.Document && d.AnswerBytes > 0 && row.Scored > 0 {
-			share := float64(row.AnswerBytes) / float64(row.Scored) / (float64(d.AnswerBytes) / float64(d.Scored))
+		if d.Model == row.Model && d.Suite == row.Suite && d.Rung == row.Rung && d.Format == formats.Document && value(d) > 0 && row.Scored > 0 {
+			share := value(row) / float64(row.Scored) / (value(d) / float64(d.Scored))
 			return strconv.FormatFloat(100*share, 'f', 2, 64) + "%"
 		}
 	}
