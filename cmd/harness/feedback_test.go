@@ -204,31 +204,11 @@ func checkFeedbackRow(t *testing.T, rep []byte, n int) {
 // search-replace chains run every step and some step was repaired.
 func TestFeedbackRelay(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	reports := filepath.Join(dir, "reports")
-	out, errs, code := runBuilt(t, "run", "--suite", "relay", "--steps", "4", "--formats", "search-replace", "--feedback", "2", "--models", "offline/noisy",
-		"--judges", "offline/judge", "--no-preflight", "--progress", "none", "--run-id", "r", "--out", filepath.Join(dir, "runs"), "--reports", reports)
-	if code > 1 {
-		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	rows := runFormats(t, "relay", "--steps", "4", "--formats", "search-replace", "--feedback", "2", "--models", "offline/noisy")
+	if len(rows) != 1 {
+		t.Fatalf("%d format rows, want one", len(rows))
 	}
-	b, err := os.ReadFile(filepath.Join(reports, "r.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep struct {
-		Formats []struct {
-			Planned, Scored, Invalid int
-			FeedbackRounds           int `json:"feedback_rounds"`
-		}
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Formats) != 1 {
-		t.Fatalf("%d format rows, want one", len(rep.Formats))
-	}
-	r := rep.Formats[0]
-	if r.FeedbackRounds == 0 || r.Scored != r.Planned || r.Invalid != 0 {
+	if r := rows[0]; r.Rounds == 0 || r.Scored != r.Planned || r.Invalid != 0 {
 		t.Errorf("%+v: want every step scored and valid after some feedback rounds", r)
 	}
 }

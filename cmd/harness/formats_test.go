@@ -27,6 +27,8 @@ type formatRow struct {
 	FailedToApply int      `json:"failed_to_apply"`
 	AnswerBytes   int64    `json:"answer_bytes"`
 	MedianDrift   *float64 `json:"median_drift"`
+	Invalid       int      `json:"invalid"`
+	Rounds        int      `json:"feedback_rounds"`
 }
 
 // runFormats runs a suite with every answer format and returns its
