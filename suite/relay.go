@@ -83,12 +83,13 @@ func (r *Relay) Then(res runner.Result) []runner.Job {
 	t := res.Transcript
 	step := r.set.Task(t.TaskID)
 	if r.feedback != nil {
-		if step, _, _ = r.feedback.RoundOf(t.TaskID); step != nil && !r.feedback.Final(res) {
-			return nil
-		}
+		step, _, _ = r.feedback.RoundOf(t.TaskID)
 	}
 	if step == nil || step.Step == 0 || t.Kind != transcript.KindTask || !t.OK() {
 		return nil
+	}
+	if r.feedback != nil && !r.feedback.Final(res) {
+		return nil // the step's next round is asked (Feedback.Then)
 	}
 	next := r.set.Task(task.FormatID(relay.TaskID(step.Chain, step.Step+1), step.Format))
 	given := Returned(step.Format, res.Job.Request.Document, t.Response.Content)
