@@ -155,7 +155,11 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 	if n := o.Inputs.Feedback; n > 0 {
 		// Rounds are asked only for answers that fail, so no estimate
 		// can count them ahead.
-		fmt.Fprintf(o.Stdout, "run: up to %d feedback %s per class B/C answer that does not parse, apply or validate; not in the estimate below\n", n, map[bool]string{true: "round", false: "rounds"}[n == 1])
+		rounds := "rounds"
+		if n == 1 {
+			rounds = "round"
+		}
+		fmt.Fprintf(o.Stdout, "run: up to %d feedback %s per class B/C answer that does not parse, apply or validate; not in the estimate below\n", n, rounds)
 	}
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	if len(p.online) > 0 && !o.NoPreflight {
