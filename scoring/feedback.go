@@ -85,43 +85,28 @@ func firstTry(s *Score) *FirstTry {
 		Problem: Problem(s.Metric, s.ApplyFailure)}
 }
 
-// withRounds scores a class B/C answer asked with feedback rounds: first
-// is the score of the first answer, rounds the transcripts of the rounds
-// after it, in order, as far as they were archived. The score is the last
-// round's answer's (One), carrying FirstTry (the first answer's), Rounds,
-// and the usage, latency and attempts of every round added up: what the
-// answer cost in all.
-func withRounds(t *task.Task, modelID string, repeat int, first Score, rounds []*transcript.Transcript, w metric.Weights) Score {
-	ft := firstTry(&first)
-	if len(rounds) == 0 {
-		first.FirstTry = ft
-		return first
-	}
-	s := One(t, modelID, repeat, rounds[len(rounds)-1], nil, w)
-	s.Transcript = roundPath(modelID, t.ID, repeat, len(rounds))
-	s.FirstTry, s.Rounds = ft, len(rounds)
-	for _, prev := range append([]Score{first}, roundScores(rounds[:len(rounds)-1])...) {
-		s.Usage = addUsage(s.Usage, prev.Usage)
-		s.LatencyMS += prev.LatencyMS
-		s.Attempts += prev.Attempts
-	}
-	return s
-}
-
-// roundScores are the usage, latency and attempts of round transcripts
-// (what withRounds adds up), without scoring their answers.
-func roundScores(rounds []*transcript.Transcript) []Score {
-	out := make([]Score, len(rounds))
-	for i, tr := range rounds {
-		out[i].Attempts = len(tr.Attempts)
-		if tr.Response != nil {
-			out[i].Usage, out[i].LatencyMS = tr.Response.Usage, tr.Response.LatencyMS
-		} else if len(tr.Attempts) == 0 {
-			zero := 0.0
-			out[i].Usage.Cost = &zero
+// scoreRounds scores a class B/C answer of a run that asks feedback
+// rounds: first is the first answer's score and transcript. Round k is
+// read only while the answer before it is not well-formed (the rule the
+// run asked rounds by, so that a rescore reads what a run would ask), up
+// to n rounds and the first that was not archived. The score is the last
+// round read's answer's (One), with FirstTry (the first answer's), Rounds,
+// and the usage, latency and attempts of every round read added up: what
+// the answer cost. It returns the score and the transcript scored.
+func scoreRounds(src Source, t *task.Task, modelID string, repeat, n int, first Score, answer *transcript.Transcript, w metric.Weights) (Score, *transcript.Transcript, error) {
+	s := first
+	s.FirstTry = firstTry(&first)
+	for k := 1; k <= n && s.Status == StatusScored && !s.WellFormed(); k++ {
+		tr, _, err := src(modelID, task.FeedbackID(t.ID, k), repeat)
+		if err != nil || tr == nil {
+			return s, answer, err
 		}
+		next := One(t, modelID, repeat, tr, nil, w)
+		next.Transcript, next.FirstTry, next.Rounds = roundPath(modelID, t.ID, repeat, k), s.FirstTry, k
+		next.Usage, next.LatencyMS, next.Attempts = addUsage(next.Usage, s.Usage), next.LatencyMS+s.LatencyMS, next.Attempts+s.Attempts
+		s, answer = next, tr
 	}
-	return out
+	return s, answer, nil
 }
 
 // addUsage adds b to a; the cost is unknown (nil) when either is.
@@ -144,19 +129,4 @@ func addUsage(a, b transcript.Usage) transcript.Usage {
 // directory, as Score.Transcript holds it.
 func roundPath(modelID, taskID string, repeat, k int) string {
 	return filepath.ToSlash(filepath.Join(transcript.Slug(modelID), filepath.Base(transcript.TaskPath("", modelID, task.FeedbackID(taskID, k), repeat))))
-}
-
-// readRounds reads the feedback rounds 1 to n of (m, id, r) from src, in
-// order, up to the first that was not archived (a round is asked only
-// after the one before).
-func readRounds(src Source, m, id string, r, n int) ([]*transcript.Transcript, error) {
-	var out []*transcript.Transcript
-	for k := 1; k <= n; k++ {
-		tr, _, err := src(m, task.FeedbackID(id, k), r)
-		if err != nil || tr == nil {
-			return out, err
-		}
-		out = append(out, tr)
-	}
-	return out, nil
 }

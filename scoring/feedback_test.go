@@ -43,7 +43,8 @@ func TestProblem(t *testing.T) {
 
 // TestWithRounds: a score with feedback rounds is the last round's answer,
 // keeps the first try's numbers, counts the rounds, links the last round's
-// transcript and adds up what every round cost.
+// transcript and adds up what every round cost; rounds after a well-formed
+// answer are not read.
 func TestWithRounds(t *testing.T) {
 	set := testcorpus.Set(t)
 	tk := set.Task("02-b")
@@ -67,6 +68,12 @@ func TestWithRounds(t *testing.T) {
 	}
 	if s.Usage.Cost == nil || *s.Usage.Cost != 0.875 || s.Usage.CompletionTokens != 15 || s.LatencyMS != 30 || s.Attempts != 3 {
 		t.Errorf("usage %+v, latency %d, attempts %d; want every round's added up", s.Usage, s.LatencyMS, s.Attempts)
+	}
+	// A round after a well-formed one is not the run's: a rescore does not
+	// read it, as a run would not have asked it.
+	stale := Memory([]*transcript.Transcript{tr(tk.ID, "no", 0.5), tr(task.FeedbackID(tk.ID, 1), string(bend.Marshal(tk.Expected)), 0.25), tr(task.FeedbackID(tk.ID, 2), "no", 0.125)})
+	if got, _ := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{tk.ID}, Repeats: 1, Feedback: 3}, stale, w, nil); got[0].Rounds != 1 || !got[0].Metric.Lossless {
+		t.Errorf("rounds %d, lossless %v: want the well-formed round 1 scored", got[0].Rounds, got[0].Metric.Lossless)
 	}
 	none, _ := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{tk.ID}, Repeats: 1}, src, w, nil)
 	if none[0].FirstTry != nil || none[0].Rounds != 0 {

@@ -261,13 +261,8 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 					}
 					out[slot] = One(t, m, r, answer, votes, w)
 					if plan.Feedback > 0 && t.Class != task.ClassA && answer != nil {
-						rounds, err := readRounds(src, m, id, r, plan.Feedback)
-						if err != nil {
+						if out[slot], answer, err = scoreRounds(src, t, m, r, plan.Feedback, out[slot], answer, w); err != nil {
 							return err
-						}
-						out[slot] = withRounds(t, m, r, out[slot], rounds, w)
-						if len(rounds) > 0 {
-							answer = rounds[len(rounds)-1]
 						}
 					}
 					if each != nil {

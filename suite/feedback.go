@@ -26,7 +26,9 @@ const (
 // the answer and a user message stating its failure, up to N times. Each
 // round is a job of its own, named task.FeedbackID, that waits for the one
 // before as a relay step does; on resume a round is kept when it was
-// asked with the same answer and message as now.
+// asked after the same answer, to the same task and document (its message
+// as the harness then worded it, which its transcript records): a round
+// is paid once, whatever harness resumes the run.
 type Feedback struct {
 	set    *task.Set
 	rounds int
@@ -125,8 +127,8 @@ func given(t *task.Task, j runner.Job) []byte {
 // task.FeedbackID(t.ID, k) and the hashes of the first answer.
 func FeedbackJob(prev runner.Job, tr *transcript.Transcript, t *task.Task, k int, problem string) runner.Job {
 	req := prev.Request
-	answer, message := tr.Response.Content, FeedbackHead+problem+FeedbackTail
-	req.Messages = append(slices.Clip(req.Messages), model.Message{Role: "assistant", Content: answer}, model.Message{Role: "user", Content: message})
+	answer := tr.Response.Content
+	req.Messages = append(slices.Clip(req.Messages), model.Message{Role: "assistant", Content: answer}, model.Message{Role: "user", Content: FeedbackHead + problem + FeedbackTail})
 	rec := prev.Record
 	rec.TaskID = task.FeedbackID(t.ID, k)
 	rec.Request = transcript.RequestOf(req)
@@ -134,6 +136,6 @@ func FeedbackJob(prev runner.Job, tr *transcript.Transcript, t *task.Task, k int
 	return runner.Job{Model: prev.Model, Request: req, Record: rec,
 		Keep: func(archived *transcript.Transcript) bool {
 			m := archived.Request.Messages
-			return len(m) == n && m[n-2].Content == answer && m[n-1].Content == message && archived.Hashes == rec.Hashes
+			return len(m) == n && m[n-2].Content == answer && archived.Hashes == rec.Hashes
 		}}
 }
