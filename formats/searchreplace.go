@@ -46,8 +46,12 @@ const excerptLen = 80
 type srBlock struct{ search, replace string }
 
 // String is the block as an answer writes it.
-func (b srBlock) String() string {
-	return SearchMarker + "\n" + b.search + "\n" + DividerMarker + "\n" + b.replace + "\n" + ReplaceMarker
+func (b srBlock) String() string { return strings.TrimSuffix(Block(b.search, b.replace), "\n") }
+
+// Block writes one SEARCH/REPLACE block as an answer holds it, markers on
+// lines of their own, ending in a line break.
+func Block(search, replace string) string {
+	return SearchMarker + "\n" + search + "\n" + DividerMarker + "\n" + replace + "\n" + ReplaceMarker + "\n"
 }
 
 // text is the block for a Failure's Text: its SEARCH part, quoted on one

@@ -10,10 +10,7 @@ import (
 	"bendscript.com/round-trip-harness/metric"
 )
 
-// block writes one SEARCH/REPLACE block.
-func block(search, replace string) string {
-	return formats.SearchMarker + "\n" + search + "\n" + formats.DividerMarker + "\n" + replace + "\n" + formats.ReplaceMarker + "\n"
-}
+var block = formats.Block
 
 // The text of span spn-02 of blk-4a90 in document 02, and a new one.
 const (

@@ -62,7 +62,8 @@ func New(name string, set *task.Set) (*Model, error) {
 }
 
 // Complete answers req.TaskID. The answer depends only on the task, the
-// model and req.Seed (0 when unset), so runs are reproducible.
+// model, req.Seed (0 when unset) and the feedback round (how many answers
+// the conversation already holds), so runs are reproducible.
 func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -74,6 +75,12 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 	var seed int64
 	if req.Seed != nil {
 		seed = *req.Seed
+	}
+	// A feedback round (the conversation goes on after the first answer)
+	// draws anew, as a sampling model asked again answers anew: offline/noisy
+	// may then repair its slip, or make another.
+	if k := (len(req.Messages) - 2) / 2; k > 0 {
+		seed += int64(k) << 32
 	}
 	f, err := patchFormat(t)
 	if err != nil {

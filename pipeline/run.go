@@ -31,6 +31,7 @@ import (
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suite"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
@@ -151,6 +152,15 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 	for _, why := range o.Set.Skipped {
 		fmt.Fprintf(o.Stdout, "run: left out of the suite: %s\n", why)
 	}
+	if n := o.Inputs.Feedback; n > 0 {
+		// Rounds are asked only for answers that fail, so no estimate
+		// can count them ahead.
+		rounds := "rounds"
+		if n == 1 {
+			rounds = "round"
+		}
+		fmt.Fprintf(o.Stdout, "run: up to %d feedback %s per class B/C answer that does not parse, apply or validate; not in the estimate below\n", n, rounds)
+	}
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	if len(p.online) > 0 && !o.NoPreflight {
 		votes := map[string]int{}
@@ -269,13 +279,22 @@ func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID stri
 		later[j.Model]++
 	}
 	r.Then = answers.Then
+	var feedback *suite.Feedback
+	if n := o.Inputs.Feedback; n > 0 {
+		// Rounds are asked as answers fail, so none is counted ahead.
+		feedback = suite.NewFeedback(o.Set, n, params, scoring.Check)
+		r.Then = suite.Chain(r.Then, feedback.Then)
+	}
 	if chained(o.Set) {
 		chains := suite.NewRelay(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, runID)
+		if feedback != nil {
+			chains.WithFeedback(feedback)
+		}
 		first = append(first, chains.First()...)
 		for mod, n := range chains.Later() {
 			later[mod] += n
 		}
-		r.Then = suite.Chain(answers.Then, chains.Then)
+		r.Then = suite.Chain(r.Then, chains.Then)
 	}
 	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID}
 	if len(p.judges) > 0 {

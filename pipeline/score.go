@@ -57,7 +57,7 @@ func Score(o ScoreOptions) (*Result, error) {
 	if o.Transcripts != nil {
 		src = scoring.Memory(o.Transcripts)
 	}
-	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}
+	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
 	outputs, err := render.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
 	if err != nil {
 		return nil, err

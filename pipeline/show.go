@@ -45,7 +45,7 @@ func Show(w io.Writer, o ShowOptions) error {
 		return err
 	}
 	var answer *transcript.Transcript
-	plan := scoring.Plan{Models: []string{o.Model}, TaskIDs: []string{o.TaskID}, Repeats: m.Repeats}
+	plan := scoring.Plan{Models: []string{o.Model}, TaskIDs: []string{o.TaskID}, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
 	scores, err := scoring.Stream(set, plan, scoring.Archive(o.RunDir, m.RunID, m.Judges), o.Config.Weights, func(slot int, s *scoring.Score, a *transcript.Transcript) {
 		if slot == o.Repeat {
 			answer = a

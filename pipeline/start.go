@@ -84,6 +84,8 @@ func (r *Request) checkNumbers() error {
 		return usage("run: --per-model takes a whole number of at least 1, not %d", r.PerModel)
 	case r.given("global") && r.Global < 1:
 		return usage("run: --global takes a whole number of at least 1, not %d", r.Global)
+	case r.given("feedback") && (r.Inputs.Feedback < 0 || r.Inputs.Feedback > task.MaxFeedback):
+		return usage("run: --feedback takes a whole number from 0 to %d, not %d", task.MaxFeedback, r.Inputs.Feedback)
 	}
 	return nil
 }

@@ -62,7 +62,7 @@ func formatPoints(in Input) map[string][]formatPoint {
 
 // formatShapes are the marks of the formats, in the run's order.
 var formatShapes = []string{"circle", "triangle", "square"}
-var formatClasses = []string{"m0", "m1", "m2"}
+var formatClasses = []string{"m0", "m1", "m2", "m3"} // a fourth colour, so that a fourth format's series is not the first's
 
 // newFormatPlots are the format comparison's charts, two per model with
 // shared axes: drift against the size of the document the answer was

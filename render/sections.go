@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,9 +29,15 @@ func sectionTable(r *report.Report, sec report.Section, index int) Table {
 	}
 	head = append(head, "cut off", "not run", "API errors", "missing", "output tokens")
 	if sec.Formats {
-		head = append(head, "answer bytes", "vs whole document")
+		head = append(head, "tokens vs whole document", "answer bytes", "vs whole document")
 	}
 	head = append(head, "cost (USD)")
+	feedback := slices.ContainsFunc(sec.Rows, func(r report.Row) bool { return r.WellFormedFirst != nil })
+	if feedback {
+		head = append(head, "well-formed 1st try", "applied 1st try", "lossless 1st try", "well-formed after feedback", "feedback rounds")
+		t.Note += feedbackNote
+		t.MDNote += feedbackNote
+	}
 	if sec.Limits {
 		head = append(head, "median within limit", "P95 within limit", "edits applied within gate")
 	}
@@ -53,9 +60,14 @@ func sectionTable(r *report.Report, sec report.Section, index int) Table {
 		cells = append(cells, strconv.Itoa(s.CutOff), strconv.Itoa(s.NotRun), strconv.Itoa(s.APIErrors), strconv.Itoa(s.Missing),
 			tokenText(s.Tokens.Completion, s.Tokens.Estimated))
 		if sec.Formats {
-			cells = append(cells, strconv.FormatInt(s.AnswerBytes, 10), vsWhole(sec, row))
+			cells = append(cells, vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.Tokens.Completion) }),
+				strconv.FormatInt(s.AnswerBytes, 10), vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.AnswerBytes) }))
 		}
 		cells = append(cells, costText(s.Cost.USD, s.Cost.Unknown))
+		if feedback {
+			cells = append(cells, report.PercentOr(s.WellFormedFirst), report.PercentOr(s.AppliedFirst), report.PercentOr(s.LosslessFirst),
+				report.PercentOr(s.WellFormedAfter), strconv.Itoa(s.FeedbackRounds))
+		}
 		t.add(cells...)
 		if row.Total {
 			t.Rows[len(t.Rows)-1].Cells[len(sec.Heads)].Strong = true
@@ -79,19 +91,24 @@ func within(v *float64, limit float64, atLeast bool) TableCell {
 	return checked(ok, bound)
 }
 
-// vsWhole is a row's mean answer bytes as a share of the whole-document
-// answers' of the same model and key ("n/a" without them).
-func vsWhole(sec report.Section, row report.Row) string {
+// vsWhole is a row's mean of value per scored answer (answer bytes, or
+// output tokens: every feedback round's included, what was paid) as a
+// share of the whole-document answers' of the same model and key ("n/a"
+// without them).
+func vsWhole(sec report.Section, row report.Row, value func(report.Summary) float64) string {
 	for _, d := range sec.Rows {
 		k := d.Key
 		k.Format = row.Format
-		if k == row.Key && d.Format != row.Format && formatsWhole(d.Format) && d.AnswerBytes > 0 && row.Scored > 0 {
-			share := float64(row.AnswerBytes) / float64(row.Scored) / (float64(d.AnswerBytes) / float64(d.Scored))
+		if k == row.Key && d.Format != row.Format && formatsWhole(d.Format) && value(d.Summary) > 0 && row.Scored > 0 {
+			share := value(row.Summary) / float64(row.Scored) / (value(d.Summary) / float64(d.Scored))
 			return strconv.FormatFloat(100*share, 'f', 2, 64) + "%"
 		}
 	}
 	return "n/a"
 }
+
+// feedbackNote explains the feedback columns of a section's table.
+const feedbackNote = " With feedback rounds (--feedback), an answer that did not parse, apply or validate was asked again in the same conversation, told only its mechanical failure; drift, lossless and edits applied are the last round's answer's. Well-formed: parsed in its format, applied, and a valid .bend document. The 1st-try columns are the first answers' alone (the one-shot numbers); feedback rounds counts the rounds asked."
 
 func btoi(b bool) int {
 	if b {

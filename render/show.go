@@ -65,7 +65,15 @@ func showHeader(p printer, s scoring.Score, v transcriptView) {
 	if s.Error != nil {
 		p("error: %s\n", s.Error.Message)
 	}
+	if f := s.FirstTry; f != nil && s.Rounds > 0 {
+		// The numbers above are the last round's; say what the first
+		// answer was told (the cost covers every round).
+		p("feedback: %d %s after a first answer that was not well-formed: %s\n", s.Rounds, report.Plural(s.Rounds, "round", "rounds"), oneLine(f.Problem))
+	}
 }
+
+// oneLine is s on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // showOutput prints the expected → produced diff, or the raw output.
 func showOutput(p printer, v transcriptView) {

@@ -45,9 +45,11 @@ func Build(in Input) *Report {
 	for _, model := range m.Models {
 		r.Results[model] = b.model(in, model, byClass)
 	}
+	// A run of several formats, or with feedback rounds (whose first
+	// tries are reported per format), shows its classes per format too.
 	multi := formats.Several(m.Inputs.Formats)
 	for _, p := range suites.PartsOf(r.Suite) {
-		if p.Section != nil && (multi || !p.Section.WithFormats) {
+		if p.Section != nil && (multi || m.Inputs.Feedback > 0 || !p.Section.WithFormats) {
 			r.Sections = append(r.Sections, b.section(p.Name, p.Section, multi))
 		}
 	}

@@ -69,6 +69,18 @@ type Summary struct {
 	AnswerBytes int64  `json:"answer_bytes"`
 	// LatencyMS are percentiles of the scored answers' latency.
 	LatencyMS Latency `json:"latency_ms"`
+	// With feedback rounds (--feedback; absent without them):
+	// WellFormedFirst, AppliedFirst and LosslessFirst are the shares of
+	// first answers well-formed (parsed in the format, applied, validated:
+	// scoring.Score.WellFormed), with the edit applied and lossless;
+	// WellFormedAfter is the share of scored answers well-formed after the
+	// rounds (their edits applied and lossless shares are EditsApplied and
+	// Lossless). FeedbackRounds counts the rounds asked.
+	WellFormedFirst *float64 `json:"well_formed_first,omitempty"`
+	AppliedFirst    *float64 `json:"edits_applied_first,omitempty"`
+	LosslessFirst   *float64 `json:"lossless_first,omitempty"`
+	WellFormedAfter *float64 `json:"well_formed_after_feedback,omitempty"`
+	FeedbackRounds  int      `json:"feedback_rounds,omitempty"`
 	// DocumentBytes is the size of the largest document the group's
 	// tasks give (their source, as the model saw it when exact); 0 when
 	// the task set was not at hand.
@@ -176,6 +188,15 @@ func (b *builder) summary(g *group, seed string) Summary {
 		s.UnrequestedMedian = ptr(stats.Median(t.unrequested))
 		s.UnrequestedMax = ptr(int(stats.Quantile(1, t.unrequested)))
 	}
+	s.FeedbackRounds = t.rounds
+	if t.firstTries > 0 {
+		n := float64(t.firstTries)
+		s.WellFormedFirst, s.AppliedFirst = ptr(float64(t.firstWellFormed)/n), ptr(float64(t.firstApplied)/n)
+		s.LosslessFirst = ptr(float64(t.firstLossless) / n)
+		if t.scored > 0 {
+			s.WellFormedAfter = ptr(float64(t.wellFormed) / float64(t.scored))
+		}
+	}
 	return s
 }
 
@@ -186,6 +207,11 @@ type tally struct {
 	compliance                                     float64 // Σ edit compliance
 	answerBytes                                    int64
 	unrequested                                    []float64 // per answer that held a document
+	// Feedback rounds (scoring.Score.FirstTry, Rounds): the answers whose
+	// first try was scored, of them well-formed, with the edit applied and
+	// lossless at the first try; the scored answers well-formed in the end;
+	// the rounds asked.
+	firstTries, firstWellFormed, firstApplied, firstLossless, wellFormed, rounds int
 }
 
 func (t *tally) add(s *scoring.Score) {
@@ -216,6 +242,28 @@ func (t *tally) add(s *scoring.Score) {
 	}
 	if s.CutOff != "" {
 		t.cutOff++
+	}
+	if s.WellFormed() {
+		t.wellFormed++
+	}
+	t.addFirst(s)
+}
+
+// addFirst counts a scored answer's first try and its feedback rounds.
+func (t *tally) addFirst(s *scoring.Score) {
+	t.rounds += s.Rounds
+	f := s.FirstTry
+	if f == nil {
+		return
+	}
+	t.firstTries++
+	for _, c := range []struct {
+		n  *int
+		ok bool
+	}{{&t.firstWellFormed, f.WellFormed}, {&t.firstApplied, f.EditApplied}, {&t.firstLossless, f.Lossless}} {
+		if c.ok {
+			*c.n++
+		}
 	}
 }
 

@@ -58,6 +58,15 @@ type Score struct {
 	ApplyFailure *formats.Failure `json:"apply_failure,omitempty"`
 	// AnswerBytes is the length of the answer's content in bytes.
 	AnswerBytes int `json:"answer_bytes,omitempty"`
+	// Rounds is how many feedback rounds were asked after the first
+	// answer (--feedback): the score is the last round's answer, its
+	// usage, latency and attempts those of every round added up. 0 when
+	// the first answer is scored.
+	Rounds int `json:"rounds,omitempty"`
+	// FirstTry is what the first answer alone scored, in a run that asks
+	// feedback rounds (Plan.Feedback > 0) for a class B/C answer; nil
+	// otherwise.
+	FirstTry *FirstTry `json:"first_try,omitempty"`
 
 	// Transcript is the transcript's path relative to the run directory,
 	// and TranscriptHash its content hash.
@@ -133,6 +142,9 @@ type Plan struct {
 	Models  []string
 	TaskIDs []string
 	Repeats int
+	// Feedback is the most feedback rounds the run asked after a class
+	// B/C answer that was not well-formed (--feedback); 0 is none.
+	Feedback int
 }
 
 // Source gives the transcripts of one planned (model, task, repeat): its
@@ -248,6 +260,11 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 						return err
 					}
 					out[slot] = One(t, m, r, answer, votes, w)
+					if plan.Feedback > 0 && t.Class != task.ClassA && answer != nil {
+						if out[slot], answer, err = scoreRounds(src, t, m, r, plan.Feedback, out[slot], answer, w); err != nil {
+							return err
+						}
+					}
 					if each != nil {
 						each(slot, &out[slot], answer)
 					}

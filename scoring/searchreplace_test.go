@@ -10,10 +10,7 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// srBlock writes one SEARCH/REPLACE block.
-func srBlock(search, replace string) string {
-	return formats.SearchMarker + "\n" + search + "\n" + formats.DividerMarker + "\n" + replace + "\n" + formats.ReplaceMarker + "\n"
-}
+var srBlock = formats.Block
 
 // TestSearchReplaceFailureKinds: a search-replace answer of each kind of
 // failure (issue 35) is scored as an invalid answer, drift 1, with its

@@ -20,6 +20,16 @@ type Relay struct {
 	models  []string
 	repeats int
 	runID   string
+	// feedback, when set, asks the feedback rounds of a step before the
+	// chain goes on: the next step is given the last round's document.
+	feedback *Feedback
+}
+
+// WithFeedback makes the chains wait for each step's feedback rounds
+// (f) and hand on the last round's answer.
+func (r *Relay) WithFeedback(f *Feedback) *Relay {
+	r.feedback = f
+	return r
 }
 
 // NewRelay plans the chains of set (relay.Build) for models × repeats.
@@ -65,11 +75,21 @@ func (r *Relay) Later() map[string]int {
 // the steps not run as drift 1); an API failure leaves it waiting for a
 // resume, which asks step s again and goes on from there. A step archived
 // before (resume) is kept when it was given the same document.
+//
+// With feedback rounds (WithFeedback), a step's answer that is not
+// well-formed waits for its next round, and the last round's answer is
+// the one handed on.
 func (r *Relay) Then(res runner.Result) []runner.Job {
 	t := res.Transcript
 	step := r.set.Task(t.TaskID)
+	if r.feedback != nil {
+		step, _, _ = r.feedback.RoundOf(t.TaskID)
+	}
 	if step == nil || step.Step == 0 || t.Kind != transcript.KindTask || !t.OK() {
 		return nil
+	}
+	if r.feedback != nil && !r.feedback.Final(res) {
+		return nil // the step's next round is asked (Feedback.Then)
 	}
 	next := r.set.Task(task.FormatID(relay.TaskID(step.Chain, step.Step+1), step.Format))
 	given := Returned(step.Format, res.Job.Request.Document, t.Response.Content)

@@ -84,6 +84,10 @@ type Inputs struct {
 	// (package formats: document, json-patch, bend-ops), in table order;
 	// empty for the whole document alone, as §8 asks.
 	Formats []string `json:"formats,omitempty"`
+	// Feedback is the most feedback rounds asked after a class B/C answer
+	// that does not parse, apply or validate (--feedback, 0 to 3); 0 asks
+	// none, as a run before feedback rounds did.
+	Feedback int `json:"feedback,omitempty"`
 	// NoPreflight is set when the model-list check was skipped (servers
 	// without /models).
 	NoPreflight bool `json:"no_preflight,omitempty"`

@@ -42,8 +42,10 @@ func runFormats(t *testing.T, suite string, extra ...string) []formatRow {
 	}
 	for _, name := range []string{"f.md", "f.html"} {
 		b, _ := os.ReadFile(filepath.Join(reports, name))
-		if !strings.Contains(string(b), "json-patch") || !strings.Contains(string(b), "bend-ops") {
-			t.Errorf("%s has no rows of the patch formats", name)
+		for _, f := range rep.Formats {
+			if !strings.Contains(string(b), "| "+f+" |") && !strings.Contains(string(b), "<td>"+f+"</td>") {
+				t.Errorf("%s has no rows of format %s", name, f)
+			}
 		}
 	}
 	return formatRows(rep)

@@ -139,3 +139,33 @@ func TestSizeSuite(t *testing.T) {
 		t.Error("the Markdown summary or the viewer lacks the size ladder")
 	}
 }
+
+// TestSearchReplace512kRung: on the 512k rung the oracle is lossless in
+// search-replace and its answers are under 2% of its whole-document
+// answers' bytes; offline/noisy's are under 2% of them too (its own
+// document answers are mostly cut off there, so they are no measure of a
+// document's size), and not lossless.
+func TestSearchReplace512kRung(t *testing.T) {
+	t.Parallel()
+	rows := runFormats(t, "size", "--rungs", "512k", "--formats", "document,search-replace")
+	bytes := map[string]int64{}
+	for _, r := range rows {
+		if r.Rung != "512k" {
+			continue
+		}
+		bytes[r.Model+" "+r.Format] = r.AnswerBytes
+		switch {
+		case r.Format != "search-replace" || r.Lossless == nil:
+		case r.Model == "offline/oracle" && *r.Lossless != 1:
+			t.Errorf("512k rung: the oracle's search-replace answers are not all lossless")
+		case r.Model == "offline/noisy" && *r.Lossless == 1:
+			t.Errorf("512k rung: offline/noisy's search-replace answers are all lossless")
+		}
+	}
+	doc := bytes["offline/oracle document"]
+	for _, m := range []string{"offline/oracle", "offline/noisy"} {
+		if sr := bytes[m+" search-replace"]; doc == 0 || sr == 0 || sr*50 >= doc {
+			t.Errorf("512k rung: %s's search-replace answers are %d bytes against %d for whole documents; want under 2%%", m, sr, doc)
+		}
+	}
+}

@@ -40,6 +40,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&r.Rungs, "rungs", "", "size suite: the rungs to run, e.g. 8k,32k,128k (default 8k,32k,128k,512k)")
 	fs.IntVar(&r.Inputs.Steps, "steps", 0, "relay suite: steps per chain, at least 1 (default 8: B, C, C⁻¹, B⁻¹ twice)")
 	fs.StringVar(&r.Formats, "formats", "", formats.FlagHelp())
+	fs.IntVar(&r.Inputs.Feedback, "feedback", 0, "feedback rounds, 0 to 3: a class B/C answer that does not parse, apply or validate is asked again in the same conversation, told only its mechanical failure, up to N times; the last round is scored, the first try reported beside it")
 	fs.StringVar(&r.Tasks, "tasks", "", "run only these tasks: ids and globs, e.g. 03-b,17-* (a partial run: never the gating verdict pass)")
 	fs.StringVar(&r.Classes, "classes", "", "run only these classes, e.g. b,c (a partial run)")
 	fs.StringVar(&r.Docs, "docs", "", "run only the tasks of these documents: numbers, names or globs, e.g. 03,17 (a partial run)")

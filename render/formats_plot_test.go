@@ -1,0 +1,52 @@
+package render
+
+import (
+	"slices"
+	"testing"
+
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/suites"
+)
+
+// TestFormatPlotLegendDistinct: with the four answer formats, each series
+// has its own mark (shape or colour), so the legend tells them apart.
+func TestFormatPlotLegendDistinct(t *testing.T) {
+	names := []string{"document", "json-patch", "bend-ops", "search-replace"}
+	var ps []formatPoint
+	for _, f := range names {
+		ps = append(ps, formatPoint{format: f, bytes: 1000, drift: 0.1, tokens: 10})
+	}
+	c := formatPlot("m", "drift", ps, names, 1, 10, 1)
+	seen := map[string]string{}
+	for _, l := range c.Legend {
+		k := l.Kind + " " + l.Class
+		if other, ok := seen[k]; ok {
+			t.Errorf("%s and %s share the mark %s", other, l.Label, k)
+		}
+		seen[k] = l.Label
+	}
+}
+
+// TestTokensVsDocument: a section of several formats gives each row's
+// mean output tokens as a share of the whole-document answers' of the same
+// model and key, beside the share of bytes.
+func TestTokensVsDocument(t *testing.T) {
+	row := func(format string, scored int, tokens, bytes int64) report.Row {
+		r := report.Row{Key: suites.Key{Model: "m", Part: "gating", Class: "B", Format: format}, Labels: []string{"B"}}
+		r.Scored, r.Tokens.Completion, r.AnswerBytes = scored, tokens, bytes
+		return r
+	}
+	sec := report.Section{Part: "gating", Heads: []string{"class"}, Formats: true, Rows: []report.Row{
+		row("document", 4, 40000, 120000), row("search-replace", 2, 600, 1200)}}
+	tab := sectionTable(&report.Report{}, sec, 0)
+	col := slices.Index(tab.Head, "tokens vs whole document")
+	if col < 0 {
+		t.Fatalf("no tokens column in %v", tab.Head)
+	}
+	if got := tab.Rows[1].Cells[col].Text; got != "3.00%" {
+		t.Errorf("search-replace's tokens vs document %s, want 3.00%% (300 tokens an answer against 10000)", got)
+	}
+	if got := tab.Rows[1].Cells[col+2].Text; got != "2.00%" {
+		t.Errorf("search-replace's bytes vs document %s, want 2.00%%", got)
+	}
+}

@@ -1,0 +1,66 @@
+package suite
+
+import (
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// TestFeedbackThen: an answer the check finds a problem in brings the next
+// round (the conversation and the problem, under the round's id, with the
+// first answer's hashes), up to the rounds allowed; a well-formed answer,
+// an API failure and class A bring none; a round archived with another
+// answer is not kept.
+func TestFeedbackThen(t *testing.T) {
+	set := testcorpus.Set(t)
+	check := func(_ *task.Task, _ []byte, raw string) string {
+		if strings.HasPrefix(raw, "{") {
+			return ""
+		}
+		return "bad: " + raw
+	}
+	f := NewFeedback(set, 2, nil, check)
+	first := runner.Job{Model: "m", Request: model.Request{Messages: []model.Message{{Role: "system", Content: "s"}, {Role: "user", Content: "u"}}},
+		Record: transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: "02-b", Hashes: transcript.Hashes{Document: "d"}}}
+	answered := func(j runner.Job, content string) runner.Result {
+		tr := j.Record
+		tr.Response = &transcript.Response{Content: content}
+		return runner.Result{Job: j, Transcript: &tr}
+	}
+	next := f.Then(answered(first, "x"))
+	if len(next) != 1 {
+		t.Fatalf("%d follow-ups, want round 1", len(next))
+	}
+	r1 := next[0]
+	m := r1.Request.Messages
+	if r1.Record.TaskID != "02-b.fb1" || len(m) != 4 || m[2].Content != "x" || m[3].Content != FeedbackHead+"bad: x"+FeedbackTail || r1.Record.Hashes.Document != "d" {
+		t.Errorf("round 1: id %s, messages %+v", r1.Record.TaskID, m)
+	}
+	archived := func(answer string) *transcript.Transcript {
+		tr := r1.Record
+		tr.Request.Messages = []transcript.Message{{Content: "s"}, {Content: "u"}, {Content: answer}, {Content: FeedbackHead + "bad: x" + FeedbackTail}}
+		return &tr
+	}
+	if !r1.Keep(archived("x")) || r1.Keep(archived("y")) {
+		t.Error("a round is kept when asked with the same answer, and only then")
+	}
+	if r2 := f.Then(answered(r1, "y")); len(r2) != 1 || r2[0].Record.TaskID != "02-b.fb2" || len(r2[0].Request.Messages) != 6 {
+		t.Errorf("round 2: %v", r2)
+	} else if f.Then(answered(r2[0], "z")) != nil {
+		t.Error("a round past the rounds allowed")
+	}
+	failed := answered(first, "x")
+	failed.Transcript.Error = &transcript.CallError{Message: "503"}
+	a := first
+	a.Record.TaskID = "02-a"
+	for name, res := range map[string]runner.Result{"well-formed": answered(first, "{}"), "API failure": failed, "class A": answered(a, "x")} {
+		if got := f.Then(res); got != nil {
+			t.Errorf("%s: %d follow-ups, want none", name, len(got))
+		}
+	}
+}
