@@ -111,9 +111,27 @@ func driftTable(r *report.Report) Table {
 			t.add(append(cells, report.PercentOr(c.EditComplianceRate), report.PercentOr(c.LosslessRate),
 				report.NumOr(c.ResidualMedian, "n/a")+" / "+report.NumOr(c.ResidualP95, "n/a"), report.PercentOr(c.UnchangedRate),
 				report.NumOr(c.UnrequestedMedian, "n/a")+" / "+report.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))...)
+			if r.Repeats >= 2 {
+				last := &t.Rows[len(t.Rows)-1]
+				last.Cells = append(last.Cells, TableCell{Text: repeatText(c.Repeatability)})
+			}
 		}
 	}
+	if r.Repeats >= 2 {
+		t.Head = append(t.Head, "lossless in every / some / no repeat")
+		t.MDAlign += "---:|"
+		t.Note += " Lossless in every / some / no repeat: the tasks lossless in all their repeats (pass^k), in some only (flaky, named in the warnings), in none."
+		t.MDNote += " *Lossless in every / some / no repeat*: the tasks lossless in all their repeats (pass^k), in some only (flaky, named in the warnings), in none."
+	}
 	return t
+}
+
+// repeatText is a class's tasks lossless in every, some and no repeat.
+func repeatText(rp *report.Repeatability) string {
+	if rp == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%d / %d / %d", rp.Every, rp.Some, rp.None)
 }
 
 func faithTable(r *report.Report) Table {

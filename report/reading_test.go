@@ -177,3 +177,50 @@ func TestNotSelectedIsNoFailure(t *testing.T) {
 func selection(class string, limit int) *transcript.Selection {
 	return &transcript.Selection{Classes: []string{class}, Limit: limit, Of: 60}
 }
+
+// TestEveryGatedStatisticHasAnInterval: every number a threshold gates
+// has its bootstrap interval, and every failing one names the documents
+// that fall short of its limit; the P95 (nearly the maximum of 20) had
+// no interval, and nothing said which documents decided it.
+func TestEveryGatedStatisticHasAnInterval(t *testing.T) {
+	t.Parallel()
+	r := Build(inputOf(reporttest.FailingRun.Run()))
+	failing := 0
+	for _, m := range r.Reading.Models {
+		for _, c := range m.Checks {
+			if c.Value == nil {
+				continue
+			}
+			if c.Interval == nil {
+				t.Errorf("%s %s: %v without an interval", m.Model, c.Metric, *c.Value)
+			}
+			if !c.Holds {
+				failing++
+				if len(c.Deciding) == 0 {
+					t.Errorf("%s %s fails, naming no document", m.Model, c.Metric)
+				}
+			}
+		}
+	}
+	if failing == 0 {
+		t.Fatal("the failing run fails nothing: the test checks nothing")
+	}
+}
+
+// TestFlakyTasks: with repeats, a task lossless in some repeats only is
+// flaky, counted and named; one lossless in every repeat, or in none, is
+// not.
+func TestFlakyTasks(t *testing.T) {
+	t.Parallel()
+	s := reporttest.Synthetic{Models: gatingModels, Repeats: 3, Answer: func(model, id string, r int) (float64, bool, string) {
+		switch {
+		case id == "03-b" && r == 1, id == "04-b":
+			return 0.01, true, scoring.StatusScored // lossy in one repeat of 03-b, in every repeat of 04-b
+		}
+		return 0, true, scoring.StatusScored
+	}}
+	rp := Build(inputOf(s.Run())).Results[gatingModels[0]].ClassB.Repeatability
+	if rp == nil || rp.Tasks != 20 || rp.Every != 18 || rp.Some != 1 || rp.None != 1 || strings.Join(rp.Flaky, ",") != "03-b" {
+		t.Errorf("repeatability %+v, want 18 lossless in every repeat, 03-b flaky, 04-b in none", rp)
+	}
+}
