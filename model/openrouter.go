@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -156,12 +155,31 @@ func NewOpenRouter(opts ...Option) *OpenRouter {
 // checkBaseURL rejects a base URL that no request could use, so that a
 // typo fails at once instead of being retried as a transport error.
 func checkBaseURL(base string) error {
-	u, err := url.Parse(base)
-	if err == nil && (u.Scheme != "http" && u.Scheme != "https" || u.Host == "") {
-		err = errors.New("want http(s)://host/path")
+	if err := CheckBaseURL(base); err != nil {
+		return fmt.Errorf("%w: %w", err, ErrFatal)
 	}
+	return nil
+}
+
+// CheckBaseURL reports why base cannot be an API root: not http(s)://host,
+// or carrying a user, a password, a query or a fragment. Credentials
+// belong in OPENROUTER_API_KEY: a base URL is written to run.json and
+// printed in the resume command, and the client sends no query (issue 32:
+// "http://user:PASS@host" and "?key=..." were archived and printed, and
+// the query silently dropped). The error never repeats the secret parts.
+func CheckBaseURL(base string) error {
+	u, err := url.Parse(base)
 	if err != nil {
-		return fmt.Errorf("base URL %q: %v: %w", base, err, ErrFatal)
+		return fmt.Errorf("base URL: not a URL (want http(s)://host/path)")
+	}
+	shown := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		return fmt.Errorf("base URL %q: want http(s)://host/path", shown)
+	case u.User != nil:
+		return fmt.Errorf("base URL %q: holds a user or password; put the key in %s, never in the URL (the URL is written to run.json and printed)", shown, EnvAPIKey)
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return fmt.Errorf("base URL %q: holds a query or fragment, which no request carries; put the key in %s, never in the URL", shown, EnvAPIKey)
 	}
 	return nil
 }

@@ -75,6 +75,9 @@ func (c Connection) openRouter() (*model.OpenRouter, error) {
 		return nil, ErrNoKey
 	}
 	base := c.baseURL()
+	if err := model.CheckBaseURL(base); err != nil {
+		return nil, &UsageError{err}
+	}
 	opts := []model.Option{model.WithAPIKey(c.APIKey), model.WithBaseURL(base), model.WithMaxRetries(c.Retries.Max)}
 	if c.AttemptTimeout > 0 {
 		opts = append(opts, model.WithAttemptTimeout(c.AttemptTimeout))
