@@ -257,18 +257,53 @@ func (c *OpenRouter) Complete(ctx context.Context, req Request) (*Response, erro
 		_, err := c.chat.New(ctx, params, opts...)
 		return err
 	}
-	out, ex, attempts, err := retry(ctx, &c.cfg, call, interpretChat)
+	var paid paidAttempts
+	out, ex, attempts, err := retry(ctx, &c.cfg, call, paid.interpret)
 	resp := &Response{Attempts: attempts}
 	if out != nil {
 		*resp = *out
 		resp.Attempts = attempts
 	}
+	resp.Usage.Cost = paid.total(&resp.Usage)
 	resp.RawBody = rawBody(ex.body)
 	resp.LatencyMS = ex.durationMS
 	if err != nil {
 		return resp, fmt.Errorf("model %s: %w", req.Model, err)
 	}
 	return resp, nil
+}
+
+// paidAttempts sums the cost every attempt's body reported, so that a
+// call retried after a paid 200 (no choices, an error inside the body)
+// counts every charge, not only the last (issue 32: three such attempts at
+// $0.50 each were counted as $0.50).
+type paidAttempts struct {
+	usd   float64
+	known bool
+}
+
+// interpret is interpretChat, noting the attempt's cost.
+func (p *paidAttempts) interpret(ex exchange) (*Response, *APIError) {
+	r, err := interpretChat(ex)
+	if r != nil && r.Usage.Cost != nil {
+		p.usd += *r.Usage.Cost
+		p.known = true
+	}
+	return r, err
+}
+
+// total is the summed cost, nil when no attempt reported one or the sum
+// is beyond ValidCost (then named in u's Unread).
+func (p *paidAttempts) total(u *Usage) *float64 {
+	switch {
+	case !p.known:
+		return nil
+	case !ValidCost(p.usd):
+		u.Unread = append(u.Unread, fmt.Sprintf("cost: the attempts sum to %g, over the %d-dollar bound of a call", p.usd, MaxCallCost))
+		return nil
+	}
+	usd := p.usd
+	return &usd
 }
 
 // chatParams maps req to the SDK's request type. OpenRouter's own fields

@@ -75,7 +75,8 @@ func (c *wireChoice) reasoning() string {
 
 // usage reads a usage object leniently: each count that is a whole number
 // is taken; anything else is named in Unread with the value as sent and
-// left 0. Cost stays nil unless usage.cost is a finite number.
+// left 0, as is a count over MaxTokenCount. Cost stays nil unless
+// usage.cost is a number that ValidCost accepts.
 func usage(raw json.RawMessage) Usage {
 	var out Usage
 	if len(raw) == 0 || string(raw) == "null" {
@@ -97,7 +98,7 @@ func usage(raw json.RawMessage) Usage {
 			return
 		}
 		n, err := strconv.ParseInt(string(v), 10, 64)
-		if err != nil || n < 0 {
+		if err != nil || n < 0 || n > MaxTokenCount {
 			out.Unread = append(out.Unread, name+": "+snippet(v))
 			return
 		}
@@ -119,7 +120,7 @@ func usage(raw json.RawMessage) Usage {
 	count("completion_tokens_details.reasoning_tokens", reasoning.ReasoningTokens, &out.ReasoningTokens)
 	if len(w.Cost) > 0 && string(w.Cost) != "null" {
 		cost, err := strconv.ParseFloat(string(w.Cost), 64)
-		if err != nil || math.IsNaN(cost) || math.IsInf(cost, 0) {
+		if err != nil || !ValidCost(cost) {
 			out.Unread = append(out.Unread, "cost: "+snippet(w.Cost))
 		} else {
 			out.Cost = &cost

@@ -10,6 +10,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -325,6 +326,7 @@ func warnings(r *Report, in Input) []string {
 	for _, model := range r.Models {
 		out = append(out, modelWarnings(model, r.Results[model])...)
 	}
+	out = append(out, scoring.ServedWarnings(in.Scores)...)
 	return out
 }
 
