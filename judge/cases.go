@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bytes"
 	"embed"
 	"encoding/json"
@@ -97,8 +98,11 @@ func LoadCases(fsys fs.FS) ([]Case, error) {
 	return out, nil
 }
 
+// MaxCaseFile bounds a file of hand-labelled cases.
+const MaxCaseFile = 16 << 20
+
 func loadCaseFile(fsys fs.FS, name string) ([]Case, error) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := regularfile.ReadFS(fsys, name, MaxCaseFile)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,7 +18,7 @@ func APIKeyFromEnv() (string, error) {
 	if k := os.Getenv(EnvAPIKey); k != "" {
 		return k, nil
 	}
-	b, err := os.ReadFile(".env")
+	b, err := regularfile.Read(".env", MaxEnvFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -26,6 +27,9 @@ func APIKeyFromEnv() (string, error) {
 	}
 	return dotenv(string(b))[EnvAPIKey], nil
 }
+
+// MaxEnvFile bounds the .env file read for the key.
+const MaxEnvFile = 1 << 20
 
 // dotenv parses the lines NAME=value of a .env file: "export " before the
 // name, blank lines and # comments are allowed, and a value in matching

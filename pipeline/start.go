@@ -1,11 +1,12 @@
 package pipeline
 
 import (
+	"bendscript.com/round-trip-harness/internal/regularfile"
+	"bendscript.com/round-trip-harness/report"
 	"cmp"
 	"context"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -188,7 +189,7 @@ func (r *Request) start(ctx context.Context, cfg *config.Config, m *transcript.M
 
 // CopyJSON writes the JSON report the run or rescore wrote to w.
 func (res *Result) CopyJSON(w io.Writer) error {
-	b, err := os.ReadFile(res.Reports[0])
+	b, err := regularfile.Read(res.Reports[0], report.MaxFileSize)
 	if err != nil {
 		return err
 	}

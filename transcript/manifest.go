@@ -1,9 +1,9 @@
 package transcript
 
 import (
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -138,6 +138,10 @@ func WriteManifest(runDir string, m *Manifest) error {
 	return WriteFileAtomic(filepath.Join(runDir, ManifestName), append(b, '\n'))
 }
 
+// MaxManifestSize bounds run.json: its largest parts are the task ids and
+// the configuration, a few megabytes at the 2,000,000-job bound.
+const MaxManifestSize = 64 << 20
+
 // runIDRe is what a run id may be: one path element of safe characters,
 // so that it cannot climb out of the runs or reports directory.
 var runIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
@@ -150,7 +154,7 @@ func ValidRunID(id string) bool { return runIDRe.MatchString(id) && !strings.Con
 // ReadManifest loads runDir/run.json and checks its run id (ValidRunID).
 func ReadManifest(runDir string) (*Manifest, error) {
 	path := filepath.Join(runDir, ManifestName)
-	b, err := os.ReadFile(path)
+	b, err := regularfile.Read(path, MaxManifestSize)
 	if err != nil {
 		return nil, err
 	}
