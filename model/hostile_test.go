@@ -2,7 +2,9 @@ package model_test
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,5 +71,73 @@ func TestRetriedPaidAttemptsAllCounted(t *testing.T) {
 	resp, err = c.Complete(context.Background(), request())
 	if err == nil || resp.Usage.Cost == nil || *resp.Usage.Cost != 1.0 {
 		t.Errorf("failed call: err %v, cost %v; want an error and a cost of 1.0", err, resp.Usage.Cost)
+	}
+}
+
+// TestKeyEscapedInAnswerNeverShown: a server echoed the key inside the
+// answer's own JSON, escaped (sk\u002dor…), so the body spelled it
+// \\u002d: the redaction decoded the body one level, scoring decoded the
+// answer again, and the viewer's diff and `harness show` printed the key.
+// Every level is redacted; a body that still spells the key where no
+// literal holds it is not kept at all.
+func TestKeyEscapedInAnswerNeverShown(t *testing.T) {
+	for _, c := range []struct{ format, reason string }{
+		{`{"title": "%s"}`, "the key in a string of the answer's JSON"},
+		{`{"a": "{\"b\": \"%s\"}"}`, "the key in a string inside a string of the answer"},
+		{`he said "x" and %s"`, "the key outside any well-formed literal"},
+	} {
+		format := c.format
+		srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply { return modeltest.NestedKeyEcho(req, format) })
+		c2, _ := newClient(srv, model.WithMaxRetries(0))
+		resp, _ := c2.Complete(context.Background(), request())
+		for _, s := range []string{resp.Content, string(resp.RawBody)} {
+			if decodedSpellsKey(s) {
+				t.Errorf("%s: %q spells the key once decoded", c.reason, s)
+			}
+		}
+	}
+}
+
+// decodedSpellsKey decodes s as JSON, and each string in it again, four
+// levels deep, and reports whether any level holds testKey.
+func decodedSpellsKey(s string) bool {
+	for range 5 {
+		if strings.Contains(s, testKey) {
+			return true
+		}
+		var v any
+		if json.Unmarshal([]byte(s), &v) != nil {
+			// Not JSON: decode the escapes of each quoted part.
+			q, err := strconv.Unquote(`"` + strings.ReplaceAll(s, `"`, `\"`) + `"`)
+			if err != nil || q == s {
+				return false
+			}
+			s = q
+			continue
+		}
+		b, _ := json.Marshal(v)
+		var all []string
+		collectStrings(v, &all)
+		s = string(b) + "\n" + strings.Join(all, "\n")
+		if !strings.Contains(s, `\`) && !strings.Contains(s, testKey) {
+			return false
+		}
+	}
+	return strings.Contains(s, testKey)
+}
+
+// collectStrings appends every string of v.
+func collectStrings(v any, out *[]string) {
+	switch x := v.(type) {
+	case string:
+		*out = append(*out, x)
+	case []any:
+		for _, e := range x {
+			collectStrings(e, out)
+		}
+	case map[string]any:
+		for _, e := range x {
+			collectStrings(e, out)
+		}
 	}
 }
