@@ -141,3 +141,28 @@ func collectStrings(v any, out *[]string) {
 		}
 	}
 }
+
+// TestServerStringsCapped: ten 10 MB provider names made 190 MB of every
+// report format and of the terminal output (1.56 GB RSS), and 5 MB error
+// messages went whole into progress lines and the HTML.
+func TestServerStringsCapped(t *testing.T) {
+	huge := strings.Repeat("p", 10<<20)
+	srv := modeltest.NewScripted(t, modeltest.Reply{Content: "ok", Provider: huge, Model: huge, ID: huge})
+	c, _ := newClient(srv)
+	resp, err := c.Complete(context.Background(), request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]string{"provider": resp.Provider, "model": resp.ModelServed, "id": resp.ID} {
+		if len(s) > model.MaxName+64 {
+			t.Errorf("%s is %d bytes, want at most about %d", name, len(s), model.MaxName)
+		}
+	}
+	srv = modeltest.NewScripted(t, modeltest.Reply{Status: 400, Error: &modeltest.ErrorObject{Code: 400, Message: huge,
+		Metadata: map[string]any{"provider_name": huge, "raw": huge}}})
+	c, _ = newClient(srv)
+	_, err = c.Complete(context.Background(), request())
+	if err == nil || len(err.Error()) > 3*model.MaxMessage {
+		t.Errorf("error of %d bytes, want at most about %d", len(err.Error()), model.MaxMessage)
+	}
+}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bytes"
 	"encoding/json"
 	"math"
@@ -140,17 +141,27 @@ type wireError struct {
 // apiError describes e as reported with the given HTTP status, with
 // metadata.provider_name and metadata.raw when metadata is an object.
 func (e *wireError) apiError(status int, retryable bool) *APIError {
-	out := &APIError{Status: status, Code: e.code(), Message: e.Message, Retryable: retryable}
+	out := &APIError{Status: status, Code: safetext.Cap(e.code(), MaxName), Message: safetext.Cap(e.Message, MaxMessage), Retryable: retryable}
 	var md struct {
 		ProviderName json.RawMessage `json:"provider_name"`
 		Raw          json.RawMessage `json:"raw"`
 	}
 	if json.Unmarshal(e.Metadata, &md) == nil {
-		out.ProviderName = rawText(md.ProviderName)
-		out.Raw = rawText(md.Raw)
+		out.ProviderName = safetext.Cap(rawText(md.ProviderName), MaxName)
+		out.Raw = safetext.Cap(rawText(md.Raw), MaxMessage)
 	}
 	return out
 }
+
+// MaxName bounds a name a server chooses (provider, model served, response
+// id, error code) and MaxMessage an error message or an upstream's raw
+// error, in bytes: each is archived, reported in every format and printed,
+// and ten 10 MB provider names made 190 MB of each report (issue 32). The
+// answer itself is bounded by MaxResponseSize alone.
+const (
+	MaxName    = 256
+	MaxMessage = 4 << 10
+)
 
 // rawText returns a JSON value as text: a string as its value, null as "",
 // anything else as its compacted JSON.
@@ -205,7 +216,8 @@ func interpretChat(ex exchange) (*Response, *APIError) {
 		return nil, &APIError{Status: ex.status, Code: CodeBadResponse,
 			Message: "response body is not a chat completion: " + err.Error(), Retryable: true}
 	}
-	r := &Response{ID: rawText(w.ID), ModelServed: rawText(w.Model), Provider: rawText(w.Provider), Usage: usage(w.Usage)}
+	r := &Response{ID: safetext.Cap(rawText(w.ID), MaxName), ModelServed: safetext.Cap(rawText(w.Model), MaxName),
+		Provider: safetext.Cap(rawText(w.Provider), MaxName), Usage: usage(w.Usage)}
 	if len(w.Choices) > 0 {
 		ch := &w.Choices[0]
 		r.Content = deref(ch.Message.Content)

@@ -322,6 +322,10 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 		for _, r := range t.rows {
 			r = slices.Clone(r)
 			r[0] = code(r[0])
+			// The class column joins a report's format name, rung and class:
+			// text from a file, escaped like every other (a hostile report
+			// forged a heading and a <script> here).
+			r[1] = mdText(r[1])
 			fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"context"
 	"errors"
 	"flag"
@@ -101,6 +102,10 @@ func commands() []command {
 
 // run is the whole program; main only maps its error to an exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	// Everything printed passes through safetext: a model's answer, a
+	// server's provider or error message, a judge's reason and a
+	// manifest's names reached the terminal raw (issue 32).
+	stdout, stderr = safetext.NewWriter(stdout), safetext.NewWriter(stderr)
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
 		if len(args) == 0 {

@@ -93,3 +93,55 @@ func TestRunsSkipsNoFIFOAndNoLargeTranscript(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the FIFO named and a cost of $1.0000", code, out, errs)
 	}
 }
+
+// hostileText holds what a terminal or a CI log obeys: an OSC 52
+// clipboard write, a clear screen, a window title, and a line that starts
+// a GitHub Actions command.
+const hostileText = "x\x1b]52;c;SGk=\a\x1b[2J\x1b]0;pwned\a\n::error title=forged::forged\u009b2J"
+
+// checkTerminalSafe fails when out holds a control character other than a
+// line break or a tab, or a line that starts with "::".
+func checkTerminalSafe(t *testing.T, what, out string) {
+	t.Helper()
+	if i := strings.IndexFunc(out, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f }); i >= 0 {
+		t.Errorf("%s: a control character reached the terminal: %q", what, out[max(0, i-40):min(len(out), i+40)])
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+			t.Errorf("%s: a line starts a CI command: %q", what, line)
+		}
+	}
+}
+
+// TestHostileTextNeverReachesTheTerminal: control characters from an
+// answer, a provider name and an error message reached the terminal raw
+// in show, --progress lines and --summary, and an error message holding
+// "\n::error title=…::" printed a line that starts a GitHub Actions
+// command.
+func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
+	t.Parallel()
+	srv := modeltest.NewServer(t, func(call int, _ modeltest.ChatRequest) modeltest.Reply {
+		if call == 1 {
+			return modeltest.Reply{Content: hostileText, Provider: hostileText}
+		}
+		return modeltest.Reply{Status: 400, Error: &modeltest.ErrorObject{Code: 400, Message: hostileText}}
+	})
+	dir := t.TempDir()
+	runs := filepath.Join(dir, "runs")
+	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", dir, "--base-url", srv.URL,
+		"--no-preflight", "--models", "vendor/a", "--judges", "offline/judge", "--progress", "lines", "--per-model", "1",
+		"--tasks", "01-b,01-c", "--run-id", "r", "--summary")
+	if code != 1 && code != 2 || !strings.Contains(errs, `HTTP 400: x\u001b]52`) {
+		t.Errorf("run: exit %d, stderr %q; want the error message escaped in its progress line", code, errs)
+	}
+	checkTerminalSafe(t, "run", out+errs)
+	if n := strings.Count(errs, "\n"); n != 2 {
+		t.Errorf("run: %d lines of progress for 2 jobs: an error message forged lines of its own:\n%s", n, errs)
+	}
+	for _, id := range []string{"01-b", "01-c"} {
+		out, errs, _ := runCLI(t, "show", filepath.Join(runs, "r"), id)
+		checkTerminalSafe(t, "show "+id, out+errs)
+	}
+	out, errs, _ = runCLI(t, "runs", runs)
+	checkTerminalSafe(t, "runs", out+errs)
+}

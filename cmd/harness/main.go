@@ -56,6 +56,7 @@
 package main
 
 import (
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"context"
 	"errors"
 	"fmt"
@@ -73,7 +74,7 @@ func main() {
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
-		printError(os.Stderr, err)
+		printError(safetext.NewWriter(os.Stderr), err)
 		os.Exit(exitCode(err))
 	}
 }
