@@ -1,14 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -144,4 +151,84 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 	}
 	out, errs, _ = runCLI(t, "runs", runs)
 	checkTerminalSafe(t, "runs", out+errs)
+}
+
+// TestSecondSignalEndsTheHarness: after a first SIGINT the harness kept
+// catching signals, so a second Ctrl-C did nothing. The test runs itself
+// as a child that signals itself twice; the second signal must end it.
+func TestSecondSignalEndsTheHarness(t *testing.T) {
+	if os.Getenv("HARNESS_SIGNAL_CHILD") == "1" {
+		ctx, _ := signalContext()
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+		<-ctx.Done()
+		time.Sleep(200 * time.Millisecond) // a person's second Ctrl-C comes later still
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+		time.Sleep(10 * time.Second)
+		os.Exit(0)
+	}
+	t.Parallel()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSecondSignalEndsTheHarness$")
+	cmd.Env = append(os.Environ(), "HARNESS_SIGNAL_CHILD=1")
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGINT {
+		t.Errorf("child ended with %v; want it killed by the second SIGINT", err)
+	}
+}
+
+// TestScorePhaseStopsAtASignal: SIGTERM, then SIGINT 20 s later, did
+// nothing while the run scored: it wrote its reports 40 s later and
+// exited 1, not the interrupted 2. A rescore whose context has ended
+// writes no report and says it was interrupted.
+func TestScorePhaseStopsAtASignal(t *testing.T) {
+	t.Parallel()
+	runDir := filepath.Join(sharedOfflineRun(t), "runs", "r")
+	out := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"rescore", "--out", out, runDir}, &stdout, &stderr)
+	if exitCode(err) != 2 || !strings.Contains(stderr.String()+err.Error(), "interrupted") {
+		t.Errorf("rescore after a signal: exit %d, %v, stderr %q; want exit 2, interrupted", exitCode(err), err, stderr.String())
+	}
+	if written, _ := filepath.Glob(filepath.Join(out, "r.*")); len(written) > 0 {
+		t.Errorf("reports written after the signal: %v", written)
+	}
+}
+
+// TestUnwritableReportsSayHowToRescore: a paid run whose reports could
+// not be written (the folder a file, read-only, full) ended with one
+// "writing report" line; nothing said every answer was archived, nor
+// which rescore command writes the reports.
+func TestUnwritableReportsSayHowToRescore(t *testing.T) {
+	t.Parallel()
+	run := filepath.Join(sharedOfflineRun(t), "runs", "r")
+	file := writeFile(t, t.TempDir(), "afile", "x")
+	_, errs, code := runCLI(t, "rescore", "--out", file, run)
+	want := "every transcript is archived in " + run + "; when the problem is fixed, write the reports with\n  harness rescore --out " + file + " " + run + "\n"
+	if code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+	}
+}
+
+// TestConcurrentRescoresKeepEachOthersFiles: concurrent rescores of one
+// run into one reports folder removed each other's temporary files (6 of
+// 12 failed: rename reports/.tmp-a.html-…: no such file or directory).
+func TestConcurrentRescoresKeepEachOthersFiles(t *testing.T) {
+	t.Parallel()
+	run := filepath.Join(sharedOfflineRun(t), "runs", "r")
+	out := t.TempDir()
+	errs := make([]error, 8)
+	var wg sync.WaitGroup
+	for i := range errs {
+		wg.Go(func() {
+			_, errs[i] = pipeline.Rescore(pipeline.RescoreRequest{RunDir: run, ReportDir: out, Stdout: io.Discard})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, pipeline.ErrVerdictFail) {
+			t.Errorf("rescore %d: %v", i, err)
+		}
+	}
 }
