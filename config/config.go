@@ -112,6 +112,32 @@ type Retries struct {
 	BackoffMax  Duration `yaml:"backoff_max" json:"backoff_max"`
 }
 
+// Bounds of the retry settings: a job retried 2e9 times with a backoff
+// of 1 ns sent 229 requests in 10 s (issue 32).
+const (
+	MaxRetries     = 20
+	MinBackoffBase = 100 * time.Millisecond
+	MaxBackoff     = 10 * time.Minute
+)
+
+// check returns what is wrong with r: max from 0 to MaxRetries, a backoff
+// base from MinBackoffBase to MaxBackoff and a backoff max from the base
+// to MaxBackoff.
+func (r Retries) check() []error {
+	var errs []error
+	if r.Max < 0 || r.Max > MaxRetries {
+		errs = append(errs, fmt.Errorf("retries: max must be from 0 to %d, not %d", MaxRetries, r.Max))
+	}
+	b, m := r.BackoffBase.Duration, r.BackoffMax.Duration
+	if b < MinBackoffBase || b > MaxBackoff {
+		errs = append(errs, fmt.Errorf("retries: backoff_base must be from %v to %v, not %v", MinBackoffBase, MaxBackoff, b))
+	}
+	if m < b || m > MaxBackoff {
+		errs = append(errs, fmt.Errorf("retries: backoff_max must be from backoff_base to %v, not %v", MaxBackoff, m))
+	}
+	return errs
+}
+
 // Thresholds are the §8.5 acceptance thresholds.
 type Thresholds struct {
 	ClassAFaithfulnessMin float64 `yaml:"class_a_faithfulness_min" json:"class_a_faithfulness_min"`
@@ -307,12 +333,7 @@ func (c *Config) Validate() error {
 	if c.MaxCost < 0 || math.IsNaN(c.MaxCost) || math.IsInf(c.MaxCost, 0) {
 		errs = append(errs, fmt.Errorf("max_cost: a number of US dollars, 0 for no cap, not %v", c.MaxCost))
 	}
-	if c.Retries.Max < 0 {
-		errs = append(errs, errors.New("retries: max must not be negative"))
-	}
-	if c.Retries.BackoffBase.Duration < 0 || c.Retries.BackoffMax.Duration < 0 {
-		errs = append(errs, errors.New("retries: backoff_base and backoff_max must not be negative"))
-	}
+	errs = append(errs, c.Retries.check()...)
 	if t := c.Request.Temperature; !finite(t) || t < 0 || t > MaxTemperature {
 		errs = append(errs, fmt.Errorf("request: temperature must be a number from 0 to %d, not %v", MaxTemperature, t))
 	}
