@@ -28,6 +28,19 @@ func APIKeyFromEnv() (string, error) {
 	return dotenv(string(b))[EnvAPIKey], nil
 }
 
+// CheckAPIKey reports why key cannot be sent: a key holding a space, a
+// control character or a byte outside printable ASCII cannot be a header
+// value, and was retried as a transport error instead of refused (issue
+// 32). The error never repeats the key.
+func CheckAPIKey(key string) error {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c <= ' ' || c >= 0x7f {
+			return fmt.Errorf("%s holds a space, a control character or a non-ASCII byte at byte %d: a key is printable ASCII (check the variable or the .env line for a stray character)", EnvAPIKey, i)
+		}
+	}
+	return nil
+}
+
 // MaxEnvFile bounds the .env file read for the key.
 const MaxEnvFile = 1 << 20
 

@@ -74,6 +74,9 @@ func (c Connection) openRouter() (*model.OpenRouter, error) {
 	if c.APIKey == "" {
 		return nil, ErrNoKey
 	}
+	if err := model.CheckAPIKey(c.APIKey); err != nil {
+		return nil, &UsageError{err}
+	}
 	base := c.baseURL()
 	if err := model.CheckBaseURL(base); err != nil {
 		return nil, &UsageError{err}

@@ -1,6 +1,8 @@
 package scoring
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/testcorpus"
@@ -47,6 +49,34 @@ func TestServedModelMismatchRecorded(t *testing.T) {
 		s := One(tk, c.asked, 0, answered(c.asked, c.served, transcript.Usage{}), nil, metric.DefaultWeights())
 		if s.ModelServed != c.want {
 			t.Errorf("%s (%s): ModelServed %q, want %q", c.served, c.reason, s.ModelServed, c.want)
+		}
+	}
+}
+
+// TestRefusalIsNotAnEmptyAnswer: a model's refusal (message.refusal, or
+// the provider's content filter) showed as "the answer is empty".
+func TestRefusalIsNotAnEmptyAnswer(t *testing.T) {
+	set := testcorpus.Set(t)
+	for _, c := range []struct {
+		raw, finish, want, reason string
+	}{
+		{`{"choices":[{"message":{"content":null,"refusal":"I can't help with that."}}]}`, "stop", "the model refused: I can't help with that.", "message.refusal"},
+		{`{"choices":[{"message":{"content":""}}]}`, "content_filter", "content filter withheld the answer", "the provider's filter"},
+	} {
+		for _, id := range []string{"05-a", "05-b"} {
+			tr := answered("v/m", "", transcript.Usage{})
+			tr.TaskID = id
+			tr.Response.Content, tr.Response.FinishReason, tr.Response.RawBody = "", c.finish, json.RawMessage(c.raw)
+			s := One(set.Task(id), "v/m", 0, tr, nil, metric.DefaultWeights())
+			got := ""
+			if s.Answer != nil {
+				got = s.Answer.Reason
+			} else if s.Metric != nil {
+				got = s.Metric.Reason
+			}
+			if !strings.Contains(got, c.want) {
+				t.Errorf("%s, %s: reason %q, want it to say %q", c.reason, id, got, c.want)
+			}
 		}
 	}
 }

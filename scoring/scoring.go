@@ -21,6 +21,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
@@ -386,17 +387,18 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	s.Status = StatusScored
 	content := tr.Response.Content
 	s.AnswerBytes = len(content)
-	tooLarge := ""
+	// unscored is why the answer cannot be scored, when it says.
+	unscored := refusal(tr.Response)
 	if len(content) > MaxAnswerSize {
 		// Archived in full, but no document can be this large (§3): it is
 		// scored as the empty answer is, invalid, with the reason.
-		tooLarge = fmt.Sprintf("the answer is %d bytes, over the %d-byte limit of a document (§3): too large to score", len(content), MaxAnswerSize)
+		unscored = fmt.Sprintf("the answer is %d bytes, over the %d-byte limit of a document (§3): too large to score", len(content), MaxAnswerSize)
 		content = ""
 	}
 	if t.Class == task.ClassA {
 		a := metric.ScoreAnswer(t.Source.Doc, content)
-		if tooLarge != "" {
-			a.Reason = tooLarge
+		if unscored != "" {
+			a.Reason = unscored
 		}
 		s.Answer = &a
 		v := judge.VerdictFrom(t, tr, judges)
@@ -408,22 +410,48 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		}
 		return s
 	}
-	s.Metric, s.ApplyFailure = metricOf(t, tr, content, tooLarge, w)
+	s.Metric, s.ApplyFailure = metricOf(t, tr, content, unscored, w)
 	return s
 }
 
+// refusal says why an empty answer is empty when the response says so:
+// the model's refusal (message.refusal, read from the archived body) or
+// the provider's content filter; "" otherwise. A refusal showed as "the
+// answer is empty" (issue 32).
+func refusal(r *transcript.Response) string {
+	if strings.TrimSpace(r.Content) != "" {
+		return ""
+	}
+	var w struct {
+		Choices []struct {
+			Message struct {
+				Refusal *string `json:"refusal"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(r.RawBody, &w) == nil && len(w.Choices) > 0 {
+		if why := w.Choices[0].Message.Refusal; why != nil && strings.TrimSpace(*why) != "" {
+			return "the model refused: " + safetext.Cap(*why, 300)
+		}
+	}
+	if r.FinishReason == "content_filter" {
+		return "the provider's content filter withheld the answer (finish_reason content_filter)"
+	}
+	return ""
+}
+
 // metricOf scores a class B or C answer's content (Metric), given the
-// document the model was given (Given); tooLarge, when set, is why the
+// document the model was given (Given); unscored, when set, is why the
 // content was dropped.
-func metricOf(t *task.Task, tr *transcript.Transcript, content, tooLarge string, w metric.Weights) (*metric.Result, *formats.Failure) {
+func metricOf(t *task.Task, tr *transcript.Transcript, content, unscored string, w metric.Weights) (*metric.Result, *formats.Failure) {
 	given, err := Given(t, tr)
 	res, fail := Metric(t, given, content, w)
 	switch {
 	case err != nil:
 		res, fail = document(t, "", w), nil
 		res.Reason = "the document the step was given cannot be read back from its transcript: " + err.Error()
-	case tooLarge != "":
-		res.Reason, fail = tooLarge, nil
+	case unscored != "":
+		res.Reason, fail = unscored, nil
 	}
 	return &res, fail
 }

@@ -232,3 +232,21 @@ func TestConcurrentRescoresKeepEachOthersFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyWithControlCharacterRefused: a key holding a control character
+// (a stray \r from a .env written on Windows) was retried as a transport
+// error instead of refused before any request.
+func TestKeyWithControlCharacterRefused(t *testing.T) {
+	// Not parallel: it sets the key.
+	t.Setenv("OPENROUTER_API_KEY", "sk-or-v1-abcdef\r")
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, `{"answer": "x", "evidence": []}`))
+	dir := t.TempDir()
+	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--base-url", srv.URL,
+		"--no-preflight", "--models", "vendor/a", "--judges", "offline/judge", "--progress", "none", "--run-id", "r")
+	if code != 2 || !strings.Contains(errs, "OPENROUTER_API_KEY holds a space, a control character") || strings.Contains(out+errs, "abcdef") {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming the variable, never the key", code, errs)
+	}
+	if n := srv.Count(); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}
