@@ -1,6 +1,8 @@
 package report
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +70,18 @@ func TestCSVModelNameIsNoFormula(t *testing.T) {
 		if strings.HasPrefix(line, "=") || strings.HasPrefix(line, `"=`) {
 			t.Errorf("a formula cell: %q", line)
 		}
+	}
+}
+
+// TestReportSymlinkToDeviceRefused: a report that was a symlink to
+// /dev/zero made compare and trend run out of memory in a second or two.
+func TestReportSymlinkToDeviceRefused(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "r.json")
+	if err := os.Symlink("/dev/zero", p); err != nil {
+		t.Skip(err)
+	}
+	if _, err := ReadFiles([]string{p}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("ReadFiles = %v; want not a regular file", err)
 	}
 }
