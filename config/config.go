@@ -5,7 +5,6 @@
 package config
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -21,9 +20,9 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/metric"
+	"go.yaml.in/yaml/v3"
 )
 
 // Config is the effective configuration of a run. It is recorded in the

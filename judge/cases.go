@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bytes"
 	"embed"
 	"encoding/json"
@@ -11,6 +10,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // The labels of a calibration case. Only LabelFaithful expects a faithful

@@ -1,12 +1,13 @@
 package model
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"strings"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // APIKeyFromEnv is the OpenRouter key: $OPENROUTER_API_KEY, else an

@@ -146,7 +146,7 @@ func collectStrings(v any, out *[]string) {
 // report format and of the terminal output (1.56 GB RSS), and 5 MB error
 // messages went whole into progress lines and the HTML.
 func TestServerStringsCapped(t *testing.T) {
-	huge := strings.Repeat("p", 10<<20)
+	huge := strings.Repeat("p", 100<<10) // far over both caps; the probe sent 10 MB
 	srv := modeltest.NewScripted(t, modeltest.Reply{Content: "ok", Provider: huge, Model: huge, ID: huge})
 	c, _ := newClient(srv)
 	resp, err := c.Complete(context.Background(), request())

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bendscript.com/round-trip-harness/internal/safetext"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"github.com/openai/openai-go/v3/option"
 )
 

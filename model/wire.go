@@ -1,12 +1,13 @@
 package model
 
 import (
-	"bendscript.com/round-trip-harness/internal/safetext"
 	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
+
+	"bendscript.com/round-trip-harness/internal/safetext"
 )
 
 // The response is decoded here rather than through the SDK's types because

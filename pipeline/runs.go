@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"

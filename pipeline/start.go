@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
-	"bendscript.com/round-trip-harness/report"
 	"cmp"
 	"context"
 	"io"
@@ -12,8 +10,10 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"

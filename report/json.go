@@ -1,11 +1,12 @@
 package report
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // WriteJSON writes r as indented JSON (two spaces) with a final newline.

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bendscript.com/round-trip-harness/internal/safetext"
 	"fmt"
 	"io"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/transcript"
 )
 

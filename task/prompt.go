@@ -1,7 +1,6 @@
 package task
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,6 +8,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // Message is one chat message of a prompt.

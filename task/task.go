@@ -4,7 +4,6 @@
 package task
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // The task classes of §8.3.

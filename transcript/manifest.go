@@ -1,13 +1,14 @@
 package transcript
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // ManifestName is the manifest's file name in a run directory.

@@ -13,7 +13,6 @@
 package transcript
 
 import (
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -27,6 +26,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
 )
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bendscript.com/round-trip-harness/internal/safetext"
 	"context"
 	"errors"
 	"flag"
@@ -12,6 +11,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/flagargs"
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/internal/suggest"
 	"bendscript.com/round-trip-harness/pipeline"
 )

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,8 +15,6 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/model/modeltest"
-	"bendscript.com/round-trip-harness/pipeline"
-	"bendscript.com/round-trip-harness/transcript"
 )
 
 // TestCredentialsInBaseURLRefused: a --base-url holding a password or a
@@ -55,49 +53,6 @@ func TestConfigSymlinkToDeviceRefused(t *testing.T) {
 	_, errs, code := runCLI(t, "run", "--config", cfg, "--dry-run", "--models", "offline/oracle", "--judges", "offline/judge", "--out", dir, "--reports", dir)
 	if code != 2 || !strings.Contains(errs, "not a regular file (a device)") {
 		t.Errorf("exit %d, stderr %q; want exit 2: not a regular file", code, errs)
-	}
-}
-
-// fakeRun writes a run directory holding only a manifest.
-func fakeRun(t *testing.T, runs, id string) string {
-	t.Helper()
-	dir := filepath.Join(runs, id)
-	if err := transcript.WriteManifest(dir, &transcript.Manifest{RunID: id, Models: []string{"vendor/a"}, StartedAt: time.Unix(0, 0).UTC()}); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// TestRunsSkipsNoFIFOAndNoLargeTranscript: a FIFO run.json hung `harness
-// runs` past SIGTERM; and runs summed the cost of transcripts of at most
-// 16 MiB (the document limit), so two paid transcripts of 17 MiB at $0.50
-// showed as $0.0000 without "+?".
-func TestRunsSkipsNoFIFOAndNoLargeTranscript(t *testing.T) {
-	t.Parallel()
-	runs := t.TempDir()
-	if err := os.Mkdir(filepath.Join(runs, "fifo"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(filepath.Join(runs, "fifo", "run.json"), 0o644); err != nil {
-		t.Skip(err)
-	}
-	dir := fakeRun(t, runs, "big")
-	os.Mkdir(filepath.Join(dir, "vendor_a"), 0o755)
-	pad := strings.Repeat("x", 17<<20)
-	for _, name := range []string{"01-b.r0.json", "01-c.r0.json"} {
-		writeFile(t, filepath.Join(dir, "vendor_a"), name, `{"response": {"usage": {"cost": 0.5}}, "pad": "`+pad+`"}`)
-	}
-	done := make(chan struct{})
-	var out, errs string
-	var code int
-	go func() { out, errs, code = runCLI(t, "runs", runs); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("harness runs blocked on a FIFO run.json")
-	}
-	if code != 0 || !strings.Contains(errs, "named pipe") || !strings.Contains(out, "$1.0000") {
-		t.Errorf("exit %d, stdout %q, stderr %q; want the FIFO named and a cost of $1.0000", code, out, errs)
 	}
 }
 
@@ -182,17 +137,17 @@ func TestSecondSignalEndsTheHarness(t *testing.T) {
 // writes no report and says it was interrupted.
 func TestScorePhaseStopsAtASignal(t *testing.T) {
 	t.Parallel()
-	runDir := filepath.Join(sharedOfflineRun(t), "runs", "r")
+	runDir := offlineRun(t, t.TempDir(), "s", "--docs", "03")
 	out := filepath.Join(t.TempDir(), "out")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, []string{"rescore", "--out", out, runDir}, &stdout, &stderr)
+	if written, _ := filepath.Glob(filepath.Join(out, "s.*")); len(written) > 0 {
+		t.Errorf("reports written after the signal: %v", written)
+	}
 	if exitCode(err) != 2 || !strings.Contains(stderr.String()+err.Error(), "interrupted") {
 		t.Errorf("rescore after a signal: exit %d, %v, stderr %q; want exit 2, interrupted", exitCode(err), err, stderr.String())
-	}
-	if written, _ := filepath.Glob(filepath.Join(out, "r.*")); len(written) > 0 {
-		t.Errorf("reports written after the signal: %v", written)
 	}
 }
 
@@ -202,9 +157,9 @@ func TestScorePhaseStopsAtASignal(t *testing.T) {
 // which rescore command writes the reports.
 func TestUnwritableReportsSayHowToRescore(t *testing.T) {
 	t.Parallel()
-	run := filepath.Join(sharedOfflineRun(t), "runs", "r")
+	run := offlineRun(t, t.TempDir(), "u", "--docs", "03")
 	file := writeFile(t, t.TempDir(), "afile", "x")
-	_, errs, code := runCLI(t, "rescore", "--out", file, run)
+	_, errs, code := runBuilt(t, "rescore", "--out", file, run)
 	want := "every transcript is archived in " + run + "; when the problem is fixed, write the reports with\n  harness rescore --out " + file + " " + run + "\n"
 	if code != 2 || !strings.Contains(errs, want) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errs, want)
@@ -214,21 +169,32 @@ func TestUnwritableReportsSayHowToRescore(t *testing.T) {
 // TestConcurrentRescoresKeepEachOthersFiles: concurrent rescores of one
 // run into one reports folder removed each other's temporary files (6 of
 // 12 failed: rename reports/.tmp-a.html-…: no such file or directory).
+// Eight harness processes rescore one small run into one folder at once.
 func TestConcurrentRescoresKeepEachOthersFiles(t *testing.T) {
 	t.Parallel()
-	run := filepath.Join(sharedOfflineRun(t), "runs", "r")
+	dir := t.TempDir()
+	run := offlineRun(t, dir, "c", "--docs", "03")
 	out := t.TempDir()
-	errs := make([]error, 8)
+	bin := builtHarness(t)
+	errs := make([]string, 8)
 	var wg sync.WaitGroup
 	for i := range errs {
 		wg.Go(func() {
-			_, errs[i] = pipeline.Rescore(pipeline.RescoreRequest{RunDir: run, ReportDir: out, Stdout: io.Discard})
+			var stderr bytes.Buffer
+			cmd := exec.Command(bin, "rescore", "--out", out, run)
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				var exit *exec.ExitError
+				if !errors.As(err, &exit) || exit.ExitCode() != 1 { // 1: the failing verdict of offline/identity
+					errs[i] = fmt.Sprintf("%v: %s", err, stderr.String())
+				}
+			}
 		})
 	}
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil && !errors.Is(err, pipeline.ErrVerdictFail) {
-			t.Errorf("rescore %d: %v", i, err)
+	for i, e := range errs {
+		if e != "" {
+			t.Errorf("rescore %d: %s", i, e)
 		}
 	}
 }

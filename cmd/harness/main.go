@@ -56,7 +56,6 @@
 package main
 
 import (
-	"bendscript.com/round-trip-harness/internal/safetext"
 	"context"
 	"errors"
 	"fmt"
@@ -65,6 +64,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/pipeline"
 )
 
