@@ -139,7 +139,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// rescore does, so memory does not grow with the run; what the runner
 	// wrote or verified is not hashed again.
 	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.ReportDir,
-		Stdout: o.Stdout, Summary: o.Summary, Known: known, Ctx: ctx, Again: ResumeCommand(o.Command, runDir, m.Inputs)})
+		Stdout: o.Stdout, Summary: o.Summary, Known: known,
+		Ctx: ctx, Again: ResumeCommand(o.Command, runDir, m.Inputs), Command: o.Command})
 }
 
 // preflightStep checks the online models against the provider's listing

@@ -47,10 +47,12 @@ type ScoreOptions struct {
 	// Ctx ends the score phase at a signal, which then returns an
 	// *InterruptedError whose command is Again; nil never ends it.
 	Ctx context.Context
-	// Again is the command that scores the run and writes its reports
-	// again (a resume, or RescoreCommand), printed when the phase is
-	// interrupted or the reports cannot be written.
+	// Again is the command that finishes the run after an interruption (a
+	// resume, or RescoreCommand).
 	Again string
+	// Command is how the user runs the harness, for the rescore command
+	// printed when the reports cannot be written (RescoreCommand).
+	Command string
 }
 
 // Score is the score phase, shared by run and rescore: read the archived
@@ -132,7 +134,8 @@ func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in re
 	if ctx.Err() != nil {
 		return nil, &InterruptedError{RunDir: o.RunDir, Resume: o.Again}
 	}
-	return nil, fmt.Errorf("writing the reports in %s: %w\nevery transcript is archived in %s; when the problem is fixed, write the reports with\n  %s", o.ReportDir, err, o.RunDir, o.Again)
+	return nil, fmt.Errorf("writing the reports in %s: %w\nevery transcript is archived in %s; when the problem is fixed, write the reports with\n  %s",
+		o.ReportDir, err, o.RunDir, RescoreCommand(o.Command, o.RunDir, o.ReportDir))
 }
 
 // RescoreCommand is the command line that scores the run in runDir again
@@ -260,7 +263,7 @@ func Rescore(r RescoreRequest) (*Result, error) {
 		summary = nil
 	}
 	res, err := Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: summary, Summary: true,
-		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir)})
+		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command})
 	if r.JSON && res != nil {
 		if err := res.CopyJSON(r.Stdout); err != nil {
 			return nil, err

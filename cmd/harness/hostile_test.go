@@ -164,6 +164,15 @@ func TestUnwritableReportsSayHowToRescore(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, want) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errs, want)
 	}
+	// A run says the same, with the rescore command, not a resume.
+	dir := t.TempDir()
+	_, errs, code = runBuilt(t, "run", "--models", "offline/oracle", "--judges", "offline/judge", "--no-preflight", "--progress", "none",
+		"--docs", "03", "--out", filepath.Join(dir, "runs"), "--reports", file, "--run-id", "w")
+	run = filepath.Join(dir, "runs", "w")
+	want = "every transcript is archived in " + run + "; when the problem is fixed, write the reports with\n  harness rescore --out " + file + " " + run + "\n"
+	if code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("run: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+	}
 }
 
 // TestConcurrentRescoresKeepEachOthersFiles: concurrent rescores of one
