@@ -105,7 +105,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// Everything printed passes through safetext: a model's answer, a
 	// server's provider or error message, a judge's reason and a
 	// manifest's names reached the terminal raw (issue 32).
-	stdout, stderr = safetext.NewWriter(stdout), safetext.NewWriter(stderr)
+	sout, serr := safetext.NewWriter(stdout), safetext.NewWriter(stderr)
+	defer sout.Flush()
+	defer serr.Flush()
+	stdout, stderr = sout, serr
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
 		if len(args) == 0 {

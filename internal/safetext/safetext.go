@@ -153,6 +153,20 @@ func (w *Writer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Flush writes what Write held back (the start of a rune that never
+// completed), escaped as the bytes that are not UTF-8 it is.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.pending) == 0 {
+		return nil
+	}
+	s := Text(string(w.pending))
+	w.pending = nil
+	_, err := io.WriteString(w.W, s)
+	return err
+}
+
 // Raw returns the writer under w, for a caller that writes its own
 // control sequences (the progress bars) and makes its strings safe itself.
 func (w *Writer) Raw() io.Writer { return w.W }

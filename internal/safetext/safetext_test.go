@@ -44,6 +44,13 @@ func TestWriterEscapesAcrossWrites(t *testing.T) {
 	if want := "ü ok ::not\n\\u003a:error\\u001b\n"; b.String() != want {
 		t.Errorf("wrote %q, want %q", b.String(), want)
 	}
+	// A rune that never completes is written, escaped, by Flush.
+	b.Reset()
+	w.Write([]byte("ü"[:1]))
+	w.Flush()
+	if want := `\xc3`; b.String() != want {
+		t.Errorf("flushed %q, want %q", b.String(), want)
+	}
 }
 
 // TestServerStringsCapped: ten 10 MB provider names made 190 MB of every
