@@ -3,6 +3,8 @@ package model_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -164,5 +166,19 @@ func TestServerStringsCapped(t *testing.T) {
 	_, err = c.Complete(context.Background(), request())
 	if err == nil || len(err.Error()) > 3*model.MaxMessage {
 		t.Errorf("error of %d bytes, want at most about %d", len(err.Error()), model.MaxMessage)
+	}
+}
+
+// TestDotEnvSymlinkToDeviceRefused: a .env that was a symlink to
+// /dev/zero killed every command with "fatal error: out of memory".
+func TestDotEnvSymlinkToDeviceRefused(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, ".env")); err != nil {
+		t.Skip(err)
+	}
+	t.Chdir(dir)
+	t.Setenv(model.EnvAPIKey, "")
+	if _, err := model.APIKeyFromEnv(); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("APIKeyFromEnv = %v; want not a regular file", err)
 	}
 }
