@@ -164,16 +164,23 @@ func walkBlocks(bs []*Block, depth int, ptr string, fn func(*Block, int, string)
 }
 
 // FindBlock returns the block with the given id anywhere in the tree, or nil.
-func (d *Document) FindBlock(id string) *Block {
-	var found *Block
-	d.Walk(func(b *Block, _ int, _ string) bool {
+// It builds no pointers (Walk does): an answer of many operations calls it
+// once or twice per operation (issue 32).
+func (d *Document) FindBlock(id string) *Block { return findBlock(d.Blocks, id) }
+
+func findBlock(bs []*Block, id string) *Block {
+	for _, b := range bs {
 		if b.ID == id {
-			found = b
-			return false
+			return b
 		}
-		return true
-	})
-	return found
+		if f := findBlock(b.Items, id); f != nil {
+			return f
+		}
+		if f := findBlock(b.Blocks, id); f != nil {
+			return f
+		}
+	}
+	return nil
 }
 
 // FindSpan returns the span with the given id in block b, or nil.

@@ -1,28 +1,30 @@
 package bend
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
-// ReadFile reads a file of at most MaxSize bytes; with a stdin, the name
-// "-" reads it instead. A
-// larger file is refused before it is read: a regular file by its size,
-// anything else (a pipe) after MaxSize+1 bytes, so that memory stays
-// bounded whatever the input. The refusal is an *Error naming the file
+// ReadFile reads a regular file of at most MaxSize bytes
+// (internal/regularfile: a device or a FIFO is refused, never read); with a
+// stdin, the name "-" reads it instead, a pipe refused after MaxSize+1
+// bytes, so that memory stays bounded whatever the input. The refusal is an *Error naming the file
 // and §3.
 func ReadFile(name string, stdin io.Reader) ([]byte, error) {
 	r := stdin
 	if name != "-" || stdin == nil {
-		f, err := os.Open(name)
+		f, err := regularfile.Open(name, MaxSize)
+		var tl *regularfile.TooLargeError
+		if errors.As(err, &tl) {
+			return nil, tooLarge(name, tl.Size)
+		}
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxSize {
-			return nil, tooLarge(name, st.Size())
-		}
 		r = f
 	}
 	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))

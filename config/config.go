@@ -20,9 +20,9 @@ import (
 	"strings"
 	"time"
 
-	"go.yaml.in/yaml/v3"
-
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/metric"
+	"go.yaml.in/yaml/v3"
 )
 
 // Config is the effective configuration of a run. It is recorded in the
@@ -113,6 +113,32 @@ type Retries struct {
 	Max         int      `yaml:"max" json:"max"`
 	BackoffBase Duration `yaml:"backoff_base" json:"backoff_base"`
 	BackoffMax  Duration `yaml:"backoff_max" json:"backoff_max"`
+}
+
+// Bounds of the retry settings: a job retried 2e9 times with a backoff
+// of 1 ns sent 229 requests in 10 s (issue 32).
+const (
+	MaxRetries     = 20
+	MinBackoffBase = 100 * time.Millisecond
+	MaxBackoff     = 10 * time.Minute
+)
+
+// check returns what is wrong with r: max from 0 to MaxRetries, a backoff
+// base from MinBackoffBase to MaxBackoff and a backoff max from the base
+// to MaxBackoff.
+func (r Retries) check() []error {
+	var errs []error
+	if r.Max < 0 || r.Max > MaxRetries {
+		errs = append(errs, fmt.Errorf("retries: max must be from 0 to %d, not %d", MaxRetries, r.Max))
+	}
+	b, m := r.BackoffBase.Duration, r.BackoffMax.Duration
+	if b < MinBackoffBase || b > MaxBackoff {
+		errs = append(errs, fmt.Errorf("retries: backoff_base must be from %v to %v, not %v", MinBackoffBase, MaxBackoff, b))
+	}
+	if m < b || m > MaxBackoff {
+		errs = append(errs, fmt.Errorf("retries: backoff_max must be from backoff_base to %v, not %v", MaxBackoff, m))
+	}
+	return errs
 }
 
 // Thresholds are the §8.5 acceptance thresholds.
@@ -269,9 +295,14 @@ func LoadOrDefault(path string) (*Config, error) {
 	return Load(path)
 }
 
-// Load reads a YAML file over the defaults. Unknown keys are errors.
+// MaxFile bounds a configuration file: the default harness.yaml is under
+// 4 KiB, and a 100 MB file took 469 MB to decode (issue 32).
+const MaxFile = 1 << 20
+
+// Load reads a YAML file (at most MaxFile bytes, a regular file) over the
+// defaults. Unknown keys are errors.
 func Load(path string) (*Config, error) {
-	b, err := os.ReadFile(path)
+	b, err := regularfile.Read(path, MaxFile)
 	if err != nil {
 		return nil, err
 	}
@@ -342,12 +373,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("reading: %s must be a number from 0 up to 1, not %v", name, v))
 		}
 	}
-	if c.Retries.Max < 0 {
-		errs = append(errs, errors.New("retries: max must not be negative"))
-	}
-	if c.Retries.BackoffBase.Duration < 0 || c.Retries.BackoffMax.Duration < 0 {
-		errs = append(errs, errors.New("retries: backoff_base and backoff_max must not be negative"))
-	}
+	errs = append(errs, c.Retries.check()...)
 	if t := c.Request.Temperature; !finite(t) || t < 0 || t > MaxTemperature {
 		errs = append(errs, fmt.Errorf("request: temperature must be a number from 0 to %d, not %v", MaxTemperature, t))
 	}

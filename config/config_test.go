@@ -72,9 +72,33 @@ func TestConfigThatCannotBeMeantIsRefused(t *testing.T) {
 		{"nan-temperature", "request:\n  temperature: .nan\n", "temperature must be a number from 0 to 2, not NaN", "a NaN temperature failed only after the calls had started"},
 		{"negative-temperature", "request:\n  temperature: -1\n", "temperature", "OpenRouter takes 0 to 2"},
 		{"negative-max-tokens", "request:\n  max_tokens: -5\n", "max_tokens must not be negative", "-5 sent no cap while the transcript said -5"},
-		{"negative-backoff", "retries:\n  backoff_base: -1s\n", "backoff_base and backoff_max must not be negative", "a negative backoff cannot be meant"},
+		{"negative-backoff", "retries:\n  backoff_base: -1s\n", "backoff_base must be from 100ms to 10m0s, not -1s", "a negative backoff cannot be meant"},
 		{"inf-weight", "weights:\n  block_structure: .inf\n", "weights", "weights must be finite"},
 		{"negative-reasoning", "model_settings:\n  m:\n    reasoning: {max_tokens: -3}\n", "reasoning max_tokens must not be negative", "a negative budget cannot be meant"},
 	}
 	wantLoadErrors(t, cases)
+}
+
+// TestRetrySettingsBounded: retries.max 2e9 with a backoff of 1 ns sent
+// 229 requests in 10 s from one job; retries and backoff are bounded.
+func TestRetrySettingsBounded(t *testing.T) {
+	cases := []loadCase{
+		{"huge-retries", "retries:\n  max: 2000000000\n", "retries: max must be from 0 to 20, not 2000000000", "a job retried forever hammers the provider"},
+		{"nanosecond-backoff", "retries:\n  backoff_base: 1ns\n", "backoff_base must be from 100ms to 10m0s, not 1ns", "a backoff of 1 ns is no backoff"},
+		{"max-under-base", "retries:\n  backoff_base: 5s\n  backoff_max: 1s\n", "backoff_max must be from backoff_base to 10m0s, not 1s", "a ceiling under the base cannot be meant"},
+		{"week-backoff", "retries:\n  backoff_max: 168h\n", "backoff_max must be from backoff_base to 10m0s, not 168h0m0s", "a run would stall for days"},
+	}
+	wantLoadErrors(t, cases)
+}
+
+// TestHugeConfigRefused: a 100 MB configuration took 469 MB to decode;
+// one over MaxFile is refused before it is read.
+func TestHugeConfigRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "h.yaml")
+	if err := os.WriteFile(p, []byte("# "+strings.Repeat("x", MaxFile)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "over the 1048576-byte limit") {
+		t.Errorf("Load = %v; want the size limit named", err)
+	}
 }

@@ -39,7 +39,8 @@ var patchOps = map[string][]string{
 // evanphx/json-patch: negative indexes off, no paths created on add, copies
 // bounded by CopyLimit. When the patch fails, the first operation whose
 // prefix of the patch fails is the one named (a failure is monotone in the
-// prefix, so a binary search finds it in log n applications).
+// prefix, so a binary search finds it in log n applications; with at most
+// MaxOps operations, at most 11).
 func applyJSONPatch(given []byte, raw string) (out []byte, fail *Failure) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -84,8 +85,17 @@ func patchOptions() *jsonpatch.ApplyOptions {
 	return o
 }
 
+// MaxOps bounds the operations of one patch answer, in either format. An
+// operation may cost time in proportion to the array it edits (evanphx
+// copies the array on each insert; package edit searches the tree for an
+// id), so without a bound an answer of N inserts at the front took time
+// in N²: 80,000 ops 9.8 s, a 16 MB answer minutes (issue 32). The gold
+// edits of the corpus and of the 512k rung need at most 3 operations;
+// 1,000 leaves room for an edit a hundred times wider.
+const MaxOps = 1000
+
 // extractOps finds the JSON array of an answer (metric.ExtractJSONArray:
-// bare, or one Markdown fence) and returns its elements.
+// bare, or one Markdown fence) and returns its elements: at most MaxOps.
 func extractOps(format, raw string) ([]*bend.Value, *Failure) {
 	x := metric.ExtractJSONArray(raw, isArray)
 	switch {
@@ -93,6 +103,8 @@ func extractOps(format, raw string) ([]*bend.Value, *Failure) {
 		return nil, whole(format, NotJSON, x.Reason)
 	case x.Value.Kind != bend.Array:
 		return nil, whole(format, NotFormat, fmt.Sprintf("the answer is %s, not an array of operations", kindName(x.Value)))
+	case len(x.Value.Elems) > MaxOps:
+		return nil, whole(format, NotFormat, fmt.Sprintf("the answer has %d operations, over the limit of %d per answer", len(x.Value.Elems), MaxOps))
 	}
 	return x.Value.Elems, nil
 }
@@ -127,7 +139,11 @@ func checkPatchOp(v *bend.Value) string {
 	return ""
 }
 
-// isPointer reports whether s is an RFC 6901 JSON pointer.
+// isPointer reports whether s is an RFC 6901 JSON pointer with no token
+// of digits that has a leading zero: RFC 6901 §4 forbids such an array
+// index, which evanphx reads as a number ("/blocks/01" edited block 1,
+// issue 32). A member named "01" (only possible in meta) cannot be
+// addressed by a patch answer; no BendScript member has such a name.
 func isPointer(s string) bool {
 	if s == "" {
 		return true
@@ -137,6 +153,11 @@ func isPointer(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		if s[i] == '~' && (i+1 == len(s) || (s[i+1] != '0' && s[i+1] != '1')) {
+			return false
+		}
+	}
+	for _, tok := range strings.Split(s[1:], "/") {
+		if len(tok) > 1 && tok[0] == '0' && strings.Trim(tok, "0123456789") == "" {
 			return false
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // The labels of a calibration case. Only LabelFaithful expects a faithful
@@ -97,8 +99,11 @@ func LoadCases(fsys fs.FS) ([]Case, error) {
 	return out, nil
 }
 
+// MaxCaseFile bounds a file of hand-labelled cases.
+const MaxCaseFile = 16 << 20
+
 func loadCaseFile(fsys fs.FS, name string) ([]Case, error) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := regularfile.ReadFS(fsys, name, MaxCaseFile)
 	if err != nil {
 		return nil, err
 	}

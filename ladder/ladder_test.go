@@ -498,6 +498,9 @@ func TestParseSizes(t *testing.T) {
 		{"8k,8192", nil, "the same size twice would write one file twice"},
 		{"0", nil, "sizes are positive"},
 		{"9m", nil, "over MaxSize: validate and id could not read the upper bound"},
+		{"2m", []int{2 << 20}, "the largest rung"},
+		{"8m", nil, "issue 32: 8 MiB rungs in json-patch peaked at 4–6 GB with one offline model"},
+		{"2049k", nil, "just over MaxSize"},
 		{"8kb", nil, "unknown unit"},
 		{"", nil, "empty list"},
 	} {

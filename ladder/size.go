@@ -10,9 +10,12 @@ import (
 // 512 KiB.
 var DefaultSizes = []int{8 << 10, 32 << 10, 128 << 10, 512 << 10}
 
-// MaxSize is the largest target: a rung at its upper bound stays well under
-// bend.MaxSize, the most that validate and id read.
-const MaxSize = 8 << 20
+// MaxSize is the largest target, 2 MiB (four times the §8 ladder's top
+// rung). It bounds a run's memory, which grows with the rung and with the
+// jobs in flight: 8 MiB rungs in json-patch peaked at 4–6 GB with one
+// offline model and 12 GB with two models × three formats (issue 32);
+// 2 MiB with two models × three formats peaks at 1.1 GB.
+const MaxSize = 2 << 20
 
 // Tolerance is how far a rung's size may be from its target, as a fraction:
 // a rung of target T has between ⌈T·(1−Tolerance)⌉ and ⌊T·(1+Tolerance)⌋
@@ -59,7 +62,7 @@ func parseSize(s string) (int, error) {
 	}
 	n, err := strconv.Atoi(num)
 	if err != nil || n <= 0 || n > MaxSize/unit {
-		return 0, fmt.Errorf("size %q: want a positive number of bytes up to 8m, optionally with k or m", s)
+		return 0, fmt.Errorf("size %q: want a positive number of bytes up to 2m, optionally with k or m", s)
 	}
 	return n * unit, nil
 }

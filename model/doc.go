@@ -99,15 +99,20 @@
 // The API key never appears in a returned error, an [Attempt] or
 // [Response.RawBody]: should a server echo it, it is replaced by
 // "[REDACTED]". That holds for the body as sent and for the body as
-// decoded: a JSON string that spells the key with escapes (sk\u002dor-…)
-// is redacted too, and re-encoded, so neither the raw body nor the
-// decoded content holds the key.
+// decoded, at every level the harness decodes: a JSON string that spells
+// the key with escapes (sk\u002dor-…), and a string of the answer's own
+// JSON inside it (the body's \\u002d, which scoring decodes again), are
+// redacted and re-encoded. A body that still spells the key once every
+// escape is decoded, with no string literal to redact it from, is not kept:
+// it is replaced by a JSON string saying so, and the attempt fails as a
+// bad response.
 //
 // # Usage
 //
 // The usage object is accounting, not the answer: it is read leniently. A
-// count that is not a whole number (12.5, 1e400, "12") or a cost that is
-// not a finite number is left 0 (nil) and named, with the value as sent,
+// count that is not a whole number (12.5, 1e400, "12") or over
+// [MaxTokenCount], or a cost outside [ValidCost] (negative, 1e308), is
+// left 0 (nil) and named, with the value as sent,
 // in [Usage.Unread]; the answer is kept. So are id, model and provider
 // of a type other than a string (kept as their JSON text).
 package model

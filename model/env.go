@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // APIKeyFromEnv is the OpenRouter key: $OPENROUTER_API_KEY, else an
@@ -17,7 +19,7 @@ func APIKeyFromEnv() (string, error) {
 	if k := os.Getenv(EnvAPIKey); k != "" {
 		return k, nil
 	}
-	b, err := os.ReadFile(".env")
+	b, err := regularfile.Read(".env", MaxEnvFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -26,6 +28,22 @@ func APIKeyFromEnv() (string, error) {
 	}
 	return dotenv(string(b))[EnvAPIKey], nil
 }
+
+// CheckAPIKey reports why key cannot be sent: a key holding a space, a
+// control character or a byte outside printable ASCII cannot be a header
+// value, and was retried as a transport error instead of refused (issue
+// 32). The error never repeats the key.
+func CheckAPIKey(key string) error {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c <= ' ' || c >= 0x7f {
+			return fmt.Errorf("%s holds a space, a control character or a non-ASCII byte at byte %d: a key is printable ASCII (check the variable or the .env line for a stray character)", EnvAPIKey, i)
+		}
+	}
+	return nil
+}
+
+// MaxEnvFile bounds the .env file read for the key.
+const MaxEnvFile = 1 << 20
 
 // dotenv parses the lines NAME=value of a .env file: "export " before the
 // name, blank lines and # comments are allowed, and a value in matching

@@ -123,9 +123,11 @@ type Usage struct {
 	CachedTokens     int64 `json:"cached_tokens"`     // usage.prompt_tokens_details.cached_tokens
 	ReasoningTokens  int64 `json:"reasoning_tokens"`  // usage.completion_tokens_details.reasoning_tokens
 
-	// Cost is usage.cost in USD as OpenRouter reports it. It is nil when the
-	// response does not say, never 0, so that an unknown cost cannot be summed
-	// as a free call.
+	// Cost is usage.cost in USD as OpenRouter reports it, summed over
+	// every attempt of the call that reported one (a retried 200 without
+	// choices was paid too). It is nil when no attempt says, never 0, so
+	// that an unknown cost cannot be summed as a free call; a cost outside
+	// ValidCost is never taken (it is named in Unread).
 	Cost *float64 `json:"cost"`
 
 	// Unread names the usage fields the response held in a shape that
@@ -140,6 +142,23 @@ type Usage struct {
 	// models' (Response.Estimate).
 	Estimated bool `json:"estimated,omitempty"`
 }
+
+// MaxCallCost bounds the cost of one call (every attempt), in USD. No honest
+// call costs that much (a million output tokens at $100 per million is
+// $100), and a bound per call keeps every sum of costs finite: a server
+// that reported 1e308 made the run's total +Inf, which no report can hold
+// (issue 32).
+const MaxCallCost = 1000
+
+// MaxTokenCount bounds a token count one response may report (2^40, a
+// million times any context window): with at most 2,000,000 calls of at
+// most four counts each, no sum of counts can overflow an int64.
+const MaxTokenCount = 1 << 40
+
+// ValidCost reports whether c is a cost the harness takes: finite, not
+// negative, at most MaxCallCost. A negative cost would let requests past
+// --max-cost and show as a refund.
+func ValidCost(c float64) bool { return c >= 0 && c <= MaxCallCost }
 
 // Attempt is one HTTP attempt of a call, kept in the transcript so that
 // retries, rate limits and timeouts are visible after the fact.

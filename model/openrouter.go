@@ -1,10 +1,8 @@
 package model
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -12,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -156,12 +155,31 @@ func NewOpenRouter(opts ...Option) *OpenRouter {
 // checkBaseURL rejects a base URL that no request could use, so that a
 // typo fails at once instead of being retried as a transport error.
 func checkBaseURL(base string) error {
-	u, err := url.Parse(base)
-	if err == nil && (u.Scheme != "http" && u.Scheme != "https" || u.Host == "") {
-		err = errors.New("want http(s)://host/path")
+	if err := CheckBaseURL(base); err != nil {
+		return fmt.Errorf("%w: %w", err, ErrFatal)
 	}
+	return nil
+}
+
+// CheckBaseURL reports why base cannot be an API root: not http(s)://host,
+// or carrying a user, a password, a query or a fragment. Credentials
+// belong in OPENROUTER_API_KEY: a base URL is written to run.json and
+// printed in the resume command, and the client sends no query (issue 32:
+// "http://user:PASS@host" and "?key=..." were archived and printed, and
+// the query silently dropped). The error never repeats the secret parts.
+func CheckBaseURL(base string) error {
+	u, err := url.Parse(base)
 	if err != nil {
-		return fmt.Errorf("base URL %q: %v: %w", base, err, ErrFatal)
+		return fmt.Errorf("base URL: not a URL (want http(s)://host/path)")
+	}
+	shown := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+		return fmt.Errorf("base URL %q: want http(s)://host/path", shown)
+	case u.User != nil:
+		return fmt.Errorf("base URL %q: holds a user or password; put the key in %s, never in the URL (the URL is written to run.json and printed)", shown, EnvAPIKey)
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return fmt.Errorf("base URL %q: holds a query or fragment, which no request carries; put the key in %s, never in the URL", shown, EnvAPIKey)
 	}
 	return nil
 }
@@ -239,18 +257,53 @@ func (c *OpenRouter) Complete(ctx context.Context, req Request) (*Response, erro
 		_, err := c.chat.New(ctx, params, opts...)
 		return err
 	}
-	out, ex, attempts, err := retry(ctx, &c.cfg, call, interpretChat)
+	var paid paidAttempts
+	out, ex, attempts, err := retry(ctx, &c.cfg, call, paid.interpret)
 	resp := &Response{Attempts: attempts}
 	if out != nil {
 		*resp = *out
 		resp.Attempts = attempts
 	}
+	resp.Usage.Cost = paid.total(&resp.Usage)
 	resp.RawBody = rawBody(ex.body)
 	resp.LatencyMS = ex.durationMS
 	if err != nil {
 		return resp, fmt.Errorf("model %s: %w", req.Model, err)
 	}
 	return resp, nil
+}
+
+// paidAttempts sums the cost every attempt's body reported, so that a
+// call retried after a paid 200 (no choices, an error inside the body)
+// counts every charge, not only the last (issue 32: three such attempts at
+// $0.50 each were counted as $0.50).
+type paidAttempts struct {
+	usd   float64
+	known bool
+}
+
+// interpret is interpretChat, noting the attempt's cost.
+func (p *paidAttempts) interpret(ex exchange) (*Response, *APIError) {
+	r, err := interpretChat(ex)
+	if r != nil && r.Usage.Cost != nil {
+		p.usd += *r.Usage.Cost
+		p.known = true
+	}
+	return r, err
+}
+
+// total is the summed cost, nil when no attempt reported one or the sum
+// is beyond ValidCost (then named in u's Unread).
+func (p *paidAttempts) total(u *Usage) *float64 {
+	switch {
+	case !p.known:
+		return nil
+	case !ValidCost(p.usd):
+		u.Unread = append(u.Unread, fmt.Sprintf("cost: the attempts sum to %g, over the %d-dollar bound of a call", p.usd, MaxCallCost))
+		return nil
+	}
+	usd := p.usd
+	return &usd
 }
 
 // chatParams maps req to the SDK's request type. OpenRouter's own fields
@@ -384,50 +437,130 @@ func (c *config) redact(s string) string {
 	return strings.ReplaceAll(s, c.apiKey, "[REDACTED]")
 }
 
-// redactBody removes the API key from a response body as sent and as it
-// decodes: a JSON string literal that spells the key with escapes
-// ("sk\u002dor-…") passes the byte-wise redact, and would hand the key to
-// the decoded content and to every file that quotes it. Each string
-// literal holding a backslash is decoded, and re-encoded with the key
-// replaced when it holds the key. The scan needs no valid JSON and no
-// size limit: outside string literals a body has no escapes.
+// redactDepth bounds how many levels of JSON string nesting redactBody
+// decodes: the body's literals, the answer's own JSON inside them, a
+// string inside that, and one more.
+const redactDepth = 4
+
+// redactBody removes the API key from a response body in every form the
+// harness decodes: as sent, and inside JSON string literals however deeply
+// they nest (the body's content holds the answer's JSON, whose strings
+// scoring decodes again: a key spelled "sk\\u002dor…" passed a one-level
+// redaction and reached the viewer and `harness show`, issue 32). A body
+// that still spells the key once every escape is decoded, where no
+// literal could be found to redact, is replaced whole by a JSON string
+// that says so: the key is never kept.
 func (c *config) redactBody(body []byte) []byte {
-	body = []byte(c.redact(string(body)))
-	if len(c.apiKey) < 8 || bytes.IndexByte(body, '\\') < 0 {
+	if len(c.apiKey) < 8 {
 		return body
 	}
-	var out []byte
+	out := c.redactNested(string(body), redactDepth)
+	if spellsKey(out, c.apiKey) {
+		q, _ := json.Marshal("[REDACTED: the response spelled the API key in an encoded form; the body is not kept]")
+		return q
+	}
+	return []byte(out)
+}
+
+// redactNested replaces the key in s, then each JSON string literal of s
+// that holds a backslash is decoded, redacted to depth-1 levels, and
+// re-encoded when that changed it. The scan needs no valid JSON and no
+// size limit: outside string literals JSON has no escapes.
+func (c *config) redactNested(s string, depth int) string {
+	s = c.redact(s)
+	if depth == 0 || strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var out strings.Builder
 	last := 0
-	for i := 0; i < len(body); i++ {
-		if body[i] != '"' {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '"' {
 			continue
 		}
-		end, escaped := i+1, false
-		for end < len(body) && body[end] != '"' {
-			if body[end] == '\\' {
-				escaped = true
-				end++
-			}
-			end++
-		}
-		if end >= len(body) {
+		end, escaped := literalEnd(s, i)
+		if end < 0 {
 			break
 		}
 		if escaped {
-			var s string
-			if json.Unmarshal(body[i:end+1], &s) == nil && strings.Contains(s, c.apiKey) {
-				q, _ := json.Marshal(c.redact(s))
-				out = append(append(out, body[last:i]...), q...)
-				last = end + 1
+			var lit string
+			if json.Unmarshal([]byte(s[i:end+1]), &lit) == nil {
+				if r := c.redactNested(lit, depth-1); r != lit {
+					q, _ := json.Marshal(r)
+					out.WriteString(s[last:i])
+					out.Write(q)
+					last = end + 1
+				}
 			}
 		}
 		i = end
 	}
-	if out == nil {
-		return body
+	if last == 0 {
+		return s
 	}
-	return append(out, body[last:]...)
+	out.WriteString(s[last:])
+	return out.String()
 }
+
+// literalEnd returns the index of the quote that closes the string
+// literal opening at s[i] (-1 when none does) and whether it holds an
+// escape.
+func literalEnd(s string, i int) (end int, escaped bool) {
+	for end = i + 1; end < len(s) && s[end] != '"'; end++ {
+		if s[end] == '\\' {
+			escaped = true
+			end++
+		}
+	}
+	if end >= len(s) {
+		return -1, escaped
+	}
+	return end, escaped
+}
+
+// spellsKey reports whether s holds key once its JSON escapes are decoded
+// wherever they stand, level after level (redactDepth levels).
+func spellsKey(s, key string) bool {
+	for range redactDepth + 1 {
+		if strings.Contains(s, key) {
+			return true
+		}
+		if strings.IndexByte(s, '\\') < 0 {
+			return false
+		}
+		s = unescapeAll(s)
+	}
+	return strings.Contains(s, key)
+}
+
+// unescapeAll decodes every JSON escape of s (\\uXXXX, \\n, \\", ...) wherever
+// it stands, in or out of a well-formed literal; an unknown escape is
+// kept as it is.
+func unescapeAll(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] == 'u' && i+6 <= len(s) {
+			if n, err := strconv.ParseUint(s[i+2:i+6], 16, 32); err == nil {
+				b.WriteRune(rune(n))
+				i += 5
+				continue
+			}
+		}
+		if r, ok := simpleEscapes[s[i+1]]; ok {
+			b.WriteByte(r)
+			i++
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// simpleEscapes are JSON's one-letter escapes and what they stand for.
+var simpleEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // rawBody returns body as JSON: as it is when it is JSON that RFC 8785 can
 // canonicalize (transcripts are hashed in that form), else quoted as a JSON

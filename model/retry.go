@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"github.com/openai/openai-go/v3/option"
 )
 
@@ -109,7 +110,7 @@ func (c *config) attempt(ctx context.Context, call sdkCall) (exchange, *APIError
 	case actx.Err() != nil && ctx.Err() == nil:
 		return ex, &APIError{Code: CodeTimeout, Message: fmt.Sprintf("no answer within %v", c.attemptTimeout), Retryable: true}
 	default:
-		return ex, &APIError{Code: CodeTransport, Message: c.redact(err.Error()), Retryable: true}
+		return ex, &APIError{Code: CodeTransport, Message: safetext.Cap(c.redact(err.Error()), MaxMessage), Retryable: true}
 	}
 }
 

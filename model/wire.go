@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"bendscript.com/round-trip-harness/internal/safetext"
 )
 
 // The response is decoded here rather than through the SDK's types because
@@ -75,7 +77,8 @@ func (c *wireChoice) reasoning() string {
 
 // usage reads a usage object leniently: each count that is a whole number
 // is taken; anything else is named in Unread with the value as sent and
-// left 0. Cost stays nil unless usage.cost is a finite number.
+// left 0, as is a count over MaxTokenCount. Cost stays nil unless
+// usage.cost is a number that ValidCost accepts.
 func usage(raw json.RawMessage) Usage {
 	var out Usage
 	if len(raw) == 0 || string(raw) == "null" {
@@ -97,7 +100,7 @@ func usage(raw json.RawMessage) Usage {
 			return
 		}
 		n, err := strconv.ParseInt(string(v), 10, 64)
-		if err != nil || n < 0 {
+		if err != nil || n < 0 || n > MaxTokenCount {
 			out.Unread = append(out.Unread, name+": "+snippet(v))
 			return
 		}
@@ -119,7 +122,7 @@ func usage(raw json.RawMessage) Usage {
 	count("completion_tokens_details.reasoning_tokens", reasoning.ReasoningTokens, &out.ReasoningTokens)
 	if len(w.Cost) > 0 && string(w.Cost) != "null" {
 		cost, err := strconv.ParseFloat(string(w.Cost), 64)
-		if err != nil || math.IsNaN(cost) || math.IsInf(cost, 0) {
+		if err != nil || !ValidCost(cost) {
 			out.Unread = append(out.Unread, "cost: "+snippet(w.Cost))
 		} else {
 			out.Cost = &cost
@@ -139,17 +142,27 @@ type wireError struct {
 // apiError describes e as reported with the given HTTP status, with
 // metadata.provider_name and metadata.raw when metadata is an object.
 func (e *wireError) apiError(status int, retryable bool) *APIError {
-	out := &APIError{Status: status, Code: e.code(), Message: e.Message, Retryable: retryable}
+	out := &APIError{Status: status, Code: safetext.Cap(e.code(), MaxName), Message: safetext.Cap(e.Message, MaxMessage), Retryable: retryable}
 	var md struct {
 		ProviderName json.RawMessage `json:"provider_name"`
 		Raw          json.RawMessage `json:"raw"`
 	}
 	if json.Unmarshal(e.Metadata, &md) == nil {
-		out.ProviderName = rawText(md.ProviderName)
-		out.Raw = rawText(md.Raw)
+		out.ProviderName = safetext.Cap(rawText(md.ProviderName), MaxName)
+		out.Raw = safetext.Cap(rawText(md.Raw), MaxMessage)
 	}
 	return out
 }
+
+// MaxName bounds a name a server chooses (provider, model served, response
+// id, error code) and MaxMessage an error message or an upstream's raw
+// error, in bytes: each is archived, reported in every format and printed,
+// and ten 10 MB provider names made 190 MB of each report (issue 32). The
+// answer itself is bounded by MaxResponseSize alone.
+const (
+	MaxName    = 256
+	MaxMessage = 4 << 10
+)
 
 // rawText returns a JSON value as text: a string as its value, null as "",
 // anything else as its compacted JSON.
@@ -204,7 +217,8 @@ func interpretChat(ex exchange) (*Response, *APIError) {
 		return nil, &APIError{Status: ex.status, Code: CodeBadResponse,
 			Message: "response body is not a chat completion: " + err.Error(), Retryable: true}
 	}
-	r := &Response{ID: rawText(w.ID), ModelServed: rawText(w.Model), Provider: rawText(w.Provider), Usage: usage(w.Usage)}
+	r := &Response{ID: safetext.Cap(rawText(w.ID), MaxName), ModelServed: safetext.Cap(rawText(w.Model), MaxName),
+		Provider: safetext.Cap(rawText(w.Provider), MaxName), Usage: usage(w.Usage)}
 	if len(w.Choices) > 0 {
 		ch := &w.Choices[0]
 		r.Content = deref(ch.Message.Content)

@@ -74,7 +74,13 @@ func (c Connection) openRouter() (*model.OpenRouter, error) {
 	if c.APIKey == "" {
 		return nil, ErrNoKey
 	}
+	if err := model.CheckAPIKey(c.APIKey); err != nil {
+		return nil, &UsageError{err}
+	}
 	base := c.baseURL()
+	if err := model.CheckBaseURL(base); err != nil {
+		return nil, &UsageError{err}
+	}
 	opts := []model.Option{model.WithAPIKey(c.APIKey), model.WithBaseURL(base), model.WithMaxRetries(c.Retries.Max)}
 	if c.AttemptTimeout > 0 {
 		opts = append(opts, model.WithAttemptTimeout(c.AttemptTimeout))

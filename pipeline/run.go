@@ -21,7 +21,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,7 +140,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// rescore does, so memory does not grow with the run; what the runner
 	// wrote or verified is not hashed again.
 	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.ReportDir,
-		Stdout: o.Stdout, Summary: o.Summary, Known: known})
+		Stdout: o.Stdout, Summary: o.Summary, Known: known,
+		Ctx: ctx, Again: ResumeCommand(o.Command, runDir, m.Inputs), Command: o.Command})
 }
 
 // preflightStep checks the online models against the provider's listing
@@ -528,12 +528,9 @@ func SelfCommand(arg0 string) string {
 	return arg0
 }
 
-// runIDRe is what a run id may be: one path element of safe characters,
-// so that it cannot climb out of the runs or reports directory.
-var runIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-
-// ValidRunID reports whether id can name a run directory and its reports.
-func ValidRunID(id string) bool { return runIDRe.MatchString(id) && !strings.Contains(id, "..") }
+// ValidRunID reports whether id can name a run directory and its reports
+// (transcript.ValidRunID: the one rule, for flags and files alike).
+func ValidRunID(id string) bool { return transcript.ValidRunID(id) }
 
 // NewRunID is the default run id: the UTC start time to the millisecond
 // and four random hex digits, so that runs started in the same second do

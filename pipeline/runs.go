@@ -14,8 +14,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"
@@ -87,7 +87,7 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 		r.State = "finished"
 	}
 	reportPath := filepath.Join(cmp.Or(m.Inputs.ReportDir, DefaultReportDir), m.RunID+".json")
-	if f, err := os.Open(reportPath); err == nil {
+	if f, err := regularfile.Open(reportPath, report.MaxFileSize); err == nil {
 		rep, err := report.ReadJSON(f, reportPath)
 		f.Close()
 		if err == nil {
@@ -143,8 +143,9 @@ func runCost(runDir string) (usd float64, unknown bool) {
 			!strings.HasSuffix(path, ".json") && !strings.Contains(path, ".json.superseded-") {
 			return nil
 		}
-		b, err := bend.ReadFile(path, nil)
+		b, err := regularfile.Read(path, transcript.MaxSize)
 		if err != nil {
+			unknown = true // a file that cannot be read is a cost unknown, never 0
 			return nil
 		}
 		var t struct {

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,6 +45,15 @@ type ScoreOptions struct {
 	// runner wrote or verified: those are read back without hashing them
 	// again (scoring.ArchiveKnown).
 	Known *transcript.Known
+	// Ctx ends the score phase at a signal, which then returns an
+	// *InterruptedError whose command is Again; nil never ends it.
+	Ctx context.Context
+	// Again is the command that finishes the run after an interruption (a
+	// resume, or RescoreCommand).
+	Again string
+	// Command is how the user runs the harness, for the rescore command
+	// printed when the reports cannot be written (RescoreCommand).
+	Command string
 }
 
 // Score is the score phase, shared by run and rescore: read the archived
@@ -53,10 +64,15 @@ type ScoreOptions struct {
 // past its slot. A failing verdict returns the result with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
 	m := o.Manifest
+	ctx := o.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	src := scoring.ArchiveKnown(o.RunDir, m.RunID, m.Judges, o.Known)
 	if o.Transcripts != nil {
 		src = scoring.Memory(o.Transcripts)
 	}
+	src = untilDone(ctx, src)
 	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
 	outputs, err := render.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
 	if err != nil {
@@ -66,12 +82,15 @@ func Score(o ScoreOptions) (*Result, error) {
 	scores, err := scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
 		outputs.Put(slot, render.OutputOf(*s, o.Set.Task(s.TaskID), answer))
 	})
+	if ctx.Err() != nil {
+		return nil, &InterruptedError{RunDir: o.RunDir, Resume: o.Again}
+	}
 	if err != nil {
 		return nil, err
 	}
 	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt}
 	rep := report.Build(in)
-	paths, err := render.WriteAll(o.ReportDir, rep, render.Input{Input: in, Outputs: outputs})
+	paths, err := writeReports(ctx, o, rep, render.Input{Input: in, Outputs: outputs})
 	if err != nil {
 		return nil, err
 	}
@@ -85,6 +104,49 @@ func Score(o ScoreOptions) (*Result, error) {
 		return res, ErrVerdictFail
 	}
 	return res, nil
+}
+
+// untilDone is src failing with ctx's error once ctx ends: the score
+// phase stops at a signal (it ignored SIGTERM and SIGINT for 40 s and
+// exited 1 with its reports, issue 32).
+func untilDone(ctx context.Context, src scoring.Source) scoring.Source {
+	return func(model, taskID string, repeat int) (*transcript.Transcript, []*transcript.Transcript, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		return src(model, taskID, repeat)
+	}
+}
+
+// writeReports writes the reports under their lock (lockReports). When
+// they cannot be written (the folder is a file, read-only or full) the
+// error says that every transcript is archived and which command writes
+// the reports once the problem is fixed; an interruption is an
+// *InterruptedError.
+func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in render.Input) ([]string, error) {
+	release, err := lockReports(ctx, o.ReportDir, o.Manifest.RunID)
+	if err == nil {
+		defer release()
+		var paths []string
+		if paths, err = render.WriteAll(o.ReportDir, rep, in); err == nil {
+			return paths, nil
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, &InterruptedError{RunDir: o.RunDir, Resume: o.Again}
+	}
+	return nil, fmt.Errorf("writing the reports in %s: %w\nevery transcript is archived in %s; when the problem is fixed, write the reports with\n  %s",
+		o.ReportDir, err, o.RunDir, RescoreCommand(o.Command, o.RunDir, o.ReportDir))
+}
+
+// RescoreCommand is the command line that scores the run in runDir again
+// and writes its reports into reportDir.
+func RescoreCommand(command, runDir, reportDir string) string {
+	cmd := cmp.Or(command, "harness") + " rescore " + runDir
+	if reportDir != "" && reportDir != DefaultReportDir {
+		cmd = cmp.Or(command, "harness") + " rescore --out " + reportDir + " " + runDir
+	}
+	return cmd
 }
 
 // printEnd prints the end of a run or rescore: the Markdown report when
@@ -170,6 +232,11 @@ type RescoreRequest struct {
 	// summary and the verdict.
 	JSON   bool
 	Stdout io.Writer
+	// Ctx ends the rescore at a signal; nil never ends it.
+	Ctx context.Context
+	// Command is how the user runs the harness, for the rescore command
+	// printed when the reports cannot be written.
+	Command string
 }
 
 // Rescore is the score phase over an archived run: the same Score that a
@@ -196,7 +263,8 @@ func Rescore(r RescoreRequest) (*Result, error) {
 	if r.JSON {
 		summary = nil
 	}
-	res, err := Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: summary, Summary: true})
+	res, err := Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: summary, Summary: true,
+		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command})
 	if r.JSON && res != nil {
 		if err := res.CopyJSON(r.Stdout); err != nil {
 			return nil, err

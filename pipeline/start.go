@@ -5,14 +5,15 @@ import (
 	"context"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
@@ -190,7 +191,7 @@ func (r *Request) start(ctx context.Context, cfg *config.Config, m *transcript.M
 
 // CopyJSON writes the JSON report the run or rescore wrote to w.
 func (res *Result) CopyJSON(w io.Writer) error {
-	b, err := os.ReadFile(res.Reports[0])
+	b, err := regularfile.Read(res.Reports[0], report.MaxFileSize)
 	if err != nil {
 		return err
 	}

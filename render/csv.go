@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
@@ -36,7 +37,9 @@ func WriteCSV(w io.Writer, in Input) error {
 }
 
 func csvRow(s scoring.Score) []string {
-	row := []string{s.Model, s.TaskID, s.Class, s.Document, strconv.Itoa(s.Repeat), s.Status}
+	// The text cells are names a manifest or a task set chose: neutralise
+	// formulas (a model named =HYPERLINK(…) was live in a spreadsheet).
+	row := []string{safetext.CSVCell(s.Model), safetext.CSVCell(s.TaskID), s.Class, safetext.CSVCell(s.Document), strconv.Itoa(s.Repeat), s.Status}
 	drift, edit, valid, faithful := "", "", "", ""
 	comps := make([]string, len(metric.ComponentLabels))
 	if m := s.Metric; m != nil {
@@ -63,7 +66,7 @@ func csvRow(s scoring.Score) []string {
 	row = append(row, comps...)
 	return append(row, edit, valid, faithful,
 		strconv.FormatInt(s.Usage.PromptTokens, 10), strconv.FormatInt(s.Usage.CompletionTokens, 10), cost,
-		strconv.FormatInt(s.LatencyMS, 10), strconv.Itoa(s.Attempts), s.Transcript)
+		strconv.FormatInt(s.LatencyMS, 10), strconv.Itoa(s.Attempts), safetext.CSVCell(s.Transcript))
 }
 
 // csvNum is a number in Go's shortest exact form, so that a script reads

@@ -162,6 +162,9 @@ func eligibility(r *Report, in Input) Eligibility {
 	if len(r.Formats) > 0 && !formats.HasWhole(r.Formats) {
 		add("the gating tasks were not asked for the whole document (%s)", strings.Join(r.Formats, ", "))
 	}
+	if n, ex := servedOther(in); n > 0 {
+		add("%d %s served by another model than the one asked for (%s): §8.6 names the models that gate", n, Plural(n, "answer was", "answers were"), ex)
+	}
 	for _, f := range r.Failures {
 		if f.Metric == MetricIncomplete {
 			add("incomplete: %s", f.Message)
@@ -208,6 +211,21 @@ func tierDownWord(model string, words []string) string {
 		}
 	}
 	return ""
+}
+
+// servedOther counts the answers another model than the one asked for
+// served (scoring.Score.ModelServed), and names the first.
+func servedOther(in Input) (int, string) {
+	n, ex := 0, ""
+	for _, s := range in.Scores {
+		if s.ModelServed != "" {
+			if n == 0 {
+				ex = s.ModelServed + " for " + s.Model
+			}
+			n++
+		}
+	}
+	return n, ex
 }
 
 // staleMetric reports whether some score was computed by another metric

@@ -10,6 +10,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -376,6 +377,7 @@ func warnings(r *Report, in Input) []string {
 	for _, model := range r.Models {
 		out = append(out, modelWarnings(model, r.Results[model], gated(r.Suite) && r.Partial == nil)...)
 	}
+	out = append(out, scoring.ServedWarnings(in.Scores)...)
 	return append(out, costWarnings(r)...)
 }
 

@@ -11,18 +11,26 @@ var ProgressModes = []string{"auto", "bars", "lines", "none"}
 // ProgressFor is the progress output of a mode: none (nil), bars, lines,
 // or auto: bars on a terminal outside CI, lines elsewhere (a log keeps
 // lines readable where redrawn bars would be noise).
+//
+// A w that makes text safe for a terminal (safetext.Writer) is passed over
+// by the bars, which write their own escape sequences and make each string
+// they draw safe themselves.
 func ProgressFor(mode string, w io.Writer) Progress {
+	raw := w
+	if r, ok := w.(interface{ Raw() io.Writer }); ok {
+		raw = r.Raw()
+	}
 	switch mode {
 	case "none":
 		return nil
 	case "bars":
-		return &Bars{W: w}
+		return &Bars{W: raw}
 	case "lines":
 		return &Lines{W: w}
 	}
-	if f, ok := w.(*os.File); ok {
+	if f, ok := raw.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("CI") == "" {
-			return &Bars{W: w}
+			return &Bars{W: raw}
 		}
 	}
 	return &Lines{W: w}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -81,6 +82,9 @@ func (c *counts) cost0() string {
 	return s
 }
 
+// MaxStatus bounds the error message a progress line shows, in bytes.
+const MaxStatus = 300
+
 // Lines prints one line per completed job: the form for CI logs and files.
 type Lines struct {
 	W   io.Writer
@@ -107,10 +111,13 @@ func (l *Lines) Done(model string, t *transcript.Transcript, o Outcome) {
 	case o == Reused:
 		status = "reused"
 	case t.Error != nil:
-		status = "error: " + t.Error.Message
+		// A server's message is one bounded line: a 5 MB message went
+		// whole into the log, and one holding "\n::error::" started a
+		// line of its own (issue 32).
+		status = "error: " + safetext.Cap(t.Error.Message, MaxStatus)
 	}
 	fmt.Fprintf(l.W, "[%d/%d] %s %s %s (%d attempts, %s so far)\n",
-		c.done, c.total, model, what(t), status, len(t.Attempts), c.cost0())
+		c.done, c.total, safetext.Line(model), safetext.Line(what(t)), safetext.Line(status), len(t.Attempts), c.cost0())
 }
 
 // Bars redraws one live line per model on a terminal: done/total, errors,
@@ -167,7 +174,7 @@ func (b *Bars) draw() {
 			eta = "done"
 		}
 		fmt.Fprintf(b.W, "\x1b[2K%-*s [%s%s] %d/%d  err %d  retry %d  tok %d  %s  eta %s\n",
-			width, m, strings.Repeat("#", filled), strings.Repeat(".", barLen-filled),
+			width, safetext.Line(m), strings.Repeat("#", filled), strings.Repeat(".", barLen-filled),
 			c.done, c.total, c.errors, c.retries, c.tokens, c.cost0(), eta)
 	}
 	b.drawn = len(b.order)

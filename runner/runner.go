@@ -121,7 +121,7 @@ func (b *Budget) cost(res Result) float64 {
 	switch {
 	case t == nil || len(t.Attempts) == 0 && res.Outcome != Reused:
 		return 0 // nothing was sent
-	case t.Response != nil && t.Response.Usage.Cost != nil:
+	case t.Response != nil && t.Response.Usage.Cost != nil && model.ValidCost(*t.Response.Usage.Cost):
 		return *t.Response.Usage.Cost
 	}
 	return b.estimate(res.Job)
@@ -527,7 +527,9 @@ func (r *Runner) call(ctx context.Context, job Job) *transcript.Transcript {
 	}
 	if err != nil {
 		t.Error = callError(err, jctx)
-		if resp != nil && len(resp.RawBody) > 0 {
+		// A failed call keeps its response when it has a body, or a cost
+		// that earlier attempts were charged.
+		if resp != nil && (len(resp.RawBody) > 0 || resp.Usage.Cost != nil) {
 			t.Response = transcript.ResponseOf(resp)
 		}
 		return t

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -20,6 +21,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
@@ -97,6 +99,11 @@ type Score struct {
 	// them again. The report reads judge failures from here alone.
 	JudgeAPIErrors int `json:"judge_api_errors,omitempty"`
 
+	// ModelServed is the model the server said answered, set only when it
+	// is another model than the one asked for (SameModel): the answer is
+	// not evidence about the requested model (issue 32).
+	ModelServed string `json:"model_served,omitempty"`
+
 	Usage     transcript.Usage `json:"usage"`
 	LatencyMS int64            `json:"latency_ms"`
 	Attempts  int              `json:"attempts"`
@@ -107,6 +114,83 @@ const (
 	CutOffReasoning = "reasoning" // ran out of budget while reasoning
 	CutOffOutput    = "output"    // the answer itself was truncated
 )
+
+// boundedUsage is an archived usage with a cost outside model.ValidCost
+// and counts beyond model.MaxTokenCount taken out (named in Unread), as
+// the client takes them out of a fresh response: an archive written before
+// the client bounded them, or by another tool, cannot make a sum +Inf,
+// negative or overflowing (issue 32).
+func boundedUsage(u transcript.Usage) transcript.Usage {
+	if u.Cost != nil && !model.ValidCost(*u.Cost) {
+		u.Unread = append(slices.Clip(u.Unread), fmt.Sprintf("cost: %g", *u.Cost))
+		u.Cost = nil
+	}
+	for _, c := range []struct {
+		name string
+		n    *int64
+	}{{"prompt_tokens", &u.PromptTokens}, {"completion_tokens", &u.CompletionTokens}, {"cached_tokens", &u.CachedTokens}, {"reasoning_tokens", &u.ReasoningTokens}} {
+		if *c.n < 0 || *c.n > model.MaxTokenCount {
+			u.Unread = append(slices.Clip(u.Unread), fmt.Sprintf("%s: %d", c.name, *c.n))
+			*c.n = 0
+		}
+	}
+	return u
+}
+
+// servedOther returns served when it names another model than asked
+// (SameModel), else "".
+func servedOther(asked, served string) string {
+	if served == "" || SameModel(asked, served) {
+		return ""
+	}
+	return served
+}
+
+// SameModel reports whether the model a server said it served is the one
+// asked for: the same id, or the id followed by a version or variant
+// ("-20250929", ":free", "@latest"), either with or without its
+// "vendor/" prefix (a provider may name its own models without it).
+func SameModel(asked, served string) bool {
+	strip := func(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
+	if !strings.Contains(served, "/") {
+		asked = strip(asked)
+	}
+	if served == asked {
+		return true
+	}
+	rest, ok := strings.CutPrefix(served, asked)
+	return ok && rest != "" && strings.ContainsRune("-:@", rune(rest[0]))
+}
+
+// ServedWarnings says, per model in order of first appearance, how many
+// of its scored answers the server said another model served
+// (Score.ModelServed), and which: those answers are not evidence about
+// the model asked for, so a run holding one cannot gate v0.1 (§8.6).
+func ServedWarnings(scores []Score) []string {
+	var order []string
+	others := map[string]map[string]int{}
+	for _, s := range scores {
+		if s.ModelServed == "" {
+			continue
+		}
+		if others[s.Model] == nil {
+			order = append(order, s.Model)
+			others[s.Model] = map[string]int{}
+		}
+		others[s.Model][s.ModelServed]++
+	}
+	out := make([]string, 0, len(order))
+	for _, m := range order {
+		var parts []string
+		n := 0
+		for _, served := range slices.Sorted(maps.Keys(others[m])) {
+			parts = append(parts, fmt.Sprintf("%s ×%d", served, others[m][served]))
+			n += others[m][served]
+		}
+		out = append(out, fmt.Sprintf("%s: %d answers were served by another model (%s): they are no evidence about %s, and the run cannot gate v0.1 (§8.6)", m, n, strings.Join(parts, ", "), m))
+	}
+	return out
+}
 
 // cutOff applies model.ReasoningExhausted's rule to an archived response.
 func cutOff(r *transcript.Response) string {
@@ -299,7 +383,8 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	s.TranscriptHash = tr.Hash
 	s.Attempts = len(tr.Attempts)
 	if tr.Response != nil {
-		s.Usage = tr.Response.Usage
+		s.Usage = boundedUsage(tr.Response.Usage)
+		s.ModelServed = servedOther(tr.Request.Model, tr.Response.ModelServed)
 		s.LatencyMS = tr.Response.LatencyMS
 		s.FinishReason = tr.Response.FinishReason
 		s.Provider = tr.Response.Provider
@@ -319,17 +404,18 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	s.Status = StatusScored
 	content := tr.Response.Content
 	s.AnswerBytes = len(content)
-	tooLarge := ""
+	// unscored is why the answer cannot be scored, when it says.
+	unscored := refusal(tr.Response)
 	if len(content) > MaxAnswerSize {
 		// Archived in full, but no document can be this large (§3): it is
 		// scored as the empty answer is, invalid, with the reason.
-		tooLarge = fmt.Sprintf("the answer is %d bytes, over the %d-byte limit of a document (§3): too large to score", len(content), MaxAnswerSize)
+		unscored = fmt.Sprintf("the answer is %d bytes, over the %d-byte limit of a document (§3): too large to score", len(content), MaxAnswerSize)
 		content = ""
 	}
 	if t.Class == task.ClassA {
 		a := metric.ScoreAnswer(t.Source.Doc, content)
-		if tooLarge != "" {
-			a.Reason = tooLarge
+		if unscored != "" {
+			a.Reason = unscored
 		}
 		s.Answer = &a
 		v := judge.VerdictFrom(t, tr, judges)
@@ -341,22 +427,48 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		}
 		return s
 	}
-	s.Metric, s.ApplyFailure = metricOf(t, tr, content, tooLarge, w)
+	s.Metric, s.ApplyFailure = metricOf(t, tr, content, unscored, w)
 	return s
 }
 
+// refusal says why an empty answer is empty when the response says so:
+// the model's refusal (message.refusal, read from the archived body) or
+// the provider's content filter; "" otherwise. A refusal showed as "the
+// answer is empty" (issue 32).
+func refusal(r *transcript.Response) string {
+	if strings.TrimSpace(r.Content) != "" {
+		return ""
+	}
+	var w struct {
+		Choices []struct {
+			Message struct {
+				Refusal *string `json:"refusal"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(r.RawBody, &w) == nil && len(w.Choices) > 0 {
+		if why := w.Choices[0].Message.Refusal; why != nil && strings.TrimSpace(*why) != "" {
+			return "the model refused: " + safetext.Cap(*why, 300)
+		}
+	}
+	if r.FinishReason == "content_filter" {
+		return "the provider's content filter withheld the answer (finish_reason content_filter)"
+	}
+	return ""
+}
+
 // metricOf scores a class B or C answer's content (Metric), given the
-// document the model was given (Given); tooLarge, when set, is why the
+// document the model was given (Given); unscored, when set, is why the
 // content was dropped.
-func metricOf(t *task.Task, tr *transcript.Transcript, content, tooLarge string, w metric.Weights) (*metric.Result, *formats.Failure) {
+func metricOf(t *task.Task, tr *transcript.Transcript, content, unscored string, w metric.Weights) (*metric.Result, *formats.Failure) {
 	given, err := Given(t, tr)
 	res, fail := Metric(t, given, content, w)
 	switch {
 	case err != nil:
 		res, fail = document(t, "", w), nil
 		res.Reason = "the document the step was given cannot be read back from its transcript: " + err.Error()
-	case tooLarge != "":
-		res.Reason, fail = tooLarge, nil
+	case unscored != "":
+		res.Reason, fail = unscored, nil
 	}
 	return &res, fail
 }

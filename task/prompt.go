@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // Message is one chat message of a prompt.
@@ -40,13 +42,16 @@ const (
 	FormatSuffix = ".txt"
 )
 
+// MaxPromptSize bounds a prompt template file.
+const MaxPromptSize = 1 << 20
+
 // LoadPrompts reads prompts/system.txt, prompts/document.txt and
 // prompts/class-{a,b,c}.txt from fsys, and every prompts/format-<name>.txt
 // there is (a directory without them loads as before; NeedFormat says
 // when a format a run uses has none).
 func LoadPrompts(fsys fs.FS) (*Prompts, error) {
 	read := func(name string) (string, error) {
-		b, err := fs.ReadFile(fsys, "prompts/"+name)
+		b, err := regularfile.ReadFS(fsys, "prompts/"+name, MaxPromptSize)
 		if err != nil {
 			return "", fmt.Errorf("prompt template: %w", err)
 		}

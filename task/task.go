@@ -14,6 +14,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // The task classes of §8.3.
@@ -179,7 +180,7 @@ func hashOf(b []byte) string {
 
 func loadDocument(fsys fs.FS, name string) (*Document, []Problem) {
 	file := path.Join("corpus", name)
-	data, err := fs.ReadFile(fsys, name)
+	data, err := regularfile.ReadFS(fsys, name, bend.MaxSize)
 	if err != nil {
 		return nil, []Problem{{file, err.Error()}}
 	}
@@ -210,7 +211,7 @@ func loadTask(fsys fs.FS, name string, docs map[string]*Document, natural bool) 
 	bad := func(format string, args ...any) (*Task, []Problem) {
 		return nil, []Problem{{file, fmt.Sprintf(format, args...)}}
 	}
-	data, err := fs.ReadFile(fsys, name)
+	data, err := regularfile.ReadFS(fsys, name, bend.MaxSize)
 	if err != nil {
 		return bad("%v", err)
 	}

@@ -3,10 +3,12 @@ package transcript
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // ManifestName is the manifest's file name in a run directory.
@@ -141,10 +143,23 @@ func WriteManifest(runDir string, m *Manifest) error {
 	return WriteFileAtomic(filepath.Join(runDir, ManifestName), append(b, '\n'))
 }
 
-// ReadManifest loads runDir/run.json.
+// MaxManifestSize bounds run.json: its largest parts are the task ids and
+// the configuration, a few megabytes at the 2,000,000-job bound.
+const MaxManifestSize = 64 << 20
+
+// runIDRe is what a run id may be: one path element of safe characters,
+// so that it cannot climb out of the runs or reports directory.
+var runIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// ValidRunID reports whether id can name a run directory and its reports:
+// one path element of letters, digits, '.', '-' and '_', at most 128
+// bytes, starting with a letter or digit, without "..".
+func ValidRunID(id string) bool { return runIDRe.MatchString(id) && !strings.Contains(id, "..") }
+
+// ReadManifest loads runDir/run.json and checks its run id (ValidRunID).
 func ReadManifest(runDir string) (*Manifest, error) {
 	path := filepath.Join(runDir, ManifestName)
-	b, err := os.ReadFile(path)
+	b, err := regularfile.Read(path, MaxManifestSize)
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +169,13 @@ func ReadManifest(runDir string) (*Manifest, error) {
 	}
 	if m.Schema != SchemaVersion {
 		return nil, fmt.Errorf("%s: /schema: manifest schema %d, this harness reads %d", path, m.Schema, SchemaVersion)
+	}
+	// The run id names the reports that rescore and resume write: an id
+	// read from a file is held to the rule of --run-id (issue 32: a shared
+	// archive's "../../x" wrote reports outside the reports folder, and
+	// run.json is covered by no hash).
+	if !ValidRunID(m.RunID) {
+		return nil, fmt.Errorf("%s: /run_id: %q is not one path element of letters, digits, '.', '-' and '_'", path, m.RunID)
 	}
 	return &m, nil
 }

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
 )
 
@@ -288,14 +289,9 @@ func Read(path string) (*Transcript, error) { return read(path, nil) }
 // read loads one transcript file and verifies it, unless known holds its
 // recorded hash.
 func read(path string, known *Known) (*Transcript, error) {
-	if st, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if st.Size() > MaxSize {
-		return nil, fmt.Errorf("%s: file is %d bytes, over the %d-byte limit of a transcript", path, st.Size(), MaxSize)
-	}
-	b, err := os.ReadFile(path)
+	b, err := regularfile.Read(path, MaxSize)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w of a transcript", err)
 	}
 	var t Transcript
 	if err := json.Unmarshal(b, &t); err != nil {

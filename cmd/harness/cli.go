@@ -11,6 +11,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/flagargs"
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/internal/suggest"
 	"bendscript.com/round-trip-harness/pipeline"
 )
@@ -101,6 +102,13 @@ func commands() []command {
 
 // run is the whole program; main only maps its error to an exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	// Everything printed passes through safetext: a model's answer, a
+	// server's provider or error message, a judge's reason and a
+	// manifest's names reached the terminal raw (issue 32).
+	sout, serr := safetext.NewWriter(stdout), safetext.NewWriter(stderr)
+	defer sout.Flush()
+	defer serr.Flush()
+	stdout, stderr = sout, serr
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
 		if len(args) == 0 {

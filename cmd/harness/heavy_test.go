@@ -14,7 +14,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
@@ -167,5 +169,48 @@ func TestSearchReplace512kRung(t *testing.T) {
 		if sr := bytes[m+" search-replace"]; doc == 0 || sr == 0 || sr*50 >= doc {
 			t.Errorf("512k rung: %s's search-replace answers are %d bytes against %d for whole documents; want under 2%%", m, sr, doc)
 		}
+	}
+}
+
+// fakeRun writes a run directory holding only a manifest.
+func fakeRun(t *testing.T, runs, id string) string {
+	t.Helper()
+	dir := filepath.Join(runs, id)
+	if err := transcript.WriteManifest(dir, &transcript.Manifest{RunID: id, Models: []string{"vendor/a"}, StartedAt: time.Unix(0, 0).UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestRunsSkipsNoFIFOAndNoLargeTranscript: a FIFO run.json hung `harness
+// runs` past SIGTERM; and runs summed the cost of transcripts of at most
+// 16 MiB (the document limit), so two paid transcripts of 17 MiB at $0.50
+// showed as $0.0000 without "+?".
+func TestRunsSkipsNoFIFOAndNoLargeTranscript(t *testing.T) {
+	t.Parallel()
+	runs := t.TempDir()
+	if err := os.Mkdir(filepath.Join(runs, "fifo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(runs, "fifo", "run.json"), 0o644); err != nil {
+		t.Skip(err)
+	}
+	dir := fakeRun(t, runs, "big")
+	os.Mkdir(filepath.Join(dir, "vendor_a"), 0o755)
+	pad := strings.Repeat("x", 17<<20)
+	for _, name := range []string{"01-b.r0.json", "01-c.r0.json"} {
+		writeFile(t, filepath.Join(dir, "vendor_a"), name, `{"response": {"usage": {"cost": 0.5}}, "pad": "`+pad+`"}`)
+	}
+	done := make(chan struct{})
+	var out, errs string
+	var code int
+	go func() { out, errs, code = runCLI(t, "runs", runs); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("harness runs blocked on a FIFO run.json")
+	}
+	if code != 0 || !strings.Contains(errs, "named pipe") || !strings.Contains(out, "$1.0000") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the FIFO named and a cost of $1.0000", code, out, errs)
 	}
 }

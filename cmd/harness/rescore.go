@@ -25,6 +25,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *format != "md" && *format != "json" {
 		return usageError("rescore: --format is md or json, not %q", *format)
 	}
-	_, err := pipeline.Rescore(pipeline.RescoreRequest{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, JSON: *format == "json", Stdout: stdout})
+	_, err := pipeline.Rescore(pipeline.RescoreRequest{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, JSON: *format == "json", Stdout: stdout,
+		Ctx: ctx, Command: commandName})
 	return err
 }

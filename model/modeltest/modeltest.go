@@ -232,6 +232,17 @@ func EscapedKeyEcho(req ChatRequest) Reply {
 		escaped + `},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`}
 }
 
+// NestedKeyEcho is a 200 completion whose content is format with %s
+// replaced by the request's bearer key, every '-' of the key written as
+// the JSON escape \u002d inside the content: when format is a JSON
+// document the key is escaped inside the answer's own JSON, so the body
+// spells it with a double escape (\\u002d) that a one-level redaction
+// does not decode but scoring does.
+func NestedKeyEcho(req ChatRequest, format string) Reply {
+	key := strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer ")
+	return Reply{Content: fmt.Sprintf(format, strings.ReplaceAll(key, "-", `\u002d`))}
+}
+
 // ErrorInsideOK is a 200 whose body is an error object with the given
 // code and no choices, as OpenRouter reports a failure (no credit: 402)
 // after the status line was sent.

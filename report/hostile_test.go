@@ -1,0 +1,46 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/scoring"
+)
+
+// TestServedModelMismatchWarned: the server said openai/gpt-3.5-turbo
+// answered for the model asked for, and only the transcript's
+// model_served recorded it; the report now warns, naming both.
+func TestServedModelMismatchWarned(t *testing.T) {
+	t.Parallel()
+	in := inputOf(reporttest.FailingRun.Run())
+	n := 0
+	for i := range in.Scores {
+		if in.Scores[i].Status == scoring.StatusScored && n < 2 {
+			in.Scores[i].ModelServed = "openai/gpt-3.5-turbo"
+			n++
+		}
+	}
+	rep := Build(in)
+	for _, w := range rep.Warnings {
+		if strings.Contains(w, "2 answers were served by another model (openai/gpt-3.5-turbo ×2)") && strings.Contains(w, "cannot gate") {
+			return
+		}
+	}
+	t.Errorf("warnings %q; want one naming the served model", rep.Warnings)
+}
+
+// TestReportSymlinkToDeviceRefused: a report that was a symlink to
+// /dev/zero made compare and trend run out of memory in a second or two.
+func TestReportSymlinkToDeviceRefused(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "r.json")
+	if err := os.Symlink("/dev/zero", p); err != nil {
+		t.Skip(err)
+	}
+	if _, err := ReadFiles([]string{p}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("ReadFiles = %v; want not a regular file", err)
+	}
+}
