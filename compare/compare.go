@@ -1,39 +1,62 @@
+// Package compare compares two reports, as benchstat compares two
+// benchmark runs: what changed first (the verdict and §8.5's reading,
+// failures added and removed, every difference in what the runs asked),
+// then per model and class (and per section row) the paired tests of the
+// documents' values, adjusted together for multiplicity (Holm), with what
+// this many documents can and cannot resolve.
 package compare
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
+	"math"
 	"slices"
-	"strconv"
 	"strings"
 
-	"bendscript.com/round-trip-harness/render"
-	"bendscript.com/round-trip-harness/report"
-
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 )
 
-// Alpha is the significance level of Compare.
+// Alpha is the significance level of Compare, after adjustment.
 const Alpha = 0.05
 
-// Comparison is old against new, per model and class, in the manner of
-// benchstat: each row pairs the two reports' per-document values by task
-// id and tests the paired differences with the Wilcoxon signed-rank test.
+// Tie is the tolerance of a paired difference: two per-document values
+// closer than this are equal. A document's value is a mean over repeats,
+// and the same answers averaged over 1 or 11 repeats differ by about 1e-17
+// from rounding; the metric reports nothing finer than 1e-6.
+const Tie = 1e-9
+
+// Comparison is old against new: what changed first, then per model and
+// class each row pairing the reports' per-document values by task id.
 type Comparison struct {
 	// Old and New are the two reports, as given.
 	Old Side `json:"old"`
 	New Side `json:"new"`
+	// Verdict is the verdict and §8.5's reading, old → new.
+	Verdict VerdictChange `json:"verdict"`
+	// FailuresAdded and FailuresRemoved are the failures (§8.5's
+	// thresholds and the harness's own gates, with their values) of the
+	// new report only and of the old report only.
+	FailuresAdded   []string `json:"failures_added"`
+	FailuresRemoved []string `json:"failures_removed"`
+	// Gates are every threshold's statistic per model, old → new.
+	Gates []GateRow `json:"gates"`
 	// Rows are the (model, class) pairs both reports have, by model (old
-	// report's order, then the new report's) and class.
+	// report's order, then the new report's) and class, then the section
+	// rows both have.
 	Rows []Row `json:"rows"`
-	// Notes qualify the comparison: different metric versions, weights,
-	// corpora or prompts, unpaired documents, models or classes in one
-	// report only, samples too small to reach significance.
+	// Tests is the number of tests of the comparison (signed-rank and
+	// exact), adjusted together (Holm): each row's PAdjusted.
+	Tests int `json:"tests"`
+	// Differences lists every difference in what the two runs asked and
+	// with what: repeats, seed, models and their providers, harness and
+	// metric versions, corpus, prompts, configuration, suite, formats and
+	// selection.
+	Differences []string `json:"differences"`
+	// Notes qualify the comparison: unpaired documents, models or classes
+	// in one report only.
 	Notes []string `json:"notes"`
 }
 
@@ -45,9 +68,31 @@ type Side struct {
 	MetricVersion string `json:"metric_version"`
 }
 
-// Row compares one (model, class). For classes B and C the center is the
-// median drift (lower is better) and P95 is compared too; for class A the
-// center is the faithfulness (higher is better).
+// VerdictChange is the verdict and the reading of each report.
+type VerdictChange struct {
+	Old        string `json:"old"`
+	New        string `json:"new"`
+	OldReading string `json:"old_reading"`
+	NewReading string `json:"new_reading"`
+}
+
+// GateRow is one threshold of one model in both reports.
+type GateRow struct {
+	Model  string `json:"model"`
+	Label  string `json:"label"`
+	Source string `json:"source"`
+	// Share is set when the statistic is a share (printed as a
+	// percentage).
+	Share    bool     `json:"share,omitempty"`
+	Old      *float64 `json:"old"`
+	New      *float64 `json:"new"`
+	OldHolds bool     `json:"old_holds"`
+	NewHolds bool     `json:"new_holds"`
+}
+
+// Row compares one (model, class), or one section row. For classes B and
+// C the center is the median drift (lower is better) and P95 is compared
+// too; for class A the center is the faithfulness (higher is better).
 type Row struct {
 	Model string `json:"model"`
 	Class string `json:"class"`
@@ -58,42 +103,55 @@ type Row struct {
 	// OldP95 and NewP95 are the P95 drift (B, C).
 	OldP95 *float64 `json:"old_p95,omitempty"`
 	NewP95 *float64 `json:"new_p95,omitempty"`
-	// Pairs is the number of documents with a value in both reports.
+	// Pairs is the number of documents with a value in both reports, N
+	// those whose values differ (by Tie or more).
 	Pairs int `json:"pairs"`
-	// P is the two-sided p-value of the signed-rank test over the pairs,
-	// and N the number of pairs that differ (zero differences are dropped).
-	P float64 `json:"p"`
-	N int     `json:"n"`
-	// Change is "better", "worse" or "~" (no significant change at Alpha).
+	N     int `json:"n"`
+	// P is the two-sided p-value of the exact signed-rank test over the N
+	// differing pairs, PAdjusted the same adjusted with every test of the
+	// comparison (Holm); both absent when no pair differs (no test).
+	P         *float64 `json:"p,omitempty"`
+	PAdjusted *float64 `json:"p_adjusted,omitempty"`
+	// Change is "better" or "worse" (PAdjusted < Alpha), "~" (a test, not
+	// significant) or "=" (no document differs: no test).
 	Change string `json:"change"`
+	// Resolution says, for a difference that is not significant, what the
+	// test would have needed ("unresolved: 2 of 20 documents differ; the
+	// signed-rank test needs at least 6").
+	Resolution string `json:"resolution,omitempty"`
+	// RepeatNoise, with two repeats or more on both sides, is how far a
+	// document's value moves between the runs by repeat noise alone (95%:
+	// 1.96 × s × √(1/k_old + 1/k_new), s the pooled within-document
+	// standard deviation over repeats): a per-document change smaller
+	// than this cannot be told from noise.
+	RepeatNoise *float64 `json:"repeat_noise,omitempty"`
 
 	// The lossless share (B, C), the harness's own headline, compared on
 	// answers paired by (task, repeat): OldLossless and NewLossless are the
-	// two reports' LosslessRate; Gained counts pairs lossless only in the
-	// new report, Lost those lossless only in the old; LosslessP is the
-	// two-sided exact (McNemar) test over those discordant pairs, and
-	// LosslessChange says "better", "worse" or "~" at Alpha.
-	OldLossless    *float64 `json:"old_lossless,omitempty"`
-	NewLossless    *float64 `json:"new_lossless,omitempty"`
-	Gained         int      `json:"lossless_gained,omitempty"`
-	Lost           int      `json:"lossless_lost,omitempty"`
-	LosslessP      float64  `json:"lossless_p,omitempty"`
-	LosslessChange string   `json:"lossless_change,omitempty"`
-}
-
-// WriteJSON writes the comparison as indented JSON: the same rows and
-// notes as the text, for scripts. Its schema is this struct.
-func (c *Comparison) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(c)
+	// two shares; Gained counts pairs lossless only in the new report, Lost
+	// those lossless only in the old; LosslessP is the two-sided exact
+	// (McNemar) test over the discordant pairs, LosslessPAdjusted adjusted
+	// with every test (both absent without a discordant pair), and
+	// LosslessChange "better", "worse", "~" or "=".
+	OldLossless       *float64 `json:"old_lossless,omitempty"`
+	NewLossless       *float64 `json:"new_lossless,omitempty"`
+	Gained            int      `json:"lossless_gained,omitempty"`
+	Lost              int      `json:"lossless_lost,omitempty"`
+	LosslessP         *float64 `json:"lossless_p,omitempty"`
+	LosslessPAdjusted *float64 `json:"lossless_p_adjusted,omitempty"`
+	LosslessChange    string   `json:"lossless_change,omitempty"`
+	// higher is set when a larger center is better (class A); sign is
+	// the sign of the differing pairs' rank sum.
+	higher bool
+	sign   int
 }
 
 // Compare compares two reports.
 func Compare(old, new *report.Report, oldName, newName string) *Comparison {
-	c := &Comparison{Old: SideOf(old, oldName), New: SideOf(new, newName)}
-	c.Notes = append(c.Notes, ProvenanceNotes(old, new)...)
+	c := &Comparison{Old: SideOf(old, oldName), New: SideOf(new, newName), Verdict: verdictChange(old, new)}
+	c.FailuresAdded, c.FailuresRemoved = failureChanges(old, new)
+	c.Differences = Differences(old, new)
+	c.Gates = gateRows(old, new)
 	models := slices.Clone(old.Models)
 	for _, m := range new.Models {
 		if !slices.Contains(models, m) {
@@ -124,6 +182,7 @@ func Compare(old, new *report.Report, oldName, newName string) *Comparison {
 		}
 	}
 	c.compareSections(old, new)
+	c.Tests = Adjust(c.Rows)
 	return c
 }
 
@@ -132,80 +191,66 @@ func SideOf(r *report.Report, name string) Side {
 	return Side{Name: name, RunID: r.RunID, RanAt: r.RanAt, MetricVersion: r.MetricVersion}
 }
 
-// ProvenanceNotes say how two reports differ in what they measured with.
-func ProvenanceNotes(old, new *report.Report) []string {
-	var out []string
-	if old.MetricVersion != new.MetricVersion {
-		out = append(out, fmt.Sprintf("metric versions differ (%s, %s): rescore both runs with one metric to compare drift", old.MetricVersion, new.MetricVersion))
-	}
-	if old.Weights != new.Weights {
-		out = append(out, "drift weights differ")
-	}
-	if old.CorpusHash != new.CorpusHash {
-		out = append(out, "the corpora or tasks differ (corpus hashes differ)")
-	}
-	if old.PromptHash != new.PromptHash {
-		out = append(out, "the prompt templates differ (prompt hashes differ)")
-	}
-	return out
-}
-
-// Class pairs the per-document values of one (model, class) and
-// tests them.
+// Class pairs the per-document values of one (model, class) and tests
+// them; the tests are raw until Adjust adjusts a family of rows together.
 func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
 	row := Row{Model: model, Class: class}
 	value := func(d report.DocumentResult) *float64 { return d.Drift }
 	if class == task.ClassA {
 		value = func(d report.DocumentResult) *float64 { return d.Faithful }
-		row.OldCenter, row.NewCenter = oc.Faithfulness, nc.Faithfulness
+		row.OldCenter, row.NewCenter, row.higher = oc.Faithfulness, nc.Faithfulness, true
 	} else {
 		row.OldCenter, row.NewCenter = oc.MedianDrift, nc.MedianDrift
 		row.OldP95, row.NewP95 = oc.P95Drift, nc.P95Drift
 	}
-	olds := map[string]*float64{}
-	for _, d := range oc.PerDocument {
-		olds[d.TaskID] = value(d)
+	diffs, unpaired := pairs(oc.PerDocument, nc.PerDocument, value)
+	var notes []string
+	if unpaired > 0 {
+		notes = append(notes, fmt.Sprintf("%s class %s: %d documents have a value in one report only and are left out of the test", model, class, unpaired))
+	}
+	row.Pairs = len(diffs)
+	if p, n, sign := stats.SignedRank(diffs); n > 0 {
+		row.P, row.N, row.sign = &p, n, sign
+	}
+	row.RepeatNoise = repeatNoise(oc.PerDocument, nc.PerDocument)
+	if class != task.ClassA {
+		compareLossless(&row, oc, nc)
+	}
+	return row, notes
+}
+
+// pairs are the differences new − old of the documents with a value in
+// both, a difference under Tie counted as none, and the number of
+// documents with a value in one only.
+func pairs(olds, news []report.DocumentResult, value func(report.DocumentResult) *float64) ([]float64, int) {
+	byTask := map[string]*float64{}
+	for _, d := range olds {
+		byTask[d.TaskID] = value(d)
 	}
 	var diffs []float64
 	seen := map[string]bool{}
 	unpaired := 0
-	for _, d := range nc.PerDocument {
+	for _, d := range news {
 		seen[d.TaskID] = true
-		o, n := olds[d.TaskID], value(d)
+		o, n := byTask[d.TaskID], value(d)
 		if o == nil || n == nil {
 			if o != nil || n != nil {
 				unpaired++
 			}
 			continue
 		}
-		diffs = append(diffs, *n-*o)
+		diff := *n - *o
+		if math.Abs(diff) < Tie {
+			diff = 0
+		}
+		diffs = append(diffs, diff)
 	}
-	for id, o := range olds {
+	for id, o := range byTask {
 		if !seen[id] && o != nil {
 			unpaired++
 		}
 	}
-	var notes []string
-	if unpaired > 0 {
-		notes = append(notes, fmt.Sprintf("%s class %s: %d documents have a value in one report only and are left out of the test", model, class, unpaired))
-	}
-	var sign int
-	row.Pairs = len(diffs)
-	row.P, row.N, sign = stats.SignedRank(diffs)
-	row.Change = "~"
-	if row.P < Alpha {
-		row.Change = "worse"
-		if (sign > 0) == (class == task.ClassA) {
-			row.Change = "better"
-		}
-	}
-	if row.N > 0 && row.N < 6 {
-		notes = append(notes, fmt.Sprintf("%s class %s: %d documents differ; the signed-rank test needs at least 6 to reach p < %s", model, class, row.N, report.Num(Alpha)))
-	}
-	if class != task.ClassA {
-		compareLossless(&row, oc, nc)
-	}
-	return row, notes
+	return diffs, unpaired
 }
 
 // compareLossless pairs the answers of two reports by (task, repeat) and
@@ -238,138 +283,11 @@ func compareLossless(row *Row, oc, nc *report.ClassResult) {
 			}
 		}
 	}
-	row.LosslessP = stats.ExactBinomial(row.Gained, row.Lost)
-	row.LosslessChange = "~"
-	if row.LosslessP < Alpha {
-		row.LosslessChange = "worse"
-		if row.Gained > row.Lost {
-			row.LosslessChange = "better"
-		}
+	row.LosslessChange = "="
+	if row.Gained+row.Lost > 0 {
+		p := stats.ExactBinomial(row.Gained, row.Lost)
+		row.LosslessP = &p
 	}
-}
-
-// CompareFiles reads two JSON reports and compares them (Compare). Reports
-// of different suites are refused: they measure different tasks, so their
-// numbers pair by model and class but mean different things.
-func CompareFiles(oldName, newName string) (*Comparison, error) {
-	reps, err := report.ReadFiles([]string{oldName, newName})
-	if err != nil {
-		return nil, err
-	}
-	if a, b := suites.NameOf(reps[0].Suite), suites.NameOf(reps[1].Suite); a != b {
-		return nil, fmt.Errorf("compare: %s is a %s report and %s a %s report; compare two reports of one suite", oldName, a, newName, b)
-	}
-	return Compare(reps[0], reps[1], oldName, newName), nil
-}
-
-// Write writes the comparison in a format: text (WriteText), md
-// (WriteMarkdown) or json (WriteJSON).
-func (c *Comparison) Write(w io.Writer, format string) error {
-	switch format {
-	case "md":
-		return c.WriteMarkdown(w)
-	case "json":
-		return c.WriteJSON(w)
-	}
-	return c.WriteText(w)
-}
-
-// WriteText writes the comparison as aligned text tables.
-func (c *Comparison) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "old: %s (run %s, %s, metric %s)\n", c.Old.Name, c.Old.RunID, c.Old.RanAt, c.Old.MetricVersion)
-	fmt.Fprintf(bw, "new: %s (run %s, %s, metric %s)\n", c.New.Name, c.New.RunID, c.New.RanAt, c.New.MetricVersion)
-	for _, t := range c.tables() {
-		fmt.Fprintln(bw)
-		render.WriteTextTable(bw, t)
-	}
-	c.writeNotes(bw, "")
-	return bw.Flush()
-}
-
-// WriteMarkdown writes the comparison as Markdown tables, for pull
-// requests.
-func (c *Comparison) WriteMarkdown(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "**old** %s: run %s, %s, metric %s  \n", render.Code(c.Old.Name), render.Code(c.Old.RunID), render.MDText(c.Old.RanAt), render.MDText(c.Old.MetricVersion))
-	fmt.Fprintf(bw, "**new** %s: run %s, %s, metric %s\n", render.Code(c.New.Name), render.Code(c.New.RunID), render.MDText(c.New.RanAt), render.MDText(c.New.MetricVersion))
-	for _, t := range c.tables() {
-		fmt.Fprintln(bw)
-		render.WriteMarkdownTable(bw, t)
-	}
-	c.writeNotes(bw, "md")
-	return bw.Flush()
-}
-
-func (c *Comparison) writeNotes(w io.Writer, format string) {
-	if len(c.Notes) == 0 {
-		return
-	}
-	fmt.Fprintln(w)
-	for i, n := range c.Notes {
-		if format == "md" {
-			n = render.MDText(n)
-		}
-		fmt.Fprintf(w, "%d. %s\n", i+1, n)
-	}
-}
-
-// tables lays the rows out: one table for drift (B, C), one for the
-// lossless share, one for faithfulness (A). The class column is free
-// text (it holds a format's or a rung's name from the report).
-func (c *Comparison) tables() []render.Table {
-	align := func(n int) string { return "|---|---|" + strings.Repeat("---:|", n-2) }
-	drift := render.Table{Head: []string{"model", "class", "median drift old → new", "Δ", "P95 drift old → new", "Δ", "vs old"}, MDAlign: align(7)}
-	lossless := render.Table{Head: []string{"model", "class", "lossless old → new", "Δ", "gained / lost", "vs old (exact test)"}, MDAlign: align(6)}
-	faith := render.Table{Head: []string{"model", "class", "faithfulness old → new", "Δ", "vs old"}, MDAlign: align(5)}
-	for _, r := range c.Rows {
-		change := fmt.Sprintf("%s (p=%s n=%d)", r.Change, strconv.FormatFloat(r.P, 'f', 3, 64), r.N)
-		if r.Class == task.ClassA {
-			faith.Add(r.Model, r.Class, arrow(r.OldCenter, r.NewCenter), delta(r.OldCenter, r.NewCenter), change)
-			free(&faith)
-			continue
-		}
-		drift.Add(r.Model, r.Class, arrow(r.OldCenter, r.NewCenter), delta(r.OldCenter, r.NewCenter),
-			arrow(r.OldP95, r.NewP95), delta(r.OldP95, r.NewP95), change)
-		free(&drift)
-		lossless.Add(r.Model, r.Class, arrow(r.OldLossless, r.NewLossless), delta(r.OldLossless, r.NewLossless),
-			fmt.Sprintf("%d / %d", r.Gained, r.Lost), fmt.Sprintf("%s (p=%s)", r.LosslessChange, strconv.FormatFloat(r.LosslessP, 'f', 3, 64)))
-		free(&lossless)
-	}
-	var out []render.Table
-	for _, t := range []render.Table{drift, lossless, faith} {
-		if len(t.Rows) > 0 {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// free marks the last row's class cell as text a report chose, which the
-// Markdown escapes.
-func free(t *render.Table) { t.Rows[len(t.Rows)-1].Cells[1].Free = true }
-
-func arrow(o, n *float64) string {
-	return fmt.Sprintf("%s → %s", fixed(o), fixed(n))
-}
-
-func delta(o, n *float64) string {
-	if o == nil || n == nil {
-		return "n/a"
-	}
-	s := fmt.Sprintf("%+.4f", *n-*o)
-	if s == "-0.0000" {
-		s = "+0.0000"
-	}
-	return s
-}
-
-// fixed formats v with 4 decimals, so that columns align.
-func fixed(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return strconv.FormatFloat(*v, 'f', 4, 64)
 }
 
 // compareSections compares the section rows both reports have (every
@@ -409,8 +327,8 @@ func (c *Comparison) compareSections(old, new *report.Report) {
 	}
 }
 
-// AsClass is a section row as a class result, for compareClass: its
-// median and P95 drift, lossless share and tasks.
+// AsClass is a section row as a class result, for Class: its median and
+// P95 drift, lossless share and tasks.
 func AsClass(class string, row report.Row) *report.ClassResult {
 	return &report.ClassResult{Class: class, MedianDrift: row.MedianDrift, P95Drift: row.P95Drift, LosslessRate: row.Lossless, PerDocument: row.PerDocument}
 }

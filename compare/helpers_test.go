@@ -20,4 +20,3 @@ func build(r reporttest.Run) *report.Report {
 	return report.Build(report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set})
 }
 
-func ptr[T any](v T) *T { return &v }

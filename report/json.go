@@ -47,6 +47,9 @@ func ReadJSON(rd io.Reader, name string) (*Report, error) {
 	if err := json.Unmarshal(b, &probe); err != nil {
 		return nil, fmt.Errorf("%s: not a report: %w", name, err)
 	}
+	if kind := notReport(b); kind != "" {
+		return nil, fmt.Errorf("%s: not a report but %s: give a report, reports/<run-id>.json", name, kind)
+	}
 	if probe.Schema == nil || *probe.Schema != SchemaVersion {
 		got := "none"
 		if probe.Schema != nil {
@@ -59,6 +62,28 @@ func ReadJSON(rd io.Reader, name string) (*Report, error) {
 		return nil, fmt.Errorf("%s: not a report: %w", name, err)
 	}
 	return &r, nil
+}
+
+// notReport says what a JSON file that is no report is, when it is one of
+// the harness's other files (a run's manifest, a transcript, a
+// comparison); "" otherwise.
+func notReport(b []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return "not a JSON object"
+	}
+	has := func(k string) bool { _, ok := m[k]; return ok }
+	switch {
+	case has("verdict") && has("results"):
+		return ""
+	case has("task_ids"):
+		return "a run's manifest (run.json)"
+	case has("request") || has("attempts"):
+		return "a transcript"
+	case has("rows") && has("old"):
+		return "a comparison (harness compare --format json)"
+	}
+	return "" // the schema check says what is wrong
 }
 
 // MaxFileSize bounds a JSON report that compare, trend and runs read

@@ -229,6 +229,9 @@ func TestReadJSON(t *testing.T) {
 	for _, tc := range []struct{ in, want, reason string }{
 		{`{"schema": 3}`, "x.json: /schema: report schema 3, this harness reads 2", "a newer schema is refused"},
 		{`{"verdict": "pass"}`, "x.json: /schema: report schema none, this harness reads 2", "a file without schema is not a report"},
+		{`{"schema": 2, "run_id": "r", "models": ["m"], "task_ids": ["01-a"]}`, "x.json: not a report but a run's manifest (run.json): give a report, reports/<run-id>.json",
+			"a manifest of the report's schema number printed 'metric versions differ (, 2)' in compare (issue 33)"},
+		{`{"schema": 1, "kind": "task", "request": {}, "attempts": []}`, "x.json: not a report but a transcript: give a report, reports/<run-id>.json", "a transcript is named as one"},
 		{`[]`, "x.json: not a report", "not an object"},
 	} {
 		_, err := ReadJSON(strings.NewReader(tc.in), "x.json")

@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -278,4 +279,36 @@ func ExactBinomial(a, b int) float64 {
 func lgamma(x int) float64 {
 	v, _ := math.Lgamma(float64(x))
 	return v
+}
+
+// Holm adjusts the p-values of a family of tests together (Holm's
+// step-down method), so that the chance of any false "significant" in the
+// family is at most the level: with the m p-values sorted ascending,
+// p'(i) = max over j ≤ i of min(1, (m − j + 1)·p(j)) (1-based). The
+// adjusted values come back in the order given.
+func Holm(p []float64) []float64 {
+	m := len(p)
+	order := make([]int, m)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return p[order[a]] < p[order[b]] })
+	out := make([]float64, m)
+	running := 0.0
+	for rank, i := range order {
+		running = math.Max(running, math.Min(1, float64(m-rank)*p[i]))
+		out[i] = running
+	}
+	return out
+}
+
+// SignedRankNeeds is the fewest differing pairs with which the exact
+// two-sided signed-rank test can reach p < alpha: all n differences of one
+// sign give its smallest p, 2/2^n.
+func SignedRankNeeds(alpha float64) int {
+	n := 1
+	for 2/math.Pow(2, float64(n)) >= alpha {
+		n++
+	}
+	return n
 }

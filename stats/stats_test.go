@@ -223,3 +223,35 @@ func BenchmarkSignedRank(b *testing.B) {
 		SignedRank(d)
 	}
 }
+
+// TestHolm pins Holm's arithmetic on a worked example: p-values 0.01,
+// 0.04, 0.03, 0.005 (m = 4). Sorted: 0.005, 0.01, 0.03, 0.04, multiplied by
+// 4, 3, 2, 1: 0.02, 0.03, 0.06, 0.04, then made non-decreasing: 0.02, 0.03,
+// 0.06, 0.06. Back in the order given: 0.03, 0.06, 0.06, 0.02. At 0.05,
+// two of the four raw "significant" results survive.
+func TestHolm(t *testing.T) {
+	got := Holm([]float64{0.01, 0.04, 0.03, 0.005})
+	want := []float64{0.03, 0.06, 0.06, 0.02}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Fatalf("Holm = %v, want %v", got, want)
+		}
+	}
+	if got := Holm([]float64{0.5, 0.9}); got[0] != 1 || got[1] != 1 {
+		t.Errorf("Holm caps at 1: %v", got)
+	}
+	if got := Holm(nil); len(got) != 0 {
+		t.Errorf("Holm(nil) = %v", got)
+	}
+}
+
+// TestSignedRankNeeds: the exact two-sided signed-rank test needs 6
+// differing pairs to reach p < 0.05 (2/64 = 0.031; with 5, 2/32 = 0.0625).
+func TestSignedRankNeeds(t *testing.T) {
+	if n := SignedRankNeeds(0.05); n != 6 {
+		t.Errorf("SignedRankNeeds(0.05) = %d, want 6", n)
+	}
+	if p, _, _ := SignedRank([]float64{1, 2, 3, 4, 5, 6}); p >= 0.05 {
+		t.Errorf("six positive differences: p %v, want < 0.05", p)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"bendscript.com/round-trip-harness/compare"
 	"bendscript.com/round-trip-harness/render"
@@ -21,18 +22,32 @@ import (
 
 // Report is the headline numbers of any number of reports in date
 // order, per model, suite and class, each change from the previous report
-// marked by the paired tests of Compare: the signed-rank test on the
-// per-document values and McNemar's exact test on the lossless answers.
+// marked by the paired tests of Compare (the signed-rank test on the
+// per-document values, McNemar's exact test on the lossless answers),
+// every test of one night-to-night step adjusted together (Holm).
 type Report struct {
 	// Reports are the reports in date order (ran_at, then the order
-	// given).
-	Reports []compare.Side
+	// given), each with its verdict, reading and failures.
+	Reports []Night
 	// Series are the (model, suite, class) rows, in the order they first
 	// appear.
 	Series []Series
-	// Notes qualify the trend: reports that differ in metric version,
-	// weights, corpus or prompts from the one before.
+	// Notes qualify the trend: what differs between a report and the one
+	// before it (compare.Differences).
 	Notes []string
+}
+
+// Night is one report of a trend.
+type Night struct {
+	compare.Side
+	// Verdict and Reading are the report's verdict and §8.5 reading as a
+	// person reads them; Failures its failures' messages.
+	Verdict  string   `json:"verdict"`
+	Reading  string   `json:"reading"`
+	Failures []string `json:"failures"`
+	// Tests is the number of tests of the step from the night before,
+	// adjusted together (Holm).
+	Tests int `json:"tests"`
 }
 
 // Series is one (model, suite, class) across the reports.
@@ -51,13 +66,14 @@ type Point struct {
 	Median, P95, Lossless, Edits, Faithfulness *float64
 	Cost                                       float64
 	// Change is the paired signed-rank test against the series' previous
-	// point ("better", "worse", "~"; empty for the first point), P its
-	// p-value; LosslessChange and LosslessP the exact test on the
-	// lossless answers (B, C).
-	Change         string
-	P              float64
-	LosslessChange string
-	LosslessP      float64
+	// point ("better", "worse", "~", "=" without a difference; empty for
+	// the first point), P its raw and PAdjusted its adjusted p-value (nil
+	// without a test); LosslessChange, LosslessP and LosslessPAdjusted the
+	// exact test on the lossless answers (B, C).
+	Change                       string
+	P, PAdjusted                 *float64
+	LosslessChange               string
+	LosslessP, LosslessPAdjusted *float64
 }
 
 // Of orders the reports by date and follows every (model, suite,
@@ -84,9 +100,9 @@ func Of(reports []*report.Report, names []string) *Report {
 	}
 	for i, ri := range order {
 		r := reports[ri]
-		tr.Reports = append(tr.Reports, compare.SideOf(r, names[ri]))
+		tr.Reports = append(tr.Reports, nightOf(r, names[ri]))
 		if i > 0 {
-			for _, n := range compare.ProvenanceNotes(reports[order[i-1]], r) {
+			for _, n := range compare.Differences(reports[order[i-1]], r) {
 				tr.Notes = append(tr.Notes, fmt.Sprintf("%s against %s: %s", names[ri], names[order[i-1]], n))
 			}
 		}
@@ -104,52 +120,91 @@ func Of(reports []*report.Report, names []string) *Report {
 		}
 	}
 	for _, k := range keys {
-		tr.Series = append(tr.Series, series(k.model, k.suite, k.class, len(tr.Reports), at[k]))
+		tr.Series = append(tr.Series, Series{Model: k.model, Suite: k.suite, Class: k.class})
+	}
+	for i := range tr.Reports {
+		tr.Reports[i].Tests = tr.step(i, func(s int) *report.ClassResult { return at[keys[s]][i] },
+			func(s, j int) *report.ClassResult { return at[keys[s]][j] })
 	}
 	return tr
 }
 
-// series is one (model, suite, class) across the reports (at holds its
-// class result per report index, in date order), each point compared
-// with the one before it.
-func series(model, suite, class string, n int, at map[int]*report.ClassResult) Series {
-	s := Series{Model: model, Suite: suite, Class: class}
-	var prev *report.ClassResult
-	for i := range n {
-		c := at[i]
+// nightOf is a report as a night of the trend.
+func nightOf(r *report.Report, name string) Night {
+	n := Night{Side: compare.SideOf(r, name), Verdict: report.VerdictPlain(r), Reading: "none (informational)", Failures: []string{}}
+	if !r.Informational() {
+		n.Reading = r.Reading.Outcome
+	}
+	for _, f := range r.Failures {
+		n.Failures = append(n.Failures, f.Message)
+	}
+	return n
+}
+
+// step adds night i's point to every series that has one, comparing it
+// with the series' previous point, and adjusts the night's tests together
+// (compare.Adjust); it returns their number.
+func (tr *Report) step(i int, now func(s int) *report.ClassResult, then func(s, j int) *report.ClassResult) int {
+	var rows []compare.Row
+	var points []*Point
+	for si := range tr.Series {
+		c := now(si)
 		if c == nil {
 			continue
 		}
-		p := Point{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.LosslessRate,
-			Edits: c.EditComplianceRate, Faithfulness: c.Faithfulness}
-		if prev != nil {
-			row, _ := compare.Class(model, class, prev, c)
-			p.Change, p.P = row.Change, row.P
-			if class != task.ClassA {
-				p.LosslessChange, p.LosslessP = row.LosslessChange, row.LosslessP
-			}
+		s := &tr.Series[si]
+		s.Points = append(s.Points, Point{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.LosslessRate,
+			Edits: c.EditComplianceRate, Faithfulness: c.Faithfulness})
+		if len(s.Points) < 2 {
+			continue
 		}
-		s.Points = append(s.Points, p)
-		prev = c
+		prev := then(si, s.Points[len(s.Points)-2].Report)
+		row, _ := compare.Class(s.Model, s.Class, prev, c)
+		rows, points = append(rows, row), append(points, &s.Points[len(s.Points)-1])
 	}
-	return s
+	tests := compare.Adjust(rows)
+	for k, row := range rows {
+		p := points[k]
+		p.Change, p.P, p.PAdjusted = row.Change, row.P, row.PAdjusted
+		if row.LosslessChange != "" {
+			p.LosslessChange, p.LosslessP, p.LosslessPAdjusted = row.LosslessChange, row.LosslessP, row.LosslessPAdjusted
+		}
+	}
+	return tests
 }
 
-// changeText is a change with its p-value, or "" for the first point.
-func changeText(change string, p float64) string {
-	if change == "" {
+// changeText is a change with its raw and adjusted p-values, "=" without
+// a test, or "" for the first point. A worse change is marked, so that it
+// stands out of a table of "~".
+func changeText(change string, p, adjusted *float64) string {
+	switch {
+	case change == "":
 		return ""
+	case p == nil || adjusted == nil:
+		return "="
 	}
-	return fmt.Sprintf("%s (p=%s)", change, strconv.FormatFloat(p, 'f', 3, 64))
+	text := fmt.Sprintf("%s (p=%s, adjusted %s)", change, strconv.FormatFloat(*p, 'f', 3, 64), strconv.FormatFloat(*adjusted, 'f', 3, 64))
+	if change == "worse" {
+		text = "▼ " + text
+	}
+	return text
 }
 
-// trendTable lays out one series as a table: one row per report.
+// date is a report's day, from its ran_at.
+func date(ranAt string) string {
+	if len(ranAt) >= 10 {
+		return ranAt[:10]
+	}
+	return ranAt
+}
+
+// table lays out one series as a table: one row per report.
 func (s Series) table(tr *Report) render.Table {
 	if s.Class == task.ClassA {
 		t := render.Table{Head: []string{"report", "ran at", "faithfulness", "cost (USD)", "vs previous"}}
 		for _, p := range s.Points {
 			r := tr.Reports[p.Report]
-			t.Add(r.RunID, r.RanAt, report.NumOr(p.Faithfulness, "n/a"), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P))
+			t.Add(r.RunID, r.RanAt, report.NumOr(p.Faithfulness, "n/a"), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P, p.PAdjusted))
 		}
 		return t
 	}
@@ -157,21 +212,37 @@ func (s Series) table(tr *Report) render.Table {
 	for _, p := range s.Points {
 		r := tr.Reports[p.Report]
 		t.Add(r.RunID, r.RanAt, report.NumOr(p.Median, "n/a"), report.NumOr(p.P95, "n/a"), report.PercentOr(p.Lossless),
-			report.PercentOr(p.Edits), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P), changeText(p.LosslessChange, p.LosslessP))
+			report.PercentOr(p.Edits), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P, p.PAdjusted), changeText(p.LosslessChange, p.LosslessP, p.LosslessPAdjusted))
 	}
 	return t
 }
 
-// WriteMarkdown writes the trend as Markdown: the reports, then per
-// model, suite and class a table of its numbers report by report.
+// nightsTable is the reports, each with its date, verdict, reading and
+// failures.
+func (tr *Report) nightsTable() render.Table {
+	t := render.Table{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric", "verdict", "reading", "failures"},
+		MDAlign: "|---:|---|---|---|---|---|---|---|"}
+	for i, r := range tr.Reports {
+		failures := strings.Join(r.Failures, "; ")
+		if failures == "" {
+			failures = "none"
+		}
+		t.Add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion, r.Verdict, r.Reading, failures)
+		for c := 1; c < len(t.Rows[i].Cells); c++ {
+			t.Rows[i].Cells[c].Free = true // words and names a report holds
+		}
+	}
+	return t
+}
+
+// WriteMarkdown writes the trend as Markdown: the reports with their
+// verdicts, readings and failures, then per model, suite and class a
+// table of its numbers report by report.
 func (tr *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "## Trend over %d %s\n\n", len(tr.Reports), report.Plural(len(tr.Reports), "report", "reports"))
-	fmt.Fprintf(bw, "Each change from the previous report is marked better, worse or ~ (no significant change at p < %s) by the paired tests of `harness compare`: the signed-rank test on the documents' drift or faithfulness, the exact test on the lossless answers.\n\n", report.Num(compare.Alpha))
-	fmt.Fprintf(bw, "| # | report | run | ran at | metric |\n|---:|---|---|---|---|\n")
-	for i, r := range tr.Reports {
-		fmt.Fprintf(bw, "| %d | %s | %s | %s | %s |\n", i+1, render.Code(r.Name), render.Code(r.RunID), render.MDText(r.RanAt), render.MDText(r.MetricVersion))
-	}
+	fmt.Fprintf(bw, "Each change from the previous report is marked better, worse (▼) or ~ by the paired tests of `harness compare` (the signed-rank test on the documents' drift or faithfulness, the exact test on the lossless answers), every test of one night's step adjusted together (Holm): better and worse need an adjusted p < %s; = means no document differs.\n\n", report.Num(compare.Alpha))
+	render.WriteMarkdownTable(bw, tr.nightsTable())
 	for _, s := range tr.Series {
 		fmt.Fprintf(bw, "\n### %s · %s · class %s\n\n", render.Code(s.Model), render.MDText(s.Suite), s.Class)
 		t := s.table(tr)
@@ -217,10 +288,7 @@ var trendShapes = []string{"circle", "triangle", "square"}
 func (tr *Report) WriteHTML(w io.Writer) error {
 	d := trendData{Policy: fmt.Sprintf("default-src 'none'; style-src '%s'; img-src data:; base-uri 'none'; form-action 'none'", render.CSPHash(render.ViewerCSS())),
 		CSS: template.CSS(render.ViewerCSS()), T: tr}
-	d.ReportsTable = render.Table{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric"}}
-	for i, r := range tr.Reports {
-		d.ReportsTable.Add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion)
-	}
+	d.ReportsTable = tr.nightsTable()
 	models := map[string]int{}
 	for _, s := range tr.Series {
 		if _, ok := models[s.Model]; !ok {
@@ -273,7 +341,7 @@ func (tr *Report) WriteHTML(w io.Writer) error {
 // one line per model; changes marked worse or better are named in the
 // marks' titles.
 func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point) *float64, series []Series, models map[string]int) render.Chart {
-	c := render.NewChart(fmt.Sprintf("trend-%s-%s-%s", suite, class, name), fmt.Sprintf("%s, class %s: %s", suite, class, name), "report (in date order)", yTitle)
+	c := render.NewChart(fmt.Sprintf("trend-%s-%s-%s", suite, class, name), fmt.Sprintf("%s, class %s: %s", suite, class, name), "date the run started (report number above)", yTitle)
 	top := 1.0
 	if name == "median" {
 		top = 0
@@ -288,10 +356,12 @@ func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point)
 	}
 	c.YScale(top)
 	n := len(tr.Reports)
-	x := func(i int) float64 { return c.XAt((float64(i) + 0.5) / float64(n)) }
-	for i := range tr.Reports {
-		c.XTick(x(i), strconv.Itoa(i+1), "", i == n-1)
+	at := tr.positions()
+	x := func(i int) float64 { return c.XAt(at[i]) }
+	for i, r := range tr.Reports {
+		c.XTick(x(i), strconv.Itoa(i+1), date(r.RanAt), i == n-1)
 	}
+	worse := false
 	for _, s := range series {
 		cls := fmt.Sprintf("m%d", models[s.Model]%6)
 		shape := trendShapes[models[s.Model]%len(trendShapes)]
@@ -311,9 +381,41 @@ func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point)
 				title += ", vs previous: " + change
 			}
 			c.Mark(shape, cls, x(p.Report), c.Y(*v), "", title)
+			if change == "worse" {
+				c.Mark("circle", "worse", x(p.Report), c.Y(*v), "", title)
+				worse = true
+			}
 		}
 		c.Line(cls, strings.Join(pts, " "))
 		c.AddLegend(shape, cls, s.Model)
 	}
+	if worse {
+		c.AddLegend("circle", "worse", "worse than the report before (adjusted p < 0.05)")
+	}
 	return c
+}
+
+// positions place the reports on the x axis by the time they ran, as
+// fractions of its width; reports of one instant, or unreadable times,
+// are spread evenly in date order instead.
+func (tr *Report) positions() []float64 {
+	n := len(tr.Reports)
+	out := make([]float64, n)
+	times := make([]time.Time, n)
+	ok := n > 1
+	for i, r := range tr.Reports {
+		t, err := time.Parse(time.RFC3339, r.RanAt)
+		times[i], ok = t, ok && err == nil
+	}
+	if ok && times[n-1].After(times[0]) {
+		span := times[n-1].Sub(times[0]).Seconds()
+		for i, t := range times {
+			out[i] = 0.08 + 0.84*t.Sub(times[0]).Seconds()/span
+		}
+		return out
+	}
+	for i := range out {
+		out[i] = (float64(i) + 0.5) / float64(n)
+	}
+	return out
 }

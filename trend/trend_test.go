@@ -72,7 +72,7 @@ func TestTrendMarksNoiseChange(t *testing.T) {
 	for _, s := range tr.Series {
 		last := s.Points[len(s.Points)-1]
 		switch {
-		case s.Model == offline.Oracle && (last.Change != "~" || s.Class != "A" && last.LosslessChange != "~"):
+		case s.Model == offline.Oracle && (last.Change != "=" || s.Class != "A" && last.LosslessChange != "="):
 			t.Errorf("oracle class %s marked %q / %q", s.Class, last.Change, last.LosslessChange)
 		case s.Model == offline.Noisy && s.Class != "A" && last.Change != "worse" && last.LosslessChange != "worse":
 			t.Errorf("noisy class %s: the noise change is marked %q / %q, want worse", s.Class, last.Change, last.LosslessChange)
