@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/reporttest"
@@ -131,5 +132,26 @@ func TestCompareLossless(t *testing.T) {
 	}
 	if p := stats.ExactBinomial(1, 4); math.Abs(p-12.0/32) > 1e-12 {
 		t.Errorf("stats.ExactBinomial(1, 4) = %v, want 2·(1+5)/32 = 0.375", p)
+	}
+}
+
+// TestAdjustIsHolm: the tests of a comparison are adjusted together. Raw
+// p-values 0.01, 0.04, 0.03 and 0.005, all with a falling drift, are all
+// significant alone; adjusted (0.03, 0.06, 0.06, 0.02) two stay so.
+func TestAdjustIsHolm(t *testing.T) {
+	t.Parallel()
+	var rows []Row
+	for _, p := range []float64{0.01, 0.04, 0.03, 0.005} {
+		rows = append(rows, Row{Model: "m", Class: "B", P: ptr(p), N: 20, Pairs: 20, sign: -1})
+	}
+	if n := Adjust(rows); n != 4 {
+		t.Fatalf("%d tests, want 4", n)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, fmt.Sprintf("%s %.2f", r.Change, *r.PAdjusted))
+	}
+	if want := "better 0.03,~ 0.06,~ 0.06,better 0.02"; strings.Join(got, ",") != want {
+		t.Errorf("adjusted %q, want %q", strings.Join(got, ","), want)
 	}
 }
