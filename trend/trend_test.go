@@ -83,10 +83,13 @@ func TestTrendMarksNoiseChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "trend.md.golden", md.Bytes())
+	if !strings.Contains(md.String(), "| verdict | reading | failures |") || !strings.Contains(md.String(), "| 2026-04-29T15:30:00Z | 2 | thresholds not met") {
+		t.Error("the trend has no verdict, reading and failures per night")
+	}
 	if err := tr.WriteHTML(&page); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`id="trend-gating-B-median"`, `class="axis-title"`, `<ul class="legend">`, "offline/noisy"} {
+	for _, want := range []string{`id="trend-gating-B-median"`, `class="axis-title"`, `<ul class="legend">`, "offline/noisy", ">2026-04-28<", "worse than the report before"} {
 		if !strings.Contains(page.String(), want) {
 			t.Errorf("the trend page lacks %s", want)
 		}
