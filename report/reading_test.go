@@ -95,6 +95,9 @@ func TestEligibility(t *testing.T) {
 			cfg.Thresholds.ClassBP95Max = 0.5
 			in.Config = &cfg
 		}, []string{"custom configuration (thresholds.class_b_p95_max)"}, "a custom threshold is not §8.5's"},
+		{"served by another model", gatingModels, func(in *Input) { in.Scores[7].ModelServed = "openai/gpt-3.5-turbo" },
+			[]string{"1 answer was served by another model than the one asked for (openai/gpt-3.5-turbo for anthropic/claude-opus-4.8)"},
+			"what answered is not the frontier model the run names (issue 32's mismatch, a reason under §8.6)"},
 		{"incomplete", gatingModels, func(in *Input) { in.Scores[4].Status = scoring.StatusAPIError },
 			[]string{"incomplete: anthropic/claude-opus-4.8: incomplete run"}, "an incomplete run decides nothing"},
 	} {
