@@ -19,4 +19,3 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func build(r reporttest.Run) *report.Report {
 	return report.Build(report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set})
 }
-
