@@ -75,6 +75,15 @@ func (m mdWriter) failures(r *report.Report) {
 	m.p("\n")
 }
 
+// upperFirst is s with its first letter in upper case, to begin a
+// sentence.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // reading writes §8.5's reading: why, each model's standing with what is
 // not clean, and why the run cannot gate v0.1.
 func (m mdWriter) reading(r *report.Report) {
@@ -89,7 +98,7 @@ func (m mdWriter) reading(r *report.Report) {
 		}
 		m.p("\n")
 	} else {
-		m.p("## %s\n\n%s: %s.\n\n", readingHeading(r), mdText(r.Reading.Says), mdText(why))
+		m.p("## %s\n\nThis run can gate v0.1 (§8.6). %s: %s.\n\n", readingHeading(r), upperFirst(mdText(r.Reading.Says)), mdText(why))
 	}
 	for _, line := range models {
 		m.p("- %s\n", mdText(line))

@@ -98,6 +98,8 @@ func standing(r *report.Report, i int) string {
 type readingView struct {
 	Heading, Says, Why, Margins string
 	Reasons, Models             []string
+	// Gates is set when the run can gate v0.1 (§8.6).
+	Gates bool
 }
 
 // newReadingView is the reading of a gating suite's report; nil for an
@@ -111,7 +113,7 @@ func newReadingView(r *report.Report) *readingView {
 		Margins: fmt.Sprintf("A failure is narrow when it misses its limit by at most %s of the limit (a drift or residual) or %s (a share); a model passes cleanly when every threshold holds with that margin to spare.",
 			report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))}
 	if len(reasons) == 0 {
-		v.Why = why
+		v.Why, v.Gates = why, true
 	}
 	return v
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,6 +22,9 @@ func TestExactGatingRunGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	line := report.VerdictLine(rep)
+	if md, err := os.ReadFile(filepath.Join(exactGating.dir, "g.md")); err != nil || !bytes.Contains(md, []byte("This run can gate v0.1 (§8.6).")) {
+		t.Errorf("the Markdown does not say the run can gate v0.1 (%v)", err)
+	}
 	if r.code != 0 || !rep.Eligibility.Gates || rep.Reading.Outcome != report.ReadingPass || !strings.Contains(line, "✅ PASS") || !strings.Contains(line, "v0.1 may be called final") {
 		t.Errorf("exit %d, gates %v (%v), reading %q; %s", r.code, rep.Eligibility.Gates, rep.Eligibility.Reasons, rep.Reading.Outcome, line)
 	}
