@@ -247,7 +247,7 @@ func newPage(r *report.Report, in Input) page {
 	p.Gated = !r.Informational()
 	p.VerdictText = report.VerdictPlain(r) + ": " + report.VerdictReason(r) + "."
 	p.VerdictClass = map[string]string{report.Pass: "pass", report.Fail: "fail"}[r.Verdict]
-	if p.VerdictClass == "" {
+	if p.VerdictClass == "" || !r.Eligibility.Gates {
 		p.VerdictClass = "neutral" // informational: neither a pass nor a fail
 	}
 	p.MatrixHeading = report.ThresholdsHeading(ts)
