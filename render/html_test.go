@@ -110,14 +110,15 @@ func between(s, open, close string) string {
 	return s[i+len(open) : i+j]
 }
 
-// TestHTMLContent: the page shows the verdict, the matrix, the plots, the
+// TestHTMLContent: the page shows the verdict (neutral: offline models
+// cannot gate v0.1), the reading, the matrix, the plots, the
 // transcript table, the diffs and the judge votes.
 func TestHTMLContent(t *testing.T) {
 	t.Parallel()
 	in, page := viewerRun(t)
 	s := string(page)
 	for _, want := range []string{
-		`id="verdict" class="verdict fail"`, `<table class="matrix">`, `<svg`, `id="transcript-table"`,
+		`id="verdict" class="verdict neutral"`, `id="reading" class="reading"`, `<table class="matrix">`, `<svg`, `id="transcript-table"`,
 		`<pre class="diff">`, `<span class="l add">`, `<span class="l del">`, `The produced document is identical`,
 		`<table class="votes">`, `offline/judge`, `id="t-offline_noisy-01-b-r0"`,
 	} {
