@@ -47,6 +47,10 @@ type Comparison struct {
 	// report's order, then the new report's) and class, then the section
 	// rows both have.
 	Rows []Row `json:"rows"`
+	// Feedback pairs, per section row both reports asked feedback rounds
+	// for (--feedback), the first try's shares and the shares after the
+	// rounds, old → new.
+	Feedback []FeedbackRow `json:"feedback,omitempty"`
 	// Tests is the number of tests of the comparison (signed-rank and
 	// exact), adjusted together (Holm): each row's PAdjusted.
 	Tests int `json:"tests"`
@@ -88,6 +92,27 @@ type GateRow struct {
 	New      *float64 `json:"new"`
 	OldHolds bool     `json:"old_holds"`
 	NewHolds bool     `json:"new_holds"`
+}
+
+// FeedbackRow is one section row's feedback numbers in both reports
+// (report.Summary): well-formed, edits applied and lossless at the first
+// try, well-formed and lossless after the feedback rounds, and the rounds
+// asked.
+type FeedbackRow struct {
+	Model string         `json:"model"`
+	Group string         `json:"group"`
+	Old   FeedbackShares `json:"old"`
+	New   FeedbackShares `json:"new"`
+}
+
+// FeedbackShares are one report's feedback numbers of a row.
+type FeedbackShares struct {
+	WellFormedFirst *float64 `json:"well_formed_first"`
+	AppliedFirst    *float64 `json:"edits_applied_first"`
+	LosslessFirst   *float64 `json:"lossless_first"`
+	WellFormedAfter *float64 `json:"well_formed_after_feedback"`
+	LosslessAfter   *float64 `json:"lossless_after_feedback"`
+	Rounds          int      `json:"feedback_rounds"`
 }
 
 // Row compares one (model, class), or one section row. For classes B and
@@ -308,6 +333,9 @@ func (c *Comparison) compareSections(old, new *report.Report) {
 	for _, sec := range new.Sections {
 		for _, nr := range sec.Rows {
 			or, ok := olds[nr.Key]
+			if ok && or.WellFormedFirst != nil && nr.WellFormedFirst != nil {
+				c.Feedback = append(c.Feedback, FeedbackRow{Model: nr.Model, Group: rowLabel(sec, nr), Old: sharesOf(or.Summary), New: sharesOf(nr.Summary)})
+			}
 			if !ok || nr.Total || (nr.Part == classes && formats.IsWhole(nr.Format)) {
 				continue
 			}
@@ -316,15 +344,27 @@ func (c *Comparison) compareSections(old, new *report.Report) {
 				class = task.ClassB // a group of B and C edits compares as drift does
 			}
 			row, notes := Class(nr.Model, class, AsClass(class, or), AsClass(class, nr))
-			label := append([]string{nr.Part}, nr.Labels...)
-			if sec.Formats {
-				label = append(label, nr.Format)
-			}
-			row.Class = strings.Join(slices.DeleteFunc(label, func(s string) bool { return s == "" }), " ")
+			row.Class = rowLabel(sec, nr)
 			c.Rows = append(c.Rows, row)
 			c.Notes = append(c.Notes, notes...)
 		}
 	}
+}
+
+// rowLabel names a section row: its part, its labels and, in a run of
+// several formats, its format.
+func rowLabel(sec report.Section, r report.Row) string {
+	label := append([]string{r.Part}, r.Labels...)
+	if sec.Formats {
+		label = append(label, r.Format)
+	}
+	return strings.Join(slices.DeleteFunc(label, func(s string) bool { return s == "" }), " ")
+}
+
+// sharesOf are a row's feedback numbers.
+func sharesOf(s report.Summary) FeedbackShares {
+	return FeedbackShares{WellFormedFirst: s.WellFormedFirst, AppliedFirst: s.AppliedFirst, LosslessFirst: s.LosslessFirst,
+		WellFormedAfter: s.WellFormedAfter, LosslessAfter: s.Lossless, Rounds: s.FeedbackRounds}
 }
 
 // AsClass is a section row as a class result, for Class: its median and

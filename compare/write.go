@@ -140,12 +140,26 @@ func (c *Comparison) tables() []render.Table {
 		free(&lossless)
 	}
 	var out []render.Table
-	for _, t := range []render.Table{drift, lossless, faith, c.gateTable()} {
+	for _, t := range []render.Table{drift, lossless, faith, c.feedbackTable(), c.gateTable()} {
 		if len(t.Rows) > 0 {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// feedbackTable is the first try and the feedback rounds of each row both
+// reports asked rounds for, old → new.
+func (c *Comparison) feedbackTable() render.Table {
+	t := render.Table{Head: []string{"model", "group", "well-formed 1st try old → new", "lossless 1st try old → new", "well-formed after feedback old → new", "lossless after feedback old → new", "rounds old → new"},
+		MDAlign: "|---|---|---:|---:|---:|---:|---:|"}
+	pc := func(o, n *float64) string { return report.PercentOr(o) + " → " + report.PercentOr(n) }
+	for _, f := range c.Feedback {
+		t.Add(f.Model, f.Group, pc(f.Old.WellFormedFirst, f.New.WellFormedFirst), pc(f.Old.LosslessFirst, f.New.LosslessFirst),
+			pc(f.Old.WellFormedAfter, f.New.WellFormedAfter), pc(f.Old.LosslessAfter, f.New.LosslessAfter), fmt.Sprintf("%d → %d", f.Old.Rounds, f.New.Rounds))
+		free(&t)
+	}
+	return t
 }
 
 // gateTable is every threshold per model, old → new, with whether it held.

@@ -94,6 +94,11 @@ func TestFeedbackRound(t *testing.T) {
 	if !bytes.Equal(report.StripRescoredAt(again), fresh) {
 		t.Error("rescore does not reproduce the report of a run with feedback rounds")
 	}
+	// compare pairs the first tries and the rounds of the two reports.
+	cmpOut, cmpErrs, code := runCLI(t, "compare", filepath.Join(dir, "k.json"), filepath.Join(dir, "re", "k.json"))
+	if code != 0 || !strings.Contains(cmpOut, "well-formed 1st try old → new") || !strings.Contains(cmpOut, "0.0% → 0.0%") || !strings.Contains(cmpOut, "2 → 2") {
+		t.Errorf("compare of the feedback run: exit %d, no feedback table:\n%s%s", code, cmpOut, cmpErrs)
+	}
 }
 
 // cancelAfter is a context cancelled once srv has received n requests:
