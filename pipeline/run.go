@@ -112,7 +112,8 @@ type Result struct {
 // directory, its lock and manifest), collect (answers, relay steps and
 // judge votes through one runner), finish (the manifest's end) and score
 // (Score, as rescore does). A failing verdict returns the result with
-// ErrVerdictFail; an interrupted run returns an *InterruptedError.
+// ErrVerdictFail; an interrupted run returns an *InterruptedError, a run
+// that could not reach a model a *DownError.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	p, err := planRun(o)
 	if err != nil {
@@ -257,6 +258,10 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 		// An I/O failure (a full disk): the transcripts written are kept,
 		// and the run is resumed as an interrupted one is.
 		return tally, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, resume)
+	case len(tally.Down) > 0:
+		// An API that is down, a bad key, no credit: a report would show
+		// a model that was never measured as a model that failed.
+		return tally, &DownError{RunDir: runDir, Down: tally.Down, Resume: resume}
 	}
 	return tally, nil
 }

@@ -261,6 +261,7 @@ func failures(r *Report) []Failure {
 		out = append(out, Failure{Metric: MetricPartial, Op: "<=", Message: fmt.Sprintf(
 			"partial run (%s: %d of the suite's %d tasks): a selection can never give the gating verdict pass", r.Partial, r.Tasks, r.Partial.Of)})
 	}
+	out = append(out, incomplete(r)...)
 	for _, model := range r.Models {
 		mr := r.Results[model]
 		for _, t := range r.Checks() {
@@ -285,14 +286,44 @@ func failures(r *Report) []Failure {
 			}
 			out = append(out, f)
 		}
-		if n, why := r.Incomplete(model); n > 0 {
-			out = append(out, Failure{
-				Model: model, Metric: MetricIncomplete, Value: ptr(float64(n)), Op: "<=", Limit: 0,
-				Message: fmt.Sprintf("%s: incomplete run: %s; an incomplete run cannot pass", model, why),
-			})
-		}
 	}
 	return out
+}
+
+// incomplete lists each model's incomplete run, quoting its first API
+// error: they lead the verdict, since an API failure is why thresholds
+// read "not measured" (issue 34: "60 API errors" came fourteenth, after
+// thirteen such lines, with no error text).
+func incomplete(r *Report) []Failure {
+	var out []Failure
+	for _, model := range r.Models {
+		n, why := r.Incomplete(model)
+		if n == 0 {
+			continue
+		}
+		if first := r.firstAPIError(model); first != "" {
+			why += fmt.Sprintf(" (the first: %s)", first)
+		}
+		out = append(out, Failure{
+			Model: model, Metric: MetricIncomplete, Value: ptr(float64(n)), Op: "<=", Limit: 0,
+			Message: fmt.Sprintf("%s: incomplete run: %s; an incomplete run cannot pass", model, why),
+		})
+	}
+	return out
+}
+
+// firstAPIError is the first API error of a model's answers, by class.
+func (r *Report) firstAPIError(model string) string {
+	mr := r.Results[model]
+	if mr == nil {
+		return ""
+	}
+	for _, class := range []string{"A", "B", "C"} {
+		if c := mr.Class(class); c != nil && c.FirstAPIError != "" {
+			return c.FirstAPIError
+		}
+	}
+	return ""
 }
 
 // unmeasured says why a class has no headline number.
