@@ -29,6 +29,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suite"
@@ -173,7 +174,8 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 		jobs := suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
 		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
 	}
-	fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(cfg.Models)*len(p.tasks)*cfg.Repeats)
+	fmt.Fprintf(o.Stdout, "run: %s × %s × %s = %s\n", count(len(cfg.Models), "model"), count(len(p.tasks), "task"), count(cfg.Repeats, "repeat"),
+		count(len(cfg.Models)*len(p.tasks)*cfg.Repeats, "job"))
 	if o.MaxCost > 0 {
 		fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it\n", o.MaxCost)
 	}
@@ -181,6 +183,11 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")
 	}
 	return caps, nil
+}
+
+// count is "1 model", "3 models": n and a noun in its number.
+func count(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, report.Plural(n, noun, noun+"s"))
 }
 
 // paramsOf returns each answering model's request parameters: what its
