@@ -152,6 +152,10 @@ func checkPlots(t *testing.T, ctx context.Context, name, path string, width int6
 	}
 	problems := eval[string](t, ctx, `(() => {
 		const out = [];
+		// Nothing outside a table's own scroll runs off the page (issue
+		// 34: at 420 px the hashes did).
+		const page = document.documentElement;
+		if (page.scrollWidth > page.clientWidth + 1) out.push("the page is " + page.scrollWidth + "px wide in a " + page.clientWidth + "px window");
 		const figs = [...document.querySelectorAll("main figure")];
 		if (figs.length === 0) out.push("no plot");
 		const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
