@@ -29,6 +29,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
@@ -182,7 +183,27 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 	if len(p.online) > 0 {
 		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")
 	}
+	if o.DryRun {
+		dryRunLines(o, p)
+	}
 	return caps, nil
+}
+
+// dryRunLines prints, for a dry run without a model listing (offline
+// models, --no-preflight), each model's jobs and tokens as the preflight
+// does: a dry run printed one line where the README promised the table
+// (issue 34). Without a listing there are no prices.
+func dryRunLines(o Options, p *plan) {
+	jobs := suite.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
+	est := estimate(jobs, o.Set)
+	for _, m := range o.Config.Models {
+		cost := "no cost (offline)"
+		if !offline.IsOffline(m) {
+			cost = "cost unknown (no listing's prices without the preflight)"
+		}
+		e := est[m]
+		fmt.Fprintf(o.Stdout, "  %-40s %3d jobs  ~%d prompt + ~%d completion tokens  %s\n", m, e.jobs, e.prompt, e.completion, cost)
+	}
 }
 
 // count is "1 model", "3 models": n and a noun in its number.
