@@ -152,7 +152,10 @@ func losslessTable(r *report.Report) *Table {
 				continue
 			}
 			group := strings.Join(nonTotal(append(slices.Clone(row.Labels), row.Format)), " ")
-			t.add(row.Part, row.Model, group, strconv.Itoa(row.Scored), report.PercentOr(row.Lossless), "",
+			// A section's row has no residual: it is a median over a
+			// class's documents (the note under the table says so; the
+			// cell was blank: issue 34).
+			t.add(row.Part, row.Model, group, strconv.Itoa(row.Scored), report.PercentOr(row.Lossless), "—",
 				report.PercentOr(row.Unchanged), report.NumOr(row.UnrequestedMedian, "n/a")+" / "+report.IntOr(row.UnrequestedMax), strconv.Itoa(row.Invalid))
 		}
 	}

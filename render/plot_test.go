@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strings"
@@ -86,5 +87,30 @@ func TestDecades(t *testing.T) {
 	}
 	if want := []string{"0", "10", "100", "1k", "10k", "100k", "1M"}; !slices.Equal(labels, want) {
 		t.Errorf("ticks %q, want %q", labels, want)
+	}
+}
+
+// TestLosslessNoBlankCells: the size and relay reports' lossless tables
+// had blank residual cells on every rung and step row, unexplained (issue
+// 34); the cell says "—" and a note under the table says why.
+func TestLosslessNoBlankCells(t *testing.T) {
+	for name, run := range map[string]reporttest.Run{"size": reporttest.SizeRun(), "relay": reporttest.RelayRun()} {
+		in := inputOf(run)
+		var buf bytes.Buffer
+		if err := WriteHTML(&buf, report.Build(in.Input), in); err != nil {
+			t.Fatal(err)
+		}
+		page := buf.String()
+		start := strings.Index(page, `<table id="lossless-table"`)
+		if start < 0 {
+			t.Fatalf("%s: no lossless table", name)
+		}
+		table := page[start : start+strings.Index(page[start:], "</table>")]
+		if strings.Contains(table, "<td></td>") {
+			t.Errorf("%s: the lossless table has a blank cell", name)
+		}
+		if !strings.Contains(page[start:], "only the class rows have one") {
+			t.Errorf("%s: no note says why a row has no residual", name)
+		}
 	}
 }
