@@ -2,7 +2,7 @@
 # offline) and `make test` (every test, as CI runs it).
 GO ?= go
 
-.PHONY: all demo harness test bench fmt-check vet build FORCE
+.PHONY: all demo harness test bench fmt-check vet build clean FORCE
 
 all: test
 
@@ -18,26 +18,34 @@ $(BIN): FORCE
 	@$(GO) build -o $(BIN) ./cmd/harness
 
 # The whole pipeline on the built-in offline reference models: no key, no
-# network. Its verdict is "fail" by design (offline/identity never edits and
-# answers "unknown"), so exit code 1 counts as success here; 2 does not.
-# Then a short size ladder, a short relay and the answer formats on two
-# rungs, informational suites.
+# network. First a short size ladder, a short relay and the answer formats
+# on two rungs (informational suites: their tables only); then the gating
+# run, last, so that the demo ends on its verdict and its report paths
+# (issue 34: it ended 100 lines later, on the formats). That verdict is
+# "fail" by design (offline/identity never edits and answers "unknown"),
+# so exit code 1 counts as success here; 2 does not.
 demo: $(BIN)
-	@$(BIN) run --models $(DEMO_MODELS) --judges offline/judge --no-preflight --summary --run-id demo-$$(date -u +%Y%m%dT%H%M%SZ); \
-	code=$$?; if [ $$code -gt 1 ]; then exit $$code; fi; \
-	echo "demo: done (verdict exit code $$code; 1 = fail, expected: offline/identity is built to fail)"
 	@out=$$(mktemp); $(BIN) run --suite size --rungs 8k,32k,128k --models offline/oracle,offline/noisy --judges offline/judge \
 		--no-preflight --progress none --summary --run-id demo-size-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
-	sed -n '/^## Size ladder/,/^## Drift/{/^## Drift/!p;};/^wrote/p;/^Verdict: /p;/^HTML report: /p;/^JSON report: /p' $$out; rm -f $$out; \
-	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: size ladder done (exit code $$code)"
+	sed -n '/^## Size ladder/,/^## Drift/{/^## Drift/!p;};/^HTML report: /p' $$out; rm -f $$out; \
+	if [ $$code -gt 1 ]; then exit $$code; fi
 	@out=$$(mktemp); $(BIN) run --suite relay --steps 4 --models offline/oracle,offline/noisy --judges offline/judge \
 		--no-preflight --progress none --summary --run-id demo-relay-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
-	sed -n '/^## Relay/,/^## Drift/{/^## Drift/!p;};/^wrote/p;/^Verdict: /p;/^HTML report: /p;/^JSON report: /p' $$out; rm -f $$out; \
-	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: relay done (exit code $$code)"
+	sed -n '/^## Relay/,/^## Drift/{/^## Drift/!p;};/^HTML report: /p' $$out; rm -f $$out; \
+	if [ $$code -gt 1 ]; then exit $$code; fi
 	@out=$$(mktemp); $(BIN) run --suite size --rungs 8k,512k --formats document,json-patch,bend-ops --models offline/oracle,offline/noisy --judges offline/judge \
 		--no-preflight --progress none --summary --run-id demo-formats-$$(date -u +%Y%m%dT%H%M%SZ) > $$out; code=$$?; \
-	sed -n '/^## Answer formats/,/^## Drift/{/^## Drift/!p;};/^wrote/p;/^Verdict: /p;/^HTML report: /p;/^JSON report: /p' $$out; rm -f $$out; \
-	if [ $$code -gt 1 ]; then exit $$code; fi; echo "demo: answer formats done (exit code $$code)"
+	sed -n '/^## Answer formats/,/^## Drift/{/^## Drift/!p;};/^HTML report: /p' $$out; rm -f $$out; \
+	if [ $$code -gt 1 ]; then exit $$code; fi
+	@echo "demo: the gating run; its verdict is fail by design (offline/identity is built to fail), and make demo exits 0 on it"
+	@$(BIN) run --models $(DEMO_MODELS) --judges offline/judge --no-preflight --summary --run-id demo-$$(date -u +%Y%m%dT%H%M%SZ); \
+	code=$$?; if [ $$code -gt 1 ]; then exit $$code; fi
+
+# What make demo and make harness leave behind: the binary, and the demo's
+# runs and reports (about 50 MB a demo). Runs and reports of other names
+# are yours, and kept.
+clean:
+	rm -rf bin runs/demo-* reports/demo-*
 
 # The gating run against the configured frontier models through OpenRouter.
 # Without OPENROUTER_API_KEY it exits 2 and points at `make demo`.

@@ -51,7 +51,10 @@
 // exactly. An attempt is retried when it ends in
 //
 //   - HTTP 408, 409, 429 or 5xx;
-//   - a transport error, or no complete answer within the attempt timeout;
+//   - a transport error, or no complete answer within the attempt timeout,
+//     except a refused connection, a host name that does not exist and a
+//     TLS failure (code "unreachable"): the next attempt would meet them
+//     at once, so they are returned at once and match [ErrFatal];
 //   - HTTP 200 carrying an error object or finish_reason "error" (OpenRouter's
 //     way of reporting a failure mid-generation) whose code is absent, not a
 //     number, 408, 429 or 5xx;

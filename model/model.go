@@ -269,6 +269,7 @@ type APIError struct {
 const (
 	CodeTimeout     = "attempt_timeout" // no answer within the attempt timeout
 	CodeTransport   = "transport"       // connection failed or broke
+	CodeUnreachable = "unreachable"     // connection refused, unknown host or bad TLS: not retried, fatal
 	CodeBadResponse = "bad_response"    // HTTP 200 whose body is not JSON
 	CodeNoChoices   = "no_choices"      // HTTP 200 JSON without choices
 	CodeTooLarge    = "too_large"       // a body over MaxResponseSize, not retried
@@ -308,7 +309,8 @@ func (e *APIError) Error() string {
 
 // Is reports whether target is
 //   - ErrFatal, and the status is one that ends all jobs of a model
-//     (400, 401, 402, 403, 404) but the error is not a context-length one;
+//     (400, 401, 402, 403, 404) or the API could not be reached
+//     (CodeUnreachable), but the error is not a context-length one;
 //   - ErrContextLength, and the error is a context-length one (see the
 //     package comment for how it is recognised).
 func (e *APIError) Is(target error) bool {
@@ -321,13 +323,13 @@ func (e *APIError) Is(target error) bool {
 	return false
 }
 
-// fatal reports whether e ends all jobs of its model: a fatal status, or
-// a fatal code other than 400 reported inside an HTTP 200 body
+// fatal reports whether e ends all jobs of its model: a fatal status, an
+// API that cannot be reached (CodeUnreachable), or a fatal code other than 400 reported inside an HTTP 200 body
 // (OpenRouter's code is the status the failure would have had: a 402
 // there is the same empty credit as a 402 status, and every further
 // request would fail the same way; a 400 there is about the request).
 func (e *APIError) fatal() bool {
-	if fatalStatus(e.Status) {
+	if fatalStatus(e.Status) || e.Code == CodeUnreachable {
 		return true
 	}
 	code, err := strconv.Atoi(e.Code)

@@ -2,14 +2,18 @@ package model
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"bendscript.com/round-trip-harness/internal/safetext"
@@ -110,8 +114,37 @@ func (c *config) attempt(ctx context.Context, call sdkCall) (exchange, *APIError
 	case actx.Err() != nil && ctx.Err() == nil:
 		return ex, &APIError{Code: CodeTimeout, Message: fmt.Sprintf("no answer within %v", c.attemptTimeout), Retryable: true}
 	default:
-		return ex, &APIError{Code: CodeTransport, Message: safetext.Cap(c.redact(err.Error()), MaxMessage), Retryable: true}
+		code, again := CodeTransport, true
+		if unreachable(err) {
+			code, again = CodeUnreachable, false
+		}
+		return ex, &APIError{Code: code, Message: safetext.Cap(c.redact(err.Error()), MaxMessage), Retryable: again}
 	}
+}
+
+// unreachable reports a transport failure that the next attempt would
+// meet again at once: nothing listens at the address (connection
+// refused), the host name does not exist, or the server's TLS certificate
+// or handshake is wrong. Retrying these turned an API that was down into
+// minutes of backoff and a report of model failures (issue 34).
+func unreachable(err error) bool {
+	var (
+		dns     *net.DNSError
+		unknown x509.UnknownAuthorityError
+		host    x509.HostnameError
+		invalid x509.CertificateInvalidError
+		header  tls.RecordHeaderError
+	)
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return true
+	case errors.As(err, &dns):
+		return dns.IsNotFound
+	}
+	// net/http turns a TLS record header that is plain HTTP into an
+	// unexported error of its own: its text is all there is to match.
+	return errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) || errors.As(err, &header) ||
+		strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
 }
 
 // httpError describes an error status, with the code and message of the

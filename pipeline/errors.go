@@ -3,6 +3,9 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"bendscript.com/round-trip-harness/runner"
 )
 
 // ErrNoKey is returned when a run needs an online model and no key is set.
@@ -56,4 +59,26 @@ type BudgetError struct {
 
 func (e *BudgetError) Error() string {
 	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no further request was sent and the run is incomplete. Resume with a higher cap:\n  %s", e.Spent, e.Max, e.Resume)
+}
+
+// DownError is returned when every request to a model failed for one
+// reason that the next request would meet again (a refused connection, an
+// unknown host, a TLS failure, HTTP 400, 401, 402, 403 or 404): the run
+// measured nothing of that model, so it has no verdict to give. The
+// transcripts written are kept, and Resume asks again exactly the jobs
+// that failed.
+type DownError struct {
+	RunDir string
+	Down   []runner.Down
+	Resume string // the command line that resumes the run
+}
+
+func (e *DownError) Error() string {
+	var b strings.Builder
+	for _, d := range e.Down {
+		// The client's error already names the model: said once.
+		fmt.Fprintf(&b, "could not run: %s: %s\n", d.Model, strings.TrimPrefix(d.Err, "model "+d.Model+": "))
+	}
+	fmt.Fprintf(&b, "no report was written; the transcripts are kept in %s. When the problem is fixed, resume with\n  %s", e.RunDir, e.Resume)
+	return b.String()
 }

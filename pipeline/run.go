@@ -29,6 +29,8 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suite"
@@ -112,7 +114,8 @@ type Result struct {
 // directory, its lock and manifest), collect (answers, relay steps and
 // judge votes through one runner), finish (the manifest's end) and score
 // (Score, as rescore does). A failing verdict returns the result with
-// ErrVerdictFail; an interrupted run returns an *InterruptedError.
+// ErrVerdictFail; an interrupted run returns an *InterruptedError, a run
+// that could not reach a model a *DownError.
 func Run(ctx context.Context, o Options) (*Result, error) {
 	p, err := planRun(o)
 	if err != nil {
@@ -172,14 +175,40 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 		jobs := suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
 		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
 	}
-	fmt.Fprintf(o.Stdout, "run: %d models × %d tasks × %d repeats = %d jobs\n", len(cfg.Models), len(p.tasks), cfg.Repeats, len(cfg.Models)*len(p.tasks)*cfg.Repeats)
+	fmt.Fprintf(o.Stdout, "run: %s × %s × %s = %s\n", count(len(cfg.Models), "model"), count(len(p.tasks), "task"), count(cfg.Repeats, "repeat"),
+		count(len(cfg.Models)*len(p.tasks)*cfg.Repeats, "job"))
 	if o.MaxCost > 0 {
 		fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it\n", o.MaxCost)
 	}
 	if len(p.online) > 0 {
 		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")
 	}
+	if o.DryRun {
+		dryRunLines(o, p)
+	}
 	return caps, nil
+}
+
+// dryRunLines prints, for a dry run without a model listing (offline
+// models, --no-preflight), each model's jobs and tokens as the preflight
+// does: a dry run printed one line where the README promised the table
+// (issue 34). Without a listing there are no prices.
+func dryRunLines(o Options, p *plan) {
+	jobs := suite.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
+	est := estimate(jobs, o.Set)
+	for _, m := range o.Config.Models {
+		cost := "no cost (offline)"
+		if !offline.IsOffline(m) {
+			cost = "cost unknown (no listing's prices without the preflight)"
+		}
+		e := est[m]
+		fmt.Fprintf(o.Stdout, "  %-40s %3d jobs  ~%d prompt + ~%d completion tokens  %s\n", m, e.jobs, e.prompt, e.completion, cost)
+	}
+}
+
+// count is "1 model", "3 models": n and a noun in its number.
+func count(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, report.Plural(n, noun, noun+"s"))
 }
 
 // paramsOf returns each answering model's request parameters: what its
@@ -257,6 +286,10 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 		// An I/O failure (a full disk): the transcripts written are kept,
 		// and the run is resumed as an interrupted one is.
 		return tally, fmt.Errorf("%w\nthe transcripts written are kept; when the problem is fixed, resume with\n  %s", err, resume)
+	case len(tally.Down) > 0:
+		// An API that is down, a bad key, no credit: a report would show
+		// a model that was never measured as a model that failed.
+		return tally, &DownError{RunDir: runDir, Down: tally.Down, Resume: resume}
 	}
 	return tally, nil
 }

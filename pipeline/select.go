@@ -3,6 +3,7 @@ package pipeline
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"bendscript.com/round-trip-harness/task"
@@ -46,7 +47,7 @@ func Select(set *task.Set, sel *transcript.Selection) (*task.Set, error) {
 	}
 	for _, p := range sel.Docs {
 		if !slices.ContainsFunc(set.Tasks, func(t *task.Task) bool { return matchDoc(p, t) }) {
-			return nil, usage("--docs: %q matches no document of the suite", p)
+			return nil, usage("--docs: %q matches no document of the suite; its documents are %s", p, strings.Join(docNames(set), ", "))
 		}
 	}
 	// Units: a single task, or a relay chain (by document), in set order.
@@ -103,8 +104,28 @@ func matchTask(p string, t *task.Task) bool {
 
 func matchDoc(p string, t *task.Task) bool {
 	name := t.DocumentName
-	number, _, _ := strings.Cut(name, "-")
-	return match(p, name) || match(p, strings.TrimSuffix(name, ".bend.json")) || match(p, number)
+	number, rest, _ := strings.Cut(name, "-")
+	return match(p, name) || match(p, strings.TrimSuffix(name, ".bend.json")) || match(p, number) ||
+		match(p, strings.TrimSuffix(rest, ".bend.json")) || sameNumber(p, number)
+}
+
+// sameNumber reports whether p and number are the same whole number, so
+// that --docs 2 is document 02 (issue 34: it matched nothing).
+func sameNumber(p, number string) bool {
+	a, errA := strconv.Atoi(p)
+	b, errB := strconv.Atoi(number)
+	return errA == nil && errB == nil && a == b
+}
+
+// docNames are the suite's documents as --docs names them, in order.
+func docNames(set *task.Set) []string {
+	var out []string
+	for _, t := range set.Tasks {
+		if n := strings.TrimSuffix(t.DocumentName, ".bend.json"); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func match(p, s string) bool {

@@ -68,6 +68,10 @@ func (r *Request) Check() error {
 		return usage("run: --limit takes a whole number of at least 1, not %d", r.Limit)
 	case r.given("max-cost") && (!(r.MaxCost > 0) || math.IsInf(r.MaxCost, 0)):
 		return usage("run: --max-cost takes a positive number of US dollars, not %v", r.MaxCost)
+	case r.Format != "text" && r.Format != "json" && formats.Lookup(r.Format) != nil:
+		// --format (what stdout prints) and --formats (how models answer)
+		// are one letter apart (issue 34).
+		return usage("run: --format takes text or json, not %q; %q is an answer format: --formats %s", r.Format, r.Format, r.Format)
 	case r.Format != "text" && r.Format != "json":
 		return usage("run: --format takes text or json, not %q", r.Format)
 	case r.given("resume") && (r.given("tasks") || r.given("classes") || r.given("docs") || r.given("limit")):

@@ -84,8 +84,56 @@ func TestBrowser(t *testing.T) {
 		for _, width := range []int64{1280, 420} {
 			checkPlots(t, ctx, name, pages[name], width, shots)
 		}
+		checkFit(t, ctx, name, pages[name])
+	}
+	// REPORT_PAGES=a.html,b.html checks pages of real runs too (the
+	// demo's formats and trend pages, say).
+	for _, extra := range strings.Split(os.Getenv("REPORT_PAGES"), ",") {
+		if extra != "" {
+			checkFit(t, ctx, filepath.Base(extra), extra)
+		}
 	}
 	t.Logf("screenshots of the plots: %s", shots)
+}
+
+// fitWidth is the window the tables must fit: a laptop's (issue 34: the
+// threshold matrix ran off a 1280 px window, its last gate and the
+// complete column unseen).
+const fitWidth = 1280
+
+// checkFit opens a page in a 1280 px window and checks that every table
+// ends inside the window (the threshold matrix's right edge included),
+// and that no cell of a table's first column (a model, a task id, a
+// rung) wraps over more than two lines.
+func checkFit(t *testing.T, ctx context.Context, name, path string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(fitWidth, 900), chromedp.Navigate("file://"+path),
+		chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+		t.Fatalf("%s at %dpx: %v", name, fitWidth, err)
+	}
+	problems := eval[string](t, ctx, `(() => {
+		const out = [];
+		const right = document.documentElement.clientWidth;
+		const tables = [...document.querySelectorAll("table")].filter(tb => !tb.closest("details"));
+		if (document.querySelector("#matrix") && !document.querySelector("table.matrix")) out.push("no threshold matrix");
+		for (const tb of tables) {
+			const name = tb.id || tb.className || "a table";
+			const b = tb.getBoundingClientRect();
+			if (b.right > right + 0.5) out.push(name + ": its right edge at " + Math.round(b.right) + "px is outside the " + right + "px window (columns: " + [...tb.querySelectorAll("thead th")].map(th => th.textContent + " " + Math.round(th.getBoundingClientRect().width) + "px").join(", ") + ")");
+			for (const row of tb.querySelectorAll("tbody tr")) {
+				const cell = row.firstElementChild;
+				// The distinct tops of the text's line boxes are its lines.
+				const inner = document.createRange(); inner.selectNodeContents(cell);
+				const rects = [...inner.getClientRects()].map(r => Math.round(r.top));
+				const wrapped = new Set(rects).size;
+				if (wrapped > 2) { out.push(name + ": " + JSON.stringify(cell.textContent) + " wraps over " + wrapped + " lines"); break; }
+			}
+		}
+		return out.join("\n");
+	})()`)
+	if problems != "" {
+		t.Errorf("%s report at %dpx:\n%s", name, fitWidth, problems)
+	}
 }
 
 // plotSections are the page sections that hold plots, for the screenshots.
@@ -104,6 +152,10 @@ func checkPlots(t *testing.T, ctx context.Context, name, path string, width int6
 	}
 	problems := eval[string](t, ctx, `(() => {
 		const out = [];
+		// Nothing outside a table's own scroll runs off the page (issue
+		// 34: at 420 px the hashes did).
+		const page = document.documentElement;
+		if (page.scrollWidth > page.clientWidth + 1) out.push("the page is " + page.scrollWidth + "px wide in a " + page.clientWidth + "px window");
 		const figs = [...document.querySelectorAll("main figure")];
 		if (figs.length === 0) out.push("no plot");
 		const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
@@ -212,11 +264,15 @@ func checkViewer(t *testing.T, ctx context.Context, bin, path string) {
 		chromedp.Navigate("file://"+path),
 		chromedp.WaitReady(chromedp.CSS("#transcript-table")),
 	)
-	if rows := eval[int](t, ctx, `document.querySelectorAll("table.matrix tbody tr").length`); rows != 3 {
-		t.Errorf("the matrix has %d rows, want 3", rows)
+	// The models are across, the thresholds down (issue 34).
+	if cols := eval[int](t, ctx, `document.querySelectorAll("table.matrix thead th").length`); cols != 4 {
+		t.Errorf("the matrix has %d head cells, want 4: a corner and three models", cols)
 	}
-	if first := eval[string](t, ctx, `document.querySelector("table.matrix tbody tr th").textContent`); first != "offline/oracle" {
+	if first := eval[string](t, ctx, `document.querySelector("table.matrix thead th:nth-child(2)").textContent`); first != "offline/oracle" {
 		t.Errorf("the matrix's first model is %q, want offline/oracle", first)
+	}
+	if last := eval[string](t, ctx, `document.querySelector("table.matrix tbody tr:last-child th").textContent`); last != "complete" {
+		t.Errorf("the matrix's last line is %q, want complete", last)
 	}
 
 	// Follow a link to a transcript with a diff: the page's script opens it.

@@ -98,12 +98,10 @@ func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, 
 		caption, yTitle = model+": output tokens against document size, per answer format", "median output tokens (log scale)"
 	}
 	p := newChart("formats-"+what+"-"+transcript.Slug(model), caption, "document size (KiB, log scale)", yTitle)
-	p.yScale(math.Max(top, 1e-9))
 	if what == "tokens" {
-		p.YTicks = nil
-		for _, v := range []float64{0, top / 2, top} {
-			p.YTicks = append(p.YTicks, plotTick{X: f1(p.x0f - 6), Y: f1(p.y(v) + 4), Label: strconv.FormatFloat(math.Pow(10, v)-1, 'f', 0, 64)})
-		}
+		p.decades(top)
+	} else {
+		p.yScale(math.Max(top, 1e-9))
 	}
 	x := func(bytes int) float64 {
 		if hi == lo {
@@ -140,6 +138,29 @@ func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, 
 		p.xTick(x(b), kib(b), "", i == len(sizes)-1)
 	}
 	return p
+}
+
+// decades sets a log value axis, v = log10(n+1), from 0 up to the
+// decade above top, with a tick at 0 and at each power of ten: the axis
+// read 0/420/177399 (issue 34).
+func (c *chart) decades(top float64) {
+	c.top = math.Max(1, math.Ceil(top-1e-9))
+	c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(0) + 4), Label: "0"})
+	for k := 1.0; k <= c.top; k++ {
+		n := math.Pow(10, k)
+		c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(math.Log10(n+1)) + 4), Label: shortCount(n)})
+	}
+}
+
+// shortCount writes a power of ten as 10, 100, 1k, 10k, 100k, 1M, 10M.
+func shortCount(n float64) string {
+	switch {
+	case n >= 1e6:
+		return strconv.FormatFloat(n/1e6, 'f', -1, 64) + "M"
+	case n >= 1e3:
+		return strconv.FormatFloat(n/1e3, 'f', -1, 64) + "k"
+	}
+	return strconv.FormatFloat(n, 'f', -1, 64)
 }
 
 // tokenText is a token count, marked ≈ when it is an estimate.

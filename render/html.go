@@ -152,7 +152,10 @@ func losslessTable(r *report.Report) *Table {
 				continue
 			}
 			group := strings.Join(nonTotal(append(slices.Clone(row.Labels), row.Format)), " ")
-			t.add(row.Part, row.Model, group, strconv.Itoa(row.Scored), report.PercentOr(row.Lossless), "",
+			// A section's row has no residual: it is a median over a
+			// class's documents (the note under the table says so; the
+			// cell was blank: issue 34).
+			t.add(row.Part, row.Model, group, strconv.Itoa(row.Scored), report.PercentOr(row.Lossless), "—",
 				report.PercentOr(row.Unchanged), report.NumOr(row.UnrequestedMedian, "n/a")+" / "+report.IntOr(row.UnrequestedMax), strconv.Itoa(row.Invalid))
 		}
 	}
@@ -202,9 +205,37 @@ type matrixRow struct {
 	Complete matrixCell
 }
 
+// matrixCell is one threshold of one model: its value, interval and
+// note (cellParts), and whether it holds.
 type matrixCell struct {
-	Text string
-	OK   bool
+	Value, Interval, Note string
+	OK                    bool
+}
+
+// matrixLine is one threshold across the models: the matrix is shown
+// with the models across and the thresholds down, so that it grows down
+// with more gates instead of running off a 1280 px window (issue 34).
+type matrixLine struct {
+	Head  string
+	Cells []matrixCell
+}
+
+// MatrixLines is the matrix turned: one line per threshold, then the
+// complete line.
+func (p page) MatrixLines() []matrixLine {
+	out := make([]matrixLine, len(p.Heads)+1)
+	for j, h := range p.Heads {
+		out[j].Head = h
+		for _, row := range p.Matrix {
+			out[j].Cells = append(out[j].Cells, row.Cells[j])
+		}
+	}
+	last := &out[len(p.Heads)]
+	last.Head = "complete"
+	for _, row := range p.Matrix {
+		last.Cells = append(last.Cells, row.Complete)
+	}
+	return out
 }
 
 func newPage(r *report.Report, in Input) page {
@@ -219,14 +250,15 @@ func newPage(r *report.Report, in Input) page {
 		checks := modelChecks(r, i)
 		for j, t := range ts {
 			v := t.Value(mr)
-			text := report.NumOr(v, "n/a")
+			cell := matrixCell{Value: report.NumOr(v, "n/a")}
 			if checks != nil {
-				text = cellText(checks[j], t.Share())
+				cell = cellParts(checks[j], t.Share())
 			}
-			row.Cells = append(row.Cells, matrixCell{text, t.Holds(v) || (checks != nil && checks[j].NotSelected)})
+			cell.OK = t.Holds(v) || (checks != nil && checks[j].NotSelected)
+			row.Cells = append(row.Cells, cell)
 		}
 		n, _ := r.Incomplete(model)
-		row.Complete = matrixCell{fmt.Sprintf("%d/%d", r.Planned(model)-n, r.Planned(model)), n == 0}
+		row.Complete = matrixCell{Value: fmt.Sprintf("%d/%d", r.Planned(model)-n, r.Planned(model)), OK: n == 0}
 		p.Matrix = append(p.Matrix, row)
 	}
 	// The size and relay suites have plots of their own; their tasks'

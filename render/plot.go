@@ -47,9 +47,12 @@ type chart struct {
 	Lines                         []plotLine
 	Bars, Marks                   []plotMark
 	Legend                        []legendItem
-	Empty                         bool
-	top                           float64
-	x0f, x1f, y0f, y1f            float64
+	// Fails are the failures of the panel's model and class, shown
+	// under it: the gates no line of the plot draws among them.
+	Fails              []string
+	Empty              bool
+	top                float64
+	x0f, x1f, y0f, y1f float64
 }
 
 type point struct{ X, Y string }
@@ -96,10 +99,29 @@ func newChart(id, caption, xTitle, yTitle string) chart {
 	return c
 }
 
-// yScale sets the value axis to [0, top] with three ticks.
+// tickSteps are the steps a value axis may count in: round numbers, so
+// that a tick reads 0.1, not 0.225 (issue 34).
+var tickSteps = []float64{0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5, 1}
+
+// niceScale rounds top up to a whole number of the smallest step that
+// reaches it in at most five ticks above 0.
+func niceScale(top float64) (float64, float64) {
+	for _, step := range tickSteps {
+		if n := math.Ceil(top/step - 1e-9); n <= 5 {
+			return math.Max(n, 1) * step, step
+		}
+	}
+	step := math.Ceil(top / 5)
+	return 5 * step, step
+}
+
+// yScale sets the value axis to [0, top], top rounded up by niceScale,
+// with a tick at every step.
 func (c *chart) yScale(top float64) {
+	top, step := niceScale(top)
 	c.top = top
-	for _, v := range []float64{0, top / 2, top} {
+	for i := 0.0; i*step <= top+1e-9; i++ {
+		v := i * step
 		c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(v) + 4), Label: report.Num(v)})
 	}
 }
@@ -188,9 +210,7 @@ func newPlot(r *report.Report, model string, c *report.ClassResult, top float64)
 		href := "#" + anchor(model, d.TaskID, 0)
 		if c.Class == task.ClassA {
 			if d.Faithful != nil {
-				y := p.y(*d.Faithful)
-				p.Bars = append(p.Bars, plotMark{X: f1(cx - step*0.35), Y: f1(y), W: f1(step * 0.7), H: f1(p.y1f - y),
-					Href: href, Title: fmt.Sprintf("%s: faithful %s", d.TaskID, report.Num(*d.Faithful))})
+				p.Bars = append(p.Bars, p.bar(cx, step, *d.Faithful, href, fmt.Sprintf("%s: faithful %s", d.TaskID, report.Num(*d.Faithful))))
 			}
 		} else if d.Drift != nil {
 			p.mark("circle", "doc", cx, p.y(*d.Drift), href, fmt.Sprintf("%s: drift %s", d.TaskID, report.Num(*d.Drift)))
@@ -208,10 +228,43 @@ func newPlot(r *report.Report, model string, c *report.ClassResult, top float64)
 		p.Legend = append(p.Legend, legendItem{Kind: "circle", Class: "doc", Label: "a document's drift, mean over repeats (click for its transcript)"},
 			legendItem{Kind: "line", Class: "median", Label: "median"}, legendItem{Kind: "line", Class: "p95", Label: "P95"})
 	}
+	if slices.ContainsFunc(p.Bars, func(b plotMark) bool { return b.Class == "bar zero" }) {
+		p.Legend = append(p.Legend, legendItem{Kind: "bar", Class: "bar zero", Label: "no answer judged faithful (a stub, to click)"})
+	}
 	if !r.Informational() {
 		p.Legend = append(p.Legend, legendItem{Kind: "line", Class: "threshold", Label: "§8.5 threshold"})
 	}
+	p.Fails = panelFailures(r, model, c.Class)
 	return p
+}
+
+// zeroBar is the height of a bar of value 0: a stub, so that a document
+// no answer was faithful on is seen and can be clicked (a bar of height 0
+// was neither: issue 34).
+const zeroBar = 3.0
+
+// bar is a document's bar, centred at cx, step wide with gaps.
+func (c *chart) bar(cx, step, v float64, href, title string) plotMark {
+	y, class := c.y(v), "bar"
+	if c.y1f-y < zeroBar {
+		y, class = c.y1f-zeroBar, "bar zero"
+	}
+	return plotMark{X: f1(cx - step*0.35), Y: f1(y), W: f1(step * 0.7), H: f1(c.y1f - y), Class: class, Href: href, Title: title}
+}
+
+// panelFailures are the failures of a model's class that its panel shows
+// beside the plot: the harness's own gates (edits applied, invalid,
+// residual, unchanged) are not drawn, and a panel of good drift over
+// edits never applied looked all green (issue 34).
+func panelFailures(r *report.Report, model, class string) []string {
+	var out []string
+	prefix := "class_" + strings.ToLower(class) + "_"
+	for _, f := range r.Failures {
+		if f.Model == model && strings.HasPrefix(f.Metric, prefix) {
+			out = append(out, strings.TrimPrefix(f.Message, model+": "))
+		}
+	}
+	return out
 }
 
 type lineSpec struct {
@@ -225,7 +278,7 @@ func plotLines(r *report.Report, c *report.ClassResult) []lineSpec {
 		// The harness's own thresholds are on edit compliance, not on the
 		// plotted drift or faithfulness; an informational suite has none.
 		if t.Class == c.Class && !t.Own && !r.Informational() {
-			ls = append(ls, lineSpec{t.Limit, "threshold", fmt.Sprintf("limit %s %s", report.OpSymbol(t.Op), report.Num(t.Limit))})
+			ls = append(ls, lineSpec{t.Limit, "threshold", limitLabel(t)})
 		}
 	}
 	switch {
@@ -236,6 +289,18 @@ func plotLines(r *report.Report, c *report.ClassResult) []lineSpec {
 			lineSpec{*c.P95Drift, "p95", "P95 " + report.Num(*c.P95Drift)})
 	}
 	return ls
+}
+
+// limitLabel names a threshold's line by what it limits: two red lines
+// both read "limit ≤ x", the median's and the P95's (issue 34).
+func limitLabel(t report.Threshold) string {
+	switch {
+	case strings.Contains(t.Metric, "p95"):
+		return "P95 limit " + report.Num(t.Limit)
+	case strings.Contains(t.Metric, "median"):
+		return "median limit " + report.Num(t.Limit)
+	}
+	return fmt.Sprintf("limit %s %s", report.OpSymbol(t.Op), report.Num(t.Limit))
 }
 
 // placeLabels positions the lines and their labels: each label at its

@@ -15,30 +15,48 @@ const maxDeciding = 6
 // value and its interval, and for a failure whether it is narrow; the
 // documents that decide a P95 or a failure.
 func cellText(c report.Check, share bool) string {
+	p := cellParts(c, share)
+	text := p.Value
+	if p.Interval != "" {
+		text += " " + p.Interval
+	}
+	switch {
+	case strings.HasPrefix(p.Note, "("):
+		text += " " + p.Note
+	case p.Note != "":
+		text += "; " + p.Note
+	}
+	return text
+}
+
+// cellParts is cellText in its three parts, which the viewer sets on
+// lines of their own: the value, its interval ("[low, high]"), and the
+// rest ("(narrow); 02-c, 03-c short").
+func cellParts(c report.Check, share bool) matrixCell {
 	if c.NotSelected {
-		return "not selected"
+		return matrixCell{Value: "not selected"}
 	}
 	if c.Value == nil {
-		return "n/a"
+		return matrixCell{Value: "n/a"}
 	}
 	show := report.Num
 	if share {
 		show = report.Percent
 	}
-	text := show(*c.Value)
+	out := matrixCell{Value: show(*c.Value)}
 	if iv := c.Interval; iv != nil {
-		text += fmt.Sprintf(" [%s, %s]", show(iv.Low), show(iv.High))
+		out.Interval = fmt.Sprintf("[%s, %s]", show(iv.Low), show(iv.High))
 	}
 	switch {
 	case c.Narrow:
-		text += " (narrow)"
+		out.Note = "(narrow)"
 	case !c.Holds:
-		text += " (beyond the margin)"
+		out.Note = "(beyond the margin)"
 	}
 	if len(c.Deciding) > 0 && (!c.Holds || strings.Contains(c.Metric, "p95")) {
-		text += "; " + decidingText(c.Deciding)
+		out.Note = strings.TrimPrefix(out.Note+"; ", "; ") + decidingText(c.Deciding)
 	}
-	return text
+	return out
 }
 
 // decidingText names the documents that fall short of a limit, or counts

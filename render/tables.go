@@ -49,6 +49,28 @@ type TableCell struct {
 	Strong bool
 }
 
+// Value is the cell's text before its interval ("0.0167" of "0.0167
+// [0.0167, 0.3]"); the viewer sets the interval on a line of its own,
+// where it does not wrap, so an interval column stays narrow.
+func (c TableCell) Value() string {
+	v, _ := c.split()
+	return v
+}
+
+// Interval is the cell's closing interval, "[low, high]", or "".
+func (c TableCell) Interval() string {
+	_, iv := c.split()
+	return iv
+}
+
+func (c TableCell) split() (value, interval string) {
+	i := strings.Index(c.Text, " [")
+	if i < 0 || !strings.HasSuffix(c.Text, "]") {
+		return c.Text, ""
+	}
+	return c.Text[:i], c.Text[i+1:]
+}
+
 // sortableRows is the number of rows from which a table is sortable.
 const sortableRows = 8
 

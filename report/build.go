@@ -333,6 +333,9 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 			c.Missing++
 		case scoring.StatusAPIError:
 			c.APIErrors++
+			if c.FirstAPIError == "" && s.Error != nil {
+				c.FirstAPIError = s.Error.Message
+			}
 		case scoring.StatusScored:
 			c.Scored++
 			acc.latencies = append(acc.latencies, float64(s.LatencyMS))

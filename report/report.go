@@ -248,6 +248,10 @@ type ClassResult struct {
 	// APIErrors counts calls that failed after their retries; they are never
 	// scored as drift.
 	APIErrors int `json:"api_errors"`
+	// FirstAPIError is the text of the first API error, in task and
+	// repeat order: what the verdict quotes, so that "60 API errors" says
+	// what failed. Absent when there was none.
+	FirstAPIError string `json:"first_api_error,omitempty"`
 	// Invalid counts scored answers that held no usable document (B, C:
 	// drift 1), or a document that fails validation (B, C: scored, but not
 	// a round trip), or no answer object (A).

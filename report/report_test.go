@@ -124,7 +124,7 @@ func TestVerdict(t *testing.T) {
 				}
 				return 0, true, scoring.StatusScored
 			}
-		}, false, []string{"class_b_median_drift", "class_b_p95_drift", "class_b_edit_applied", "class_b_residual_p95", "class_b_invalid", "class_b_unchanged", "incomplete"}, "a threshold that cannot be measured fails, with a null value"},
+		}, false, []string{"incomplete", "class_b_median_drift", "class_b_p95_drift", "class_b_edit_applied", "class_b_residual_p95", "class_b_invalid", "class_b_unchanged"}, "a threshold that cannot be measured fails, with a null value; the incomplete run, its cause, leads (issue 34)"},
 		{"edits not applied", func(s *reporttest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				// Drift 0.15 is within §8.5's class B P95 but marks the

@@ -88,7 +88,9 @@ func ThresholdsHeading(ts []Threshold) string {
 			return "Thresholds (custom: not §8.5)"
 		}
 	}
-	return "Thresholds (§8.5)"
+	// The columns marked † are the harness's own gates, not §8.5's: the
+	// heading said §8.5 over all of them (issue 34).
+	return "Thresholds (§8.5, and † the harness's own)"
 }
 
 // Heading is a threshold's column heading; a custom one says so.

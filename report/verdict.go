@@ -261,6 +261,7 @@ func failures(r *Report) []Failure {
 		out = append(out, Failure{Metric: MetricPartial, Op: "<=", Message: fmt.Sprintf(
 			"partial run (%s: %d of the suite's %d tasks): a selection can never give the gating verdict pass", r.Partial, r.Tasks, r.Partial.Of)})
 	}
+	out = append(out, incomplete(r)...)
 	for _, model := range r.Models {
 		mr := r.Results[model]
 		for _, t := range r.Checks() {
@@ -285,14 +286,44 @@ func failures(r *Report) []Failure {
 			}
 			out = append(out, f)
 		}
-		if n, why := r.Incomplete(model); n > 0 {
-			out = append(out, Failure{
-				Model: model, Metric: MetricIncomplete, Value: ptr(float64(n)), Op: "<=", Limit: 0,
-				Message: fmt.Sprintf("%s: incomplete run: %s; an incomplete run cannot pass", model, why),
-			})
-		}
 	}
 	return out
+}
+
+// incomplete lists each model's incomplete run, quoting its first API
+// error: they lead the verdict, since an API failure is why thresholds
+// read "not measured" (issue 34: "60 API errors" came fourteenth, after
+// thirteen such lines, with no error text).
+func incomplete(r *Report) []Failure {
+	var out []Failure
+	for _, model := range r.Models {
+		n, why := r.Incomplete(model)
+		if n == 0 {
+			continue
+		}
+		if first := r.firstAPIError(model); first != "" {
+			why += fmt.Sprintf(" (the first: %s)", first)
+		}
+		out = append(out, Failure{
+			Model: model, Metric: MetricIncomplete, Value: ptr(float64(n)), Op: "<=", Limit: 0,
+			Message: fmt.Sprintf("%s: incomplete run: %s; an incomplete run cannot pass", model, why),
+		})
+	}
+	return out
+}
+
+// firstAPIError is the first API error of a model's answers, by class.
+func (r *Report) firstAPIError(model string) string {
+	mr := r.Results[model]
+	if mr == nil {
+		return ""
+	}
+	for _, class := range []string{"A", "B", "C"} {
+		if c := mr.Class(class); c != nil && c.FirstAPIError != "" {
+			return c.FirstAPIError
+		}
+	}
+	return ""
 }
 
 // unmeasured says why a class has no headline number.
@@ -349,7 +380,10 @@ func warnings(r *Report, in Input) []string {
 	if in.Manifest.FinishedAt == nil {
 		out = append(out, "the manifest records no finish: the run was interrupted or is still running")
 	}
-	if n := len(r.Models); n > 0 && n < 3 {
+	// An informational suite gates nothing: §8.5's counts of models and
+	// documents qualify no verdict of it (issue 34: its warnings said so
+	// anyway).
+	if n := len(r.Models); n > 0 && n < 3 && gated(r.Suite) {
 		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, Plural(n, "model", "models")))
 	}
 	if len(r.Custom) > 0 {
@@ -375,7 +409,7 @@ func warnings(r *Report, in Input) []string {
 		}
 	}
 	for _, model := range r.Models {
-		out = append(out, modelWarnings(model, r.Results[model], gated(r.Suite) && r.Partial == nil)...)
+		out = append(out, modelWarnings(model, r.Results[model], gated(r.Suite) && r.Partial == nil, gated(r.Suite))...)
 	}
 	out = append(out, scoring.ServedWarnings(in.Scores)...)
 	return append(out, costWarnings(r)...)
@@ -384,7 +418,9 @@ func warnings(r *Report, in Input) []string {
 // modelWarnings qualify one model's numbers: determinism it lacks, more
 // than one provider, and per class too few documents, cut-off answers,
 // unknown costs and ungrounded judge votes.
-func modelWarnings(model string, mr *ModelResult, gates bool) []string {
+// gates says whether every class must be there (a whole gating suite);
+// gating, whether §8.5's counts qualify the numbers at all.
+func modelWarnings(model string, mr *ModelResult, gates, gating bool) []string {
 	var out []string
 	if d := mr.Determinism; d != nil && len(d.Lacking) > 0 {
 		out = append(out, fmt.Sprintf("%s: does not support %s (not sent): its numbers are not reproducible call for call; --repeats N measures the noise", model, strings.Join(d.Lacking, " or ")))
@@ -397,7 +433,7 @@ func modelWarnings(model string, mr *ModelResult, gates bool) []string {
 	}
 	for _, class := range Classes {
 		if c := mr.Class(class); c != nil || gates {
-			out = append(out, classWarnings(model, class, c)...)
+			out = append(out, classWarnings(model, class, c, gating)...)
 		}
 	}
 	return out
@@ -423,12 +459,12 @@ func costWarnings(r *Report) []string {
 }
 
 // classWarnings qualify one (model, class).
-func classWarnings(model, class string, c *ClassResult) []string {
+func classWarnings(model, class string, c *ClassResult, gating bool) []string {
 	if c == nil {
 		return []string{fmt.Sprintf("%s: the run has no class %s task", model, class)}
 	}
 	var out []string
-	if c.Documents > 0 && c.Documents < 20 {
+	if c.Documents > 0 && c.Documents < 20 && gating {
 		out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
 	}
 	if c.CutOffReasoning > 0 {

@@ -116,8 +116,12 @@ func (l *Lines) Done(model string, t *transcript.Transcript, o Outcome) {
 		// line of its own (issue 32).
 		status = "error: " + safetext.Cap(t.Error.Message, MaxStatus)
 	}
-	fmt.Fprintf(l.W, "[%d/%d] %s %s %s (%d attempts, %s so far)\n",
-		c.done, c.total, safetext.Line(model), safetext.Line(what(t)), safetext.Line(status), len(t.Attempts), c.cost0())
+	attempts := "attempts"
+	if len(t.Attempts) == 1 {
+		attempts = "attempt"
+	}
+	fmt.Fprintf(l.W, "[%d/%d] %s %s %s (%d %s, %s so far)\n",
+		c.done, c.total, safetext.Line(model), safetext.Line(what(t)), safetext.Line(status), len(t.Attempts), attempts, c.cost0())
 }
 
 // Bars redraws one live line per model on a terminal: done/total, errors,

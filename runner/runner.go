@@ -186,6 +186,7 @@ func (r *Runner) Drain(ctx context.Context, jobs []Job) (Tally, error) {
 	if s == nil {
 		return Tally{}, err
 	}
+	s.tally.Down = s.down()
 	return s.tally, err
 }
 
@@ -197,6 +198,17 @@ type Tally struct {
 	Skipped   int // Outcome Skipped
 	// Spent is the known cost of the transcripts, as Spent counts it.
 	Spent float64
+	// Down lists, by model name, the models every job of which failed
+	// fatally (model.ErrFatal: a refused connection, an unknown host, a
+	// bad key, no credit, a missing model) or was skipped after such a
+	// failure: the run measured nothing of them, for one reason.
+	Down []Down
+}
+
+// Down is a model whose every request failed for one reason.
+type Down struct {
+	Model string
+	Err   string // the first fatal failure's text
 }
 
 // AllReused reports whether every job kept an archived transcript: the
@@ -251,6 +263,7 @@ type schedule struct {
 	inflight map[string]int
 	running  int
 	fatal    map[string]error // the model's fatal failure
+	measured map[string]bool  // the model has a job that did not fail fatally
 	done     chan done
 
 	// The spending cap (Runner.Budget): the known cost, the estimates of
@@ -270,7 +283,7 @@ type waiting struct {
 func newSchedule(r *Runner, n int, keep bool) *schedule {
 	s := &schedule{
 		r: r, initial: n, keep: keep,
-		queue: map[string][]waiting{}, inflight: map[string]int{}, fatal: map[string]error{},
+		queue: map[string][]waiting{}, inflight: map[string]int{}, fatal: map[string]error{}, measured: map[string]bool{},
 		done: make(chan done), reserved: map[int]float64{},
 	}
 	if keep {
@@ -327,9 +340,7 @@ func (s *schedule) loop(ctx context.Context) error {
 			continue
 		}
 		s.report(d.res)
-		if t := d.res.Transcript; t.Error != nil && t.Error.Fatal && s.fatal[d.res.Job.Model] == nil {
-			s.fatal[d.res.Job.Model] = errors.New(t.Error.Message)
-		}
+		s.note(d.res)
 		if s.r.Then != nil && ctx.Err() == nil {
 			for _, f := range s.r.Then(d.res) {
 				if s.r.Clients[f.Model] == nil {
@@ -340,6 +351,32 @@ func (s *schedule) loop(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// note records a model's first fatal failure, and whether a job of the
+// model ended otherwise (an answer, or a failure of its own). A prompt
+// that was not sent (Job.Skip) says nothing about the model.
+func (s *schedule) note(res Result) {
+	m, e := res.Job.Model, res.Transcript.Error
+	switch {
+	case e != nil && e.Fatal:
+		if s.fatal[m] == nil {
+			s.fatal[m] = errors.New(e.Message)
+		}
+	case e == nil || e.Code != transcript.CodeNotSent:
+		s.measured[m] = true
+	}
+}
+
+// down lists the models whose every job failed fatally, by name.
+func (s *schedule) down() []Down {
+	var out []Down
+	for _, m := range slices.Sorted(maps.Keys(s.fatal)) {
+		if !s.measured[m] {
+			out = append(out, Down{Model: m, Err: s.fatal[m].Error()})
+		}
+	}
+	return out
 }
 
 // start starts every job the budgets allow, the models taking turns.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -673,7 +674,7 @@ func TestDrainCountsWhatRunKeeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (runner.Tally{Jobs: 24, Requested: 24}); tally != want {
+	if want := (runner.Tally{Jobs: 24, Requested: 24}); !reflect.DeepEqual(tally, want) {
 		t.Errorf("first Drain: %+v, want %+v", tally, want)
 	}
 	if files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json")); len(files) != 24 {

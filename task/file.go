@@ -1,7 +1,9 @@
 package task
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -26,8 +28,16 @@ import (
 // file). A file that does not exist is a usage error, never the embedded
 // task of the same name.
 func FromFile(file, corpusDir, id string) (*Task, error) {
-	if st, err := os.Stat(file); err != nil || st.IsDir() {
-		return nil, fmt.Errorf("--task %s: not a task file", file)
+	// A missing file and a directory (the repository's ladder/ is the Go
+	// package, not a built ladder) are told apart: both read "not a task
+	// file" (issue 34).
+	switch st, err := os.Stat(file); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("--task %s: no such file", file)
+	case err != nil:
+		return nil, fmt.Errorf("--task %w", err)
+	case st.IsDir():
+		return nil, fmt.Errorf("--task %s: a directory, not a task file", file)
 	}
 	if strings.HasSuffix(file, ".tasks.json") {
 		return ladderTask(file, id)

@@ -62,6 +62,7 @@ func exitCode(err error) int {
 func pipelineError(err error, stderr io.Writer) error {
 	var ie *pipeline.InterruptedError
 	var be *pipeline.BudgetError
+	var de *pipeline.DownError
 	switch {
 	case errors.Is(err, pipeline.ErrVerdictFail):
 		return failed()
@@ -70,6 +71,9 @@ func pipelineError(err error, stderr io.Writer) error {
 		return &exitError{exitCantRun, errSilent}
 	case errors.As(err, &be):
 		fmt.Fprintf(stderr, "\n%v\n", be)
+		return &exitError{exitCantRun, errSilent}
+	case errors.As(err, &de):
+		fmt.Fprintf(stderr, "\n%v\n", de)
 		return &exitError{exitCantRun, errSilent}
 	}
 	return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/suggest"
 	"bendscript.com/round-trip-harness/ladder"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/sensitivity"
@@ -20,13 +21,13 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(args) > 0 && args[0] == "sensitivity" {
 		return cmdCorpusSensitivity(ctx, args[1:], stdout, stderr)
 	}
+	if len(args) == 0 || args[0] != "check" {
+		return corpusUsage(args, stderr)
+	}
 	fs := newFlagSet("corpus", "corpus check [--corpus DIR] [--instructions DIR]", `
 		harness corpus check
 		harness corpus check --corpus ../my-corpus --instructions ../my-tasks`, stderr)
 	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
-	if len(args) == 0 || args[0] != "check" {
-		return wrongUsage(fs, "corpus: the subcommands are check, ladder and sensitivity")
-	}
 	if help, err := parseFlags(fs, args[1:]); help || err != nil {
 		return err
 	}
@@ -49,14 +50,59 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return nil
 }
 
+// corpusSubcommands are corpus's subcommands, for its usage.
+var corpusSubcommands = [][2]string{
+	{"check", "the documents, tasks, gold edits and inverses, and the §8.2 table"},
+	{"ladder", "build the size ladder: documents of about 8, 32, 128 and 512 KB with placed edits"},
+	{"sensitivity", "what each threshold lets through"},
+}
+
+// corpusUsage answers "corpus" without a known subcommand: -h lists the
+// three (it showed check alone, and exited 2: issue 34); a typo gets the
+// nearest name.
+func corpusUsage(args []string, stderr io.Writer) error {
+	var names []string
+	for _, c := range corpusSubcommands {
+		names = append(names, c[0])
+	}
+	if len(args) > 0 && !isHelp(args[0]) {
+		// A typo is one line, as a mistyped command or flag is.
+		msg := fmt.Sprintf("corpus: no subcommand %q (the subcommands are check, ladder and sensitivity)", args[0])
+		if near := suggest.Nearest(args[0], names); near != "" {
+			msg = fmt.Sprintf("corpus: no subcommand %q; did you mean %s?", args[0], near)
+		}
+		return usageError("%s", msg)
+	}
+	fmt.Fprintln(stderr, "Usage: harness corpus check|ladder|sensitivity [flags]")
+	fmt.Fprintln(stderr)
+	for _, c := range corpusSubcommands {
+		fmt.Fprintf(stderr, "  %-12s %s\n", c[0], c[1])
+	}
+	fmt.Fprintln(stderr, "\nRun \"harness corpus <subcommand> -h\" for its flags and examples.")
+	fmt.Fprintln(stderr, "\nExamples:\n  harness corpus check\n  harness corpus ladder --out size-ladder\n  harness corpus sensitivity")
+	if len(args) == 0 {
+		return usageError("corpus: give a subcommand: check, ladder or sensitivity")
+	}
+	return nil
+}
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
 // cmdCorpusLadder writes the size ladder (package ladder): for each size a
 // composed document, DIR/<rung>.bend.json, and its placed tasks,
 // DIR/<rung>.tasks.json, and prints one line per rung.
 func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("corpus ladder", "corpus ladder --out DIR [--sizes LIST] [--tasks LIST] [--corpus DIR] [--instructions DIR]", `
-		harness corpus ladder --out ladder
-		harness corpus ladder --out ladder && harness id --check ladder/*.bend.json
-		harness corpus ladder --out ladder --sizes 32k,128k --tasks 01-b,01-c,02-b,02-c`, stderr)
+		harness corpus ladder --out size-ladder
+		harness corpus ladder --out size-ladder && harness id --check size-ladder/*.bend.json
+		harness corpus ladder --out size-ladder --sizes 32k,128k --tasks 01-b,01-c,02-b,02-c`, stderr)
 	out := fs.String("out", "", "directory to write <rung>.bend.json and <rung>.tasks.json into (created when missing)")
 	sizes := fs.String("sizes", "8k,32k,128k,512k", "target sizes, comma-separated: bytes, or a number with k (KiB) or m (MiB); each within ±15%")
 	tasks := fs.String("tasks", strings.Join(ladder.DefaultTasks, ","), "corpus class B/C tasks to place at the start, middle and end of every rung, comma-separated")

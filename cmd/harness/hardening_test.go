@@ -140,8 +140,8 @@ func TestScoreTaskMustExist(t *testing.T) {
 		{"expect", "--task", filepath.Join(dir, "instructions", "01-b.json")},
 	} {
 		out, errs, code := runCLI(t, cmd...)
-		if code != 2 || out != "" || !strings.Contains(errs, "--task") || !strings.Contains(errs, "not a task file") {
-			t.Errorf("%s with a missing task file: exit %d, stdout %.80q, stderr %q; want exit 2 naming --task", cmd[0], code, out, errs)
+		if code != 2 || out != "" || !strings.Contains(errs, "--task") || !strings.Contains(errs, "no such file") {
+			t.Errorf("%s with a missing task file: exit %d, stdout %.80q, stderr %q; want exit 2 naming --task and saying the file does not exist (it said \"not a task file\": issue 34)", cmd[0], code, out, errs)
 		}
 	}
 }

@@ -13,7 +13,7 @@ func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("id", "id [--check | --write] FILE...", `
 		harness id doc.bend.json
 		harness id --check corpus/*.bend.json
-		harness id --write corpus/07-go-retry.bend.json`, stderr)
+		harness id --write corpus/07-go-retry-loop.bend.json`, stderr)
 	check := fs.Bool("check", false, "exit 1 when a file's declared id differs from its computed id")
 	write := fs.Bool("write", false, "rewrite the id field (and self-references that used the old id) in place")
 	if help, err := parseFlags(fs, args); help || err != nil {

@@ -280,11 +280,13 @@ func TestNonFiniteConfigRefusedBeforeAnyRequest(t *testing.T) {
 }
 
 // TestFatalCodeInsideOKStopsTheRun: a 402 in the body of a 200 let all 60
-// jobs of the model be sent; the model now stops after the first.
+// jobs of the model be sent; the model now stops after the first, and the
+// run, which measured nothing, could not run (exit 2, issue 34) rather
+// than failing its verdict.
 func TestFatalCodeInsideOKStopsTheRun(t *testing.T) {
 	srv := modeltest.NewScripted(t, modeltest.ErrorInsideOK(402, "Insufficient credits"))
-	if code, errs := onlineRun(t, srv, t.TempDir(), "--config", "../../harness.yaml", "--per-model", "1"); code != 1 {
-		t.Errorf("exit %d, stderr %q; want 1 (a failing verdict)", code, errs)
+	if code, errs := onlineRun(t, srv, t.TempDir(), "--config", "../../harness.yaml", "--per-model", "1"); code != 2 || !strings.Contains(errs, "could not run: vendor/a: HTTP 200 (402): Insufficient credits") {
+		t.Errorf("exit %d, stderr %q; want 2, quoting the error", code, errs)
 	}
 	if n := srv.Count(); n != 1 {
 		t.Errorf("%d requests; want the model stopped after the first", n)

@@ -11,7 +11,7 @@ import (
 func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("rescore", "rescore [--out DIR] [--format md|json] RUN_DIR", `
 		harness rescore runs/20261122T101500Z
-		harness rescore --out /tmp/re runs/demo && diff <(grep -v '^  "rescored_at"' /tmp/re/demo.json) reports/demo.json
+		harness rescore --out rescored runs/demo && diff <(grep -v '^  "rescored_at"' rescored/demo.json) reports/demo.json
 		harness rescore --format json runs/demo | jq .verdict`, stderr)
 	out := reportsFlag(fs, new(string), "out", "")
 	format := fs.String("format", "md", "what to print: md (the Markdown summary) or json (the JSON report)")

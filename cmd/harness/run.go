@@ -18,7 +18,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		harness run --tasks '03-b,17-*' --summary     # task 03-b and document 17's tasks (a partial run), the Markdown printed too
 		harness run --models offline/oracle,offline/identity,offline/noisy --judges offline/judge
 		harness run --resume runs/20261122T101500Z    # finish an interrupted run
-		OPENROUTER_BASE_URL=http://localhost:8000/v1 harness run --models my-model --no-preflight`, stderr)
+		OPENROUTER_BASE_URL=http://localhost:8000/v1 harness run --models my-model --judges offline/judge --no-preflight`, stderr)
 	configFlag(fs, &r.ConfigFile, "models, judges, parameters, concurrency, timeouts, retries, thresholds, weights")
 	fs.StringVar(&r.Models, "models", "", "comma-separated models instead of the configured ones (informational runs)")
 	fs.StringVar(&r.Judges, "judges", "", "comma-separated judge models instead of the configured panel")

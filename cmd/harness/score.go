@@ -18,7 +18,7 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		harness score --task instructions/03-b.json --output answer.txt
 		harness expect --task instructions/03-b.json | harness score --task instructions/03-b.json --output -
 		harness score --task instructions/natural/03-b.json --output answer.txt   (new ids aligned first)
-		harness score --task ladder/8k.tasks.json --id 8k-start-02-b --output answer.txt
+		harness score --task size-ladder/8k.tasks.json --id 8k-start-02-b --output answer.txt
 		harness score --task instructions/03-b.json --formats json-patch --output patch.json   (applied to the source, then scored)`, stderr)
 	taskFile, taskID := taskFileFlags(fs)
 	output := fs.String("output", "", "the model's raw answer (a .bend document, bare or fenced); - reads standard input")

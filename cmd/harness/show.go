@@ -10,7 +10,7 @@ import (
 // cmdShow prints one transcript of a run as a person reads it.
 func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("show", "show [--model M] [--repeat R] RUN TASK", `
-		harness show runs/20261122T101500Z 03-b
+		harness show --model offline/oracle runs/20261122T101500Z 03-b
 		harness show --model offline/noisy demo 17-c     # RUN may be a run id in runs/`, stderr)
 	modelFlag := fs.String("model", "", "the model whose answer to show (needed when the run has several)")
 	repeat := fs.Int("repeat", 0, "the repeat to show, from 0")

@@ -33,6 +33,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -626,4 +627,19 @@ func (rep Reply) completion(req ChatRequest) completion {
 		Cost:                    u.Cost,
 	}
 	return c
+}
+
+// ClosedURL returns an API root on a loopback port that nothing listens
+// on: a connection to it is refused at once, as an API that is down. The
+// port is taken from the system and released, so no outside address is
+// ever dialled.
+func ClosedURL(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/api/v1"
 }
