@@ -22,6 +22,11 @@ const (
 	ClassA = "A" // read-only comprehension
 	ClassB = "B" // local edit
 	ClassC = "C" // semantic edit
+	// The produce suite's classes (package suites): P gives the
+	// document's text projection and asks for the .bend JSON; R gives the
+	// .bend and asks for its projection.
+	ClassP = "P" // produce
+	ClassR = "R" // render
 )
 
 // Document is one corpus document.
