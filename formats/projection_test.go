@@ -40,7 +40,7 @@ func TestProjectionApply(t *testing.T) {
 	f := formats.Lookup(formats.Projection)
 	cases := []struct {
 		name, raw, failLine string
-		reason             string
+		reason              string
 	}{
 		{"bare", doc, "", "the projection as it is"},
 		{"fenced", "Here it is:\n\n```markdown\n" + doc + "```\n", "", "one fence, prose around it, as the prompt allows"},
