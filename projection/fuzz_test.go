@@ -1,6 +1,7 @@
-package projection
+package projection_test
 
 import (
+	"bendscript.com/round-trip-harness/projection"
 	"bytes"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 // go test it runs its seeds as a unit test.
 func FuzzParse(f *testing.F) {
 	for _, d := range testcorpus.Set(f).Documents {
-		text, err := Render(d.Doc)
+		text, err := projection.Render(d.Doc)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -27,15 +28,15 @@ func FuzzParse(f *testing.F) {
 	// empty marks list, a vocabulary kind with an unexpressed level.
 	f.Add("---\nbendscript: \"0.1\"\n---\n\n[]{#s text=null marks=[]}[a\\\\b\\\n_c_]{#t} {#b .x level=7}\n")
 	f.Fuzz(func(t *testing.T, text string) {
-		d, err := Parse(text)
+		d, err := projection.Parse(text)
 		if err != nil {
 			return
 		}
-		again, err := Render(d)
+		again, err := projection.Render(d)
 		if err != nil {
 			t.Fatalf("Parse accepted a text that does not render back: %v\n%q", err, text)
 		}
-		d2, err := Parse(again)
+		d2, err := projection.Parse(again)
 		if err != nil {
 			t.Fatalf("the rendering of an accepted text does not parse: %v\n%s", err, again)
 		}

@@ -1,6 +1,6 @@
 //go:build !race
 
-package projection
+package projection_test
 
 // The ladder's 512k rung moves half a megabyte through the renderer, the
 // parser and the lossless check; under the race detector that costs

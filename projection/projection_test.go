@@ -1,6 +1,7 @@
-package projection
+package projection_test
 
 import (
+	"bendscript.com/round-trip-harness/projection"
 	"strings"
 	"testing"
 
@@ -13,11 +14,11 @@ import (
 // lossless check's differences (metric/doc.go), and the computed id.
 func roundTrip(t *testing.T, name string, d *bend.Document) string {
 	t.Helper()
-	text, err := Render(d)
+	text, err := projection.Render(d)
 	if err != nil {
 		t.Fatalf("%s: render: %v", name, err)
 	}
-	back, err := Parse(text)
+	back, err := projection.Parse(text)
 	if err != nil {
 		t.Fatalf("%s: parse: %v\n%s", name, err, text)
 	}
@@ -40,7 +41,7 @@ func diagnostics(r metric.Result) []string {
 }
 
 // TestCorpusRoundTrip holds §8.1.1's property for the projection on
-// every corpus document: Parse(Render(d)) is d up to the lossless check's
+// every corpus document: projection.Parse(projection.Render(d)) is d up to the lossless check's
 // equivalences, with d's own computed id.
 func TestCorpusRoundTrip(t *testing.T) {
 	for _, doc := range testcorpus.Set(t).Documents {
