@@ -1,20 +1,31 @@
 package suites
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
 // produce is the produce suite: the two tasks of every corpus document
 // (task.Produced): class P writes the .bend JSON of its projection, class
-// R its projection.
-func produce(corpus *task.Set, _ transcript.Inputs) (*task.Set, error) {
+// R its projection (--steps 1, or none). With --steps 2 it is the chained
+// variant
+// (task.ProducedChain): R, then P given the model's own projection, the
+// end compared with the start.
+func produce(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
+	if in.Steps > 2 {
+		return nil, &UsageError{fmt.Sprintf("--steps: the produce suite's chain has 2 steps (render, then produce from that text), not %d", in.Steps)}
+	}
 	out := &task.Set{Documents: corpus.Documents}
 	for _, d := range corpus.Documents {
 		ts, err := task.Produced(d)
+		if in.Steps == 2 {
+			ts, err = task.ProducedChain(d, relay.TaskID)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -73,7 +73,7 @@ var Table = []*Suite{
 		Parts: []string{Size}, Classes: Size, Section: sizeSection},
 	{Name: Relay, Help: "chains of edits", Flags: []string{"steps"}, Build: chains,
 		Parts: []string{Relay}, Classes: Relay, Section: relaySection},
-	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R)", Build: produce,
+	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R); --steps 2 chains R then P", Flags: []string{"steps"}, Build: produce,
 		Parts: []string{Produce}, Classes: Produce, Section: produceSection},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
 		Parts: []string{Gating, Natural, Relay}, Classes: Gating},

@@ -22,23 +22,60 @@ import (
 // document's number (its name's first two characters), or its name less
 // ".bend.json" when it has none.
 func Produced(d *Document) ([]*Task, error) {
-	text, err := projection.Render(d.Doc)
+	shown, err := ShowProjection(d)
 	if err != nil {
-		return nil, fmt.Errorf("%s: no projection: %w", d.Name, err)
+		return nil, err
 	}
-	nn := strings.TrimSuffix(d.Name, ".bend.json")
-	if len(d.Name) > 3 && d.Name[2] == '-' && strings.Trim(d.Name[:2], "0123456789") == "" {
-		nn = d.Name[:2]
-	}
-	shown := NewDocument(d.Name, []byte(text), d.Doc)
+	nn := ProducedNumber(d.Name)
 	return []*Task{
 		{ID: nn + "-p", Class: ClassP, DocumentName: d.Name,
 			Covers: []string{"produce: the .bend JSON of the document's projection"},
-			Hash:   produceHash(ClassP, d.Hash, shown.Hash), Source: shown, Expected: d.Doc},
+			Hash:   produceHash(ClassP, d.Hash, shown.Hash), Source: shown, Expected: d.Doc, Show: ShowProjection},
 		{ID: nn + "-r", Class: ClassR, DocumentName: d.Name,
 			Covers: []string{"render: the projection of the .bend document"},
 			Hash:   produceHash(ClassR, d.Hash, ""), Source: d, Expected: d.Doc, Format: formats.Projection},
 	}, nil
+}
+
+// ProducedNumber is a document's number in produce task ids: its name's
+// first two characters when they are digits followed by '-', else its
+// name less ".bend.json".
+func ProducedNumber(name string) string {
+	if len(name) > 3 && name[2] == '-' && strings.Trim(name[:2], "0123456789") == "" {
+		return name[:2]
+	}
+	return strings.TrimSuffix(name, ".bend.json")
+}
+
+// ShowProjection is a document as a class P task shows it: its text
+// projection (package projection) as the bytes, its parsed form kept.
+func ShowProjection(d *Document) (*Document, error) {
+	text, err := projection.Render(d.Doc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: no projection: %w", d.Name, err)
+	}
+	return NewDocument(d.Name, []byte(text), d.Doc), nil
+}
+
+// ProducedChain returns the produce suite's chain of a document (--steps
+// 2): step 1 is its class R task (the .bend given, its projection asked),
+// step 2 its class P task, given the projection the model wrote at step
+// 1 (relay chains hand it on; Show renders it again from what it parses
+// to) and scored against the document itself: a round trip through text.
+// stepID names step s of chain nn (relay.TaskID: NN-s01, NN-s02).
+func ProducedChain(d *Document, stepID func(nn string, step int) string) ([]*Task, error) {
+	ts, err := Produced(d)
+	if err != nil {
+		return nil, err
+	}
+	nn := ProducedNumber(d.Name)
+	r, p := *ts[1], *ts[0]
+	r.ID, r.Chain, r.Step = stepID(nn, 1), nn, 1
+	p.ID, p.Chain, p.Step = stepID(nn, 2), nn, 2
+	r.Covers = []string{"produce chain step 1: render the .bend as its projection"}
+	p.Covers = []string{"produce chain step 2: the .bend JSON of the projection written at step 1, against the start"}
+	r.Hash, p.Hash = produceHash("chain R", r.Hash, ""), produceHash("chain P", p.Hash, "")
+	return []*Task{&r, &p}, nil
 }
 
 // produceHash is a produce task's hash: its class, its document's and
