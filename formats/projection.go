@@ -13,7 +13,7 @@ import (
 // Projection is the answer format of the whole document written in the
 // harness's text projection (package projection, docs/projection.md):
 // the produce suite's class R answers in it, and any class B/C task may.
-const Projection = "projection"
+const Projection = projection.Format
 
 // applyProjection parses a projection answer (one Markdown fence around
 // it is tolerated) into the document it describes; a text that is not the

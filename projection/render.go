@@ -29,6 +29,11 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 )
 
+// Format is the name of the answer format whose answers are a
+// projection (package formats' table entry), so that packages below
+// formats can name it.
+const Format = "projection"
+
 // RenderError says why a document has no projection: a member that no
 // form or attribute can carry (a block without a string id or kind, a span
 // without text, an edge whose subject, predicate or object is not a

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
-	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/projection"
 )
 
@@ -33,7 +32,7 @@ func Produced(d *Document) ([]*Task, error) {
 			Hash:   produceHash(ClassP, d.Hash, shown.Hash), Source: shown, Expected: d.Doc, Show: ShowProjection},
 		{ID: nn + "-r", Class: ClassR, DocumentName: d.Name,
 			Covers: []string{"render: the projection of the .bend document"},
-			Hash:   produceHash(ClassR, d.Hash, ""), Source: d, Expected: d.Doc, Format: formats.Projection},
+			Hash:   produceHash(ClassR, d.Hash, ""), Source: d, Expected: d.Doc, Format: projection.Format},
 	}, nil
 }
 
