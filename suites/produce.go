@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -17,6 +18,9 @@ import (
 // (task.ProducedChain): R, then P given the model's own projection, the
 // end compared with the start.
 func produce(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
+	if formats.Several(in.Formats) {
+		return nil, &UsageError{"--formats: the produce suite's classes answer in formats of their own (P the whole document, R the projection)"}
+	}
 	if in.Steps > 2 {
 		return nil, &UsageError{fmt.Sprintf("--steps: the produce suite's chain has 2 steps (render, then produce from that text), not %d", in.Steps)}
 	}

@@ -12,7 +12,7 @@ import (
 // TestProduceBuild: the produce suite is 20 P and 20 R tasks, the R ones
 // answered in the projection format and every task expecting its corpus
 // document; --steps 2 makes one chain per document, R then P, and any
-// other step count is a usage error.
+// other step count is a usage error, as is another answer format.
 func TestProduceBuild(t *testing.T) {
 	s, _ := Lookup(Produce)
 	corpus := testcorpus.Set(t)
@@ -43,5 +43,8 @@ func TestProduceBuild(t *testing.T) {
 	var ue *UsageError
 	if _, err := s.Build(corpus, transcript.Inputs{Steps: 3}); !errors.As(err, &ue) {
 		t.Errorf("--steps 3: %v, want a usage error", err)
+	}
+	if _, err := s.Build(corpus, transcript.Inputs{Formats: []string{formats.JSONPatch}}); !errors.As(err, &ue) {
+		t.Errorf("--formats json-patch: %v, want a usage error (P and R answer in formats of their own)", err)
 	}
 }
