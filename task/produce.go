@@ -26,13 +26,19 @@ func Produced(d *Document) ([]*Task, error) {
 		return nil, err
 	}
 	nn := ProducedNumber(d.Name)
+	// The prompt's templates say what to do (class-p.txt, class-r.txt);
+	// the instruction holds the document's projection, so that the viewer
+	// and harness show give it beside the diff of the answer.
+	expected := string(shown.Bytes)
 	return []*Task{
 		{ID: nn + "-p", Class: ClassP, DocumentName: d.Name,
-			Covers: []string{"produce: the .bend JSON of the document's projection"},
-			Hash:   produceHash(ClassP, d.Hash, shown.Hash), Source: shown, Expected: d.Doc, Show: ShowProjection},
+			Instruction: "Write the .bend JSON document of this projection (in a produce chain, step 2 is given the projection the model wrote at step 1 instead):\n\n" + expected,
+			Covers:      []string{"produce: the .bend JSON of the document's projection"},
+			Hash:        produceHash(ClassP, d.Hash, shown.Hash), Source: shown, Expected: d.Doc, Show: ShowProjection},
 		{ID: nn + "-r", Class: ClassR, DocumentName: d.Name,
-			Covers: []string{"render: the projection of the .bend document"},
-			Hash:   produceHash(ClassR, d.Hash, ""), Source: d, Expected: d.Doc, Format: projection.Format},
+			Instruction: "Write the .bend document in the text projection; the projection expected:\n\n" + expected,
+			Covers:      []string{"render: the projection of the .bend document"},
+			Hash:        produceHash(ClassR, d.Hash, ""), Source: d, Expected: d.Doc, Format: projection.Format},
 	}, nil
 }
 
