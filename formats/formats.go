@@ -6,6 +6,7 @@
 //	json-patch  an RFC 6902 JSON Patch against the document exactly as given, applied with github.com/evanphx/json-patch/v5
 //	bend-ops    a JSON array of operations of the gold-edit language (instructions/FORMAT.md), addressed by ids, applied by package edit
 //	search-replace  Aider-style SEARCH/REPLACE blocks applied in order to the document's text, each SEARCH occurring exactly once (searchreplace.go)
+//	projection  the whole document in the harness's text projection (package projection), parsed back (projection.go)
 //
 // A patch answer is applied to the document the model was given; the result
 // is then scored exactly like a document answer. An answer that is not JSON,
@@ -99,6 +100,15 @@ var Table = []*Format{
 		Answer: answerSearchReplace,
 		Unit:   "block",
 		Slip:   slipSearchReplace,
+	},
+	{
+		Name:   Projection,
+		Help:   "the whole document in the harness's text projection (docs/projection.md)",
+		Prompt: "format-projection.txt",
+		Apply:  applyProjection,
+		Answer: answerProjection,
+		Unit:   "line",
+		Slip:   slipProjection,
 	},
 }
 
@@ -195,7 +205,7 @@ const (
 type Failure struct {
 	Format string // the format's name
 	Kind   string // NotJSON, NotFormat or Failed; search-replace's own kinds (searchreplace.go)
-	Op     int    // 0-based index of the failing operation (or block); -1 when the answer as a whole failed
+	Op     int    // 0-based index of the failing operation (or block; for the projection, the 1-based line); -1 when the answer as a whole failed
 	Text   string // the failing operation as written (compact JSON, cut to at most MaxText bytes); "" when Op is -1
 	Reason string // why, one line
 }

@@ -307,7 +307,7 @@ func TestLookupAndParse(t *testing.T) {
 	}{
 		{"bend-ops,document", []string{"document", "bend-ops"}, "", "table order, not flag order"},
 		{"json-patch, json-patch", []string{"json-patch"}, "", "no duplicates; spaces allowed"},
-		{"document,xml", nil, `unknown answer format "xml" (have document, json-patch, bend-ops, search-replace)`, "names the unknown one and lists the known"},
+		{"document,xml", nil, `unknown answer format "xml" (have document, json-patch, bend-ops, search-replace, projection)`, "names the unknown one and lists the known"},
 		{"", nil, "no answer format", "an empty list is an error"},
 	}
 	for _, c := range cases {
@@ -336,6 +336,9 @@ func TestPromptFilesExist(t *testing.T) {
 		answer := "JSON array"
 		if f.Name == formats.SearchReplace {
 			answer = "Answer with SEARCH/REPLACE blocks only"
+		}
+		if f.Name == formats.Projection {
+			answer = "Answer with the document written in the text projection only"
 		}
 		if !strings.Contains(string(b), answer) {
 			t.Errorf("%s: the prompt does not say %q", f.Name, answer)

@@ -20,12 +20,16 @@ func newRand(seed int64, taskID string) rng {
 
 func (r rng) chance(p float64) bool { return r.Float64() < p }
 
-// perturbations are the mistakes offline/noisy makes, each a realistic
-// model failure. Each returns false when it does not apply to d.
-var perturbations = []struct {
+// A perturbation is one mistake offline/noisy makes; fn returns false
+// when it does not apply to d.
+type perturbation struct {
 	name string
 	fn   func(d *bend.Document, r rng) bool
-}{
+}
+
+// perturbations are the mistakes offline/noisy makes, each a realistic
+// model failure.
+var perturbations = []perturbation{
 	{"typo in an unrelated span", typo},
 	{"dropped mark", dropMark},
 	{"dropped edge", dropEdge},
@@ -122,8 +126,12 @@ func perturbed(t *task.Task, seed int64, level string) (*bend.Document, rng) {
 		}
 	}
 	n += extra
+	slips := perturbations
+	if own, ok := slipsOf[t.Class]; ok {
+		slips = own
+	}
 	for tries := 0; n > 0 && tries < 10+2*extra; tries++ {
-		if perturbations[r.IntN(len(perturbations))].fn(d, r) {
+		if slips[r.IntN(len(slips))].fn(d, r) {
 			n--
 		}
 	}

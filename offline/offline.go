@@ -23,6 +23,7 @@ import (
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/projection"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -136,7 +137,11 @@ func (m *Model) relayStep(t *task.Task, given []byte, seed int64) string {
 	}
 	d, err := bend.Parse(given)
 	if err != nil {
-		return string(given)
+		// A step shown its document as the projection (the produce
+		// chain's class P) reads it as such.
+		if d, err = projection.Parse(string(given)); err != nil {
+			return string(given)
+		}
 	}
 	if next, err := edit.Apply(d, t.GoldEdit); err == nil {
 		d = next

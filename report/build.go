@@ -46,8 +46,10 @@ func Build(in Input) *Report {
 		r.Results[model] = b.model(in, model, byClass)
 	}
 	// A run of several formats, or with feedback rounds (whose first
-	// tries are reported per format), shows its classes per format too.
-	multi := formats.Several(m.Inputs.Formats)
+	// tries are reported per format), shows its classes per format too;
+	// so does a suite whose tasks answer in several formats of their own
+	// (produce: P a document, R a projection).
+	multi := formats.Several(m.Inputs.Formats) || b.severalFormats()
 	for _, p := range suites.PartsOf(r.Suite) {
 		if p.Section != nil && (multi || m.Inputs.Feedback > 0 || !p.Section.WithFormats) {
 			r.Sections = append(r.Sections, b.section(p.Name, p.Section, multi))
@@ -560,4 +562,18 @@ func meanOf(xs []float64) float64 {
 		}
 	}
 	return xs[0]
+}
+
+// severalFormats reports whether the run's answers are in more than one
+// answer format.
+func (b *builder) severalFormats() bool {
+	first, seen := "", false
+	for _, f := range b.format {
+		if !seen {
+			first, seen = formats.NameOf(f), true
+		} else if formats.NameOf(f) != first {
+			return true
+		}
+	}
+	return false
 }

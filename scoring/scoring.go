@@ -587,8 +587,8 @@ func Given(t *task.Task, tr *transcript.Transcript) ([]byte, error) {
 }
 
 // EndChains scores the steps of relay chains that ended: a chain is the
-// steps (Score.Chain, Score.Step) of one model, chain, answer format and
-// repeat. After the
+// steps (Score.Chain, Score.Step) of one model, chain, lane (task.Task.Lane:
+// a relay's answer format) and repeat. After the
 // first step whose answer held no document (an invalid metric result), the
 // chain's later steps that have no transcript were never asked: each
 // becomes NotRun, scored as the empty answer is (drift 1, invalid), with
@@ -597,13 +597,20 @@ func Given(t *task.Task, tr *transcript.Transcript) ([]byte, error) {
 // untouched, so Stream calls it for every suite.
 func EndChains(scores []Score, set *task.Set, w metric.Weights) {
 	type key struct {
-		model, chain, format string
-		repeat               int
+		model, chain, lane string
+		repeat             int
+	}
+	lane := func(s *Score) string {
+		if t := set.Task(s.TaskID); t != nil {
+			return t.Lane
+		}
+		return s.Format
 	}
 	ended := map[key]int{} // the step whose answer ended the chain
-	for _, s := range scores {
+	for i := range scores {
+		s := &scores[i]
 		if s.Step > 0 && s.Status == StatusScored && s.Metric != nil && !s.Metric.Valid {
-			k := key{s.Model, s.Chain, s.Format, s.Repeat}
+			k := key{s.Model, s.Chain, lane(s), s.Repeat}
 			if e, seen := ended[k]; !seen || s.Step < e {
 				ended[k] = s.Step
 			}
@@ -611,7 +618,10 @@ func EndChains(scores []Score, set *task.Set, w metric.Weights) {
 	}
 	for i := range scores {
 		s := &scores[i]
-		e, seen := ended[key{s.Model, s.Chain, s.Format, s.Repeat}]
+		if s.Step == 0 {
+			continue
+		}
+		e, seen := ended[key{s.Model, s.Chain, lane(s), s.Repeat}]
 		if s.Step == 0 || !seen || s.Step <= e || s.Status != StatusMissing {
 			continue
 		}

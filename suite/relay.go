@@ -91,7 +91,7 @@ func (r *Relay) Then(res runner.Result) []runner.Job {
 	if r.feedback != nil && !r.feedback.Final(res) {
 		return nil // the step's next round is asked (Feedback.Then)
 	}
-	next := r.set.Task(task.FormatID(relay.TaskID(step.Chain, step.Step+1), step.Format))
+	next := r.set.Task(task.FormatID(relay.TaskID(step.Chain, step.Step+1), step.Lane))
 	given := Returned(step.Format, res.Job.Request.Document, t.Response.Content)
 	if next == nil || given == nil {
 		return nil
@@ -104,6 +104,11 @@ func (r *Relay) Then(res runner.Result) []runner.Job {
 // job is model m's request for step t of a chain in repeat rep, given the
 // document given (the source at step 1, the model's own answer later).
 func (r *Relay) job(m string, t *task.Task, rep int, given *task.Document) runner.Job {
+	if t.Show != nil {
+		if shown, err := t.Show(given); err == nil {
+			given = shown
+		}
+	}
 	asked := *t
 	asked.Source = given
 	p, ok := r.params[m]

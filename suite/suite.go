@@ -264,7 +264,7 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 func AnswerRecord(m string, t *task.Task, r int, prompts *task.Prompts, runID string) transcript.Transcript {
 	return transcript.Transcript{
 		Kind: transcript.KindTask, RunID: runID, Model: m, TaskID: t.ID, Class: t.Class, Repeat: r,
-		Hashes: transcript.Hashes{Prompt: prompts.FormatHash(t.Format), Task: t.Hash, Document: t.Source.Hash},
+		Hashes: transcript.Hashes{Prompt: prompts.TaskHash(t), Task: t.Hash, Document: t.Source.Hash},
 	}
 }
 

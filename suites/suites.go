@@ -1,5 +1,5 @@
 // Package suites is the table of task suites a run can run: gating,
-// natural, size, relay and all. A suite is a value: its name, its help,
+// natural, size, relay, produce and all. A suite is a value: its name, its help,
 // whether the verdict applies the thresholds to it, the run flags that go
 // with it, and how it makes its task set from the corpus. Nothing outside
 // this table branches on a suite's name; every task a suite makes carries
@@ -29,6 +29,7 @@ const (
 	Natural = "natural"
 	Size    = "size"
 	Relay   = "relay"
+	Produce = "produce"
 	All     = "all"
 )
 
@@ -72,6 +73,8 @@ var Table = []*Suite{
 		Parts: []string{Size}, Classes: Size, Section: sizeSection},
 	{Name: Relay, Help: "chains of edits", Flags: []string{"steps"}, Build: chains,
 		Parts: []string{Relay}, Classes: Relay, Section: relaySection},
+	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R); --steps 2 chains R then P", Flags: []string{"steps"}, Build: produce,
+		Parts: []string{Produce}, Classes: Produce, Section: produceSection},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
 		Parts: []string{Gating, Natural, Relay}, Classes: Gating},
 }

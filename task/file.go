@@ -21,7 +21,9 @@ import (
 //     inverse task of the gating task DIR/NN-x.json;
 //   - DIR/<rung>.tasks.json, a size-ladder rung's tasks (harness corpus
 //     ladder), the one named by id (which may be empty when there is one),
-//     whose document is DIR/<rung>.bend.json.
+//     whose document is DIR/<rung>.bend.json;
+//   - a .bend.json document, whose produce task (Produced) id names: "p"
+//     or "r", or in full ("17-r").
 //
 // Problems of other task files in the directory do not matter: an error
 // names only the file given (and, for a derived task, its forward task's
@@ -41,6 +43,9 @@ func FromFile(file, corpusDir, id string) (*Task, error) {
 	}
 	if strings.HasSuffix(file, ".tasks.json") {
 		return ladderTask(file, id)
+	}
+	if strings.HasSuffix(file, ".bend.json") {
+		return producedFromFile(file, id)
 	}
 	dir, name := filepath.Split(file)
 	dir = filepath.Clean(dir)

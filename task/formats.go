@@ -80,11 +80,11 @@ func (p *Prompts) CheckFormats(tasks []*Task) error {
 	return nil
 }
 
-// InFormat is t asked in answer format f: its id FormatID, its Format f,
-// its Base t's id, its hash that of t and f.
+// InFormat is t asked in answer format f: its id FormatID, its Format
+// and Lane f, its Base t's id, its hash that of t and f.
 func (t *Task) InFormat(f string) *Task {
 	v := *t
-	v.ID, v.Format, v.Base = FormatID(t.ID, f), f, t.ID
+	v.ID, v.Format, v.Base, v.Lane = FormatID(t.ID, f), f, t.ID, f
 	v.Hash = hashOf(fmt.Appendf(nil, "%s\x00%s", t.Hash, f))
 	return &v
 }

@@ -33,6 +33,15 @@ type Prompts struct {
 	// format has none. Hash does not cover these texts (FormatHash does),
 	// so that the prompts of the document format hash as they always have.
 	Formats map[string]string
+	// Extra holds the templates of the classes beyond A, B and C (the
+	// produce suite's P and R: prompts/class-p.txt, class-r.txt), by
+	// class, and Projection the rules of the harness's text projection
+	// (prompts/projection.txt) that their templates and the projection
+	// format's instruction quote as {{projection}}. Like Formats, Hash
+	// does not cover them (TaskHash does), so that the prompts of the
+	// other suites hash as they always have.
+	Extra      map[string]string
+	Projection string
 }
 
 // FormatPrefix and FormatSuffix make the file name of an answer format's
@@ -86,8 +95,49 @@ func LoadPrompts(fsys fs.FS) (*Prompts, error) {
 			return nil, err
 		}
 	}
-	return p, nil
+	return p, p.loadExtra(fsys, read)
 }
+
+// loadExtra reads the templates of the classes beyond A, B and C and the
+// projection's rules, each when the directory has it.
+func (p *Prompts) loadExtra(fsys fs.FS, read func(string) (string, error)) error {
+	classes, err := fs.Glob(fsys, "prompts/class-?.txt")
+	if err != nil {
+		return fmt.Errorf("prompt template: %w", err)
+	}
+	p.Extra = map[string]string{}
+	for _, f := range classes {
+		c := strings.ToUpper(path.Base(f)[len("class-") : len("class-")+1])
+		if _, base := p.Class[c]; base {
+			continue
+		}
+		if p.Extra[c], err = read(path.Base(f)); err != nil {
+			return err
+		}
+		p.Class[c] = p.Extra[c]
+	}
+	if _, err := fs.Stat(fsys, "prompts/projection.txt"); err == nil {
+		p.Projection, err = read("projection.txt")
+		return err
+	}
+	return nil
+}
+
+// TaskHash is the hash of the prompt t is rendered with, as its
+// transcript records it: FormatHash of its format, and for a class of
+// Extra or a prompt that quotes the projection's rules, sha256 over that,
+// the class template and the rules.
+func (p *Prompts) TaskHash(t *Task) string {
+	h := p.FormatHash(t.Format)
+	extra, isExtra := p.Extra[t.Class]
+	if !isExtra && !strings.Contains(p.Formats[t.Format], ProjectionRules) {
+		return h
+	}
+	return hashOf(fmt.Appendf(nil, "%s\nclass %s %d\n%s\nprojection %d\n%s", h, t.Class, len(extra), extra, len(p.Projection), p.Projection))
+}
+
+// ProjectionRules is where a template quotes the projection's rules.
+const ProjectionRules = "{{projection}}"
 
 // NeedFormat returns an error when the answer format name needs an
 // instruction (its formats.Format.Prompt is not "") and the prompts hold
@@ -137,6 +187,7 @@ func (p *Prompts) Parts(t *Task) (system, document, task string) {
 	if text, ok := p.Formats[t.Format]; ok && t.Class != ClassA {
 		body = withLastParagraph(body, strings.TrimRight(text, "\n"))
 	}
+	body = strings.ReplaceAll(body, ProjectionRules, strings.TrimRight(p.Projection, "\n"))
 	return strings.TrimRight(p.System, "\n"), strings.TrimRight(doc, "\n"), "\n\n" + body
 }
 

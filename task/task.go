@@ -22,6 +22,11 @@ const (
 	ClassA = "A" // read-only comprehension
 	ClassB = "B" // local edit
 	ClassC = "C" // semantic edit
+	// The produce suite's classes (package suites): P gives the
+	// document's text projection and asks for the .bend JSON; R gives the
+	// .bend and asks for its projection.
+	ClassP = "P" // produce
+	ClassR = "R" // render
 )
 
 // Document is one corpus document.
@@ -65,6 +70,17 @@ type Task struct {
 	// format, which its prompt names: the variants of a task differ in
 	// their answer instruction alone. "" for every other task.
 	Base string
+	// Lane tells apart the chains of one document that run side by side:
+	// a relay step's answer format (InFormat sets it), so that step s of
+	// the json-patch chain is followed by step s+1 of the same chain. ""
+	// for a document's one chain, whatever its steps' formats (the
+	// produce chain renders, then produces).
+	Lane string
+	// Show is how the model is shown a document it is given, when not as
+	// its JSON: a class P task shows its projection. A relay step given
+	// the model's own previous answer shows it through Show; nil shows
+	// the JSON.
+	Show func(*Document) (*Document, error)
 }
 
 // Text returns the instruction as the model sees it: {{doc}} replaced by the

@@ -90,6 +90,7 @@ func commands() []command {
 	return []command{
 		{"validate", "check .bend files against the v0.1 rules", cmdValidate},
 		{"id", "print, check or write the content id of .bend files", cmdID},
+		{"project", "render a .bend file as the harness's text projection, or parse one back (--parse)", cmdProject},
 		{"corpus", "check the corpus, tasks and gold edits (check); build the size ladder (ladder); what the thresholds let through (sensitivity)", cmdCorpus},
 		{"expect", "print the expected document of a class B/C task", cmdExpect},
 		{"judge", "calibrate the class A judges on hand-labelled answers", cmdJudge},

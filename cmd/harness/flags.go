@@ -54,8 +54,8 @@ func baseURLFlag(fs *flag.FlagSet, p *string, note string) *string {
 
 // taskFileFlags defines --task and --id, the task file of expect and score.
 func taskFileFlags(fs *flag.FlagSet) (file, id *string) {
-	file = fs.String("task", "", "the task file: a gating, natural (natural/NN-x.json), inverse (inverse/NN-x.json) or size-ladder (<rung>.tasks.json) task")
-	id = fs.String("id", "", "the task of a size-ladder tasks file (<rung>.tasks.json) holding several")
+	file = fs.String("task", "", "the task file: a gating, natural (natural/NN-x.json), inverse (inverse/NN-x.json) or size-ladder (<rung>.tasks.json) task, or a .bend.json document for its produce task (--id p or r)")
+	id = fs.String("id", "", "the task of a size-ladder tasks file (<rung>.tasks.json) holding several; p or r for a document's produce task")
 	return file, id
 }
 
