@@ -396,7 +396,13 @@ func newSizePlots(sec report.Section) []chart {
 
 func sizePlotOf(sec report.Section, rows []report.Row, lo, hi, top, maxCost float64) chart {
 	name := chartName(sec, rows[0])
-	p := newChart("size-"+transcript.Slug(name), name+": drift and cost against document size", "document size (KiB, log scale)", "drift (0 = as expected)")
+	// The title promises cost only where bars draw it: offline models
+	// cost nothing, and the title promised it anyway (issue 34).
+	what := ": drift against document size"
+	if maxCost > 0 {
+		what = ": drift and cost against document size"
+	}
+	p := newChart("size-"+transcript.Slug(name), name+what, "document size (KiB, log scale)", "drift (0 = as expected)")
 	p.yScale(top)
 	x := func(bytes int) float64 {
 		if hi == lo {

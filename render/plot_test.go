@@ -114,3 +114,30 @@ func TestLosslessNoBlankCells(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeCaptionCost: the size plots' titles promised cost where no bar
+// drew it (offline models cost nothing; issue 34). A title names cost
+// exactly when its plot has cost bars.
+func TestSizeCaptionCost(t *testing.T) {
+	r := report.Build(inputOf(reporttest.SizeRun()).Input)
+	bars := map[bool]int{}
+	for _, free := range []bool{false, true} {
+		for _, sec := range r.Sections {
+			if free {
+				// The same run, as offline models answer it: no cost.
+				for i := range sec.Rows {
+					sec.Rows[i].Cost.USD = 0
+				}
+			}
+			for _, p := range newSizePlots(sec) {
+				bars[len(p.Bars) > 0]++
+				if strings.Contains(p.Caption, "cost") != (len(p.Bars) > 0) {
+					t.Errorf("%q with %d cost bars", p.Caption, len(p.Bars))
+				}
+			}
+		}
+	}
+	if bars[true] == 0 || bars[false] == 0 {
+		t.Fatalf("plots with and without cost bars: %v; want both", bars)
+	}
+}

@@ -42,6 +42,12 @@ func FromFile(file, corpusDir, id string) (*Task, error) {
 		return nil, fmt.Errorf("--task %s: a directory, not a task file", file)
 	}
 	if strings.HasSuffix(file, ".tasks.json") {
+		// A rung's document is beside its tasks, not in --corpus; a
+		// --corpus that does not exist is still refused, as everywhere
+		// (issue 34: it was ignored).
+		if _, _, err := dirFS(corpusDir, DefaultCorpusDir, corpus.FS); err != nil {
+			return nil, fmt.Errorf("--corpus %w", err)
+		}
 		return ladderTask(file, id)
 	}
 	if strings.HasSuffix(file, ".bend.json") {

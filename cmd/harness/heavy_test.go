@@ -137,7 +137,7 @@ func TestSizeSuite(t *testing.T) {
 	}
 	md, _ := os.ReadFile(filepath.Join(reports, "s.md"))
 	html, _ := os.ReadFile(filepath.Join(reports, "s.html"))
-	if !strings.Contains(string(md), "## Size ladder") || !strings.Contains(string(html), "drift and cost against document size") {
+	if !strings.Contains(string(md), "## Size ladder") || !strings.Contains(string(html), ": drift against document size") {
 		t.Error("the Markdown summary or the viewer lacks the size ladder")
 	}
 }
