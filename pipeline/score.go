@@ -228,10 +228,12 @@ type RescoreRequest struct {
 	// CorpusDir and TaskDir are the data directories (task.LoadAll); the
 	// run's hashes must match them (CheckInputs).
 	CorpusDir, TaskDir string
-	// JSON prints the JSON report alone on Stdout instead of the Markdown
-	// summary and the verdict.
-	JSON   bool
-	Stdout io.Writer
+	// JSON prints the JSON report alone on Stdout instead of the verdict.
+	JSON bool
+	// Summary prints the whole Markdown report before the verdict, as
+	// run --summary does.
+	Summary bool
+	Stdout  io.Writer
 	// Ctx ends the rescore at a signal; nil never ends it.
 	Ctx context.Context
 	// Command is how the user runs the harness, for the rescore command
@@ -263,7 +265,7 @@ func Rescore(r RescoreRequest) (*Result, error) {
 	if r.JSON {
 		summary = nil
 	}
-	res, err := Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: summary, Summary: true,
+	res, err := Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: summary, Summary: r.Summary,
 		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command})
 	if r.JSON && res != nil {
 		if err := res.CopyJSON(r.Stdout); err != nil {

@@ -9,12 +9,17 @@ import (
 
 // cmdRescore is the score phase over an archived run (pipeline.Rescore).
 func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rescore", "rescore [--out DIR] [--format md|json] RUN_DIR", `
+	fs := newFlagSet("rescore", "rescore [--out DIR] [--format text|json] [--summary] RUN_DIR", `
 		harness rescore runs/20261122T101500Z
+		harness rescore --summary runs/demo                 # the Markdown report printed too, as run --summary
 		harness rescore --out rescored runs/demo && diff <(grep -v '^  "rescored_at"' rescored/demo.json) reports/demo.json
 		harness rescore --format json runs/demo | jq .verdict`, stderr)
 	out := reportsFlag(fs, new(string), "out", "")
-	format := fs.String("format", "md", "what to print: md (the Markdown summary) or json (the JSON report)")
+	// run's flags, with run's meaning (issue 34: rescore printed the whole
+	// Markdown where run needs --summary, and took md|json where run takes
+	// text|json); md, the old default, is text with --summary.
+	format := fs.String("format", "text", "what to print on stdout: text (the verdict and the report paths) or json (the JSON report)")
+	summary := fs.Bool("summary", false, "print the whole Markdown report before the verdict")
 	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
@@ -22,10 +27,14 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if fs.NArg() != 1 {
 		return wrongUsage(fs, "rescore: give one run directory")
 	}
-	if *format != "md" && *format != "json" {
-		return usageError("rescore: --format is md or json, not %q", *format)
+	switch *format {
+	case "md":
+		*summary = true
+	case "text", "json":
+	default:
+		return usageError("rescore: --format takes text or json, not %q", *format)
 	}
-	_, err := pipeline.Rescore(pipeline.RescoreRequest{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, JSON: *format == "json", Stdout: stdout,
+	_, err := pipeline.Rescore(pipeline.RescoreRequest{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, JSON: *format == "json", Summary: *summary, Stdout: stdout,
 		Ctx: ctx, Command: commandName})
 	return err
 }
