@@ -166,7 +166,9 @@ func (b *builder) accumulate(model string, ids []string, classOf func(id string)
 	return g
 }
 
-// summary is the group's Summary; seed names its bootstrap stream.
+// summary is the group's Summary; seed names its bootstrap stream ("":
+// no intervals, for the Calls rows, which count and cost answers and are
+// no statistic anyone reads an interval of).
 func (b *builder) summary(g *group, seed string) Summary {
 	c, t := g.c, g.acc.t
 	s := Summary{Planned: c.Planned, Scored: c.Scored, Missing: c.Missing, APIErrors: c.APIErrors, NotRun: t.notRun,
@@ -175,8 +177,10 @@ func (b *builder) summary(g *group, seed string) Summary {
 	if vals := g.acc.drifts; len(vals) > 0 {
 		s.Tasks = len(vals)
 		s.MedianDrift, s.P95Drift, s.MaxDrift = ptr(stats.Median(vals)), ptr(stats.P95(vals)), ptr(stats.Quantile(1, vals))
-		s.MedianInterval = interval(stats.BootstrapQuantile(vals, 0.5, b.seed, seed))
-		s.P95Interval = interval(stats.BootstrapQuantile(vals, 0.95, b.seed, seed+"/p95"))
+		if seed != "" {
+			s.MedianInterval = interval(stats.BootstrapQuantile(vals, 0.5, b.seed, seed))
+			s.P95Interval = interval(stats.BootstrapQuantile(vals, 0.95, b.seed, seed+"/p95"))
+		}
 	}
 	if t.scored > 0 {
 		n := float64(t.scored)
@@ -351,7 +355,11 @@ func (b *builder) summarize(scores []scoring.Score, part string, by []string, to
 			return cmp.Or(cmp.Compare(b.taskIndex(x), b.taskIndex(y)), cmp.Compare(x, y))
 		})
 		g := b.accumulate(k.Model, gr.ids[k], func(id string) string { return classOf[id] })
-		row := Row{Key: k, Summary: b.summary(g, seedOf(k))}
+		seed := seedOf(k)
+		if part == "" {
+			seed = "" // the calls: counts and costs, no intervals
+		}
+		row := Row{Key: k, Summary: b.summary(g, seed)}
 		row.DocumentBytes, row.Total = b.documentBytes(gr.ids[k]), isTotal(k)
 		if !row.Total && part != "" {
 			row.PerDocument = g.c.PerDocument

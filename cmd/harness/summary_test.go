@@ -158,7 +158,7 @@ func TestCallsCountEveryFormat(t *testing.T) {
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"), modeltest.Entry("vendor/b"))
 	dir := t.TempDir()
-	out, errs, code := runCLI(t, "run", "--formats", "document,json-patch,bend-ops", "--config", "../../harness.yaml", "--models", "vendor/a,vendor/b",
+	out, errs, code := runBuilt(t, "run", "--formats", "document,json-patch,bend-ops", "--config", "../../harness.yaml", "--models", "vendor/a,vendor/b",
 		"--judges", "offline/judge", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none", "--base-url", srv.URL)
 	if code > 1 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
