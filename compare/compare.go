@@ -326,10 +326,7 @@ func (c *Comparison) compareSections(old, new *report.Report) {
 			olds[row.Key] = row
 		}
 	}
-	classes := ""
-	if st, err := suites.Lookup(new.Suite); err == nil {
-		classes = st.Classes
-	}
+	classes := suites.ClassesOf(new.Suite)
 	for _, sec := range new.Sections {
 		for _, nr := range sec.Rows {
 			or, ok := olds[nr.Key]

@@ -130,10 +130,7 @@ type page struct {
 // classes again.
 func losslessTable(r *report.Report) *Table {
 	t := &Table{ID: "lossless-table", Head: []string{"suite", "model", "group", "n", "lossless", "residual", "unchanged", "unrequested", "invalid"}}
-	classes := ""
-	if st, err := suites.Lookup(r.Suite); err == nil {
-		classes = st.Classes
-	}
+	classes := suites.ClassesOf(r.Suite)
 	if suites.PerDocument(r.Suite) {
 		for _, model := range r.Models {
 			for _, c := range []*report.ClassResult{r.Results[model].ClassB, r.Results[model].ClassC} {

@@ -270,10 +270,7 @@ func readingSuite(r *report.Report) (junitSuite, bool) {
 // format (the classes' whole-document answers have their cases in the
 // model's own suite).
 func sectionSuites(r *report.Report, model string) []junitSuite {
-	classes := ""
-	if st, err := suites.Lookup(r.Suite); err == nil {
-		classes = st.Classes
-	}
+	classes := suites.ClassesOf(r.Suite)
 	var out []junitSuite
 	for _, sec := range r.Sections {
 		s := junitSuite{Name: model + " · " + sec.Title, Timestamp: r.RanAt}

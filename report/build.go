@@ -209,9 +209,7 @@ func newBuilder(in Input) *builder {
 		answers: map[key]*scoring.Score{}, part: map[string]string{}, format: map[string]string{},
 		modelIndex: indexOf(m.Models), formatIndex: indexOf(m.Inputs.Formats), plan: indexOf(m.TaskIDs)}
 	b.partIndex = map[string]int{}
-	if st, err := suites.Lookup(m.Inputs.Suite); err == nil {
-		b.classes = st.Classes
-	}
+	b.classes = suites.ClassesOf(m.Inputs.Suite)
 	for i, p := range suites.PartsOf(m.Inputs.Suite) {
 		b.partIndex[p.Name] = i
 	}

@@ -139,6 +139,15 @@ func FlagHelp() string {
 	return "task suite: " + strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
+// ClassesOf is the part whose tasks make the per-class results of a run
+// of the suite of a name (a suite's Classes); "" for an unknown name.
+func ClassesOf(name string) string {
+	if s, err := Lookup(name); err == nil {
+		return s.Classes
+	}
+	return ""
+}
+
 // NameOf is a suite's name as a manifest records it: "" (a run from
 // before suites) is the gating suite.
 func NameOf(name string) string { return cmp.Or(name, Gating) }
