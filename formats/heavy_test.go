@@ -17,7 +17,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
-	"bendscript.com/round-trip-harness/ladder"
+	"bendscript.com/round-trip-harness/suites/ladder"
 )
 
 // TestSizeLadder512k: on the 512k rung, the oracle's patch answers are

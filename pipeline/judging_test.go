@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/runner"
-	"bendscript.com/round-trip-harness/suite"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -33,7 +33,7 @@ func answerTranscript(t *testing.T, modelID, taskID, content string) *transcript
 // votes are runner jobs (judgeVotes), under a per-model limit. It returns
 // the judge transcripts sorted by answerer, task, repeat and judge.
 func runVotes(ctx context.Context, clients map[string]model.Client, set *task.Set, answers []*transcript.Transcript, dir string, cfg judge.Config, perModel int) ([]*transcript.Transcript, error) {
-	votes := suite.JudgeVotes(set, cfg)
+	votes := jobs.JudgeVotes(set, cfg)
 	var jobs []runner.Job
 	for _, a := range answers {
 		jobs = append(jobs, votes(runner.Result{Transcript: a})...)

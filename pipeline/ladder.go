@@ -3,7 +3,7 @@ package pipeline
 import (
 	"io"
 
-	"bendscript.com/round-trip-harness/ladder"
+	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/task"
 )
 

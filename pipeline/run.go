@@ -27,13 +27,13 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
-	"bendscript.com/round-trip-harness/suite"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -168,11 +168,11 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 	if len(p.online) > 0 && !o.NoPreflight {
 		votes := map[string]int{}
 		if len(p.judges) > 0 {
-			votes = suite.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
+			votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
 		}
 		// The estimate reads the answer jobs as they will be asked, less
 		// what the listing decides (parameters): built here for it alone.
-		jobs := suite.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
+		jobs := jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
 		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
 	}
 	fmt.Fprintf(o.Stdout, "run: %s × %s × %s = %s\n", count(len(cfg.Models), "model"), count(len(p.tasks), "task"), count(cfg.Repeats, "repeat"),
@@ -194,7 +194,7 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 // does: a dry run printed one line where the README promised the table
 // (issue 34). Without a listing there are no prices.
 func dryRunLines(o Options, p *plan) {
-	jobs := suite.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
+	jobs := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
 	est := estimate(jobs, o.Set)
 	for _, m := range o.Config.Models {
 		cost := "no cost (offline)"
@@ -214,10 +214,10 @@ func count(n int, noun string) string {
 // paramsOf returns each answering model's request parameters: what its
 // listing honours and, for a suite that fits output budgets to documents,
 // the budget and context that go with it.
-func paramsOf(o Options, caps *capabilities) map[string]suite.Params {
-	params := map[string]suite.Params{}
+func paramsOf(o Options, caps *capabilities) map[string]jobs.Params {
+	params := map[string]jobs.Params{}
 	for _, mod := range o.Config.Models {
-		pm := suite.ParamsFor(o.Config, mod, caps.lacking[mod])
+		pm := jobs.ParamsFor(o.Config, mod, caps.lacking[mod])
 		if fitsOutput(o.Inputs.Suite) {
 			// Every answer re-emits a document of up to 512 KB: the output
 			// budget follows the document, and a request that cannot fit
@@ -306,20 +306,20 @@ func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID stri
 			single = append(single, t)
 		}
 	}
-	answers := suite.NewAnswers(cfg, o.Prompts, single, params, runID)
+	answers := jobs.NewAnswers(cfg, o.Prompts, single, params, runID)
 	first, later := answers.First(), map[string]int{}
 	for _, j := range answers.Later() {
 		later[j.Model]++
 	}
 	r.Then = answers.Then
-	var feedback *suite.Feedback
+	var feedback *jobs.Feedback
 	if n := o.Inputs.Feedback; n > 0 {
 		// Rounds are asked as answers fail, so none is counted ahead.
-		feedback = suite.NewFeedback(o.Set, n, params, scoring.Check)
-		r.Then = suite.Chain(r.Then, feedback.Then)
+		feedback = jobs.NewFeedback(o.Set, n, params, scoring.Check)
+		r.Then = jobs.Chain(r.Then, feedback.Then)
 	}
 	if chained(o.Set) {
-		chains := suite.NewRelay(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, runID)
+		chains := jobs.NewChains(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, runID)
 		if feedback != nil {
 			chains.WithFeedback(feedback)
 		}
@@ -327,18 +327,18 @@ func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID stri
 		for mod, n := range chains.Later() {
 			later[mod] += n
 		}
-		r.Then = suite.Chain(r.Then, chains.Then)
+		r.Then = jobs.Chain(r.Then, chains.Then)
 	}
 	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID}
 	if len(p.judges) > 0 {
-		r.Then = suite.Chain(r.Then, suite.JudgeVotes(o.Set, jc))
+		r.Then = jobs.Chain(r.Then, jobs.JudgeVotes(o.Set, jc))
 	}
 	if o.Progress != nil {
 		for _, mod := range slices.Sorted(maps.Keys(later)) {
 			o.Progress.Add(mod, later[mod])
 		}
 		if len(p.judges) > 0 {
-			for j, n := range suite.PlannedVotes(cfg, p.tasks, jc) {
+			for j, n := range jobs.PlannedVotes(cfg, p.tasks, jc) {
 				o.Progress.Add(j, n)
 			}
 		}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/testcorpus"
-	"bendscript.com/round-trip-harness/ladder"
+	"bendscript.com/round-trip-harness/suites/ladder"
 )
 
 // TestLadderRoundTrip holds the round trip on every default rung of the

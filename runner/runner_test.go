@@ -17,10 +17,10 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/runner"
-	"bendscript.com/round-trip-harness/suite"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -82,7 +82,7 @@ func answerJobs(t testing.TB, models []string, tasks []*task.Task, repeats int, 
 	for _, m := range models {
 		for _, tk := range tasks {
 			for r := range repeats {
-				out = append(out, suite.AnswerJob(m, tk, r, suite.Params{Temperature: new(0.0), Seed: new(seed)}, p, "test"))
+				out = append(out, jobs.AnswerJob(m, tk, r, jobs.Params{Temperature: new(0.0), Seed: new(seed)}, p, "test"))
 			}
 		}
 	}

@@ -5,7 +5,7 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 )
 

@@ -12,13 +12,13 @@ import (
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
-	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/runner"
-	"bendscript.com/round-trip-harness/suite"
+	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -41,10 +41,10 @@ func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
 	clients := map[string]model.Client{offline.Oracle: oracle, offline.Identity: identity, judge.OfflineJudge: judge.NewOffline(set)}
 	dir := t.TempDir()
 	jcfg := judge.Config{Fixed: []string{judge.OfflineJudge}, Seed: 1}
-	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 2, Global: 4, JobTimeout: time.Minute, Then: suite.JudgeVotes(set, jcfg)}
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 2, Global: 4, JobTimeout: time.Minute, Then: jobs.JudgeVotes(set, jcfg)}
 	tasks := []*task.Task{set.Task("05-a"), set.Task("05-b"), set.Task("05-c")}
 	cfg := &config.Config{Models: []string{offline.Oracle, offline.Identity}, Repeats: 2, Request: config.Request{Seed: 1}}
-	if _, err := r.Run(context.Background(), suite.AnswerJobs(cfg, prompts, tasks, "t")); err != nil {
+	if _, err := r.Run(context.Background(), jobs.AnswerJobs(cfg, prompts, tasks, "t")); err != nil {
 		t.Fatal(err)
 	}
 	trs, err := transcript.ReadAll(dir)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/formats"
-	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )

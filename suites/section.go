@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strconv"
 
-	"bendscript.com/round-trip-harness/ladder"
-	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/suites/ladder"
+	"bendscript.com/round-trip-harness/suites/relay"
 )
 
 // Key is where a group of answers stands in a run: every field a report

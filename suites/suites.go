@@ -16,8 +16,8 @@ import (
 	"slices"
 	"strings"
 
-	"bendscript.com/round-trip-harness/ladder"
-	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/suites/ladder"
+	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )

@@ -8,9 +8,9 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/suggest"
-	"bendscript.com/round-trip-harness/ladder"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/sensitivity"
+	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/task"
 )
 

@@ -14,10 +14,10 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
-	"bendscript.com/round-trip-harness/suite"
 )
 
 // askedTask is the task a request asks, read from its first user message
@@ -146,7 +146,7 @@ func checkFollowUps(t *testing.T, reqs []modeltest.ChatRequest, expected map[str
 		m := req.Messages
 		problem := scoring.Check(set.Task(id), set.Task(id).Source.Bytes, malformed)
 		if len(m) != 4 || m[2].Role != "assistant" || m[2].Content != malformed || m[3].Role != "user" ||
-			m[3].Content != suite.FeedbackHead+problem+suite.FeedbackTail || problem == "" {
+			m[3].Content != jobs.FeedbackHead+problem+jobs.FeedbackTail || problem == "" {
 			t.Errorf("%s: follow-up messages %d, answer %q, feedback %q; want the answer and the failure %q", id, len(m), m[2].Content, m[3].Content, problem)
 		}
 		if bytes.Contains(req.Body, []byte(jsonString(expected[id]))) {

@@ -13,8 +13,8 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
-	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/suites/relay"
 )
 
 // TestRelaySuite is the relay's done-when, offline: per model 8 steps of

@@ -22,15 +22,15 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
-	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
-	"bendscript.com/round-trip-harness/suite"
 	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -269,8 +269,8 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 		t.Fatal(err)
 	}
 	jcfg := judge.Config{RunID: m.RunID, Gating: models, Fixed: []string{judge.OfflineJudge}, Seed: seed}
-	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute, Then: suite.JudgeVotes(set, jcfg)}
-	if _, err := r.Run(context.Background(), suite.AnswerJobs(cfg, prompts, set.Tasks, m.RunID)); err != nil {
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute, Then: jobs.JudgeVotes(set, jcfg)}
+	if _, err := r.Run(context.Background(), jobs.AnswerJobs(cfg, prompts, set.Tasks, m.RunID)); err != nil {
 		t.Fatal(err)
 	}
 	fin := T1

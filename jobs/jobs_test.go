@@ -1,4 +1,4 @@
-package suite_test
+package jobs_test
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
-	"bendscript.com/round-trip-harness/suite"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -68,7 +68,7 @@ func TestOutputBudget(t *testing.T) {
 		{512 << 10, 512<<10/3 + 4096, "the largest size-suite document"},
 	}
 	for _, tt := range tests {
-		if got := suite.OutputBudget(tt.bytes); got != tt.want {
+		if got := jobs.OutputBudget(tt.bytes); got != tt.want {
 			t.Errorf("OutputBudget(%d) = %d, want %d (%s)", tt.bytes, got, tt.want, tt.reason)
 		}
 	}
@@ -91,7 +91,7 @@ func TestParamsForLackingNotSent(t *testing.T) {
 		{[]string{"top_p"}, true, true, "only temperature and seed are determinism controls here"},
 	}
 	for _, tt := range tests {
-		p := suite.ParamsFor(cfg, "openai/gpt", tt.lacking)
+		p := jobs.ParamsFor(cfg, "openai/gpt", tt.lacking)
 		if got := p.Temperature != nil; got != tt.temperature || got && *p.Temperature != 0.25 {
 			t.Errorf("lacking %q: temperature %v, want sent=%v with 0.25 (%s)", tt.lacking, deref(p.Temperature), tt.temperature, tt.reason)
 		}
@@ -115,7 +115,7 @@ func TestParamsForModelSettings(t *testing.T) {
 		Reasoning: &config.Reasoning{Effort: "high", MaxTokens: 3000, Exclude: true},
 		Provider:  &config.Provider{Order: []string{"anthropic"}, AllowFallbacks: &no},
 	}}
-	p := suite.ParamsFor(cfg, "anthropic/claude", nil)
+	p := jobs.ParamsFor(cfg, "anthropic/claude", nil)
 	if p.MaxTokens != 9000 {
 		t.Errorf("max tokens %d, want the model's 9000", p.MaxTokens)
 	}
@@ -128,7 +128,7 @@ func TestParamsForModelSettings(t *testing.T) {
 	if !p.Cache {
 		t.Error("an Anthropic model does not mark its cache breakpoint")
 	}
-	o := suite.ParamsFor(cfg, "openai/gpt", nil)
+	o := jobs.ParamsFor(cfg, "openai/gpt", nil)
 	if o.MaxTokens != 2000 || o.Reasoning != nil || o.Provider != nil || o.Cache {
 		t.Errorf("openai/gpt: %+v; another model's settings leaked into it", o)
 	}
@@ -150,7 +150,7 @@ func TestCachesAtBreakpoints(t *testing.T) {
 		{"anthropic", false, "a vendor name alone is no model id"},
 	}
 	for _, tt := range tests {
-		if got := suite.CachesAtBreakpoints(tt.model); got != tt.want {
+		if got := jobs.CachesAtBreakpoints(tt.model); got != tt.want {
 			t.Errorf("CachesAtBreakpoints(%q) = %v, want %v (%s)", tt.model, got, tt.want, tt.reason)
 		}
 	}
@@ -164,7 +164,7 @@ func TestAnswerJobMessages(t *testing.T) {
 	for _, tk := range tasksOf(t, "01-a", "02-b", "03-c") {
 		system, doc, body := prompts.Parts(tk)
 		for _, cache := range []bool{false, true} {
-			j := suite.AnswerJob("x/model", tk, 0, suite.Params{Cache: cache}, prompts, "run")
+			j := jobs.AnswerJob("x/model", tk, 0, jobs.Params{Cache: cache}, prompts, "run")
 			msgs := j.Request.Messages
 			if len(msgs) != 2 || msgs[0].Role != "system" || msgs[0].Content != system || msgs[0].Parts != nil {
 				t.Fatalf("%s cache=%v: messages %+v; want the system primer first, then one user message", tk.ID, cache, msgs)
@@ -195,7 +195,7 @@ func TestAnswerJobMessages(t *testing.T) {
 func TestAnswerJobRecord(t *testing.T) {
 	prompts := loadPrompts(t)
 	tk := tasksOf(t, "04-b")[0]
-	j := suite.AnswerJob("x/model", tk, 3, suite.Params{MaxTokens: 700}, prompts, "run-1")
+	j := jobs.AnswerJob("x/model", tk, 3, jobs.Params{MaxTokens: 700}, prompts, "run-1")
 	r := j.Record
 	want := transcript.Hashes{Prompt: prompts.Hash, Task: tk.Hash, Document: tk.Source.Hash}
 	if r.Kind != transcript.KindTask || r.RunID != "run-1" || r.Model != "x/model" || r.TaskID != "04-b" || r.Class != task.ClassB || r.Repeat != 3 || r.Hashes != want {
@@ -224,7 +224,7 @@ func TestAnswerJobSeedPerRepeat(t *testing.T) {
 		{nil, 3, nil, "a model that lacks seed gets none"},
 	}
 	for _, tt := range tests {
-		j := suite.AnswerJob("x/model", tk, tt.repeat, suite.Params{Seed: tt.seed}, prompts, "run")
+		j := jobs.AnswerJob("x/model", tk, tt.repeat, jobs.Params{Seed: tt.seed}, prompts, "run")
 		for what, got := range map[string]*int64{"request": j.Request.Seed, "record": j.Record.Request.Seed} {
 			if (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
 				t.Errorf("repeat %d: %s seed %v, want %v (%s)", tt.repeat, what, deref(got), deref(tt.want), tt.reason)
@@ -250,23 +250,23 @@ func deref[T any](p *T) any {
 func TestAnswerJobFitOutput(t *testing.T) {
 	prompts := loadPrompts(t)
 	tasks := tasksOf(t, "05-a", "05-b", "05-c")
-	budget := suite.OutputBudget(len(tasks[1].Source.Bytes))
+	budget := jobs.OutputBudget(len(tasks[1].Source.Bytes))
 	tests := []struct {
 		task   *task.Task
-		p      suite.Params
+		p      jobs.Params
 		want   int
 		reason string
 	}{
-		{tasks[0], suite.Params{MaxTokens: 100, FitOutput: true}, 100, "a class A answer re-emits no document"},
-		{tasks[1], suite.Params{MaxTokens: 100, FitOutput: true}, budget, "class B re-emits the document"},
-		{tasks[2], suite.Params{MaxTokens: 100, FitOutput: true}, budget, "class C re-emits the document"},
-		{tasks[1], suite.Params{MaxTokens: budget + 1, FitOutput: true}, budget + 1, "a larger configured budget is kept"},
-		{tasks[1], suite.Params{FitOutput: true}, budget, "no configured budget: the fitted one is sent"},
-		{tasks[1], suite.Params{MaxTokens: 100}, 100, "without FitOutput the configured budget stands"},
-		{tasks[1].InFormat("json-patch"), suite.Params{MaxTokens: 100, FitOutput: true}, 100, "a patch answer keeps the configured budget"},
+		{tasks[0], jobs.Params{MaxTokens: 100, FitOutput: true}, 100, "a class A answer re-emits no document"},
+		{tasks[1], jobs.Params{MaxTokens: 100, FitOutput: true}, budget, "class B re-emits the document"},
+		{tasks[2], jobs.Params{MaxTokens: 100, FitOutput: true}, budget, "class C re-emits the document"},
+		{tasks[1], jobs.Params{MaxTokens: budget + 1, FitOutput: true}, budget + 1, "a larger configured budget is kept"},
+		{tasks[1], jobs.Params{FitOutput: true}, budget, "no configured budget: the fitted one is sent"},
+		{tasks[1], jobs.Params{MaxTokens: 100}, 100, "without FitOutput the configured budget stands"},
+		{tasks[1].InFormat("json-patch"), jobs.Params{MaxTokens: 100, FitOutput: true}, 100, "a patch answer keeps the configured budget"},
 	}
 	for _, tt := range tests {
-		j := suite.AnswerJob("x/model", tt.task, 0, tt.p, prompts, "run")
+		j := jobs.AnswerJob("x/model", tt.task, 0, tt.p, prompts, "run")
 		if j.Request.MaxTokens != tt.want || j.Record.Request.MaxTokens != tt.want {
 			t.Errorf("%s %+v: max tokens %d (recorded %d), want %d (%s)", tt.task.ID, tt.p, j.Request.MaxTokens, j.Record.Request.MaxTokens, tt.want, tt.reason)
 		}
@@ -292,7 +292,7 @@ func TestAnswerJobSkipsWhatCannotFit(t *testing.T) {
 		{1000, true, "the output budget alone fills the window"},
 	}
 	for _, tt := range tests {
-		j := suite.AnswerJob("x/model", tk, 0, suite.Params{MaxTokens: 1000, Context: tt.context}, prompts, "run")
+		j := jobs.AnswerJob("x/model", tk, 0, jobs.Params{MaxTokens: 1000, Context: tt.context}, prompts, "run")
 		if (j.Skip != "") != tt.skip {
 			t.Errorf("context %d (need %d): skip %q, want skip=%v (%s)", tt.context, need, j.Skip, tt.skip, tt.reason)
 		}
@@ -316,7 +316,7 @@ var _ model.Client = (*countingClient)(nil)
 // marked Skip as not sent, with its reason, and never calls the model.
 func TestAnswerJobTooLargeNeverSent(t *testing.T) {
 	prompts := loadPrompts(t)
-	j := suite.AnswerJob("x/model", tasksOf(t, "06-b")[0], 0, suite.Params{MaxTokens: 1000, Context: 1000}, prompts, "run")
+	j := jobs.AnswerJob("x/model", tasksOf(t, "06-b")[0], 0, jobs.Params{MaxTokens: 1000, Context: 1000}, prompts, "run")
 	c := &countingClient{}
 	r := &runner.Runner{Clients: map[string]model.Client{"x/model": c}, Dir: t.TempDir(), PerModel: 1, Global: 1, JobTimeout: time.Minute}
 	res, err := r.Run(context.Background(), []runner.Job{j})
@@ -356,7 +356,7 @@ func TestNewAnswersOrder(t *testing.T) {
 	cfg := testConfig("z/last", "a/first")
 	// Class A is not first in the input; document 03 has no class A task.
 	tasks := tasksOf(t, "01-c", "01-b", "01-a", "02-b", "02-a", "03-c", "03-b")
-	a := suite.NewAnswers(cfg, prompts, tasks, nil, "run")
+	a := jobs.NewAnswers(cfg, prompts, tasks, nil, "run")
 	var want []string
 	for _, m := range cfg.Models {
 		for _, id := range []string{"01-a", "01-b", "01-c", "02-a", "02-b", "03-b", "03-c"} {
@@ -368,7 +368,7 @@ func TestNewAnswersOrder(t *testing.T) {
 	if got := keys(a.All()); !slices.Equal(got, want) {
 		t.Errorf("All:\n%q\nwant\n%q", got, want)
 	}
-	if got := keys(suite.AnswerJobs(cfg, prompts, tasks, "run")); !slices.Equal(got, want) {
+	if got := keys(jobs.AnswerJobs(cfg, prompts, tasks, "run")); !slices.Equal(got, want) {
 		t.Errorf("AnswerJobs:\n%q\nwant\n%q", got, want)
 	}
 	leaders := map[string]string{"01": "01-a", "02": "02-a", "03": "03-c"}
@@ -411,8 +411,8 @@ func TestAnswersRenderWhenStarted(t *testing.T) {
 	prompts := loadPrompts(t)
 	cfg := testConfig("a/one", "b/two")
 	tasks := tasksOf(t, "01-a", "01-b", "01-c", "02-b")
-	params := map[string]suite.Params{"a/one": {MaxTokens: 7, Seed: new(int64(3))}}
-	a := suite.NewAnswers(cfg, prompts, tasks, params, "run")
+	params := map[string]jobs.Params{"a/one": {MaxTokens: 7, Seed: new(int64(3))}}
+	a := jobs.NewAnswers(cfg, prompts, tasks, params, "run")
 	want := map[string]runner.Job{}
 	for _, j := range a.All() {
 		want[key(j)] = j
@@ -443,8 +443,8 @@ func TestAnswersRenderWhenStarted(t *testing.T) {
 func TestNewAnswersParams(t *testing.T) {
 	prompts := loadPrompts(t)
 	cfg := testConfig("a/given", "b/default")
-	params := map[string]suite.Params{"a/given": {MaxTokens: 123}}
-	for _, j := range suite.NewAnswers(cfg, prompts, tasksOf(t, "01-a", "01-b"), params, "run").All() {
+	params := map[string]jobs.Params{"a/given": {MaxTokens: 123}}
+	for _, j := range jobs.NewAnswers(cfg, prompts, tasksOf(t, "01-a", "01-b"), params, "run").All() {
 		req, r := j.Request, j.Record.Repeat
 		switch j.Model {
 		case "a/given":
@@ -482,7 +482,7 @@ func TestPlannedVotes(t *testing.T) {
 			"class B and C answers are scored, not judged"},
 	}
 	for _, tt := range tests {
-		if got := suite.PlannedVotes(cfg, tt.tasks, tt.jc); !maps.Equal(got, tt.want) {
+		if got := jobs.PlannedVotes(cfg, tt.tasks, tt.jc); !maps.Equal(got, tt.want) {
 			t.Errorf("%s: %v, want %v (%s)", tt.name, got, tt.want, tt.reason)
 		}
 	}
@@ -495,7 +495,7 @@ func TestPlannedVotesMatchJudgeVotes(t *testing.T) {
 	cfg := testConfig("a/alpha", "b/beta", "c/gamma")
 	tasks := tasksOf(t, "01-a", "01-b", "02-a")
 	jc := judge.Config{Gating: cfg.Models, Fixed: []string{"j/judge", "b/beta"}}
-	votes := suite.JudgeVotes(set, jc)
+	votes := jobs.JudgeVotes(set, jc)
 	got := map[string]int{}
 	for _, m := range cfg.Models {
 		for _, tk := range tasks {
@@ -507,7 +507,7 @@ func TestPlannedVotesMatchJudgeVotes(t *testing.T) {
 			}
 		}
 	}
-	if want := suite.PlannedVotes(cfg, tasks, jc); !maps.Equal(got, want) {
+	if want := jobs.PlannedVotes(cfg, tasks, jc); !maps.Equal(got, want) {
 		t.Errorf("queued %v, planned %v", got, want)
 	}
 }
@@ -521,7 +521,7 @@ func TestJudgeVotesRenderWhenStarted(t *testing.T) {
 	jc := judge.Config{Gating: []string{"a/alpha", "b/beta", "c/gamma"}, Seed: 7, MaxTokens: 99, Lacking: map[string][]string{"c/gamma": {"seed"}}}
 	a := answer(t, "b/beta", "01-a", 1, `{"answer": "x", "evidence": []}`)
 	calls := jc.Calls(set.Task("01-a"), a)
-	jobs := suite.JudgeVotes(set, jc)(runner.Result{Transcript: a})
+	jobs := jobs.JudgeVotes(set, jc)(runner.Result{Transcript: a})
 	if len(jobs) != len(calls) || len(jobs) != 2 {
 		t.Fatalf("%d vote jobs, %d calls; want 2 of each", len(jobs), len(calls))
 	}
@@ -572,7 +572,7 @@ func TestChain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, j := range suite.Chain(tt.rules...)(runner.Result{Job: runner.Job{Model: "m"}}) {
+		for _, j := range jobs.Chain(tt.rules...)(runner.Result{Job: runner.Job{Model: "m"}}) {
 			got = append(got, j.Model)
 		}
 		if !slices.Equal(got, tt.want) {
@@ -587,7 +587,7 @@ func TestChain(t *testing.T) {
 func TestJudgeVotes(t *testing.T) {
 	set := testcorpus.Set(t)
 	jc := judge.Config{Gating: []string{"a/alpha", "b/beta", "c/gamma"}, Seed: 7}
-	votes := suite.JudgeVotes(set, jc)
+	votes := jobs.JudgeVotes(set, jc)
 	valid := `{"answer": "x", "evidence": []}`
 
 	a := answer(t, "b/beta", "01-a", 1, valid)

@@ -1,4 +1,4 @@
-package suite_test
+package jobs_test
 
 import (
 	"bytes"
@@ -12,9 +12,9 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
-	"bendscript.com/round-trip-harness/relay"
+	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/runner"
-	"bendscript.com/round-trip-harness/suite"
+	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -44,7 +44,7 @@ func stepAnswer(m, id string, r int, content string) *transcript.Transcript {
 func TestRelayFirst(t *testing.T) {
 	set := relaySet(t)
 	models := []string{"z/last", "a/first"}
-	r := suite.NewRelay(set, loadPrompts(t), models, 2, nil, "run")
+	r := jobs.NewChains(set, loadPrompts(t), models, 2, nil, "run")
 	first := r.First()
 	var want []string
 	for _, m := range models {
@@ -80,8 +80,8 @@ func TestRelayFirst(t *testing.T) {
 func TestRelayThenGivesTheModelsAnswer(t *testing.T) {
 	set := relaySet(t)
 	prompts := loadPrompts(t)
-	params := map[string]suite.Params{"a/alpha": {Seed: new(int64(100)), MaxTokens: 900}}
-	r := suite.NewRelay(set, prompts, []string{"a/alpha"}, 2, params, "run")
+	params := map[string]jobs.Params{"a/alpha": {Seed: new(int64(100)), MaxTokens: 900}}
+	r := jobs.NewChains(set, prompts, []string{"a/alpha"}, 2, params, "run")
 	d := set.Documents[0]
 	nn := d.Name[:2]
 	// The model made no edit at step 1: it hands on the corpus document,
@@ -119,7 +119,7 @@ func TestRelayThenGivesTheModelsAnswer(t *testing.T) {
 // step after it goes on; anything else asks nothing more.
 func TestRelayThenEndsChain(t *testing.T) {
 	set := relaySet(t)
-	r := suite.NewRelay(set, loadPrompts(t), []string{"a/alpha"}, 1, nil, "run")
+	r := jobs.NewChains(set, loadPrompts(t), []string{"a/alpha"}, 1, nil, "run")
 	doc := string(set.Documents[0].Bytes)
 	failed := stepAnswer("a/alpha", "01-s01", 0, doc)
 	failed.Error = &transcript.CallError{Code: "timeout", Message: "timed out"} // the partial response kept
@@ -164,7 +164,7 @@ func TestReturned(t *testing.T) {
 		{"compact", compact.String(), "the next step sees the document as bend.Marshal writes it, not as the model laid it out"},
 	}
 	for _, tt := range found {
-		got := suite.Returned("", nil, tt.content)
+		got := jobs.Returned("", nil, tt.content)
 		if got == nil {
 			t.Errorf("%s: no document (%s)", tt.name, tt.reason)
 			continue
@@ -185,7 +185,7 @@ func TestReturned(t *testing.T) {
 		{"fenced not JSON", "```json\n{\"blocks\": [\n```", "a broken fence"},
 	}
 	for _, tt := range none {
-		if got := suite.Returned("", nil, tt.content); got != nil {
+		if got := jobs.Returned("", nil, tt.content); got != nil {
 			t.Errorf("%s: a document of %d bytes, want none (%s)", tt.name, len(got.Bytes), tt.reason)
 		}
 	}

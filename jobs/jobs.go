@@ -1,8 +1,8 @@
-// Package suite turns the corpus and the tasks into runner jobs: the
+// Package jobs turns the corpus and the tasks into runner jobs: the
 // answers a run asks for, and the judge votes that follow from class A
 // answers. The runner sends jobs without knowing what they are for; the
 // score phase reads back what they archived.
-package suite
+package jobs
 
 import (
 	"cmp"

@@ -127,7 +127,7 @@
 //
 // # Cost
 //
-// go test -bench BenchmarkBuild ./ladder (2 CPUs): 2.3 ms for 8k, 6 ms for
+// go test -bench BenchmarkBuild ./suites/ladder (2 CPUs): 2.3 ms for 8k, 6 ms for
 // 32k, 31 ms for 128k, 105 ms for 512k; at 512k half of it places the six
 // edits, each applied to a copy of the rung, validated and checked.
 package ladder

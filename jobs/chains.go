@@ -1,19 +1,20 @@
-package suite
+package jobs
 
 import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/relay"
 	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// Relay is the relay suite's jobs: the first step of every chain (model,
-// document, repeat) to start with, and each later step built when the
-// step before it is archived, from the document the model returned.
-type Relay struct {
+// Chains is the jobs of a chained suite (the relay, produce --steps 2):
+// the first step of every chain (model, document, repeat) to start with,
+// and each later step built when the step before it is archived, from the
+// document the model returned.
+type Chains struct {
 	set     *task.Set // relay.Build's tasks
 	prompts *task.Prompts
 	params  map[string]Params
@@ -27,18 +28,18 @@ type Relay struct {
 
 // WithFeedback makes the chains wait for each step's feedback rounds
 // (f) and hand on the last round's answer.
-func (r *Relay) WithFeedback(f *Feedback) *Relay {
+func (r *Chains) WithFeedback(f *Feedback) *Chains {
 	r.feedback = f
 	return r
 }
 
-// NewRelay plans the chains of set (relay.Build) for models × repeats.
-func NewRelay(set *task.Set, prompts *task.Prompts, models []string, repeats int, params map[string]Params, runID string) *Relay {
-	return &Relay{set: set, prompts: prompts, params: params, models: models, repeats: repeats, runID: runID}
+// NewChains plans the chains of set (relay.Build) for models × repeats.
+func NewChains(set *task.Set, prompts *task.Prompts, models []string, repeats int, params map[string]Params, runID string) *Chains {
+	return &Chains{set: set, prompts: prompts, params: params, models: models, repeats: repeats, runID: runID}
 }
 
 // First returns step 1 of every chain, by model, document and repeat.
-func (r *Relay) First() []runner.Job {
+func (r *Chains) First() []runner.Job {
 	var out []runner.Job
 	for _, m := range r.models {
 		for _, t := range r.set.Tasks {
@@ -55,7 +56,7 @@ func (r *Relay) First() []runner.Job {
 
 // Later counts, per model, the steps after the first that the chains plan
 // (for the progress totals); chains that end early ask fewer.
-func (r *Relay) Later() map[string]int {
+func (r *Chains) Later() map[string]int {
 	n := 0
 	for _, t := range r.set.Tasks {
 		if t.Step > 1 {
@@ -79,7 +80,7 @@ func (r *Relay) Later() map[string]int {
 // With feedback rounds (WithFeedback), a step's answer that is not
 // well-formed waits for its next round, and the last round's answer is
 // the one handed on.
-func (r *Relay) Then(res runner.Result) []runner.Job {
+func (r *Chains) Then(res runner.Result) []runner.Job {
 	t := res.Transcript
 	step := r.set.Task(t.TaskID)
 	if r.feedback != nil {
@@ -103,7 +104,7 @@ func (r *Relay) Then(res runner.Result) []runner.Job {
 
 // job is model m's request for step t of a chain in repeat rep, given the
 // document given (the source at step 1, the model's own answer later).
-func (r *Relay) job(m string, t *task.Task, rep int, given *task.Document) runner.Job {
+func (r *Chains) job(m string, t *task.Task, rep int, given *task.Document) runner.Job {
 	if t.Show != nil {
 		if shown, err := t.Show(given); err == nil {
 			given = shown
