@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
@@ -46,7 +47,7 @@ func (c Connection) Clients(models []string, set *task.Set) (clients map[string]
 		case offline.IsOffline(m):
 			om, err := offline.New(m, set)
 			if err != nil {
-				return nil, nil, &UsageError{err}
+				return nil, nil, usage.Wrap(err)
 			}
 			clients[m] = om
 		default:
@@ -75,11 +76,11 @@ func (c Connection) openRouter() (*model.OpenRouter, error) {
 		return nil, ErrNoKey
 	}
 	if err := model.CheckAPIKey(c.APIKey); err != nil {
-		return nil, &UsageError{err}
+		return nil, usage.Wrap(err)
 	}
 	base := c.baseURL()
 	if err := model.CheckBaseURL(base); err != nil {
-		return nil, &UsageError{err}
+		return nil, usage.Wrap(err)
 	}
 	opts := []model.Option{model.WithAPIKey(c.APIKey), model.WithBaseURL(base), model.WithMaxRetries(c.Retries.Max)}
 	if c.AttemptTimeout > 0 {
@@ -96,7 +97,7 @@ func (c Connection) openRouter() (*model.OpenRouter, error) {
 func CheckJudges(judges []string) error {
 	for _, j := range judges {
 		if offline.IsOffline(j) && j != judge.OfflineJudge {
-			return &UsageError{fmt.Errorf("%s cannot judge class A answers; with offline models pass --judges %s", j, judge.OfflineJudge)}
+			return usage.Wrap(fmt.Errorf("%s cannot judge class A answers; with offline models pass --judges %s", j, judge.OfflineJudge))
 		}
 	}
 	return nil

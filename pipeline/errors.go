@@ -15,15 +15,6 @@ var ErrNoKey = errors.New("OPENROUTER_API_KEY is not set: export OPENROUTER_API_
 // verdict is fail; the report says why.
 var ErrVerdictFail = errors.New("the verdict is fail")
 
-// UsageError is a request the pipeline cannot carry out as given: a bad
-// model name, a judge that cannot judge, a run directory that exists.
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-func usage(format string, args ...any) error { return &UsageError{fmt.Errorf(format, args...)} }
-
 // InterruptedError is returned when the run was cancelled: the finished
 // transcripts are kept, and Resume is the command that finishes the run.
 type InterruptedError struct {

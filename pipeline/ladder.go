@@ -3,6 +3,7 @@ package pipeline
 import (
 	"io"
 
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -19,10 +20,10 @@ func WriteLadder(w io.Writer, r LadderRequest) error {
 	c := ladder.Config{}
 	var err error
 	if c.Sizes, err = ladder.ParseSizes(r.Sizes); err != nil {
-		return usage("corpus ladder: --sizes: %v", err)
+		return usage.Errorf("corpus ladder: --sizes: %v", err)
 	}
 	if c.Tasks = SplitList(r.Tasks); len(c.Tasks) == 0 {
-		return usage("corpus ladder: --tasks: no task given")
+		return usage.Errorf("corpus ladder: --tasks: no task given")
 	}
 	set, _, err := task.LoadDirs(r.CorpusDir, r.TaskDir)
 	if err != nil {
@@ -30,7 +31,7 @@ func WriteLadder(w io.Writer, r LadderRequest) error {
 	}
 	rungs, err := ladder.Build(set, c)
 	if err != nil {
-		return usage("corpus ladder: %v", err)
+		return usage.Errorf("corpus ladder: %v", err)
 	}
 	return ladder.Write(r.Out, rungs, w)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -76,9 +77,9 @@ func Resume(r ResumeRequest) (*transcript.Manifest, *config.Config, transcript.I
 		rec, fixed := recorded[name]
 		switch {
 		case name == "config" && r.Flags[name] != "":
-			return nil, nil, in, usage("resume: the run's configuration is in its manifest; --config does not apply")
+			return nil, nil, in, usage.Errorf("resume: the run's configuration is in its manifest; --config does not apply")
 		case fixed && asked(name, r.Flags[name]) != rec:
-			return nil, nil, in, usage("resume: --%s %q contradicts the run's manifest (%q); resume without it, or start a new run", name, asked(name, r.Flags[name]), rec)
+			return nil, nil, in, usage.Errorf("resume: --%s %q contradicts the run's manifest (%q); resume without it, or start a new run", name, asked(name, r.Flags[name]), rec)
 		}
 	}
 	// run.json is no hash-covered record of where requests go: an edited
@@ -86,7 +87,7 @@ func Resume(r ResumeRequest) (*transcript.Manifest, *config.Config, transcript.I
 	// its command line (or the environment, or the default) says, and the
 	// run's record must agree.
 	if in.BaseURL != "" && in.BaseURL != r.BaseURL {
-		return nil, nil, in, usage("resume: run.json says the run asked %s, but this resume would send the key to %s: to resume against the run's server, name it yourself:\n  %s",
+		return nil, nil, in, usage.Errorf("resume: run.json says the run asked %s, but this resume would send the key to %s: to resume against the run's server, name it yourself:\n  %s",
 			in.BaseURL, r.BaseURL, ResumeCommand(r.Command, r.Dir, in))
 	}
 	if in.BaseURL != "" {

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
@@ -435,10 +436,10 @@ const MaxJobs = 2_000_000
 // checkSize refuses a run whose plan would be larger than MaxJobs.
 func checkSize(models, tasks, repeats int) error {
 	if repeats < 1 || repeats > config.MaxRepeats {
-		return usage("repeats: a whole number from 1 to %d, not %d", config.MaxRepeats, repeats)
+		return usage.Errorf("repeats: a whole number from 1 to %d, not %d", config.MaxRepeats, repeats)
 	}
 	if models > MaxJobs || tasks > MaxJobs || models*tasks > MaxJobs/repeats {
-		return usage("%d models × %d tasks × %d repeats is more than the %d jobs a run may have", models, tasks, repeats, MaxJobs)
+		return usage.Errorf("%d models × %d tasks × %d repeats is more than the %d jobs a run may have", models, tasks, repeats, MaxJobs)
 	}
 	return nil
 }
@@ -453,7 +454,7 @@ func checkDirs(models []string) error {
 	for _, m := range models {
 		dir := strings.ToLower(transcript.Slug(m))
 		if other, ok := seen[dir]; ok && other != m {
-			return usage("models %q and %q would share the transcript directory %q; run them separately", other, m, transcript.Slug(m))
+			return usage.Errorf("models %q and %q would share the transcript directory %q; run them separately", other, m, transcript.Slug(m))
 		}
 		seen[dir] = m
 	}
@@ -469,7 +470,7 @@ func checkPanel(cfg *config.Config, judges []string, tasks []*task.Task) error {
 	}
 	for _, m := range cfg.Models {
 		if len(judge.Panel(m, cfg.Models, cfg.Judges.Models)) == 0 {
-			return usage("no judge other than %s itself could judge its class A answers: pass --judges with another model (offline: --judges %s)", m, judge.OfflineJudge)
+			return usage.Errorf("no judge other than %s itself could judge its class A answers: pass --judges with another model (offline: --judges %s)", m, judge.OfflineJudge)
 		}
 	}
 	return nil
@@ -497,11 +498,11 @@ func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (s
 	case id == "":
 		id = freeRunID(o.OutDir, now)
 	case !ValidRunID(id):
-		return "", nil, usage("run id %q is not one path element of letters, digits, '.', '-' and '_'", id)
+		return "", nil, usage.Errorf("run id %q is not one path element of letters, digits, '.', '-' and '_'", id)
 	}
 	runDir := filepath.Join(o.OutDir, id)
 	if _, err := os.Stat(runDir); err == nil {
-		return "", nil, usage("run: %s exists; use --resume %s or another --run-id", runDir, runDir)
+		return "", nil, usage.Errorf("run: %s exists; use --resume %s or another --run-id", runDir, runDir)
 	}
 	ids := make([]string, len(p.tasks))
 	for i, t := range p.tasks {

@@ -14,6 +14,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/linediff"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
@@ -126,7 +127,7 @@ func TestRunRefusesUnjudgeablePanel(t *testing.T) {
 	srv.SetModels(modeltest.Entry("a/x"))
 	o, _ := testOptions(t, []string{"a/x"}, srv.URL)
 	_, err := Run(context.Background(), o)
-	var ue *UsageError
+	var ue *usage.Error
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--judges") {
 		t.Fatalf("Run = %v; want a usage error naming --judges", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
@@ -303,7 +304,7 @@ func ScoreAnswer(w io.Writer, r AnswerRequest) error {
 		return err
 	}
 	if formats.Lookup(r.Format) == nil {
-		return usage("score: --formats takes one of %s, not %q", strings.Join(formats.Names(), ", "), r.Format)
+		return usage.Errorf("score: --formats takes one of %s, not %q", strings.Join(formats.Names(), ", "), r.Format)
 	}
 	if !formats.IsWhole(r.Format) && t.Class != task.ClassA {
 		t = t.InFormat(r.Format)

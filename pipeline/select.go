@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -32,22 +33,22 @@ func Select(set *task.Set, sel *transcript.Selection) (*task.Set, error) {
 	sel.Of = len(set.Tasks)
 	for _, p := range append(slices.Clone(sel.Tasks), sel.Docs...) {
 		if _, err := path.Match(p, ""); err != nil {
-			return nil, usage("selection: %q is not a valid pattern: %v", p, err)
+			return nil, usage.Errorf("selection: %q is not a valid pattern: %v", p, err)
 		}
 	}
 	for _, c := range sel.Classes {
 		if !slices.Contains([]string{"a", "b", "c"}, strings.ToLower(c)) {
-			return nil, usage("--classes takes a, b and c, not %q", c)
+			return nil, usage.Errorf("--classes takes a, b and c, not %q", c)
 		}
 	}
 	for _, p := range sel.Tasks {
 		if !slices.ContainsFunc(set.Tasks, func(t *task.Task) bool { return matchTask(p, t) }) {
-			return nil, usage("--tasks: %q matches no task of the suite", p)
+			return nil, usage.Errorf("--tasks: %q matches no task of the suite", p)
 		}
 	}
 	for _, p := range sel.Docs {
 		if !slices.ContainsFunc(set.Tasks, func(t *task.Task) bool { return matchDoc(p, t) }) {
-			return nil, usage("--docs: %q matches no document of the suite; its documents are %s", p, strings.Join(docNames(set), ", "))
+			return nil, usage.Errorf("--docs: %q matches no document of the suite; its documents are %s", p, strings.Join(docNames(set), ", "))
 		}
 	}
 	// Units: a single task, or a relay chain (by document), in set order.
@@ -78,7 +79,7 @@ func Select(set *task.Set, sel *transcript.Selection) (*task.Set, error) {
 		}
 	}
 	if len(out.Tasks) == 0 {
-		return nil, usage("the selection (%s) leaves no task to run", sel)
+		return nil, usage.Errorf("the selection (%s) leaves no task to run", sel)
 	}
 	slices.SortFunc(out.Tasks, func(x, y *task.Task) int { return strings.Compare(x.ID, y.ID) })
 	return out, nil

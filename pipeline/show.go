@@ -11,6 +11,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/suggest"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -87,16 +88,16 @@ func ShowRun(w io.Writer, r ShowRequest) error {
 	}
 	switch {
 	case mod == "":
-		return usage("show: the run has %d models (%s): pick one with --model", len(m.Models), strings.Join(m.Models, ", "))
+		return usage.Errorf("show: the run has %d models (%s): pick one with --model", len(m.Models), strings.Join(m.Models, ", "))
 	case !slices.Contains(m.Models, mod):
-		return usage("show: the run has no model %q (it has %s)", mod, strings.Join(m.Models, ", "))
+		return usage.Errorf("show: the run has no model %q (it has %s)", mod, strings.Join(m.Models, ", "))
 	case !slices.Contains(m.TaskIDs, id):
 		if near := suggest.Nearest(id, m.TaskIDs); near != "" {
-			return usage("show: the run has no task %q; did you mean %q?", id, near)
+			return usage.Errorf("show: the run has no task %q; did you mean %q?", id, near)
 		}
-		return usage("show: the run has no task %q", id)
+		return usage.Errorf("show: the run has no task %q", id)
 	case r.Repeat < 0 || r.Repeat >= m.Repeats:
-		return usage("show: --repeat takes 0 to %d for this run, not %d", m.Repeats-1, r.Repeat)
+		return usage.Errorf("show: --repeat takes 0 to %d for this run, not %d", m.Repeats-1, r.Repeat)
 	}
 	return Show(w, ShowOptions{RunDir: runDir, Manifest: m, Config: cfg, Model: mod, TaskID: id, Repeat: r.Repeat,
 		CorpusDir: cmp.Or(r.CorpusDir, m.Inputs.CorpusDir, "corpus"), TaskDir: cmp.Or(r.TaskDir, m.Inputs.InstructionsDir, "instructions")})

@@ -11,6 +11,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/regularfile"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
@@ -47,35 +48,35 @@ func (r *Request) Check() error {
 	}
 	switch {
 	case !slices.Contains(runner.ProgressModes, r.ProgressMode):
-		return usage("run: --progress takes auto, bars, lines or none, not %q", r.ProgressMode)
+		return usage.Errorf("run: --progress takes auto, bars, lines or none, not %q", r.ProgressMode)
 	case r.given("models") && len(SplitList(r.Models)) == 0:
-		return usage("run: --models takes a comma-separated list of models, not %q", r.Models)
+		return usage.Errorf("run: --models takes a comma-separated list of models, not %q", r.Models)
 	case r.given("judges") && len(SplitList(r.Judges)) == 0:
-		return usage("run: --judges takes a comma-separated list of models, not %q", r.Judges)
+		return usage.Errorf("run: --judges takes a comma-separated list of models, not %q", r.Judges)
 	case r.given("run-id") && !ValidRunID(r.RunID):
-		return usage("run: --run-id takes one path element of letters, digits, '.', '-' and '_', not %q", r.RunID)
+		return usage.Errorf("run: --run-id takes one path element of letters, digits, '.', '-' and '_', not %q", r.RunID)
 	case !slices.Contains(suites.Names(), r.Inputs.Suite):
-		return usage("run: --suite takes %s, not %q", strings.Join(suites.Names(), " or "), r.Inputs.Suite)
+		return usage.Errorf("run: --suite takes %s, not %q", strings.Join(suites.Names(), " or "), r.Inputs.Suite)
 	case r.given("rungs") && !slices.Contains(suites.UsingFlag("rungs"), r.Inputs.Suite):
-		return usage("run: --rungs goes with --suite %s", strings.Join(suites.UsingFlag("rungs"), " or "))
+		return usage.Errorf("run: --rungs goes with --suite %s", strings.Join(suites.UsingFlag("rungs"), " or "))
 	case r.given("steps") && !slices.Contains(suites.UsingFlag("steps"), r.Inputs.Suite):
-		return usage("run: --steps goes with --suite %s", strings.Join(suites.UsingFlag("steps"), " or "))
+		return usage.Errorf("run: --steps goes with --suite %s", strings.Join(suites.UsingFlag("steps"), " or "))
 	case r.given("steps") && (r.Inputs.Steps < 1 || r.Inputs.Steps > relay.MaxSteps):
-		return usage("run: --steps takes a whole number from 1 to %d, not %d", relay.MaxSteps, r.Inputs.Steps)
+		return usage.Errorf("run: --steps takes a whole number from 1 to %d, not %d", relay.MaxSteps, r.Inputs.Steps)
 	case r.given("resume") && r.given("run-id"):
-		return usage("run: --resume names the run; --run-id is for a new run")
+		return usage.Errorf("run: --resume names the run; --run-id is for a new run")
 	case r.given("limit") && r.Limit < 1:
-		return usage("run: --limit takes a whole number of at least 1, not %d", r.Limit)
+		return usage.Errorf("run: --limit takes a whole number of at least 1, not %d", r.Limit)
 	case r.given("max-cost") && (!(r.MaxCost > 0) || math.IsInf(r.MaxCost, 0)):
-		return usage("run: --max-cost takes a positive number of US dollars, not %v", r.MaxCost)
+		return usage.Errorf("run: --max-cost takes a positive number of US dollars, not %v", r.MaxCost)
 	case r.Format != "text" && r.Format != "json" && formats.Lookup(r.Format) != nil:
 		// --format (what stdout prints) and --formats (how models answer)
 		// are one letter apart (issue 34).
-		return usage("run: --format takes text or json, not %q; %q is an answer format: --formats %s", r.Format, r.Format, r.Format)
+		return usage.Errorf("run: --format takes text or json, not %q; %q is an answer format: --formats %s", r.Format, r.Format, r.Format)
 	case r.Format != "text" && r.Format != "json":
-		return usage("run: --format takes text or json, not %q", r.Format)
+		return usage.Errorf("run: --format takes text or json, not %q", r.Format)
 	case r.given("resume") && (r.given("tasks") || r.given("classes") || r.given("docs") || r.given("limit")):
-		return usage("resume: the run's selection is in its manifest; --tasks, --classes, --docs and --limit are for a new run")
+		return usage.Errorf("resume: the run's selection is in its manifest; --tasks, --classes, --docs and --limit are for a new run")
 	}
 	return nil
 }
@@ -84,13 +85,13 @@ func (r *Request) Check() error {
 func (r *Request) checkNumbers() error {
 	switch {
 	case r.given("repeats") && (r.Repeats < 1 || r.Repeats > config.MaxRepeats):
-		return usage("run: --repeats takes a whole number from 1 to %d, not %d", config.MaxRepeats, r.Repeats)
+		return usage.Errorf("run: --repeats takes a whole number from 1 to %d, not %d", config.MaxRepeats, r.Repeats)
 	case r.given("per-model") && r.PerModel < 1:
-		return usage("run: --per-model takes a whole number of at least 1, not %d", r.PerModel)
+		return usage.Errorf("run: --per-model takes a whole number of at least 1, not %d", r.PerModel)
 	case r.given("global") && r.Global < 1:
-		return usage("run: --global takes a whole number of at least 1, not %d", r.Global)
+		return usage.Errorf("run: --global takes a whole number of at least 1, not %d", r.Global)
 	case r.given("feedback") && (r.Inputs.Feedback < 0 || r.Inputs.Feedback > task.MaxFeedback):
-		return usage("run: --feedback takes a whole number from 0 to %d, not %d", task.MaxFeedback, r.Inputs.Feedback)
+		return usage.Errorf("run: --feedback takes a whole number from 0 to %d, not %d", task.MaxFeedback, r.Inputs.Feedback)
 	}
 	return nil
 }
@@ -223,7 +224,7 @@ func FormatsOf(list string) ([]string, error) {
 	}
 	names, err := formats.Parse(list)
 	if err != nil {
-		return nil, usage("run: --formats: %v", err)
+		return nil, usage.Errorf("run: --formats: %v", err)
 	}
 	if !formats.Several(names) {
 		return nil, nil

@@ -1,10 +1,10 @@
 package pipeline
 
 import (
-	"errors"
 	"strings"
 
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -20,13 +20,9 @@ import (
 func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	s, err := suites.Lookup(in.Suite)
 	if err != nil {
-		return nil, usage("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	set, err := s.Build(corpus, in)
-	var ue *suites.UsageError
-	if errors.As(err, &ue) {
-		return nil, usage("%s", ue.Msg)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +47,7 @@ func SuiteSet(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 // documents, so its formats must include the document.
 func withFormats(s *suites.Suite, set *task.Set, names []string) (*task.Set, error) {
 	if s.Gates && len(names) > 0 && !formats.HasWhole(names) {
-		return nil, usage("--formats %s: the %s suite's verdict is on whole-document answers; add document, or run an informational suite (natural, size, relay)", strings.Join(names, ","), s.Name)
+		return nil, usage.Errorf("--formats %s: the %s suite's verdict is on whole-document answers; add document, or run an informational suite (natural, size, relay)", strings.Join(names, ","), s.Name)
 	}
 	asked := make([]string, len(names))
 	for i, n := range names {

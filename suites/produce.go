@@ -1,11 +1,11 @@
 package suites
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -19,10 +19,10 @@ import (
 // end compared with the start.
 func produce(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	if formats.Several(in.Formats) {
-		return nil, &UsageError{"--formats: the produce suite's classes answer in formats of their own (P the whole document, R the projection)"}
+		return nil, usage.Errorf("--formats: the produce suite's classes answer in formats of their own (P the whole document, R the projection)")
 	}
 	if in.Steps > 2 {
-		return nil, &UsageError{fmt.Sprintf("--steps: the produce suite's chain has 2 steps (render, then produce from that text), not %d", in.Steps)}
+		return nil, usage.Errorf("--steps: the produce suite's chain has 2 steps (render, then produce from that text), not %d", in.Steps)
 	}
 	out := &task.Set{Documents: corpus.Documents}
 	for _, d := range corpus.Documents {

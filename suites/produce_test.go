@@ -6,6 +6,7 @@ import (
 
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -40,7 +41,7 @@ func TestProduceBuild(t *testing.T) {
 			t.Errorf("%s: chain %q step %d class %s, want step 1 R and step 2 P of chain %s", tk.ID, tk.Chain, tk.Step, tk.Class, tk.ID[:2])
 		}
 	}
-	var ue *UsageError
+	var ue *usage.Error
 	if _, err := s.Build(corpus, transcript.Inputs{Steps: 3}); !errors.As(err, &ue) {
 		t.Errorf("--steps 3: %v, want a usage error", err)
 	}

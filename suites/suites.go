@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
@@ -227,7 +228,7 @@ func size(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	if len(in.Rungs) > 0 {
 		sizes, err := ladder.ParseSizes(strings.Join(in.Rungs, ","))
 		if err != nil {
-			return nil, &UsageError{fmt.Sprintf("--rungs: %v", err)}
+			return nil, usage.Errorf("--rungs: %v", err)
 		}
 		c.Sizes = sizes
 	}
@@ -246,7 +247,7 @@ func size(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 func chains(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	set, skipped, err := relay.Build(corpus, cmp.Or(in.Steps, relay.DefaultSteps))
 	if err != nil {
-		return nil, &UsageError{fmt.Sprintf("--steps: %v", err)}
+		return nil, usage.Errorf("--steps: %v", err)
 	}
 	set.Skipped = skipped
 	return mark(set, Relay), nil
@@ -278,8 +279,3 @@ func merge(a, b *task.Set) *task.Set {
 	slices.SortFunc(out.Tasks, func(x, y *task.Task) int { return strings.Compare(x.ID, y.ID) })
 	return out
 }
-
-// UsageError is a suite input the user gave wrong (--rungs, --steps).
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }

@@ -13,6 +13,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/flagargs"
 	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/internal/suggest"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/pipeline"
 )
 
@@ -36,21 +37,23 @@ var errSilent = errors.New("failed")
 // failed returns an error that exits 1 without printing more.
 func failed() error { return &exitError{exitFail, errSilent} }
 
-// usageError is a mistake on the command line: it exits 2, as every
-// error does that names no other code.
-func usageError(format string, args ...any) error { return fmt.Errorf(format, args...) }
-
 // wrongUsage prints the command's usage, then returns the mistake as a
 // usage error: for operands that do not fit the synopsis.
 func wrongUsage(fs *flag.FlagSet, format string, args ...any) error {
 	fs.Usage()
-	return usageError(format, args...)
+	return usage.Errorf(format, args...)
 }
 
+// exitCode chooses the exit code: an exitError's own, and 2 for a usage
+// error (usage.Error, from whichever layer found the mistake) as for every
+// other error: the command could not run.
 func exitCode(err error) int {
 	var ee *exitError
-	if errors.As(err, &ee) {
+	switch {
+	case errors.As(err, &ee):
 		return ee.code
+	case usage.Is(err):
+		return exitCantRun
 	}
 	return exitCantRun
 }
@@ -117,7 +120,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		printUsage(stdout)
 		if len(args) == 0 {
-			return usageError("no command given")
+			return usage.Errorf("no command given")
 		}
 		return nil
 	}
@@ -129,9 +132,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		names = append(names, c.name)
 	}
 	if near := suggest.Nearest(args[0], names); near != "" {
-		return usageError("unknown command %q; did you mean %q? (harness help lists the commands)", args[0], near)
+		return usage.Errorf("unknown command %q; did you mean %q? (harness help lists the commands)", args[0], near)
 	}
-	return usageError("unknown command %q (harness help lists the commands)", args[0])
+	return usage.Errorf("unknown command %q (harness help lists the commands)", args[0])
 }
 
 func printUsage(w io.Writer) {
@@ -186,17 +189,17 @@ func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet
 // (an unknown flag, a bad value) is one line, with the nearest flag when
 // the name looks mistyped, instead of the whole usage.
 func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
-	out, usage := fs.Output(), fs.Usage
+	out, printUsage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	err = flagargs.Parse(fs, args)
 	fs.SetOutput(out)
-	fs.Usage = usage
+	fs.Usage = printUsage
 	switch {
 	case err == nil:
 		return false, nil
 	case errors.Is(err, flag.ErrHelp):
-		usage()
+		printUsage()
 		return true, nil
 	}
 	msg := err.Error()
@@ -209,5 +212,5 @@ func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 			msg += fmt.Sprintf("; did you mean --%s?", near)
 		}
 	}
-	return false, usageError("%s: %s (harness %s -h lists the flags)", fs.Name(), msg, fs.Name())
+	return false, usage.Errorf("%s: %s (harness %s -h lists the flags)", fs.Name(), msg, fs.Name())
 }

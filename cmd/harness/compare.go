@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"bendscript.com/round-trip-harness/compare"
+	"bendscript.com/round-trip-harness/internal/usage"
 )
 
 // cmdCompare compares two JSON reports in the manner of benchstat.
@@ -20,7 +21,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return wrongUsage(fs, "compare: give two reports")
 	}
 	if *format != "text" && *format != "md" && *format != "json" {
-		return usageError("compare: --format is text, md or json, not %q", *format)
+		return usage.Errorf("compare: --format is text, md or json, not %q", *format)
 	}
 	c, err := compare.CompareFiles(fs.Arg(0), fs.Arg(1))
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/suggest"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/sensitivity"
 	"bendscript.com/round-trip-harness/suites/ladder"
@@ -71,7 +72,7 @@ func corpusUsage(args []string, stderr io.Writer) error {
 		if near := suggest.Nearest(args[0], names); near != "" {
 			msg = fmt.Sprintf("corpus: no subcommand %q; did you mean %s?", args[0], near)
 		}
-		return usageError("%s", msg)
+		return usage.Errorf("%s", msg)
 	}
 	fmt.Fprintln(stderr, "Usage: harness corpus check|ladder|sensitivity [flags]")
 	fmt.Fprintln(stderr)
@@ -81,7 +82,7 @@ func corpusUsage(args []string, stderr io.Writer) error {
 	fmt.Fprintln(stderr, "\nRun \"harness corpus <subcommand> -h\" for its flags and examples.")
 	fmt.Fprintln(stderr, "\nExamples:\n  harness corpus check\n  harness corpus ladder --out size-ladder\n  harness corpus sensitivity")
 	if len(args) == 0 {
-		return usageError("corpus: give a subcommand: check, ladder or sensitivity")
+		return usage.Errorf("corpus: give a subcommand: check, ladder or sensitivity")
 	}
 	return nil
 }

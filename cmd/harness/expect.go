@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -28,7 +29,7 @@ func cmdExpect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if t.Expected == nil {
-		return usageError("expect: task %s is class %s: it has no expected document", t.ID, t.Class)
+		return usage.Errorf("expect: task %s is class %s: it has no expected document", t.ID, t.Class)
 	}
 	_, err = stdout.Write(bend.Marshal(t.Expected))
 	return err

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -23,7 +24,7 @@ func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return wrongUsage(fs, "id: no files given")
 	}
 	if *check && *write {
-		return usageError("id: --check and --write exclude each other")
+		return usage.Errorf("id: --check and --write exclude each other")
 	}
 	_, err := eachDocument(fs.Args(), stderr, stderr, func(name string, d *bend.Document) (bool, error) {
 		id, err := bend.ID(d)

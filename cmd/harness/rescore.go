@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/pipeline"
 )
 
@@ -32,7 +33,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		*summary = true
 	case "text", "json":
 	default:
-		return usageError("rescore: --format takes text or json, not %q", *format)
+		return usage.Errorf("rescore: --format takes text or json, not %q", *format)
 	}
 	_, err := pipeline.Rescore(pipeline.RescoreRequest{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, JSON: *format == "json", Summary: *summary, Stdout: stdout,
 		Ctx: ctx, Command: commandName})

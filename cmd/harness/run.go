@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/suites"
 )
@@ -52,7 +53,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("run: unexpected arguments %q (flags go before them; run -h for help)", fs.Args())
+		return usage.Errorf("run: unexpected arguments %q (flags go before them; run -h for help)", fs.Args())
 	}
 	r.Given = map[string]string{}
 	fs.Visit(func(f *flag.Flag) { r.Given[f.Name] = f.Value.String() })

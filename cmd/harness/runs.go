@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/pipeline"
 )
 
@@ -17,7 +18,7 @@ func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if fs.NArg() > 1 {
-		return usageError("runs: give at most one directory")
+		return usage.Errorf("runs: give at most one directory")
 	}
 	return pipeline.WriteRuns(stdout, stderr, cmp.Or(fs.Arg(0), "runs"))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/pipeline"
 )
 
@@ -19,7 +20,7 @@ func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if fs.NArg() != 2 {
-		return usageError("show: give a run (directory or id) and a task id (harness show -h for help)")
+		return usage.Errorf("show: give a run (directory or id) and a task id (harness show -h for help)")
 	}
 	return pipeline.ShowRun(stdout, pipeline.ShowRequest{Run: fs.Arg(0), Model: *modelFlag, TaskID: fs.Arg(1), Repeat: *repeat, CorpusDir: *corpusDir, TaskDir: *taskDir})
 }
