@@ -9,9 +9,9 @@ import (
 )
 
 // LadderRequest is harness corpus ladder's command line: the directory to
-// write to, the sizes and tasks as given, and the data directories.
+// write to, the rungs and tasks as given, and the data directories.
 type LadderRequest struct {
-	Out, Sizes, Tasks, CorpusDir, TaskDir string
+	Out, Rungs, Tasks, CorpusDir, TaskDir string
 }
 
 // WriteLadder builds the size ladder from the corpus (ladder.Build) and
@@ -19,8 +19,8 @@ type LadderRequest struct {
 func WriteLadder(w io.Writer, r LadderRequest) error {
 	c := ladder.Config{}
 	var err error
-	if c.Sizes, err = ladder.ParseSizes(r.Sizes); err != nil {
-		return usage.Errorf("corpus ladder: --sizes: %v", err)
+	if c.Rungs, err = ladder.ParseRungs(r.Rungs); err != nil {
+		return usage.Errorf("corpus ladder: --rungs: %v", err)
 	}
 	if c.Tasks = SplitList(r.Tasks); len(c.Tasks) == 0 {
 		return usage.Errorf("corpus ladder: --tasks: no task given")

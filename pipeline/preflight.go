@@ -46,8 +46,10 @@ type capabilities struct {
 // votes are the judge votes planned per judge: each is estimated as a
 // class A answer's prompt plus the answer (voteExtra tokens) and a short
 // verdict, at the judge's prices, and added to the estimate. With a
-// spending cap (maxCost > 0) it prints the cap against the estimate.
-func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, votes map[string]int, set *task.Set, perDocument bool, maxCost float64, w io.Writer) (*capabilities, error) {
+// spending cap (maxCost > 0) it prints the cap against the estimate. With
+// perRung (the size ladder) each model's estimate is also broken down by
+// rung document.
+func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, votes map[string]int, set *task.Set, perRung bool, maxCost float64, w io.Writer) (*capabilities, error) {
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	l, ok := clients[online[0]].(lister)
 	if !ok {
@@ -64,7 +66,7 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 		byID[m.ID] = m
 	}
 	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(jobs))
-	answers, known, problems := answerLines(w, online, byID, caps, jobs, set, perDocument)
+	answers, known, problems := answerLines(w, online, byID, caps, jobs, set, perRung)
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
 	}
@@ -78,7 +80,7 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 // determinism (per rung too, for the size suite). It returns the answers'
 // estimated cost, whether every price was known, and the models the
 // listing lacks.
-func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, caps *capabilities, jobs []runner.Job, set *task.Set, perDocument bool) (total float64, known bool, problems []string) {
+func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, caps *capabilities, jobs []runner.Job, set *task.Set, perRung bool) (total float64, known bool, problems []string) {
 	est := estimate(jobs, set)
 	known = true
 	for _, m := range online {
@@ -103,7 +105,7 @@ func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, 
 		}
 		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cacheable) + ~%d completion tokens  est. %s\n", m, e.jobs, e.prompt, e.cached, e.completion, cost)
 		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(honoured, lacking))
-		if perDocument {
+		if perRung {
 			rungLines(w, m, info, jobs, set)
 		}
 		formatLines(w, m, info, jobs, set)

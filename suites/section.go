@@ -136,10 +136,10 @@ var relaySection = &Section{
 	Inverse: func(k Key) bool { return relay.Inverse(k.Step) },
 }
 
-// rungBytes is a rung's target size in bytes (ladder.ParseSizes), so that
+// rungBytes is a rung's target size in bytes (ladder.ParseRungs), so that
 // rungs sort by size, not as text; 0 for a name that is no size.
 func rungBytes(rung string) int {
-	if n, err := ladder.ParseSizes(rung); err == nil && len(n) == 1 {
+	if n, err := ladder.ParseRungs(rung); err == nil && len(n) == 1 {
 		return n[0]
 	}
 	return 0

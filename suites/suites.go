@@ -226,11 +226,11 @@ func natural(corpus *task.Set) *task.Set {
 func size(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	c := ladder.Config{}
 	if len(in.Rungs) > 0 {
-		sizes, err := ladder.ParseSizes(strings.Join(in.Rungs, ","))
+		rungs, err := ladder.ParseRungs(strings.Join(in.Rungs, ","))
 		if err != nil {
 			return nil, usage.Errorf("--rungs: %v", err)
 		}
-		c.Sizes = sizes
+		c.Rungs = rungs
 	}
 	rungs, err := ladder.Build(corpus, c)
 	if err != nil {

@@ -100,12 +100,12 @@ func isHelp(arg string) bool {
 // composed document, DIR/<rung>.bend.json, and its placed tasks,
 // DIR/<rung>.tasks.json, and prints one line per rung.
 func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("corpus ladder", "corpus ladder --out DIR [--sizes LIST] [--tasks LIST] [--corpus DIR] [--instructions DIR]", `
+	fs := newFlagSet("corpus ladder", "corpus ladder --out DIR [--rungs LIST] [--tasks LIST] [--corpus DIR] [--instructions DIR]", `
 		harness corpus ladder --out size-ladder
 		harness corpus ladder --out size-ladder && harness id --check size-ladder/*.bend.json
-		harness corpus ladder --out size-ladder --sizes 32k,128k --tasks 01-b,01-c,02-b,02-c`, stderr)
+		harness corpus ladder --out size-ladder --rungs 32k,128k --tasks 01-b,01-c,02-b,02-c`, stderr)
 	out := fs.String("out", "", "directory to write <rung>.bend.json and <rung>.tasks.json into (created when missing)")
-	sizes := fs.String("sizes", "8k,32k,128k,512k", "target sizes, comma-separated: bytes, or a number with k (KiB) or m (MiB); each within ±15%")
+	rungs := fs.String("rungs", ladder.RungList(ladder.DefaultRungs), "the rungs' target sizes, comma-separated: bytes, or a number with k (KiB) or m (MiB); each within ±15%")
 	tasks := fs.String("tasks", strings.Join(ladder.DefaultTasks, ","), "corpus class B/C tasks to place at the start, middle and end of every rung, comma-separated")
 	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -114,7 +114,7 @@ func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Write
 	if *out == "" || fs.NArg() > 0 {
 		return wrongUsage(fs, "corpus ladder: give --out DIR and no arguments")
 	}
-	return pipeline.WriteLadder(stdout, pipeline.LadderRequest{Out: *out, Sizes: *sizes, Tasks: *tasks, CorpusDir: *corpusDir, TaskDir: *taskDir})
+	return pipeline.WriteLadder(stdout, pipeline.LadderRequest{Out: *out, Rungs: *rungs, Tasks: *tasks, CorpusDir: *corpusDir, TaskDir: *taskDir})
 }
 
 // cmdCorpusSensitivity prints what the thresholds let through: each

@@ -151,7 +151,7 @@ func exampleScratch(t *testing.T, bin, dir, work string, env []string) {
 	sh(fmt.Sprintf(`mkdir -p w && cp -r %[1]q/corpus %[1]q/instructions %[1]q/harness.yaml w/
 cp -r %[1]q/corpus my-corpus && cp -r %[1]q/instructions my-tasks && cp w/harness.yaml w/my-thresholds.yaml`, root))
 	offline := "--models offline/oracle,offline/identity,offline/noisy --judges offline/judge --no-preflight --progress none"
-	sh(`cd w && "$H" corpus ladder --out size-ladder --sizes 8k,32k >/dev/null
+	sh(`cd w && "$H" corpus ladder --out size-ladder --rungs 8k,32k >/dev/null
 "$H" run ` + offline + ` --run-id demo >/dev/null || [ $? = 1 ]
 "$H" run ` + offline + ` --run-id 20261122T101500Z >/dev/null || [ $? = 1 ]
 for r in 20261101T000000Z old new; do cp reports/demo.json reports/$r.json; done

@@ -91,10 +91,10 @@ func TestCorpusLadderUsage(t *testing.T) {
 	}{
 		{[]string{"corpus", "ladder"}, "give --out DIR", "--out is required"},
 		{[]string{"corpus", "ladder", "--out", dir, "extra"}, "give --out DIR and no arguments", "stray arguments are mistakes"},
-		{[]string{"corpus", "ladder", "--out", dir, "--sizes", "8q"}, `--sizes: size "8q"`, "a bad size names itself"},
+		{[]string{"corpus", "ladder", "--out", dir, "--rungs", "8q"}, `--rungs: rung "8q"`, "a bad rung names itself"},
 		{[]string{"corpus", "ladder", "--out", dir, "--tasks", " , "}, "--tasks: no task given", "an empty task list builds nothing useful"},
 		{[]string{"corpus", "ladder", "--out", dir, "--tasks", "04-c"}, "refers to the whole document", "a task without a position is refused, with the reason"},
-		{[]string{"corpus", "ladder", "--out", dir, "--sizes", "4k"}, "rung 4k:", "a size whole documents cannot make is refused"},
+		{[]string{"corpus", "ladder", "--out", dir, "--rungs", "4k"}, "rung 4k:", "a rung whole documents cannot make is refused"},
 		{[]string{"corpus", "ladder", "--nope"}, "", "unknown flag"},
 		{[]string{"corpus", "frobnicate"}, "the subcommands are check, ladder and sensitivity", "the corpus usage names every subcommand"},
 	} {

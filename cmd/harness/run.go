@@ -9,6 +9,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/suites/ladder"
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -38,7 +39,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.IntVar(&r.Global, "global", 0, "requests in flight in all, at least 1 (default: the configuration's)")
 	fs.StringVar(&r.ProgressMode, "progress", "auto", "progress output: auto (bars on a terminal), bars, lines or none")
 	fs.StringVar(&r.Inputs.Suite, "suite", suites.Gating, suites.FlagHelp())
-	fs.StringVar(&r.Rungs, "rungs", "", "size suite: the rungs to run, e.g. 8k,32k,128k (default 8k,32k,128k,512k)")
+	fs.StringVar(&r.Rungs, "rungs", "", "size suite: the rungs to run, e.g. 8k,32k,128k (default "+ladder.RungList(ladder.DefaultRungs)+")")
 	fs.IntVar(&r.Inputs.Steps, "steps", 0, "relay suite: steps per chain, at least 1 (default 8: B, C, C⁻¹, B⁻¹ twice)")
 	fs.StringVar(&r.Formats, "formats", "", formats.FlagHelp())
 	fs.IntVar(&r.Inputs.Feedback, "feedback", 0, "feedback rounds, 0 to 3: a class B/C answer that does not parse, apply or validate is asked again in the same conversation, told only its mechanical failure, up to N times; the last round is scored, the first try reported beside it")

@@ -19,7 +19,7 @@ import (
 func TestScoreAndExpectEveryTaskKind(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if _, errs, code := runCLI(t, "corpus", "ladder", "--out", dir, "--sizes", "8k"); code != 0 {
+	if _, errs, code := runCLI(t, "corpus", "ladder", "--out", dir, "--rungs", "8k"); code != 0 {
 		t.Fatalf("corpus ladder: exit %d: %s", code, errs)
 	}
 	cases := []struct {

@@ -210,7 +210,7 @@ func (p *plan) compose(name string, target int, order []*part) (*Rung, error) {
 // the start, then half the filler, the tasks' documents again, the other
 // half, and the tasks' documents a third time.
 func (p *plan) rung(target int) (*Rung, error) {
-	name := SizeName(target)
+	name := RungName(target)
 	lo, hi := Bounds(target)
 	// The tasks' documents are not in the filler, so their copies are
 	// repetitions 0, 1 and 2 whatever the filler holds.

@@ -5,7 +5,7 @@
 //
 // # Rungs
 //
-// A rung is one document of about a target size (DefaultSizes: 8, 32, 128
+// A rung is one document of about a target size (DefaultRungs: 8, 32, 128
 // and 512 KiB). Its size, len(bend.Marshal(rung)), lies within Bounds:
 // T − ⌊0.15·T⌋ ≤ size ≤ T + ⌊0.15·T⌋. Build returns an error when whole
 // documents cannot make a size: with the default tasks, 4k and below, and

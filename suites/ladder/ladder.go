@@ -23,16 +23,16 @@ const (
 // Positions lists the positions in document order.
 var Positions = []string{Start, Middle, End}
 
-// Config says what to build. The zero Config builds DefaultSizes with
+// Config says what to build. The zero Config builds DefaultRungs with
 // DefaultTasks.
 type Config struct {
-	Sizes []int    // target sizes in bytes, one rung each, in this order
+	Rungs []int    // the rungs' target sizes in bytes, in this order
 	Tasks []string // ids of the corpus class B/C tasks to place, in this order
 }
 
 // Rung is one composed document with the edits placed in it.
 type Rung struct {
-	Name   string         // the target as ParseSizes reads it, e.g. "8k"
+	Name   string         // the target as ParseRungs reads it, e.g. "8k"
 	Target int            // target size in bytes
 	Doc    *bend.Document // the composed document; its declared id is its computed id
 	Bytes  []byte         // bend.Marshal(Doc): the file as written
@@ -79,9 +79,9 @@ func CountBlocks(d *bend.Document) int {
 // bytes. It fails when a task cannot be placed, or a size cannot be met
 // within Tolerance with whole documents.
 func Build(set *task.Set, c Config) ([]*Rung, error) {
-	sizes, ids := c.Sizes, c.Tasks
+	sizes, ids := c.Rungs, c.Tasks
 	if len(sizes) == 0 {
-		sizes = DefaultSizes
+		sizes = DefaultRungs
 	}
 	if len(ids) == 0 {
 		ids = DefaultTasks
@@ -94,7 +94,7 @@ func Build(set *task.Set, c Config) ([]*Rung, error) {
 	for i, size := range sizes {
 		r, err := p.rung(size)
 		if err != nil {
-			return nil, fmt.Errorf("rung %s: %w", SizeName(size), err)
+			return nil, fmt.Errorf("rung %s: %w", RungName(size), err)
 		}
 		rungs[i] = r
 	}

@@ -35,11 +35,11 @@ func defaultRungs(t *testing.T) []*Rung {
 
 func TestRungsAreValidWithTheirIDs(t *testing.T) {
 	rungs := defaultRungs(t)
-	if len(rungs) != len(DefaultSizes) {
-		t.Fatalf("%d rungs, want %d", len(rungs), len(DefaultSizes))
+	if len(rungs) != len(DefaultRungs) {
+		t.Fatalf("%d rungs, want %d", len(rungs), len(DefaultRungs))
 	}
 	for i, r := range rungs {
-		if want := SizeName(DefaultSizes[i]); r.Name != want {
+		if want := RungName(DefaultRungs[i]); r.Name != want {
 			t.Errorf("rung %d is named %q, want %q", i, r.Name, want)
 		}
 		// What a reader of the file sees: parse the bytes, not the model.
@@ -410,7 +410,7 @@ func TestManyTasks(t *testing.T) {
 	}
 	ops := map[string]bool{}
 	for _, g := range groups {
-		rungs, err := Build(set, Config{Sizes: []int{g.size}, Tasks: g.tasks})
+		rungs, err := Build(set, Config{Rungs: []int{g.size}, Tasks: g.tasks})
 		if err != nil {
 			t.Errorf("%v: %v", g.tasks, err)
 			continue
@@ -436,7 +436,7 @@ func TestManyTasks(t *testing.T) {
 // 01-b landed at block 20 of 84, in the first third, because documents 04
 // and 05 hold many short list items.
 func TestMiddleSplitByBlocks(t *testing.T) {
-	rungs, err := Build(testcorpus.Set(t), Config{Sizes: []int{32 << 10}, Tasks: []string{"01-b", "01-c", "02-b", "02-c"}})
+	rungs, err := Build(testcorpus.Set(t), Config{Rungs: []int{32 << 10}, Tasks: []string{"01-b", "01-c", "02-b", "02-c"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +451,7 @@ func TestMiddleSplitByBlocks(t *testing.T) {
 // middle edit landed at block 4 of 18. Starting the walk one document later
 // gives two small documents, one on each side.
 func TestFillerWalkStartsLater(t *testing.T) {
-	rungs, err := Build(testcorpus.Set(t), Config{Sizes: []int{10 << 10, 11 << 10, 12 << 10, 13 << 10}})
+	rungs, err := Build(testcorpus.Set(t), Config{Rungs: []int{10 << 10, 11 << 10, 12 << 10, 13 << 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,9 +475,9 @@ func TestBuildRefuses(t *testing.T) {
 		{"other vocabulary", Config{Tasks: []string{"17-b"}}, `vocabulary "bendscript.memory.v1"`, "§6.1: a memory document cannot join an argument rung"},
 		{"unknown task", Config{Tasks: []string{"99-b"}}, `no task "99-b"`, "a typo must not silently build fewer tasks"},
 		{"twice", Config{Tasks: []string{"02-b", "02-b"}}, "given twice", "task ids must be unique"},
-		{"too small", Config{Sizes: []int{4 << 10}}, "rung 4k: whole documents cannot make", "three copies of the task document do not fit into 4 KiB ± 15%"},
-		{"no balance", Config{Sizes: []int{7 << 10}}, "rung 7k: whole documents cannot make 6093–8243 bytes with the middle copies in the middle third", "one filler document cannot sit on both sides of the middle copy, two exceed the bound"},
-		{"two documents in 8k", Config{Sizes: []int{8 << 10}, Tasks: []string{"01-b", "02-b"}}, "rung 8k:", "the reason DefaultTasks come from one document"},
+		{"too small", Config{Rungs: []int{4 << 10}}, "rung 4k: whole documents cannot make", "three copies of the task document do not fit into 4 KiB ± 15%"},
+		{"no balance", Config{Rungs: []int{7 << 10}}, "rung 7k: whole documents cannot make 6093–8243 bytes with the middle copies in the middle third", "one filler document cannot sit on both sides of the middle copy, two exceed the bound"},
+		{"two documents in 8k", Config{Rungs: []int{8 << 10}, Tasks: []string{"01-b", "02-b"}}, "rung 8k:", "the reason DefaultTasks come from one document"},
 	} {
 		_, err := Build(set, c.config)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -486,13 +486,13 @@ func TestBuildRefuses(t *testing.T) {
 	}
 }
 
-func TestParseSizes(t *testing.T) {
+func TestParseRungs(t *testing.T) {
 	for _, c := range []struct {
 		in     string
 		want   []int
 		reason string
 	}{
-		{"8k,32k,128k,512k", DefaultSizes, "the default ladder"},
+		{"8k,32k,128k,512k", DefaultRungs, "the default ladder"},
 		{"5000, 1m", []int{5000, 1 << 20}, "bytes and MiB; spaces after commas"},
 		{"8K", []int{8192}, "upper-case unit"},
 		{"8k,8192", nil, "the same size twice would write one file twice"},
@@ -504,13 +504,13 @@ func TestParseSizes(t *testing.T) {
 		{"8kb", nil, "unknown unit"},
 		{"", nil, "empty list"},
 	} {
-		got, err := ParseSizes(c.in)
+		got, err := ParseRungs(c.in)
 		if (err == nil) != (c.want != nil) || !slices.Equal(got, c.want) {
-			t.Errorf("ParseSizes(%q) = %v, %v; want %v (%s)", c.in, got, err, c.want, c.reason)
+			t.Errorf("ParseRungs(%q) = %v, %v; want %v (%s)", c.in, got, err, c.want, c.reason)
 		}
 		for _, n := range got {
-			if back, err := ParseSizes(SizeName(n)); err != nil || back[0] != n {
-				t.Errorf("SizeName(%d) = %q does not read back", n, SizeName(n))
+			if back, err := ParseRungs(RungName(n)); err != nil || back[0] != n {
+				t.Errorf("RungName(%d) = %q does not read back", n, RungName(n))
 			}
 		}
 	}
@@ -566,10 +566,10 @@ func TestRewriteInstruction(t *testing.T) {
 
 func BenchmarkBuild(b *testing.B) {
 	set := testcorpus.Set(b)
-	for _, size := range DefaultSizes {
-		b.Run(SizeName(size), func(b *testing.B) {
+	for _, size := range DefaultRungs {
+		b.Run(RungName(size), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Build(set, Config{Sizes: []int{size}}); err != nil {
+				if _, err := Build(set, Config{Rungs: []int{size}}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -6,9 +6,18 @@ import (
 	"strings"
 )
 
-// DefaultSizes are the rung sizes of the size-ladder issue: 8, 32, 128 and
-// 512 KiB.
-var DefaultSizes = []int{8 << 10, 32 << 10, 128 << 10, 512 << 10}
+// DefaultRungs are the rungs of the size ladder when none are asked for:
+// 8, 32, 128 and 512 KiB. Help texts print them with RungList.
+var DefaultRungs = []int{8 << 10, 32 << 10, 128 << 10, 512 << 10}
+
+// RungList returns rungs as ParseRungs reads them, e.g. "8k,32k,128k,512k".
+func RungList(rungs []int) string {
+	names := make([]string, len(rungs))
+	for i, n := range rungs {
+		names[i] = RungName(n)
+	}
+	return strings.Join(names, ",")
+}
 
 // MaxSize is the largest target, 2 MiB (four times the §8 ladder's top
 // rung). It bounds a run's memory, which grows with the rung and with the
@@ -31,19 +40,20 @@ func Bounds(target int) (lo, hi int) {
 	return target - d, target + d
 }
 
-// ParseSizes reads a comma-separated list of sizes: a number of bytes, or a
-// number followed by k (KiB) or m (MiB), e.g. "8k,32k,128k,512k". Sizes
-// must be positive and distinct, since each names a file.
-func ParseSizes(s string) ([]int, error) {
+// ParseRungs reads a comma-separated list of rungs, each its target size: a
+// number of bytes, or a number followed by k (KiB) or m (MiB), e.g.
+// "8k,32k,128k,512k". Rungs must be positive and distinct, since each names
+// a file.
+func ParseRungs(s string) ([]int, error) {
 	var out []int
 	seen := map[int]bool{}
 	for _, f := range strings.Split(s, ",") {
-		n, err := parseSize(strings.TrimSpace(f))
+		n, err := parseRung(strings.TrimSpace(f))
 		if err != nil {
 			return nil, err
 		}
 		if seen[n] {
-			return nil, fmt.Errorf("size %s given twice", SizeName(n))
+			return nil, fmt.Errorf("rung %s given twice", RungName(n))
 		}
 		seen[n] = true
 		out = append(out, n)
@@ -51,7 +61,7 @@ func ParseSizes(s string) ([]int, error) {
 	return out, nil
 }
 
-func parseSize(s string) (int, error) {
+func parseRung(s string) (int, error) {
 	unit := 1
 	num := s
 	switch {
@@ -62,14 +72,14 @@ func parseSize(s string) (int, error) {
 	}
 	n, err := strconv.Atoi(num)
 	if err != nil || n <= 0 || n > MaxSize/unit {
-		return 0, fmt.Errorf("size %q: want a positive number of bytes up to 2m, optionally with k or m", s)
+		return 0, fmt.Errorf("rung %q: want a positive number of bytes up to 2m, optionally with k or m", s)
 	}
 	return n * unit, nil
 }
 
-// SizeName returns the name of a rung of n bytes, as ParseSizes reads it:
+// RungName returns the name of a rung of n bytes, as ParseRungs reads it:
 // "8k" for 8192, "1m" for 1048576, "5000" for 5000.
-func SizeName(n int) string {
+func RungName(n int) string {
 	switch {
 	case n%(1<<20) == 0:
 		return strconv.Itoa(n>>20) + "m"
