@@ -326,14 +326,14 @@ func (c *Comparison) compareSections(old, new *report.Report) {
 			olds[row.Key] = row
 		}
 	}
-	classes := suites.ClassesOf(new.Suite)
+	classes := suites.Of(new.Suite).Classes
 	for _, sec := range new.Sections {
 		for _, nr := range sec.Rows {
 			or, ok := olds[nr.Key]
 			if ok && or.WellFormedFirst != nil && nr.WellFormedFirst != nil {
 				c.Feedback = append(c.Feedback, FeedbackRow{Model: nr.Model, Group: rowLabel(sec, nr), Old: sharesOf(or.Summary), New: sharesOf(nr.Summary)})
 			}
-			if !ok || nr.Total || (nr.Part == classes && formats.IsWhole(nr.Format)) {
+			if !ok || nr.Total || (nr.Part == classes && formats.Of(nr.Format).Whole) {
 				continue
 			}
 			class := nr.Class

@@ -23,7 +23,7 @@ func CompareFiles(oldName, newName string) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a, b := suites.NameOf(reps[0].Suite), suites.NameOf(reps[1].Suite); a != b {
+	if a, b := suites.Of(reps[0].Suite).Name, suites.Of(reps[1].Suite).Name; a != b {
 		return nil, fmt.Errorf("compare: %s is a %s report and %s a %s report; compare two reports of one suite", oldName, a, newName, b)
 	}
 	return Compare(reps[0], reps[1], oldName, newName), nil

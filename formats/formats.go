@@ -125,26 +125,22 @@ func Lookup(name string) *Format {
 	return nil
 }
 
-// IsWhole reports whether the format of a name answers with the whole
-// document ("" does: a task or score that names no format).
-func IsWhole(name string) bool {
-	f := Lookup(name)
-	return f != nil && f.Whole
-}
-
-// NameOf is the name of a format as a task or score records it: "" (a
-// task read before formats) is the whole document's.
-func NameOf(name string) string {
-	if name == "" {
-		return Document
+// Of returns the format called name as Lookup does ("" is Document, a
+// task or score recorded before formats); for a name the table does not
+// have (a report of another harness version) it returns a format of that
+// name that is not the whole document and applies nothing, so that a
+// reader shows it as recorded.
+func Of(name string) *Format {
+	if f := Lookup(name); f != nil {
+		return f
 	}
-	return name
+	return &Format{Name: name}
 }
 
 // HasWhole reports whether the formats names include the whole document.
 func HasWhole(names []string) bool {
 	for _, n := range names {
-		if IsWhole(n) {
+		if Of(n).Whole {
 			return true
 		}
 	}
@@ -154,7 +150,7 @@ func HasWhole(names []string) bool {
 // Several reports whether a run asking for the formats names compares
 // answer formats: more than one, or one that is not the whole document.
 func Several(names []string) bool {
-	return len(names) > 1 || (len(names) == 1 && !IsWhole(names[0]))
+	return len(names) > 1 || (len(names) == 1 && !Of(names[0]).Whole)
 }
 
 // Names returns the names of the formats, in table order.

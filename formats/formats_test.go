@@ -294,6 +294,12 @@ func TestLookupAndParse(t *testing.T) {
 	if formats.Lookup("yaml") != nil {
 		t.Error("Lookup of an unknown format is not nil")
 	}
+	if f := formats.Of(""); f != formats.Lookup(formats.Document) || !f.Whole {
+		t.Errorf(`Of("") = %v, want the document entry: a task or score recorded before formats`, f)
+	}
+	if f := formats.Of("yaml"); f == nil || f.Name != "yaml" || f.Whole || f.Apply != nil {
+		t.Errorf(`Of("yaml") = %+v; want a format named yaml that is not whole and applies nothing`, f)
+	}
 	for _, f := range formats.Table {
 		if formats.Lookup(f.Name) != f || f.Help == "" || f.Apply == nil || f.Answer == nil || f.Slip == nil {
 			t.Errorf("%s: incomplete entry or lookup", f.Name)

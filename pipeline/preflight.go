@@ -318,7 +318,7 @@ func formatLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job,
 		if j.Model != m || t == nil || t.Class == task.ClassA {
 			continue
 		}
-		f := formats.NameOf(t.Format)
+		f := formats.Of(t.Format).Name
 		if _, ok := byFormat[f]; !ok {
 			names = append(names, f)
 		}

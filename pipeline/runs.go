@@ -125,7 +125,7 @@ func suiteText(in transcript.Inputs) string {
 	if formats.Several(in.Formats) {
 		asked = append(asked, "formats "+strings.Join(in.Formats, ","))
 	}
-	name := suites.NameOf(in.Suite)
+	name := suites.Of(in.Suite).Name
 	if len(asked) == 0 {
 		return name
 	}

@@ -306,7 +306,7 @@ func ScoreAnswer(w io.Writer, r AnswerRequest) error {
 	if formats.Lookup(r.Format) == nil {
 		return usage.Errorf("score: --formats takes one of %s, not %q", strings.Join(formats.Names(), ", "), r.Format)
 	}
-	if !formats.IsWhole(r.Format) && t.Class != task.ClassA {
+	if !formats.Of(r.Format).Whole && t.Class != task.ClassA {
 		t = t.InFormat(r.Format)
 	}
 	raw, err := bend.ReadFile(r.Output, r.Stdin)

@@ -51,7 +51,7 @@ func withFormats(s *suites.Suite, set *task.Set, names []string) (*task.Set, err
 	}
 	asked := make([]string, len(names))
 	for i, n := range names {
-		if !formats.IsWhole(n) {
+		if !formats.Of(n).Whole {
 			asked[i] = n
 		}
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 // formatName is a score's answer format: "" is the whole document.
-func formatName(f string) string { return formats.NameOf(f) }
+func formatName(f string) string { return formats.Of(f).Name }
 
 // formatPoint is one (model, format, document size): the median drift
 // and median output tokens of its scored answers.

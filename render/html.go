@@ -130,8 +130,8 @@ type page struct {
 // classes again.
 func losslessTable(r *report.Report) *Table {
 	t := &Table{ID: "lossless-table", Head: []string{"suite", "model", "group", "n", "lossless", "residual", "unchanged", "unrequested", "invalid"}}
-	classes := suites.ClassesOf(r.Suite)
-	if suites.PerDocument(r.Suite) {
+	suite := suites.Of(r.Suite)
+	if suite.PerDocument() {
 		for _, model := range r.Models {
 			for _, c := range []*report.ClassResult{r.Results[model].ClassB, r.Results[model].ClassC} {
 				if c != nil {
@@ -145,7 +145,7 @@ func losslessTable(r *report.Report) *Table {
 	for _, sec := range r.Sections {
 		totals := slices.ContainsFunc(sec.Rows, func(row report.Row) bool { return row.Total })
 		for _, row := range sec.Rows {
-			if (totals && !row.Total) || (row.Part == classes && formatsWhole(row.Format) && suites.PerDocument(r.Suite)) {
+			if (totals && !row.Total) || (row.Part == suite.Classes && formatsWhole(row.Format) && suite.PerDocument()) {
 				continue
 			}
 			group := strings.Join(nonTotal(append(slices.Clone(row.Labels), row.Format)), " ")
@@ -188,7 +188,7 @@ func sectionViews(r *report.Report, in Input) []sectionView {
 		case suites.ChartSize:
 			v.Plots = newSizePlots(sec)
 		case suites.ChartSteps:
-			v.Plots = newStepPlots(r.Suite, sec, in)
+			v.Plots = newStepPlots(suites.Of(r.Suite), sec, in)
 		}
 		out = append(out, v)
 	}
@@ -261,7 +261,7 @@ func newPage(r *report.Report, in Input) page {
 	// The size and relay suites have plots of their own; their tasks'
 	// per-document panels would mix rungs, positions or forward and
 	// inverse steps over one axis.
-	if suites.PerDocument(r.Suite) {
+	if suites.Of(r.Suite).PerDocument() {
 		tops := sharedTops(r)
 		for _, model := range r.Models {
 			for _, class := range report.Classes {

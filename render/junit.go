@@ -270,7 +270,7 @@ func readingSuite(r *report.Report) (junitSuite, bool) {
 // format (the classes' whole-document answers have their cases in the
 // model's own suite).
 func sectionSuites(r *report.Report, model string) []junitSuite {
-	classes := suites.ClassesOf(r.Suite)
+	classes := suites.Of(r.Suite).Classes
 	var out []junitSuite
 	for _, sec := range r.Sections {
 		s := junitSuite{Name: model + " · " + sec.Title, Timestamp: r.RanAt}

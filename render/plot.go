@@ -467,9 +467,9 @@ func kib(b int) string {
 // edits as circles and inverse ones (suites.Section.Inverse) as triangles
 // of another colour, the median per step joined by a line, and its
 // bootstrap interval as a band.
-func newStepPlots(suite string, sec report.Section, in Input) []chart {
+func newStepPlots(suite *suites.Suite, sec report.Section, in Input) []chart {
 	inverse := func(suites.Key) bool { return false }
-	if s := suites.SectionOf(suite, sec.Part); s != nil && s.Inverse != nil {
+	if s := suite.SectionOf(sec.Part); s != nil && s.Inverse != nil {
 		inverse = s.Inverse
 	}
 	// The scale reaches the largest chain drift, so that no mark is

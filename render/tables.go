@@ -281,4 +281,4 @@ func firstExceedText(counts map[string]int) string {
 }
 
 // formatsWhole reports whether a format answers with the whole document.
-func formatsWhole(name string) bool { return formats.IsWhole(name) }
+func formatsWhole(name string) bool { return formats.Of(name).Whole }

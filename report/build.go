@@ -40,7 +40,7 @@ func Build(in Input) *Report {
 	// suite's classes part ("all": the gating suite's), which §8.5 gates;
 	// every part (and every answer format) has its section beside them.
 	byClass := tasksByClass(in, func(id string) bool {
-		return suites.InClasses(r.Suite, b.part[id]) && formats.IsWhole(b.format[id])
+		return b.suite.InClasses(b.part[id]) && formats.Of(b.format[id]).Whole
 	})
 	for _, model := range m.Models {
 		r.Results[model] = b.model(in, model, byClass)
@@ -50,7 +50,7 @@ func Build(in Input) *Report {
 	// so does a suite whose tasks answer in several formats of their own
 	// (produce: P a document, R a projection).
 	multi := formats.Several(m.Inputs.Formats) || b.severalFormats()
-	for _, p := range suites.PartsOf(r.Suite) {
+	for _, p := range b.suite.Parts() {
 		if p.Section != nil && (multi || m.Inputs.Feedback > 0 || !p.Section.WithFormats) {
 			r.Sections = append(r.Sections, b.section(p.Name, p.Section, multi))
 		}
@@ -92,7 +92,7 @@ func header(in Input) *Report {
 		Quantile:       QuantileDefinition,
 		Bootstrap:      BootstrapInfo{Resamples: Resamples, Level: 0.95, Seed: m.Seed},
 		Warnings:       []string{},
-		Suite:          suites.NameOf(m.Inputs.Suite),
+		Suite:          suites.Of(m.Inputs.Suite).Name,
 		Partial:        m.Inputs.Selection,
 		Custom:         customValues(cfg),
 	}
@@ -128,9 +128,9 @@ func (b *builder) model(in Input, model string, byClass map[string][]string) *Mo
 // information.
 func verdictOf(r *Report) string {
 	switch {
-	case !gated(r.Suite) && len(r.Failures) > 0:
+	case !r.gated() && len(r.Failures) > 0:
 		return Incomplete
-	case !gated(r.Suite):
+	case !r.gated():
 		return Complete
 	case len(r.Failures) > 0:
 		return Fail
@@ -198,7 +198,7 @@ type builder struct {
 	// The run's orders: models, suite parts and answer formats.
 	modelIndex, partIndex, formatIndex map[string]int
 	thresholds                         config.Thresholds
-	classes                            string         // the suite part whose tasks make the classes
+	suite                              *suites.Suite  // the run's suite (its Classes make the classes)
 	plan                               map[string]int // each task's place in the manifest
 }
 
@@ -209,8 +209,8 @@ func newBuilder(in Input) *builder {
 		answers: map[key]*scoring.Score{}, part: map[string]string{}, format: map[string]string{},
 		modelIndex: indexOf(m.Models), formatIndex: indexOf(m.Inputs.Formats), plan: indexOf(m.TaskIDs)}
 	b.partIndex = map[string]int{}
-	b.classes = suites.ClassesOf(m.Inputs.Suite)
-	for i, p := range suites.PartsOf(m.Inputs.Suite) {
+	b.suite = suites.Of(m.Inputs.Suite)
+	for i, p := range b.suite.Parts() {
 		b.partIndex[p.Name] = i
 	}
 	b.scores = withMissing(in)
@@ -231,7 +231,7 @@ func (b *builder) partOf(s *scoring.Score) string {
 	if p := b.part[s.TaskID]; p != "" {
 		return p
 	}
-	return b.classes
+	return b.suite.Classes
 }
 
 // indexOf maps each name to its place in names.
@@ -568,8 +568,8 @@ func (b *builder) severalFormats() bool {
 	first, seen := "", false
 	for _, f := range b.format {
 		if !seen {
-			first, seen = formats.NameOf(f), true
-		} else if formats.NameOf(f) != first {
+			first, seen = formats.Of(f).Name, true
+		} else if formats.Of(f).Name != first {
 			return true
 		}
 	}

@@ -7,4 +7,4 @@ import (
 
 // formatName is a score's answer format as the report names it: a score
 // that names none answered with the whole document.
-func formatName(s *scoring.Score) string { return formats.NameOf(s.Format) }
+func formatName(s *scoring.Score) string { return formats.Of(s.Format).Name }

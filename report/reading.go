@@ -131,7 +131,7 @@ func eligibility(r *Report, in Input) Eligibility {
 	g := in.Config.Gating
 	var why []string
 	add := func(format string, args ...any) { why = append(why, fmt.Sprintf(format, args...)) }
-	if !gated(r.Suite) {
+	if !r.gated() {
 		add("suite %s is informational: only the gating suite gates v0.1", r.Suite)
 	}
 	if n := len(r.Models); n != len(g.Vendors) {

@@ -540,4 +540,4 @@ type Failure struct {
 func (r *Report) Passed() bool { return r.Verdict == Pass || r.Verdict == Complete }
 
 // Informational reports whether the report's suite decides no verdict.
-func (r *Report) Informational() bool { return !gated(r.Suite) }
+func (r *Report) Informational() bool { return !r.gated() }

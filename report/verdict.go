@@ -61,9 +61,9 @@ func (t Threshold) Interval(mr *ModelResult) *Interval {
 	return nil
 }
 
-// gated reports whether a suite's verdict applies the thresholds: the
-// gating suite's does, and so does "all" (on its gating tasks).
-func gated(suite string) bool { return suites.Gates(suite) }
+// gated reports whether the report's suite applies the thresholds: the
+// gating suite does, and so does "all" (on its gating tasks).
+func (r *Report) gated() bool { return suites.Of(r.Suite).Gates }
 
 // The harness's own metrics, beside §8.5's (Failure.Metric).
 const (
@@ -257,7 +257,7 @@ func failures(r *Report) []Failure {
 	if len(r.Models) == 0 {
 		out = append(out, Failure{Metric: MetricIncomplete, Op: "<=", Message: "the run has no models"})
 	}
-	if r.Partial != nil && gated(r.Suite) {
+	if r.Partial != nil && r.gated() {
 		out = append(out, Failure{Metric: MetricPartial, Op: "<=", Message: fmt.Sprintf(
 			"partial run (%s: %d of the suite's %d tasks): a selection can never give the gating verdict pass", r.Partial, r.Tasks, r.Partial.Of)})
 	}
@@ -265,7 +265,7 @@ func failures(r *Report) []Failure {
 	for _, model := range r.Models {
 		mr := r.Results[model]
 		for _, t := range r.Checks() {
-			if !gated(r.Suite) {
+			if !r.gated() {
 				break // an informational suite is judged on completeness alone
 			}
 			v := t.Value(mr)
@@ -383,7 +383,7 @@ func warnings(r *Report, in Input) []string {
 	// An informational suite gates nothing: §8.5's counts of models and
 	// documents qualify no verdict of it (issue 34: its warnings said so
 	// anyway).
-	if n := len(r.Models); n > 0 && n < 3 && gated(r.Suite) {
+	if n := len(r.Models); n > 0 && n < 3 && r.gated() {
 		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, Plural(n, "model", "models")))
 	}
 	if len(r.Custom) > 0 {
@@ -396,7 +396,7 @@ func warnings(r *Report, in Input) []string {
 	if r.Partial != nil {
 		out = append(out, fmt.Sprintf("partial run (%s): %d of the suite's %d tasks", r.Partial, r.Tasks, r.Partial.Of))
 	}
-	if !gated(r.Suite) {
+	if !r.gated() {
 		out = append(out, fmt.Sprintf("suite %s is informational: no §8.5 threshold applies, and the verdict says only whether the run is complete; the gating verdict comes from the gating suite", r.Suite))
 	}
 	if r.Repeats < 2 {
@@ -409,7 +409,7 @@ func warnings(r *Report, in Input) []string {
 		}
 	}
 	for _, model := range r.Models {
-		out = append(out, modelWarnings(model, r.Results[model], gated(r.Suite) && r.Partial == nil, gated(r.Suite))...)
+		out = append(out, modelWarnings(model, r.Results[model], r.gated() && r.Partial == nil, r.gated())...)
 	}
 	out = append(out, scoring.ServedWarnings(in.Scores)...)
 	return append(out, costWarnings(r)...)

@@ -159,16 +159,12 @@ func positionIndex(p string) int {
 	return len(ladder.Positions)
 }
 
-// SectionOf returns the section a part's answers add to a run of suite
-// name: the part's own section, or nil when it has none. The part that
-// makes the classes has no section but the answer formats'.
-func SectionOf(name, part string) *Section {
-	s, err := Lookup(name)
-	if err != nil {
-		return nil
-	}
+// SectionOf returns the section a part's answers add to a run of s: the
+// part's own section, or nil when it has none. The part that makes the
+// classes has no section but the answer formats'.
+func (s *Suite) SectionOf(part string) *Section {
 	p, err := Lookup(part)
-	if err != nil || !slices.Contains(s.Parts, part) {
+	if err != nil || !slices.Contains(s.PartNames, part) {
 		return nil
 	}
 	return p.Section

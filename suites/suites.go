@@ -53,11 +53,11 @@ type Suite struct {
 	// Build makes the suite's task set from the corpus and the run's
 	// inputs (rungs, steps), every task marked with its suite.
 	Build func(corpus *task.Set, in transcript.Inputs) (*task.Set, error)
-	// Parts are the suites whose tasks a run of this one holds (itself,
-	// or for "all" its members); Classes is the part whose tasks make the
-	// report's per-class results (the §8.7 numbers).
-	Parts   []string
-	Classes string
+	// PartNames are the suites whose tasks a run of this one holds
+	// (itself, or for "all" its members); Classes is the part whose tasks
+	// make the report's per-class results (the §8.7 numbers).
+	PartNames []string
+	Classes   string
 	// Section is how the report shows the suite's answers as a part of a
 	// run (rows per class, rung and position, or step, and per answer
 	// format); nil for a suite made only of other suites.
@@ -67,17 +67,17 @@ type Suite struct {
 // Table is the table, in the order of the --suite help.
 var Table = []*Suite{
 	{Name: Gating, Gates: true, Help: "§8: the corpus, the verdict", Build: gating,
-		Parts: []string{Gating}, Classes: Gating, Section: gatingSection},
+		PartNames: []string{Gating}, Classes: Gating, Section: gatingSection},
 	{Name: Natural, Help: "the same changes asked for as an editor would", Build: func(c *task.Set, _ transcript.Inputs) (*task.Set, error) { return natural(c), nil },
-		Parts: []string{Natural}, Classes: Natural, Section: naturalSection},
+		PartNames: []string{Natural}, Classes: Natural, Section: naturalSection},
 	{Name: Size, Help: "the size ladder", Flags: []string{"rungs"}, FitsOutput: true, Build: size,
-		Parts: []string{Size}, Classes: Size, Section: sizeSection},
+		PartNames: []string{Size}, Classes: Size, Section: sizeSection},
 	{Name: Relay, Help: "chains of edits", Flags: []string{"steps"}, Build: chains,
-		Parts: []string{Relay}, Classes: Relay, Section: relaySection},
+		PartNames: []string{Relay}, Classes: Relay, Section: relaySection},
 	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R); --steps 2 chains R then P", Flags: []string{"steps"}, Build: produce,
-		Parts: []string{Produce}, Classes: Produce, Section: produceSection},
+		PartNames: []string{Produce}, Classes: Produce, Section: produceSection},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
-		Parts: []string{Gating, Natural, Relay}, Classes: Gating},
+		PartNames: []string{Gating, Natural, Relay}, Classes: Gating},
 }
 
 // A Part is one suite a run holds tasks of, and the report section its
@@ -87,39 +87,34 @@ type Part struct {
 	Section *Section
 }
 
-// PartsOf returns the parts of a run of the suite of a name, in table
-// order of its Parts.
-func PartsOf(name string) []Part {
-	s, err := Lookup(name)
-	if err != nil {
-		return nil
-	}
+// Parts returns the parts of a run of s, in the order of its PartNames,
+// each with the section its answers make.
+func (s *Suite) Parts() []Part {
 	var out []Part
-	for _, p := range s.Parts {
-		ps, _ := Lookup(p)
-		out = append(out, Part{p, ps.Section})
+	for _, p := range s.PartNames {
+		if ps, err := Lookup(p); err == nil {
+			out = append(out, Part{p, ps.Section})
+		}
 	}
 	return out
 }
 
 // InClasses reports whether a task of suite part (a task.Task's Suite)
-// counts in the per-class results of a run of the suite of a name; a task
-// of no recorded part ("") does.
-func InClasses(name, part string) bool {
-	s, err := Lookup(name)
-	return err == nil && (part == "" || s.Classes == part)
+// counts in the per-class results of a run of s; a task of no recorded
+// part ("", from before suites) does, unless s makes no classes.
+func (s *Suite) InClasses(part string) bool {
+	return s.Classes != "" && (part == "" || s.Classes == part)
 }
 
 // PerDocument reports whether a run's classes hold one value per corpus
 // document, which the report plots per document (the size ladder and the
 // relay have plots of their own).
-func PerDocument(name string) bool {
-	s, err := Lookup(name)
-	if err != nil {
-		return false
+func (s *Suite) PerDocument() bool {
+	if s.Classes == "" {
+		return false // a suite of no classes ("" would look up as gating)
 	}
-	c, _ := Lookup(s.Classes)
-	return c.Section == nil || c.Section.Chart == ""
+	c, err := Lookup(s.Classes)
+	return err == nil && (c.Section == nil || c.Section.Chart == "")
 }
 
 // Names lists the suites' names in table order.
@@ -140,19 +135,6 @@ func FlagHelp() string {
 	return "task suite: " + strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }
 
-// ClassesOf is the part whose tasks make the per-class results of a run
-// of the suite of a name (a suite's Classes); "" for an unknown name.
-func ClassesOf(name string) string {
-	if s, err := Lookup(name); err == nil {
-		return s.Classes
-	}
-	return ""
-}
-
-// NameOf is a suite's name as a manifest records it: "" (a run from
-// before suites) is the gating suite.
-func NameOf(name string) string { return cmp.Or(name, Gating) }
-
 // Lookup returns the suite of a name; "" is the gating suite.
 func Lookup(name string) (*Suite, error) {
 	name = cmp.Or(name, Gating)
@@ -164,11 +146,15 @@ func Lookup(name string) (*Suite, error) {
 	return nil, fmt.Errorf("no suite %q (have %s)", name, strings.Join(Names(), ", "))
 }
 
-// Gates reports whether the suite of a name decides the verdict; an
-// unknown name does not.
-func Gates(name string) bool {
-	s, err := Lookup(name)
-	return err == nil && s.Gates
+// Of returns the suite of a name as Lookup does; for a name the table does
+// not have (a report or manifest of another harness version) it returns a
+// suite of that name that holds no parts, makes no classes and gates
+// nothing, so that a reader shows such a run without guessing.
+func Of(name string) *Suite {
+	if s, err := Lookup(name); err == nil {
+		return s
+	}
+	return &Suite{Name: name}
 }
 
 // Takes reports whether the suite of a name takes the run flag flag.

@@ -21,18 +21,18 @@ func TestEverySuiteBuildsAndMarksItsTasks(t *testing.T) {
 		}
 		seen := map[string]bool{}
 		for _, tk := range set.Tasks {
-			if !slices.Contains(s.Parts, tk.Suite) {
-				t.Errorf("%s: task %s is marked %q, not one of the parts %v", s.Name, tk.ID, tk.Suite, s.Parts)
+			if !slices.Contains(s.PartNames, tk.Suite) {
+				t.Errorf("%s: task %s is marked %q, not one of the parts %v", s.Name, tk.ID, tk.Suite, s.PartNames)
 			}
 			seen[tk.Suite] = true
 		}
-		for _, p := range s.Parts {
+		for _, p := range s.PartNames {
 			if !seen[p] {
 				t.Errorf("%s: no task of part %s", s.Name, p)
 			}
 		}
-		if !slices.Contains(s.Parts, s.Classes) {
-			t.Errorf("%s: classes part %q is not among its parts %v", s.Name, s.Classes, s.Parts)
+		if !slices.Contains(s.PartNames, s.Classes) {
+			t.Errorf("%s: classes part %q is not among its parts %v", s.Name, s.Classes, s.PartNames)
 		}
 	}
 	if corpus.Tasks[0].Suite != "" {
@@ -46,20 +46,25 @@ func TestTableAnswers(t *testing.T) {
 		got, want any
 		reason    string
 	}{
-		{Gates(""), true, "no suite recorded is the gating suite"},
-		{Gates(Gating), true, "the gating suite decides the verdict"},
-		{Gates(All), true, "all decides it on its gating tasks"},
-		{Gates(Natural) || Gates(Size) || Gates(Relay), false, "the other suites are information"},
-		{Gates("nope"), false, "an unknown suite decides nothing"},
-		{InClasses(All, Gating), true, "all's classes are the gating tasks"},
-		{InClasses(All, Relay) || InClasses(All, Natural), false, "all's relay and natural tasks have sections of their own"},
-		{InClasses(Relay, Relay), true, "a relay run's classes are its steps"},
-		{InClasses(Gating, ""), true, "a task of no recorded part counts"},
-		{PerDocument(Gating) && PerDocument(Natural) && PerDocument(All), true, "corpus-document classes are plotted per document"},
-		{PerDocument(Size) || PerDocument(Relay), false, "the size ladder and the relay have plots of their own"},
+		{Of("").Gates, true, "no suite recorded is the gating suite"},
+		{Of("").Name, Gating, "no suite recorded is named the gating suite"},
+		{Of(Gating).Gates, true, "the gating suite decides the verdict"},
+		{Of(All).Gates, true, "all decides it on its gating tasks"},
+		{Of(Natural).Gates || Of(Size).Gates || Of(Relay).Gates, false, "the other suites are information"},
+		{Of("nope").Gates, false, "an unknown suite decides nothing"},
+		{Of("nope").Name, "nope", "an unknown suite keeps its name, to be shown as it is"},
+		{Of("nope").InClasses(""), false, "an unknown suite makes no classes"},
+		{len(Of("nope").Parts()), 0, "an unknown suite holds no parts"},
+		{Of(All).InClasses(Gating), true, "all's classes are the gating tasks"},
+		{Of(All).InClasses(Relay) || Of(All).InClasses(Natural), false, "all's relay and natural tasks have sections of their own"},
+		{Of(Relay).InClasses(Relay), true, "a relay run's classes are its steps"},
+		{Of(Gating).InClasses(""), true, "a task of no recorded part counts"},
+		{Of(Gating).PerDocument() && Of(Natural).PerDocument() && Of(All).PerDocument(), true, "corpus-document classes are plotted per document"},
+		{Of(Size).PerDocument() || Of(Relay).PerDocument() || Of("nope").PerDocument(), false, "the size ladder and the relay have plots of their own; an unknown suite none"},
+		{Of(All).SectionOf(Relay) == relaySection && Of(Gating).SectionOf(Relay) == nil, true, "a part's section belongs to a run that holds the part"},
 		{UsingFlag("steps"), []string{Relay, Produce, All}, "--steps goes with the suites that hold chains"},
 		{UsingFlag("rungs"), []string{Size}, "--rungs goes with the size suite"},
-		{PartsOf(All), []Part{{Gating, gatingSection}, {Natural, naturalSection}, {Relay, relaySection}}, "all's parts and their sections"},
+		{Of(All).Parts(), []Part{{Gating, gatingSection}, {Natural, naturalSection}, {Relay, relaySection}}, "all's parts and their sections"},
 	}
 	for i, c := range cases {
 		if !equal(c.got, c.want) {
