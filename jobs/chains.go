@@ -24,6 +24,17 @@ type Chains struct {
 	// feedback, when set, asks the feedback rounds of a step before the
 	// chain goes on: the next step is given the last round's document.
 	feedback *Feedback
+	// progress, when set, is told of the planned steps a chain that ends
+	// early will not ask (Later counted them).
+	progress runner.Progress
+}
+
+// WithProgress makes a chain that ends early take its later steps off
+// its model's progress total (p.Add with a negative count), so that the
+// total is what the run asks and a finished run shows done = total.
+func (r *Chains) WithProgress(p runner.Progress) *Chains {
+	r.progress = p
+	return r
 }
 
 // WithFeedback makes the chains wait for each step's feedback rounds
@@ -86,20 +97,45 @@ func (r *Chains) Then(res runner.Result) []runner.Job {
 	if r.feedback != nil {
 		step, _, _ = r.feedback.RoundOf(t.TaskID)
 	}
-	if step == nil || step.Step == 0 || t.Kind != transcript.KindTask || !t.OK() {
+	if step == nil || step.Step == 0 || t.Kind != transcript.KindTask {
+		return nil
+	}
+	if !t.OK() {
+		r.ended(t.Model, step) // it waits for a resume
 		return nil
 	}
 	if r.feedback != nil && !r.feedback.Final(res) {
 		return nil // the step's next round is asked (Feedback.Then)
 	}
 	next := r.set.Task(task.FormatID(relay.TaskID(step.Chain, step.Step+1), step.Lane))
+	if next == nil {
+		return nil
+	}
 	given := Returned(step.Format, res.Job.Request.Document, t.Response.Content)
-	if next == nil || given == nil {
+	if given == nil {
+		r.ended(t.Model, step)
 		return nil
 	}
 	j := r.job(t.Model, next, t.Repeat, given)
 	j.Counted = true
 	return []runner.Job{j}
+}
+
+// ended takes the steps after step of its chain off model m's progress
+// total: this run will not ask them.
+func (r *Chains) ended(m string, step *task.Task) {
+	if r.progress == nil {
+		return
+	}
+	n := 0
+	for _, t := range r.set.Tasks {
+		if t.Chain == step.Chain && t.Lane == step.Lane && t.Step > step.Step {
+			n++
+		}
+	}
+	if n > 0 {
+		r.progress.Add(m, -n)
+	}
 }
 
 // job is model m's request for step t of a chain in repeat rep, given the

@@ -320,7 +320,7 @@ func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID stri
 		r.Then = jobs.Chain(r.Then, feedback.Then)
 	}
 	if chained(o.Set) {
-		chains := jobs.NewChains(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, runID)
+		chains := jobs.NewChains(o.Set, o.Prompts, cfg.Models, cfg.Repeats, params, runID).WithProgress(o.Progress)
 		if feedback != nil {
 			chains.WithFeedback(feedback)
 		}

@@ -12,13 +12,21 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// Progress receives the runner's events: Add when jobs of a model join the
-// queue (follow-ups join while others run, so a total can grow), Done when
-// one ends with a transcript. Implementations must be safe for concurrent
-// use.
+// Progress receives the runner's events: Add when a model's planned jobs
+// are counted, Done when a job ends with a transcript. Implementations
+// must be safe for concurrent use.
+//
+// A model's total is its planned jobs, counted before the run (Add, and
+// Job.Counted for the follow-ups it planned) or when an uncounted job
+// joins the queue; it does not grow while the run goes on. It shrinks
+// (Add with n < 0) when planned jobs will not be asked: the later steps
+// of a chain that ended. A job beyond the plan (Job.Extra, a feedback
+// round) is counted beside the total, never in it, so that done reaches
+// the total exactly when the planned jobs have ended (issue 34: the bar's
+// total grew as rounds were asked, and a relay ended at 72/80).
 type Progress interface {
 	Add(model string, n int)
-	Done(model string, t *transcript.Transcript, o Outcome)
+	Done(res Result)
 }
 
 // perModel finds or makes a model's counts; new reports whether it made them.
@@ -43,17 +51,23 @@ func what(t *transcript.Transcript) string {
 	return fmt.Sprintf("%s r%d", t.TaskID, t.Repeat)
 }
 
-// counts are one model's totals so far.
+// counts are one model's totals so far; extra are the jobs beyond the
+// plan (Job.Extra) that have ended.
 type counts struct {
-	total, done, errors, retries int
+	total, done, extra, errors, retries int
 	tokens                       int64
 	cost                         float64
 	costUnknown                  bool
 	started                      time.Time
 }
 
-func (c *counts) add(t *transcript.Transcript) {
-	c.done++
+func (c *counts) add(res Result) {
+	if res.Job.Extra {
+		c.extra++
+	} else {
+		c.done++
+	}
+	t := res.Transcript
 	if t == nil {
 		return
 	}
@@ -72,6 +86,16 @@ func (c *counts) add(t *transcript.Transcript) {
 			c.costUnknown = true
 		}
 	}
+}
+
+// ratio is done/total, and the extra jobs when there were any:
+// "41/60 +3 extra".
+func (c *counts) ratio() string {
+	s := fmt.Sprintf("%d/%d", c.done, c.total)
+	if c.extra > 0 {
+		s += fmt.Sprintf(" +%d extra", c.extra)
+	}
+	return s
 }
 
 func (c *counts) cost0() string {
@@ -101,14 +125,15 @@ func (l *Lines) Add(model string, n int) {
 }
 
 // Done implements Progress.
-func (l *Lines) Done(model string, t *transcript.Transcript, o Outcome) {
+func (l *Lines) Done(res Result) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	c := l.per[model]
-	c.add(t)
+	model, t := res.Job.Model, res.Transcript
+	c, _ := perModel(&l.per, model)
+	c.add(res)
 	status := "ok"
 	switch {
-	case o == Reused:
+	case res.Outcome == Reused:
 		status = "reused"
 	case t.Error != nil:
 		// A server's message is one bounded line: a 5 MB message went
@@ -120,8 +145,8 @@ func (l *Lines) Done(model string, t *transcript.Transcript, o Outcome) {
 	if len(t.Attempts) == 1 {
 		attempts = "attempt"
 	}
-	fmt.Fprintf(l.W, "[%d/%d] %s %s %s (%d %s, %s so far)\n",
-		c.done, c.total, safetext.Line(model), safetext.Line(what(t)), safetext.Line(status), len(t.Attempts), attempts, c.cost0())
+	fmt.Fprintf(l.W, "[%s] %s %s %s (%d %s, %s so far)\n",
+		c.ratio(), safetext.Line(model), safetext.Line(what(t)), safetext.Line(status), len(t.Attempts), attempts, c.cost0())
 }
 
 // Bars redraws one live line per model on a terminal: done/total, errors,
@@ -148,10 +173,15 @@ func (b *Bars) Add(model string, n int) {
 }
 
 // Done implements Progress.
-func (b *Bars) Done(model string, t *transcript.Transcript, o Outcome) {
+func (b *Bars) Done(res Result) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.per[model].add(t)
+	c, made := perModel(&b.per, res.Job.Model)
+	if made {
+		b.order = append(b.order, res.Job.Model)
+		sort.Strings(b.order)
+	}
+	c.add(res)
 	b.draw()
 }
 
@@ -177,9 +207,9 @@ func (b *Bars) draw() {
 		} else if c.done == c.total {
 			eta = "done"
 		}
-		fmt.Fprintf(b.W, "\x1b[2K%-*s [%s%s] %d/%d  err %d  retry %d  tok %d  %s  eta %s\n",
+		fmt.Fprintf(b.W, "\x1b[2K%-*s [%s%s] %s  err %d  retry %d  tok %d  %s  eta %s\n",
 			width, safetext.Line(m), strings.Repeat("#", filled), strings.Repeat(".", barLen-filled),
-			c.done, c.total, c.errors, c.retries, c.tokens, c.cost0(), eta)
+			c.ratio(), c.errors, c.retries, c.tokens, c.cost0(), eta)
 	}
 	b.drawn = len(b.order)
 }

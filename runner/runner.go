@@ -42,6 +42,10 @@ type Job struct {
 	// counted before the run (Progress.Add by the caller), as it is for
 	// follow-ups known in advance; the runner does not count it again.
 	Counted bool
+	// Extra says the job is beyond the plan (a feedback round, asked only
+	// when an answer fails): progress counts it beside its model's total,
+	// never in it (Progress).
+	Extra bool
 	// Render, when set, builds the job's Request, Record.Request and Skip
 	// when the job is started (before Budget.Estimate reads it), so that a
 	// job waiting in a queue holds no prompt: a run queues thousands, and
@@ -303,7 +307,7 @@ func (s *schedule) add(j Job) {
 		s.models = append(s.models, j.Model)
 	}
 	s.queue[j.Model] = append(s.queue[j.Model], waiting{slot, j})
-	if p := s.r.Progress; p != nil && !j.Counted {
+	if p := s.r.Progress; p != nil && !j.Counted && !j.Extra {
 		p.Add(j.Model, 1)
 	}
 }
@@ -439,7 +443,7 @@ func (r *Runner) Spent(results []Result) float64 {
 
 func (s *schedule) report(res Result) {
 	if p := s.r.Progress; p != nil {
-		p.Done(res.Job.Model, res.Transcript, res.Outcome)
+		p.Done(res)
 	}
 }
 

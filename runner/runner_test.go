@@ -244,7 +244,7 @@ type cancelAfter struct {
 }
 
 func (c *cancelAfter) Add(string, int) {}
-func (c *cancelAfter) Done(string, *transcript.Transcript, runner.Outcome) {
+func (c *cancelAfter) Done(runner.Result) {
 	if c.done.Add(1) == c.n {
 		c.cancel()
 	}
@@ -339,7 +339,8 @@ func newCompletions(ids []string) *completions {
 }
 
 func (c *completions) Add(string, int) {}
-func (c *completions) Done(_ string, t *transcript.Transcript, _ runner.Outcome) {
+func (c *completions) Done(res runner.Result) {
+	t := res.Transcript
 	c.mu.Lock()
 	c.order = append(c.order, t.TaskID)
 	c.mu.Unlock()
