@@ -55,10 +55,10 @@ func what(t *transcript.Transcript) string {
 // plan (Job.Extra) that have ended.
 type counts struct {
 	total, done, extra, errors, retries int
-	tokens                       int64
-	cost                         float64
-	costUnknown                  bool
-	started                      time.Time
+	tokens                              int64
+	cost                                float64
+	costUnknown                         bool
+	started                             time.Time
 }
 
 func (c *counts) add(res Result) {
