@@ -12,6 +12,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -212,5 +213,62 @@ func TestRunsSkipsNoFIFOAndNoLargeTranscript(t *testing.T) {
 	}
 	if code != 0 || !strings.Contains(errs, "named pipe") || !strings.Contains(out, "$1.0000") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the FIFO named and a cost of $1.0000", code, out, errs)
+	}
+}
+
+// TestDemoEndsOnTheVerdict is issue 34's "make demo ends with the gating
+// verdict and the report paths": make demo runs scripts/demo, run here in
+// a scratch directory with the built harness. It exits 0 (the gating
+// verdict fails by design), prints each informational part's table, and
+// its last lines are the gating run's report paths, verdict and viewer,
+// every path a file the run wrote.
+func TestDemoEndsOnTheVerdict(t *testing.T) {
+	mk, err := os.ReadFile("../../Makefile")
+	if err != nil || !strings.Contains(string(mk), "\t@./scripts/demo $(BIN)\n") {
+		t.Fatalf("the Makefile's demo does not run scripts/demo $(BIN) (%v)", err)
+	}
+	script, err := filepath.Abs("../../scripts/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	cmd := exec.Command(script, builtHarness(t))
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("scripts/demo: %v\n%s\n%s", err, out.String(), errb.String())
+	}
+	text := out.String()
+	// The answer formats are the size section's rows per format (issue
+	// 31); the demo printed no table for them when it looked for a
+	// section of their own.
+	heads := map[string]int{}
+	for _, l := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(l, "## "):
+			heads[l]++
+		case strings.HasPrefix(l, "| model | rung | position | format |"):
+			heads["per format"]++
+		}
+	}
+	if heads["## Size ladder"] != 2 || heads["## Relay"] != 1 || heads["per format"] != 1 {
+		t.Errorf("the demo's tables: %v; want the size ladder, the relay, and the size ladder per answer format", heads)
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if len(lines) < 6 {
+		t.Fatalf("the demo printed %d lines:\n%s", len(lines), text)
+	}
+	end := lines[len(lines)-6:]
+	want := []string{"wrote reports/demo-*.md", "wrote reports/demo-*.csv", "wrote reports/demo-*.junit.xml",
+		"Verdict: * §8.5 reading: *", "HTML report: reports/demo-*.html", "JSON report: reports/demo-*.json"}
+	for i, pattern := range want {
+		if ok, _ := filepath.Match(pattern, end[i]); !ok || strings.Contains(end[i], "demo-formats") {
+			t.Errorf("line %d from the end: %q, want the gating run's %q", len(want)-i, end[i], pattern)
+		}
+		if _, path, ok := strings.Cut(end[i], "reports/"); ok && !strings.HasPrefix(end[i], "Verdict") {
+			if _, err := os.Stat(filepath.Join(dir, "reports", path)); err != nil {
+				t.Errorf("%q: %v", end[i], err)
+			}
+		}
 	}
 }
