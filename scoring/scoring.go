@@ -1,6 +1,8 @@
 // Package scoring is the score phase, the one path from archived
-// transcripts to numbers: a fresh run and `harness rescore` both call Run,
-// so they cannot disagree. It is pure: a Score depends only on the task, the
+// transcripts to numbers: a fresh run and `harness rescore` both call
+// Stream (Run is Stream over transcripts in memory, for tests; `harness
+// score` calls Answer, the same scoring of one answer), so they cannot
+// disagree. It is pure: a Score depends only on the task, the
 // transcripts and the metric version — no clock, no network.
 package scoring
 

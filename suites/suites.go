@@ -7,7 +7,7 @@
 // its rung and position, as fields (task.Task), so that scoring and the
 // report group by fields, never by how an id is spelled.
 //
-// Adding a suite is one entry in All plus its tests.
+// Adding a suite is one entry in Table plus its tests.
 package suites
 
 import (
