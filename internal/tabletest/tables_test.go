@@ -100,7 +100,7 @@ func TestTables(t *testing.T) {
 	if tables == 0 {
 		t.Fatalf("found no table tests under %s: the check no longer sees the tables it exists for", root)
 	}
-	t.Logf("%d table loops, all through tabletest", tables)
+	t.Logf("%d table loops go through tabletest", tables)
 }
 
 // moduleRoot is the nearest directory above the test's own that holds
