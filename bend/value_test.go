@@ -94,7 +94,7 @@ func TestParseValueErrorsNamePointer(t *testing.T) {
 	for _, c := range tabletest.Cases(t, []struct{ in, want, reason string }{
 		{`{"a":[1,{"b":tru}]}`, `/a/1/b: not valid JSON: invalid literal at byte offset 13 (§3)`, "a syntax error deep in the value names the JSON pointer of the member it is in"},
 		{`{"a":"x` + "\x01" + `"}`, `/a: not valid JSON: control character in string at byte offset 7 (§3)`, "a control character inside a string is refused (RFC 8259 §7) and named at its member"},
-		{`{"a":1 "b":2}`, `/: not valid JSON: expected ',' or '}' at byte offset 7 (§3)`, "an error between members, where no member is being read, names the root pointer"},
+		{`{"a":1 "b":2}`, `/: not valid JSON: expected ',' or '}' at byte offset 7 (§3)`, "a missing comma between members is reported against the object (here the root, /), not the member before it"},
 		{`[1, 2`, `/: not valid JSON: unexpected end of input (§3)`, "input that ends early is reported at the root, with no byte offset to give"},
 	}) {
 		_, err := ParseValue([]byte(c.in))
