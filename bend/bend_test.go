@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func mustParse(t testing.TB, src string) *Document {
@@ -98,7 +100,7 @@ func TestRoundTripProperty(t *testing.T) {
 		{"whitespace", "{ \"bendscript\" : \"0.1\" ,\n\"id\":\"x\",\"vocabulary\":\"core\",\"blocks\":[ ],\"edges\":[\t] }", "insignificant whitespace does not matter"},
 		{"invalid-kept", `{"bendscript":"0.2","id":5,"blocks":[{"id":"b","kind":"heading","level":"one","spans":[]}],"edges":[{"subject":"nope"}]}`, "an invalid document still round-trips"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			checkRoundTrip(t, []byte(c.src))
 		})
@@ -155,7 +157,7 @@ func TestValidationErrors(t *testing.T) {
 		{"kinds", `{"bendscript":"0.1","id":"x","vocabulary":"core","blocks":[{"id":"l","kind":"list","items":[{"id":"p","kind":"paragraph","spans":[]}]},{"id":"c","kind":"code"},{"id":"n","kind":"mystery"},{"id":"t","kind":"paragraph","spans":[{"id":"s"}]}],"edges":[]}`,
 			[]string{`/blocks/3/spans/0: missing required member "text" (§2.3)`, `/blocks/0: a list needs "ordered"`, `/blocks/0/items/0/kind: list items must be of kind list-item, got "paragraph"`, `/blocks/1: a code block needs "text"`, `/blocks/1: a code block needs "language"`}, "kind-specific members; unknown kinds accepted"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			errs := Validate(mustParse(t, c.src))
 			got := errs.Error()
@@ -197,7 +199,7 @@ func TestHostileInput(t *testing.T) {
 		{"trailing", `{} {}`, "unexpected data after the JSON value", "one value only"},
 		{"empty", ``, "not valid JSON", "empty input"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Parse([]byte(c.src))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -260,7 +262,7 @@ func TestIdentityRule(t *testing.T) {
 		}, false, "§2.5.1: an untyped link differs from a typed one"},
 	}
 	src := string(readFixture(t))
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			edited := tt.edit(src)
 			if edited == src {
@@ -295,29 +297,30 @@ func TestSetID(t *testing.T) {
 
 func TestParseRef(t *testing.T) {
 	cases := []struct {
-		in   string
-		ok   bool
-		want Ref
+		in     string
+		ok     bool
+		want   Ref
+		reason string
 	}{
-		{"bend:abc", true, Ref{Bend: true, Doc: "abc"}},
-		{"bend:abc#blk-1", true, Ref{Bend: true, Doc: "abc", Block: "blk-1"}},
-		{"bend:abc#blk-1.spn-2", true, Ref{Bend: true, Doc: "abc", Block: "blk-1", Span: "spn-2"}},
-		{"bend:", true, Ref{Bend: true}},
-		{"bend:#b.s", true, Ref{Bend: true, Block: "b", Span: "s"}},
-		{"bend:a b", false, Ref{Bend: true}},
-		{"bend:a#", false, Ref{Bend: true, Doc: "a"}},
-		{"bend:a#b.", false, Ref{Bend: true, Doc: "a"}},
-		{"https://x.org/a?b#c", true, Ref{}},
-		{"did:plc:abc", true, Ref{}},
-		{"x-y+z.1:foo", true, Ref{}},
-		{"1abc:foo", false, Ref{}},
-		{"no scheme", false, Ref{}},
-		{"mailto:", false, Ref{}},
+		{"bend:abc", true, Ref{Bend: true, Doc: "abc"}, "a bend: reference to a whole document is the id alone"},
+		{"bend:abc#blk-1", true, Ref{Bend: true, Doc: "abc", Block: "blk-1"}, "a fragment names a block of that document"},
+		{"bend:abc#blk-1.spn-2", true, Ref{Bend: true, Doc: "abc", Block: "blk-1", Span: "spn-2"}, "a dotted fragment names a span inside the block"},
+		{"bend:", true, Ref{Bend: true}, "an empty document id is the relative reference to the containing document (docs/interpretations.md, §5.1/§5.4)"},
+		{"bend:#b.s", true, Ref{Bend: true, Block: "b", Span: "s"}, "a relative reference may address a span too"},
+		{"bend:a b", false, Ref{Bend: true}, "a document id is an identifier, so white space in it is refused"},
+		{"bend:a#", false, Ref{Bend: true, Doc: "a"}, "a # must be followed by a block id"},
+		{"bend:a#b.", false, Ref{Bend: true, Doc: "a"}, "a . must be followed by a span id"},
+		{"https://x.org/a?b#c", true, Ref{}, "any other absolute URI, query and fragment included, is an external reference"},
+		{"did:plc:abc", true, Ref{}, "a URI with a non-http scheme (a DID) is accepted: the scheme is not ours to restrict"},
+		{"x-y+z.1:foo", true, Ref{}, "a scheme may hold letters, digits, +, - and . after its first letter (RFC 3986 §3.1)"},
+		{"1abc:foo", false, Ref{}, "a scheme must start with a letter"},
+		{"no scheme", false, Ref{}, "text without a scheme is not a URI"},
+		{"mailto:", false, Ref{}, "a scheme with nothing after the colon is not a URI"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		got, ok := ParseRef(c.in)
 		if ok != c.ok || (ok && got != c.want) {
-			t.Errorf("ParseRef(%q) = %+v, %v; want %+v, %v", c.in, got, ok, c.want, c.ok)
+			t.Errorf("ParseRef(%q) = %+v, %v; want %+v, %v (%s)", c.in, got, ok, c.want, c.ok, c.reason)
 		}
 	}
 	if got := Relative("bend:abc#x", "abc"); got != "bend:#x" {

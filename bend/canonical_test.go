@@ -19,6 +19,7 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"bendscript.com/round-trip-harness/corpus"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // The one-pass canonical writer is checked against gowebpki/jcs, which the
@@ -234,7 +235,7 @@ var canonicalShapes = []struct {
 // TestCanonicalShapes runs canonicalShapes through CanonicalValue and the
 // oracle, from our reader and from the raw text.
 func TestCanonicalShapes(t *testing.T) {
-	for _, c := range canonicalShapes {
+	for _, c := range tabletest.Cases(t, canonicalShapes) {
 		t.Run(c.name, func(t *testing.T) {
 			v, err := ParseValue([]byte(c.src))
 			if err != nil {
@@ -277,7 +278,7 @@ func TestCanonicalErrors(t *testing.T) {
 		{"duplicate", obj(Member{"a", num("1")}, Member{"b", num("2")}, Member{"a", num("3")}), "duplicate names are ambiguous"},
 		{"nested-duplicate", &Value{Kind: Array, Elems: []*Value{obj(Member{"x", num("1")}, Member{"x", num("1")})}}, "at any depth"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := CanonicalValue(c.v); err == nil {
 				t.Errorf("no error (%s)", c.reason)
@@ -293,22 +294,23 @@ func TestCanonicalErrors(t *testing.T) {
 // disagree, and checks it against sorting by utf16 code units directly.
 func TestCompareKeys(t *testing.T) {
 	cases := []struct {
-		a, b string
-		want int
+		a, b   string
+		want   int
+		reason string
 	}{
-		{"\ue000", "\U0001F600", 1},  // E000 > D83D
-		{"\uffff", "\U00010000", 1},  // FFFF > D800
-		{"\u00e9", "\U0001F600", -1}, // 00E9 < D83D
-		{"a", "ab", -1},
-		{"", "a", -1},
-		{"b", "a", 1},
-		{"\U0001F600", "\U0001F601", -1},
-		{"\U0001F3FF", "\U0001F600", -1}, // D83C < D83D
-		{"x\u00e9", "x\u00e9", 0},
+		{"\ue000", "\U0001F600", 1, "U+E000 sorts after an astral character in UTF-16 (E000 > D83D) though its UTF-8 sorts first"},
+		{"\uffff", "\U00010000", 1, "the edge of the exception: U+FFFF sorts after U+10000 (FFFF > D800)"},
+		{"\u00e9", "\U0001F600", -1, "below U+E000, UTF-16 and UTF-8 agree (00E9 < D83D)"},
+		{"a", "ab", -1, "a prefix sorts first"},
+		{"", "a", -1, "the empty name sorts first"},
+		{"b", "a", 1, "plain ASCII sorts by byte"},
+		{"\U0001F600", "\U0001F601", -1, "two astral characters sort by code point"},
+		{"\U0001F3FF", "\U0001F600", -1, "astral characters that differ in the high surrogate sort by it (D83C < D83D)"},
+		{"x\u00e9", "x\u00e9", 0, "equal names compare equal, past a common prefix"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		if got := compareKeys(c.a, c.b); sign(got) != c.want {
-			t.Errorf("compareKeys(%q, %q) = %d, want sign %d", c.a, c.b, got, c.want)
+			t.Errorf("compareKeys(%q, %q) = %d, want sign %d (%s)", c.a, c.b, got, c.want, c.reason)
 		}
 	}
 }
@@ -445,7 +447,7 @@ func TestCanonicalDocumentsBuiltInCode(t *testing.T) {
 			return &Document{ID: "me", Blocks: []*Block{{ID: "h", Kind: "heading", Level: &l}}}
 		}, "an integer past 2^53 is written as the double it becomes"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			checkDocument(t, c.d())
 		})
@@ -457,7 +459,7 @@ func TestCanonicalDocumentsBuiltInCode(t *testing.T) {
 // accepts it; for any input that is a document, Canonical and ID equal the
 // oracle's.
 func FuzzCanonical(f *testing.F) {
-	for _, c := range canonicalShapes {
+	for _, c := range tabletest.Cases(f, canonicalShapes) {
 		f.Add([]byte(c.src))
 	}
 	vectors, _ := filepath.Glob("testdata/jcs/input/*.json")

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestReadFileBoundsAPipe: input that is not a regular file (stdin, a
@@ -52,7 +54,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // error, no problems).
 func TestCheckFile(t *testing.T) {
 	valid := `{"bendscript":"0.1","id":"x","vocabulary":"core","blocks":[],"edges":[]}`
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name, input, problem string
 		valid, ioErr         bool
 		reason               string
@@ -61,7 +63,7 @@ func TestCheckFile(t *testing.T) {
 		{"j.bend.json", `{"blocks": [`, "j.bend.json: /blocks/0: not valid JSON", false, false, "no document is a problem, not an I/O failure"},
 		{"r.bend.json", strings.Replace(valid, `"blocks":[]`, `"blocks":[{"id":"h","kind":"heading","level":9,"spans":[]}]`, 1), "r.bend.json: /blocks/0/level", false, false, "a broken rule is a problem naming the file"},
 		{"", "", "", false, true, "a file that cannot be read is an I/O error"},
-	} {
+	}) {
 		var name string
 		if tc.ioErr {
 			name = t.TempDir() + "/missing.bend.json"

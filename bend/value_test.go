@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // toAny converts a Value to what encoding/json decodes with UseNumber.
@@ -89,15 +91,15 @@ func FuzzParseValue(f *testing.F) {
 var errTrailing = &Error{Msg: "trailing data"}
 
 func TestParseValueErrorsNamePointer(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`{"a":[1,{"b":tru}]}`, `/a/1/b: not valid JSON: invalid literal at byte offset 13 (§3)`},
-		{`{"a":"x` + "\x01" + `"}`, `/a: not valid JSON: control character in string at byte offset 7 (§3)`},
-		{`{"a":1 "b":2}`, `/: not valid JSON: expected ',' or '}' at byte offset 7 (§3)`},
-		{`[1, 2`, `/: not valid JSON: unexpected end of input (§3)`},
-	} {
+	for _, c := range tabletest.Cases(t, []struct{ in, want, reason string }{
+		{`{"a":[1,{"b":tru}]}`, `/a/1/b: not valid JSON: invalid literal at byte offset 13 (§3)`, "a syntax error deep in the value names the JSON pointer of the member it is in"},
+		{`{"a":"x` + "\x01" + `"}`, `/a: not valid JSON: control character in string at byte offset 7 (§3)`, "a control character inside a string is refused (RFC 8259 §7) and named at its member"},
+		{`{"a":1 "b":2}`, `/: not valid JSON: expected ',' or '}' at byte offset 7 (§3)`, "a missing comma between members is reported against the object (here the root, /), not the member before it"},
+		{`[1, 2`, `/: not valid JSON: unexpected end of input (§3)`, "input that ends early is reported at the root, with no byte offset to give"},
+	}) {
 		_, err := ParseValue([]byte(c.in))
 		if err == nil || err.Error() != c.want {
-			t.Errorf("ParseValue(%q) = %v, want %q", c.in, err, c.want)
+			t.Errorf("ParseValue(%q) = %v, want %q (%s)", c.in, err, c.want, c.reason)
 		}
 	}
 }

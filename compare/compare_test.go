@@ -11,6 +11,7 @@ import (
 
 	"bendscript.com/round-trip-harness/report"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
 )
@@ -111,13 +112,13 @@ func TestCompareLossless(t *testing.T) {
 		change     string
 		gain, lost int
 		p          float64
-		why        string
+		reason     string
 	}{
 		{"lost ten", all, half, "worse", 0, 10, 2.0 / 1024, "ten discordant pairs all one way: p = 2·2⁻¹⁰"},
 		{"gained ten", half, all, "better", 10, 0, 2.0 / 1024, "the same, the other way"},
 		{"same", half, half, "=", 0, 0, 1, "no discordant pair: nothing to test"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		row, _ := Class("m", "B", c.old, c.new)
 		rows := []Row{row}
 		Adjust(rows)
@@ -127,7 +128,7 @@ func TestCompareLossless(t *testing.T) {
 			p = *row.LosslessP
 		}
 		if row.LosslessChange != c.change || row.Gained != c.gain || row.Lost != c.lost || math.Abs(p-c.p) > 1e-12 {
-			t.Errorf("%s: %s, gained %d, lost %d, p %v; want %s, %d, %d, %v (%s)", c.name, row.LosslessChange, row.Gained, row.Lost, p, c.change, c.gain, c.lost, c.p, c.why)
+			t.Errorf("%s: %s, gained %d, lost %d, p %v; want %s, %d, %d, %v (%s)", c.name, row.LosslessChange, row.Gained, row.Lost, p, c.change, c.gain, c.lost, c.p, c.reason)
 		}
 	}
 	if p := stats.ExactBinomial(1, 4); math.Abs(p-12.0/32) > 1e-12 {

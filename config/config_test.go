@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestCheckedInFileMatchesDefault: harness.yaml and Default say the same, so
@@ -30,7 +32,7 @@ type loadCase struct{ name, yaml, want, reason string }
 // wantLoadErrors loads each case's file and wants its error.
 func wantLoadErrors(t *testing.T, cases []loadCase) {
 	t.Helper()
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "h.yaml")
 			os.WriteFile(p, []byte(c.yaml), 0o644)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 const src = `{"bendscript":"0.1","id":"doc1","vocabulary":"core","blocks":[
@@ -45,7 +46,7 @@ func TestApplyThenCheck(t *testing.T) {
 		{"header", `[{"op":"set_vocabulary","vocabulary":"com.example.v1"},{"op":"set_title","title":"T"},{"op":"remove_block","block":"l1"}]`, "header and block removal"},
 	}
 	source := parse(t, src)
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			o := ops(t, c.ops)
 			exp, err := Apply(source, o)
@@ -91,52 +92,52 @@ func TestCheckAcceptsEquivalentForms(t *testing.T) {
 
 func TestCheckRejects(t *testing.T) {
 	source := parse(t, src)
-	cases := []struct{ name, ops, out, want string }{
-		{"wrong-text", `[{"op":"set_text","block":"b1","span":"s1","text":"gamma "}]`, strings.Replace(src, `"alpha "`, `"gamma"`, 1), "span text differs"},
-		{"wrong-position", `[{"op":"insert_block","after":"b1","block":{"id":"b2","kind":"divider"}}]`, strings.Replace(src, `"blocks":[`, `"blocks":[{"id":"b2","kind":"divider"},`, 1), "not right after"},
-		{"wrong-predicate", `[{"op":"set_link_predicate","block":"b1","span":"s2","target":"https://x.org","predicate":"cites"}]`, strings.Replace(src, `{"kind":"link","target":"https://x.org"}`, `{"kind":"link","target":"https://x.org","predicate":"supports"}`, 1), "no link mark"},
-		{"edge-meta", `[{"op":"add_edge","edge":{"subject":"bend:","predicate":"supersedes","object":"bend:old","meta":{"weight":0.5}}}]`, strings.Replace(src, `"edges":[`, `"edges":[{"subject":"bend:","predicate":"supersedes","object":"bend:old","meta":{"weight":0.6}},`, 1), "no edge"},
+	cases := []struct{ name, ops, out, want, reason string }{
+		{"wrong-text", `[{"op":"set_text","block":"b1","span":"s1","text":"gamma "}]`, strings.Replace(src, `"alpha "`, `"gamma"`, 1), "span text differs", "Check compares span text exactly: an answer that drops the requested trailing space has not made the edit"},
+		{"wrong-position", `[{"op":"insert_block","after":"b1","block":{"id":"b2","kind":"divider"}}]`, strings.Replace(src, `"blocks":[`, `"blocks":[{"id":"b2","kind":"divider"},`, 1), "not right after", "insert_block is about position: the new block present but first in the document, not right after b1, fails"},
+		{"wrong-predicate", `[{"op":"set_link_predicate","block":"b1","span":"s2","target":"https://x.org","predicate":"cites"}]`, strings.Replace(src, `{"kind":"link","target":"https://x.org"}`, `{"kind":"link","target":"https://x.org","predicate":"supports"}`, 1), "no link mark", "a link to the right target with another predicate (supports, not cites) is not the requested link"},
+		{"edge-meta", `[{"op":"add_edge","edge":{"subject":"bend:","predicate":"supersedes","object":"bend:old","meta":{"weight":0.5}}}]`, strings.Replace(src, `"edges":[`, `"edges":[{"subject":"bend:","predicate":"supersedes","object":"bend:old","meta":{"weight":0.6}},`, 1), "no edge", "an edge is compared with its meta: the right subject, predicate and object with weight 0.6 instead of 0.5 is not the requested edge"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			res := Check(parse(t, c.out), source.ID, ops(t, c.ops))
 			if res[0].OK || !strings.Contains(res[0].Reason, c.want) {
-				t.Errorf("got %+v, want failure containing %q", res[0], c.want)
+				t.Errorf("got %+v, want failure containing %q (%s)", res[0], c.want, c.reason)
 			}
 		})
 	}
 }
 
 func TestParseErrors(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`{}`, "array"},
-		{`[{"op":"nope"}]`, `unknown op "nope"`},
-		{`[{"op":"set_text","block":"b"}]`, `needs "span"`},
-		{`[{"op":"set_text","block":"b","span":"s","text":"t","extra":1}]`, `does not take "extra"`},
-		{`[{"op":"add_mark","block":"b","span":"s","mark":"underline"}]`, ``},
-		{`[{"op":"add_mark","block":"b","span":"s","mark":{"kind":"color"}}]`, `mark`},
-	} {
+	for _, c := range tabletest.Cases(t, []struct{ in, want, reason string }{
+		{`{}`, "array", "a gold edit is an array of operations, so an object is refused whole"},
+		{`[{"op":"nope"}]`, `unknown op "nope"`, "an op name outside the language is named in the error"},
+		{`[{"op":"set_text","block":"b"}]`, `needs "span"`, "a required field left out is named, so an author sees what to add"},
+		{`[{"op":"set_text","block":"b","span":"s","text":"t","extra":1}]`, `does not take "extra"`, "an unknown field is refused rather than ignored, so a misspelt optional field cannot pass silently"},
+		{`[{"op":"add_mark","block":"b","span":"s","mark":"underline"}]`, ``, "a mark name outside the vocabulary parses: Parse checks shape, and Apply and schema validation report unknown marks"},
+		{`[{"op":"add_mark","block":"b","span":"s","mark":{"kind":"color"}}]`, `mark`, "an object mark must be a link (§2.5), so an object of another kind is refused at parse time, unlike an unknown mark name"},
+	}) {
 		_, err := Parse([]byte(c.in))
 		if c.want == "" {
 			continue // accepted at parse time; Apply/validation reports unknown marks
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Parse(%s) = %v, want %q", c.in, err, c.want)
+			t.Errorf("Parse(%s) = %v, want %q (%s)", c.in, err, c.want, c.reason)
 		}
 	}
 }
 
 func TestApplyErrors(t *testing.T) {
 	source := parse(t, src)
-	for _, c := range []struct{ ops, want string }{
-		{`[{"op":"set_text","block":"zz","span":"s1","text":"x"}]`, `no block "zz"`},
-		{`[{"op":"add_mark","block":"b1","span":"s2","mark":"bold"}]`, "already has that mark"},
-		{`[{"op":"insert_block","after":"b1","block":{"id":"l1","kind":"divider"}}]`, "already exists"},
-		{`[{"op":"remove_edge","subject":"bend:#b1","predicate":"cites","object":"x:y"}]`, "no edge"},
-	} {
+	for _, c := range tabletest.Cases(t, []struct{ ops, want, reason string }{
+		{`[{"op":"set_text","block":"zz","span":"s1","text":"x"}]`, `no block "zz"`, "an op that names a block the document does not have fails and names the id"},
+		{`[{"op":"add_mark","block":"b1","span":"s2","mark":"bold"}]`, "already has that mark", "adding a mark the span already has is an error, not a no-op, so a gold edit cannot be vacuous"},
+		{`[{"op":"insert_block","after":"b1","block":{"id":"l1","kind":"divider"}}]`, "already exists", "inserting a block with an id the document already uses would make ids ambiguous, so it fails"},
+		{`[{"op":"remove_edge","subject":"bend:#b1","predicate":"cites","object":"x:y"}]`, "no edge", "removing an edge that is not there fails rather than passing as a no-op"},
+	}) {
 		_, err := Apply(source, ops(t, c.ops))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Apply(%s) = %v, want %q", c.ops, err, c.want)
+			t.Errorf("Apply(%s) = %v, want %q (%s)", c.ops, err, c.want, c.reason)
 		}
 	}
 }

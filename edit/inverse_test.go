@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // invSrc has what inverses trip over: a tombstone, a span with an empty marks
@@ -117,7 +118,7 @@ func TestInverse(t *testing.T) {
 	// document (forward gold edits share the limit).
 	overlap := map[string]bool{"set_text-twice": true, "dependent": true}
 	source := parse(t, invSrc)
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			fwd := ops(t, c.ops)
 			inv, err := Inverse(source, fwd)
@@ -186,7 +187,7 @@ func TestInverseErrors(t *testing.T) {
 		{"does-not-apply", invSrc, `[{"op":"set_text","block":"zz","span":"s1","text":"x"}]`, `no block "zz"`,
 			"an op that does not apply is reported as Apply reports it"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Inverse(parse(t, c.doc), ops(t, c.ops))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -224,7 +225,7 @@ func TestNewOptions(t *testing.T) {
 			strings.Replace(invSrc, `"text":"end","marks":[{"kind":"link","target":"https://x.org","predicate":"cites"}]`, `"text":"end","marks":[]`, 1),
 			`drop_empty wants the marks member gone, not "marks": []`},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			o := ops(t, c.ops)
 			exp, err := Apply(source, o)
@@ -239,25 +240,25 @@ func TestNewOptions(t *testing.T) {
 			}
 		})
 	}
-	for _, c := range []struct{ ops, want string }{
-		{`[{"op":"insert_block","after":"","parent":"nope","block":{"id":"z","kind":"divider"}}]`, `no parent block "nope"`},
-		{`[{"op":"add_mark","block":"b1","span":"s1","mark":"bold","position":1}]`, "beyond the end"},
-		{`[{"op":"add_edge","edge":{"subject":"bend:","predicate":"cites","object":"bend:x"},"position":4}]`, "beyond the end"},
-		{`[{"op":"remove_mark","block":"b1","span":"s2","mark":"bold","drop_empty":true}]`, "keeps 1 marks"},
-	} {
+	for _, c := range tabletest.Cases(t, []struct{ ops, want, reason string }{
+		{`[{"op":"insert_block","after":"","parent":"nope","block":{"id":"z","kind":"divider"}}]`, `no parent block "nope"`, "insert_block as a first child needs a parent that exists, and the error names it"},
+		{`[{"op":"add_mark","block":"b1","span":"s1","mark":"bold","position":1}]`, "beyond the end", "an add_mark position past the end of the span's marks (s1 has none) is refused, not clamped, so an inverse cannot land elsewhere"},
+		{`[{"op":"add_edge","edge":{"subject":"bend:","predicate":"cites","object":"bend:x"},"position":4}]`, "beyond the end", "an add_edge position past the end of the edges (there are three) is refused, not clamped"},
+		{`[{"op":"remove_mark","block":"b1","span":"s2","mark":"bold","drop_empty":true}]`, "keeps 1 marks", "drop_empty promises the removal empties the marks, so removing one of s2's two marks with it fails"},
+	}) {
 		if _, err := Apply(source, ops(t, c.ops)); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Apply(%s) = %v, want %q", c.ops, err, c.want)
+			t.Errorf("Apply(%s) = %v, want %q (%s)", c.ops, err, c.want, c.reason)
 		}
 	}
-	for _, c := range []struct{ in, want string }{
-		{`[{"op":"insert_block","after":"b1","parent":"l1","block":{"id":"z","kind":"divider"}}]`, `"parent" is only for`},
-		{`[{"op":"add_mark","block":"b","span":"s","mark":"bold","position":-1}]`, "non-negative integer"},
-		{`[{"op":"add_mark","block":"b","span":"s","mark":"bold","position":1.5}]`, "non-negative integer"},
-		{`[{"op":"remove_mark","block":"b","span":"s","mark":"bold","drop_empty":false}]`, "must be true"},
-		{`[{"op":"set_text","block":"b","span":"s","text":"t","position":1}]`, `does not take "position"`},
-	} {
+	for _, c := range tabletest.Cases(t, []struct{ in, want, reason string }{
+		{`[{"op":"insert_block","after":"b1","parent":"l1","block":{"id":"z","kind":"divider"}}]`, `"parent" is only for`, "parent only chooses where a first child goes, so giving it with a non-empty after is contradictory"},
+		{`[{"op":"add_mark","block":"b","span":"s","mark":"bold","position":-1}]`, "non-negative integer", "a position counts from 0, so a negative one is malformed"},
+		{`[{"op":"add_mark","block":"b","span":"s","mark":"bold","position":1.5}]`, "non-negative integer", "a position is an index, so a fraction is malformed"},
+		{`[{"op":"remove_mark","block":"b","span":"s","mark":"bold","drop_empty":false}]`, "must be true", "drop_empty only says something when true, so false is refused rather than read as the default"},
+		{`[{"op":"set_text","block":"b","span":"s","text":"t","position":1}]`, `does not take "position"`, "position is for add_mark and add_edge only, and set_text refuses it like any unknown field"},
+	}) {
 		if _, err := Parse([]byte(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Parse(%s) = %v, want %q", c.in, err, c.want)
+			t.Errorf("Parse(%s) = %v, want %q (%s)", c.in, err, c.want, c.reason)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func TestIsPlaceholder(t *testing.T) {
@@ -25,7 +26,7 @@ func TestIsPlaceholder(t *testing.T) {
 		{"new1", false, "the dollar sign is what no id can contain (§5.2)"},
 		{"blk-n001", false, "a default name is an id, not a placeholder"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		if got := IsPlaceholder(c.in); got != c.want {
 			t.Errorf("IsPlaceholder(%q) = %v, want %v: %s", c.in, got, c.want, c.reason)
 		}
@@ -76,7 +77,7 @@ func TestDefaultNames(t *testing.T) {
 			map[string]string{"$new1": "blk-n001", "$new2": "spn-n001"},
 			"the kind of a placeholder in a reference is read from its component"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := DefaultNames(c.source, ops(t, c.ops))
 			if err != nil {
@@ -144,7 +145,7 @@ func TestBindErrors(t *testing.T) {
 		{"not-an-id", map[string]string{"$new1": "b 9", "$new2": "b8"}, `"b 9", the name for $new1, is not an id`, "a name must be usable in a bend: reference"},
 		{"dotted", map[string]string{"$new1": "b9", "$new2": "b.8"}, "is not an id", "a dot would split a reference"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Bind(o, c.names)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -178,7 +179,7 @@ func TestMatchNames(t *testing.T) {
 		{"fewer-spans", `[{"op":"insert_block","after":"b1","block":{"id":"$new1","kind":"paragraph","spans":[]}},{"op":"add_edge","edge":{"subject":"bend:#$new1.$new2","predicate":"cites","object":"https://x.org"}}]`,
 			nil, "2 ids, want 3", "the same id slots"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := MatchNames(ops(t, c.natural), ops(t, fwd))
 			switch {
@@ -209,7 +210,7 @@ func TestCheckPlaceholders(t *testing.T) {
 		{"twice", `[{"op":"insert_block","after":"b1","block":{"id":"$new1","kind":"divider"}},{"op":"insert_block","after":"$new1","block":{"id":"$new1","kind":"divider"}}]`, "$new1 names 2 new blocks", "one placeholder, one new block or span"},
 		{"kinds", `[{"op":"insert_block","after":"b1","block":{"id":"$new1","kind":"paragraph","spans":[{"id":"$new1","text":"x"}]}}]`, "names a span here and a block before", "one kind per placeholder"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			err := CheckPlaceholders(ops(t, c.ops))
 			switch {

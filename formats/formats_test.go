@@ -12,6 +12,7 @@ import (
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
@@ -35,8 +36,8 @@ func TestFailures(t *testing.T) {
 		format, name, raw string
 		kind              string
 		op                int
-		reason            string // a substring the reason must hold
-		why               string
+		wantReason        string // a substring the reason must hold
+		reason            string
 	}{
 		{formats.JSONPatch, "prose", "I would add a bold mark.", formats.NotJSON, -1, "not JSON", "an answer with no JSON at all"},
 		{formats.JSONPatch, "two fences", "```json\n[" + bold + "]\n```\nor\n```json\n[" + guard + "]\n```", formats.NotJSON, -1, "2 fenced blocks hold JSON arrays", "two candidate patches: which one was meant is not ours to guess"},
@@ -62,17 +63,17 @@ func TestFailures(t *testing.T) {
 		{formats.BendOps, "mark already there", `[{"op":"add_mark","block":"blk-4a90","span":"spn-02","mark":"bold"},{"op":"add_mark","block":"blk-4a90","span":"spn-02","mark":"bold"}]`, formats.Failed, 1, "already has that mark", "add_mark of a mark present fails (the prompt says so)"},
 	}
 	given := source02(t)
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.format+"/"+c.name, func(t *testing.T) {
 			out, fail := formats.Lookup(c.format).Apply(given, c.raw)
 			if fail == nil {
-				t.Fatalf("applied (%d bytes), want a %s failure: %s", len(out), c.kind, c.why)
+				t.Fatalf("applied (%d bytes), want a %s failure: %s", len(out), c.kind, c.reason)
 			}
 			if out != nil {
 				t.Errorf("a failure with output")
 			}
-			if fail.Kind != c.kind || fail.Op != c.op || !strings.Contains(fail.Reason, c.reason) {
-				t.Errorf("got %s at %d: %q\nwant %s at %d, reason holding %q (%s)", fail.Kind, fail.Op, fail.Reason, c.kind, c.op, c.reason, c.why)
+			if fail.Kind != c.kind || fail.Op != c.op || !strings.Contains(fail.Reason, c.wantReason) {
+				t.Errorf("got %s at %d: %q\nwant %s at %d, reason holding %q (%s)", fail.Kind, fail.Op, fail.Reason, c.kind, c.op, c.wantReason, c.reason)
 			}
 			if fail.Format != c.format {
 				t.Errorf("Format %q, want %q", fail.Format, c.format)
@@ -266,23 +267,23 @@ func canonicalEqual(a, b *bend.Document) bool {
 }
 
 func TestSlipExamples(t *testing.T) {
-	cases := []struct{ format, answer, want, why string }{
+	cases := []struct{ format, answer, want, reason string }{
 		{formats.JSONPatch, `[{"op":"remove","path":"/blocks/0"}]`, `[{"op":"remove","path":"/blocks/1"}]`, "index 0 can only go up"},
 		{formats.JSONPatch, `[{"op":"replace","path":"/title","value":"x"}]`, "", "no index to miscount"},
 		{formats.BendOps, `[{"op":"remove_block","block":"blk-7b09"}]`, `[{"op":"remove_block","block":"blk-7b00"}]`, "the last digit wraps"},
 		{formats.BendOps, `[{"op":"set_title","title":"x"}]`, "", "no id to misread"},
 		{formats.BendOps, `not json`, "", "nothing to slip in"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		got, what := formats.Lookup(c.format).Slip(c.answer, rand.New(rand.NewPCG(1, 2)))
 		if c.want == "" {
 			if got != c.answer || what != "" {
-				t.Errorf("%s %s: slipped to %s (%s); want unchanged: %s", c.format, c.answer, got, what, c.why)
+				t.Errorf("%s %s: slipped to %s (%s); want unchanged: %s", c.format, c.answer, got, what, c.reason)
 			}
 			continue
 		}
 		if got != c.want || what == "" {
-			t.Errorf("%s %s: got %s (%q), want %s: %s", c.format, c.answer, got, what, c.want, c.why)
+			t.Errorf("%s %s: got %s (%q), want %s: %s", c.format, c.answer, got, what, c.want, c.reason)
 		}
 	}
 }
@@ -306,23 +307,23 @@ func TestLookupAndParse(t *testing.T) {
 		}
 	}
 	cases := []struct {
-		in   string
-		want []string
-		err  string
-		why  string
+		in     string
+		want   []string
+		err    string
+		reason string
 	}{
 		{"bend-ops,document", []string{"document", "bend-ops"}, "", "table order, not flag order"},
 		{"json-patch, json-patch", []string{"json-patch"}, "", "no duplicates; spaces allowed"},
 		{"document,xml", nil, `unknown answer format "xml" (have document, json-patch, bend-ops, search-replace, projection)`, "names the unknown one and lists the known"},
 		{"", nil, "no answer format", "an empty list is an error"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		got, err := formats.Parse(c.in)
 		switch {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("Parse(%q) error %v, want %q: %s", c.in, err, c.err, c.why)
+			t.Errorf("Parse(%q) error %v, want %q: %s", c.in, err, c.err, c.reason)
 		case c.err == "" && (err != nil || !slices.Equal(got, c.want)):
-			t.Errorf("Parse(%q) = %v, %v; want %v: %s", c.in, got, err, c.want, c.why)
+			t.Errorf("Parse(%q) = %v, %v; want %v: %s", c.in, got, err, c.want, c.reason)
 		}
 	}
 }

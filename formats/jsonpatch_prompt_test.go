@@ -7,6 +7,7 @@ import (
 
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -49,7 +50,7 @@ func TestJSONPatchPromptClaims(t *testing.T) {
 		{"an add at the index equal to the array's length", `[{"op":"add","path":"/edges/7","value":{"subject":"bend:","predicate":"cites","object":"https://example.org/"}}]`, true,
 			"index = length appends"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		if !strings.Contains(prompt, c.claim) {
 			t.Errorf("the prompt does not say %q", c.claim)
 		}

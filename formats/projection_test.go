@@ -8,6 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/projection"
 )
 
@@ -46,7 +47,7 @@ func TestProjectionApply(t *testing.T) {
 		{"fenced", "Here it is:\n\n```markdown\n" + doc + "```\n", "", "one fence, prose around it, as the prompt allows"},
 		{"broken", strings.Replace(doc, " {#b1}", "", 1), "[a]{#s1}", "a paragraph without its attributes fails at its line"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		out, fail := f.Apply(nil, c.raw)
 		switch {
 		case c.failLine == "" && fail != nil:

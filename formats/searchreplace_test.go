@@ -7,6 +7,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/metric"
 )
 
@@ -23,11 +24,11 @@ const (
 // that names the cause.
 func TestSearchReplaceFailures(t *testing.T) {
 	cases := []struct {
-		name, answer string
-		kind         string
-		block        int
-		text, reason string // substrings of Failure.Text and Failure.Reason
-		why          string
+		name, answer     string
+		kind             string
+		block            int
+		text, wantReason string // substrings of Failure.Text and Failure.Reason
+		reason           string
 	}{
 		{"no blocks", `[{"op":"remove","path":"/blocks/0"}]`, formats.NoBlocks, -1, "", "holds no block",
 			"an answer in another format has no block to apply"},
@@ -45,14 +46,14 @@ func TestSearchReplaceFailures(t *testing.T) {
 			"an empty SEARCH occurs everywhere"},
 	}
 	given := source02(t)
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
 			_, fail := formats.Lookup(formats.SearchReplace).Apply(given, c.answer)
 			if fail == nil {
-				t.Fatalf("applied; want %s: %s", c.kind, c.why)
+				t.Fatalf("applied; want %s: %s", c.kind, c.reason)
 			}
-			if fail.Kind != c.kind || fail.Op != c.block || !strings.Contains(fail.Text, c.text) || !strings.Contains(fail.Reason, c.reason) {
-				t.Errorf("got %s at %d %s: %q\nwant %s at %d, text holding %q, reason holding %q (%s)", fail.Kind, fail.Op, fail.Text, fail.Reason, c.kind, c.block, c.text, c.reason, c.why)
+			if fail.Kind != c.kind || fail.Op != c.block || !strings.Contains(fail.Text, c.text) || !strings.Contains(fail.Reason, c.wantReason) {
+				t.Errorf("got %s at %d %s: %q\nwant %s at %d, text holding %q, reason holding %q (%s)", fail.Kind, fail.Op, fail.Text, fail.Reason, c.kind, c.block, c.text, c.wantReason, c.reason)
 			}
 			if strings.ContainsAny(fail.Error(), "\n") || len(fail.Text) > formats.MaxText {
 				t.Errorf("failure is not one short line: %q", fail.Error())

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/runner"
@@ -140,7 +141,7 @@ func TestRelayThenEndsChain(t *testing.T) {
 		{"judge transcript", judged, 0, "only answers hand documents on"},
 		{"not a relay task", stepAnswer("a/alpha", "01-b", 0, doc), 0, "single tasks have no next step"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		if got := r.Then(runner.Result{Transcript: tt.tr}); len(got) != tt.want {
 			t.Errorf("%s: %d jobs, want %d (%s)", tt.name, len(got), tt.want, tt.reason)
 		}
@@ -163,7 +164,7 @@ func TestReturned(t *testing.T) {
 		{"fenced with prose", "Done.\n\n```json\n" + string(d.Bytes) + "```\nAnything else?", "prose around one fence"},
 		{"compact", compact.String(), "the next step sees the document as bend.Marshal writes it, not as the model laid it out"},
 	}
-	for _, tt := range found {
+	for _, tt := range tabletest.Cases(t, found) {
 		got := jobs.Returned("", nil, tt.content)
 		if got == nil {
 			t.Errorf("%s: no document (%s)", tt.name, tt.reason)
@@ -184,7 +185,7 @@ func TestReturned(t *testing.T) {
 		{"array", `[{"blocks": []}]`, "the document is an object"},
 		{"fenced not JSON", "```json\n{\"blocks\": [\n```", "a broken fence"},
 	}
-	for _, tt := range none {
+	for _, tt := range tabletest.Cases(t, none) {
 		if got := jobs.Returned("", nil, tt.content); got != nil {
 			t.Errorf("%s: a document of %d bytes, want none (%s)", tt.name, len(got.Bytes), tt.reason)
 		}

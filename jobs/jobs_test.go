@@ -13,6 +13,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
@@ -67,7 +68,7 @@ func TestOutputBudget(t *testing.T) {
 		{3, 4097, "three bytes a token"},
 		{512 << 10, 512<<10/3 + 4096, "the largest size-suite document"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		if got := jobs.OutputBudget(tt.bytes); got != tt.want {
 			t.Errorf("OutputBudget(%d) = %d, want %d (%s)", tt.bytes, got, tt.want, tt.reason)
 		}
@@ -90,7 +91,7 @@ func TestParamsForLackingNotSent(t *testing.T) {
 		{[]string{"seed", "temperature"}, false, false, "neither"},
 		{[]string{"top_p"}, true, true, "only temperature and seed are determinism controls here"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		p := jobs.ParamsFor(cfg, "openai/gpt", tt.lacking)
 		if got := p.Temperature != nil; got != tt.temperature || got && *p.Temperature != 0.25 {
 			t.Errorf("lacking %q: temperature %v, want sent=%v with 0.25 (%s)", tt.lacking, deref(p.Temperature), tt.temperature, tt.reason)
@@ -149,7 +150,7 @@ func TestCachesAtBreakpoints(t *testing.T) {
 		{"offline/oracle", false, "offline models cache nothing"},
 		{"anthropic", false, "a vendor name alone is no model id"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		if got := jobs.CachesAtBreakpoints(tt.model); got != tt.want {
 			t.Errorf("CachesAtBreakpoints(%q) = %v, want %v (%s)", tt.model, got, tt.want, tt.reason)
 		}
@@ -223,7 +224,7 @@ func TestAnswerJobSeedPerRepeat(t *testing.T) {
 		{new(int64(40)), 7, new(int64(47)), "Seed+r, not Seed+1"},
 		{nil, 3, nil, "a model that lacks seed gets none"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		j := jobs.AnswerJob("x/model", tk, tt.repeat, jobs.Params{Seed: tt.seed}, prompts, "run")
 		for what, got := range map[string]*int64{"request": j.Request.Seed, "record": j.Record.Request.Seed} {
 			if (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
@@ -265,7 +266,7 @@ func TestAnswerJobFitOutput(t *testing.T) {
 		{tasks[1], jobs.Params{MaxTokens: 100}, 100, "without FitOutput the configured budget stands"},
 		{tasks[1].InFormat("json-patch"), jobs.Params{MaxTokens: 100, FitOutput: true}, 100, "a patch answer keeps the configured budget"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		j := jobs.AnswerJob("x/model", tt.task, 0, tt.p, prompts, "run")
 		if j.Request.MaxTokens != tt.want || j.Record.Request.MaxTokens != tt.want {
 			t.Errorf("%s %+v: max tokens %d (recorded %d), want %d (%s)", tt.task.ID, tt.p, j.Request.MaxTokens, j.Record.Request.MaxTokens, tt.want, tt.reason)
@@ -291,7 +292,7 @@ func TestAnswerJobSkipsWhatCannotFit(t *testing.T) {
 		{need - 1, true, "one token short is not sent"},
 		{1000, true, "the output budget alone fills the window"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		j := jobs.AnswerJob("x/model", tk, 0, jobs.Params{MaxTokens: 1000, Context: tt.context}, prompts, "run")
 		if (j.Skip != "") != tt.skip {
 			t.Errorf("context %d (need %d): skip %q, want skip=%v (%s)", tt.context, need, j.Skip, tt.skip, tt.reason)
@@ -481,7 +482,7 @@ func TestPlannedVotes(t *testing.T) {
 			map[string]int{},
 			"class B and C answers are scored, not judged"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		if got := jobs.PlannedVotes(cfg, tt.tasks, tt.jc); !maps.Equal(got, tt.want) {
 			t.Errorf("%s: %v, want %v (%s)", tt.name, got, tt.want, tt.reason)
 		}
@@ -570,7 +571,7 @@ func TestChain(t *testing.T) {
 		{[]func(runner.Result) []runner.Job{rule("y", 2), rule("x", 1)}, []string{"y0<m", "y1<m", "x0<m"}, "the order is the rules', not sorted"},
 		{[]func(runner.Result) []runner.Job{rule("x", 0), rule("y", 1)}, []string{"y0<m"}, "a rule with nothing to add adds nothing"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		var got []string
 		for _, j := range jobs.Chain(tt.rules...)(runner.Result{Job: runner.Job{Model: "m"}}) {
 			got = append(got, j.Model)
@@ -630,7 +631,7 @@ func TestJudgeVotes(t *testing.T) {
 		{"unknown task", answer(t, "b/beta", "99-a", 0, valid), "a task not in the set is not judged (and does not panic)"},
 		{"not an answer object", answer(t, "b/beta", "01-a", 0, "I do not know."), "decided unfaithful without judges"},
 	}
-	for _, tt := range none {
+	for _, tt := range tabletest.Cases(t, none) {
 		if got := votes(runner.Result{Transcript: tt.tr}); len(got) != 0 {
 			t.Errorf("%s: %d votes, want none (%s)", tt.name, len(got), tt.reason)
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -58,7 +59,7 @@ func TestLoadCasesRejects(t *testing.T) {
 		{"unknown member", `[{"name": "x", "label": "faithful", "raw": "a", "lable": "unfaithful"}]`, "a misspelt member must not be ignored"},
 		{"not an array", `{"name": "x"}`, "a file is a list of cases"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			fsys := fstest.MapFS{"01-a.json": {Data: []byte(tt.file)}}
 			if _, err := LoadCases(fsys); err == nil {

@@ -3,6 +3,8 @@ package judge
 import (
 	"reflect"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func TestGroundQuotes(t *testing.T) {
@@ -30,7 +32,7 @@ func TestGroundQuotes(t *testing.T) {
 		{"only an ellipsis", "01-a", "...", true, "a quote with no fragment supports nothing"},
 		{"live spans around a tombstone", "16-a", "1.1 Economy class is required", false, "a tombstone has no text, so its live neighbours join"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := Ground(taskA(t, tt.task).Source.Doc, []string{tt.quote}, nil)
 			if got := len(g.UngroundedQuotes) == 1; got != tt.ungrounded {
@@ -73,7 +75,7 @@ func TestGroundEvidence(t *testing.T) {
 			reason:   "an answer that cites nothing has fraction 0, not 1",
 		},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.want.UngroundedQuotes = []string{}
 			if got := Ground(doc, nil, tt.evidence); !reflect.DeepEqual(got, tt.want) {

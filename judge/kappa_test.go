@@ -3,6 +3,8 @@ package judge
 import (
 	"math"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // expand turns a 2×2 contingency table (rows: rater a, columns: rater b)
@@ -36,7 +38,7 @@ func TestCohenKappa(t *testing.T) {
 		{"one category", [2][2]int{{0, 0}, {0, 9}}, 0, false, "p_e = 1 leaves κ undefined, not 1 or NaN"},
 		{"empty", [2][2]int{}, 0, false, "no items, no κ"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			a, b := expand(tt.table)
 			got, ok := CohenKappa(a, b, 2)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -53,7 +54,7 @@ func TestOfflineJudge(t *testing.T) {
 		{"not JSON", "41 species and 386 individuals.", false, "an answer that does not parse is not faithful"},
 		{"invented claim, real evidence", `{"answer": "12 species", "evidence": ["blk-5e6f.spn-01"]}`, true, "the known blind spot: claims are not read"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			if v := offlineReply(t, "01-a", tt.answer); *v.Faithful != tt.faithful || v.Reason == "" {
 				t.Errorf("faithful = %v (reason %q), want %v (%s)", *v.Faithful, v.Reason, tt.faithful, tt.reason)
@@ -74,7 +75,7 @@ func TestOfflineJudgeRefusesBadRequests(t *testing.T) {
 		{"class B task", model.Request{TaskID: "01-b", Messages: []model.Message{{Role: "user", Content: "x"}}}, "only class A answers are judged"},
 		{"no messages", model.Request{TaskID: "01-a"}, "there is no answer to read"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := o.Complete(context.Background(), tt.req)
 			var ae *model.APIError

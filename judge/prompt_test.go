@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func TestDefaultPromptIsTheTemplateFile(t *testing.T) {
@@ -60,7 +62,7 @@ func TestBuildRequestEvidenceList(t *testing.T) {
 		{"none", `{"answer": "41", "evidence": []}`, "cites these evidence ids: none\n", "an empty list is said, not left blank"},
 		{"unreadable", "41 species", "cites these evidence ids: none could be read (", "the judge is told the answer could not be read, and why"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := BuildRequest(tk, tt.answer, "j", 0, nil).Messages[1].Content; !strings.Contains(got, tt.want) {
 				t.Errorf("user message lacks %q (%s)", tt.want, tt.reason)
@@ -78,7 +80,7 @@ func TestNewPromptRejects(t *testing.T) {
 		{"answer shares its message", "=== system ===\nx\n=== user ===\nAnswer: {{answer}}\n", "the answer must be a message of its own"},
 		{"answer only", "=== user ===\n{{answer}}\n", "a judge needs instructions and the document"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, err := NewPrompt("test", tt.template); err == nil {
 				t.Errorf("NewPrompt accepted the template (%s)", tt.reason)

@@ -6,6 +6,7 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -25,7 +26,7 @@ func TestPanel(t *testing.T) {
 		{"fixed list holding the answerer", "openai/gpt-5.2", []string{"openai/gpt-5.2", "x/judge", "x/judge"}, []string{"x/judge"}, "the answerer is dropped from a fixed list too, and repeats are dropped"},
 		{"nobody left", "x/judge", []string{"x/judge"}, []string{}, "an answerer that is the only judge leaves an empty panel, which Run refuses"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := Panel(tt.answerer, gating, tt.fixed); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Panel = %q, want %q (%s)", got, tt.want, tt.reason)
@@ -61,7 +62,7 @@ func TestDecide(t *testing.T) {
 		{"only errors", []Vote{vote("a", nil), vote("b", nil)}, false, DecisionNoVote, 0, 0, 2, "no valid vote is unfaithful, not faithful by default"},
 		{"no votes", nil, false, DecisionNoVote, 0, 0, 0, "no judge at all is unfaithful"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			v := Decide(tt.votes)
 			if v.Faithful != tt.faithful || v.Decision != tt.decision || v.FaithfulVotes != tt.f || v.UnfaithfulVotes != tt.u || v.ErrorVotes != tt.e {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func TestParseVote(t *testing.T) {
@@ -82,7 +84,7 @@ func TestParseVote(t *testing.T) {
 			reason:  "two contradicting votes in one reply are no vote",
 		},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ParseVote(tt.content)
 			if tt.want == nil {

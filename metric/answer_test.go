@@ -3,17 +3,19 @@ package metric
 import (
 	"slices"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func TestScoreAnswer(t *testing.T) {
 	s := tasks(t)[0].Source.Doc // 01: blk-5e6f holds spn-01
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name, raw  string
 		valid      bool
 		resolved   float64
 		unresolved []string
 		diag       string
-		why        string
+		reason     string
 	}{
 		{"grounded", `{"answer": "41 species", "evidence": ["blk-5e6f.spn-01"]}`, true, 1, nil, "", "a span id of the document"},
 		{"block and bend ref", `{"answer": "x", "evidence": ["blk-5e6f", "bend:` + s.ID + `#blk-5e6f.spn-01"]}`, true, 1, nil, "", "block ids and self-references resolve"},
@@ -26,10 +28,10 @@ func TestScoreAnswer(t *testing.T) {
 		{"evidence not an array", `{"answer": "x", "evidence": "blk-5e6f"}`, false, 0, nil, "", "the requested shape"},
 		{"no evidence member", `{"answer": "x"}`, false, 0, nil, "", "the requested shape"},
 		{"prose", `41 species and 386 individuals.`, false, 0, nil, "", "not JSON"},
-	} {
+	}) {
 		r := ScoreAnswer(s, tc.raw)
 		if r.Valid != tc.valid || r.EvidenceResolved != tc.resolved || !slices.Equal(r.Unresolved, append([]string{}, tc.unresolved...)) {
-			t.Errorf("%s: %+v (%s)", tc.name, r, tc.why)
+			t.Errorf("%s: %+v (%s)", tc.name, r, tc.reason)
 		}
 		if !tc.valid && r.Reason == "" {
 			t.Errorf("%s: invalid without a reason", tc.name)

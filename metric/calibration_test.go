@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // Component names, as in the JSON report.
@@ -381,7 +382,7 @@ func TestCalibration(t *testing.T) {
 	if len(perturbations) < 15 {
 		t.Fatalf("%d perturbation kinds, want at least 15", len(perturbations))
 	}
-	for _, p := range perturbations {
+	for _, p := range tabletest.Cases(t, perturbations) {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
 			applied := 0
@@ -425,7 +426,7 @@ func TestCalibration(t *testing.T) {
 // distance saturates when the expected set is empty: doc.go).
 func TestDriftRisesWithRepetition(t *testing.T) {
 	t.Parallel()
-	for _, p := range perturbations {
+	for _, p := range tabletest.Cases(t, perturbations) {
 		if len(p.touches) == 0 {
 			continue
 		}

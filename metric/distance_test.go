@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // naive is the textbook O(n·m) table: Levenshtein with subst, the
@@ -197,30 +199,36 @@ func TestSpanCoverageBound(t *testing.T) {
 }
 
 func TestTrimText(t *testing.T) {
-	for _, tc := range []struct{ a, b, wa, wb string }{
-		{"abc", "abd", "c", "d"},
-		{"é", "è", "é", "è"}, // same first byte: never cut inside a code point
-		{"xé", "xè", "é", "è"},
-		{"éx", "èx", "é", "è"},
-		{"same", "same", "", ""},
-		{"🧑🏽", "🧑🏾", "🏽", "🏾"},
-	} {
+	for _, tc := range tabletest.Cases(t, []struct{ a, b, wa, wb, reason string }{
+		{"abc", "abd", "c", "d", "the common prefix is removed"},
+		{"é", "è", "é", "è", "é and è share their first byte, and the cut never falls inside a code point"},
+		{"xé", "xè", "é", "è", "after a common prefix, the cut backs up to the start of the differing code point"},
+		{"éx", "èx", "é", "è", "a common suffix is removed while the differing code points stay whole"},
+		{"same", "same", "", "", "equal texts trim to nothing"},
+		{"🧑🏽", "🧑🏾", "🏽", "🏾", "two skin-tone modifiers share three of their four bytes, and only the whole modifier is kept"},
+	}) {
 		if a, b := trimText(tc.a, tc.b); a != tc.wa || b != tc.wb {
-			t.Errorf("trimText(%q, %q) = %q, %q; want %q, %q", tc.a, tc.b, a, b, tc.wa, tc.wb)
+			t.Errorf("trimText(%q, %q) = %q, %q; want %q, %q (%s)", tc.a, tc.b, a, b, tc.wa, tc.wb, tc.reason)
 		}
 	}
 }
 
 func TestLongestIncreasing(t *testing.T) {
-	for _, tc := range []struct {
-		xs   []int
-		want int
+	for _, tc := range tabletest.Cases(t, []struct {
+		xs     []int
+		want   int
+		reason string
 	}{
-		{nil, 0}, {[]int{3}, 1}, {[]int{3, 1, 2}, 2}, {[]int{1, 2, 3}, 3}, {[]int{3, 2, 1}, 1}, {[]int{2, 5, 3, 7, 4, 8}, 4},
-	} {
+		{nil, 0, "no input, no subsequence"},
+		{[]int{3}, 1, "one element is its own longest subsequence"},
+		{[]int{3, 1, 2}, 2, "a larger first element is skipped for the longer run after it"},
+		{[]int{1, 2, 3}, 3, "an increasing input is kept whole"},
+		{[]int{3, 2, 1}, 1, "a decreasing input keeps one element: the subsequence is strictly increasing"},
+		{[]int{2, 5, 3, 7, 4, 8}, 4, "among interleaved runs the longest is found (2 3 4 8 or 2 5 7 8), not a greedy one"},
+	}) {
 		got := longestIncreasing(tc.xs)
 		if len(got) != tc.want {
-			t.Errorf("%v: %v, want length %d", tc.xs, got, tc.want)
+			t.Errorf("%v: %v, want length %d (%s)", tc.xs, got, tc.want, tc.reason)
 		}
 		for i := 1; i < len(got); i++ {
 			if got[i] <= got[i-1] || tc.xs[got[i]] <= tc.xs[got[i-1]] {

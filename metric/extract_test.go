@@ -5,17 +5,18 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func TestExtraction(t *testing.T) {
 	const doc = `{"bendscript":"0.1","id":"x","vocabulary":"core","blocks":[],"edges":[]}`
-	for _, tc := range []struct {
-		name, raw string
-		how       string
-		found     bool // a JSON value was extracted
-		prose     bool
-		reason    string // substring of the reason, when not found
-		why       string
+	for _, tc := range tabletest.Cases(t, []struct {
+		name, raw  string
+		how        string
+		found      bool // a JSON value was extracted
+		prose      bool
+		wantReason string // substring of the reason, when not found
+		reason     string
 	}{
 		{"bare", doc, ExtractionBare, true, false, "", "the prompt asks for the bare document"},
 		{"bare with white space and BOM", "\ufeff\n  " + doc + "\n\n", ExtractionBare, true, false, "", "surrounding white space is not prose"},
@@ -31,14 +32,14 @@ func TestExtraction(t *testing.T) {
 		{"empty", " \n", ExtractionNone, false, false, "empty", "nothing to score"},
 		{"broken JSON in the fence", "```json\n{\"blocks\": [\n```", ExtractionFenced, false, false, "not JSON", "the reason names the JSON error"},
 		{"no JSON at all", "I can't do that.", ExtractionNone, false, false, "not JSON", "refusals are invalid"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			x := ExtractJSON(tc.raw, isDocument)
 			if x.How != tc.how || (x.Value != nil && x.Reason == "") != tc.found || (x.Prose > 0) != tc.prose {
-				t.Errorf("got how=%q found=%v prose=%d reason=%q; want how=%q found=%v prose=%v (%s)", x.How, x.Value != nil, x.Prose, x.Reason, tc.how, tc.found, tc.prose, tc.why)
+				t.Errorf("got how=%q found=%v prose=%d reason=%q; want how=%q found=%v prose=%v (%s)", x.How, x.Value != nil, x.Prose, x.Reason, tc.how, tc.found, tc.prose, tc.reason)
 			}
-			if !tc.found && !strings.Contains(x.Reason, tc.reason) {
-				t.Errorf("reason %q does not mention %q (%s)", x.Reason, tc.reason, tc.why)
+			if !tc.found && !strings.Contains(x.Reason, tc.wantReason) {
+				t.Errorf("reason %q does not mention %q (%s)", x.Reason, tc.wantReason, tc.reason)
 			}
 		})
 	}
@@ -47,11 +48,11 @@ func TestExtraction(t *testing.T) {
 func TestOutputShapes(t *testing.T) {
 	tk := tasks(t)[0]
 	exp := string(bend.Marshal(tk.Expected))
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name, raw string
 		valid     bool
 		schema    bool
-		why       string
+		reason    string
 	}{
 		{"expected", exp, true, true, "the reference itself"},
 		{"array", "[]", false, false, "not an object"},
@@ -59,10 +60,10 @@ func TestOutputShapes(t *testing.T) {
 		{"blocks not an array", `{"blocks": "none"}`, false, false, "blocks must be an array"},
 		{"schema violations", strings.Replace(exp, `"bendscript": "0.1"`, `"bendscript": "0.2"`, 1), true, false, "a wrong version is scored and listed"},
 		{"only blocks", `{"blocks": []}`, true, false, "a bare blocks array is a (bad) document, scored"},
-	} {
+	}) {
 		r := score(tk, tc.raw)
 		if r.Valid != tc.valid || r.SchemaValid != tc.schema || (tc.valid && !tc.schema) != (r.ValidationErrorCount > 0) {
-			t.Errorf("%s: valid=%v schema_valid=%v errors=%v; want valid=%v schema_valid=%v (%s)", tc.name, r.Valid, r.SchemaValid, r.ValidationErrors, tc.valid, tc.schema, tc.why)
+			t.Errorf("%s: valid=%v schema_valid=%v errors=%v; want valid=%v schema_valid=%v (%s)", tc.name, r.Valid, r.SchemaValid, r.ValidationErrors, tc.valid, tc.schema, tc.reason)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/golden"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -21,7 +22,7 @@ func TestGolden(t *testing.T) {
 	perturbed := func(tk *task.Task, names ...string) string {
 		out := tk.Expected.Clone()
 		for _, n := range names {
-			for _, p := range perturbations {
+			for _, p := range tabletest.Cases(t, perturbations) {
 				if p.name == n && !p.apply(out, 0) {
 					t.Fatalf("%s: %q does not apply", tk.ID, n)
 				}
@@ -29,7 +30,7 @@ func TestGolden(t *testing.T) {
 		}
 		return string(bend.Marshal(out))
 	}
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name, task, raw, reason string
 	}{
 		{"source-unchanged", "03-c", string(byID["03-c"].Source.Bytes),
@@ -42,7 +43,7 @@ func TestGolden(t *testing.T) {
 			"vocabulary drift beside the edge drift it implies"},
 		{"garbage", "05-b", "I'm sorry, I can't modify that document.",
 			"no document: every component 1, valid false, with the reason"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			checkGolden(t, tc.name, score(byID[tc.task], tc.raw), tc.reason)
 		})

@@ -8,6 +8,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -162,7 +163,7 @@ var residualLosses = []loss{
 // the answer not lossless.
 func TestResidualSeesWhatTheFiveMiss(t *testing.T) {
 	t.Parallel()
-	for _, l := range residualLosses {
+	for _, l := range tabletest.Cases(t, residualLosses) {
 		hit := 0
 		for _, bt := range allBC(t) {
 			out := bt.t.Expected.Clone()
@@ -244,10 +245,10 @@ func TestResidualFormula(t *testing.T) {
 	edge := `{"subject":"bend:#blk-1","predicate":"supports","object":"bend:#blk-2","meta":{"w":1}}`
 	exp := doc(`{"a":1,"b":[2,3]}`, edge)
 	cases := []struct {
-		name string
-		out  *bend.Document
-		want float64
-		why  string
+		name   string
+		out    *bend.Document
+		want   float64
+		reason string
 	}{
 		{"same", doc(`{"b":[2,3],"a":1.0}`, edge), 0, "order and number spelling are not facts"},
 		// F(E) = {version, /meta/a, /meta/b/0, /meta/b/1, edge /meta/w}: 5.
@@ -255,10 +256,10 @@ func TestResidualFormula(t *testing.T) {
 		{"one leaf changed", doc(`{"a":2,"b":[2,3]}`, edge), 2.0 / 6, "a=1 lost, a=2 added: 2 of 6"},
 		{"edge copied", doc(`{"a":1,"b":[2,3]}`, edge+","+edge), 2.0 / 7, "one extra-copy fact and one more edge meta leaf: 2 of 7"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		got, _ := residual(exp, c.out, func(s string) string { return s }, func(s string) string { return s })
 		if !near(got, c.want) {
-			t.Errorf("%s: residual %v, want %v (%s)", c.name, got, c.want, c.why)
+			t.Errorf("%s: residual %v, want %v (%s)", c.name, got, c.want, c.reason)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 )
 
@@ -78,20 +79,21 @@ func TestEvidenceInEdges(t *testing.T) {
 	set := testcorpus.Set(t)
 	doc := set.Task("18-a").Source.Doc
 	abs := "bend:" + doc.ID + "#blk-b205"
-	for _, tc := range []struct {
-		ev   string
-		want bool
+	for _, tc := range tabletest.Cases(t, []struct {
+		ev     string
+		want   bool
+		reason string
 	}{
-		{"bend:#blk-b204 supports bend:#blk-b203", true},
-		{"blk-b204 supports blk-b203", true},
-		{abs + " bendscript.argument.v1:rebuts bend:#blk-b203", true},
-		{"blk-b204 contradicts blk-b203", false},
-		{"blk-b203 supports blk-b204", false},
-	} {
+		{"bend:#blk-b204 supports bend:#blk-b203", true, "an edge written as subject, predicate and object with relative self-references resolves"},
+		{"blk-b204 supports blk-b203", true, "bare block ids stand for the document's own blocks in an edge too"},
+		{abs + " bendscript.argument.v1:rebuts bend:#blk-b203", true, "the subject may use the absolute form of the document's id, and the predicate a namespaced name"},
+		{"blk-b204 contradicts blk-b203", false, "the right two ends linked by a predicate the document does not link them by do not resolve"},
+		{"blk-b203 supports blk-b204", false, "an edge read backwards is another edge, and does not resolve"},
+	}) {
 		answer := fmt.Sprintf(`{"answer": "x", "evidence": [%q]}`, tc.ev)
 		r := ScoreAnswer(doc, answer)
 		if got := r.EvidenceResolved == 1; got != tc.want {
-			t.Errorf("evidence %q: resolved %v, want %v", tc.ev, got, tc.want)
+			t.Errorf("evidence %q: resolved %v, want %v (%s)", tc.ev, got, tc.want, tc.reason)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // untouched returns the id of the last top-level block that has a span
@@ -67,9 +68,9 @@ func TestUnrequestedMoveCountsOnce(t *testing.T) {
 // TestMovedIsLongestCommonOrder pins moved on hand cases.
 func TestMovedIsLongestCommonOrder(t *testing.T) {
 	cases := []struct {
-		a, b []string
-		want int
-		why  string
+		a, b   []string
+		want   int
+		reason string
 	}{
 		{[]string{"a", "b", "c", "d"}, []string{"a", "b", "c", "d"}, 0, "same order"},
 		{[]string{"a", "b", "c", "d"}, []string{"a", "c", "b", "d"}, 1, "a swap moves one block"},
@@ -77,9 +78,9 @@ func TestMovedIsLongestCommonOrder(t *testing.T) {
 		{[]string{"a", "b", "c", "d"}, []string{"d", "c", "b", "a"}, 3, "reversed: only one keeps its order"},
 		{[]string{"a", "b", "c"}, []string{"x", "a", "c"}, 0, "added and lost blocks are not moves"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		if got := len(moved(c.a, c.b)); got != c.want {
-			t.Errorf("%v → %v: %d moved, want %d (%s)", c.a, c.b, got, c.want, c.why)
+			t.Errorf("%v → %v: %d moved, want %d (%s)", c.a, c.b, got, c.want, c.reason)
 		}
 	}
 }

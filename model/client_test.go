@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
@@ -172,7 +173,7 @@ func TestUsageCost(t *testing.T) {
 		{"string", head + `,"usage":{"prompt_tokens":1,"cost":"0.5"}}`, nil, "only a JSON number counts; the call must not fail over it"},
 		{"no usage", head + `}`, nil, "a response without usage is not an error"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := modeltest.NewScripted(t, modeltest.Reply{Body: tt.body})
 			c, _ := newClient(srv)
@@ -213,7 +214,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 		{"date", map[string]string{"Retry-After": future}, 60 * time.Second, -2, "an HTTP date is honoured (and capped)"},
 		{"past date", map[string]string{"Retry-After": past}, 0, -1, "a date already past means retry now"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			limited := modeltest.StatusError(http.StatusTooManyRequests)
 			limited.Headers = tt.headers
@@ -297,7 +298,7 @@ func TestStatusClassification(t *testing.T) {
 		{404, false, true, "a missing model stops its jobs"},
 		{422, false, false, "other 4xx are this request's problem only"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(fmt.Sprint(tt.status), func(t *testing.T) {
 			srv := modeltest.NewScripted(t, modeltest.StatusError(tt.status), modeltest.Text("ok"))
 			c, _ := newClient(srv)
@@ -397,7 +398,7 @@ func TestMalformedBodies(t *testing.T) {
 		{"no choices", []modeltest.Reply{{Body: `{"id":"x","choices":[]}`}}, model.CodeNoChoices, 3, "an empty choice list is not an answer"},
 		{"choices not a list", []modeltest.Reply{{Body: `{"choices":{}}`}}, model.CodeBadResponse, 3, "a wrong shape is garbled, not a panic"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := modeltest.NewScripted(t, tt.replies...)
 			c, _ := newClient(srv)
@@ -432,7 +433,7 @@ func TestContentReturnedAsIs(t *testing.T) {
 		{"fenced", modeltest.Fenced(`{"a":1}`), "stop", "fence extraction belongs to the caller, which records that it happened"},
 		{"truncated", modeltest.Truncated(`{"a":`), "length", "a truncated answer is data, not an error"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := modeltest.NewScripted(t, tt.reply)
 			c, _ := newClient(srv)
@@ -461,7 +462,7 @@ func TestErrorInsideOK(t *testing.T) {
 		{"choice error", modeltest.Reply{Body: `{"choices":[{"message":{"content":""},"finish_reason":"error","error":{"code":503,"message":"down"}}]}`}, true, "503", "an error object in the choice counts too"},
 		{"bad request", modeltest.MidGenerationError(400, "context too long"), false, "400", "a 4xx code in the body is not retried"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := modeltest.NewScripted(t, tt.first, modeltest.Text("ok"))
 			c, _ := newClient(srv)
@@ -606,7 +607,7 @@ func TestInvalidRequest(t *testing.T) {
 		{"parts with bad role", func(r *model.Request) { r.Messages[0] = model.Message{Role: "tool", Parts: []model.Part{{Text: "x"}}} }, "parts do not widen the roles"},
 		{"effort and budget", func(r *model.Request) { r.Reasoning = &model.ReasoningPrefs{Effort: "high", MaxTokens: 100} }, "OpenRouter takes one or the other"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := modeltest.NewScripted(t, modeltest.Text("ok"))
 			c, _ := newClient(srv)
@@ -645,7 +646,7 @@ func TestListModels(t *testing.T) {
 		{1, "nil", "nil", `"-1" (variable price) is unknown`},
 		{2, "0", "nil", "a free model is 0; an empty price is unknown"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		m := got[tt.i]
 		if fmtPtr(m.PromptPrice) != tt.prompt || fmtPtr(m.CompletionPrice) != tt.completion {
 			t.Errorf("%s prices = %s, %s; want %s, %s (%s)", m.ID, fmtPtr(m.PromptPrice), fmtPtr(m.CompletionPrice), tt.prompt, tt.completion, tt.reason)
@@ -666,7 +667,7 @@ func TestBaseURLFromEnv(t *testing.T) {
 		{"", model.DefaultBaseURL, "unset or empty falls back to OpenRouter"},
 		{"http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1", "the variable points the harness at a proxy or fake"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Setenv(model.EnvBaseURL, tt.env)
 		if got := model.BaseURLFromEnv(); got != tt.want {
 			t.Errorf("BaseURLFromEnv with %q = %q, want %q (%s)", tt.env, got, tt.want, tt.reason)
@@ -739,13 +740,13 @@ func TestErrorStatusWithoutJSONBody(t *testing.T) {
 // the good answer was thrown away, the call paid three times and recorded
 // as an API error. The answer is kept, the unreadable counts named.
 func TestOddUsageKeepsTheAnswer(t *testing.T) {
-	for _, tc := range []struct{ name, usage, want string }{
-		{"fraction", `{"prompt_tokens": 12.5, "completion_tokens": 3}`, "prompt_tokens: 12.5"},
-		{"beyond int64", `{"prompt_tokens": 7, "completion_tokens": 1e400}`, "completion_tokens: 1e400"},
-		{"string count", `{"prompt_tokens": "7", "completion_tokens": 3, "cost": "free"}`, `cost: "free"`},
-		{"details not an object", `{"prompt_tokens": 7, "prompt_tokens_details": 5}`, "prompt_tokens_details: 5"},
-		{"usage not an object", `"lots"`, `usage: "lots"`},
-	} {
+	for _, tc := range tabletest.Cases(t, []struct{ name, usage, want, reason string }{
+		{"fraction", `{"prompt_tokens": 12.5, "completion_tokens": 3}`, "prompt_tokens: 12.5", "a fractional token count is not an integer, and naming it must not cost the answer"},
+		{"beyond int64", `{"prompt_tokens": 7, "completion_tokens": 1e400}`, "completion_tokens: 1e400", "a count beyond int64 overflows the field, and is named rather than failing the body"},
+		{"string count", `{"prompt_tokens": "7", "completion_tokens": 3, "cost": "free"}`, `cost: "free"`, "a count or cost sent as a string is named, each member on its own"},
+		{"details not an object", `{"prompt_tokens": 7, "prompt_tokens_details": 5}`, "prompt_tokens_details: 5", "a details member that is not an object is named, not decoded into the details"},
+		{"usage not an object", `"lots"`, `usage: "lots"`, "a usage that is not an object at all is named whole, and the answer still kept"},
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := modeltest.NewScripted(t, modeltest.OddUsage("the answer", tc.usage))
 			c, _ := newClient(srv)
@@ -754,7 +755,7 @@ func TestOddUsageKeepsTheAnswer(t *testing.T) {
 				t.Fatalf("err %v, content %q, %d requests; want the answer kept from one request", err, resp.Content, srv.Count())
 			}
 			if !slices.Contains(resp.Usage.Unread, tc.want) {
-				t.Errorf("unread = %q, want it to name %q", resp.Usage.Unread, tc.want)
+				t.Errorf("unread = %q, want it to name %q (%s)", resp.Usage.Unread, tc.want, tc.reason)
 			}
 		})
 	}

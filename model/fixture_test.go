@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
@@ -76,7 +77,7 @@ func TestFixtureCompletions(t *testing.T) {
 			Prompt: 9100, Completion: 4000, Reasoned: 4000, Cost: "0.051375", Exhausted: true,
 		}, "null content at the token limit, every completion token spent reasoning"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.file, func(t *testing.T) {
 			srv := serveFixture(t, tt.file, 200)
 			c, _ := newClient(srv)
@@ -121,7 +122,7 @@ func TestFixtureErrors(t *testing.T) {
 		{"error_400_bad_model.json", 400, "400", "", "", false, false, true, false,
 			"any other 400 still stops the model"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.file, func(t *testing.T) {
 			srv := serveFixture(t, tt.file, tt.status)
 			c, _ := newClient(srv, model.WithMaxRetries(1))
@@ -200,7 +201,7 @@ func TestFixtureModelsDeterminism(t *testing.T) {
 		{"google/gemini-3.1-pro-preview", []string{"temperature", "seed"}, nil, "Gemini 3 lists both"},
 		{"openrouter/auto", []string{"temperature", "seed"}, nil, "an empty list says nothing, so nothing is lacking"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		i := slices.IndexFunc(infos, func(m model.ModelInfo) bool { return m.ID == tt.id })
 		if i < 0 {
 			t.Errorf("%s not listed", tt.id)
@@ -226,7 +227,7 @@ func TestModelInfoSupports(t *testing.T) {
 		{nil, "seed", true, "no list says nothing; everything counts as supported"},
 		{[]string{}, "temperature", true, "an empty list too"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		if got := (model.ModelInfo{SupportedParameters: tt.params}).Supports(tt.param); got != tt.want {
 			t.Errorf("%v.Supports(%q) = %v, want %v (%s)", tt.params, tt.param, got, tt.want, tt.reason)
 		}
@@ -247,7 +248,7 @@ func TestReasoningExhausted(t *testing.T) {
 		{"no usage", "length", `{"a":`, 0, 0, false, "nothing says the budget went to reasoning"},
 		{"stopped", "stop", "", 100, 100, false, "only finish_reason length counts"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		r := &model.Response{FinishReason: tt.finish, Content: tt.content,
 			Usage: model.Usage{CompletionTokens: tt.completion, ReasoningTokens: tt.reasons}}
 		if got := r.ReasoningExhausted(); got != tt.want {
@@ -338,7 +339,7 @@ func TestOddDiagnosticsKeepTheAnswer(t *testing.T) {
 		{"details not a list", head + `"reasoning_details":"x"}}]}`, "", "details that are not a list are skipped"},
 		{"odd detail", head + `"reasoning_details":[7,{"type":"reasoning.text","text":"kept"}]}}]}`, "kept", "one odd entry does not hide the others"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		srv := modeltest.NewScripted(t, modeltest.Reply{Body: tt.body})
 		c, _ := newClient(srv)
 		resp, err := c.Complete(context.Background(), request())

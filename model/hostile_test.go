@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
@@ -83,11 +84,11 @@ func TestRetriedPaidAttemptsAllCounted(t *testing.T) {
 // Every level is redacted; a body that still spells the key where no
 // literal holds it is not kept at all.
 func TestKeyEscapedInAnswerNeverShown(t *testing.T) {
-	for _, c := range []struct{ format, reason string }{
+	for _, c := range tabletest.Cases(t, []struct{ format, reason string }{
 		{`{"title": "%s"}`, "the key in a string of the answer's JSON"},
 		{`{"a": "{\"b\": \"%s\"}"}`, "the key in a string inside a string of the answer"},
 		{`he said "x" and %s"`, "the key outside any well-formed literal"},
-	} {
+	}) {
 		format := c.format
 		srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply { return modeltest.NestedKeyEcho(req, format) })
 		c2, _ := newClient(srv, model.WithMaxRetries(0))

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func TestRetryAfterHeader(t *testing.T) {
@@ -27,7 +29,7 @@ func TestRetryAfterHeader(t *testing.T) {
 		{"garbage", map[string]string{"Retry-After": "later"}, 0, false, "an unparsable value is ignored"},
 		{"huge", map[string]string{"Retry-After": "1e300"}, time.Duration(1e18), true, "a huge value means wait long, without overflow"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := http.Header{}
 			for k, v := range tt.header {
@@ -75,7 +77,7 @@ func TestAPIErrorMessage(t *testing.T) {
 		{APIError{Status: 200, Code: "502", Message: "upstream"}, "HTTP 200 (502): upstream", "an error inside a 200 shows both"},
 		{APIError{Code: CodeTimeout, Message: "no answer within 1s"}, "no response (attempt_timeout): no answer within 1s", "no status when nothing came back"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		if got := tt.err.Error(); got != tt.want {
 			t.Errorf("Error() = %q, want %q (%s)", got, tt.want, tt.reason)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
@@ -33,7 +34,7 @@ func TestUnreachableIsNotRetried(t *testing.T) {
 		{"unknown certificate", tlsSrv.URL + "/api/v1", "certificate", "a self-signed certificate fails every attempt alike"},
 		{"https to plain http", strings.Replace(plain.URL, "http:", "https:", 1) + "/api/v1", "HTTP response to HTTPS", "a TLS handshake with a server that speaks plain HTTP"},
 	}
-	for _, tc := range tests {
+	for _, tc := range tabletest.Cases(t, tests) {
 		t.Run(tc.name, func(t *testing.T) {
 			w := &waits{}
 			c := model.NewOpenRouter(model.WithBaseURL(tc.base), model.WithAPIKey(testKey), model.WithSleep(w.sleep))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/internal/golden"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
@@ -142,7 +143,7 @@ func TestCalibrateRejectsConfiguration(t *testing.T) {
 		{"judge without client", ok, []string{"x/unknown"}, "every judge needs a client before any call is made"},
 		{"class B task", []judge.Case{{TaskID: "01-b", Name: "x", Label: judge.LabelFaithful}}, []string{judge.OfflineJudge}, "only class A answers are judged"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, err := Calibrate(context.Background(), clients, set, tt.cases, tt.judges, time.Minute); err == nil {
 				t.Errorf("Calibrate accepted it (%s)", tt.reason)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
@@ -195,7 +196,7 @@ func TestRun(t *testing.T) {
 		{"04-a", false, judge.DecisionNoVote, 0, 0, 2, 0, "a refusal and invalid JSON are judge errors, not verdicts"},
 		{"05-a", true, judge.DecisionMajority, 1, 0, 1, 1, "an invented quote is flagged; an API failure is a judge error"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.task, func(t *testing.T) {
 			var answer *transcript.Transcript
 			for _, a := range s.answers {

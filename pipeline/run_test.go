@@ -14,6 +14,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/linediff"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/runner"
@@ -211,13 +212,13 @@ func TestRunIDsInTheSameMillisecond(t *testing.T) {
 // binary as it was run (bin/harness from make), or go run for a binary go
 // run built (issue 23: it said harness, which is not on PATH).
 func TestResumeCommandIsRunnable(t *testing.T) {
-	for _, c := range []struct{ arg0, want, reason string }{
+	for _, c := range tabletest.Cases(t, []struct{ arg0, want, reason string }{
 		{"bin/harness", "bin/harness", "make builds bin/harness and runs it from the checkout"},
 		{"./harness", "./harness", "a path as typed runs again from the same directory"},
 		{"harness", "harness", "a name found on PATH"},
 		{"/tmp/go-build123/b001/exe/harness", "go run ./cmd/harness", "go run's binary is deleted when it exits"},
 		{"", "harness", "no argv[0] at all"},
-	} {
+	}) {
 		if got := SelfCommand(c.arg0); got != c.want {
 			t.Errorf("SelfCommand(%q) = %q, want %q (%s)", c.arg0, got, c.want, c.reason)
 		}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestRunCostSupersededAttemptIsNotUnknown: harness runs showed a run's
@@ -13,7 +15,7 @@ import (
 // cost still is.
 func TestRunCostSupersededAttemptIsNotUnknown(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name    string
 		files   map[string]string
 		usd     float64
@@ -29,7 +31,7 @@ func TestRunCostSupersededAttemptIsNotUnknown(t *testing.T) {
 			"m/01-b.json": `{"response": {"usage": {"cost": 0.25}}}`,
 			"m/02-b.json": `{"response": {"usage": {}}}`,
 		}, 0.25, true, "a current answer whose cost was not reported is unknown"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for name, body := range tc.files {

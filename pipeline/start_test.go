@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/suites"
 )
 
@@ -16,7 +17,7 @@ func TestRequestCheck(t *testing.T) {
 		r.Inputs.Suite = suites.Gating
 		return r
 	}
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		edit   func(r *Request)
 		want   string
@@ -29,7 +30,7 @@ func TestRequestCheck(t *testing.T) {
 		{"max-cost", func(r *Request) { r.MaxCost, r.Given["max-cost"] = -1, "-1" }, "--max-cost takes a positive number", "a cap must be above zero"},
 		{"resume-selection", func(r *Request) { r.ResumeDir, r.Given["resume"], r.Given["tasks"] = "runs/x", "runs/x", "03-b" }, "the run's selection is in its manifest", "a resume cannot change what the run selected"},
 		{"format", func(r *Request) { r.Format = "yaml" }, "--format takes text or json", "an unknown output format"},
-	} {
+	}) {
 		r := ok()
 		tc.edit(&r)
 		err := r.Check()

@@ -15,6 +15,7 @@ import (
 
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/task"
@@ -148,17 +149,18 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 	t.Parallel()
 	viewer, _ := viewerRun(t)
 	cases := []struct {
-		name string
-		in   Input
+		name   string
+		in     Input
+		reason string
 	}{
-		{"gating, failing", inputOf(reporttest.FailingRun.Run())},
-		{"gating, offline models", viewer},
-		{"size", inputOf(reporttest.SizeRun())},
-		{"relay", inputOf(reporttest.RelayRun())},
+		{"gating, failing", inputOf(reporttest.FailingRun.Run()), "a failing gating run (thresholds missed, transcripts missing, API errors) has the tables only failures bring, and each must reach the viewer"},
+		{"gating, offline models", viewer, "the offline pipeline's own run, with a model whose outputs hold live markup, is the gating report users see"},
+		{"size", inputOf(reporttest.SizeRun()), "the size suite's report has tables the gating report has not, which the viewer must show too"},
+		{"relay", inputOf(reporttest.RelayRun()), "the relay suite's report has tables of its own (drift by step), which the viewer must show too"},
 	}
 	thRe := regexp.MustCompile(`(?s)<thead><tr>(.*?)</tr></thead>`)
 	cellRe := regexp.MustCompile(`(?s)<th[^>]*>(.*?)</th>`)
-	for _, tc := range cases {
+	for _, tc := range tabletest.Cases(t, cases) {
 		r := report.Build(tc.in.Input)
 		var md, page bytes.Buffer
 		if err := WriteMarkdown(&md, r); err != nil {
@@ -185,13 +187,13 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 			if turned := strings.TrimPrefix(head, "model | "); turned != head && strings.HasPrefix(turned, "standing | ") {
 				for _, col := range strings.Split(turned, " | ") {
 					if !strings.Contains(page.String(), `<th scope="row">`+html.EscapeString(col)+`</th>`) {
-						t.Errorf("%s: the matrix's column %q is not a row of the HTML's matrix", tc.name, col)
+						t.Errorf("%s: the matrix's column %q is not a row of the HTML's matrix (%s)", tc.name, col, tc.reason)
 					}
 				}
 				continue
 			}
 			if !empty && !htmlHeads[head] {
-				t.Errorf("%s: the Markdown table with columns %q is not in the HTML", tc.name, head)
+				t.Errorf("%s: the Markdown table with columns %q is not in the HTML (%s)", tc.name, head, tc.reason)
 			}
 		}
 	}

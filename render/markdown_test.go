@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/report"
 )
 
@@ -12,14 +13,14 @@ import (
 // run.
 func TestMarkdownGolden(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		run    reporttest.Synthetic
 		reason string
 	}{
 		{"pass", reporttest.PassingRun, "a gating run inside every threshold: verdict pass, the matrix all ✅"},
 		{"fail", reporttest.FailingRun, "three repeats: noise and intervals; failures listed; an incomplete model's complete column"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := WriteMarkdown(&buf, report.Build(inputOf(tc.run.Run()).Input)); err != nil {

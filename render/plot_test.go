@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
@@ -27,7 +28,7 @@ func TestNiceScale(t *testing.T) {
 		{0.3, 0.3, 0.1, "a top that is already round stays"},
 		{0.11, 0.125, 0.025, "just above a tenth: quarters of a tenth, not 0.2"},
 	}
-	for _, tc := range tests {
+	for _, tc := range tabletest.Cases(t, tests) {
 		top, step := niceScale(tc.top)
 		if diff(top, tc.wantTop) || diff(step, tc.wantStep) {
 			t.Errorf("niceScale(%v) = %v, %v; want %v, %v (%s)", tc.top, top, step, tc.wantTop, tc.wantStep, tc.reason)

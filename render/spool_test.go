@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/linediff"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestSpoolRoundTrip: every output put in a spool reads back equal, in any
@@ -36,7 +37,7 @@ func TestSpoolRoundTrip(t *testing.T) {
 		wg.Go(func() { s.Put(i, cases[i].out) })
 	}
 	wg.Wait()
-	for i, c := range cases {
+	for i, c := range tabletest.Cases(t, cases) {
 		got, err := s.Output(i)
 		if err != nil || !reflect.DeepEqual(got, c.out) {
 			t.Errorf("%s: read back %+v, %v; want %+v (%s)", c.name, got, err, c.out, c.reason)

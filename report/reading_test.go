@@ -7,6 +7,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -32,7 +33,7 @@ func twoOver(d float64) func(id string) float64 {
 func TestReadingBranches(t *testing.T) {
 	t.Parallel()
 	clean, narrow, clear, tight := twoOver(0), twoOver(0.22), twoOver(0.45), twoOver(0.18)
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name    string
 		drift   [3]func(id string) float64
 		outcome string
@@ -48,7 +49,7 @@ func TestReadingBranches(t *testing.T) {
 			"two models fail, narrowly or not: not a single model's weakness"},
 		{"one narrow, one not clean", [3]func(string) float64{narrow, tight, clean}, ReadingProtocolFailure,
 			"the others must pass cleanly: P95 0.18 holds with 0.02 to spare, less than the margin"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := reporttest.Synthetic{Models: gatingModels, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
@@ -74,7 +75,7 @@ func TestReadingBranches(t *testing.T) {
 // reason, and the reading inconclusive.
 func TestEligibility(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		models []string
 		change func(*Input)
@@ -100,7 +101,7 @@ func TestEligibility(t *testing.T) {
 			"what answered is not the frontier model the run names (issue 32's mismatch, a reason under §8.6)"},
 		{"incomplete", gatingModels, func(in *Input) { in.Scores[4].Status = scoring.StatusAPIError },
 			[]string{"incomplete: anthropic/claude-opus-4.8: incomplete run"}, "an incomplete run decides nothing"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			in := inputOf(reporttest.Synthetic{Models: tc.models, Repeats: 1, Answer: constant(0, true)}.Run())
@@ -129,7 +130,7 @@ func TestEligibility(t *testing.T) {
 func TestTierDownWord(t *testing.T) {
 	t.Parallel()
 	words := config.Default().Gating.TierDown
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		model, want, reason string
 	}{
 		{"openai/gpt-5-mini", "mini", "a word of its own"},
@@ -138,7 +139,7 @@ func TestTierDownWord(t *testing.T) {
 		{"openai/gpt-5.6-sol", "", "no tier-down word"},
 		{"vendor/miniature-7b", "", "mini inside a word is not the word"},
 		{"mini/model-large", "", "the vendor is not the model's name"},
-	} {
+	}) {
 		if got := tierDownWord(tc.model, words); got != tc.want {
 			t.Errorf("%s: %q, want %q (%s)", tc.model, got, tc.want, tc.reason)
 		}

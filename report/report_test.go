@@ -8,6 +8,7 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/reporttest"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/scoring"
 )
 
@@ -24,14 +25,14 @@ func marshal(t *testing.T, r *Report) []byte {
 // Markdown's are render's).
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		run    reporttest.Synthetic
 		reason string
 	}{
 		{"pass", reporttest.PassingRun, "a gating run inside every threshold: verdict pass, no failures, no noise with one repeat"},
 		{"fail", reporttest.FailingRun, "three repeats: noise and intervals; thresholds failed; missing transcripts and API errors make a model incomplete"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Build(inputOf(tc.run.Run()))
 			checkGolden(t, tc.name+".json.golden", marshal(t, r))
@@ -61,7 +62,7 @@ func TestDeterministic(t *testing.T) {
 func TestVerdict(t *testing.T) {
 	t.Parallel()
 	type change func(*reporttest.Synthetic)
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name    string
 		change  change
 		pass    bool
@@ -168,7 +169,7 @@ func TestVerdict(t *testing.T) {
 			}
 		}, true, nil, "18 of 20 unchanged (90%) meets the gate"},
 		{"no models", func(s *reporttest.Synthetic) { s.Models = nil }, false, []string{"incomplete"}, "a run with no model proves nothing"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := reporttest.Synthetic{Models: []string{"m/one", "m/two", "m/three"}, Repeats: 1, Answer: constant(0, true)}
@@ -226,14 +227,14 @@ func TestReadJSON(t *testing.T) {
 	if again := marshal(t, back); !bytes.Equal(again, b) {
 		t.Errorf("read and written again, the report changed:\n%s", lineDiffText(string(b), string(again)))
 	}
-	for _, tc := range []struct{ in, want, reason string }{
+	for _, tc := range tabletest.Cases(t, []struct{ in, want, reason string }{
 		{`{"schema": 3}`, "x.json: /schema: report schema 3, this harness reads 2", "a newer schema is refused"},
 		{`{"verdict": "pass"}`, "x.json: /schema: report schema none, this harness reads 2", "a file without schema is not a report"},
 		{`{"schema": 2, "run_id": "r", "models": ["m"], "task_ids": ["01-a"]}`, "x.json: not a report but a run's manifest (run.json): give a report, reports/<run-id>.json",
 			"a manifest of the report's schema number printed 'metric versions differ (, 2)' in compare (issue 33)"},
 		{`{"schema": 1, "kind": "task", "request": {}, "attempts": []}`, "x.json: not a report but a transcript: give a report, reports/<run-id>.json", "a transcript is named as one"},
 		{`[]`, "x.json: not a report", "not an object"},
-	} {
+	}) {
 		_, err := ReadJSON(strings.NewReader(tc.in), "x.json")
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("ReadJSON(%s) = %v, want %q (%s)", tc.in, err, tc.want, tc.reason)

@@ -7,6 +7,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -19,21 +20,22 @@ func TestProblem(t *testing.T) {
 	set := testcorpus.Set(t).WithFormats([]string{"", formats.JSONPatch})
 	doc, patch := set.Task("02-b"), set.Task("02-b."+formats.JSONPatch)
 	expected := string(bend.Marshal(doc.Expected))
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		name   string
 		t      *task.Task
 		answer string
 		want   string // a part of the problem; "" for none
+		reason string
 	}{
-		{"exact", doc, expected, ""},
-		{"lossy but well-formed", doc, string(doc.Source.Bytes), ""},
-		{"prose", doc, "I made the change.", "not JSON"},
-		{"invalid document", doc, strings.Replace(expected, `"kind": "paragraph"`, `"kind": "heading"`, 1), "/blocks/"},
-		{"patch that fails", patch, `[{"op":"remove","path":"/blocks/99"}]`, "json-patch: operation 0"},
-	} {
+		{"exact", doc, expected, "", "a correct answer gets no feedback"},
+		{"lossy but well-formed", doc, string(doc.Source.Bytes), "", "an answer that is well formed but leaves the edit undone gets none either: feedback is about mechanical failure, never drift"},
+		{"prose", doc, "I made the change.", "not JSON", "an answer with no JSON is told so"},
+		{"invalid document", doc, strings.Replace(expected, `"kind": "paragraph"`, `"kind": "heading"`, 1), "/blocks/", "a document that fails validation is told where, by JSON pointer"},
+		{"patch that fails", patch, `[{"op":"remove","path":"/blocks/99"}]`, "json-patch: operation 0", "a patch that does not apply is told which operation failed, under its format's name"},
+	}) {
 		got := Check(c.t, c.t.Source.Bytes, c.answer)
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
-			t.Errorf("%s: problem %q, want one holding %q", c.name, got, c.want)
+			t.Errorf("%s: problem %q, want one holding %q (%s)", c.name, got, c.want, c.reason)
 		}
 		if strings.Contains(got, "drift") || strings.Contains(got, "lossless") || strings.Contains(got, expected[:200]) {
 			t.Errorf("%s: the problem tells more than the failure: %q", c.name, got)

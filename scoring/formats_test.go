@@ -6,6 +6,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -16,7 +17,7 @@ import (
 func TestPatchThatDoesNotApplyIsInvalid(t *testing.T) {
 	set := testcorpus.Set(t).WithFormats([]string{"", formats.JSONPatch, formats.BendOps})
 	w := config.Default().Weights
-	for _, tt := range []struct {
+	for _, tt := range tabletest.Cases(t, []struct {
 		name, format, answer, kind string
 		op                         int
 		reason                     string // a part of the reason
@@ -30,7 +31,7 @@ func TestPatchThatDoesNotApplyIsInvalid(t *testing.T) {
 		{"failed test", formats.JSONPatch, `[{"op": "test", "path": "/title", "value": "not the title"}]`, formats.Failed, 0, "test"},
 		{"unknown block", formats.BendOps, `[{"op": "remove_block", "block": "blk-nowhere"}]`, formats.Failed, 0, "blk-nowhere"},
 		{"unknown op", formats.BendOps, `[{"op": "move_block", "block": "blk-x"}]`, formats.NotFormat, 0, "move_block"},
-	} {
+	}) {
 		t.Run(tt.name, func(t *testing.T) {
 			tk := set.Task("03-b." + tt.format)
 			if tk == nil {

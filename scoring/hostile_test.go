@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/transcript"
@@ -39,13 +40,13 @@ func TestArchivedAbsurdCostNeverScored(t *testing.T) {
 // id of the model asked for is the same model.
 func TestServedModelMismatchRecorded(t *testing.T) {
 	tk := testcorpus.Set(t).Task("05-a")
-	for _, c := range []struct{ asked, served, want, reason string }{
+	for _, c := range tabletest.Cases(t, []struct{ asked, served, want, reason string }{
 		{"anthropic/claude-opus-4.8", "openai/gpt-3.5-turbo", "openai/gpt-3.5-turbo", "another model"},
 		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8-20260101", "", "a dated version of the model asked for"},
 		{"anthropic/claude-opus-4.8", "claude-opus-4.8", "", "the model without its vendor prefix"},
 		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.80", "anthropic/claude-opus-4.80", "another digit is another model, not a version"},
 		{"vendor/a", "", "", "the server did not say"},
-	} {
+	}) {
 		s := One(tk, c.asked, 0, answered(c.asked, c.served, transcript.Usage{}), nil, metric.DefaultWeights())
 		if s.ModelServed != c.want {
 			t.Errorf("%s (%s): ModelServed %q, want %q", c.served, c.reason, s.ModelServed, c.want)
@@ -57,12 +58,12 @@ func TestServedModelMismatchRecorded(t *testing.T) {
 // the provider's content filter) showed as "the answer is empty".
 func TestRefusalIsNotAnEmptyAnswer(t *testing.T) {
 	set := testcorpus.Set(t)
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		raw, finish, want, reason string
 	}{
 		{`{"choices":[{"message":{"content":null,"refusal":"I can't help with that."}}]}`, "stop", "the model refused: I can't help with that.", "message.refusal"},
 		{`{"choices":[{"message":{"content":""}}]}`, "content_filter", "content filter withheld the answer", "the provider's filter"},
-	} {
+	}) {
 		for _, id := range []string{"05-a", "05-b"} {
 			tr := answered("v/m", "", transcript.Usage{})
 			tr.TaskID = id

@@ -11,6 +11,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
@@ -139,7 +140,7 @@ func TestNeverSentCostsNothing(t *testing.T) {
 }
 
 func TestCutOff(t *testing.T) {
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		finish, content       string
 		completion, reasoning int64
 		want, reason          string
@@ -148,7 +149,7 @@ func TestCutOff(t *testing.T) {
 		{"length", "", 1000, 0, CutOffReasoning, "nothing but reasoning came out: the budget went to reasoning"},
 		{"length", "{\"blocks\": [", 1000, 900, CutOffReasoning, "most of the budget went to reasoning"},
 		{"length", "{\"blocks\": [", 1000, 100, CutOffOutput, "the document itself was truncated"},
-	} {
+	}) {
 		r := &transcript.Response{FinishReason: tc.finish, Content: tc.content,
 			Usage: transcript.Usage{CompletionTokens: tc.completion, ReasoningTokens: tc.reasoning}}
 		if got := cutOff(r); got != tc.want {

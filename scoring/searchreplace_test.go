@@ -6,6 +6,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -26,7 +27,7 @@ func TestSearchReplaceFailureKinds(t *testing.T) {
 		same = text
 	)
 	w := config.Default().Weights
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		name, answer, kind string
 		block              int
 		excerpt            string // a part of Failure.Text
@@ -36,7 +37,7 @@ func TestSearchReplaceFailureKinds(t *testing.T) {
 		{"not found", srBlock(same, same) + srBlock(`    "missing line"`, same), formats.NotFound, 1, "missing line", "does not occur"},
 		{"ambiguous", srBlock(`          "id": "spn-02",`, `          "id": "spn-02",`), formats.Ambiguous, 0, "spn-02", "occurs 2 times"},
 		{"not JSON after the edits", srBlock(same, same) + srBlock(`      "id": "blk-4a90",`, `      "id": "blk-4a90"`), formats.EditedNotJSON, 1, "blk-4a90", "not JSON"},
-	} {
+	}) {
 		t.Run(c.name, func(t *testing.T) {
 			tr := &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: tk.ID, Class: tk.Class,
 				Hashes: transcript.Hashes{Document: tk.Source.Hash}, Response: &transcript.Response{Content: c.answer, FinishReason: "stop"}}

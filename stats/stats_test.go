@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func seq(n int) []float64 {
@@ -16,7 +18,7 @@ func seq(n int) []float64 {
 }
 
 func TestQuantile(t *testing.T) {
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		p      float64
 		xs     []float64
@@ -31,7 +33,7 @@ func TestQuantile(t *testing.T) {
 		{"P95 of 60", 0.95, seq(60), 57, "k = ⌈57⌉ = 57, though 0.95·60 is not exact in binary"},
 		{"single", 0.95, []float64{0.3}, 0.3, "one value is every quantile"},
 		{"ties", 0.5, []float64{0, 0, 0, 1}, 0, "ties count once each"},
-	} {
+	}) {
 		if got := Quantile(tc.p, tc.xs); got != tc.want {
 			t.Errorf("%s: Quantile(%v) = %v, want %v (%s)", tc.name, tc.p, got, tc.want, tc.reason)
 		}
@@ -44,7 +46,7 @@ func TestQuantile(t *testing.T) {
 }
 
 func TestSignedRank(t *testing.T) {
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name    string
 		d       []float64
 		p       float64
@@ -57,7 +59,7 @@ func TestSignedRank(t *testing.T) {
 		{"balanced", []float64{1, -1, 2, -2}, 1, 4, 0, "W⁺ at its mean: p = 1"},
 		{"ties", []float64{0.1, 0.1, 0.1, -0.1}, 10.0 / 16, 4, 1, "four tied ranks 2.5: W⁺ = 7.5 of 10; patterns with |W⁺−5| ≥ 2.5 are those with 0, 1, 3 or 4 positives: 1+4+4+1 = 10 of 16"},
 		{"one", []float64{0.2}, 1, 1, 1, "one difference: both sign patterns are as extreme"},
-	} {
+	}) {
 		p, n, sign := SignedRank(tc.d)
 		if math.Abs(p-tc.p) > 1e-12 || n != tc.n || sign != tc.sign {
 			t.Errorf("%s: SignedRank(%v) = %v, %d, %d; want %v, %d, %d (%s)", tc.name, tc.d, p, n, sign, tc.p, tc.n, tc.sign, tc.reason)

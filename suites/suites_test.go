@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -66,7 +67,7 @@ func TestTableAnswers(t *testing.T) {
 		{UsingFlag("rungs"), []string{Size}, "--rungs goes with the size suite"},
 		{Of(All).Parts(), []Part{{Gating, gatingSection}, {Natural, naturalSection}, {Relay, relaySection}}, "all's parts and their sections"},
 	}
-	for i, c := range cases {
+	for i, c := range tabletest.Cases(t, cases) {
 		if !equal(c.got, c.want) {
 			t.Errorf("case %d: got %v, want %v (%s)", i, c.got, c.want, c.reason)
 		}

@@ -15,6 +15,7 @@ import (
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/golden"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestInverseFiles: every inverse task file is exactly what the generator
@@ -167,7 +168,7 @@ func TestCheckInverseFailsOnBreakage(t *testing.T) {
 			edit1(t, m, "instructions/inverse/07-c.json", `"document": "07-`, `"document": "08-`)
 		}, "instructions/inverse/07-c.json: /document", "an inverse edits the forward task's document"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) { wantProblem(t, c.breakf, c.want, c.reason) })
 	}
 }

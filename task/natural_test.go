@@ -11,6 +11,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestNaturalTasks: the embedded natural tasks load, one per class B/C
@@ -149,7 +150,7 @@ func TestCheckNaturalFailsOnBreakage(t *testing.T) {
 			edit1(t, m, f+"04-c.json", `"quotes": [],`, ``)
 		}, f + "04-c.json: /quotes: missing", "quotes are stated, even when empty"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) { wantProblem(t, c.breakf, c.want, c.reason) })
 	}
 }
@@ -165,7 +166,7 @@ func TestQuotedPhrases(t *testing.T) {
 		{`code "f(\"x\")\n\ty"`, []string{"f(\"x\")\n\ty"}, "a phrase with escapes is a JSON string, decoded"},
 		{`a "C:\d" path`, []string{`C:\d`}, "a backslash that is not a JSON escape stays literal"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		got, err := quotedPhrases(c.in)
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("quotedPhrases(%q) = %q, %v; want %q: %s", c.in, got, err, c.want, c.reason)
@@ -190,7 +191,7 @@ func TestOccurrences(t *testing.T) {
 		{[]string{"Café"}, "Cafe", 0, "verbatim: no normalization, no case folding"},
 		{[]string{"abc"}, "", 0, "an empty quote names nothing"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		if got := occurrences(c.texts, c.q); got != c.want {
 			t.Errorf("occurrences(%q, %q) = %d, want %d: %s", c.texts, c.q, got, c.want, c.reason)
 		}
@@ -221,7 +222,7 @@ func TestContainsID(t *testing.T) {
 		{"bend:#blk-1.spn-02", "spn-02", true, "inside a reference"},
 		{"xblk-1", "blk-1", false, "a longer id on the left"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		if got := containsID(c.s, c.id); got != c.want {
 			t.Errorf("containsID(%q, %q) = %v, want %v: %s", c.s, c.id, got, c.want, c.reason)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // withoutFormats is the embedded instructions less the format prompts: an
@@ -105,13 +106,13 @@ func TestFormatPromptReplacesTheAnswerInstruction(t *testing.T) {
 }
 
 func TestWithLastParagraph(t *testing.T) {
-	cases := []struct{ body, text, want, why string }{
+	cases := []struct{ body, text, want, reason string }{
 		{"a\n\nb\n\nc", "X", "a\n\nb\n\nX", "only the last paragraph goes"},
 		{"a\nb", "X", "a\nb\n\nX", "a one-paragraph body keeps its text"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		if got := withLastParagraph(c.body, c.text); got != c.want {
-			t.Errorf("withLastParagraph(%q) = %q, want %q: %s", c.body, got, c.want, c.why)
+			t.Errorf("withLastParagraph(%q) = %q, want %q: %s", c.body, got, c.want, c.reason)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func loadEmbedded(t *testing.T) *Set {
@@ -143,7 +144,7 @@ func TestCorpusCheckFailsOnBreakage(t *testing.T) {
 			edit1(t, m, findFile(m, "corpus/18-"), `"vocabulary": "bendscript.argument.v1"`, `"vocabulary": "core"`)
 		}, `/vocabulary: "core"`, "row 18 uses the argument vocabulary"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) { wantProblem(t, c.breakf, c.want, c.reason) })
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
@@ -100,12 +101,15 @@ func TestKeyFromDotEnv(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, ".env", "OPENROUTER_API_KEY='sk-or-from-dotenv'\n")
 	t.Chdir(dir)
-	for _, c := range []struct{ env, want string }{{"", "Bearer sk-or-from-dotenv"}, {"sk-or-from-env", "Bearer sk-or-from-env"}} {
+	for _, c := range tabletest.Cases(t, []struct{ env, want, reason string }{
+		{"", "Bearer sk-or-from-dotenv", "with no key in the environment, the one in .env is used"},
+		{"sk-or-from-env", "Bearer sk-or-from-env", "the environment wins over .env"},
+	}) {
 		t.Setenv("OPENROUTER_API_KEY", c.env)
 		out, errs, code := runCLI(t, "run", "--models", "vendor/a", "--judges", "offline/judge", "--dry-run")
 		hs := srv.ModelsRequests()
 		if code != 0 || len(hs) == 0 || hs[len(hs)-1].Get("Authorization") != c.want {
-			t.Errorf("environment %q: exit %d, want the listing asked with %q\n%s%s", c.env, code, c.want, out, errs)
+			t.Errorf("environment %q: exit %d, want the listing asked with %q (%s)\n%s%s", c.env, code, c.want, c.reason, out, errs)
 		}
 	}
 }

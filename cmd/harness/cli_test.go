@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
@@ -214,24 +215,24 @@ func TestIDRefusesInvalidDocuments(t *testing.T) {
 func TestFlagsAfterArguments(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		args  []string
-		model string
-		rest  []string
-		why   string
+		args   []string
+		model  string
+		rest   []string
+		reason string
 	}{
 		{[]string{"runs/g", "03-b", "--model", "m"}, "m", []string{"runs/g", "03-b"}, "the README's order"},
 		{[]string{"--model", "m", "runs/g", "03-b"}, "m", []string{"runs/g", "03-b"}, "flags first, as before"},
 		{[]string{"runs/g", "--model", "m", "03-b"}, "m", []string{"runs/g", "03-b"}, "a flag between arguments"},
 		{[]string{"runs/g", "--", "--model", "m"}, "", []string{"runs/g", "--model", "m"}, "after --, everything is an argument"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		fs := flag.NewFlagSet("show", flag.ContinueOnError)
 		model := fs.String("model", "", "")
 		if _, err := parseFlags(fs, c.args); err != nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
 		if *model != c.model || !slices.Equal(fs.Args(), c.rest) {
-			t.Errorf("%v: model %q, args %q; want %q, %q (%s)", c.args, *model, fs.Args(), c.model, c.rest, c.why)
+			t.Errorf("%v: model %q, args %q; want %q, %q (%s)", c.args, *model, fs.Args(), c.model, c.rest, c.reason)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
@@ -17,7 +18,10 @@ func TestCompareSaysTheProviderChanged(t *testing.T) {
 	t.Parallel()
 	set := testcorpus.Set(t)
 	dir := t.TempDir()
-	for _, run := range []struct{ id, provider string }{{"p1", "Anthropic"}, {"p2", "Amazon Bedrock"}} {
+	for _, run := range tabletest.Cases(t, []struct{ id, provider, reason string }{
+		{"p1", "Anthropic", "the first run, served by one provider"},
+		{"p2", "Amazon Bedrock", "the same model served by another provider, the change compare must note"},
+	}) {
 		srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
 			rep := exactReply(set, req)
 			rep.Provider = run.provider

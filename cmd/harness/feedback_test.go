@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/model/modeltest"
@@ -180,13 +181,16 @@ func checkFeedbackRow(t *testing.T, b []byte, n int) {
 	scored, rounds := 0, 0
 	for _, row := range rows {
 		zero, one := 0.0, 1.0
-		for _, c := range []struct {
+		for _, c := range tabletest.Cases(t, []struct {
 			name      string
 			got, want *float64
-		}{{"well-formed first try", row.WellFormedFirst, &zero}, {"lossless first try", row.LosslessFirst, &zero},
-			{"well-formed after feedback", row.WellFormedAfter, &one}, {"lossless after feedback", row.Lossless, &one}} {
+			reason    string
+		}{{"well-formed first try", row.WellFormedFirst, &zero, "every first try is malformed, and the row counts each"},
+			{"lossless first try", row.LosslessFirst, &zero, "a malformed first try is not lossless"},
+			{"well-formed after feedback", row.WellFormedAfter, &one, "one round of feedback fixes every answer"},
+			{"lossless after feedback", row.Lossless, &one, "the fixed answers are lossless, so feedback's effect shows in the row"}}) {
 			if c.got == nil || *c.got != *c.want {
-				t.Errorf("class %s, %s: %v, want %v", row.Class, c.name, c.got, *c.want)
+				t.Errorf("class %s, %s: %v, want %v (%s)", row.Class, c.name, c.got, *c.want, c.reason)
 			}
 		}
 		if row.Format != "document" {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 )
@@ -111,10 +112,14 @@ func checkFormats(t *testing.T, rows []formatRow) {
 // on eight documents' chains (for time under -race).
 func TestFormatsGatingAndRelay(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct {
-		suite string
-		extra []string
-	}{{"gating", []string{"--classes", "b,c"}}, {"relay", []string{"--steps", "4", "--docs", "01,02,03,04,05,06,07,08"}}} {
+	for _, tt := range tabletest.Cases(t, []struct {
+		suite  string
+		extra  []string
+		reason string
+	}{
+		{"gating", []string{"--classes", "b,c"}, "the answer formats on the gating suite's class B and C tasks"},
+		{"relay", []string{"--steps", "4", "--docs", "01,02,03,04,05,06,07,08"}, "in a relay each step is given the document its predecessor's patch made, so a format's slip carries on"},
+	}) {
 		t.Run(tt.suite, func(t *testing.T) {
 			t.Parallel()
 			checkFormats(t, runFormats(t, tt.suite, tt.extra...))

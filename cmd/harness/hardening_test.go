@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -102,23 +103,24 @@ func TestResumeUsesTheManifest(t *testing.T) {
 func TestRunRefusesBadFlagValues(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		args []string
-		want string
+	for _, tc := range tabletest.Cases(t, []struct {
+		args   []string
+		want   string
+		reason string
 	}{
-		{[]string{"--repeats", "-1"}, "--repeats takes a whole number from 1 to 1000"},
-		{[]string{"--per-model", "0"}, "--per-model takes a whole number of at least 1"},
-		{[]string{"--global", "-3"}, "--global takes a whole number of at least 1"},
-		{[]string{"--progress", "bogus"}, "--progress takes auto, bars, lines or none"},
-		{[]string{"--models", ""}, "--models takes a comma-separated list"},
-		{[]string{"--models", " , "}, "--models takes a comma-separated list"},
-		{[]string{"--run-id", "../../escape"}, "--run-id takes one path element"},
-		{[]string{"--run-id", "a/b"}, "--run-id takes one path element"},
-	} {
+		{[]string{"--repeats", "-1"}, "--repeats takes a whole number from 1 to 1000", "a negative repeat count cannot mean anything, and the error gives the range"},
+		{[]string{"--per-model", "0"}, "--per-model takes a whole number of at least 1", "a concurrency of 0 per model could never send a request"},
+		{[]string{"--global", "-3"}, "--global takes a whole number of at least 1", "a negative global concurrency is refused the same way, naming its own flag"},
+		{[]string{"--progress", "bogus"}, "--progress takes auto, bars, lines or none", "an unknown progress style is refused with the list of styles, not silently defaulted"},
+		{[]string{"--models", ""}, "--models takes a comma-separated list", "an empty model list would run nothing"},
+		{[]string{"--models", " , "}, "--models takes a comma-separated list", "a list of blanks and commas is as empty as no list"},
+		{[]string{"--run-id", "../../escape"}, "--run-id takes one path element", "a run id that climbs out of the output directory would write outside it"},
+		{[]string{"--run-id", "a/b"}, "--run-id takes one path element", "a run id with a separator would write into a subdirectory, not one run's directory"},
+	}) {
 		args := append([]string{"run", "--models", "offline/oracle", "--judges", "offline/judge", "--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports")}, tc.args...)
 		_, errs, code := runCLI(t, args...)
 		if code != 2 || !strings.Contains(errs, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tc.args, code, errs, tc.want)
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q (%s)", tc.args, code, errs, tc.want, tc.reason)
 		}
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) > 0 {

@@ -9,6 +9,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestCorpusLadderCLI is the acceptance test: corpus ladder writes
@@ -84,7 +85,7 @@ func checkLadderTasks(t *testing.T, base string) {
 func TestCorpusLadderUsage(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		args   []string
 		want   string
 		reason string
@@ -97,7 +98,7 @@ func TestCorpusLadderUsage(t *testing.T) {
 		{[]string{"corpus", "ladder", "--out", dir, "--rungs", "4k"}, "rung 4k:", "a rung whole documents cannot make is refused"},
 		{[]string{"corpus", "ladder", "--nope"}, "", "unknown flag"},
 		{[]string{"corpus", "frobnicate"}, "the subcommands are check, ladder and sensitivity", "the corpus usage names every subcommand"},
-	} {
+	}) {
 		_, errs, code := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q (%s)", c.args, code, errs, c.want, c.reason)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
@@ -24,18 +25,19 @@ import (
 // own gates, classes B and C, and on those gates alone.
 func TestGatingVerdictCatchesLosses(t *testing.T) {
 	cases := []struct {
-		loss string
-		code int
-		want []string // the failing metrics, each for every model
+		loss   string
+		code   int
+		want   []string // the failing metrics, each for every model
+		reason string
 	}{
-		{"none", 0, nil},
-		{"meta", 1, []string{"class_b_residual_p95", "class_b_unchanged", "class_c_residual_p95", "class_c_unchanged"}},
-		{"sentence", 1, []string{"class_b_unchanged", "class_c_unchanged"}},
+		{"none", 0, nil, "exact answers pass every gate, so the gates do not fail on their own"},
+		{"meta", 1, []string{"class_b_residual_p95", "class_b_unchanged", "class_c_residual_p95", "class_c_unchanged"}, "stripping every pre-existing meta passed §8.5, and must fail the harness's residual and unchanged gates of classes B and C"},
+		{"sentence", 1, []string{"class_b_unchanged", "class_c_unchanged"}, "an invented sentence in every document passed §8.5, and must fail the harness's unchanged gates of classes B and C"},
 	}
 	// The key is TestMain's; each case runs its own server (by
 	// --base-url) and directory.
 	t.Parallel()
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.loss, func(t *testing.T) {
 			t.Parallel()
 			rep := gatingRunWithLoss(t, c.loss, c.code)
@@ -49,7 +51,7 @@ func TestGatingVerdictCatchesLosses(t *testing.T) {
 				}
 			}
 			if !slices.Equal(got, c.want) {
-				t.Errorf("%s: %s fails %v, want %v", c.loss, rep.Models[0], got, c.want)
+				t.Errorf("%s: %s fails %v, want %v (%s)", c.loss, rep.Models[0], got, c.want, c.reason)
 			}
 			if len(rep.Failures) != len(c.want)*len(rep.Models) {
 				t.Errorf("%s: %d failures, want %d for each of %d models: %+v", c.loss, len(rep.Failures), len(c.want), len(rep.Models), rep.Failures)

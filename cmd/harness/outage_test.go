@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -29,7 +30,7 @@ func TestOutageCouldNotRun(t *testing.T) {
 		{"refused", modeltest.ClosedURL(t), "connect: connection refused", "nothing listens at the API's address"},
 		{"unauthorized", srv.URL, "HTTP 401: No auth credentials found", "the server refuses the key"},
 	}
-	for _, tc := range tests {
+	for _, tc := range tabletest.Cases(t, tests) {
 		dir := t.TempDir()
 		runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
 		out, errs, code := runCLIWithin(t, 20*time.Second, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", tc.base,

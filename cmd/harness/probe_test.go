@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -124,15 +125,16 @@ func TestCopiedTranscriptRefusedInAnotherSlot(t *testing.T) {
 	// 03-b of another run.
 	runDir := offlineRun(t, dir, "r", "--tasks", "03-b,04-b")
 	otherRun := offlineRun(t, dir, "other", "--tasks", "03-b")
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name      string
 		from      func(d string) string
 		wantField string
+		reason    string
 	}{
-		{"another task", func(d string) string { return transcript.TaskPath(d, "offline/noisy", "04-b", 0) }, "/task_id"},
-		{"another model", func(d string) string { return transcript.TaskPath(d, "offline/oracle", "03-b", 0) }, "/model"},
-		{"another run", func(string) string { return transcript.TaskPath(otherRun, "offline/noisy", "03-b", 0) }, "/run_id"},
-	} {
+		{"another task", func(d string) string { return transcript.TaskPath(d, "offline/noisy", "04-b", 0) }, "/task_id", "a transcript copied from another task of the same model and run is caught by its task id"},
+		{"another model", func(d string) string { return transcript.TaskPath(d, "offline/oracle", "03-b", 0) }, "/model", "a transcript copied from another model for the same task is caught by its model"},
+		{"another run", func(string) string { return transcript.TaskPath(otherRun, "offline/noisy", "03-b", 0) }, "/run_id", "a transcript copied from another run, same model and task, is caught by its run id"},
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := filepath.Join(t.TempDir(), "r")
 			copyDir(t, runDir, d)
@@ -143,7 +145,7 @@ func TestCopiedTranscriptRefusedInAnotherSlot(t *testing.T) {
 			_, errs, code := runCLI(t, "rescore", "--out", t.TempDir(), d)
 			want := dst + ": " + tc.wantField + ": transcript belongs to another slot"
 			if code != 2 || !strings.Contains(errs, want) || !strings.Contains(errs, "in the slot of r/offline/noisy/03-b/r0") {
-				t.Errorf("exit %d, stderr %q; want exit 2 and %q naming the slot", code, errs, want)
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q naming the slot (%s)", code, errs, want, tc.reason)
 			}
 			if _, errs, code := runCLI(t, "run", "--resume", d, "--progress", "none"); code != 2 || !strings.Contains(errs, want) {
 				t.Errorf("resume: exit %d, stderr %q; want exit 2 and %q", code, errs, want)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
@@ -39,7 +40,7 @@ func TestExactGatingRunGates(t *testing.T) {
 func TestIneligibleGatingRunsAreInconclusive(t *testing.T) {
 	t.Parallel()
 	set := testcorpus.Set(t)
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		models []string
 		want   []string
@@ -50,7 +51,7 @@ func TestIneligibleGatingRunsAreInconclusive(t *testing.T) {
 			"§8.6: Haiku, mini and Flash do not gate v0.1"},
 		{"one vendor twice", []string{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.7", "google/gemini-3.1-pro-preview"},
 			[]string{"2 anthropic models", "no openai model"}, "§8.6: one model of each vendor"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply { return exactReply(set, req) })

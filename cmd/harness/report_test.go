@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -125,7 +126,7 @@ func TestRescoreRefuses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		break_ func(runDir string)
 		want   string
@@ -141,7 +142,7 @@ func TestRescoreRefuses(t *testing.T) {
 			tamper(filepath.Join(d, transcript.ManifestName), `"class_b_median_max": 0.05`, `"class_b_median_max": 0.5`)
 		}, "does not match config_hash", "a loosened threshold must not pass unnoticed"},
 		{"no manifest", func(d string) { os.Remove(filepath.Join(d, transcript.ManifestName)) }, "run.json", "not a run directory"},
-	} {
+	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := filepath.Join(t.TempDir(), "run")
 			copyDir(t, runDir, d)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestSearchReplaceEverySuite is issue 35's done-when on the suites, run
@@ -12,15 +14,16 @@ import (
 func TestSearchReplaceEverySuite(t *testing.T) {
 	t.Parallel()
 	noisyLossy := false
-	for _, tt := range []struct {
-		suite string
-		extra []string
+	for _, tt := range tabletest.Cases(t, []struct {
+		suite  string
+		extra  []string
+		reason string
 	}{
-		{"gating", []string{"--classes", "b,c"}},
-		{"natural", nil},
-		{"relay", []string{"--steps", "4", "--docs", "01,02,03,04,05,06,07,08"}},
-		{"size", []string{"--rungs", "8k,32k"}},
-	} {
+		{"gating", []string{"--classes", "b,c"}, "the gating suite's class B and C tasks, where search-replace is one answer format among others"},
+		{"natural", nil, "the natural suite, whose tasks and instructions are not the gating suite's"},
+		{"relay", []string{"--steps", "4", "--docs", "01,02,03,04,05,06,07,08"}, "a relay, where each step's search-replace edits the document the step before it made"},
+		{"size", []string{"--rungs", "8k,32k"}, "the size ladder's smaller rungs, where the text to search grows with the rung"},
+	}) {
 		rows := runFormats(t, tt.suite, append(tt.extra, "--formats", "document,search-replace")...)
 		seen := 0
 		for _, r := range rows {

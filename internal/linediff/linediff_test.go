@@ -1,9 +1,13 @@
 package linediff
 
-import "testing"
+import (
+	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
+)
 
 func TestDiff(t *testing.T) {
-	for _, tc := range []struct {
+	for _, tc := range tabletest.Cases(t, []struct {
 		name     string
 		a, b     string
 		want     string // ops of the diff, one character per line
@@ -16,7 +20,7 @@ func TestDiff(t *testing.T) {
 		{"insert", "a\nc\n", "a\nb\nc\n", " + ", 1, "an added line", 3},
 		{"far apart", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "x\n2\n3\n4\n5\n6\n7\n8\n9\ny\n", "-+        -+", 2, "changes more than 2·context apart make two hunks", 1},
 		{"close", "1\n2\n3\n4\n", "x\n2\n3\ny\n", "-+  -+", 1, "changes within 2·context share a hunk", 1},
-	} {
+	}) {
 		lines, _ := Diff(Split(tc.a), Split(tc.b))
 		ops := ""
 		for _, l := range lines {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestControlCharactersNeverReachTheTerminal: control characters from an
@@ -21,7 +23,7 @@ func TestControlCharactersNeverReachTheTerminal(t *testing.T) {
 		{"\xffz", `\xffz`, `\xffz`, "a byte that is not UTF-8"},
 		{"a\u202eb\tc\r", `a\u202eb\u0009c\u000d`, "a\\u202eb\tc\\u000d", "bidi override, tab, carriage return"},
 	}
-	for _, c := range cases {
+	for _, c := range tabletest.Cases(t, cases) {
 		if got := Line(c.in); got != c.line {
 			t.Errorf("%s: Line(%q) = %q, want %q", c.reason, c.in, got, c.line)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
@@ -78,7 +79,7 @@ func TestErrorBodies(t *testing.T) {
 		{modeltest.Reply{Status: 502}, 502, `{"error":{"code":502,"message":"Bad Gateway"}}`, "a bare status still gets an error body"},
 		{modeltest.NotJSON(), 200, `<html><body>502 Bad Gateway</body></html>`, "Body is sent verbatim"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		srv := modeltest.NewScripted(t, tt.reply)
 		status, _, body := post(t, srv, "m")
 		if status != tt.wantStatus || body != tt.wantBody {
@@ -143,7 +144,7 @@ func TestDefaultModelsMirrorFamilies(t *testing.T) {
 		{"openai/gpt-5.6-sol", false, true, "GPT-5 is a reasoning model: seed, no temperature"},
 		{"google/gemini-3.1-pro-preview", true, true, "Gemini 3 lists both"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		params, ok := got[tt.id]
 		if !ok {
 			t.Errorf("%s not listed; the default list mirrors config.Default().Models", tt.id)
@@ -180,7 +181,7 @@ func TestSetModelsFillsFamilies(t *testing.T) {
 		{"openai/gpt-5.2", []string{"temperature"}, "an explicit list wins over the family"},
 		{"google/gemini-3-flash-preview", modeltest.FamilyParameters("google/gemini-3"), "SetModel appends a missing id, filled from its family"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		if p, ok := got[tt.id]; !ok || (p == nil) != (tt.want == nil) || !slices.Equal(p, tt.want) {
 			t.Errorf("%s parameters = %v, want %v (%s)", tt.id, p, tt.want, tt.reason)
 		}

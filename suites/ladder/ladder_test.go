@@ -11,6 +11,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/internal/golden"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -400,23 +401,24 @@ func TestVocabularyBlocksFrom32k(t *testing.T) {
 func TestManyTasks(t *testing.T) {
 	set := testcorpus.Set(t)
 	groups := []struct {
-		tasks []string
-		size  int
+		tasks  []string
+		size   int
+		reason string
 	}{
-		{[]string{"01-b", "01-c", "02-b", "02-c", "03-b", "03-c", "05-b", "05-c", "06-b", "06-c"}, 96 << 10},
-		{[]string{"07-b", "07-c", "08-b", "08-c", "09-b", "09-c", "10-b", "10-c", "16-b", "16-c"}, 96 << 10},
-		{[]string{"12-b", "12-c", "13-b", "13-c", "18-b", "18-c"}, 96 << 10},
-		{[]string{"04-b", "11-b", "14-b", "14-c", "15-b", "15-c", "19-b", "20-b", "20-c"}, 256 << 10},
+		{[]string{"01-b", "01-c", "02-b", "02-c", "03-b", "03-c", "05-b", "05-c", "06-b", "06-c"}, 96 << 10, "the B and C tasks of documents 01, 02, 03, 05 and 06 are placed together in one 96k rung"},
+		{[]string{"07-b", "07-c", "08-b", "08-c", "09-b", "09-c", "10-b", "10-c", "16-b", "16-c"}, 96 << 10, "the B and C tasks of documents 07, 08, 09, 10 and 16 are placed together in one 96k rung"},
+		{[]string{"12-b", "12-c", "13-b", "13-c", "18-b", "18-c"}, 96 << 10, "the B and C tasks of documents 12, 13 and 18 are placed together in one 96k rung"},
+		{[]string{"04-b", "11-b", "14-b", "14-c", "15-b", "15-c", "19-b", "20-b", "20-c"}, 256 << 10, "the tasks of documents 04, 11, 14, 15, 19 and 20 with a position are placed together in one 256k rung"},
 	}
 	ops := map[string]bool{}
-	for _, g := range groups {
+	for _, g := range tabletest.Cases(t, groups) {
 		rungs, err := Build(set, Config{Rungs: []int{g.size}, Tasks: g.tasks})
 		if err != nil {
-			t.Errorf("%v: %v", g.tasks, err)
+			t.Errorf("%v: %v (%s)", g.tasks, err, g.reason)
 			continue
 		}
 		if len(rungs[0].Tasks) != 3*len(g.tasks) {
-			t.Errorf("%v: %d tasks placed", g.tasks, len(rungs[0].Tasks))
+			t.Errorf("%v: %d tasks placed (%s)", g.tasks, len(rungs[0].Tasks), g.reason)
 		}
 		for _, pt := range rungs[0].Tasks {
 			for _, op := range pt.GoldEdit {
@@ -464,7 +466,7 @@ func TestFillerWalkStartsLater(t *testing.T) {
 
 func TestBuildRefuses(t *testing.T) {
 	set := testcorpus.Set(t)
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		name   string
 		config Config
 		want   string
@@ -478,7 +480,7 @@ func TestBuildRefuses(t *testing.T) {
 		{"too small", Config{Rungs: []int{4 << 10}}, "rung 4k: whole documents cannot make", "three copies of the task document do not fit into 4 KiB ± 15%"},
 		{"no balance", Config{Rungs: []int{7 << 10}}, "rung 7k: whole documents cannot make 6093–8243 bytes with the middle copies in the middle third", "one filler document cannot sit on both sides of the middle copy, two exceed the bound"},
 		{"two documents in 8k", Config{Rungs: []int{8 << 10}, Tasks: []string{"01-b", "02-b"}}, "rung 8k:", "the reason DefaultTasks come from one document"},
-	} {
+	}) {
 		_, err := Build(set, c.config)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q (%s)", c.name, err, c.want, c.reason)
@@ -487,7 +489,7 @@ func TestBuildRefuses(t *testing.T) {
 }
 
 func TestParseRungs(t *testing.T) {
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		in     string
 		want   []int
 		reason string
@@ -503,7 +505,7 @@ func TestParseRungs(t *testing.T) {
 		{"2049k", nil, "just over MaxSize"},
 		{"8kb", nil, "unknown unit"},
 		{"", nil, "empty list"},
-	} {
+	}) {
 		got, err := ParseRungs(c.in)
 		if (err == nil) != (c.want != nil) || !slices.Equal(got, c.want) {
 			t.Errorf("ParseRungs(%q) = %v, %v; want %v (%s)", c.in, got, err, c.want, c.reason)
@@ -518,7 +520,7 @@ func TestParseRungs(t *testing.T) {
 
 func TestRenameReferences(t *testing.T) {
 	r := renamer{prefix: "d16r2-", src: "bagaasrc", self: "bagaarung"}
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		in, want, reason string
 	}{
 		{"bend:bagaasrc#blk-1.spn-2", "bend:bagaarung#d16r2-blk-1.d16r2-spn-2", "absolute span reference names the rung"},
@@ -529,7 +531,7 @@ func TestRenameReferences(t *testing.T) {
 		{"bend:bagaaold#blk-1", "bend:bagaaold#blk-1", "another document's blocks are not ours"},
 		{"https://example.org/#blk-1", "https://example.org/#blk-1", "external URIs are left alone"},
 		{"not a reference", "not a reference", "invalid strings are left alone"},
-	} {
+	}) {
 		if got := r.ref(c.in); got != c.want {
 			t.Errorf("ref(%q) = %q, want %q (%s)", c.in, got, c.want, c.reason)
 		}
@@ -548,7 +550,7 @@ func TestRenameReferences(t *testing.T) {
 func TestRewriteInstruction(t *testing.T) {
 	r := renamer{prefix: "d16r2-", src: "bagaasrc"}
 	ids := map[string]bool{"blk-c10b": true, "spn-02": true, "spn-03": true}
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		in, want, reason string
 	}{
 		{"span spn-02 of block blk-c10b.", "span d16r2-spn-02 of block d16r2-blk-c10b.", "bare ids, sentence punctuation"},
@@ -557,7 +559,7 @@ func TestRewriteInstruction(t *testing.T) {
 		{"bend:bagaasrc#blk-c10b.spn-02", "bend:{{doc}}#d16r2-blk-c10b.d16r2-spn-02", "the source id becomes the placeholder"},
 		{"bend:bagaaold#blk-c10b.spn-02", "bend:bagaaold#blk-c10b.spn-02", "a previous version keeps its block ids: not ours"},
 		{"bend:{{doc}} and blk-c10bx", "bend:{{doc}} and blk-c10bx", "whole document; a longer word is not an id"},
-	} {
+	}) {
 		if got := rewriteInstruction(c.in, r, ids); got != c.want {
 			t.Errorf("rewrite(%q) = %q, want %q (%s)", c.in, got, c.want, c.reason)
 		}

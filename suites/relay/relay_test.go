@@ -11,6 +11,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
@@ -30,7 +31,7 @@ func TestTaskIDSortsInStepOrder(t *testing.T) {
 		{"07", 10, "07-s10", "two digits from step 10 on, so ids sort in step order"},
 		{"13", relay.MaxSteps, "13-s99", "the longest chain Build allows still has two digits"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		if id := relay.TaskID(tt.doc, tt.step); id != tt.want {
 			t.Errorf("TaskID(%q, %d) = %q, want %q (%s)", tt.doc, tt.step, id, tt.want, tt.reason)
 		}
@@ -56,7 +57,7 @@ func TestBuildStepCount(t *testing.T) {
 		{1, false, "the shortest chain: one step, no round trip yet"},
 		{relay.MaxSteps, false, "the longest chain allowed"},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		set, skipped, err := relay.Build(corpus, tt.steps)
 		if tt.wantErr {
 			if err == nil || set != nil || skipped != nil {
@@ -242,7 +243,7 @@ func TestBuildSkipsDocumentsThatDoNotChain(t *testing.T) {
 			reason: "the round-trip point must be the source itself",
 		},
 	}
-	for _, tt := range tests {
+	for _, tt := range tabletest.Cases(t, tests) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := &task.Set{Documents: corpus.Documents, Tasks: slices.Clone(corpus.Tasks), Inverse: slices.Clone(corpus.Inverse)}
 			tt.change(s)
