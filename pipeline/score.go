@@ -240,6 +240,8 @@ type RescoreRequest struct {
 	// Command is how the user runs the harness, for the rescore command
 	// printed when the reports cannot be written.
 	Command string
+	// Now is the clock rescored_at is read from; nil is time.Now.
+	Now func() time.Time
 }
 
 // Rescore is the score phase over an archived run: the same Score that a
@@ -261,7 +263,7 @@ func Rescore(r RescoreRequest) (*Result, error) {
 	if err := CheckInputs(m, set, prompts); err != nil {
 		return nil, fmt.Errorf("rescore: %w", err)
 	}
-	now := time.Now().UTC()
+	now := clock(r.Now)
 	summary := r.Stdout
 	if r.JSON {
 		summary = nil
