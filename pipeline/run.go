@@ -5,9 +5,12 @@
 // Score, the one score phase that rescore calls too. Clients builds every
 // model client; nothing else does.
 //
-// The command (cmd/harness) parses flags and calls these functions; the
-// phases, the hash checks and the verdict live here, so they are tested
-// without the command.
+// The pipeline takes resolved options only: the command (cmd/harness)
+// parses and checks the flags, reads the environment (the API key, the
+// API root), the git commit and the configuration file it names, and
+// routes stdout and stderr; it then calls these functions with values
+// and writers. The phases, the hash checks and the verdict live here, so
+// they are tested without the command.
 package pipeline
 
 import (
@@ -71,7 +74,7 @@ type Options struct {
 	Progress runner.Progress // nil: none
 	// Stdout receives the run's notes (the estimate, the run directory)
 	// and, at the end, the verdict and the reports' paths (Score).
-	Stdout, Stderr io.Writer
+	Stdout io.Writer
 }
 
 // Result is what a finished run or rescore wrote.

@@ -68,7 +68,7 @@ func testOptions(t *testing.T, models []string, url string) (Options, *bytes.Buf
 		Config: cfg, Set: set, Prompts: prompts,
 		Conn:   Connection{BaseURL: url, APIKey: "test-key", Retries: cfg.Retries, AttemptTimeout: time.Minute},
 		OutDir: dir + "/runs", ReportDir: dir + "/reports", RunID: "t",
-		Progress: &runner.Lines{W: &progress}, Stdout: &out, Stderr: &out,
+		Progress: &runner.Lines{W: &progress}, Stdout: &out,
 	}, &progress
 }
 
