@@ -341,6 +341,24 @@ func formatLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job,
 // without one.
 func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, error) {
 	cfg := o.Config
+	planNotes(o)
+	if len(p.online) > 0 && !o.NoPreflight {
+		votes := map[string]int{}
+		if len(p.judges) > 0 {
+			votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
+		}
+		// The estimate reads the answer jobs as they will be asked, less
+		// what the listing decides (parameters): built here for it alone.
+		jobs := jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
+		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
+	}
+	withoutListing(o, p)
+	return &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}, nil
+}
+
+// planNotes prints what the estimate cannot show: the tasks the suite
+// left out, and the feedback rounds that may be asked.
+func planNotes(o Options) {
 	for _, why := range o.Set.Skipped {
 		fmt.Fprintf(o.Stdout, "run: left out of the suite: %s\n", why)
 	}
@@ -353,17 +371,13 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 		}
 		fmt.Fprintf(o.Stdout, "run: up to %d feedback %s per class B/C answer that does not parse, apply or validate; not in the estimate below\n", n, rounds)
 	}
-	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
-	if len(p.online) > 0 && !o.NoPreflight {
-		votes := map[string]int{}
-		if len(p.judges) > 0 {
-			votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
-		}
-		// The estimate reads the answer jobs as they will be asked, less
-		// what the listing decides (parameters): built here for it alone.
-		jobs := jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
-		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
-	}
+}
+
+// withoutListing says what the run will do when no model listing is
+// asked (offline models, --no-preflight): its size, what the cap can
+// count, and with a dry run each model's jobs and tokens.
+func withoutListing(o Options, p *plan) {
+	cfg := o.Config
 	fmt.Fprintf(o.Stdout, "run: %s × %s × %s = %s\n", count(len(cfg.Models), "model"), count(len(p.tasks), "task"), count(cfg.Repeats, "repeat"),
 		count(len(cfg.Models)*len(p.tasks)*cfg.Repeats, "job"))
 	if o.MaxCost > 0 {
@@ -375,7 +389,6 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 	if o.DryRun {
 		dryRunLines(o, p)
 	}
-	return caps, nil
 }
 
 // dryRunLines prints, for a dry run without a model listing (offline

@@ -215,12 +215,19 @@ func (r *runRequest) start(ctx context.Context, cfg *config.Config, m *transcrip
 	r.Conn = pipeline.ConnectionFrom(cfg, r.Conn.BaseURL, key)
 	r.GitCommit, r.Progress = gitCommit(), runner.ProgressFor(r.ProgressMode, r.Stderr)
 	res, err := pipeline.Run(ctx, r.Options)
-	if r.Format == "json" && res != nil {
-		if err := copyJSON(stdout, res); err != nil {
-			return nil, err
-		}
+	if err := r.printJSON(stdout, res); err != nil {
+		return nil, err
 	}
 	return res, err
+}
+
+// printJSON writes, with --format json, the JSON report a run wrote
+// (res, a failing verdict's included) to stdout.
+func (r *runRequest) printJSON(stdout io.Writer, res *pipeline.Result) error {
+	if r.Format != "json" || res == nil {
+		return nil
+	}
+	return copyJSON(stdout, res)
 }
 
 // copyJSON writes the JSON report the run or rescore wrote to w.
