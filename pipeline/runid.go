@@ -53,6 +53,16 @@ func ResumeCommand(command, runDir string, in transcript.Inputs) string {
 	return cmd
 }
 
+// RescoreCommand is the command line that scores the run in runDir again
+// and writes its reports into reportDir.
+func RescoreCommand(command, runDir, reportDir string) string {
+	cmd := cmp.Or(command, "harness") + " rescore " + runDir
+	if reportDir != "" && reportDir != DefaultReportDir {
+		cmd = cmp.Or(command, "harness") + " rescore --out " + reportDir + " " + runDir
+	}
+	return cmd
+}
+
 // SelfCommand is the command that runs this binary again from the same
 // directory, given its os.Args[0]: the path as typed (bin/harness,
 // ./harness, a name on PATH), or "go run ./cmd/harness" for a binary go

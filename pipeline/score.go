@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -134,16 +133,6 @@ func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in re
 	}
 	return nil, fmt.Errorf("writing the reports in %s: %w\nevery transcript is archived in %s; when the problem is fixed, write the reports with\n  %s",
 		o.ReportDir, err, o.RunDir, RescoreCommand(o.Command, o.RunDir, o.ReportDir))
-}
-
-// RescoreCommand is the command line that scores the run in runDir again
-// and writes its reports into reportDir.
-func RescoreCommand(command, runDir, reportDir string) string {
-	cmd := cmp.Or(command, "harness") + " rescore " + runDir
-	if reportDir != "" && reportDir != DefaultReportDir {
-		cmd = cmp.Or(command, "harness") + " rescore --out " + reportDir + " " + runDir
-	}
-	return cmd
 }
 
 // printEnd prints the end of a run or rescore: the Markdown report when
