@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -60,7 +59,7 @@ func benchRun(b *testing.B, L time.Duration, judgeModel bool) {
 		_, err := Run(context.Background(), Options{
 			Config: cfg, Set: set, Prompts: prompts,
 			Conn:   Connection{BaseURL: srv.URL, APIKey: "k", Retries: cfg.Retries, AttemptTimeout: time.Minute},
-			OutDir: dir, ReportDir: dir, RunID: "bench", Stdout: io.Discard, Stderr: &bytes.Buffer{},
+			OutDir: dir, ReportDir: dir, RunID: "bench", Stdout: io.Discard,
 		})
 		if err != nil && !errors.Is(err, ErrVerdictFail) {
 			b.Fatal(err)

@@ -2,10 +2,8 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"time"
 
-	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
@@ -47,43 +45,4 @@ func Calibrate(ctx context.Context, clients map[string]model.Client, set *task.S
 		replies[i] = res.Transcript
 	}
 	return judge.Calibration(set, cases, judges, replies), nil
-}
-
-// CalibrationRequest is harness judge calibrate's command line.
-type CalibrationRequest struct {
-	Judges []string
-	// CorpusDir and TaskDir are the data directories (task.LoadAll);
-	// CasesDir holds the labelled answers, "" for the embedded set.
-	CorpusDir, TaskDir, CasesDir string
-	// ConfigFile gives online judges their retries and timeouts
-	// (config.LoadOrDefault).
-	ConfigFile string
-	// BaseURL and APIKey are how online judges are reached (Connection).
-	BaseURL, APIKey string
-}
-
-// CalibrateJudges loads the tasks, the labelled cases and the
-// configuration, refuses judges that cannot judge (CheckJudges), and
-// calibrates the judges through the one client factory (Calibrate).
-func CalibrateJudges(ctx context.Context, r CalibrationRequest) (*judge.CalibrationReport, error) {
-	set, _, err := task.LoadAll(r.CorpusDir, r.TaskDir)
-	if err != nil {
-		return nil, err
-	}
-	cases, err := judge.LoadCasesDir(r.CasesDir)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := config.LoadOrDefault(r.ConfigFile)
-	if err != nil {
-		return nil, err
-	}
-	if err := CheckJudges(r.Judges); err != nil {
-		return nil, err
-	}
-	clients, _, err := ConnectionFrom(cfg, r.BaseURL, r.APIKey).Clients(r.Judges, set)
-	if err != nil {
-		return nil, fmt.Errorf("judge calibrate: %w", err)
-	}
-	return Calibrate(ctx, clients, set, cases, r.Judges, cfg.Timeouts.Job.Duration)
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -15,8 +16,9 @@ import (
 // Connection is how online models are reached: the API root, the key and
 // the client's retry and timeout settings.
 type Connection struct {
-	// BaseURL is the OpenAI-compatible API root; "" means
-	// model.BaseURLFromEnv().
+	// BaseURL is the OpenAI-compatible API root, resolved by the caller
+	// (the command reads --base-url, else $OPENROUTER_BASE_URL); "" is
+	// model.DefaultBaseURL. The pipeline reads no environment.
 	BaseURL string
 	// APIKey is sent to online models; "" fails any online model with
 	// ErrNoKey.
@@ -65,10 +67,7 @@ func (c Connection) Clients(models []string, set *task.Set) (clients map[string]
 
 // baseURL is the API root online models are asked through.
 func (c Connection) baseURL() string {
-	if c.BaseURL != "" {
-		return c.BaseURL
-	}
-	return model.BaseURLFromEnv()
+	return cmp.Or(c.BaseURL, model.DefaultBaseURL)
 }
 
 func (c Connection) openRouter() (*model.OpenRouter, error) {

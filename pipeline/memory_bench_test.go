@@ -7,10 +7,13 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // memoryRepeats are the run sizes the memory benchmarks measure: 240,
@@ -42,7 +45,7 @@ func BenchmarkRescoreMemory(b *testing.B) {
 			offlineRun(b, dir, n)
 			for b.Loop() {
 				peak := peakHeap(func() {
-					_, err := Rescore(RescoreRequest{RunDir: filepath.Join(dir, "r"), ReportDir: b.TempDir(), Stdout: io.Discard})
+					_, err := Rescore(RescoreOptions{RunDir: filepath.Join(dir, "r"), ReportDir: b.TempDir(), Stdout: io.Discard})
 					if err != nil && !errors.Is(err, ErrVerdictFail) {
 						b.Fatal(err)
 					}
@@ -53,16 +56,25 @@ func BenchmarkRescoreMemory(b *testing.B) {
 	}
 }
 
-// offlineRun makes run "r" in dir: the offline models, repeated n times.
+// offlineRun makes run "r" in dir: the offline models, repeated n times,
+// judged by the offline judge, without a preflight, as harness run
+// resolves those flags.
 func offlineRun(b *testing.B, dir string, n int) {
-	models := "offline/oracle,offline/identity,offline/noisy"
-	r := Request{Options: Options{Stdout: io.Discard, Stderr: io.Discard, OutDir: dir, ReportDir: dir, RunID: "r", NoPreflight: true}}
-	r.Models, r.Judges, r.Repeats, r.ProgressMode, r.Format = models, "offline/judge", n, "none", "text"
-	// Names that do not exist here: the built-in configuration and the
-	// embedded corpus and tasks.
-	r.ConfigFile, r.Inputs.Suite, r.Inputs.CorpusDir, r.Inputs.InstructionsDir = "harness.yaml", "gating", "corpus", "instructions"
-	r.Given = map[string]string{"models": models, "judges": "offline/judge", "repeats": strconv.Itoa(n)}
-	if _, err := Start(context.Background(), r); err != nil && !errors.Is(err, ErrVerdictFail) {
+	cfg := config.Default()
+	cfg.Models, cfg.Judges, cfg.Repeats = []string{"offline/oracle", "offline/identity", "offline/noisy"}, config.Judges{Models: []string{"offline/judge"}}, n
+	// Names that do not exist here: the embedded corpus and tasks.
+	in := transcript.Inputs{Suite: "gating", CorpusDir: "corpus", InstructionsDir: "instructions", ReportDir: dir, NoPreflight: true}
+	corpus, prompts, err := task.LoadAll(in.CorpusDir, in.InstructionsDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	set, err := SuiteSet(corpus, in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := Options{Config: cfg, Set: set, Prompts: prompts, Conn: ConnectionFrom(cfg, "", ""), Inputs: in,
+		OutDir: dir, ReportDir: dir, RunID: "r", NoPreflight: true, Stdout: io.Discard}
+	if _, err := Run(context.Background(), o); err != nil && !errors.Is(err, ErrVerdictFail) {
 		b.Fatal(err)
 	}
 }

@@ -12,7 +12,11 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/jobs"
+	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -330,4 +334,99 @@ func formatLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job,
 	for _, f := range names {
 		groupLine(w, "format "+f+" (B, C)", m, info, byFormat[f], set)
 	}
+}
+
+// preflightStep checks the online models against the provider's listing
+// and prints the estimate (preflight), or says what the run will do
+// without one.
+func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, error) {
+	cfg := o.Config
+	planNotes(o)
+	if len(p.online) > 0 && !o.NoPreflight {
+		votes := map[string]int{}
+		if len(p.judges) > 0 {
+			votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
+		}
+		// The estimate reads the answer jobs as they will be asked, less
+		// what the listing decides (parameters): built here for it alone.
+		jobs := jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
+		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
+	}
+	withoutListing(o, p)
+	return &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}, nil
+}
+
+// planNotes prints what the estimate cannot show: the tasks the suite
+// left out, and the feedback rounds that may be asked.
+func planNotes(o Options) {
+	for _, why := range o.Set.Skipped {
+		fmt.Fprintf(o.Stdout, "run: left out of the suite: %s\n", why)
+	}
+	if n := o.Inputs.Feedback; n > 0 {
+		// Rounds are asked only for answers that fail, so no estimate
+		// can count them ahead.
+		rounds := "rounds"
+		if n == 1 {
+			rounds = "round"
+		}
+		fmt.Fprintf(o.Stdout, "run: up to %d feedback %s per class B/C answer that does not parse, apply or validate; not in the estimate below\n", n, rounds)
+	}
+}
+
+// withoutListing says what the run will do when no model listing is
+// asked (offline models, --no-preflight): its size, what the cap can
+// count, and with a dry run each model's jobs and tokens.
+func withoutListing(o Options, p *plan) {
+	cfg := o.Config
+	fmt.Fprintf(o.Stdout, "run: %s × %s × %s = %s\n", count(len(cfg.Models), "model"), count(len(p.tasks), "task"), count(cfg.Repeats, "repeat"),
+		count(len(cfg.Models)*len(p.tasks)*cfg.Repeats, "job"))
+	if o.MaxCost > 0 {
+		fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it\n", o.MaxCost)
+	}
+	if len(p.online) > 0 {
+		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")
+	}
+	if o.DryRun {
+		dryRunLines(o, p)
+	}
+}
+
+// dryRunLines prints, for a dry run without a model listing (offline
+// models, --no-preflight), each model's jobs and tokens as the preflight
+// does: a dry run printed one line where the README promised the table
+// (issue 34). Without a listing there are no prices.
+func dryRunLines(o Options, p *plan) {
+	jobs := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
+	est := estimate(jobs, o.Set)
+	for _, m := range o.Config.Models {
+		cost := "no cost (offline)"
+		if !offline.IsOffline(m) {
+			cost = "cost unknown (no listing's prices without the preflight)"
+		}
+		e := est[m]
+		fmt.Fprintf(o.Stdout, "  %-40s %3d jobs  ~%d prompt + ~%d completion tokens  %s\n", m, e.jobs, e.prompt, e.completion, cost)
+	}
+}
+
+// count is "1 model", "3 models": n and a noun in its number.
+func count(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, report.Plural(n, noun, noun+"s"))
+}
+
+// paramsOf returns each answering model's request parameters: what its
+// listing honours and, for a suite that fits output budgets to documents,
+// the budget and context that go with it.
+func paramsOf(o Options, caps *capabilities) map[string]jobs.Params {
+	params := map[string]jobs.Params{}
+	for _, mod := range o.Config.Models {
+		pm := jobs.ParamsFor(o.Config, mod, caps.lacking[mod])
+		if fitsOutput(o.Inputs.Suite) {
+			// Every answer re-emits a document of up to 512 KB: the output
+			// budget follows the document, and a request that cannot fit
+			// the model's context is not sent.
+			pm.FitOutput, pm.Context = true, caps.listed[mod].ContextLength
+		}
+		params[mod] = pm
+	}
+	return params
 }

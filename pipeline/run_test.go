@@ -17,7 +17,9 @@ import (
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -69,7 +71,7 @@ func testOptions(t *testing.T, models []string, url string) (Options, *bytes.Buf
 		Config: cfg, Set: set, Prompts: prompts,
 		Conn:   Connection{BaseURL: url, APIKey: "test-key", Retries: cfg.Retries, AttemptTimeout: time.Minute},
 		OutDir: dir + "/runs", ReportDir: dir + "/reports", RunID: "t",
-		Progress: &runner.Lines{W: &progress}, Stdout: &out, Stderr: &out,
+		Progress: &runner.Lines{W: &progress}, Stdout: &out,
 	}, &progress
 }
 
@@ -222,5 +224,54 @@ func TestResumeCommandIsRunnable(t *testing.T) {
 		if got := SelfCommand(c.arg0); got != c.want {
 			t.Errorf("SelfCommand(%q) = %q, want %q (%s)", c.arg0, got, c.want, c.reason)
 		}
+	}
+}
+
+// TestOneClock: a run and its rescore read every time they record from
+// the one injected clock (Options.Now, RescoreOptions.Now): the start and
+// the finish in the manifest, rescored_at in the report. finish, the
+// manifest and rescore each read time.Now until issue 36.
+func TestOneClock(t *testing.T) {
+	t.Parallel()
+	o, _ := testOptions(t, []string{"offline/oracle"}, "")
+	o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
+	// One task, selected as the command selects it, so that the rescore
+	// rebuilds the same set from the manifest.
+	o.Inputs = transcript.Inputs{Suite: suites.Gating, Selection: &transcript.Selection{Tasks: []string{"03-b"}}}
+	set, err := SuiteSet(o.Set, o.Inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Set = set
+	at := time.Date(2026, 11, 22, 10, 15, 0, 0, time.UTC)
+	o.Now = func() time.Time { return at }
+	res, err := Run(context.Background(), o)
+	if err != nil && !errors.Is(err, ErrVerdictFail) {
+		t.Fatal(err)
+	}
+	m, err := transcript.ReadManifest(res.RunDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.StartedAt.Equal(at) || m.FinishedAt == nil || !m.FinishedAt.Equal(at) {
+		t.Errorf("manifest started %v, finished %v; want both %v, the run's clock", m.StartedAt, m.FinishedAt, at)
+	}
+	later := at.Add(time.Hour)
+	res, err = Rescore(RescoreOptions{RunDir: res.RunDir, ReportDir: t.TempDir(), CorpusDir: "corpus", TaskDir: "instructions",
+		Now: func() time.Time { return later }})
+	if err != nil && !errors.Is(err, ErrVerdictFail) {
+		t.Fatal(err)
+	}
+	f, err := os.Open(res.Reports[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := report.ReadJSON(f, res.Reports[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := later.Format(time.RFC3339); rep.RescoredAt != want {
+		t.Errorf("rescored_at %q, want %q, the rescore's clock", rep.RescoredAt, want)
 	}
 }

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"bendscript.com/round-trip-harness/formats"
@@ -52,28 +50,6 @@ func ListRuns(dir string) (rows []RunRow, warnings []error, err error) {
 	}
 	slices.SortFunc(rows, func(a, b RunRow) int { return cmp.Or(cmp.Compare(a.Started, b.Started), cmp.Compare(a.ID, b.ID)) })
 	return rows, warnings, nil
-}
-
-// WriteRuns prints the runs in dir (ListRuns) as harness runs shows them:
-// a table, or a line saying there is none; the warnings go to warn.
-func WriteRuns(w, warn io.Writer, dir string) error {
-	rows, warnings, err := ListRuns(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range warnings {
-		fmt.Fprintln(warn, e)
-	}
-	if len(rows) == 0 {
-		_, err := fmt.Fprintf(w, "no runs in %s\n", dir)
-		return err
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tSTARTED\tSUITE\tMODELS\tVERDICT\tREADING\tSTATE\tCOST")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started, r.Suite, r.Models, r.Verdict, r.Reading, r.State, r.Cost)
-	}
-	return tw.Flush()
 }
 
 // runRowOf reads what harness runs shows of a run: its manifest, its

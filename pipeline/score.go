@@ -1,19 +1,14 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
-	"bendscript.com/round-trip-harness/formats"
-	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
@@ -140,16 +135,6 @@ func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in re
 		o.ReportDir, err, o.RunDir, RescoreCommand(o.Command, o.RunDir, o.ReportDir))
 }
 
-// RescoreCommand is the command line that scores the run in runDir again
-// and writes its reports into reportDir.
-func RescoreCommand(command, runDir, reportDir string) string {
-	cmd := cmp.Or(command, "harness") + " rescore " + runDir
-	if reportDir != "" && reportDir != DefaultReportDir {
-		cmd = cmp.Or(command, "harness") + " rescore --out " + reportDir + " " + runDir
-	}
-	return cmd
-}
-
 // printEnd prints the end of a run or rescore: the Markdown report when
 // asked, the other files written, then always the same last three lines:
 // the verdict with its failure count, and the HTML and JSON reports.
@@ -223,29 +208,31 @@ func shortHash(h string) string {
 	return h
 }
 
-// RescoreRequest is harness rescore's command line.
-type RescoreRequest struct {
+// RescoreOptions is one rescore of an archived run.
+type RescoreOptions struct {
 	RunDir, ReportDir string
 	// CorpusDir and TaskDir are the data directories (task.LoadAll); the
 	// run's hashes must match them (CheckInputs).
 	CorpusDir, TaskDir string
-	// JSON prints the JSON report alone on Stdout instead of the verdict.
-	JSON bool
 	// Summary prints the whole Markdown report before the verdict, as
 	// run --summary does.
 	Summary bool
-	Stdout  io.Writer
+	// Stdout receives the verdict and the reports' paths (Score); nil
+	// prints nothing.
+	Stdout io.Writer
 	// Ctx ends the rescore at a signal; nil never ends it.
 	Ctx context.Context
 	// Command is how the user runs the harness, for the rescore command
 	// printed when the reports cannot be written.
 	Command string
+	// Now is the clock rescored_at is read from; nil is time.Now.
+	Now func() time.Time
 }
 
 // Rescore is the score phase over an archived run: the same Score that a
 // run ends with, so a fresh report and a rescored one cannot disagree
 // except in rescored_at.
-func Rescore(r RescoreRequest) (*Result, error) {
+func Rescore(r RescoreOptions) (*Result, error) {
 	m, cfg, err := ReadRun(r.RunDir)
 	if err != nil {
 		return nil, fmt.Errorf("rescore: %w", err)
@@ -261,62 +248,7 @@ func Rescore(r RescoreRequest) (*Result, error) {
 	if err := CheckInputs(m, set, prompts); err != nil {
 		return nil, fmt.Errorf("rescore: %w", err)
 	}
-	now := time.Now().UTC()
-	summary := r.Stdout
-	if r.JSON {
-		summary = nil
-	}
-	res, err := Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: summary, Summary: r.Summary,
+	now := clock(r.Now)
+	return Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: r.Stdout, Summary: r.Summary,
 		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command})
-	if r.JSON && res != nil {
-		if err := res.CopyJSON(r.Stdout); err != nil {
-			return nil, err
-		}
-	}
-	return res, err
-}
-
-// AnswerRequest is harness score's command line: one model answer to one
-// task.
-type AnswerRequest struct {
-	// TaskFile and TaskID name the task (task.FromFile), CorpusDir its
-	// documents.
-	TaskFile, TaskID, CorpusDir string
-	// ConfigFile gives the drift weights (config.LoadOrDefault).
-	ConfigFile string
-	// Format is the answer's format (package formats; "" or "document"
-	// for a whole document).
-	Format string
-	// Output is the file of the raw answer; "-" reads Stdin.
-	Output string
-	Stdin  io.Reader
-}
-
-// ScoreAnswer scores one answer as a run scores it (scoring.Answer) and
-// writes the score to w as indented JSON.
-func ScoreAnswer(w io.Writer, r AnswerRequest) error {
-	cfg, err := config.LoadOrDefault(r.ConfigFile)
-	if err != nil {
-		return err
-	}
-	t, err := task.FromFile(r.TaskFile, r.CorpusDir, r.TaskID)
-	if err != nil {
-		return err
-	}
-	if formats.Lookup(r.Format) == nil {
-		return usage.Errorf("score: --formats takes one of %s, not %q", strings.Join(formats.Names(), ", "), r.Format)
-	}
-	if !formats.Of(r.Format).Whole && t.Class != task.ClassA {
-		t = t.InFormat(r.Format)
-	}
-	raw, err := bend.ReadFile(r.Output, r.Stdin)
-	if err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(scoring.Answer(t, string(raw), cfg.Weights), "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
 }

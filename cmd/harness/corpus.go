@@ -9,7 +9,6 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/suggest"
 	"bendscript.com/round-trip-harness/internal/usage"
-	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/sensitivity"
 	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/task"
@@ -114,7 +113,30 @@ func cmdCorpusLadder(ctx context.Context, args []string, stdout, stderr io.Write
 	if *out == "" || fs.NArg() > 0 {
 		return wrongUsage(fs, "corpus ladder: give --out DIR and no arguments")
 	}
-	return pipeline.WriteLadder(stdout, pipeline.LadderRequest{Out: *out, Rungs: *rungs, Tasks: *tasks, CorpusDir: *corpusDir, TaskDir: *taskDir})
+	c := ladder.Config{}
+	var err error
+	if c.Rungs, err = ladder.ParseRungs(*rungs); err != nil {
+		return usage.Errorf("corpus ladder: --rungs: %v", err)
+	}
+	if c.Tasks = splitList(*tasks); len(c.Tasks) == 0 {
+		return usage.Errorf("corpus ladder: --tasks: no task given")
+	}
+	return writeLadder(stdout, *out, c, *corpusDir, *taskDir)
+}
+
+// writeLadder builds the size ladder from the corpus in corpusDir and
+// taskDir (ladder.Build) and writes each rung's document and tasks into
+// out, a line per rung to w.
+func writeLadder(w io.Writer, out string, c ladder.Config, corpusDir, taskDir string) error {
+	set, _, err := task.LoadDirs(corpusDir, taskDir)
+	if err != nil {
+		return err
+	}
+	rungs, err := ladder.Build(set, c)
+	if err != nil {
+		return usage.Errorf("corpus ladder: %v", err)
+	}
+	return ladder.Write(out, rungs, w)
 }
 
 // cmdCorpusSensitivity prints what the thresholds let through: each

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/pipeline"
@@ -63,3 +64,16 @@ func taskFileFlags(fs *flag.FlagSet) (file, id *string) {
 // (the --resume line): main sets it from os.Args[0]
 // (pipeline.SelfCommand).
 var commandName = "harness"
+
+// splitList splits a comma-separated flag value, dropping empty items:
+// every list flag is split here, at the edge, and the pipeline takes
+// []string.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/pipeline"
+	"bendscript.com/round-trip-harness/task"
 )
 
 func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -37,12 +42,12 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if sub != "calibrate" {
 		return wrongUsage(fs, "judge: the only subcommand is calibrate")
 	}
-	judges := pipeline.SplitList(*models)
+	judges := splitList(*models)
 	if len(judges) == 0 {
 		return wrongUsage(fs, "judge calibrate: give the judges with --models")
 	}
-	report, err := pipeline.CalibrateJudges(ctx, pipeline.CalibrationRequest{Judges: judges, CorpusDir: *corpusDir, TaskDir: *taskDir,
-		CasesDir: *casesDir, ConfigFile: *configFile, BaseURL: *baseURL, APIKey: os.Getenv(model.EnvAPIKey)})
+	report, err := calibrateJudges(ctx, calibration{judges: judges, corpusDir: *corpusDir, taskDir: *taskDir,
+		casesDir: *casesDir, configFile: *configFile, baseURL: cmp.Or(*baseURL, model.BaseURLFromEnv()), apiKey: os.Getenv(model.EnvAPIKey)})
 	switch {
 	case err != nil:
 		return err
@@ -50,4 +55,46 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return report.WriteJSON(stdout)
 	}
 	return report.WriteText(stdout)
+}
+
+// calibration is what harness judge calibrate's flags and environment
+// resolve to.
+type calibration struct {
+	judges []string
+	// corpusDir and taskDir are the data directories (task.LoadAll);
+	// casesDir holds the labelled answers, "" for the embedded set.
+	corpusDir, taskDir, casesDir string
+	// configFile gives online judges their retries and timeouts
+	// (config.LoadOrDefault).
+	configFile string
+	// baseURL and apiKey are how online judges are reached
+	// (pipeline.Connection).
+	baseURL, apiKey string
+}
+
+// calibrateJudges loads the tasks, the labelled cases and the
+// configuration, refuses judges that cannot judge (pipeline.CheckJudges),
+// and calibrates the judges through the one client factory
+// (pipeline.Calibrate).
+func calibrateJudges(ctx context.Context, c calibration) (*judge.CalibrationReport, error) {
+	set, _, err := task.LoadAll(c.corpusDir, c.taskDir)
+	if err != nil {
+		return nil, err
+	}
+	cases, err := judge.LoadCasesDir(c.casesDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.LoadOrDefault(c.configFile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pipeline.CheckJudges(c.judges); err != nil {
+		return nil, err
+	}
+	clients, _, err := pipeline.ConnectionFrom(cfg, c.baseURL, c.apiKey).Clients(c.judges, set)
+	if err != nil {
+		return nil, fmt.Errorf("judge calibrate: %w", err)
+	}
+	return pipeline.Calibrate(ctx, clients, set, cases, c.judges, cfg.Timeouts.Job.Duration)
 }

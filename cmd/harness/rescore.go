@@ -35,7 +35,16 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	default:
 		return usage.Errorf("rescore: --format takes text or json, not %q", *format)
 	}
-	_, err := pipeline.Rescore(pipeline.RescoreRequest{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, JSON: *format == "json", Summary: *summary, Stdout: stdout,
-		Ctx: ctx, Command: commandName})
+	o := pipeline.RescoreOptions{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, Summary: *summary, Stdout: stdout,
+		Ctx: ctx, Command: commandName}
+	if *format == "json" {
+		o.Stdout = nil // stdout holds the JSON report alone
+	}
+	res, err := pipeline.Rescore(o)
+	if *format == "json" && res != nil {
+		if err := copyJSON(stdout, res); err != nil {
+			return err
+		}
+	}
 	return err
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	r := pipeline.Request{Options: pipeline.Options{Command: commandName, HarnessVersion: Version, Stdout: stdout, Stderr: stderr}}
+	r := runRequest{Options: pipeline.Options{Command: commandName, HarnessVersion: Version, Stdout: stdout}, Stderr: stderr}
 	fs := newFlagSet("run", "run [--config FILE] [--models a,b,c] [--judges a,b] [--tasks IDS] [--max-cost USD] [--out DIR] [--resume DIR] [--dry-run]", `
 		harness run                                   # the gating run (needs OPENROUTER_API_KEY)
 		harness run --dry-run --max-cost 20           # preflight: check models, print size and cost against the cap, stop
@@ -58,6 +58,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	r.Given = map[string]string{}
 	fs.Visit(func(f *flag.Flag) { r.Given[f.Name] = f.Value.String() })
-	_, err := pipeline.Start(ctx, r)
+	_, err := startRun(ctx, r)
 	return err
 }

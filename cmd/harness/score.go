@@ -2,12 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
-	"bendscript.com/round-trip-harness/pipeline"
+	"bendscript.com/round-trip-harness/internal/usage"
+	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/task"
 )
 
 // stdin is what --output - reads; tests replace it.
@@ -31,5 +37,50 @@ func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *taskFile == "" || *output == "" || fs.NArg() > 0 {
 		return wrongUsage(fs, "score: give --task and --output")
 	}
-	return pipeline.ScoreAnswer(stdout, pipeline.AnswerRequest{TaskFile: *taskFile, TaskID: *taskID, CorpusDir: *corpusDir, ConfigFile: *configFile, Format: *format, Output: *output, Stdin: stdin})
+	return scoreAnswer(stdout, answerRequest{TaskFile: *taskFile, TaskID: *taskID, CorpusDir: *corpusDir, ConfigFile: *configFile, Format: *format, Output: *output, Stdin: stdin})
+}
+
+// answerRequest is harness score's command line: one model answer to one
+// task.
+type answerRequest struct {
+	// TaskFile and TaskID name the task (task.FromFile), CorpusDir its
+	// documents.
+	TaskFile, TaskID, CorpusDir string
+	// ConfigFile gives the drift weights (config.LoadOrDefault).
+	ConfigFile string
+	// Format is the answer's format (package formats; "" or "document"
+	// for a whole document).
+	Format string
+	// Output is the file of the raw answer; "-" reads Stdin.
+	Output string
+	Stdin  io.Reader
+}
+
+// scoreAnswer scores one answer as a run scores it (scoring.Answer) and
+// writes the score to w as indented JSON.
+func scoreAnswer(w io.Writer, r answerRequest) error {
+	cfg, err := config.LoadOrDefault(r.ConfigFile)
+	if err != nil {
+		return err
+	}
+	t, err := task.FromFile(r.TaskFile, r.CorpusDir, r.TaskID)
+	if err != nil {
+		return err
+	}
+	if formats.Lookup(r.Format) == nil {
+		return usage.Errorf("score: --formats takes one of %s, not %q", strings.Join(formats.Names(), ", "), r.Format)
+	}
+	if !formats.Of(r.Format).Whole && t.Class != task.ClassA {
+		t = t.InFormat(r.Format)
+	}
+	raw, err := bend.ReadFile(r.Output, r.Stdin)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(scoring.Answer(t, string(raw), cfg.Weights), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }

@@ -1,10 +1,11 @@
-package pipeline
+package main
 
 import (
 	"cmp"
 	"context"
 	"io"
 	"math"
+	"os/exec"
 	"slices"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites"
@@ -21,14 +23,16 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 )
 
-// Request is harness run's command line. Its flags bind straight to the
-// fields: those that mean the same in a run bind to Options and
-// Options.Inputs (--out, --run-id, --reports, --resume, --dry-run,
+// runRequest is harness run's command line. Its flags bind straight to the
+// fields: those that mean the same in a run bind to pipeline.Options and
+// its Inputs (--out, --run-id, --reports, --resume, --dry-run,
 // --no-preflight, --summary, --max-cost, --base-url, --corpus,
 // --instructions, --suite, --steps); the others, which override the
-// configuration or become a selection, are the fields below.
-type Request struct {
-	Options
+// configuration or become a selection, are the fields below. startRun
+// resolves them (the configuration, the environment, the data) into the
+// Options that pipeline.Run takes.
+type runRequest struct {
+	pipeline.Options
 	ConfigFile, Models, Judges, ProgressMode, Rungs, Tasks, Classes, Docs, Format, Formats string
 	Repeats, PerModel, Global, Limit                                                       int
 	Seed                                                                                   int64
@@ -36,27 +40,61 @@ type Request struct {
 	// flag given with its default value still overrides (0 is a seed), and
 	// a resume refuses one that contradicts the manifest.
 	Given map[string]string
+	// Stderr receives the progress and, with --format json, the notes.
+	Stderr io.Writer
 }
 
-func (r *Request) given(name string) bool { _, ok := r.Given[name]; return ok }
+func (r *runRequest) given(name string) bool { _, ok := r.Given[name]; return ok }
 
-// Check refuses flag values that cannot mean anything, naming the flag and
+// check refuses flag values that cannot mean anything, naming the flag and
 // what it takes, instead of running with a default.
-func (r *Request) Check() error {
+func (r *runRequest) check() error {
 	if err := r.checkNumbers(); err != nil {
 		return err
 	}
+	if err := r.checkNames(); err != nil {
+		return err
+	}
+	return r.checkCombinations()
+}
+
+// checkNumbers checks the counts that override the configuration's.
+func (r *runRequest) checkNumbers() error {
+	switch {
+	case r.given("repeats") && (r.Repeats < 1 || r.Repeats > config.MaxRepeats):
+		return usage.Errorf("run: --repeats takes a whole number from 1 to %d, not %d", config.MaxRepeats, r.Repeats)
+	case r.given("per-model") && r.PerModel < 1:
+		return usage.Errorf("run: --per-model takes a whole number of at least 1, not %d", r.PerModel)
+	case r.given("global") && r.Global < 1:
+		return usage.Errorf("run: --global takes a whole number of at least 1, not %d", r.Global)
+	case r.given("feedback") && (r.Inputs.Feedback < 0 || r.Inputs.Feedback > task.MaxFeedback):
+		return usage.Errorf("run: --feedback takes a whole number from 0 to %d, not %d", task.MaxFeedback, r.Inputs.Feedback)
+	}
+	return nil
+}
+
+// checkNames checks the flags that name things: the progress mode, the
+// models and judges, the run id and the suite.
+func (r *runRequest) checkNames() error {
 	switch {
 	case !slices.Contains(runner.ProgressModes, r.ProgressMode):
 		return usage.Errorf("run: --progress takes auto, bars, lines or none, not %q", r.ProgressMode)
-	case r.given("models") && len(SplitList(r.Models)) == 0:
+	case r.given("models") && len(splitList(r.Models)) == 0:
 		return usage.Errorf("run: --models takes a comma-separated list of models, not %q", r.Models)
-	case r.given("judges") && len(SplitList(r.Judges)) == 0:
+	case r.given("judges") && len(splitList(r.Judges)) == 0:
 		return usage.Errorf("run: --judges takes a comma-separated list of models, not %q", r.Judges)
-	case r.given("run-id") && !ValidRunID(r.RunID):
+	case r.given("run-id") && !pipeline.ValidRunID(r.RunID):
 		return usage.Errorf("run: --run-id takes one path element of letters, digits, '.', '-' and '_', not %q", r.RunID)
 	case !slices.Contains(suites.Names(), r.Inputs.Suite):
 		return usage.Errorf("run: --suite takes %s, not %q", strings.Join(suites.Names(), " or "), r.Inputs.Suite)
+	}
+	return nil
+}
+
+// checkCombinations checks the flags whose meaning depends on others (a
+// suite's own flags, a resume's), the limits and the output format.
+func (r *runRequest) checkCombinations() error {
+	switch {
 	case r.given("rungs") && !slices.Contains(suites.UsingFlag("rungs"), r.Inputs.Suite):
 		return usage.Errorf("run: --rungs goes with --suite %s", strings.Join(suites.UsingFlag("rungs"), " or "))
 	case r.given("steps") && !slices.Contains(suites.UsingFlag("steps"), r.Inputs.Suite):
@@ -81,38 +119,23 @@ func (r *Request) Check() error {
 	return nil
 }
 
-// checkNumbers checks the counts that override the configuration's.
-func (r *Request) checkNumbers() error {
-	switch {
-	case r.given("repeats") && (r.Repeats < 1 || r.Repeats > config.MaxRepeats):
-		return usage.Errorf("run: --repeats takes a whole number from 1 to %d, not %d", config.MaxRepeats, r.Repeats)
-	case r.given("per-model") && r.PerModel < 1:
-		return usage.Errorf("run: --per-model takes a whole number of at least 1, not %d", r.PerModel)
-	case r.given("global") && r.Global < 1:
-		return usage.Errorf("run: --global takes a whole number of at least 1, not %d", r.Global)
-	case r.given("feedback") && (r.Inputs.Feedback < 0 || r.Inputs.Feedback > task.MaxFeedback):
-		return usage.Errorf("run: --feedback takes a whole number from 0 to %d, not %d", task.MaxFeedback, r.Inputs.Feedback)
-	}
-	return nil
-}
-
 // selection is the run's selection from the flags; nil when none is given.
-func (r *Request) selection() *transcript.Selection {
-	sel := &transcript.Selection{Tasks: SplitList(r.Tasks), Classes: SplitList(r.Classes), Docs: SplitList(r.Docs), Limit: r.Limit}
+func (r *runRequest) selection() *transcript.Selection {
+	sel := &transcript.Selection{Tasks: splitList(r.Tasks), Classes: splitList(r.Classes), Docs: splitList(r.Docs), Limit: r.Limit}
 	if len(sel.Tasks)+len(sel.Classes)+len(sel.Docs) == 0 && sel.Limit == 0 {
 		return nil
 	}
 	return sel
 }
 
-// Start carries out harness run: a new run from the configuration and the
-// flags, or (ResumeDir) the resume of an archived one (Resume). With
-// Format "json" the notes go to Stderr and Stdout receives the JSON report
+// startRun carries out harness run: a new run from the configuration and
+// the flags, or (--resume) the resume of an archived one (resume). With
+// --format json the notes go to Stderr and Stdout receives the JSON report
 // alone. The key comes from the environment (model.APIKeyFromEnv), as the
 // API root does when neither the flag nor the run names one. The result
-// and error are Run's.
-func Start(ctx context.Context, r Request) (*Result, error) {
-	if err := r.Check(); err != nil {
+// and error are pipeline.Run's.
+func startRun(ctx context.Context, r runRequest) (*pipeline.Result, error) {
+	if err := r.check(); err != nil {
 		return nil, err
 	}
 	if r.ResumeDir != "" {
@@ -122,31 +145,37 @@ func Start(ctx context.Context, r Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.override(cfg)
+	in := &r.Inputs
+	in.ReportDir, in.Rungs, in.Selection, in.NoPreflight = r.ReportDir, splitList(r.Rungs), r.selection(), r.NoPreflight
+	in.MaxCost = cmp.Or(r.MaxCost, cfg.MaxCost)
+	if in.Formats, err = formatsOf(r.Formats); err != nil {
+		return nil, err
+	}
+	r.Conn.BaseURL = cmp.Or(in.BaseURL, model.BaseURLFromEnv())
+	return r.start(ctx, cfg, nil)
+}
+
+// override applies the flags that override the configuration of a new
+// run: each only when given.
+func (r *runRequest) override(cfg *config.Config) {
 	if r.given("models") {
-		cfg.Models = SplitList(r.Models)
+		cfg.Models = splitList(r.Models)
 	}
 	if r.given("judges") {
-		cfg.Judges = config.Judges{Models: SplitList(r.Judges)}
+		cfg.Judges = config.Judges{Models: splitList(r.Judges)}
 	}
 	if r.given("seed") { // 0 is a seed
 		cfg.Request.Seed = r.Seed
 	}
 	cfg.Repeats = cmp.Or(r.Repeats, cfg.Repeats) // given, it is at least 1
-	in := &r.Inputs
-	in.ReportDir, in.Rungs, in.Selection, in.NoPreflight = r.ReportDir, SplitList(r.Rungs), r.selection(), r.NoPreflight
-	in.MaxCost = cmp.Or(r.MaxCost, cfg.MaxCost)
-	if in.Formats, err = FormatsOf(r.Formats); err != nil {
-		return nil, err
-	}
-	r.Conn.BaseURL = in.BaseURL
-	return r.start(ctx, cfg, nil)
 }
 
 // resume continues the run in ResumeDir with everything its manifest
 // recorded; only the spending cap, concurrency and progress may change.
-func (r *Request) resume(ctx context.Context) (*Result, error) {
+func (r *runRequest) resume(ctx context.Context) (*pipeline.Result, error) {
 	url := cmp.Or(r.Inputs.BaseURL, model.BaseURLFromEnv())
-	m, cfg, in, err := Resume(ResumeRequest{Dir: r.ResumeDir, Flags: r.Given, BaseURL: url, Command: r.Command, Notes: r.Stdout})
+	m, cfg, in, err := resumeRun(r.ResumeDir, r.Given, url, r.Command, r.Stdout)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +190,7 @@ func (r *Request) resume(ctx context.Context) (*Result, error) {
 
 // start applies the concurrency flags, loads the tasks and runs; r.Inputs
 // and r.Conn.BaseURL are the new run's or the resumed one's.
-func (r *Request) start(ctx context.Context, cfg *config.Config, m *transcript.Manifest) (*Result, error) {
+func (r *runRequest) start(ctx context.Context, cfg *config.Config, m *transcript.Manifest) (*pipeline.Result, error) {
 	cfg.Concurrency.PerModel = cmp.Or(r.PerModel, cfg.Concurrency.PerModel)
 	cfg.Concurrency.Global = cmp.Or(r.Global, cfg.Concurrency.Global)
 	if err := cfg.Validate(); err != nil {
@@ -171,7 +200,7 @@ func (r *Request) start(ctx context.Context, cfg *config.Config, m *transcript.M
 	if err != nil {
 		return nil, err
 	}
-	if r.Set, err = SuiteSet(corpusSet, r.Inputs); err != nil {
+	if r.Set, err = pipeline.SuiteSet(corpusSet, r.Inputs); err != nil {
 		return nil, err
 	}
 	stdout := r.Stdout
@@ -183,19 +212,26 @@ func (r *Request) start(ctx context.Context, cfg *config.Config, m *transcript.M
 		return nil, err
 	}
 	r.Config, r.Prompts, r.Resume, r.MaxCost = cfg, prompts, m, r.Inputs.MaxCost
-	r.Conn = ConnectionFrom(cfg, r.Conn.BaseURL, key)
-	r.GitCommit, r.Progress = GitCommit(), runner.ProgressFor(r.ProgressMode, r.Stderr)
-	res, err := Run(ctx, r.Options)
-	if r.Format == "json" && res != nil {
-		if err := res.CopyJSON(stdout); err != nil {
-			return nil, err
-		}
+	r.Conn = pipeline.ConnectionFrom(cfg, r.Conn.BaseURL, key)
+	r.GitCommit, r.Progress = gitCommit(), runner.ProgressFor(r.ProgressMode, r.Stderr)
+	res, err := pipeline.Run(ctx, r.Options)
+	if err := r.printJSON(stdout, res); err != nil {
+		return nil, err
 	}
 	return res, err
 }
 
-// CopyJSON writes the JSON report the run or rescore wrote to w.
-func (res *Result) CopyJSON(w io.Writer) error {
+// printJSON writes, with --format json, the JSON report a run wrote
+// (res, a failing verdict's included) to stdout.
+func (r *runRequest) printJSON(stdout io.Writer, res *pipeline.Result) error {
+	if r.Format != "json" || res == nil {
+		return nil
+	}
+	return copyJSON(stdout, res)
+}
+
+// copyJSON writes the JSON report the run or rescore wrote to w.
+func copyJSON(w io.Writer, res *pipeline.Result) error {
 	b, err := regularfile.Read(res.Reports[0], report.MaxFileSize)
 	if err != nil {
 		return err
@@ -204,21 +240,10 @@ func (res *Result) CopyJSON(w io.Writer) error {
 	return err
 }
 
-// SplitList splits a comma-separated flag value, dropping empty items.
-func SplitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// FormatsOf parses --formats (formats.Parse) as a run records it: the
+// formatsOf parses --formats (formats.Parse) as a run records it: the
 // formats in table order, none for the whole document alone (as a run
 // before formats recorded it).
-func FormatsOf(list string) ([]string, error) {
+func formatsOf(list string) ([]string, error) {
 	if strings.TrimSpace(list) == "" {
 		return nil, nil
 	}
@@ -230,4 +255,14 @@ func FormatsOf(list string) ([]string, error) {
 		return nil, nil
 	}
 	return names, nil
+}
+
+// gitCommit returns the checked-out commit, recorded in the manifest
+// (pipeline.Options.GitCommit), or "" outside a git checkout.
+func gitCommit() string {
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
