@@ -9,12 +9,14 @@ import (
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
 // plan is what a run will do.
 type plan struct {
+	suite   *suites.Suite
 	tasks   []*task.Task
 	judges  []string
 	clients map[string]model.Client
@@ -25,7 +27,7 @@ type plan struct {
 // every class A answer can be judged, before anything is sent.
 func planRun(o Options) (*plan, error) {
 	cfg := o.Config
-	p := &plan{tasks: o.Set.Tasks, judges: JudgeModels(cfg)}
+	p := &plan{suite: suites.Of(o.Inputs.Suite), tasks: o.Set.Tasks, judges: JudgeModels(cfg)}
 	if o.Resume != nil {
 		var err error
 		if p.tasks, err = resumedTasks(o); err != nil {

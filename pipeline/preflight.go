@@ -350,7 +350,7 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 		// The estimate reads the answer jobs as they will be asked, less
 		// what the listing decides (parameters): built here for it alone.
 		jobs := jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
-		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, fitsOutput(o.Inputs.Suite), o.MaxCost, o.Stdout)
+		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, p.suite.FitsOutput, o.MaxCost, o.Stdout)
 	}
 	withoutListing(o, p)
 	return &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}, nil
@@ -416,11 +416,11 @@ func count(n int, noun string) string {
 // paramsOf returns each answering model's request parameters: what its
 // listing honours and, for a suite that fits output budgets to documents,
 // the budget and context that go with it.
-func paramsOf(o Options, caps *capabilities) map[string]jobs.Params {
+func paramsOf(o Options, p *plan, caps *capabilities) map[string]jobs.Params {
 	params := map[string]jobs.Params{}
 	for _, mod := range o.Config.Models {
 		pm := jobs.ParamsFor(o.Config, mod, caps.lacking[mod])
-		if fitsOutput(o.Inputs.Suite) {
+		if p.suite.FitsOutput {
 			// Every answer re-emits a document of up to 512 KB: the output
 			// budget follows the document, and a request that cannot fit
 			// the model's context is not sent.

@@ -27,7 +27,6 @@ import (
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
-	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -193,7 +192,7 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 // the progress bars, and returns the jobs to start with.
 func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID string) []runner.Job {
 	cfg := o.Config
-	params := paramsOf(o, caps)
+	params := paramsOf(o, p, caps)
 	answers := jobs.NewAnswers(cfg, o.Prompts, singleTasks(p.tasks), params, runID)
 	first, later := answers.First(), map[string]int{}
 	for _, j := range answers.Later() {
@@ -262,10 +261,3 @@ func countLater(o Options, p *plan, jc judge.Config, later map[string]int) {
 
 // DefaultReportDir is the reports directory when --reports is not given.
 const DefaultReportDir = "reports"
-
-// fitsOutput reports whether the suite of a name fits a B/C answer's
-// output budget to its document (suites.Suite.FitsOutput).
-func fitsOutput(name string) bool {
-	s, err := suites.Lookup(name)
-	return err == nil && s.FitsOutput
-}
