@@ -42,6 +42,9 @@ type runRequest struct {
 	Given map[string]string
 	// Stderr receives the progress and, with --format json, the notes.
 	Stderr io.Writer
+	// JSONOut, with --format json, is the command's stdout, which
+	// receives the JSON report alone (startRun sets it).
+	JSONOut io.Writer
 }
 
 func (r *runRequest) given(name string) bool { _, ok := r.Given[name]; return ok }
@@ -138,6 +141,11 @@ func startRun(ctx context.Context, r runRequest) (*pipeline.Result, error) {
 	if err := r.check(); err != nil {
 		return nil, err
 	}
+	if r.Format == "json" {
+		// Stdout holds the JSON report alone: every note goes to stderr,
+		// a resume's first ("resume: reports go to ...") included.
+		r.JSONOut, r.Stdout = r.Stdout, r.Stderr
+	}
 	if r.ResumeDir != "" {
 		return r.resume(ctx)
 	}
@@ -203,10 +211,6 @@ func (r *runRequest) start(ctx context.Context, cfg *config.Config, m *transcrip
 	if r.Set, err = pipeline.SuiteSet(corpusSet, r.Inputs); err != nil {
 		return nil, err
 	}
-	stdout := r.Stdout
-	if r.Format == "json" {
-		r.Stdout = r.Stderr // stdout holds the JSON report alone
-	}
 	key, err := model.APIKeyFromEnv()
 	if err != nil {
 		return nil, err
@@ -215,19 +219,19 @@ func (r *runRequest) start(ctx context.Context, cfg *config.Config, m *transcrip
 	r.Conn = pipeline.ConnectionFrom(cfg, r.Conn.BaseURL, key)
 	r.GitCommit, r.Progress = gitCommit(), runner.ProgressFor(r.ProgressMode, r.Stderr)
 	res, err := pipeline.Run(ctx, r.Options)
-	if err := r.printJSON(stdout, res); err != nil {
+	if err := r.printJSON(res); err != nil {
 		return nil, err
 	}
 	return res, err
 }
 
 // printJSON writes, with --format json, the JSON report a run wrote
-// (res, a failing verdict's included) to stdout.
-func (r *runRequest) printJSON(stdout io.Writer, res *pipeline.Result) error {
-	if r.Format != "json" || res == nil {
+// (res, a failing verdict's included) to the command's stdout.
+func (r *runRequest) printJSON(res *pipeline.Result) error {
+	if r.JSONOut == nil || res == nil {
 		return nil
 	}
-	return copyJSON(stdout, res)
+	return copyJSON(r.JSONOut, res)
 }
 
 // copyJSON writes the JSON report the run or rescore wrote to w.
