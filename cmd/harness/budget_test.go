@@ -113,3 +113,20 @@ func TestKeyFromDotEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateKeyFromDotEnv: judge calibrate reads the key as run does,
+// from .env when the environment has none; it read the environment alone
+// (noticed in issue 36's move of the CLI out of pipeline).
+func TestCalibrateKeyFromDotEnv(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, `{"faithful": true, "quotes": [], "reason": "fine"}`))
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	t.Setenv("OPENROUTER_API_KEY", "")
+	dir := t.TempDir()
+	writeFile(t, dir, ".env", "OPENROUTER_API_KEY=sk-or-from-dotenv\n")
+	t.Chdir(dir)
+	_, errs, code := runCLI(t, "judge", "calibrate", "--models", "vendor/judge")
+	reqs := srv.Requests()
+	if code > 1 || len(reqs) == 0 || reqs[0].Header.Get("Authorization") != "Bearer sk-or-from-dotenv" {
+		t.Fatalf("exit %d, %d requests; want them sent with the key in .env\n%s", code, len(reqs), errs)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"bendscript.com/round-trip-harness/config"
@@ -46,8 +45,13 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(judges) == 0 {
 		return wrongUsage(fs, "judge calibrate: give the judges with --models")
 	}
+	// The key as run reads it: $OPENROUTER_API_KEY, else ./.env.
+	key, err := model.APIKeyFromEnv()
+	if err != nil {
+		return err
+	}
 	report, err := calibrateJudges(ctx, calibration{judges: judges, corpusDir: *corpusDir, taskDir: *taskDir,
-		casesDir: *casesDir, configFile: *configFile, baseURL: cmp.Or(*baseURL, model.BaseURLFromEnv()), apiKey: os.Getenv(model.EnvAPIKey)})
+		casesDir: *casesDir, configFile: *configFile, baseURL: cmp.Or(*baseURL, model.BaseURLFromEnv()), apiKey: key})
 	switch {
 	case err != nil:
 		return err
