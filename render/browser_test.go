@@ -11,12 +11,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"bendscript.com/round-trip-harness/internal/browsertest"
 	"bendscript.com/round-trip-harness/internal/reporttest"
 
 	"bendscript.com/round-trip-harness/report"
@@ -24,18 +23,6 @@ import (
 	"bendscript.com/round-trip-harness/suites"
 	"github.com/chromedp/chromedp"
 )
-
-// browsers are the Chromium binaries the browser test looks for, in order.
-var browsers = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
-
-func findBrowser() string {
-	for _, name := range browsers {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 // TestBrowser opens the viewer in headless Chromium, driven over the
 // DevTools protocol: the matrix and a diff must render, the page's own
@@ -46,17 +33,17 @@ func findBrowser() string {
 // run; nothing is timed.
 func TestBrowser(t *testing.T) {
 	t.Parallel()
-	bin := findBrowser()
+	bin := browsertest.Find()
 	if bin == "" {
 		t.Skipf("no Chromium found (looked for %s in PATH): the HTML viewer was not tested in a browser. "+
-			"Install it with `apt-get install -y chromium` (.ci/run does) to run this test.", strings.Join(browsers, ", "))
+			"Install it with `apt-get install -y chromium` (.ci/run does) to run this test.", strings.Join(browsertest.Browsers, ", "))
 	}
 	_, page := viewerRun(t)
 	path := filepath.Join(t.TempDir(), "report.html")
 	if err := os.WriteFile(path, page, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx := startBrowser(t, bin)
+	ctx := browsertest.Start(t, bin)
 	checkViewer(t, ctx, bin, path)
 
 	// Every plot of the main, size and relay pages explains itself and
@@ -84,56 +71,16 @@ func TestBrowser(t *testing.T) {
 		for _, width := range []int64{1280, 420} {
 			checkPlots(t, ctx, name, pages[name], width, shots)
 		}
-		checkFit(t, ctx, name, pages[name])
+		browsertest.CheckFit(t, ctx, name, pages[name])
 	}
 	// REPORT_PAGES=a.html,b.html checks pages of real runs too (the
 	// demo's formats and trend pages, say).
 	for _, extra := range strings.Split(os.Getenv("REPORT_PAGES"), ",") {
 		if extra != "" {
-			checkFit(t, ctx, filepath.Base(extra), extra)
+			browsertest.CheckFit(t, ctx, filepath.Base(extra), extra)
 		}
 	}
 	t.Logf("screenshots of the plots: %s", shots)
-}
-
-// fitWidth is the window the tables must fit: a laptop's (issue 34: the
-// threshold matrix ran off a 1280 px window, its last gate and the
-// complete column unseen).
-const fitWidth = 1280
-
-// checkFit opens a page in a 1280 px window and checks that every table
-// ends inside the window (the threshold matrix's right edge included),
-// and that no cell of a table's first column (a model, a task id, a
-// rung) wraps over more than two lines.
-func checkFit(t *testing.T, ctx context.Context, name, path string) {
-	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(fitWidth, 900), chromedp.Navigate("file://"+path),
-		chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-		t.Fatalf("%s at %dpx: %v", name, fitWidth, err)
-	}
-	problems := eval[string](t, ctx, `(() => {
-		const out = [];
-		const right = document.documentElement.clientWidth;
-		const tables = [...document.querySelectorAll("table")].filter(tb => !tb.closest("details"));
-		if (document.querySelector("#matrix") && !document.querySelector("table.matrix")) out.push("no threshold matrix");
-		for (const tb of tables) {
-			const name = tb.id || tb.className || "a table";
-			const b = tb.getBoundingClientRect();
-			if (b.right > right + 0.5) out.push(name + ": its right edge at " + Math.round(b.right) + "px is outside the " + right + "px window (columns: " + [...tb.querySelectorAll("thead th")].map(th => th.textContent + " " + Math.round(th.getBoundingClientRect().width) + "px").join(", ") + ")");
-			for (const row of tb.querySelectorAll("tbody tr")) {
-				const cell = row.firstElementChild;
-				// The distinct tops of the text's line boxes are its lines.
-				const inner = document.createRange(); inner.selectNodeContents(cell);
-				const rects = [...inner.getClientRects()].map(r => Math.round(r.top));
-				const wrapped = new Set(rects).size;
-				if (wrapped > 2) { out.push(name + ": " + JSON.stringify(cell.textContent) + " wraps over " + wrapped + " lines"); break; }
-			}
-		}
-		return out.join("\n");
-	})()`)
-	if problems != "" {
-		t.Errorf("%s report at %dpx:\n%s", name, fitWidth, problems)
-	}
 }
 
 // plotSections are the page sections that hold plots, for the screenshots.
@@ -150,7 +97,7 @@ func checkPlots(t *testing.T, ctx context.Context, name, path string, width int6
 		chromedp.WaitReady(chromedp.CSS("#transcripts"))); err != nil {
 		t.Fatalf("%s at %dpx: %v", name, width, err)
 	}
-	problems := eval[string](t, ctx, `(() => {
+	problems := browsertest.Eval[string](t, ctx, `(() => {
 		const out = [];
 		// Nothing outside a table's own scroll runs off the page (issue
 		// 34: at 420 px the hashes did).
@@ -191,7 +138,7 @@ func checkPlots(t *testing.T, ctx context.Context, name, path string, width int6
 		t.Errorf("%s report at %dpx:\n%s", name, width, problems)
 	}
 	for _, sec := range plotSections {
-		if !eval[bool](t, ctx, fmt.Sprintf(`document.getElementById(%q) !== null`, sec)) {
+		if !browsertest.Eval[bool](t, ctx, fmt.Sprintf(`document.getElementById(%q) !== null`, sec)) {
 			continue
 		}
 		png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#"+sec)))
@@ -202,36 +149,6 @@ func checkPlots(t *testing.T, ctx context.Context, name, path string, width int6
 			t.Fatal(err)
 		}
 	}
-}
-
-// startBrowser starts headless Chromium for the test; it stops when the
-// test ends.
-func startBrowser(t *testing.T, bin string) context.Context {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	browser, cancelBrowser := chromedp.NewContext(actx)
-	t.Cleanup(cancelBrowser)
-	// The first Run starts the browser, which lives as long as its context:
-	// that context has no deadline; the steps after it do.
-	if err := chromedp.Do(browser); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	ctx, cancel := context.WithTimeout(browser, 3*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
 }
 
 // checkViewer drives the main viewer page at path.
@@ -265,34 +182,34 @@ func checkViewer(t *testing.T, ctx context.Context, bin, path string) {
 		chromedp.WaitReady(chromedp.CSS("#transcript-table")),
 	)
 	// The models are across, the thresholds down (issue 34).
-	if cols := eval[int](t, ctx, `document.querySelectorAll("table.matrix thead th").length`); cols != 4 {
+	if cols := browsertest.Eval[int](t, ctx, `document.querySelectorAll("table.matrix thead th").length`); cols != 4 {
 		t.Errorf("the matrix has %d head cells, want 4: a corner and three models", cols)
 	}
-	if first := eval[string](t, ctx, `document.querySelector("table.matrix thead th:nth-child(2)").textContent`); first != "offline/oracle" {
+	if first := browsertest.Eval[string](t, ctx, `document.querySelector("table.matrix thead th:nth-child(2)").textContent`); first != "offline/oracle" {
 		t.Errorf("the matrix's first model is %q, want offline/oracle", first)
 	}
-	if last := eval[string](t, ctx, `document.querySelector("table.matrix tbody tr:last-child th").textContent`); last != "complete" {
+	if last := browsertest.Eval[string](t, ctx, `document.querySelector("table.matrix tbody tr:last-child th").textContent`); last != "complete" {
 		t.Errorf("the matrix's last line is %q, want complete", last)
 	}
 
 	// Follow a link to a transcript with a diff: the page's script opens it.
-	id := eval[string](t, ctx, `document.querySelector("details pre.diff").closest("details").id`)
-	eval[string](t, ctx, fmt.Sprintf(`location.hash = %q`, "#"+id))
+	id := browsertest.Eval[string](t, ctx, `document.querySelector("details pre.diff").closest("details").id`)
+	browsertest.Eval[string](t, ctx, fmt.Sprintf(`location.hash = %q`, "#"+id))
 	do(chromedp.WaitVisible(chromedp.CSS("#" + id + " pre.diff")))
-	if !eval[bool](t, ctx, fmt.Sprintf(`document.getElementById(%q).open`, id)) {
+	if !browsertest.Eval[bool](t, ctx, fmt.Sprintf(`document.getElementById(%q).open`, id)) {
 		t.Errorf("following a link to %s did not open it", id)
 	}
-	if h := eval[float64](t, ctx, fmt.Sprintf(`document.querySelector("#%s pre.diff").getBoundingClientRect().height`, id)); h <= 0 {
+	if h := browsertest.Eval[float64](t, ctx, fmt.Sprintf(`document.querySelector("#%s pre.diff").getBoundingClientRect().height`, id)); h <= 0 {
 		t.Errorf("the diff of %s has height %v", id, h)
 	}
-	if n := eval[int](t, ctx, `document.querySelectorAll("pre.diff span.add").length`); n == 0 {
+	if n := browsertest.Eval[int](t, ctx, `document.querySelectorAll("pre.diff span.add").length`); n == 0 {
 		t.Error("no diff shows an added line")
 	}
 
 	// Sort by drift, twice for descending: the first row holds the largest.
 	drift := chromedp.CSS("#transcript-table thead th:nth-child(6)")
 	do(chromedp.Click(drift), chromedp.Click(drift))
-	if got := eval[string](t, ctx, `(() => {
+	if got := browsertest.Eval[string](t, ctx, `(() => {
 		const vals = [...document.querySelectorAll("#transcript-table tbody tr td:nth-child(6)")]
 			.map(td => td.textContent).filter(s => s !== "").map(Number);
 		return vals[0] === Math.max(...vals) ? "ok" : "first " + vals[0] + ", max " + Math.max(...vals);
@@ -301,17 +218,17 @@ func checkViewer(t *testing.T, ctx context.Context, bin, path string) {
 	}
 
 	// Open every transcript so that any live markup would be parsed and run.
-	eval[bool](t, ctx, `document.querySelectorAll("details").forEach(d => d.open = true); true`)
-	if got := eval[string](t, ctx, `String(window.__pwned)`); got != "undefined" {
+	browsertest.Eval[bool](t, ctx, `document.querySelectorAll("details").forEach(d => d.open = true); true`)
+	if got := browsertest.Eval[string](t, ctx, `String(window.__pwned)`); got != "undefined" {
 		t.Errorf("model output ran: window.__pwned = %s", got)
 	}
-	if n := eval[int](t, ctx, `document.querySelectorAll("img, iframe, object, embed").length`); n != 0 {
+	if n := browsertest.Eval[int](t, ctx, `document.querySelectorAll("img, iframe, object, embed").length`); n != 0 {
 		t.Errorf("model output made %d live elements", n)
 	}
-	if n := eval[int](t, ctx, `document.querySelectorAll("script").length`); n != 1 {
+	if n := browsertest.Eval[int](t, ctx, `document.querySelectorAll("script").length`); n != 1 {
 		t.Errorf("%d script elements, want only the page's own", n)
 	}
-	if !eval[bool](t, ctx, `document.body.textContent.includes("<script>window.__pwned=1</script>")`) {
+	if !browsertest.Eval[bool](t, ctx, `document.body.textContent.includes("<script>window.__pwned=1</script>")`) {
 		t.Error("the model's markup is not shown as text")
 	}
 
@@ -321,14 +238,4 @@ func checkViewer(t *testing.T, ctx context.Context, bin, path string) {
 			t.Errorf("browser console: %s", m)
 		}
 	}
-}
-
-// eval evaluates a JavaScript expression in the page.
-func eval[T any](t *testing.T, ctx context.Context, expr string) T {
-	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
-	if err != nil {
-		t.Fatalf("evaluating %s: %v", expr, err)
-	}
-	return v
 }

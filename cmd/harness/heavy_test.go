@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/browsertest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
@@ -270,5 +271,42 @@ func TestDemoEndsOnTheVerdict(t *testing.T) {
 				t.Errorf("%q: %v", end[i], err)
 			}
 		}
+	}
+	demoPagesFit(t, dir)
+}
+
+// demoPagesFit checks the demo's pages in headless Chromium at 1280 px
+// (browsertest.CheckFit): the gating run's, the size ladder's, the
+// relay's, the answer formats', and a trend over the gating report and a
+// copy of it (issue 34: the trend's list of reports ran 4,759 px wide, and
+// no test opened a formats or trend page).
+func demoPagesFit(t *testing.T, dir string) {
+	bin := browsertest.Find()
+	if bin == "" {
+		t.Logf("no Chromium found (looked for %s): the demo's pages were not opened", strings.Join(browsertest.Browsers, ", "))
+		return
+	}
+	reports := filepath.Join(dir, "reports")
+	gating, _ := filepath.Glob(filepath.Join(reports, "demo-2*.json"))
+	if len(gating) != 1 {
+		t.Fatalf("gating reports %v, want one", gating)
+	}
+	b, err := os.ReadFile(gating[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	night := filepath.Join(dir, "night2.json")
+	writeFile(t, dir, "night2.json", string(b))
+	trendPage := filepath.Join(dir, "trend.html")
+	if _, errs, code := scriptCommand(t, dir, nil, "trend", "--html", trendPage, gating[0], night); code != 0 {
+		t.Fatalf("trend: exit %d: %s", code, errs)
+	}
+	pages, _ := filepath.Glob(filepath.Join(reports, "demo-*.html"))
+	if len(pages) != 4 {
+		t.Fatalf("pages %v, want the demo's four", pages)
+	}
+	ctx := browsertest.Start(t, bin)
+	for _, page := range append(pages, trendPage) {
+		browsertest.CheckFit(t, ctx, filepath.Base(page), page)
 	}
 }
