@@ -440,7 +440,7 @@ func scoredBC(s *scoring.Score, acc *classAcc, comps *[metric.NumComponents][]fl
 func (b *builder) finishA(c *ClassResult, acc *classAcc, key string) {
 	if len(acc.values) > 0 {
 		c.Faithfulness = ptr(stats.Mean(acc.values))
-		c.FaithfulnessInterval = interval(stats.Bootstrap(acc.values, stats.Mean, b.seed, key))
+		c.FaithfulnessInterval = interval(stats.BootstrapMean(acc.values, b.seed, key))
 	}
 	if len(acc.evidence) > 0 {
 		c.EvidenceResolvedMean = ptr(stats.Mean(acc.evidence))

@@ -53,7 +53,7 @@ func (b *builder) gateIntervals(c *ClassResult, key string) {
 		return out
 	}
 	mean := func(f func(DocumentResult) *float64, name string) *Interval {
-		return interval(stats.Bootstrap(values(f), stats.Mean, b.seed, key+"/"+name))
+		return interval(stats.BootstrapMean(values(f), b.seed, key+"/"+name))
 	}
 	c.ResidualP95Interval = interval(stats.BootstrapQuantile(values(statResidual.document), 0.95, b.seed, key+"/residual-p95"))
 	c.EditAppliedInterval = mean(statApplied.document, "applied")

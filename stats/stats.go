@@ -76,6 +76,35 @@ func Bootstrap(xs []float64, statistic func([]float64) float64, seed int64, key 
 	return stat.Quantile(0.025, stat.Empirical, stats, nil), stat.Quantile(0.975, stat.Empirical, stats, nil), true
 }
 
+// BootstrapMean is Bootstrap(xs, Mean, seed, key), bit for bit: the same
+// resamples from the same stream, each summed in the order drawn and
+// divided once, as Mean sums; it only skips copying each resample.
+func BootstrapMean(xs []float64, seed int64, key string) (low, high float64, ok bool) {
+	n := len(xs)
+	if n < 2 {
+		return 0, 0, false
+	}
+	return remembered(memoKey("mean", 0, xs, seed, key), func() (float64, float64) {
+		rng := rand.New(rand.NewPCG(streamSeed(seed, key), 0))
+		stats := make([]float64, Resamples)
+		for i := range stats {
+			sum := 0.0
+			for range n {
+				sum += xs[rng.IntN(n)]
+			}
+			stats[i] = sum / float64(n)
+		}
+		return percentiles(stats)
+	})
+}
+
+// percentiles are the 2.5% and 97.5% quantiles of a bootstrap's
+// statistics, which it sorts.
+func percentiles(stats []float64) (low, high float64) {
+	slices.Sort(stats)
+	return stat.Quantile(0.025, stat.Empirical, stats, nil), stat.Quantile(0.975, stat.Empirical, stats, nil)
+}
+
 // BootstrapQuantile is Bootstrap(xs, func(s) { return Quantile(p, s) },
 // seed, key), bit for bit: the same resamples from the same stream, the
 // same interval. It sorts xs once instead of each resample. Q(p) of a
@@ -88,6 +117,11 @@ func BootstrapQuantile(xs []float64, p float64, seed int64, key string) (low, hi
 	if n < 2 {
 		return 0, 0, false
 	}
+	return remembered(memoKey("quantile", p, xs, seed, key), func() (float64, float64) { return bootstrapQuantile(xs, p, seed, key) })
+}
+
+func bootstrapQuantile(xs []float64, p float64, seed int64, key string) (low, high float64) {
+	n := len(xs)
 	// order is xs's indexes by value (as slices.Sort orders float64s);
 	// rank[j] is index j's place in it, sorted[r] the value at place r.
 	order := make([]int, n)
@@ -116,8 +150,7 @@ func BootstrapQuantile(xs []float64, p float64, seed int64, key string) (low, hi
 		}
 		stats[i] = sorted[r]
 	}
-	slices.Sort(stats)
-	return stat.Quantile(0.025, stat.Empirical, stats, nil), stat.Quantile(0.975, stat.Empirical, stats, nil), true
+	return percentiles(stats)
 }
 
 // streamSeed is FNV-1a (64 bits) of "bootstrap/<seed>/<key>".

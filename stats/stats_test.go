@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
@@ -255,5 +256,76 @@ func TestSignedRankNeeds(t *testing.T) {
 	}
 	if p, _, _ := SignedRank([]float64{1, 2, 3, 4, 5, 6}); p >= 0.05 {
 		t.Errorf("six positive differences: p %v, want < 0.05", p)
+	}
+}
+
+// TestBootstrapMeanIsBootstrap: BootstrapMean is Bootstrap(xs, Mean) bit
+// for bit, for shares (0s and 1s, the report's gated shares) and for
+// values of both signs, at several sizes.
+func TestBootstrapMeanIsBootstrap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{2, 9, 20, 41} {
+		for trial := range 2 {
+			xs := make([]float64, n)
+			for i := range xs {
+				if trial == 0 {
+					xs[i] = float64(rng.IntN(2))
+				} else {
+					xs[i] = rng.Float64() - 0.5
+				}
+			}
+			key := fmt.Sprintf("mean/%d/%d", n, trial)
+			lo, hi, ok := BootstrapMean(xs, 11, key)
+			wlo, whi, wok := Bootstrap(xs, Mean, 11, key)
+			if lo != wlo || hi != whi || ok != wok {
+				t.Errorf("n %d, trial %d: [%v, %v] %v, want Bootstrap's [%v, %v] %v", n, trial, lo, hi, ok, wlo, whi, wok)
+			}
+		}
+	}
+}
+
+// TestRememberedIntervalsAreTheComputedOnes: an interval asked for again
+// comes from the memo, and is the one its own inputs give: the values,
+// the seed, the stream key and the quantile each tell intervals apart,
+// and the memo stays within its bound.
+func TestRememberedIntervalsAreTheComputedOnes(t *testing.T) {
+	xs := []float64{0, 0.1, 0.1, 0.2, 0.3, 0.5, 0.8, 0, 0.05, 0.4}
+	other := slices.Clone(xs)
+	other[3] = 0.21
+	type ask struct {
+		xs     []float64
+		p      float64
+		seed   int64
+		key    string
+		reason string
+	}
+	asks := []ask{
+		{xs, 0.5, 1, "k", "the first interval"},
+		{other, 0.5, 1, "k", "one value differs"},
+		{xs, 0.95, 1, "k", "another quantile of the same values"},
+		{xs, 0.5, 2, "k", "another seed"},
+		{xs, 0.5, 1, "k2", "another stream key"},
+	}
+	for round := range 2 { // the second round is served by the memo
+		for i, a := range tabletest.Cases(t, asks) {
+			lo, hi, _ := BootstrapQuantile(a.xs, a.p, a.seed, a.key)
+			wlo, whi := bootstrapQuantile(a.xs, a.p, a.seed, a.key)
+			if lo != wlo || hi != whi {
+				t.Errorf("round %d, ask %d (%s): [%v, %v], computed [%v, %v]", round, i, a.reason, lo, hi, wlo, whi)
+			}
+			mlo, mhi, _ := BootstrapMean(a.xs, a.seed, a.key)
+			if wlo, whi, _ := Bootstrap(a.xs, Mean, a.seed, a.key); mlo != wlo || mhi != whi {
+				t.Errorf("round %d, ask %d (%s): mean [%v, %v], computed [%v, %v]", round, i, a.reason, mlo, mhi, wlo, whi)
+			}
+		}
+	}
+	for i := range memoMax + 10 {
+		remembered(memoKey("test", 0, nil, int64(i), ""), func() (float64, float64) { return 0, 0 })
+	}
+	memo.Lock()
+	n := len(memo.m)
+	memo.Unlock()
+	if n > memoMax {
+		t.Errorf("the memo holds %d intervals, more than its bound %d", n, memoMax)
 	}
 }

@@ -127,7 +127,8 @@ func moduleRoot(t *testing.T) string {
 type checker struct {
 	fset *token.FileSet
 	// testStructs are the struct types declared in the directory's test
-	// files, the named types a table's cases may have.
+	// files, at package level or inside a function, the named types a
+	// table's cases may have.
 	testStructs map[string]bool
 	// globals are the package-level variables of the test files, by name.
 	globals map[string]ast.Expr
@@ -141,6 +142,14 @@ type checker struct {
 func newChecker(fset *token.FileSet, files []*ast.File) *checker {
 	c := &checker{fset: fset, testStructs: map[string]bool{}, globals: map[string]ast.Expr{}}
 	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if s, ok := n.(*ast.TypeSpec); ok {
+				if _, ok := s.Type.(*ast.StructType); ok {
+					c.testStructs[s.Name.Name] = true
+				}
+			}
+			return true
+		})
 		for _, decl := range f.Decls {
 			gen, ok := decl.(*ast.GenDecl)
 			if !ok {
@@ -148,10 +157,6 @@ func newChecker(fset *token.FileSet, files []*ast.File) *checker {
 			}
 			for _, spec := range gen.Specs {
 				switch s := spec.(type) {
-				case *ast.TypeSpec:
-					if _, ok := s.Type.(*ast.StructType); ok {
-						c.testStructs[s.Name.Name] = true
-					}
 				case *ast.ValueSpec:
 					for i, name := range s.Names {
 						if i < len(s.Values) {
