@@ -11,6 +11,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -51,6 +52,7 @@ func benchRun(b *testing.B, L time.Duration, judgeModel bool) {
 	srv.SetModels(modeltest.Entry(models[0]), modeltest.Entry(models[1]), modeltest.Entry(models[2]), modeltest.Entry("vendor/judge"))
 	ideal := time.Duration((60+c-1)/c) * L
 	for b.Loop() {
+		stats.ForgetIntervals() // each run's report from scratch
 		cfg := config.Default()
 		cfg.Models, cfg.Judges = models, config.Judges{Models: judges}
 		cfg.Concurrency = config.Concurrency{PerModel: c, Global: 4 * c}

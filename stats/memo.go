@@ -39,6 +39,14 @@ func memoKey(statistic string, p float64, xs []float64, seed int64, key string) 
 	return sha256.Sum256(b)
 }
 
+// ForgetIntervals empties the memo: for a benchmark that measures a build
+// from scratch on every iteration.
+func ForgetIntervals() {
+	memo.Lock()
+	clear(memo.m)
+	memo.Unlock()
+}
+
 // remembered returns the interval of k, computing it (compute) the first
 // time.
 func remembered(k [sha256.Size]byte, compute func() (low, high float64)) (low, high float64, ok bool) {

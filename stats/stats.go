@@ -84,18 +84,21 @@ func BootstrapMean(xs []float64, seed int64, key string) (low, high float64, ok 
 	if n < 2 {
 		return 0, 0, false
 	}
-	return remembered(memoKey("mean", 0, xs, seed, key), func() (float64, float64) {
-		rng := rand.New(rand.NewPCG(streamSeed(seed, key), 0))
-		stats := make([]float64, Resamples)
-		for i := range stats {
-			sum := 0.0
-			for range n {
-				sum += xs[rng.IntN(n)]
-			}
-			stats[i] = sum / float64(n)
+	return remembered(memoKey("mean", 0, xs, seed, key), func() (float64, float64) { return bootstrapMean(xs, seed, key) })
+}
+
+func bootstrapMean(xs []float64, seed int64, key string) (low, high float64) {
+	n := len(xs)
+	rng := rand.New(rand.NewPCG(streamSeed(seed, key), 0))
+	stats := make([]float64, Resamples)
+	for i := range stats {
+		sum := 0.0
+		for range n {
+			sum += xs[rng.IntN(n)]
 		}
-		return percentiles(stats)
-	})
+		stats[i] = sum / float64(n)
+	}
+	return percentiles(stats)
 }
 
 // percentiles are the 2.5% and 97.5% quantiles of a bootstrap's

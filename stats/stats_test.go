@@ -164,6 +164,11 @@ func BenchmarkBootstrapMedian(b *testing.B) {
 		xs := seq(n)
 		b.Run(fmt.Sprintf("quantile/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
+				bootstrapQuantile(xs, 0.5, 7, "m") // computed, not remembered
+			}
+		})
+		b.Run(fmt.Sprintf("remembered/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
 				BootstrapQuantile(xs, 0.5, 7, "m")
 			}
 		})
