@@ -127,6 +127,18 @@ func TestHTMLContent(t *testing.T) {
 			t.Errorf("the page lacks %s", want)
 		}
 	}
+	// The reading lists each model with its standing, and beneath it the
+	// checks that are not clean, one item each (a run-on line per model
+	// was hard to read).
+	rd := between(s, `id="reading"`, `</div>`)
+	for _, m := range in.Manifest.Models {
+		if !strings.Contains(rd, "<li><strong>"+m+"</strong>: ") {
+			t.Errorf("the reading has no item for %s:\n%s", m, rd)
+		}
+	}
+	if n := strings.Count(rd, `<ul class="notes">`); n < 2 {
+		t.Errorf("%d models of the reading list their notes beneath them; want noisy and the evil model at least:\n%s", n, rd)
+	}
 	if got := strings.Count(s, `<details id="t-`); got != len(in.Scores) {
 		t.Errorf("%d transcript details, want one per score (%d)", got, len(in.Scores))
 	}

@@ -72,22 +72,38 @@ func decidingText(ids []string) string {
 // standing with the checks that are not clean, the bounds its clean
 // classes support, and the reasons a run cannot gate.
 func readingLines(r *report.Report) (why string, models []string, reasons []string) {
-	rd := r.Reading
-	for _, m := range rd.Models {
-		var notes []string
-		for _, c := range m.Checks {
-			if !c.Clean && !c.NotSelected {
-				notes = append(notes, c.Text)
-			}
-		}
-		notes = append(notes, m.Bounds...)
+	for _, m := range readingModels(r) {
 		line := m.Model + ": " + m.Standing
-		if len(notes) > 0 {
-			line += ". " + strings.Join(notes, ". ")
+		if len(m.Notes) > 0 {
+			line += ". " + strings.Join(m.Notes, ". ")
 		}
 		models = append(models, line)
 	}
-	return rd.Why, models, r.Eligibility.Reasons
+	return r.Reading.Why, models, r.Eligibility.Reasons
+}
+
+// readingModel is one model's line of the reading: its standing, then the
+// checks that are not clean and the bounds its clean classes support,
+// which the viewer lists beneath it.
+type readingModel struct {
+	Model, Standing string
+	Notes           []string
+}
+
+// readingModels are the reading's models, in its order.
+func readingModels(r *report.Report) []readingModel {
+	var out []readingModel
+	for _, m := range r.Reading.Models {
+		rm := readingModel{Model: m.Model, Standing: m.Standing}
+		for _, c := range m.Checks {
+			if !c.Clean && !c.NotSelected {
+				rm.Notes = append(rm.Notes, c.Text)
+			}
+		}
+		rm.Notes = append(rm.Notes, m.Bounds...)
+		out = append(out, rm)
+	}
+	return out
 }
 
 // readingHeading is the reading's heading.
@@ -115,7 +131,10 @@ func standing(r *report.Report, i int) string {
 // readingView is §8.5's reading as the viewer's verdict box shows it.
 type readingView struct {
 	Heading, Says, Why, Margins string
-	Reasons, Models             []string
+	Reasons                     []string
+	// Models are one item each, its notes listed beneath it (a run-on
+	// line per model was hard to read).
+	Models []readingModel
 	// Gates is set when the run can gate v0.1 (§8.6).
 	Gates bool
 }
@@ -126,8 +145,8 @@ func newReadingView(r *report.Report) *readingView {
 	if r.Informational() || r.Reading.Outcome == "" {
 		return nil
 	}
-	why, models, reasons := readingLines(r)
-	v := &readingView{Heading: readingHeading(r), Says: r.Reading.Says, Reasons: reasons, Models: models,
+	why, reasons := r.Reading.Why, r.Eligibility.Reasons
+	v := &readingView{Heading: readingHeading(r), Says: r.Reading.Says, Reasons: reasons, Models: readingModels(r),
 		Margins: fmt.Sprintf("A failure is narrow when it misses its limit by at most %s of the limit (a drift or residual) or %s (a share); a model passes cleanly when every threshold holds with that margin to spare.",
 			report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))}
 	if len(reasons) == 0 {
