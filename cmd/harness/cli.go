@@ -185,6 +185,11 @@ func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet
 	return fs
 }
 
+// renamedFlags are flags that have a new name, by their old one, so that
+// an old script's flag is answered with the new name, not a near miss
+// (issue 36: corpus ladder's --sizes is --rungs, as on run).
+var renamedFlags = map[string]string{"sizes": "rungs"}
+
 // parseFlags parses args; -h is a successful request for help. A mistake
 // (an unknown flag, a bad value) is one line, with the nearest flag when
 // the name looks mistyped, instead of the whole usage.
@@ -208,7 +213,9 @@ func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		msg = fmt.Sprintf("no flag --%s", name)
-		if near := suggest.Nearest(name, names); near != "" {
+		if now, ok := renamedFlags[name]; ok && fs.Lookup(now) != nil {
+			msg += fmt.Sprintf("; it is --%s now", now)
+		} else if near := suggest.Nearest(name, names); near != "" {
 			msg += fmt.Sprintf("; did you mean --%s?", near)
 		}
 	}
