@@ -333,12 +333,24 @@ func TestParseRef(t *testing.T) {
 
 func TestResolves(t *testing.T) {
 	d := mustParse(t, string(readFixture(t)))
-	for ref, want := range map[string]bool{
-		"blk-2": true, "blk-2.spn-3": true, "blk-5.spn-1": true, "blk-2.spn-9": false, "blk-zz": false,
-		"bend:draft#blk-2.spn-4": true, "bend:#blk-3": true, "bend:other#blk-2": false, "bend:draft": false, "": false,
-	} {
-		if got := d.Resolves(ref); got != want {
-			t.Errorf("Resolves(%q) = %v, want %v", ref, got, want)
+	for _, c := range tabletest.Cases(t, []struct {
+		ref    string
+		want   bool
+		reason string
+	}{
+		{"blk-2", true, "a block of the document"},
+		{"blk-2.spn-3", true, "a span of a block"},
+		{"blk-5.spn-1", true, "a span of a block nested in a list item"},
+		{"blk-2.spn-9", false, "a span the block does not have"},
+		{"blk-zz", false, "a block the document does not have"},
+		{"bend:draft#blk-2.spn-4", true, "a bend: reference naming this document (its id, draft) and a span, one whose text is null"},
+		{"bend:#blk-3", true, "a bend: reference with no document id names this document"},
+		{"bend:other#blk-2", false, "a reference into another document does not resolve here"},
+		{"bend:draft", false, "the document itself is not a block or span"},
+		{"", false, "an empty reference names nothing"},
+	}) {
+		if got := d.Resolves(c.ref); got != c.want {
+			t.Errorf("Resolves(%q) = %v, want %v (%s)", c.ref, got, c.want, c.reason)
 		}
 	}
 }

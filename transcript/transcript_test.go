@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"github.com/gowebpki/jcs"
 )
 
@@ -142,13 +143,13 @@ func TestUnknownSchemaRefused(t *testing.T) {
 }
 
 func TestSlug(t *testing.T) {
-	for in, want := range map[string]string{
-		"anthropic/claude-opus-4.8": "anthropic_claude-opus-4.8",
-		"offline/oracle":            "offline_oracle",
-		"a b:c":                     "a_b_c",
-	} {
-		if got := Slug(in); got != want {
-			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+	for _, c := range tabletest.Cases(t, []struct{ in, want, reason string }{
+		{"anthropic/claude-opus-4.8", "anthropic_claude-opus-4.8", "the vendor's slash becomes _, and dots and dashes stay: a model id is one directory"},
+		{"offline/oracle", "offline_oracle", "offline models get directories as online ones do"},
+		{"a b:c", "a_b_c", "a space and a colon, which some file systems refuse, become _"},
+	}) {
+		if got := Slug(c.in); got != c.want {
+			t.Errorf("Slug(%q) = %q, want %q (%s)", c.in, got, c.want, c.reason)
 		}
 	}
 }

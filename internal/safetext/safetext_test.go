@@ -71,9 +71,16 @@ func TestServerStringsCapped(t *testing.T) {
 // TestCSVFormulaNeutralised: a model named =HYPERLINK(…) was a live
 // formula in the CSV report.
 func TestCSVFormulaNeutralised(t *testing.T) {
-	for in, want := range map[string]string{"=HYPERLINK(\"x\")": "'=HYPERLINK(\"x\")", "+1": "'+1", "@SUM": "'@SUM", "-2": "'-2", "vendor/a": "vendor/a", "": ""} {
-		if got := CSVCell(in); got != want {
-			t.Errorf("CSVCell(%q) = %q, want %q", in, got, want)
+	for _, c := range tabletest.Cases(t, []struct{ in, want, reason string }{
+		{`=HYPERLINK("x")`, `'=HYPERLINK("x")`, "a formula a spreadsheet would run (and follow) stays text"},
+		{"+1", "'+1", "a leading + starts a formula too"},
+		{"@SUM", "'@SUM", "a leading @ starts a function call in some spreadsheets"},
+		{"-2", "'-2", "a leading - starts a formula, though a negative number then reads as text"},
+		{"vendor/a", "vendor/a", "a model name that starts no formula is left alone"},
+		{"", "", "an empty cell stays empty"},
+	}) {
+		if got := CSVCell(c.in); got != c.want {
+			t.Errorf("CSVCell(%q) = %q, want %q (%s)", c.in, got, c.want, c.reason)
 		}
 	}
 }
