@@ -61,7 +61,7 @@ func TestIneligibleGatingRunsAreInconclusive(t *testing.T) {
 			}
 			srv.SetModels(entries...)
 			dir := t.TempDir()
-			out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--models", strings.Join(tc.models, ","),
+			out, errs, code := runBuilt(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--models", strings.Join(tc.models, ","),
 				"--out", dir, "--reports", dir, "--run-id", "i", "--progress", "none")
 			if code > 1 {
 				t.Fatalf("exit %d\n%s%s", code, out, errs)
