@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -201,40 +200,6 @@ func listingError(err error) error {
 // answer's prompt: the answer under judgement and the rubric.
 const voteExtra = 400
 
-// voteEstimate estimates, per judge, the tokens of its planned votes:
-// each is the mean class A answer prompt plus voteExtra, and 200
-// completion tokens.
-func voteEstimate(jobs []runner.Job, set *task.Set, votes map[string]int) map[string]tokenEstimate {
-	var prompt, n int64
-	for _, j := range jobs {
-		if t := set.Task(j.Record.TaskID); t != nil && t.Class == task.ClassA {
-			b, _ := json.Marshal(j.Request.Messages)
-			prompt += int64(model.Tokens(len(b)))
-			n++
-		}
-	}
-	out := map[string]tokenEstimate{}
-	if n == 0 {
-		return out
-	}
-	for j, v := range votes {
-		out[j] = tokenEstimate{jobs: v, prompt: int64(v) * (prompt/n + voteExtra), completion: int64(v) * 200}
-	}
-	return out
-}
-
-// jobCost is one job's estimated cost at its model's listed prices, for
-// the spending cap; 0 when the model has no listed price (offline models,
-// no preflight).
-func jobCost(j runner.Job, set *task.Set, listed map[string]model.ModelInfo) float64 {
-	info, ok := listed[j.Model]
-	if !ok {
-		return 0
-	}
-	c, _ := estimate([]runner.Job{j}, set)[j.Model].cost(info)
-	return c
-}
-
 // determinismText says which determinism controls a model honours.
 func determinismText(honoured, lacking []string) string {
 	switch {
@@ -245,71 +210,6 @@ func determinismText(honoured, lacking []string) string {
 	}
 	return fmt.Sprintf("%s sent; %s not supported, not sent: answers are not reproducible call for call (--repeats N measures the noise)",
 		strings.Join(honoured, ", "), strings.Join(lacking, ", "))
-}
-
-type tokenEstimate struct {
-	jobs               int
-	prompt, completion int64
-	// cached is the prompt tokens a provider's cache can serve: the shared
-	// prefix (system primer and document) of every task of a document but
-	// the first.
-	cached int64
-}
-
-// cost estimates the cost in USD from a model's listing: cached tokens at
-// the cache-read price when it is listed (else at the prompt price), and
-// the prefix written once at the cache-write price when it is listed.
-func (e tokenEstimate) cost(info model.ModelInfo) (float64, bool) {
-	if info.PromptPrice == nil || info.CompletionPrice == nil {
-		return 0, false
-	}
-	read := *info.PromptPrice
-	if info.CacheReadPrice != nil {
-		read = *info.CacheReadPrice
-	}
-	return float64(e.prompt-e.cached)**info.PromptPrice + float64(e.cached)*read + float64(e.completion)**info.CompletionPrice, true
-}
-
-// estimate counts tokens with model.Tokens, a rough rule that is good enough
-// to catch a run that would cost ten times what was expected. The prefix of
-// a document's second and later tasks (same model, document and repeat)
-// counts as cacheable.
-func estimate(jobs []runner.Job, set *task.Set) map[string]tokenEstimate {
-	out := map[string]tokenEstimate{}
-	seen := map[string]bool{}
-	for _, j := range jobs {
-		e := out[j.Model]
-		e.jobs++
-		b, _ := json.Marshal(j.Request.Messages)
-		e.prompt += int64(model.Tokens(len(b)))
-		t := set.Task(j.Record.TaskID)
-		e.completion += completionTokens(t)
-		if t != nil {
-			key := fmt.Sprintf("%s\x00%s\x00%d", j.Model, t.DocumentName, j.Record.Repeat)
-			if seen[key] {
-				e.cached += int64(model.Tokens(len(t.Source.Bytes)))
-			}
-			seen[key] = true
-		}
-		out[j.Model] = e
-	}
-	return out
-}
-
-// completionTokens estimates the output of an answer to t: 200 tokens
-// for a class A answer (or an unknown task), the document's tokens for a
-// whole-document answer, and for a patch answer (t.Format) four times the
-// gold edit's tokens (paths, guards and the JSON around the edit) and 200
-// more.
-func completionTokens(t *task.Task) int64 {
-	switch {
-	case t == nil || t.Class == task.ClassA:
-		return 200
-	case t.Format != "":
-		b, _ := json.Marshal(t.GoldEdit)
-		return int64(4*model.Tokens(len(b)) + 200)
-	}
-	return int64(model.Tokens(len(t.Source.Bytes)))
 }
 
 // formatLines prints, for a run that asks in more than one answer format,
