@@ -31,45 +31,12 @@ func Select(set *task.Set, sel *transcript.Selection) (*task.Set, error) {
 		return set, nil
 	}
 	sel.Of = len(set.Tasks)
-	for _, p := range append(slices.Clone(sel.Tasks), sel.Docs...) {
-		if _, err := path.Match(p, ""); err != nil {
-			return nil, usage.Errorf("selection: %q is not a valid pattern: %v", p, err)
-		}
-	}
-	for _, c := range sel.Classes {
-		if !slices.Contains([]string{"a", "b", "c"}, strings.ToLower(c)) {
-			return nil, usage.Errorf("--classes takes a, b and c, not %q", c)
-		}
-	}
-	for _, p := range sel.Tasks {
-		if !slices.ContainsFunc(set.Tasks, func(t *task.Task) bool { return matchTask(p, t) }) {
-			return nil, usage.Errorf("--tasks: %q matches no task of the suite", p)
-		}
-	}
-	for _, p := range sel.Docs {
-		if !slices.ContainsFunc(set.Tasks, func(t *task.Task) bool { return matchDoc(p, t) }) {
-			return nil, usage.Errorf("--docs: %q matches no document of the suite; its documents are %s", p, strings.Join(docNames(set), ", "))
-		}
-	}
-	// Units: a single task, or a relay chain (by document), in set order.
-	var units [][]*task.Task
-	chain := map[string]int{}
-	for _, t := range set.Tasks {
-		if t.Step == 0 {
-			units = append(units, []*task.Task{t})
-			continue
-		}
-		i, ok := chain[t.DocumentName]
-		if !ok {
-			i = len(units)
-			chain[t.DocumentName] = i
-			units = append(units, nil)
-		}
-		units[i] = append(units[i], t)
+	if err := checkSelection(set, sel); err != nil {
+		return nil, err
 	}
 	out := &task.Set{Documents: set.Documents, Inverse: set.Inverse, Natural: set.Natural}
 	kept := 0
-	for _, u := range units {
+	for _, u := range units(set) {
 		if sel.Limit > 0 && kept == sel.Limit {
 			break
 		}
@@ -83,6 +50,53 @@ func Select(set *task.Set, sel *transcript.Selection) (*task.Set, error) {
 	}
 	slices.SortFunc(out.Tasks, func(x, y *task.Task) int { return strings.Compare(x.ID, y.ID) })
 	return out, nil
+}
+
+// checkSelection refuses a pattern that is not one, a class that is not
+// a, b or c, and a pattern that matches nothing of set, naming it.
+func checkSelection(set *task.Set, sel *transcript.Selection) error {
+	for _, p := range append(slices.Clone(sel.Tasks), sel.Docs...) {
+		if _, err := path.Match(p, ""); err != nil {
+			return usage.Errorf("selection: %q is not a valid pattern: %v", p, err)
+		}
+	}
+	for _, c := range sel.Classes {
+		if !slices.Contains([]string{"a", "b", "c"}, strings.ToLower(c)) {
+			return usage.Errorf("--classes takes a, b and c, not %q", c)
+		}
+	}
+	for _, p := range sel.Tasks {
+		if !slices.ContainsFunc(set.Tasks, func(t *task.Task) bool { return matchTask(p, t) }) {
+			return usage.Errorf("--tasks: %q matches no task of the suite", p)
+		}
+	}
+	for _, p := range sel.Docs {
+		if !slices.ContainsFunc(set.Tasks, func(t *task.Task) bool { return matchDoc(p, t) }) {
+			return usage.Errorf("--docs: %q matches no document of the suite; its documents are %s", p, strings.Join(docNames(set), ", "))
+		}
+	}
+	return nil
+}
+
+// units are what a selection keeps or drops whole, in set order: a single
+// task, or a relay chain (all the steps of a document).
+func units(set *task.Set) [][]*task.Task {
+	var out [][]*task.Task
+	chain := map[string]int{}
+	for _, t := range set.Tasks {
+		if t.Step == 0 {
+			out = append(out, []*task.Task{t})
+			continue
+		}
+		i, ok := chain[t.DocumentName]
+		if !ok {
+			i = len(out)
+			chain[t.DocumentName] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], t)
+	}
+	return out
 }
 
 // selected reports whether t passes every filter of sel.
