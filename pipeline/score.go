@@ -64,11 +64,7 @@ func Score(o ScoreOptions) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	src := scoring.ArchiveKnown(o.RunDir, m.RunID, m.Judges, o.Known)
-	if o.Transcripts != nil {
-		src = scoring.Memory(o.Transcripts)
-	}
-	src = untilDone(ctx, src)
+	src := untilDone(ctx, o.source())
 	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
 	outputs, err := render.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
 	if err != nil {
@@ -84,7 +80,23 @@ func Score(o ScoreOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := report.Input{Manifest: m, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt}
+	return o.report(ctx, scores, outputs)
+}
+
+// source is where the score phase reads the transcripts: the archive (of
+// the jobs o.Known lists), or o.Transcripts when given.
+func (o ScoreOptions) source() scoring.Source {
+	if o.Transcripts != nil {
+		return scoring.Memory(o.Transcripts)
+	}
+	m := o.Manifest
+	return scoring.ArchiveKnown(o.RunDir, m.RunID, m.Judges, o.Known)
+}
+
+// report builds the report of scores, writes it, prints its end, and
+// returns the result: ErrVerdictFail beside it when the verdict fails.
+func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *render.Spool) (*Result, error) {
+	in := report.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt}
 	rep := report.Build(in)
 	paths, err := writeReports(ctx, o, rep, render.Input{Input: in, Outputs: outputs})
 	if err != nil {
