@@ -191,3 +191,40 @@ func TestReturned(t *testing.T) {
 		}
 	}
 }
+
+// dropped is a runner.Progress that keeps what was taken off each
+// model's total.
+type dropped map[string]int
+
+func (d dropped) Add(model string, n int) { d[model] -= n }
+func (d dropped) Done(runner.Result)      {}
+
+// TestChainsEndedTakesStepsOff: a chain that ends early takes exactly
+// its later steps, of its own lane, off its model's progress total: an
+// answer without a document at step 1 its 3 later steps, an API failure
+// at step 2 of the JSON Patch lane its 2; a chain that goes on or is done
+// takes nothing off.
+func TestChainsEndedTakesStepsOff(t *testing.T) {
+	set := relaySet(t).WithFormats([]string{"", "json-patch"}) // "": the document lane
+	doc := string(set.Documents[0].Bytes)
+	failed := stepAnswer("a/alpha", task.FormatID("01-s02", "json-patch"), 1, "")
+	failed.Error = &transcript.CallError{Code: "timeout", Message: "timed out"}
+	for _, c := range tabletest.Cases(t, []struct {
+		name   string
+		tr     *transcript.Transcript
+		want   int
+		reason string
+	}{
+		{"no document", stepAnswer("a/alpha", "01-s01", 0, "I cannot do that."), relaySteps - 1, "the chain ends at step 1: its later steps are not asked"},
+		{"API failure", failed, relaySteps - 2, "the JSON Patch lane's chain waits for a resume from step 2: steps 3 and 4 of that lane only"},
+		{"goes on", stepAnswer("a/alpha", "01-s01", 0, doc), 0, "the next step is asked: nothing comes off"},
+		{"done", stepAnswer("a/alpha", relay.TaskID("01", relaySteps), 0, doc), 0, "the last step ends the chain as planned"},
+	}) {
+		d := dropped{}
+		r := jobs.NewChains(set, loadPrompts(t), []string{"a/alpha"}, 2, nil, "run").WithProgress(d)
+		r.Then(runner.Result{Transcript: c.tr})
+		if d["a/alpha"] != c.want || len(d) > 1 {
+			t.Errorf("%s: took %v off; want %d off a/alpha (%s)", c.name, d, c.want, c.reason)
+		}
+	}
+}

@@ -304,11 +304,13 @@ func Chain(rules ...func(runner.Result) []runner.Job) func(runner.Result) []runn
 // answer with a response brings one vote job per judge of its panel. A
 // vote archived for the same answer with the same template is kept. The
 // votes are Counted: PlannedVotes counts them for the progress totals
-// before the run. A vote's prompt is rendered when it is started
+// before the run, and an answer that brings none (an API error, an answer
+// that is not valid) takes its panel's votes off them (progress, when not
+// nil), so that a finished run shows done = total. A vote's prompt is rendered when it is started
 // (runner.Job.Render); until then it holds of the answer only its ids,
 // hashes and content, so that votes waiting for a slower judge do not hold
 // prompts or whole transcripts.
-func JudgeVotes(set *task.Set, jc judge.Config) func(runner.Result) []runner.Job {
+func JudgeVotes(set *task.Set, jc judge.Config, progress runner.Progress) func(runner.Result) []runner.Job {
 	return func(res runner.Result) []runner.Job {
 		a := res.Transcript
 		t := set.Task(a.TaskID)
@@ -317,6 +319,11 @@ func JudgeVotes(set *task.Set, jc judge.Config) func(runner.Result) []runner.Job
 		}
 		voters := jc.Voters(t, a)
 		if len(voters) == 0 {
+			if t.Class == task.ClassA && progress != nil {
+				for _, j := range judge.Panel(a.Model, jc.Gating, jc.Fixed) {
+					progress.Add(j, -1) // planned, not asked
+				}
+			}
 			return nil
 		}
 		answer := &transcript.Transcript{Kind: a.Kind, RunID: a.RunID, Model: a.Model, TaskID: a.TaskID, Class: a.Class, Repeat: a.Repeat,

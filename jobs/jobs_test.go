@@ -496,7 +496,7 @@ func TestPlannedVotesMatchJudgeVotes(t *testing.T) {
 	cfg := testConfig("a/alpha", "b/beta", "c/gamma")
 	tasks := tasksOf(t, "01-a", "01-b", "02-a")
 	jc := judge.Config{Gating: cfg.Models, Fixed: []string{"j/judge", "b/beta"}}
-	votes := jobs.JudgeVotes(set, jc)
+	votes := jobs.JudgeVotes(set, jc, nil)
 	got := map[string]int{}
 	for _, m := range cfg.Models {
 		for _, tk := range tasks {
@@ -522,7 +522,7 @@ func TestJudgeVotesRenderWhenStarted(t *testing.T) {
 	jc := judge.Config{Gating: []string{"a/alpha", "b/beta", "c/gamma"}, Seed: 7, MaxTokens: 99, Lacking: map[string][]string{"c/gamma": {"seed"}}}
 	a := answer(t, "b/beta", "01-a", 1, `{"answer": "x", "evidence": []}`)
 	calls := jc.Calls(set.Task("01-a"), a)
-	jobs := jobs.JudgeVotes(set, jc)(runner.Result{Transcript: a})
+	jobs := jobs.JudgeVotes(set, jc, nil)(runner.Result{Transcript: a})
 	if len(jobs) != len(calls) || len(jobs) != 2 {
 		t.Fatalf("%d vote jobs, %d calls; want 2 of each", len(jobs), len(calls))
 	}
@@ -588,7 +588,7 @@ func TestChain(t *testing.T) {
 func TestJudgeVotes(t *testing.T) {
 	set := testcorpus.Set(t)
 	jc := judge.Config{Gating: []string{"a/alpha", "b/beta", "c/gamma"}, Seed: 7}
-	votes := jobs.JudgeVotes(set, jc)
+	votes := jobs.JudgeVotes(set, jc, nil)
 	valid := `{"answer": "x", "evidence": []}`
 
 	a := answer(t, "b/beta", "01-a", 1, valid)

@@ -34,7 +34,7 @@ func answerTranscript(t *testing.T, modelID, taskID, content string) *transcript
 // votes are runner jobs (judgeVotes), under a per-model limit. It returns
 // the judge transcripts sorted by answerer, task, repeat and judge.
 func runVotes(ctx context.Context, clients map[string]model.Client, set *task.Set, answers []*transcript.Transcript, dir string, cfg judge.Config, perModel int) ([]*transcript.Transcript, error) {
-	votes := jobs.JudgeVotes(set, cfg)
+	votes := jobs.JudgeVotes(set, cfg, nil)
 	var jobs []runner.Job
 	for _, a := range answers {
 		jobs = append(jobs, votes(runner.Result{Transcript: a})...)

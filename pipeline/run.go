@@ -210,7 +210,7 @@ func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID stri
 	}
 	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID}
 	if len(p.judges) > 0 {
-		r.Then = jobs.Chain(r.Then, jobs.JudgeVotes(o.Set, jc))
+		r.Then = jobs.Chain(r.Then, jobs.JudgeVotes(o.Set, jc, o.Progress))
 	}
 	if o.Progress != nil {
 		countLater(o, p, jc, later)

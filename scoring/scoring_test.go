@@ -42,7 +42,7 @@ func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
 	clients := map[string]model.Client{offline.Oracle: oracle, offline.Identity: identity, judge.OfflineJudge: judge.NewOffline(set)}
 	dir := t.TempDir()
 	jcfg := judge.Config{Fixed: []string{judge.OfflineJudge}, Seed: 1}
-	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 2, Global: 4, JobTimeout: time.Minute, Then: jobs.JudgeVotes(set, jcfg)}
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 2, Global: 4, JobTimeout: time.Minute, Then: jobs.JudgeVotes(set, jcfg, nil)}
 	tasks := []*task.Task{set.Task("05-a"), set.Task("05-b"), set.Task("05-c")}
 	cfg := &config.Config{Models: []string{offline.Oracle, offline.Identity}, Repeats: 2, Request: config.Request{Seed: 1}}
 	if _, err := r.Run(context.Background(), jobs.AnswerJobs(cfg, prompts, tasks, "t")); err != nil {

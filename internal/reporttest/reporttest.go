@@ -269,7 +269,7 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 		t.Fatal(err)
 	}
 	jcfg := judge.Config{RunID: m.RunID, Gating: models, Fixed: []string{judge.OfflineJudge}, Seed: seed}
-	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute, Then: jobs.JudgeVotes(set, jcfg)}
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute, Then: jobs.JudgeVotes(set, jcfg, nil)}
 	if _, err := r.Run(context.Background(), jobs.AnswerJobs(cfg, prompts, set.Tasks, m.RunID)); err != nil {
 		t.Fatal(err)
 	}
