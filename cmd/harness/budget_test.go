@@ -130,3 +130,26 @@ func TestCalibrateKeyFromDotEnv(t *testing.T) {
 		t.Fatalf("exit %d, %d requests; want them sent with the key in .env\n%s", code, len(reqs), errs)
 	}
 }
+
+// TestOfflineRunIgnoresDotEnvFolder: an offline run (and a calibration of
+// the offline judge) reads no key, so a .env that is a folder (a Python
+// virtualenv's) cannot stop it; an online run still reads it, and says
+// why it cannot (review of issue 36: both exited 2 on it).
+func TestOfflineRunIgnoresDotEnvFolder(t *testing.T) {
+	t.Setenv("OPENROUTER_API_KEY", "")
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".env"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if _, errs, code := runCLI(t, "run", "--models", "offline/oracle", "--judges", "offline/judge", "--docs", "1", "--progress", "none"); code > 1 {
+		t.Errorf("offline run: exit %d, want a verdict (0 or 1): %s", code, errs)
+	}
+	if _, errs, code := runCLI(t, "judge", "calibrate", "--models", "offline/judge"); code > 1 {
+		t.Errorf("calibrating the offline judge: exit %d: %s", code, errs)
+	}
+	_, errs, code := runCLI(t, "run", "--models", "vendor/a", "--judges", "offline/judge", "--dry-run", "--base-url", "http://127.0.0.1:1")
+	if code != 2 || !strings.Contains(errs, ".env") {
+		t.Errorf("online run: exit %d, %q; want 2 naming .env", code, errs)
+	}
+}

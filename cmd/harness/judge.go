@@ -46,7 +46,7 @@ func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return wrongUsage(fs, "judge calibrate: give the judges with --models")
 	}
 	// The key as run reads it: $OPENROUTER_API_KEY, else ./.env.
-	key, err := model.APIKeyFromEnv()
+	key, err := keyFor(judges)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
@@ -211,7 +212,7 @@ func (r *runRequest) start(ctx context.Context, cfg *config.Config, m *transcrip
 	if r.Set, err = pipeline.SuiteSet(corpusSet, r.Inputs); err != nil {
 		return nil, err
 	}
-	key, err := model.APIKeyFromEnv()
+	key, err := keyFor(append(slices.Clone(cfg.Models), pipeline.JudgeModels(cfg)...))
 	if err != nil {
 		return nil, err
 	}
@@ -259,6 +260,17 @@ func formatsOf(list string) ([]string, error) {
 		return nil, nil
 	}
 	return names, nil
+}
+
+// keyFor returns the API key when one of models is online
+// (model.APIKeyFromEnv: $OPENROUTER_API_KEY, else ./.env), and "" when all
+// are offline, which need none: an offline run does not read ./.env, so a
+// .env that is no key file (a Python virtualenv's folder) cannot stop it.
+func keyFor(models []string) (string, error) {
+	if !slices.ContainsFunc(models, func(m string) bool { return !offline.IsOffline(m) }) {
+		return "", nil
+	}
+	return model.APIKeyFromEnv()
 }
 
 // gitCommit returns the checked-out commit, recorded in the manifest
