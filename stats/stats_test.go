@@ -324,13 +324,30 @@ func TestRememberedIntervalsAreTheComputedOnes(t *testing.T) {
 			}
 		}
 	}
-	for i := range memoMax + 10 {
+	computed := 0
+	count := func() (float64, float64) { computed++; return 1, 2 }
+	for range 3 {
+		if lo, hi, _ := remembered(memoKey("test", 0.5, xs, 3, "counted"), count); lo != 1 || hi != 2 {
+			t.Fatalf("remembered [%v, %v], want [1, 2]", lo, hi)
+		}
+	}
+	if computed != 1 {
+		t.Errorf("one interval asked 3 times was computed %d times, want once", computed)
+	}
+	size := func() int {
+		memo.Lock()
+		defer memo.Unlock()
+		return len(memo.m)
+	}
+	ForgetIntervals()
+	for i := range memoMax {
 		remembered(memoKey("test", 0, nil, int64(i), ""), func() (float64, float64) { return 0, 0 })
 	}
-	memo.Lock()
-	n := len(memo.m)
-	memo.Unlock()
-	if n > memoMax {
+	if n := size(); n != memoMax {
+		t.Errorf("%d distinct intervals asked, %d remembered; want all %d", memoMax, n, memoMax)
+	}
+	remembered(memoKey("test", 0, nil, -1, ""), func() (float64, float64) { return 0, 0 })
+	if n := size(); n > memoMax {
 		t.Errorf("the memo holds %d intervals, more than its bound %d", n, memoMax)
 	}
 }
