@@ -44,16 +44,17 @@ func wrongUsage(fs *flag.FlagSet, format string, args ...any) error {
 	return usage.Errorf(format, args...)
 }
 
-// exitCode chooses the exit code: an exitError's own, and 2 for a usage
-// error (usage.Error, from whichever layer found the mistake) as for every
-// other error: the command could not run.
+// exitCode chooses the exit code: 2 for a usage error (usage.Error, from
+// whichever layer found the mistake), even one wrapped in an error that
+// carries a code of its own; else an exitError's code; else 2, the
+// command could not run.
 func exitCode(err error) int {
 	var ee *exitError
 	switch {
-	case errors.As(err, &ee):
-		return ee.code
 	case usage.Is(err):
 		return exitCantRun
+	case errors.As(err, &ee):
+		return ee.code
 	}
 	return exitCantRun
 }

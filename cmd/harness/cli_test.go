@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
+	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
@@ -233,6 +236,28 @@ func TestFlagsAfterArguments(t *testing.T) {
 		}
 		if *model != c.model || !slices.Equal(fs.Args(), c.rest) {
 			t.Errorf("%v: model %q, args %q; want %q, %q (%s)", c.args, *model, fs.Args(), c.model, c.rest, c.reason)
+		}
+	}
+}
+
+// TestExitCode pins the exit codes: a usage error is 2 wherever it is
+// found and whatever wraps it; a negative result 1; any other error 2.
+func TestExitCode(t *testing.T) {
+	mistake := usage.Errorf("run: --repeats takes a whole number from 1 to 100, not 0")
+	for _, c := range tabletest.Cases(t, []struct {
+		name   string
+		err    error
+		want   int
+		reason string
+	}{
+		{"usage", mistake, exitCantRun, "a mistake on the command line: the command could not run"},
+		{"wrapped usage", fmt.Errorf("resume: %w", mistake), exitCantRun, "a mistake found deeper down is still the user's"},
+		{"usage in a negative result", &exitError{exitFail, mistake}, exitCantRun, "a usage error never reads as a failing verdict"},
+		{"negative result", failed(), exitFail, "a failing verdict or an invalid document"},
+		{"other", errors.New("disk full"), exitCantRun, "I/O and configuration: the command could not run"},
+	}) {
+		if got := exitCode(c.err); got != c.want {
+			t.Errorf("%s: exit %d, want %d (%s)", c.name, got, c.want, c.reason)
 		}
 	}
 }
