@@ -1,7 +1,9 @@
 // Package jobs turns the corpus and the tasks into runner jobs: the
-// answers a run asks for, and the judge votes that follow from class A
-// answers. The runner sends jobs without knowing what they are for; the
-// score phase reads back what they archived.
+// answers a run asks for, the steps of chains built from the answer
+// before (chains.go), feedback rounds for answers that fail
+// (feedback.go), and the judge votes that follow from class A answers.
+// The runner sends jobs without knowing what they are for; the score
+// phase reads back what they archived.
 package jobs
 
 import (

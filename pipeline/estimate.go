@@ -16,9 +16,9 @@ import (
 // voteEstimate estimates, per judge, the tokens of its planned votes:
 // each is the mean class A answer prompt plus voteExtra, and 200
 // completion tokens.
-func voteEstimate(jobs []runner.Job, set *task.Set, votes map[string]int) map[string]tokenEstimate {
+func voteEstimate(planned []runner.Job, set *task.Set, votes map[string]int) map[string]tokenEstimate {
 	var prompt, n int64
-	for _, j := range jobs {
+	for _, j := range planned {
 		if t := set.Task(j.Record.TaskID); t != nil && t.Class == task.ClassA {
 			b, _ := json.Marshal(j.Request.Messages)
 			prompt += int64(model.Tokens(len(b)))
@@ -30,7 +30,7 @@ func voteEstimate(jobs []runner.Job, set *task.Set, votes map[string]int) map[st
 		return out
 	}
 	for j, v := range votes {
-		out[j] = tokenEstimate{jobs: v, prompt: int64(v) * (prompt/n + voteExtra), completion: int64(v) * 200}
+		out[j] = tokenEstimate{planned: v, prompt: int64(v) * (prompt/n + voteExtra), completion: int64(v) * 200}
 	}
 	return out
 }
@@ -48,7 +48,7 @@ func jobCost(j runner.Job, set *task.Set, listed map[string]model.ModelInfo) flo
 }
 
 type tokenEstimate struct {
-	jobs               int
+	planned            int
 	prompt, completion int64
 	// cached is the prompt tokens a provider's cache can serve: the shared
 	// prefix (system primer and document) of every task of a document but
@@ -74,12 +74,12 @@ func (e tokenEstimate) cost(info model.ModelInfo) (float64, bool) {
 // to catch a run that would cost ten times what was expected. The prefix of
 // a document's second and later tasks (same model, document and repeat)
 // counts as cacheable.
-func estimate(jobs []runner.Job, set *task.Set) map[string]tokenEstimate {
+func estimate(planned []runner.Job, set *task.Set) map[string]tokenEstimate {
 	out := map[string]tokenEstimate{}
 	seen := map[string]bool{}
-	for _, j := range jobs {
+	for _, j := range planned {
 		e := out[j.Model]
-		e.jobs++
+		e.planned++
 		b, _ := json.Marshal(j.Request.Messages)
 		e.prompt += int64(model.Tokens(len(b)))
 		t := set.Task(j.Record.TaskID)

@@ -52,7 +52,7 @@ type capabilities struct {
 // spending cap (maxCost > 0) it prints the cap against the estimate. With
 // perRung (the size ladder) each model's estimate is also broken down by
 // rung document.
-func preflight(ctx context.Context, online []string, clients map[string]model.Client, jobs []runner.Job, votes map[string]int, set *task.Set, perRung bool, maxCost float64, w io.Writer) (*capabilities, error) {
+func preflight(ctx context.Context, online []string, clients map[string]model.Client, planned []runner.Job, votes map[string]int, set *task.Set, perRung bool, maxCost float64, w io.Writer) (*capabilities, error) {
 	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
 	l, ok := clients[online[0]].(lister)
 	if !ok {
@@ -68,12 +68,12 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 	for _, m := range infos {
 		byID[m.ID] = m
 	}
-	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(jobs))
-	answers, known, problems := answerLines(w, online, byID, caps, jobs, set, perRung)
+	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(planned))
+	answers, known, problems := answerLines(w, online, byID, caps, planned, set, perRung)
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
 	}
-	votesCost, votesKnown := voteLines(w, online, byID, caps, voteEstimate(jobs, set, votes))
+	votesCost, votesKnown := voteLines(w, online, byID, caps, voteEstimate(planned, set, votes))
 	printTotal(w, answers, votesCost, known && votesKnown, maxCost)
 	return caps, nil
 }
@@ -83,8 +83,8 @@ func preflight(ctx context.Context, online []string, clients map[string]model.Cl
 // determinism (per rung too, for the size suite). It returns the answers'
 // estimated cost, whether every price was known, and the models the
 // listing lacks.
-func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, caps *capabilities, jobs []runner.Job, set *task.Set, perRung bool) (total float64, known bool, problems []string) {
-	est := estimate(jobs, set)
+func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, caps *capabilities, planned []runner.Job, set *task.Set, perRung bool) (total float64, known bool, problems []string) {
+	est := estimate(planned, set)
 	known = true
 	for _, m := range online {
 		info, ok := byID[m]
@@ -103,24 +103,24 @@ func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, 
 		if c, ok := e.cost(info); ok {
 			total += c
 			cost = fmt.Sprintf("$%.2f", c)
-		} else if e.jobs > 0 {
+		} else if e.planned > 0 {
 			known = false
 		}
-		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cacheable) + ~%d completion tokens  est. %s\n", m, e.jobs, e.prompt, e.cached, e.completion, cost)
+		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cacheable) + ~%d completion tokens  est. %s\n", m, e.planned, e.prompt, e.cached, e.completion, cost)
 		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(honoured, lacking))
 		if perRung {
-			rungLines(w, m, info, jobs, set)
+			rungLines(w, m, info, planned, set)
 		}
-		formatLines(w, m, info, jobs, set)
+		formatLines(w, m, info, planned, set)
 	}
 	return total, known, problems
 }
 
 // rungLines prints what each document of the size suite costs model m,
 // before anything is paid.
-func rungLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job, set *task.Set) {
+func rungLines(w io.Writer, m string, info model.ModelInfo, planned []runner.Job, set *task.Set) {
 	byDoc := map[*task.Document][]runner.Job{}
-	for _, j := range jobs {
+	for _, j := range planned {
 		if t := set.Task(j.Record.TaskID); j.Model == m && t != nil {
 			byDoc[t.Source] = append(byDoc[t.Source], j)
 		}
@@ -132,13 +132,13 @@ func rungLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job, s
 
 // groupLine prints what a group of model m's jobs (a document's, a
 // format's) costs it, before anything is paid.
-func groupLine(w io.Writer, name, m string, info model.ModelInfo, jobs []runner.Job, set *task.Set) {
-	e := estimate(jobs, set)[m]
+func groupLine(w io.Writer, name, m string, info model.ModelInfo, planned []runner.Job, set *task.Set) {
+	e := estimate(planned, set)[m]
 	cost := "unknown"
 	if c, ok := e.cost(info); ok {
 		cost = fmt.Sprintf("$%.2f", c)
 	}
-	fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", name, e.jobs, e.prompt, e.completion, cost)
+	fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", name, e.planned, e.prompt, e.completion, cost)
 }
 
 // voteLines prints each judge's planned votes and their estimated cost
@@ -162,7 +162,7 @@ func voteLines(w io.Writer, online []string, byID map[string]model.ModelInfo, ca
 		} else {
 			known = false
 		}
-		fmt.Fprintf(w, "  %-40s %3d judge votes  ~%d prompt + ~%d completion tokens  est. %s\n", j, e.jobs, e.prompt, e.completion, cost)
+		fmt.Fprintf(w, "  %-40s %3d judge votes  ~%d prompt + ~%d completion tokens  est. %s\n", j, e.planned, e.prompt, e.completion, cost)
 	}
 	return total, known
 }
@@ -214,10 +214,10 @@ func determinismText(honoured, lacking []string) string {
 
 // formatLines prints, for a run that asks in more than one answer format,
 // what each format's answers cost model m, before anything is paid.
-func formatLines(w io.Writer, m string, info model.ModelInfo, jobs []runner.Job, set *task.Set) {
+func formatLines(w io.Writer, m string, info model.ModelInfo, planned []runner.Job, set *task.Set) {
 	var names []string
 	byFormat := map[string][]runner.Job{}
-	for _, j := range jobs {
+	for _, j := range planned {
 		t := set.Task(j.Record.TaskID)
 		if j.Model != m || t == nil || t.Class == task.ClassA {
 			continue
@@ -249,8 +249,8 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 		}
 		// The estimate reads the answer jobs as they will be asked, less
 		// what the listing decides (parameters): built here for it alone.
-		jobs := jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
-		return preflight(ctx, p.online, p.clients, jobs, votes, o.Set, p.suite.FitsOutput, o.MaxCost, o.Stdout)
+		planned := jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
+		return preflight(ctx, p.online, p.clients, planned, votes, o.Set, p.suite.FitsOutput, o.MaxCost, o.Stdout)
 	}
 	withoutListing(o, p)
 	return &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}, nil
@@ -296,15 +296,15 @@ func withoutListing(o Options, p *plan) {
 // does: a dry run printed one line where the README promised the table
 // (issue 34). Without a listing there are no prices.
 func dryRunLines(o Options, p *plan) {
-	jobs := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
-	est := estimate(jobs, o.Set)
+	planned := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
+	est := estimate(planned, o.Set)
 	for _, m := range o.Config.Models {
 		cost := "no cost (offline)"
 		if !offline.IsOffline(m) {
 			cost = "cost unknown (no listing's prices without the preflight)"
 		}
 		e := est[m]
-		fmt.Fprintf(o.Stdout, "  %-40s %3d jobs  ~%d prompt + ~%d completion tokens  %s\n", m, e.jobs, e.prompt, e.completion, cost)
+		fmt.Fprintf(o.Stdout, "  %-40s %3d jobs  ~%d prompt + ~%d completion tokens  %s\n", m, e.planned, e.prompt, e.completion, cost)
 	}
 }
 

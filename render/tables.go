@@ -47,6 +47,19 @@ type TableCell struct {
 	Free        bool
 	// Strong marks a row's total (a rung's "all"), bold in the Markdown.
 	Strong bool
+	// Prose marks a sentence or a path (a verdict, a list of failures, a
+	// report's file), which the viewer lets wrap; numbers and names never
+	// do.
+	Prose bool
+}
+
+// Classes is the cell's HTML class attribute: its mark (Class) and
+// "prose" for a Prose cell.
+func (c TableCell) Classes() string {
+	if c.Prose {
+		return strings.TrimSpace(c.Class + " prose")
+	}
+	return c.Class
 }
 
 // Value is the cell's text before its interval ("0.0167" of "0.0167

@@ -157,7 +157,7 @@ func Of(name string) *Suite {
 	return &Suite{Name: name}
 }
 
-// Takes reports whether the suite of a name takes the run flag flag.
+// Takes reports whether s takes the run flag flag ("rungs", "steps").
 func (s *Suite) Takes(flag string) bool { return slices.Contains(s.Flags, flag) }
 
 // UsingFlag returns the names of the suites that take flag.

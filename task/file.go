@@ -30,9 +30,9 @@ import (
 // file). A file that does not exist is a usage error, never the embedded
 // task of the same name.
 func FromFile(file, corpusDir, id string) (*Task, error) {
-	// A missing file and a directory (the repository's ladder/ is the Go
-	// package, not a built ladder) are told apart: both read "not a task
-	// file" (issue 34).
+	// A missing file and a directory (the repository's ladder/ was the Go
+	// package, not a built ladder; it is suites/ladder/ now) are told
+	// apart: both read "not a task file" (issue 34).
 	switch st, err := os.Stat(file); {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("--task %s: no such file", file)

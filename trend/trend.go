@@ -228,8 +228,12 @@ func (tr *Report) nightsTable() render.Table {
 			failures = "none"
 		}
 		t.Add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion, r.Verdict, r.Reading, failures)
-		for c := 1; c < len(t.Rows[i].Cells); c++ {
-			t.Rows[i].Cells[c].Free = true // words and names a report holds
+		cells := t.Rows[i].Cells
+		for c := 1; c < len(cells); c++ {
+			cells[c].Free = true // words and names a report holds
+		}
+		for _, c := range []int{1, 5, 6, 7} { // the report's path, its verdict, reading and failures
+			cells[c].Prose = true
 		}
 	}
 	return t

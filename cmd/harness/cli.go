@@ -28,7 +28,10 @@ type exitError struct {
 	err  error
 }
 
+// Error is the failure's message.
 func (e *exitError) Error() string { return e.err.Error() }
+
+// Unwrap is the failure, for errors.Is and errors.As.
 func (e *exitError) Unwrap() error { return e.err }
 
 // errSilent marks a failure already explained on stderr.
@@ -186,10 +189,10 @@ func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet
 	return fs
 }
 
-// renamedFlags are flags that have a new name, by their old one, so that
-// an old script's flag is answered with the new name, not a near miss
-// (issue 36: corpus ladder's --sizes is --rungs, as on run).
-var renamedFlags = map[string]string{"sizes": "rungs"}
+// renamedFlags are flags that have a new name, by command and old name,
+// so that an old script's flag is answered with the new name, not a near
+// miss (issue 36: corpus ladder's --sizes is --rungs, as on run).
+var renamedFlags = map[string]map[string]string{"corpus ladder": {"sizes": "rungs"}}
 
 // parseFlags parses args; -h is a successful request for help. A mistake
 // (an unknown flag, a bad value) is one line, with the nearest flag when
@@ -214,7 +217,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		msg = fmt.Sprintf("no flag --%s", name)
-		if now, ok := renamedFlags[name]; ok && fs.Lookup(now) != nil {
+		if now, ok := renamedFlags[fs.Name()][name]; ok {
 			msg += fmt.Sprintf("; it is --%s now", now)
 		} else if near := suggest.Nearest(name, names); near != "" {
 			msg += fmt.Sprintf("; did you mean --%s?", near)

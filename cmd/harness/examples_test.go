@@ -59,7 +59,7 @@ func examples(t *testing.T, bin string) []string {
 
 // TestHelpExamplesRun: help examples failed as written: a corpus file
 // that is 07-go-retry-loop, not 07-go-retry; --task ladder/8k.tasks.json
-// where ladder/ is the Go package; judge model ids other than
+// where ladder/ was the Go package (suites/ladder/ now); judge model ids other than
 // harness.yaml's (issue 34). Every Examples: line of every command's help
 // now runs, in bash, in a scratch directory holding what a user would
 // have: the corpus and tasks, a built size ladder, two finished offline
