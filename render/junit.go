@@ -174,24 +174,32 @@ func taskCases(model, suite string, c *report.ClassResult, gating bool) []junitC
 	var out []junitCase
 	for _, d := range c.PerDocument {
 		for _, rr := range d.Repeats {
-			jc := junitCase{Name: fmt.Sprintf("%s r%d", d.TaskID, rr.Repeat), Classname: classname(model, suite, "tasks.class_"+strings.ToLower(c.Class))}
-			what, problem := answerOutcome(c.Class, rr)
-			jc.SystemOut = what
-			switch {
-			case rr.Status != "scored":
-				jc.Error = &junitProblem{Message: what, Type: rr.Status}
-			case problem && gating:
-				jc.Failure = &junitProblem{Message: what, Type: "answer"}
-			case problem:
-				jc.Skipped = &junitProblem{Message: "information (suite " + suite + " decides no verdict): " + what}
-			}
-			if rr.Transcript != "" {
-				jc.SystemOut += "\ntranscript: " + rr.Transcript
-			}
-			out = append(out, jc)
+			name := fmt.Sprintf("%s r%d", d.TaskID, rr.Repeat)
+			out = append(out, answerCase(name, classname(model, suite, "tasks.class_"+strings.ToLower(c.Class)), c.Class, rr, gating, "suite "+suite))
 		}
 	}
 	return out
+}
+
+// answerCase is one answer's case: an answer that was not scored is an
+// error; one that fails fails the case when gating, and otherwise skips
+// it as information, naming what decides no verdict (decider).
+func answerCase(name, classname, class string, rr report.RepeatResult, gating bool, decider string) junitCase {
+	jc := junitCase{Name: name, Classname: classname}
+	what, problem := answerOutcome(class, rr)
+	jc.SystemOut = what
+	switch {
+	case rr.Status != "scored":
+		jc.Error = &junitProblem{Message: what, Type: rr.Status}
+	case problem && gating:
+		jc.Failure = &junitProblem{Message: what, Type: "answer"}
+	case problem:
+		jc.Skipped = &junitProblem{Message: "information (" + decider + " decides no verdict): " + what}
+	}
+	if rr.Transcript != "" {
+		jc.SystemOut += "\ntranscript: " + rr.Transcript
+	}
+	return jc
 }
 
 // answerOutcome says what one answer was and whether it fails its case.
@@ -294,19 +302,8 @@ func rowCases(model, part, group string, row report.Row) []junitCase {
 	var out []junitCase
 	for _, d := range row.PerDocument {
 		for _, rr := range d.Repeats {
-			jc := junitCase{Name: fmt.Sprintf("%s r%d", d.TaskID, rr.Repeat), Classname: classname(model, part, group)}
-			what, problem := answerOutcome(task.ClassB, rr)
-			jc.SystemOut = what
-			switch {
-			case rr.Status != "scored":
-				jc.Error = &junitProblem{Message: what, Type: rr.Status}
-			case problem:
-				jc.Skipped = &junitProblem{Message: "information (" + part + " decides no verdict): " + what}
-			}
-			if rr.Transcript != "" {
-				jc.SystemOut += "\ntranscript: " + rr.Transcript
-			}
-			out = append(out, jc)
+			name := fmt.Sprintf("%s r%d", d.TaskID, rr.Repeat)
+			out = append(out, answerCase(name, classname(model, part, group), task.ClassB, rr, false, part))
 		}
 	}
 	return out
