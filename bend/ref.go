@@ -23,7 +23,7 @@ func ParseRef(s string) (r Ref, ok bool) {
 	}
 	r.Bend = true
 	doc, frag, hasFrag := strings.Cut(rest, "#")
-	if doc != "" && !isIdent(doc) {
+	if doc != "" && !IsIdent(doc) {
 		return r, false
 	}
 	r.Doc = doc
@@ -31,7 +31,7 @@ func ParseRef(s string) (r Ref, ok bool) {
 		return r, true
 	}
 	blk, spn, hasSpan := strings.Cut(frag, ".")
-	if !isIdent(blk) || (hasSpan && !isIdent(spn)) {
+	if !IsIdent(blk) || (hasSpan && !IsIdent(spn)) {
 		return r, false
 	}
 	r.Block, r.Span = blk, spn
@@ -109,9 +109,9 @@ func SpanRef(blockID, spanID string) string {
 	return "bend:#" + blockID + "." + spanID
 }
 
-// isIdent reports whether s is a usable id: ASCII letters, digits, '-' and
+// IsIdent reports whether s is a usable id: ASCII letters, digits, '-' and
 // '_', so that it can stand in a bend: URI without escaping (§5.2, §5.4).
-func isIdent(s string) bool {
+func IsIdent(s string) bool {
 	if s == "" {
 		return false
 	}

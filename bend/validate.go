@@ -65,7 +65,7 @@ func (v *validator) ids() {
 		switch {
 		case b.ID == "":
 			v.add(ptr+"/id", "2.2", "missing required block id")
-		case !isIdent(b.ID):
+		case !IsIdent(b.ID):
 			v.add(ptr+"/id", "5.2", "block id %q must use only letters, digits, '-' and '_'", b.ID)
 		}
 		if b.ID != "" {
@@ -85,7 +85,7 @@ func (v *validator) ids() {
 			switch {
 			case s.ID == "":
 				v.add(sp, "2.3", "missing required span id")
-			case !isIdent(s.ID):
+			case !IsIdent(s.ID):
 				v.add(sp, "5.3", "span id %q must use only letters, digits, '-' and '_'", s.ID)
 			case set[s.ID]:
 				v.add(sp, "5.3", "span id %q is not unique within block %q", s.ID, b.ID)

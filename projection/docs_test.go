@@ -1,10 +1,11 @@
 package projection_test
 
 import (
-	"bendscript.com/round-trip-harness/projection"
 	"os"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/projection"
 )
 
 // TestDocsExamples: every projection example of docs/projection.md (a

@@ -228,7 +228,7 @@ func parseAttrs(l line, s string) (attrs, string, error) {
 			return a, s[1:], nil
 		case s[0] == '#' && first:
 			a.id, s = cutWord(s[1:])
-			if !isIdent(a.id) {
+			if !bend.IsIdent(a.id) {
 				return a, "", &Error{l.n, "an id is letters, digits, '-' and '_'"}
 			}
 		case s[0] == '.':

@@ -1,9 +1,10 @@
 package projection_test
 
 import (
-	"bendscript.com/round-trip-harness/projection"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/projection"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/testcorpus"

@@ -178,7 +178,7 @@ func strOf(v *bend.Value) string {
 // the form stands for another, and every member the form does not express.
 func blockAttrs(b *bend.Value, f string, expressed map[string]bool, ptr string) (string, error) {
 	id, kind := b.Get("id"), b.Get("kind")
-	if id == nil || id.Kind != bend.String || !isIdent(id.Str) {
+	if id == nil || id.Kind != bend.String || !bend.IsIdent(id.Str) {
 		return "", &RenderError{ptr + "/id", "a block needs an id of letters, digits, '-' and '_'"}
 	}
 	if kind == nil || kind.Kind != bend.String || !isWord(kind.Str) {

@@ -103,7 +103,7 @@ func renderSpan(s *bend.Value, ptr string) (string, error) {
 		return "", &RenderError{ptr, "a span must be an object"}
 	}
 	id, text, marks := s.Get("id"), s.Get("text"), s.Get("marks")
-	if id == nil || id.Kind != bend.String || !isIdent(id.Str) {
+	if id == nil || id.Kind != bend.String || !bend.IsIdent(id.Str) {
 		return "", &RenderError{ptr + "/id", "a span needs an id of letters, digits, '-' and '_'"}
 	}
 	if text == nil {
@@ -182,21 +182,6 @@ func escape(s string) string {
 // the tab, DEL, C1 controls and the bidirectional overrides and isolates.
 func filtered(r rune) bool {
 	return r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
-}
-
-// isIdent is an id the projection writes as #id: letters, digits, '-'
-// and '_' (§5.2).
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
 }
 
 // isName is a member name written as an attribute key or a bare
