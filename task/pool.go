@@ -68,6 +68,14 @@ func knownKind(k string) bool {
 	return false
 }
 
+// WithPool loads the pools of taskFS into s (LoadPool) and returns the
+// problems found.
+func WithPool(s *Set, taskFS fs.FS) []Problem {
+	pairs, probs := LoadPool(s, taskFS)
+	s.Pairs = pairs
+	return probs
+}
+
 // PoolOf returns the pairs of the named corpus document, in id order.
 func (s *Set) PoolOf(document string) []*Pair {
 	var out []*Pair

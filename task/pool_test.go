@@ -20,6 +20,7 @@ import (
 // edits.
 func TestPoolShipped(t *testing.T) {
 	s, probs := Load(corpus.FS, instructions.FS)
+	probs = append(probs, WithPool(s, instructions.FS)...)
 	probs = append(probs, CheckPool(s)...)
 	for _, p := range probs {
 		t.Error(p)
@@ -86,8 +87,8 @@ func firstOp(pool map[string]any, i int, which string) map[string]any {
 	return side(pool, i, which)["gold_edit"].([]any)[0].(map[string]any)
 }
 
-// TestPoolBroken: a broken pair fails corpus check (Load and Check, as
-// CheckDirs runs them) with a problem that names the file, the JSON pointer
+// TestPoolBroken: a broken pair fails corpus check (WithPool and
+// CheckPool, as CheckDirs runs them) with a problem that names the file, the JSON pointer
 // and the pair.
 func TestPoolBroken(t *testing.T) {
 	cases := []struct {
@@ -131,8 +132,10 @@ func TestPoolBroken(t *testing.T) {
 	}
 	for _, c := range tabletest.Cases(t, cases) {
 		t.Run(c.name, func(t *testing.T) {
-			s, probs := Load(corpus.FS, poolFS(t, c.nn, c.change))
-			probs = append(probs, Check(s)...)
+			fsys := poolFS(t, c.nn, c.change)
+			s, probs := Load(corpus.FS, fsys)
+			probs = append(probs, WithPool(s, fsys)...)
+			probs = append(probs, CheckPool(s)...)
 			var lines []string
 			found := false
 			for _, p := range probs {
