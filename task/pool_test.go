@@ -8,7 +8,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/corpus"
+	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 )
@@ -147,4 +149,116 @@ func TestPoolBroken(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPoolInstructionsSayWhatTheEditDoes: a reader who has not seen the
+// gold edit can carry it out from the instruction alone only if the
+// instruction names everything the edit writes and every place it
+// addresses. For each side of each pair: every new text (a text the source
+// does not already hold, so moved spans are exempt), every id an operation
+// addresses or creates (apart from the unchanged neighbour a list-kind
+// change puts its list back after), every edge's subject, predicate and
+// object, every link target and predicate, and every plain mark named.
+func TestPoolInstructionsSayWhatTheEditDoes(t *testing.T) {
+	s, probs := Load(corpus.FS, instructions.FS)
+	probs = append(probs, WithPool(s, instructions.FS)...)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	for _, p := range s.Pairs {
+		for _, side := range []*Task{p.Forward, p.Backward} {
+			which := "forward"
+			if side == p.Backward {
+				which = "backward"
+			}
+			for _, miss := range unsaid(side, p.Kind) {
+				t.Errorf("%s %s: the instruction does not say %s", p.ID, which, miss)
+			}
+		}
+	}
+}
+
+// unsaid lists what t's gold edit writes or addresses that its instruction
+// does not say.
+func unsaid(t *Task, kind string) []string {
+	in, src := t.Instruction, t.Source.Doc
+	held := map[string]bool{}
+	src.Walk(func(b *bend.Block, _ int, _ string) bool {
+		for _, s := range b.Spans {
+			if s.Text != nil {
+				held[*s.Text] = true
+			}
+		}
+		if b.Text != nil {
+			held[*b.Text] = true
+		}
+		return true
+	})
+	var out []string
+	say := func(what, s string) {
+		if !strings.Contains(in, s) {
+			out = append(out, fmt.Sprintf("%s %q", what, s))
+		}
+	}
+	id := func(s string) {
+		if s != "" && !containsID(in, s) {
+			out = append(out, fmt.Sprintf("id %s", s))
+		}
+	}
+	ref := func(r string) {
+		switch {
+		case r == "bend:" || r == "bend:"+src.ID:
+			r = "bend:{{doc}}"
+		case strings.HasPrefix(r, "bend:#"):
+			r = "bend:{{doc}}" + r[len("bend:"):]
+		case strings.HasPrefix(r, "bend:"+src.ID+"#"):
+			r = "bend:{{doc}}" + r[len("bend:"+src.ID):]
+		}
+		say("reference", r)
+	}
+	for _, op := range t.GoldEdit {
+		if op.Name == edit.SetCodeText {
+			continue // the instruction gives the replacement, not the whole text
+		}
+		id(op.Block)
+		id(op.Span)
+		if kind != "list-kind" {
+			id(op.After)
+			id(op.Parent)
+		}
+		if op.NewBlock != nil {
+			id(op.NewBlock.ID)
+		}
+		if op.NewSpan != nil {
+			id(op.NewSpan.ID)
+		}
+		if op.Edge != nil {
+			ref(op.Edge.Subject)
+			ref(op.Edge.Object)
+			say("predicate", op.Edge.Predicate)
+		}
+		if op.Predicate != nil {
+			say("predicate", *op.Predicate)
+		}
+		if op.Target != "" {
+			ref(op.Target)
+		}
+		if m := op.Mark; m != nil && m.Link != nil {
+			ref(m.Link.Target)
+		} else if m != nil {
+			say("mark", m.Name)
+		}
+	}
+	var written []*edit.Op
+	for _, op := range t.GoldEdit {
+		if op.Name != edit.SetCodeText {
+			written = append(written, op)
+		}
+	}
+	for _, text := range writtenTexts(written) {
+		if !held[text] {
+			say("text", text)
+		}
+	}
+	return out
 }
