@@ -24,10 +24,27 @@ func Check(output *bend.Document, sourceID string, ops []*Op) []Result {
 	c.edges = append(c.edges, output.Edges...)
 	res := make([]Result, len(ops))
 	for i, op := range ops {
-		reason := c.check(op)
+		var reason string
+		if op.Name != RemoveBlock || !putBack(op.Block, ops[i+1:]) {
+			reason = c.check(op)
+		}
 		res[i] = Result{Op: op.Name, OK: reason == "", Reason: reason}
 	}
 	return res
+}
+
+// putBack reports whether one of the later operations of an edit inserts
+// a block with the given id again (as the block it inserts or inside it):
+// a remove_block followed by such an insert_block is how the operation set
+// moves a block or changes what no operation changes (a list's "ordered",
+// a block's nesting), as the bend-ops format tells a model to write it, so
+// the remove holds when the insert does, which its own check decides.
+func putBack(id string, later []*Op) bool {
+	var holds func(b *bend.Block) bool
+	holds = func(b *bend.Block) bool {
+		return b.ID == id || slices.ContainsFunc(b.Children(), holds)
+	}
+	return slices.ContainsFunc(later, func(op *Op) bool { return op.Name == InsertBlock && holds(op.NewBlock) })
 }
 
 // Compliance summarizes check results: whether all hold, and the fraction

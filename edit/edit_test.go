@@ -43,6 +43,9 @@ func TestApplyThenCheck(t *testing.T) {
 		{"supersede", `[{"op":"supersede_span","block":"b1","span":"s2","new_span":{"id":"s3","text":"BETA"}}]`, "tombstone + edge"},
 		{"edges", `[{"op":"add_edge","edge":{"subject":"bend:","predicate":"supersedes","object":"bend:old","meta":{"weight":0.5}}},{"op":"remove_edge","subject":"bend:#b1.s1","predicate":"cites","object":"https://y.org"}]`, "edges, relative and declared self-references equal"},
 		{"spans", `[{"op":"insert_span","block":"b1","after":"","span":{"id":"s0","text":"> "}},{"op":"remove_span","block":"p1","span":"s1"}]`, "span insert/remove"},
+		{"move", `[{"op":"remove_block","block":"b1"},{"op":"insert_block","after":"l1","block":{"id":"b1","kind":"paragraph","spans":[{"id":"s1","text":"alpha "},{"id":"s2","text":"beta","marks":["bold",{"kind":"link","target":"https://x.org"}]}]}}]`, "a move is remove_block then insert_block of the same id (as bend-ops writes it): the remove holds because the insert puts the block back"},
+		{"list-kind", `[{"op":"remove_block","block":"l1"},{"op":"insert_block","after":"b1","block":{"id":"l1","kind":"list","ordered":true,"items":[{"id":"i1","kind":"list-item","blocks":[{"id":"p1","kind":"paragraph","spans":[{"id":"s1","text":"item"}]}]}]}}]`, "a list's ordered changes by replacing the list with the same id"},
+		{"renest", `[{"op":"remove_block","block":"p1"},{"op":"remove_block","block":"l1"},{"op":"insert_block","after":"b1","block":{"id":"l1","kind":"list","ordered":false,"items":[{"id":"i1","kind":"list-item","blocks":[{"id":"p1","kind":"paragraph","spans":[{"id":"s1","text":"item"}]},{"id":"p9","kind":"paragraph","spans":[{"id":"s1","text":"more"}]}]}]}}]`, "a removed block put back inside a later inserted block (p1 inside l1) holds too"},
 		{"header", `[{"op":"set_vocabulary","vocabulary":"com.example.v1"},{"op":"set_title","title":"T"},{"op":"remove_block","block":"l1"}]`, "header and block removal"},
 	}
 	source := parse(t, src)
@@ -105,6 +108,26 @@ func TestCheckRejects(t *testing.T) {
 				t.Errorf("got %+v, want failure containing %q (%s)", res[0], c.want, c.reason)
 			}
 		})
+	}
+}
+
+// TestCheckMove: the remove_block of a move holds only through the
+// insert_block that puts the block back, whose own check decides where.
+func TestCheckMove(t *testing.T) {
+	source := parse(t, src)
+	move := ops(t, `[{"op":"remove_block","block":"b1"},{"op":"insert_block","after":"l1","block":{"id":"b1","kind":"paragraph","spans":[{"id":"s1","text":"alpha "},{"id":"s2","text":"beta","marks":["bold",{"kind":"link","target":"https://x.org"}]}]}}]`)
+	res := Check(source, source.ID, move)
+	if !res[0].OK || res[1].OK || !strings.Contains(res[1].Reason, "not right after") {
+		t.Errorf("block left in place: got %+v, want the remove to hold and the insert to fail as not right after l1", res)
+	}
+	gone := parse(t, strings.Replace(src, `{"id":"b1","kind":"paragraph","spans":[{"id":"s1","text":"alpha "},{"id":"s2","text":"beta","marks":["bold",{"kind":"link","target":"https://x.org"}]}]},`, ``, 1))
+	if res := Check(gone, source.ID, move); res[1].OK || !strings.Contains(res[1].Reason, `no block "b1"`) {
+		t.Errorf("block dropped instead of moved: got %+v, want the insert to fail", res)
+	}
+	// Without a later insert of the same id, remove_block still wants the
+	// block gone.
+	if res := Check(source, source.ID, move[:1]); res[0].OK {
+		t.Errorf("a lone remove_block of a block still there holds: %+v", res)
 	}
 }
 

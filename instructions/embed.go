@@ -2,13 +2,14 @@
 // FORMAT.md defines them), the 40 inverse tasks that undo the class B and C
 // ones (inverse/NN-b.json, inverse/NN-c.json), the 40 natural tasks that ask
 // for the same class B and C changes as an editor would, without dictating
-// ids (natural/NN-b.json, natural/NN-c.json) and the prompt templates
+// ids (natural/NN-b.json, natural/NN-c.json), the pools of reversible
+// edits the delegate chains draw from (pool/NN.json) and the prompt templates
 // (prompts/), embedded so that a run is reproducible from the binary alone.
 package instructions
 
 import "embed"
 
-// FS holds the task files, inverse/, natural/ and prompts/.
+// FS holds the task files, inverse/, natural/, pool/ and prompts/.
 //
-//go:embed ??-?.json inverse/??-?.json natural/??-?.json prompts/*.txt
+//go:embed ??-?.json inverse/??-?.json natural/??-?.json pool/??.json prompts/*.txt
 var FS embed.FS

@@ -57,10 +57,10 @@ func dirFS(dir, def string, embedded fs.FS) (fs.FS, string, error) {
 	return nil, "", fmt.Errorf("%s: %v (the embedded data stands in only for ./%s)", dir, err, def)
 }
 
-// CheckDirs loads the corpus, tasks and prompts of two directories as
-// harness corpus check does: every problem is returned, none stops the
-// check (Load, Check, LoadPrompts); only a directory that cannot be opened
-// is an error.
+// CheckDirs loads the corpus, tasks, pools and prompts of two directories
+// as harness corpus check does: every problem is returned, none stops the
+// check (Load, Check, WithPool, CheckPool, LoadPrompts); only a directory
+// that cannot be opened is an error.
 func CheckDirs(corpusDir, taskDir string) (*Set, Dirs, []Problem, error) {
 	d, err := OpenDirs(corpusDir, taskDir)
 	if err != nil {
@@ -68,6 +68,8 @@ func CheckDirs(corpusDir, taskDir string) (*Set, Dirs, []Problem, error) {
 	}
 	set, probs := Load(d.Corpus, d.Tasks)
 	probs = append(probs, Check(set)...)
+	probs = append(probs, WithPool(set, d.Tasks)...)
+	probs = append(probs, CheckPool(set)...)
 	if _, err := LoadPrompts(d.Tasks); err != nil {
 		probs = append(probs, Problem{File: d.TasksName, Msg: err.Error()})
 	}

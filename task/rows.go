@@ -54,7 +54,8 @@ func rowFor(n int) row {
 // Check returns every problem of a loaded set beyond what Load reports: the
 // §8.2 table (20 documents, vocabulary and size per row, the row-specific
 // musts), the §8.3 task layout (one task per document and class), the
-// inverse tasks (CheckInverse) and the natural tasks (CheckNatural).
+// inverse tasks (CheckInverse) and the natural tasks (CheckNatural). The
+// pools of reversible edits are checked apart (CheckPool), once loaded.
 func Check(s *Set) []Problem {
 	var probs []Problem
 	add := func(file, format string, args ...any) {

@@ -95,6 +95,7 @@ type Set struct {
 	Tasks     []*Task     // sorted by id
 	Inverse   []*Task     // the inverse of each class B/C task (LoadInverse), sorted by id
 	Natural   []*Task     // each class B/C task as an editor would ask for it (LoadNatural), sorted by id
+	Pairs     []*Pair     // the pools of reversible edits (WithPool; nil after Load), sorted by id
 	// Skipped says which documents a suite could not use, and why (a
 	// relay chain that does not apply); the run prints it.
 	Skipped []string
@@ -143,7 +144,9 @@ func (p Problem) String() string { return p.File + ": " + p.Msg }
 
 // Load reads every *.bend.json of corpusFS, every NN-x.json of taskFS and,
 // with LoadInverse and LoadNatural, every inverse/NN-x.json and
-// natural/NN-x.json.
+// natural/NN-x.json. The pools of reversible edits are not loaded here
+// (WithPool): only corpus check and the suites that draw from them need
+// them, and applying every pair would slow every command down.
 // It returns the set together with every problem found; a task or document
 // with a problem that prevents its use is left out of the set, so callers
 // that need a complete set must treat any problem as fatal.

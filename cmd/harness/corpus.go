@@ -45,8 +45,8 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stderr, "corpus check: %d problems (corpus %s, tasks %s)\n", len(probs), d.CorpusName, d.TasksName)
 		return failed()
 	}
-	fmt.Fprintf(stdout, "ok: %d documents, %d tasks, %d gold edits applied and checked, %d inverse edits restore their sources exactly, %d natural tasks determine their edits (corpus %s, tasks %s)\n",
-		len(set.Documents), len(set.Tasks), set.Edits(), len(set.Inverse), len(set.Natural), d.CorpusName, d.TasksName)
+	fmt.Fprintf(stdout, "ok: %d documents, %d tasks, %d gold edits applied and checked, %d inverse edits restore their sources exactly, %d natural tasks determine their edits, %d pool pairs return their documents byte for byte (corpus %s, tasks %s)\n",
+		len(set.Documents), len(set.Tasks), set.Edits(), len(set.Inverse), len(set.Natural), len(set.Pairs), d.CorpusName, d.TasksName)
 	return nil
 }
 
