@@ -71,17 +71,27 @@ type Reasoning struct {
 	Effort    string `yaml:"effort" json:"effort,omitempty"`
 	MaxTokens int    `yaml:"max_tokens" json:"max_tokens,omitempty"`
 	Exclude   bool   `yaml:"exclude" json:"exclude,omitempty"`
+	// Enabled turns reasoning on (true) or off (false); absent lets the
+	// effort or budget decide.
+	Enabled *bool `yaml:"enabled" json:"enabled,omitempty"`
 }
 
-// Provider is OpenRouter's provider routing: the providers to try, in
-// order, and whether others may serve when they fail.
+// Provider is OpenRouter's provider routing: the providers allowed
+// (only) and excluded (ignore), those to try first (order), whether
+// others may serve when they fail (allow_fallbacks), and whether only
+// providers that support every parameter sent may serve
+// (require_parameters; OpenRouter's default drops an unsupported one
+// silently).
 type Provider struct {
-	Order          []string `yaml:"order" json:"order,omitempty"`
-	AllowFallbacks *bool    `yaml:"allow_fallbacks" json:"allow_fallbacks,omitempty"`
+	Only              []string `yaml:"only" json:"only,omitempty"`
+	Ignore            []string `yaml:"ignore" json:"ignore,omitempty"`
+	Order             []string `yaml:"order" json:"order,omitempty"`
+	AllowFallbacks    *bool    `yaml:"allow_fallbacks" json:"allow_fallbacks,omitempty"`
+	RequireParameters *bool    `yaml:"require_parameters" json:"require_parameters,omitempty"`
 }
 
 // efforts are the reasoning efforts OpenRouter accepts.
-var efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
+var efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
 
 // Judges chooses the class A judges.
 type Judges struct {
@@ -240,6 +250,10 @@ type Gating struct {
 	// id, after the vendor, holds one of them as a word ("mini" in
 	// "openai/gpt-5-mini") cannot gate. A new model name needs no code.
 	TierDown []string `yaml:"tier_down" json:"tier_down"`
+	// APIRoots are API roots other than OpenRouter's whose runs may gate
+	// (§8.6: "All three are run via OpenRouter"): a gateway that forwards
+	// to OpenRouter. A run through any other root is informational.
+	APIRoots []string `yaml:"api_roots" json:"api_roots,omitempty"`
 }
 
 // Reading sets when a failure of §8.5's thresholds is narrow (§8.5: "a

@@ -22,9 +22,12 @@ func clock(now func() time.Time) time.Time {
 
 // startManifest creates the run directory and its manifest, or records a
 // resume in the existing one.
-func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (string, *transcript.Manifest, error) {
+func startManifest(o Options, p *plan, det map[string]transcript.Determinism, pol map[string]transcript.ModelPolicy) (string, *transcript.Manifest, error) {
 	now := clock(o.Now)
 	if o.Resume != nil {
+		if pol != nil {
+			o.Resume.Policies = pol
+		}
 		return o.ResumeDir, o.Resume, resumeManifest(o.ResumeDir, o.Resume, det, now)
 	}
 	runDir, id, err := newRunDir(o, now)
@@ -32,6 +35,7 @@ func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (s
 		return "", nil, err
 	}
 	m := newManifest(o, p, det, id, now)
+	m.Policies = pol
 	return runDir, m, transcript.WriteManifest(runDir, m)
 }
 
@@ -127,6 +131,19 @@ func determinism(p *plan, caps *capabilities, noPreflight bool) map[string]trans
 			}
 		}
 		out[mod] = d
+	}
+	return out
+}
+
+// policies are the preflight's policies and listings per online model,
+// for the manifest; nil without a preflight.
+func policies(caps *capabilities) map[string]transcript.ModelPolicy {
+	if len(caps.policies) == 0 {
+		return nil
+	}
+	out := map[string]transcript.ModelPolicy{}
+	for m, pol := range caps.policies {
+		out[m] = transcript.ModelPolicy{Sent: pol, Listing: caps.listed[m]}
 	}
 	return out
 }

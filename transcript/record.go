@@ -27,6 +27,7 @@ func RequestOf(r model.Request) Request {
 		SchemaName:  r.SchemaName,
 		Provider:    r.Provider,
 		Reasoning:   r.Reasoning,
+		SessionID:   r.SessionID,
 	}
 }
 

@@ -119,6 +119,7 @@ type Request struct {
 	SchemaName  string                `json:"schema_name,omitempty"`
 	Provider    *model.ProviderPrefs  `json:"provider,omitempty"`
 	Reasoning   *model.ReasoningPrefs `json:"reasoning,omitempty"`
+	SessionID   string                `json:"session_id,omitempty"`
 }
 
 // Response is what came back.

@@ -114,6 +114,10 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 		switch {
 		case strings.HasPrefix(r.Model, "anthropic/") && r.Seed != nil:
 			t.Errorf("a request to %s carries seed %d, which its listing does not support", r.Model, *r.Seed)
+		case strings.HasPrefix(r.Model, "anthropic/") && r.Temperature != nil:
+			t.Errorf("a request to %s carries temperature, which Claude Opus 4.7 and later ignore", r.Model)
+		case strings.HasPrefix(r.Model, "google/") && r.Temperature != nil && *r.Temperature != 1:
+			t.Errorf("a request to %s carries temperature %v, not Gemini 3's default 1.0", r.Model, *r.Temperature)
 		case strings.HasPrefix(r.Model, "openai/") && r.Temperature != nil:
 			t.Errorf("a request to %s carries temperature, which its listing does not support", r.Model)
 		case strings.HasPrefix(r.Model, "google/") && (r.Temperature == nil || r.Seed == nil):
@@ -157,7 +161,7 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 	if err := json.Unmarshal(report, &rep); err != nil {
 		t.Fatal(err)
 	}
-	for m, want := range map[string]string{"anthropic/claude-opus-4.8": "seed", "openai/gpt-5.6-sol": "temperature", "google/gemini-3.1-pro-preview": ""} {
+	for m, want := range map[string]string{"anthropic/claude-opus-4.8": "temperature,seed", "openai/gpt-5.6-sol": "temperature", "google/gemini-3.1-pro-preview": ""} {
 		if got := strings.Join(rep.Results[m].Determinism.Lacking, ","); got != want {
 			t.Errorf("%s: the report records %q as not supported, want %q", m, got, want)
 		}
