@@ -2,6 +2,9 @@ package pipeline
 
 import (
 	"os"
+	"strings"
+
+	"bendscript.com/round-trip-harness/model"
 	"path/filepath"
 	"slices"
 	"time"
@@ -122,6 +125,7 @@ func determinism(p *plan, caps *capabilities, noPreflight bool) map[string]trans
 				d.Source = transcript.DeterminismUnchecked
 			}
 			d.Honoured = []string{}
+			d.Notes = determinismNotes(caps.policies[mod])
 			for _, param := range []string{"temperature", "seed"} {
 				if slices.Contains(caps.lacking[mod], param) {
 					d.Lacking = append(d.Lacking, param)
@@ -144,6 +148,22 @@ func policies(caps *capabilities) map[string]transcript.ModelPolicy {
 	out := map[string]transcript.ModelPolicy{}
 	for m, pol := range caps.policies {
 		out[m] = transcript.ModelPolicy{Sent: pol, Listing: caps.listed[m]}
+	}
+	return out
+}
+
+// determinismNotes are a policy's reasons for the determinism controls it
+// does not send as configured, other than a listing that lacks them (the
+// report's default reason); nil when there are none.
+func determinismNotes(pol model.Policy) map[string]string {
+	out := map[string]string{}
+	for param, note := range map[string]string{"temperature": pol.TemperatureNote, "seed": pol.SeedNote} {
+		if note != "" && !strings.Contains(note, "listing does not support") {
+			out[param] = note
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

@@ -299,8 +299,7 @@ func answerLines(w io.Writer, online []string, caps *capabilities, planned []run
 		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cached, ~%d cache writes) + ~%d completion (~%d reasoning) tokens  est. %s\n",
 			m, e.planned, e.prompt, e.cached, e.written, e.completion, e.reasoning, cost)
 		pol := caps.policies[m]
-		honoured, lacking := determinismOf(pol)
-		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(honoured, lacking))
+		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(pol))
 		fmt.Fprintf(w, "  %-40s policy: %s\n", "", policyText(pol))
 		if perRung {
 			rungLines(w, m, caps, planned, set)
@@ -310,17 +309,6 @@ func answerLines(w io.Writer, online []string, caps *capabilities, planned []run
 	return total, known
 }
 
-// determinismOf splits temperature and seed into those pol sends and
-// those it does not.
-func determinismOf(pol model.Policy) (honoured, lacking []string) {
-	lacking = lackingOf(pol)
-	for _, c := range []string{"temperature", "seed"} {
-		if !slices.Contains(lacking, c) {
-			honoured = append(honoured, c)
-		}
-	}
-	return honoured, lacking
-}
 
 // policyText is a policy in one line: reasoning, temperature, budgets,
 // the model's maximum output and the provider pin.
@@ -455,16 +443,27 @@ func preflightError(err error, url string, waited time.Duration, ctx context.Con
 // answer's prompt: the answer under judgement and the rubric.
 const voteExtra = 400
 
-// determinismText says which determinism controls a model honours.
-func determinismText(honoured, lacking []string) string {
-	switch {
-	case len(lacking) == 0:
-		return "temperature and seed sent"
-	case len(honoured) == 0:
-		return "neither temperature nor seed is supported: not sent; answers are not reproducible call for call (--repeats N measures the noise)"
+// determinismText says which determinism controls a policy sends, and
+// why it does not send the others (or sends them otherwise than
+// configured).
+func determinismText(pol model.Policy) string {
+	var parts []string
+	for _, c := range []struct {
+		name, note string
+		sent       bool
+	}{{"temperature", pol.TemperatureNote, pol.Temperature != nil}, {"seed", pol.SeedNote, pol.Seed != nil}} {
+		switch {
+		case c.sent && c.note == "":
+			parts = append(parts, c.name+" sent")
+		default:
+			parts = append(parts, c.name+" "+c.note)
+		}
 	}
-	return fmt.Sprintf("%s sent; %s not supported, not sent: answers are not reproducible call for call (--repeats N measures the noise)",
-		strings.Join(honoured, ", "), strings.Join(lacking, ", "))
+	text := strings.Join(parts, "; ")
+	if pol.Temperature == nil || pol.Seed == nil {
+		text += "; answers are not reproducible call for call (--repeats N measures the noise)"
+	}
+	return text
 }
 
 // formatLines prints, for a run that asks in more than one answer format,

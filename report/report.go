@@ -91,7 +91,7 @@ type Report struct {
 	// (run.json's base_url); "" when every model was offline. §8.6: only
 	// a run through OpenRouter (or a root in gating.api_roots) gates.
 	APIRoot string `json:"api_root,omitempty"`
-	RunID string `json:"run_id"`
+	RunID   string `json:"run_id"`
 	// GitCommit is the harness commit that made the run, when known.
 	GitCommit string `json:"git_commit,omitempty"`
 	// MetricVersion is the version of the drift metric that computed the

@@ -73,6 +73,10 @@ type Determinism struct {
 	Lacking []string `json:"lacking"`
 	// Source says how it is known: listing, offline or unchecked.
 	Source string `json:"source"`
+	// Notes say, per control, why it was not sent or not sent as
+	// configured (the vendor ignores it, the vendor asks for its default);
+	// absent when the listing alone decided.
+	Notes map[string]string `json:"notes,omitempty"`
 }
 
 // Inputs are the settings of a run that its configuration does not hold.
