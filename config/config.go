@@ -244,7 +244,7 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 type Gating struct {
 	// Vendors are the vendors a gating run takes one model of each, as
 	// the OpenRouter id's prefix names them ("anthropic" of
-	// "anthropic/claude-opus-4.8").
+	// "anthropic/claude-opus-5").
 	Vendors []string `yaml:"vendors" json:"vendors"`
 	// TierDown are the words that mark a tier-down model: a model whose
 	// id, after the vendor, holds one of them as a word ("mini" in
@@ -273,7 +273,7 @@ type Reading struct {
 // weights, and the same values as the checked-in harness.yaml.
 func Default() *Config {
 	return &Config{
-		Models:      []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"},
+		Models:      []string{"anthropic/claude-opus-5", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"},
 		Judges:      Judges{Panel: true, Models: []string{}},
 		Request:     Request{Temperature: 0, Seed: 20260427, MaxTokens: 32000},
 		Concurrency: Concurrency{PerModel: 6, Global: 18},

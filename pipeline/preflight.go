@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -129,7 +130,7 @@ func preflight(ctx context.Context, o Options, p *plan, votes map[string]int) (*
 	budgetLines(w, planned, o.Set, paramsOf(o, p, caps))
 	votesCost, votesKnown := voteLines(w, p.online, byID, caps, voteEstimate(planned, o.Set, votes, caps))
 	total := printTotal(w, answers, votesCost, known && votesKnown, o.MaxCost)
-	listingNotes(w, p.online, byID, caps, clock(o.Now))
+	listingNotes(w, cfg, p.online, byID, caps, clock(o.Now))
 	if err := creditCheck(w, caps.key, total); err != nil {
 		return nil, err
 	}
@@ -270,12 +271,64 @@ func creditCheck(w io.Writer, key *model.KeyInfo, total float64) error {
 // listingNotes prints what the listing says that the run should know:
 // a model that expires within ExpiryWarning, and a newer model of a
 // gating model's family that is not tier-down.
-func listingNotes(w io.Writer, online []string, byID map[string]model.ModelInfo, caps *capabilities, now time.Time) {
+func listingNotes(w io.Writer, cfg *config.Config, online []string, byID map[string]model.ModelInfo, caps *capabilities, now time.Time) {
 	for _, m := range online {
 		if soon, at := caps.listed[m].ExpiresWithin(now, ExpiryWarning); soon {
 			fmt.Fprintf(w, "  warning: %s expires on %s (the listing's expiration_date): pick its successor before then\n", m, at.Format(time.DateOnly))
 		}
 	}
+	for _, m := range cfg.Models {
+		if newer := newerInFamily(m, byID, cfg.Gating.TierDown); len(newer) > 0 {
+			fmt.Fprintf(w, "  note: the listing has a newer model of %s's family: %s (§8.6 gates on each vendor's current frontier model; harness.yaml names the models)\n", m, strings.Join(newer, ", "))
+		}
+	}
+}
+
+// newerInFamily are the listed models of m's family with a higher version
+// that are not tier-down, sorted: the family is the id up to its first
+// digit ("anthropic/claude-opus-" of "anthropic/claude-opus-4.8"), the
+// version the numbers that follow ("4.8" < "5").
+func newerInFamily(m string, byID map[string]model.ModelInfo, tierDown []string) []string {
+	family, version, ok := familyVersion(m)
+	if !ok || report.TierDownWord(m, tierDown) != "" {
+		return nil
+	}
+	var out []string
+	for id := range byID {
+		f, v, ok := familyVersion(id)
+		if ok && f == family && slices.Compare(v, version) > 0 && report.TierDownWord(id, tierDown) == "" {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// familyVersion splits an id at its first digit: the family before it,
+// and the dot-separated numbers from it on.
+func familyVersion(id string) (string, []int, bool) {
+	i := strings.IndexAny(id, "0123456789")
+	if i < 0 {
+		return "", nil, false
+	}
+	var v []int
+	rest := id[i:]
+	for {
+		j := 0
+		for j < len(rest) && '0' <= rest[j] && rest[j] <= '9' {
+			j++
+		}
+		n, err := strconv.Atoi(rest[:j])
+		if err != nil {
+			break
+		}
+		v = append(v, n)
+		if j >= len(rest) || rest[j] != '.' {
+			break
+		}
+		rest = rest[j+1:]
+	}
+	return id[:i], v, len(v) > 0
 }
 
 // answerLines prints each online model's jobs, tokens, estimated cost,
@@ -320,9 +373,6 @@ func policyText(pol model.Policy) string {
 		r = fmt.Sprintf("reasoning %s (%s, ~%d tokens of room)", b, pol.ReasoningSource, pol.ReasoningAllowance)
 	}
 	parts = append(parts, r)
-	if pol.TemperatureNote != "" {
-		parts = append(parts, "temperature "+pol.TemperatureNote)
-	}
 	parts = append(parts, fmt.Sprintf("max_tokens %d, judge votes %d, maximum output %d", pol.MaxTokens, pol.JudgeMaxTokens, pol.MaxOutput))
 	if pol.Provider != nil {
 		b, _ := json.Marshal(pol.Provider)

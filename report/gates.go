@@ -117,3 +117,8 @@ func repeatability(docs []DocumentResult, repeats int) *Repeatability {
 	}
 	return out
 }
+
+// TierDownWord is the tier-down word (of words, the configuration's
+// gating.tier_down) that model's id holds as a word after its vendor, or
+// "": such a model cannot gate (§8.6).
+func TierDownWord(model string, words []string) string { return tierDownWord(model, words) }

@@ -179,7 +179,7 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 	if err := json.Unmarshal(report, &rep); err != nil {
 		t.Fatal(err)
 	}
-	for m, want := range map[string]string{"anthropic/claude-opus-4.8": "temperature,seed", "openai/gpt-5.6-sol": "temperature", "google/gemini-3.1-pro-preview": ""} {
+	for m, want := range map[string]string{"anthropic/claude-opus-5": "temperature,seed", "openai/gpt-5.6-sol": "temperature", "google/gemini-3.1-pro-preview": ""} {
 		if got := strings.Join(rep.Results[m].Determinism.Lacking, ","); got != want {
 			t.Errorf("%s: the report records %q as not supported, want %q", m, got, want)
 		}

@@ -48,7 +48,7 @@ func TestRunJSONRecordsThePolicy(t *testing.T) {
 		maxOutput                     int
 		reason                        string
 	}{
-		{"anthropic/claude-opus-4.8", `{"enabled":false}`, "Claude Opus 4.7 and later", 128000, "reasoning off as the listing's default, sent explicitly; temperature ignored, not sent"},
+		{"anthropic/claude-opus-5", `{"enabled":true}`, "Claude Opus 4.7 and later", 128000, "reasoning on as Opus 5's listing default, sent explicitly; temperature ignored, not sent"},
 		{"openai/gpt-5.6-sol", `{"effort":"medium"}`, "listing does not support it", 128000, "its listing's default effort sent explicitly; no temperature in its listing"},
 		{"google/gemini-3.1-pro-preview", `{"effort":"high"}`, "Gemini 3's default", 65536, "mandatory reasoning at its default effort; temperature 1.0 as Google asks"},
 	}) {

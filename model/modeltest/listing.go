@@ -155,6 +155,9 @@ func Entry(id string) ModelEntry {
 	}
 	r := f.reasoning
 	r.SupportedEfforts = slices.Clone(r.SupportedEfforts)
+	if strings.HasPrefix(id, "anthropic/claude-opus-5") {
+		r.DefaultEnabled = new(true) // Opus 5 reasons by default (OPENROUTER.md)
+	}
 	e.ContextLength, e.MaxCompletionTokens = f.context, f.maxOutput
 	e.PromptPrice, e.CompletionPrice, e.CacheReadPrice, e.CacheWritePrice = f.prompt, f.completion, f.cacheRead, f.cacheWr
 	e.Overrides, e.Reasoning = slices.Clone(f.overrides), &r
@@ -166,7 +169,7 @@ func Entry(id string) ModelEntry {
 // configuration, one per family.
 func DefaultModels() []ModelEntry {
 	return []ModelEntry{
-		Entry("anthropic/claude-opus-4.8"),
+		Entry("anthropic/claude-opus-5"),
 		Entry("openai/gpt-5.6-sol"),
 		Entry("google/gemini-3.1-pro-preview"),
 	}
