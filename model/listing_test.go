@@ -52,7 +52,7 @@ func TestListingFields(t *testing.T) {
 	if in, _ := g.PricesFor(1000); *in != 0.000002 {
 		t.Errorf("gemini prompt price of a short prompt %v, want the base 2e-6", *in)
 	}
-	c := byID["anthropic/claude-opus-4.8"]
+	c := byID["anthropic/claude-opus-5"]
 	if c.CacheWritePrice == nil || *c.CacheWritePrice != 0.00000625 || c.MaxCompletionTokens != 128000 {
 		t.Errorf("claude: cache write %v, max output %d; want 6.25e-6 (1.25× input) and 128000", c.CacheWritePrice, c.MaxCompletionTokens)
 	}
@@ -85,7 +85,7 @@ func TestKeyAndAccount(t *testing.T) {
 	if err != nil || len(user) != 2 {
 		t.Errorf("/models/user: %d models (%v), want the 2 this account can route", len(user), err)
 	}
-	eps, err := c.Endpoints(ctx, "anthropic/claude-opus-4.8")
+	eps, err := c.Endpoints(ctx, "anthropic/claude-opus-5")
 	if err != nil || len(eps) != 1 || eps[0].Slug() != "anthropic" || eps[0].MaxCompletionTokens != 128000 {
 		t.Errorf("endpoints: %+v, %v", eps, err)
 	}
