@@ -184,3 +184,37 @@ func jsonNum(f float64) string {
 	b, _ := json.Marshal(f)
 	return string(b)
 }
+
+// TestBYOKCostIncludesUpstream: with BYOK, usage.cost is only
+// OpenRouter's fee; the provider's charge
+// (cost_details.upstream_inference_cost) is added to the call's cost and
+// kept apart, and an unreadable one makes the cost unknown, never the fee
+// alone.
+func TestBYOKCostIncludesUpstream(t *testing.T) {
+	t.Parallel()
+	for _, c := range tabletest.Cases(t, []struct {
+		name, usage string
+		cost        float64 // -1: unknown
+		reason      string
+	}{
+		{"byok", `{"prompt_tokens":10,"completion_tokens":5,"cost":0.001,"is_byok":true,"cost_details":{"upstream_inference_cost":0.02}}`, 0.021,
+			"the fee and the provider's charge"},
+		{"not byok", `{"prompt_tokens":10,"completion_tokens":5,"cost":0.021,"cost_details":{"upstream_inference_cost":0.021}}`, 0.021,
+			"without BYOK usage.cost already holds the upstream cost"},
+		{"byok unreadable", `{"prompt_tokens":10,"completion_tokens":5,"cost":0.001,"is_byok":true,"cost_details":{"upstream_inference_cost":"x"}}`, -1,
+			"an upstream charge that cannot be read leaves the cost unknown"},
+	}) {
+		srv := modeltest.NewScripted(t, modeltest.OddUsage("ok", c.usage))
+		resp, err := listingClient(srv).Complete(context.Background(), model.Request{Model: "m", Messages: []model.Message{{Role: "user", Content: "hi"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := -1.0
+		if resp.Usage.Cost != nil {
+			got = *resp.Usage.Cost
+		}
+		if diff := got - c.cost; diff > 1e-12 || diff < -1e-12 {
+			t.Errorf("%s: cost %v, want %v (%s)", c.name, got, c.cost, c.reason)
+		}
+	}
+}

@@ -138,6 +138,15 @@ type Usage struct {
 	// ValidCost is never taken (it is named in Unread).
 	Cost *float64 `json:"cost"`
 
+	// UpstreamCost is cost_details.upstream_inference_cost of a BYOK
+	// call (usage.is_byok): the provider's charge to the user's own key,
+	// which usage.cost (OpenRouter's fee alone) leaves out. It is
+	// included in Cost, so that the transcript, the report and the
+	// spending cap count what the call cost; nil when not BYOK.
+	UpstreamCost *float64 `json:"upstream_cost,omitempty"`
+	// CacheWriteTokens is usage.prompt_tokens_details.cache_write_tokens.
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+
 	// Unread names the usage fields the response held in a shape that
 	// could not be read (a count that is not a whole number, a cost that
 	// is not a number), with the value as sent: they are left 0 (nil for

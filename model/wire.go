@@ -90,6 +90,10 @@ func usage(raw json.RawMessage) Usage {
 		PromptTokensDetails     json.RawMessage `json:"prompt_tokens_details"`
 		CompletionTokensDetails json.RawMessage `json:"completion_tokens_details"`
 		Cost                    json.RawMessage `json:"cost"`
+		IsBYOK                  bool            `json:"is_byok"`
+		CostDetails             struct {
+			Upstream json.RawMessage `json:"upstream_inference_cost"`
+		} `json:"cost_details"`
 	}
 	if err := json.Unmarshal(raw, &w); err != nil {
 		out.Unread = append(out.Unread, "usage: "+snippet(raw))
@@ -109,8 +113,9 @@ func usage(raw json.RawMessage) Usage {
 	count("prompt_tokens", w.PromptTokens, &out.PromptTokens)
 	count("completion_tokens", w.CompletionTokens, &out.CompletionTokens)
 	var cached, reasoning struct {
-		CachedTokens    json.RawMessage `json:"cached_tokens"`
-		ReasoningTokens json.RawMessage `json:"reasoning_tokens"`
+		CachedTokens     json.RawMessage `json:"cached_tokens"`
+		CacheWriteTokens json.RawMessage `json:"cache_write_tokens"`
+		ReasoningTokens  json.RawMessage `json:"reasoning_tokens"`
 	}
 	if json.Unmarshal(w.PromptTokensDetails, &cached) != nil && len(w.PromptTokensDetails) > 0 && string(w.PromptTokensDetails) != "null" {
 		out.Unread = append(out.Unread, "prompt_tokens_details: "+snippet(w.PromptTokensDetails))
@@ -120,6 +125,7 @@ func usage(raw json.RawMessage) Usage {
 	}
 	count("prompt_tokens_details.cached_tokens", cached.CachedTokens, &out.CachedTokens)
 	count("completion_tokens_details.reasoning_tokens", reasoning.ReasoningTokens, &out.ReasoningTokens)
+	count("prompt_tokens_details.cache_write_tokens", cached.CacheWriteTokens, &out.CacheWriteTokens)
 	if len(w.Cost) > 0 && string(w.Cost) != "null" {
 		cost, err := strconv.ParseFloat(string(w.Cost), 64)
 		if err != nil || !ValidCost(cost) {
@@ -128,7 +134,30 @@ func usage(raw json.RawMessage) Usage {
 			out.Cost = &cost
 		}
 	}
+	if up := w.CostDetails.Upstream; w.IsBYOK && len(up) > 0 && string(up) != "null" {
+		byok(&out, up)
+	}
 	return out
+}
+
+// byok adds a BYOK call's upstream cost (the provider's charge) to its
+// cost: OpenRouter's usage.cost is only its fee. An unreadable upstream
+// cost makes the whole cost unknown, never the fee alone.
+func byok(out *Usage, raw json.RawMessage) {
+	up, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || !ValidCost(up) {
+		out.Unread = append(out.Unread, "cost_details.upstream_inference_cost: "+snippet(raw))
+		out.Cost = nil
+		return
+	}
+	out.UpstreamCost = &up
+	total := up
+	if out.Cost != nil {
+		total += *out.Cost
+	}
+	if ValidCost(total) {
+		out.Cost = &total
+	}
 }
 
 // wireError is an error object, at the top level or in a choice.

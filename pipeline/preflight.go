@@ -256,6 +256,9 @@ func creditCheck(w io.Writer, key *model.KeyInfo, total float64) error {
 	if key == nil {
 		return nil
 	}
+	if key.BYOKUsage > 0 {
+		fmt.Fprintf(w, "  warning: this key has used its own provider keys (BYOK, $%.2f): OpenRouter tries them first, ahead of any provider pin, and bills their usage to them; the harness counts the provider's charge (cost_details.upstream_inference_cost) in every cost and the cap\n", key.BYOKUsage)
+	}
 	if key.LimitRemaining == nil {
 		fmt.Fprintf(w, "  key: valid, no credit limit on the key (the account's balance still bounds the run)\n")
 		return nil

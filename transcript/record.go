@@ -45,6 +45,8 @@ func ResponseOf(r *model.Response) *Response {
 			CachedTokens:     r.Usage.CachedTokens,
 			ReasoningTokens:  r.Usage.ReasoningTokens,
 			Cost:             r.Usage.Cost,
+			UpstreamCost:     r.Usage.UpstreamCost,
+			CacheWriteTokens: r.Usage.CacheWriteTokens,
 			Unread:           r.Usage.Unread,
 			Estimated:        r.Usage.Estimated,
 		},
