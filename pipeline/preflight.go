@@ -365,7 +365,6 @@ func answerLines(w io.Writer, online []string, caps *capabilities, planned []run
 	return total, known
 }
 
-
 // policyText is a policy in one line: reasoning, temperature, budgets,
 // the model's maximum output and the provider pin.
 func policyText(pol model.Policy) string {
