@@ -3,11 +3,13 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
@@ -142,6 +144,61 @@ func TestPreflightChecksTheKey(t *testing.T) {
 		}
 		if srv.Count() != 0 {
 			t.Errorf("%s: %d chat requests sent", c.name, srv.Count())
+		}
+	}
+}
+
+// TestPreflightReadsTheAccount: the preflight refuses a model this
+// account cannot route (/models/user) and a provider pin that names no
+// endpoint of its model, and notes what the listing says of the future: a
+// model expiring within 30 days, a newer model of a gating family.
+func TestPreflightReadsTheAccount(t *testing.T) {
+	t.Parallel()
+	soon := time.Now().UTC().AddDate(0, 0, 10).Format(time.DateOnly)
+	for _, c := range tabletest.Cases(t, []struct {
+		name     string
+		settings string
+		change   func(*modeltest.Server)
+		code     int
+		want     []string
+		reason   string
+	}{
+		{"not routable", "", func(s *modeltest.Server) {
+			e := modeltest.Entry("openai/gpt-5.6-sol")
+			e.NotForUser = true
+			s.SetModel(e)
+		}, 2, []string{`model "openai/gpt-5.6-sol" is listed, but this account cannot route it`}, "a model the account cannot route would fail every request"},
+		{"pin names no endpoint", "model_settings:\n  anthropic/claude-opus-5:\n    provider: {only: [nosuch], require_parameters: true}\n", nil, 2,
+			[]string{`the pinned provider "nosuch" is not among its endpoints (anthropic)`}, "a pin that matches no provider would route nowhere"},
+		{"expiring and superseded", "", func(s *modeltest.Server) {
+			e := modeltest.Entry("google/gemini-3.1-pro-preview")
+			e.ExpirationDate = soon
+			s.SetModel(e)
+			s.SetModel(modeltest.Entry("anthropic/claude-opus-5.5"))
+			s.SetModel(modeltest.Entry("anthropic/claude-haiku-6"))
+		}, 0, []string{"warning: google/gemini-3.1-pro-preview expires on " + soon, "note: the listing has a newer model of anthropic/claude-opus-5's family: anthropic/claude-opus-5.5 ("},
+			"a preview's end and a vendor's new frontier model are told before the night, not after"},
+	}) {
+		srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
+		if c.change != nil {
+			c.change(srv)
+		}
+		dir := t.TempDir()
+		cfg := filepath.Join(dir, "harness.yaml")
+		if err := os.WriteFile(cfg, []byte(c.settings), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", cfg, "--out", filepath.Join(dir, "runs"), "--dry-run")
+		if code != c.code {
+			t.Errorf("%s: exit %d, want %d (%s)\n%s%s", c.name, code, c.code, c.reason, out, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out+errs, w) {
+				t.Errorf("%s: the output lacks %q (%s):\n%s%s", c.name, w, c.reason, out, errs)
+			}
+		}
+		if strings.Contains(out, "claude-haiku-6") {
+			t.Errorf("%s: a tier-down model is noted as a newer gating model:\n%s", c.name, out)
 		}
 	}
 }
