@@ -124,6 +124,9 @@ func claudeIgnoresTemperature(id string) bool {
 	return major > 4 || major == 4 && minor >= 7
 }
 
+// notListed is the note of a control the listing does not support.
+const notListed = "not supported, not sent (the listing's supported_parameters lacks it)"
+
 // Decide is model id's policy under w and its listing (info; a zero
 // ModelInfo when there is none: nothing is known, everything configured
 // is sent).
@@ -139,11 +142,11 @@ func Decide(id string, w Wanted, info ModelInfo) Policy {
 		}
 	}
 	if !info.Supports("temperature") {
-		p.Temperature, p.TemperatureNote = nil, "not sent: the listing does not support it"
+		p.Temperature, p.TemperatureNote = nil, notListed
 	}
 	p.Seed = new(w.Seed)
 	if !info.Supports("seed") {
-		p.Seed, p.SeedNote = nil, "not sent: the listing does not support it"
+		p.Seed, p.SeedNote = nil, notListed
 	}
 	p.Reasoning, p.ReasoningSource = reasoningOf(w.Reasoning, info, &p.Notes)
 	p.ReasoningAllowance = ReasoningAllowance(p.Reasoning)

@@ -158,7 +158,7 @@ func policies(caps *capabilities) map[string]transcript.ModelPolicy {
 func determinismNotes(pol model.Policy) map[string]string {
 	out := map[string]string{}
 	for param, note := range map[string]string{"temperature": pol.TemperatureNote, "seed": pol.SeedNote} {
-		if note != "" && !strings.Contains(note, "listing does not support") {
+		if note != "" && !strings.Contains(note, "supported_parameters lacks it") {
 			out[param] = note
 		}
 	}

@@ -499,6 +499,9 @@ const voteExtra = 400
 // why it does not send the others (or sends them otherwise than
 // configured).
 func determinismText(pol model.Policy) string {
+	if pol.Temperature != nil && pol.Seed != nil && pol.TemperatureNote == "" && pol.SeedNote == "" {
+		return "temperature and seed sent"
+	}
 	var parts []string
 	for _, c := range []struct {
 		name, note string

@@ -51,7 +51,7 @@ func TestRunJSONRecordsThePolicy(t *testing.T) {
 		reason                        string
 	}{
 		{"anthropic/claude-opus-5", `{"enabled":true}`, "Claude Opus 4.7 and later", 128000, "reasoning on as Opus 5's listing default, sent explicitly; temperature ignored, not sent"},
-		{"openai/gpt-5.6-sol", `{"effort":"medium"}`, "listing does not support it", 128000, "its listing's default effort sent explicitly; no temperature in its listing"},
+		{"openai/gpt-5.6-sol", `{"effort":"medium"}`, "not supported, not sent", 128000, "its listing's default effort sent explicitly; no temperature in its listing"},
 		{"google/gemini-3.1-pro-preview", `{"effort":"high"}`, "Gemini 3's default", 65536, "mandatory reasoning at its default effort; temperature 1.0 as Google asks"},
 	}) {
 		p, ok := m.Policies[c.model]
