@@ -33,7 +33,8 @@ type Params struct {
 	// providers that cache only at explicit breakpoints (Anthropic).
 	Cache bool
 	// FitOutput raises MaxTokens per task to what re-emitting the task's
-	// document needs (OutputBudget), for suites whose documents are large.
+	// document needs and the reasoning allowance (Budget), for suites whose
+	// documents are large.
 	FitOutput bool
 	// Context is the model's context window in tokens (from its listing;
 	// 0 when unknown). A request whose prompt and output budget cannot fit

@@ -1,7 +1,9 @@
 // Package modeltest provides a fake OpenAI-compatible server for tests of
 // anything that calls a model over HTTP: the model client itself, the
-// runner and the judge. It answers POST {URL}/chat/completions and
-// GET {URL}/models on the loopback interface, records every request, and
+// runner and the judge. It answers POST {URL}/chat/completions and, as
+// today's OpenRouter documents them, GET {URL}/models, /models/user,
+// /models/{author}/{slug}/endpoints and /key (listing.go) on the loopback
+// interface, records every request, and
 // can misbehave on cue (rate limits, server errors, hangs, garbage bodies,
 // truncated or failed generations) so retry paths are tested without the
 // network.
