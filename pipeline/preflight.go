@@ -96,10 +96,16 @@ func preflight(ctx context.Context, o Options, p *plan, votes map[string]int) (*
 	fail := func(err error) error { return preflightError(err, o.Conn.baseURL(), time.Since(begun), ctx) }
 	if k, ok := l.(keyChecker); ok {
 		info, err := k.Key(lctx)
-		if err != nil {
+		switch {
+		case notServed(err):
+			// A server that is not OpenRouter's may have a model list and
+			// no /key: the run goes on, its key and credit unchecked.
+			fmt.Fprintf(w, "preflight: the API has no /key: the key and its credit are not checked\n")
+		case err != nil:
 			return nil, fail(err)
+		default:
+			caps.key = &info
 		}
-		caps.key = &info
 	}
 	infos, err := l.ListModels(lctx)
 	if err != nil {
@@ -146,8 +152,7 @@ func userModels(ctx context.Context, l lister) (map[string]bool, error) {
 		return nil, nil
 	}
 	ms, err := u.ListUserModels(ctx)
-	var ae *model.APIError
-	if errors.As(err, &ae) && (ae.Status == 404 || ae.Status == 405) {
+	if notServed(err) {
 		return nil, nil
 	}
 	if err != nil {
@@ -158,6 +163,13 @@ func userModels(ctx context.Context, l lister) (map[string]bool, error) {
 		out[m.ID] = true
 	}
 	return out, nil
+}
+
+// notServed reports whether err is the API's 404 or 405: a path the
+// server does not serve.
+func notServed(err error) bool {
+	var ae *model.APIError
+	return errors.As(err, &ae) && (ae.Status == 404 || ae.Status == 405)
 }
 
 // listingProblems are the online models the listing lacks, or that this

@@ -123,22 +123,25 @@ func TestPreflightChecksTheKey(t *testing.T) {
 	for _, c := range tabletest.Cases(t, []struct {
 		name   string
 		key    modeltest.Key
+		code   int
 		want   []string
 		reason string
 	}{
-		{"credit below the estimate", modeltest.Key{LimitRemaining: &low, Limit: new(5.0)},
+		{"credit below the estimate", modeltest.Key{LimitRemaining: &low, Limit: new(5.0)}, 2,
 			[]string{"exceeds the key's remaining credit $0.10", "the estimated cost $"}, "a run the key cannot pay for is refused before it starts"},
-		{"bad key", modeltest.Key{Invalid: true},
+		{"bad key", modeltest.Key{Invalid: true}, 2,
 			[]string{"refused the key", "HTTP 401"}, "a bad key is found before any request, not as 180 failed jobs"},
+		{"no /key", modeltest.Key{Missing: true}, 0,
+			[]string{"the API has no /key: the key and its credit are not checked"}, "a server that is not OpenRouter's may lack /key: said, not fatal"},
 	}) {
 		srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
 		srv.SetKey(c.key)
 		out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", filepath.Join(t.TempDir(), "runs"), "--dry-run")
-		if code != 2 {
-			t.Errorf("%s: exit %d, want 2 (%s)\n%s%s", c.name, code, c.reason, out, errs)
+		if code != c.code {
+			t.Errorf("%s: exit %d, want %d (%s)\n%s%s", c.name, code, c.code, c.reason, out, errs)
 		}
 		for _, w := range c.want {
-			if !strings.Contains(errs, w) {
+			if !strings.Contains(out+errs, w) {
 				t.Errorf("%s: stderr lacks %q (%s):\n%s", c.name, w, c.reason, errs)
 			}
 		}

@@ -81,6 +81,9 @@ type Key struct {
 	Usage, BYOKUsage      float64
 	// Invalid answers 401, as OpenRouter answers a key it does not know.
 	Invalid bool
+	// Missing answers 404, as a server that is not OpenRouter's and has
+	// no /key.
+	Missing bool
 }
 
 // The supported_parameters OpenRouter's /models lists for the gating
@@ -289,6 +292,10 @@ func (s *Server) serveKey(w http.ResponseWriter, r *http.Request) {
 	k := s.listing.key
 	s.mu.Unlock()
 	if _, ok := s.authorised(w, r); !ok {
+		return
+	}
+	if k.Missing {
+		writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"code": 404, "message": "Not Found"}})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{
