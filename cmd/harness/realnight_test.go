@@ -205,3 +205,30 @@ func TestPreflightReadsTheAccount(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryReportNamesTheAPIRoot: the JSON, Markdown, HTML and JUnit
+// reports and `harness runs` name the API root the run was asked through
+// (§8.6: only OpenRouter gates, so where the answers came from is part of
+// the result).
+func TestEveryReportNamesTheAPIRoot(t *testing.T) {
+	t.Parallel()
+	r := exactGatingRun(t)
+	var m transcript.Manifest
+	if err := json.Unmarshal(r.manifest, &m); err != nil {
+		t.Fatal(err)
+	}
+	root := m.Inputs.BaseURL
+	if root == "" {
+		t.Fatal("run.json records no base_url")
+	}
+	for _, name := range []string{"g.json", "g.md", "g.html", "g.junit.xml"} {
+		b, err := os.ReadFile(filepath.Join(exactGating.dir, name))
+		if err != nil || !strings.Contains(string(b), root) {
+			t.Errorf("%s does not name the API root %s (%v)", name, root, err)
+		}
+	}
+	out, errs, code := runCLI(t, "runs", exactGating.dir)
+	if code != 0 || !strings.Contains(out, root) {
+		t.Errorf("harness runs does not name the API root %s: exit %d\n%s%s", root, code, out, errs)
+	}
+}
