@@ -93,6 +93,8 @@ func preflight(ctx context.Context, o Options, p *plan, votes map[string]int) (*
 	lctx, cancel := context.WithTimeout(ctx, PreflightTimeout)
 	defer cancel()
 	begun := time.Now()
+	// Said first, so that a slow API is not 30 s of silence.
+	fmt.Fprintf(w, "preflight: asking %s for the key, the listing and this account's models (at most %s)\n", o.Conn.baseURL(), PreflightTimeout)
 	fail := func(err error) error { return preflightError(err, o.Conn.baseURL(), time.Since(begun), ctx) }
 	if k, ok := l.(keyChecker); ok {
 		info, err := k.Key(lctx)
