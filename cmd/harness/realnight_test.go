@@ -131,6 +131,8 @@ func TestPreflightChecksTheKey(t *testing.T) {
 			[]string{"exceeds the key's remaining credit $0.10", "the estimated cost $"}, "a run the key cannot pay for is refused before it starts"},
 		{"bad key", modeltest.Key{Invalid: true}, 2,
 			[]string{"refused the key", "HTTP 401"}, "a bad key is found before any request, not as 180 failed jobs"},
+		{"byok", modeltest.Key{BYOKUsage: 3}, 0,
+			[]string{"(BYOK, $3.00): OpenRouter tries them first, ahead of any provider pin"}, "a BYOK key overrides provider pins: said before the run"},
 		{"no /key", modeltest.Key{Missing: true}, 0,
 			[]string{"the API has no /key: the key and its credit are not checked"}, "a server that is not OpenRouter's may lack /key: said, not fatal"},
 	}) {
