@@ -71,17 +71,27 @@ type Reasoning struct {
 	Effort    string `yaml:"effort" json:"effort,omitempty"`
 	MaxTokens int    `yaml:"max_tokens" json:"max_tokens,omitempty"`
 	Exclude   bool   `yaml:"exclude" json:"exclude,omitempty"`
+	// Enabled turns reasoning on (true) or off (false); absent lets the
+	// effort or budget decide.
+	Enabled *bool `yaml:"enabled" json:"enabled,omitempty"`
 }
 
-// Provider is OpenRouter's provider routing: the providers to try, in
-// order, and whether others may serve when they fail.
+// Provider is OpenRouter's provider routing: the providers allowed
+// (only) and excluded (ignore), those to try first (order), whether
+// others may serve when they fail (allow_fallbacks), and whether only
+// providers that support every parameter sent may serve
+// (require_parameters; OpenRouter's default drops an unsupported one
+// silently).
 type Provider struct {
-	Order          []string `yaml:"order" json:"order,omitempty"`
-	AllowFallbacks *bool    `yaml:"allow_fallbacks" json:"allow_fallbacks,omitempty"`
+	Only              []string `yaml:"only" json:"only,omitempty"`
+	Ignore            []string `yaml:"ignore" json:"ignore,omitempty"`
+	Order             []string `yaml:"order" json:"order,omitempty"`
+	AllowFallbacks    *bool    `yaml:"allow_fallbacks" json:"allow_fallbacks,omitempty"`
+	RequireParameters *bool    `yaml:"require_parameters" json:"require_parameters,omitempty"`
 }
 
 // efforts are the reasoning efforts OpenRouter accepts.
-var efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
+var efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
 
 // Judges chooses the class A judges.
 type Judges struct {
@@ -234,12 +244,16 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 type Gating struct {
 	// Vendors are the vendors a gating run takes one model of each, as
 	// the OpenRouter id's prefix names them ("anthropic" of
-	// "anthropic/claude-opus-4.8").
+	// "anthropic/claude-opus-5").
 	Vendors []string `yaml:"vendors" json:"vendors"`
 	// TierDown are the words that mark a tier-down model: a model whose
 	// id, after the vendor, holds one of them as a word ("mini" in
 	// "openai/gpt-5-mini") cannot gate. A new model name needs no code.
 	TierDown []string `yaml:"tier_down" json:"tier_down"`
+	// APIRoots are API roots other than OpenRouter's whose runs may gate
+	// (§8.6: "All three are run via OpenRouter"): a gateway that forwards
+	// to OpenRouter. A run through any other root is informational.
+	APIRoots []string `yaml:"api_roots" json:"api_roots,omitempty"`
 }
 
 // Reading sets when a failure of §8.5's thresholds is narrow (§8.5: "a
@@ -259,7 +273,7 @@ type Reading struct {
 // weights, and the same values as the checked-in harness.yaml.
 func Default() *Config {
 	return &Config{
-		Models:      []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"},
+		Models:      []string{"anthropic/claude-opus-5", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"},
 		Judges:      Judges{Panel: true, Models: []string{}},
 		Request:     Request{Temperature: 0, Seed: 20260427, MaxTokens: 32000},
 		Concurrency: Concurrency{PerModel: 6, Global: 18},

@@ -33,12 +33,59 @@ type Params struct {
 	// providers that cache only at explicit breakpoints (Anthropic).
 	Cache bool
 	// FitOutput raises MaxTokens per task to what re-emitting the task's
-	// document needs (OutputBudget), for suites whose documents are large.
+	// document needs and the reasoning allowance (Budget), for suites whose
+	// documents are large.
 	FitOutput bool
 	// Context is the model's context window in tokens (from its listing;
 	// 0 when unknown). A request whose prompt and output budget cannot fit
 	// it is not sent (runner.Job.Skip).
 	Context int
+	// MaxOutput is the model's maximum output in tokens (the listing's
+	// top_provider.max_completion_tokens; 0 when unknown): no budget is
+	// above it (Budget).
+	MaxOutput int
+	// ReasoningAllowance is the output tokens the model's policy leaves
+	// for reasoning (model.Policy), added to a fitted budget.
+	ReasoningAllowance int
+	// Session sends a session_id per run, model and document (SessionID),
+	// so that OpenRouter routes a document's requests to the provider
+	// that cached its prefix.
+	Session bool
+}
+
+// FromPolicy returns the parameters of a model's answers under its
+// policy: what the policy sends, its budget and the listing's limits.
+func FromPolicy(pol model.Policy, m string, context int) Params {
+	return Params{Temperature: pol.Temperature, Seed: pol.Seed, MaxTokens: pol.MaxTokens, Reasoning: pol.Reasoning, Provider: pol.Provider,
+		Cache: CachesAtBreakpoints(m), Context: context, MaxOutput: pol.MaxOutput, ReasoningAllowance: pol.ReasoningAllowance, Session: true}
+}
+
+// SessionID is the session_id of run runID's requests to model m about
+// document doc.
+func SessionID(runID, m, doc string) string { return runID + ":" + m + ":" + doc }
+
+// Budget is the output budget of p's answer to t, and why it is not
+// sent or was capped: a whole-document answer of a fitting suite asks
+// for the document's tokens plus the policy's reasoning allowance (at
+// least 4,096 tokens of room); no budget is above p.MaxOutput. A
+// document that alone needs more output than the model's maximum is not
+// sent (skip); a budget above the maximum is capped to it (capped).
+func Budget(t *task.Task, p Params) (budget int, capped, skip string) {
+	budget = p.MaxTokens
+	need := 0
+	if p.FitOutput && t.Class != task.ClassA && t.Format == "" {
+		// A patch answer's budget is the configured one: it does not
+		// re-emit the document.
+		need = model.Tokens(len(t.Source.Bytes))
+		budget = max(budget, need+max(4096, p.ReasoningAllowance))
+	}
+	switch {
+	case p.MaxOutput <= 0 || budget <= p.MaxOutput:
+		return budget, "", ""
+	case need > p.MaxOutput:
+		return budget, "", fmt.Sprintf("not sent: re-emitting the document needs about %d output tokens, above the model's maximum output of %d (top_provider.max_completion_tokens)", need, p.MaxOutput)
+	}
+	return p.MaxOutput, fmt.Sprintf("output budget capped from %d to the model's maximum output of %d (top_provider.max_completion_tokens): %d tokens are left for reasoning", budget, p.MaxOutput, p.MaxOutput-need), ""
 }
 
 // OutputBudget is the output budget, in tokens, that re-emitting a
@@ -244,17 +291,19 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 		Model: m, Messages: []model.Message{{Role: "system", Content: system}, user},
 		Temperature: p.Temperature, MaxTokens: p.MaxTokens, Reasoning: p.Reasoning, Provider: p.Provider, TaskID: t.ID,
 	}
-	if p.FitOutput && t.Class != task.ClassA && t.Format == "" {
-		// A patch answer's budget is the configured one: it does not
-		// re-emit the document.
-		req.MaxTokens = max(req.MaxTokens, OutputBudget(len(t.Source.Bytes)))
+	budget, _, skip := Budget(t, p)
+	req.MaxTokens = budget
+	if p.Session {
+		req.SessionID = SessionID(runID, m, t.DocumentName)
 	}
 	if p.Seed != nil {
 		req.Seed = new(*p.Seed + int64(r))
 	}
 	j := runner.Job{Model: m, Request: req, Record: AnswerRecord(m, t, r, prompts, runID)}
 	j.Record.Request = transcript.RequestOf(req)
-	if prompt := model.Tokens(len(system) + len(doc) + len(body)); p.Context > 0 && prompt+req.MaxTokens > p.Context {
+	if skip != "" {
+		j.Skip = skip
+	} else if prompt := model.Tokens(len(system) + len(doc) + len(body)); p.Context > 0 && prompt+req.MaxTokens > p.Context {
 		j.Skip = fmt.Sprintf("not sent: the prompt (about %d tokens) and the output budget (%d) exceed the model's context of %d tokens", prompt, req.MaxTokens, p.Context)
 	}
 	return j

@@ -32,6 +32,11 @@ type Config struct {
 	Lacking map[string][]string `json:"lacking,omitempty"`
 	// Prompt is the judge template; nil means DefaultPrompt.
 	Prompt *Prompt `json:"-"`
+	// Policies are, per judge, its request policy (temperature, seed,
+	// reasoning, provider pin, the votes' budget JudgeMaxTokens), applied
+	// to every vote; a judge without one is asked with MaxTokens and the
+	// prompt's own temperature and seed.
+	Policies map[string]model.Policy `json:"-"`
 }
 
 func (c Config) prompt() *Prompt {
@@ -81,6 +86,10 @@ func (c Config) CallOn(t *task.Task, answer *transcript.Transcript, judgeModel s
 	p := c.prompt()
 	req := BuildRequest(t, answer.Response.Content, judgeModel, c.Seed+int64(answer.Repeat), p)
 	req.MaxTokens = c.MaxTokens
+	if pol, ok := c.Policies[judgeModel]; ok {
+		pol.Apply(&req, answer.Repeat)
+		req.MaxTokens = pol.JudgeMaxTokens
+	}
 	if slices.Contains(c.Unstructured, judgeModel) {
 		req.JSONSchema, req.SchemaName = nil, ""
 	}

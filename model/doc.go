@@ -10,10 +10,16 @@
 // the wire request and its transcript hold only the controls asked for);
 // max_tokens when positive; response_format json_schema (strict) when the
 // request has a schema; and OpenRouter's own "provider" ([ProviderPrefs])
-// and "reasoning" ([ReasoningPrefs]) objects when set, added to the SDK's
-// JSON as extra fields. Headers: the API key as "Authorization: Bearer",
-// and OpenRouter's attribution headers HTTP-Referer and X-Title. No
+// and "reasoning" ([ReasoningPrefs]) objects and "session_id" when set,
+// added to the SDK's JSON as extra fields. Headers: the API key as
+// "Authorization: Bearer", OpenRouter's attribution headers HTTP-Referer
+// and X-Title, and X-OpenRouter-Metadata: enabled ([MetadataHeader]). No
 // OPENAI_* environment variable is read.
+//
+// What a model's requests carry is decided once per run by [Decide]: its
+// [Policy] (reasoning made explicit, temperature and seed where the
+// vendor honours them, the provider pin, budgets never above the listed
+// maximum output), recorded in run.json.
 //
 // A message with [Message.Parts] is sent with content as an array of text
 // parts, {"type": "text", "text": ...}; a part with Cache set also carries
@@ -23,7 +29,11 @@
 // with [ErrFatal].
 //
 // Which parameters a model honours is in its listing
-// ([OpenRouter.ListModels], [ModelInfo.Supports], [ModelInfo.Determinism]).
+// ([OpenRouter.ListModels], [ModelInfo.Supports], [ModelInfo.Determinism]);
+// its limits, reasoning defaults, full pricing and expiry are there too.
+// [OpenRouter.Key] checks the key and reads its credit (GET /key),
+// [OpenRouter.ListUserModels] what the account can route (/models/user)
+// and [OpenRouter.Endpoints] a model's providers.
 // OpenRouter drops an unsupported parameter silently unless
 // provider.require_parameters is true.
 //
@@ -32,9 +42,10 @@
 // From a chat completion: choices[0].message.content, .reasoning (or the
 // readable entries of .reasoning_details), .finish_reason and
 // .native_finish_reason; the top-level id, model and provider; usage with
-// prompt_tokens_details.cached_tokens,
+// prompt_tokens_details.cached_tokens and cache_write_tokens,
 // completion_tokens_details.reasoning_tokens and cost (nil unless a JSON
-// number). From an error
+// number; with is_byok, cost_details.upstream_inference_cost is added to
+// it, [Usage.UpstreamCost]). From an error
 // object, top-level or in a choice: code, message, and metadata's
 // provider_name and raw (the upstream's error, kept as text whether it is
 // a string or an object), in [APIError]. The body itself is kept in

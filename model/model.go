@@ -72,6 +72,10 @@ type Request struct {
 	Provider *ProviderPrefs `json:"provider,omitempty"`
 	// Reasoning, when set, is sent as OpenRouter's "reasoning" object.
 	Reasoning *ReasoningPrefs `json:"reasoning,omitempty"`
+	// SessionID, when set, is sent as OpenRouter's "session_id": the key
+	// of its sticky routing, so that the requests of one document go to
+	// the provider that cached its prefix.
+	SessionID string `json:"session_id,omitempty"`
 
 	// TaskID is never sent. It lets offline models (which answer from the
 	// task rather than the prompt) know which task is being asked.
@@ -87,6 +91,10 @@ type Request struct {
 // API, Bedrock, Vertex, ...) that differ in what they honour; pinning one
 // with Order and AllowFallbacks false makes repeated runs comparable.
 type ProviderPrefs struct {
+	// Only restricts routing to these provider slugs.
+	Only []string `json:"only,omitempty"`
+	// Ignore excludes these provider slugs.
+	Ignore []string `json:"ignore,omitempty"`
 	// Order lists provider slugs to try first, in order, e.g. ["anthropic"].
 	Order []string `json:"order,omitempty"`
 	// AllowFallbacks false forbids other providers when those in Order fail;
@@ -129,6 +137,15 @@ type Usage struct {
 	// that an unknown cost cannot be summed as a free call; a cost outside
 	// ValidCost is never taken (it is named in Unread).
 	Cost *float64 `json:"cost"`
+
+	// UpstreamCost is cost_details.upstream_inference_cost of a BYOK
+	// call (usage.is_byok): the provider's charge to the user's own key,
+	// which usage.cost (OpenRouter's fee alone) leaves out. It is
+	// included in Cost, so that the transcript, the report and the
+	// spending cap count what the call cost; nil when not BYOK.
+	UpstreamCost *float64 `json:"upstream_cost,omitempty"`
+	// CacheWriteTokens is usage.prompt_tokens_details.cache_write_tokens.
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
 
 	// Unread names the usage fields the response held in a shape that
 	// could not be read (a count that is not a whole number, a cost that
@@ -375,19 +392,43 @@ func (e *APIError) contextLength() bool {
 	return false
 }
 
-// ModelInfo is one entry of the provider's model list.
+// ModelInfo is one entry of the provider's model list (/models,
+// /models/user), as the preflight reads it and run.json records it.
 type ModelInfo struct {
-	ID string
+	ID string `json:"id"`
 	// PromptPrice and CompletionPrice are USD per token; nil when the list
 	// gives no fixed price (missing, unparsable, or OpenRouter's "-1" for
 	// variable-price routers).
-	PromptPrice, CompletionPrice *float64
+	PromptPrice     *float64 `json:"prompt_price"`
+	CompletionPrice *float64 `json:"completion_price"`
 	// CacheReadPrice and CacheWritePrice are USD per prompt token read
 	// from or written to the provider's prompt cache
 	// (pricing.input_cache_read, input_cache_write); nil when not listed.
-	CacheReadPrice, CacheWritePrice *float64
-	SupportedParameters             []string // e.g. "temperature", "seed", "response_format"
-	ContextLength                   int      // tokens; 0 when unknown
+	CacheReadPrice  *float64 `json:"cache_read_price,omitempty"`
+	CacheWritePrice *float64 `json:"cache_write_price,omitempty"`
+	// InternalReasoningPrice is pricing.internal_reasoning, USD per
+	// reasoning token when it differs from the completion price; nil
+	// when not listed (reasoning tokens are then completion tokens).
+	InternalReasoningPrice *float64 `json:"internal_reasoning_price,omitempty"`
+	// RequestPrice is pricing.request, USD per request; nil when not
+	// listed.
+	RequestPrice *float64 `json:"request_price,omitempty"`
+	// PriceOverrides are pricing.overrides: other prices for long prompts
+	// (or times of day), in the listing's order. See [ModelInfo.PricesFor].
+	PriceOverrides []PriceOverride `json:"price_overrides,omitempty"`
+
+	SupportedParameters []string `json:"supported_parameters,omitempty"` // e.g. "temperature", "seed", "response_format"
+	ContextLength       int      `json:"context_length"`                 // tokens; 0 when unknown
+	// MaxCompletionTokens is top_provider.max_completion_tokens, the most
+	// output tokens one request may ask for (reasoning included); 0 when
+	// unknown. A budget above it finds no endpoint (OpenRouter's 404).
+	MaxCompletionTokens int `json:"max_completion_tokens"`
+	// Reasoning is the listing's reasoning object: the model's defaults and
+	// the efforts it takes; nil when the listing has none.
+	Reasoning *ReasoningInfo `json:"reasoning,omitempty"`
+	// ExpirationDate is expiration_date ("2026-12-31"), the day the model
+	// leaves the listing; "" when none is announced.
+	ExpirationDate string `json:"expiration_date,omitempty"`
 }
 
 // Supports reports whether the listing says the model takes param (an

@@ -98,7 +98,8 @@ func WithBackoff(base, max time.Duration) Option {
 
 // WithHeaders sets extra request headers, replacing defaults of the same
 // name; an empty value removes the header. The defaults are OpenRouter's
-// attribution headers HTTP-Referer and X-Title.
+// attribution headers HTTP-Referer and X-Title, and
+// X-OpenRouter-Metadata: enabled (MetadataHeader).
 func WithHeaders(h map[string]string) Option {
 	return func(c *config) {
 		for k, v := range h {
@@ -121,7 +122,7 @@ func NewOpenRouter(opts ...Option) *OpenRouter {
 		attemptTimeout: 120 * time.Second,
 		backoffBase:    time.Second,
 		backoffMax:     30 * time.Second,
-		headers:        map[string]string{"HTTP-Referer": DefaultReferer, "X-Title": DefaultTitle},
+		headers:        defaultHeaders(),
 		sleep:          sleepCtx,
 	}
 	for _, o := range opts {
@@ -349,6 +350,9 @@ func chatParams(req Request) (openai.ChatCompletionNewParams, error) {
 		}
 	}
 	extra := map[string]any{}
+	if req.SessionID != "" {
+		extra["session_id"] = req.SessionID
+	}
 	if req.Provider != nil {
 		extra["provider"] = req.Provider
 	}

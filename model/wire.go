@@ -90,6 +90,10 @@ func usage(raw json.RawMessage) Usage {
 		PromptTokensDetails     json.RawMessage `json:"prompt_tokens_details"`
 		CompletionTokensDetails json.RawMessage `json:"completion_tokens_details"`
 		Cost                    json.RawMessage `json:"cost"`
+		IsBYOK                  bool            `json:"is_byok"`
+		CostDetails             struct {
+			Upstream json.RawMessage `json:"upstream_inference_cost"`
+		} `json:"cost_details"`
 	}
 	if err := json.Unmarshal(raw, &w); err != nil {
 		out.Unread = append(out.Unread, "usage: "+snippet(raw))
@@ -109,8 +113,9 @@ func usage(raw json.RawMessage) Usage {
 	count("prompt_tokens", w.PromptTokens, &out.PromptTokens)
 	count("completion_tokens", w.CompletionTokens, &out.CompletionTokens)
 	var cached, reasoning struct {
-		CachedTokens    json.RawMessage `json:"cached_tokens"`
-		ReasoningTokens json.RawMessage `json:"reasoning_tokens"`
+		CachedTokens     json.RawMessage `json:"cached_tokens"`
+		CacheWriteTokens json.RawMessage `json:"cache_write_tokens"`
+		ReasoningTokens  json.RawMessage `json:"reasoning_tokens"`
 	}
 	if json.Unmarshal(w.PromptTokensDetails, &cached) != nil && len(w.PromptTokensDetails) > 0 && string(w.PromptTokensDetails) != "null" {
 		out.Unread = append(out.Unread, "prompt_tokens_details: "+snippet(w.PromptTokensDetails))
@@ -120,6 +125,7 @@ func usage(raw json.RawMessage) Usage {
 	}
 	count("prompt_tokens_details.cached_tokens", cached.CachedTokens, &out.CachedTokens)
 	count("completion_tokens_details.reasoning_tokens", reasoning.ReasoningTokens, &out.ReasoningTokens)
+	count("prompt_tokens_details.cache_write_tokens", cached.CacheWriteTokens, &out.CacheWriteTokens)
 	if len(w.Cost) > 0 && string(w.Cost) != "null" {
 		cost, err := strconv.ParseFloat(string(w.Cost), 64)
 		if err != nil || !ValidCost(cost) {
@@ -128,7 +134,30 @@ func usage(raw json.RawMessage) Usage {
 			out.Cost = &cost
 		}
 	}
+	if up := w.CostDetails.Upstream; w.IsBYOK && len(up) > 0 && string(up) != "null" {
+		byok(&out, up)
+	}
 	return out
+}
+
+// byok adds a BYOK call's upstream cost (the provider's charge) to its
+// cost: OpenRouter's usage.cost is only its fee. An unreadable upstream
+// cost makes the whole cost unknown, never the fee alone.
+func byok(out *Usage, raw json.RawMessage) {
+	up, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || !ValidCost(up) {
+		out.Unread = append(out.Unread, "cost_details.upstream_inference_cost: "+snippet(raw))
+		out.Cost = nil
+		return
+	}
+	out.UpstreamCost = &up
+	total := up
+	if out.Cost != nil {
+		total += *out.Cost
+	}
+	if ValidCost(total) {
+		out.Cost = &total
+	}
 }
 
 // wireError is an error object, at the top level or in a choice.
@@ -251,19 +280,33 @@ func deref(s *string) string {
 	return *s
 }
 
-// wireModels is OpenRouter's GET /models body.
+// wireModels is OpenRouter's GET /models (and /models/user) body.
 type wireModels struct {
-	Data []struct {
-		ID      string `json:"id"`
-		Pricing struct {
-			Prompt     json.RawMessage `json:"prompt"`
-			Completion json.RawMessage `json:"completion"`
-			CacheRead  json.RawMessage `json:"input_cache_read"`
-			CacheWrite json.RawMessage `json:"input_cache_write"`
-		} `json:"pricing"`
-		SupportedParameters []string `json:"supported_parameters"`
-		ContextLength       int      `json:"context_length"`
-	} `json:"data"`
+	Data []wireModel `json:"data"`
+}
+
+// wireModel is one entry of a model list. The fields beyond the id are
+// read leniently: a listing field of an unexpected shape is left unknown
+// rather than failing the listing (the API, not this reading, is what
+// the harness must meet).
+type wireModel struct {
+	ID      string `json:"id"`
+	Pricing struct {
+		Prompt            json.RawMessage `json:"prompt"`
+		Completion        json.RawMessage `json:"completion"`
+		CacheRead         json.RawMessage `json:"input_cache_read"`
+		CacheWrite        json.RawMessage `json:"input_cache_write"`
+		InternalReasoning json.RawMessage `json:"internal_reasoning"`
+		Request           json.RawMessage `json:"request"`
+		Overrides         json.RawMessage `json:"overrides"`
+	} `json:"pricing"`
+	SupportedParameters []string        `json:"supported_parameters"`
+	ContextLength       json.RawMessage `json:"context_length"`
+	TopProvider         struct {
+		MaxCompletionTokens json.RawMessage `json:"max_completion_tokens"`
+	} `json:"top_provider"`
+	Reasoning      json.RawMessage `json:"reasoning"`
+	ExpirationDate json.RawMessage `json:"expiration_date"`
 }
 
 // interpretModels reads a model list.
@@ -275,17 +318,72 @@ func interpretModels(ex exchange) ([]ModelInfo, *APIError) {
 	}
 	out := make([]ModelInfo, len(w.Data))
 	for i, m := range w.Data {
-		out[i] = ModelInfo{
-			ID:                  m.ID,
-			PromptPrice:         price(m.Pricing.Prompt),
-			CompletionPrice:     price(m.Pricing.Completion),
-			CacheReadPrice:      price(m.Pricing.CacheRead),
-			CacheWritePrice:     price(m.Pricing.CacheWrite),
-			SupportedParameters: m.SupportedParameters,
-			ContextLength:       m.ContextLength,
-		}
+		out[i] = m.info()
 	}
 	return out, nil
+}
+
+// info is the entry as the harness keeps it.
+func (m wireModel) info() ModelInfo {
+	info := ModelInfo{
+		ID:                     m.ID,
+		PromptPrice:            price(m.Pricing.Prompt),
+		CompletionPrice:        price(m.Pricing.Completion),
+		CacheReadPrice:         price(m.Pricing.CacheRead),
+		CacheWritePrice:        price(m.Pricing.CacheWrite),
+		InternalReasoningPrice: price(m.Pricing.InternalReasoning),
+		RequestPrice:           price(m.Pricing.Request),
+		PriceOverrides:         overrides(m.Pricing.Overrides),
+		SupportedParameters:    m.SupportedParameters,
+		ContextLength:          count(m.ContextLength),
+		MaxCompletionTokens:    count(m.TopProvider.MaxCompletionTokens),
+	}
+	var r ReasoningInfo
+	if len(m.Reasoning) > 0 && string(m.Reasoning) != "null" && json.Unmarshal(m.Reasoning, &r) == nil {
+		info.Reasoning = &r
+	}
+	var exp string
+	if json.Unmarshal(m.ExpirationDate, &exp) == nil {
+		info.ExpirationDate = exp
+	}
+	return info
+}
+
+// count reads a token count; anything but a whole number from 0 to
+// MaxTokenCount is unknown: 0.
+func count(raw json.RawMessage) int {
+	var n int64
+	if json.Unmarshal(raw, &n) != nil || n < 0 || n > MaxTokenCount {
+		return 0
+	}
+	return int(n)
+}
+
+// overrides reads pricing.overrides: a list of objects, each with its
+// prices and, for a long-context price, the prompt length above which it
+// applies (min_prompt_tokens, or prompt_tokens_above). Entries of another
+// shape are skipped.
+func overrides(raw json.RawMessage) []PriceOverride {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	var out []PriceOverride
+	for _, e := range list {
+		var w struct {
+			Min        json.RawMessage `json:"min_prompt_tokens"`
+			Above      json.RawMessage `json:"prompt_tokens_above"`
+			Prompt     json.RawMessage `json:"prompt"`
+			Completion json.RawMessage `json:"completion"`
+		}
+		if json.Unmarshal(e, &w) != nil {
+			continue
+		}
+		o := PriceOverride{MinPromptTokens: int64(max(count(w.Min), count(w.Above))),
+			PromptPrice: price(w.Prompt), CompletionPrice: price(w.Completion), Raw: e}
+		out = append(out, o)
+	}
+	return out
 }
 
 // price reads a per-token price, which OpenRouter sends as a decimal string

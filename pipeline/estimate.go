@@ -3,6 +3,7 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
@@ -10,13 +11,55 @@ import (
 )
 
 // The preflight's estimate of what a run will cost before anything is
-// paid: tokens per job from the prompts as they will be sent, and the
-// completion a class asks for, at each model's listed prices.
+// paid: tokens per job from the prompts as they will be sent, the
+// completion a class asks for and the reasoning the model's policy
+// expects, at each model's listed prices, with the cache as each vendor
+// bills it (reads, writes, the minimum prefix) and pricing.overrides
+// (docs/interpretations.md, "The estimate").
 
-// voteEstimate estimates, per judge, the tokens of its planned votes:
-// each is the mean class A answer prompt plus voteExtra, and 200
-// completion tokens.
-func voteEstimate(planned []runner.Job, set *task.Set, votes map[string]int) map[string]tokenEstimate {
+// cacheRule is how a vendor's provider caches a prompt prefix.
+type cacheRule struct {
+	prefix string // model id prefix; "" matches every model
+	// minPrefix is the fewest tokens a cached prefix may have: Anthropic's
+	// is 4,096 for Opus 4.5 to 4.8, the others' 1,024.
+	minPrefix int64
+	// breakpoints: the prefix is written once at the marked breakpoint
+	// and read after (Anthropic); otherwise every long prompt is written
+	// where the listing prices writes (GPT-5.6 and later) and shared
+	// prefixes are read.
+	breakpoints bool
+}
+
+var cacheRules = []cacheRule{
+	{prefix: "anthropic/", minPrefix: 4096, breakpoints: true},
+	{prefix: "", minPrefix: 1024},
+}
+
+func cacheRuleOf(m string) cacheRule {
+	for _, r := range cacheRules {
+		if strings.HasPrefix(m, r.prefix) {
+			return r
+		}
+	}
+	return cacheRules[len(cacheRules)-1]
+}
+
+// expectedReasoning is the reasoning tokens the estimate counts for a
+// request whose policy allows allowance: three quarters of it, the
+// harness's own figure for what an effort spends on average (the
+// allowance is room, not a forecast).
+func expectedReasoning(allowance int) int64 { return int64(allowance) * 3 / 4 }
+
+// voteAnswerTokens is a judge vote's answer without reasoning: a verdict
+// object with its quotes.
+const voteAnswerTokens = 200
+
+// voteEstimate estimates, per judge, the tokens and cost of its planned
+// votes: each is the mean class A answer prompt plus voteExtra, and
+// voteAnswerTokens plus the judge policy's expected reasoning, within
+// the votes' budget, at the judge's prices (no cache counted: a vote's
+// prompt is shared only with the other votes on the same answer).
+func voteEstimate(planned []runner.Job, set *task.Set, votes map[string]int, caps *capabilities) map[string]tokenEstimate {
 	var prompt, n int64
 	for _, j := range planned {
 		if t := set.Task(j.Record.TaskID); t != nil && t.Class == task.ClassA {
@@ -30,7 +73,18 @@ func voteEstimate(planned []runner.Job, set *task.Set, votes map[string]int) map
 		return out
 	}
 	for j, v := range votes {
-		out[j] = tokenEstimate{planned: v, prompt: int64(v) * (prompt/n + voteExtra), completion: int64(v) * 200}
+		pol := caps.policies[j]
+		reasoning := expectedReasoning(pol.ReasoningAllowance)
+		if pol.JudgeMaxTokens > 0 {
+			reasoning = max(0, min(reasoning, int64(pol.JudgeMaxTokens)-voteAnswerTokens))
+		}
+		e := tokenEstimate{planned: v, prompt: int64(v) * (prompt/n + voteExtra), reasoning: int64(v) * reasoning}
+		e.completion = int64(v)*voteAnswerTokens + e.reasoning
+		if info, ok := caps.listed[j]; ok {
+			e.usd, e.known = jobPrice(info, prompt/n+voteExtra, 0, 0, voteAnswerTokens+reasoning, reasoning)
+			e.usd *= float64(v)
+		}
+		out[j] = e
 	}
 	return out
 }
@@ -38,69 +92,131 @@ func voteEstimate(planned []runner.Job, set *task.Set, votes map[string]int) map
 // jobCost is one job's estimated cost at its model's listed prices, for
 // the spending cap; 0 when the model has no listed price (offline models,
 // no preflight).
-func jobCost(j runner.Job, set *task.Set, listed map[string]model.ModelInfo) float64 {
-	info, ok := listed[j.Model]
-	if !ok {
-		return 0
-	}
-	c, _ := estimate([]runner.Job{j}, set)[j.Model].cost(info)
-	return c
+func jobCost(j runner.Job, set *task.Set, caps *capabilities) float64 {
+	e := estimate([]runner.Job{j}, set, caps)[j.Model]
+	return e.usd
 }
 
+// tokenEstimate is the estimate of a group of one model's jobs.
 type tokenEstimate struct {
 	planned            int
 	prompt, completion int64
-	// cached is the prompt tokens a provider's cache can serve: the shared
-	// prefix (system primer and document) of every task of a document but
-	// the first.
-	cached int64
+	// cached is the prompt tokens read from the provider's cache, written
+	// those written to it (billed at the write price where listed).
+	cached, written int64
+	// reasoning is the completion tokens expected to go to reasoning.
+	reasoning int64
+	// usd is the estimated cost; known is false when a price is missing.
+	usd   float64
+	known bool
 }
 
-// cost estimates the cost in USD from a model's listing: cached tokens at
-// the cache-read price when it is listed (else at the prompt price), and
-// the prefix written once at the cache-write price when it is listed.
-func (e tokenEstimate) cost(info model.ModelInfo) (float64, bool) {
-	if info.PromptPrice == nil || info.CompletionPrice == nil {
+// cost is the estimate's cost, and whether every price was known.
+func (e tokenEstimate) cost() (float64, bool) { return e.usd, e.known || e.planned == 0 }
+
+// jobPrice prices one request at info's listing: the prompt's uncached
+// tokens at the prompt price (pricing.overrides by prompt length), cached
+// ones at the cache-read price and written ones at the cache-write price
+// where listed (else the prompt price), the answer at the completion
+// price and reasoning at internal_reasoning where listed, plus the
+// request price.
+func jobPrice(info model.ModelInfo, prompt, cached, written, completion, reasoning int64) (float64, bool) {
+	in, out := info.PricesFor(prompt)
+	if in == nil || out == nil {
 		return 0, false
 	}
-	read := *info.PromptPrice
+	read, write, reason := *in, *in, *out
 	if info.CacheReadPrice != nil {
 		read = *info.CacheReadPrice
 	}
-	return float64(e.prompt-e.cached)**info.PromptPrice + float64(e.cached)*read + float64(e.completion)**info.CompletionPrice, true
+	if info.CacheWritePrice != nil {
+		write = *info.CacheWritePrice
+	}
+	if info.InternalReasoningPrice != nil {
+		reason = *info.InternalReasoningPrice
+	}
+	usd := float64(prompt-cached-written)**in + float64(cached)*read + float64(written)*write +
+		float64(completion-reasoning)**out + float64(reasoning)*reason
+	if info.RequestPrice != nil {
+		usd += *info.RequestPrice
+	}
+	return usd, true
 }
 
-// estimate counts tokens with model.Tokens, a rough rule that is good enough
-// to catch a run that would cost ten times what was expected. The prefix of
-// a document's second and later tasks (same model, document and repeat)
-// counts as cacheable.
-func estimate(planned []runner.Job, set *task.Set) map[string]tokenEstimate {
+// estimate counts tokens with model.Tokens, a rough rule that is good
+// enough to catch a run that would cost ten times what was expected, and
+// prices each job at its model's listing and policy (caps; a model
+// without a listing gets tokens and no cost). A document's prefix (its
+// system primer and document) is read from the cache by the document's
+// second and later tasks (same model, document and repeat) when it is at
+// least the vendor's minimum prefix; it is written by the first where
+// the vendor caches at breakpoints, and every long prompt's uncached
+// part is written where the vendor writes implicitly and the listing
+// prices writes.
+func estimate(planned []runner.Job, set *task.Set, caps *capabilities) map[string]tokenEstimate {
 	out := map[string]tokenEstimate{}
 	seen := map[string]bool{}
 	for _, j := range planned {
+		if j.Skip != "" {
+			continue // not sent: the preflight names it
+		}
 		e := out[j.Model]
+		if e.planned == 0 {
+			e.known = true
+		}
 		e.planned++
 		b, _ := json.Marshal(j.Request.Messages)
-		e.prompt += int64(model.Tokens(len(b)))
+		prompt := int64(model.Tokens(len(b)))
 		t := set.Task(j.Record.TaskID)
-		e.completion += completionTokens(t)
+		answer := completionTokens(t)
+		var cached, written int64
+		rule := cacheRuleOf(j.Model)
 		if t != nil {
 			key := fmt.Sprintf("%s\x00%s\x00%d", j.Model, t.DocumentName, j.Record.Repeat)
-			if seen[key] {
-				e.cached += int64(model.Tokens(len(t.Source.Bytes)))
+			system := 0
+			if len(j.Request.Messages) > 0 {
+				system = len(j.Request.Messages[0].Text())
+			}
+			prefix := int64(model.Tokens(system + len(t.Source.Bytes)))
+			switch {
+			case prefix < rule.minPrefix:
+			case seen[key]:
+				cached = prefix
+			case rule.breakpoints:
+				written = prefix
 			}
 			seen[key] = true
+		}
+		info, listed := caps.listed[j.Model]
+		if !rule.breakpoints && listed && info.CacheWritePrice != nil && prompt >= rule.minPrefix {
+			written = prompt - cached
+		}
+		reasoning := expectedReasoning(caps.policies[j.Model].ReasoningAllowance)
+		if j.Request.MaxTokens > 0 {
+			reasoning = max(0, min(reasoning, int64(j.Request.MaxTokens)-answer))
+		}
+		e.prompt += prompt
+		e.cached += cached
+		e.written += written
+		e.reasoning += reasoning
+		e.completion += answer + reasoning
+		if listed {
+			usd, ok := jobPrice(info, prompt, cached, written, answer+reasoning, reasoning)
+			e.usd += usd
+			e.known = e.known && ok
+		} else {
+			e.known = false
 		}
 		out[j.Model] = e
 	}
 	return out
 }
 
-// completionTokens estimates the output of an answer to t: 200 tokens
-// for a class A answer (or an unknown task), the document's tokens for a
-// whole-document answer, and for a patch answer (t.Format) four times the
-// gold edit's tokens (paths, guards and the JSON around the edit) and 200
-// more.
+// completionTokens estimates the answer to t, reasoning aside: 200
+// tokens for a class A answer (or an unknown task), the document's tokens
+// for a whole-document answer, and for a patch answer (t.Format) four
+// times the gold edit's tokens (paths, guards and the JSON around the
+// edit) and 200 more.
 func completionTokens(t *task.Task) int64 {
 	switch {
 	case t == nil || t.Class == task.ClassA:

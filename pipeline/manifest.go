@@ -2,6 +2,9 @@ package pipeline
 
 import (
 	"os"
+	"strings"
+
+	"bendscript.com/round-trip-harness/model"
 	"path/filepath"
 	"slices"
 	"time"
@@ -22,9 +25,12 @@ func clock(now func() time.Time) time.Time {
 
 // startManifest creates the run directory and its manifest, or records a
 // resume in the existing one.
-func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (string, *transcript.Manifest, error) {
+func startManifest(o Options, p *plan, det map[string]transcript.Determinism, pol map[string]transcript.ModelPolicy) (string, *transcript.Manifest, error) {
 	now := clock(o.Now)
 	if o.Resume != nil {
+		if pol != nil {
+			o.Resume.Policies = pol
+		}
 		return o.ResumeDir, o.Resume, resumeManifest(o.ResumeDir, o.Resume, det, now)
 	}
 	runDir, id, err := newRunDir(o, now)
@@ -32,6 +38,7 @@ func startManifest(o Options, p *plan, det map[string]transcript.Determinism) (s
 		return "", nil, err
 	}
 	m := newManifest(o, p, det, id, now)
+	m.Policies = pol
 	return runDir, m, transcript.WriteManifest(runDir, m)
 }
 
@@ -118,6 +125,7 @@ func determinism(p *plan, caps *capabilities, noPreflight bool) map[string]trans
 				d.Source = transcript.DeterminismUnchecked
 			}
 			d.Honoured = []string{}
+			d.Notes = determinismNotes(caps.policies[mod])
 			for _, param := range []string{"temperature", "seed"} {
 				if slices.Contains(caps.lacking[mod], param) {
 					d.Lacking = append(d.Lacking, param)
@@ -127,6 +135,35 @@ func determinism(p *plan, caps *capabilities, noPreflight bool) map[string]trans
 			}
 		}
 		out[mod] = d
+	}
+	return out
+}
+
+// policies are the preflight's policies and listings per online model,
+// for the manifest; nil without a preflight.
+func policies(caps *capabilities) map[string]transcript.ModelPolicy {
+	if len(caps.policies) == 0 {
+		return nil
+	}
+	out := map[string]transcript.ModelPolicy{}
+	for m, pol := range caps.policies {
+		out[m] = transcript.ModelPolicy{Sent: pol, Listing: caps.listed[m]}
+	}
+	return out
+}
+
+// determinismNotes are a policy's reasons for the determinism controls it
+// does not send as configured, other than a listing that lacks them (the
+// report's default reason); nil when there are none.
+func determinismNotes(pol model.Policy) map[string]string {
+	out := map[string]string{}
+	for param, note := range map[string]string{"temperature": pol.TemperatureNote, "seed": pol.SeedNote} {
+		if note != "" && !strings.Contains(note, "supported_parameters lacks it") {
+			out[param] = note
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
@@ -25,100 +27,218 @@ type lister interface {
 	ListModels(ctx context.Context) ([]model.ModelInfo, error)
 }
 
+// PreflightTimeout bounds the preflight's requests (the key, the
+// listings, the endpoints), all together.
+const PreflightTimeout = 30 * time.Second
+
+// ExpiryWarning is how close a model's announced expiration date must be
+// for the preflight to warn of it.
+const ExpiryWarning = 30 * 24 * time.Hour
+
 // capabilities are what the preflight learned of the online models.
 type capabilities struct {
 	// unstructured lists the models whose listing says they do not take
 	// structured output: judges among them are asked without a schema.
 	unstructured []string
 	// lacking lists, per model, the determinism controls ("temperature",
-	// "seed") its listing does not support: they are not sent.
+	// "seed") its requests do not carry: they are not sent.
 	lacking map[string][]string
 	// listed is every online model found in the listing.
 	listed map[string]model.ModelInfo
+	// policies are every listed model's request policy (answers and
+	// judge votes alike), recorded in run.json.
+	policies map[string]model.Policy
+	// key is what /key said of the key; nil when it was not asked.
+	key *model.KeyInfo
 }
 
-// preflight checks every online model against the provider's model list
-// before any paid request: it must exist. What each model supports is a
-// capability, recorded and obeyed, never a gate: a parameter a model does
-// not honour is not sent (OpenRouter would drop it silently), and a model
-// without temperature or seed stays a valid gating model, its numbers
-// reported as not reproducible call for call. It prints, per model, the
-// jobs, the tokens and the estimated cost (cached prefixes at the cache
-// price the listing gives) and the determinism controls it honours.
-//
-// votes are the judge votes planned per judge: each is estimated as a
-// class A answer's prompt plus the answer (voteExtra tokens) and a short
-// verdict, at the judge's prices, and added to the estimate. With a
-// spending cap (maxCost > 0) it prints the cap against the estimate. With
-// perRung (the size ladder) each model's estimate is also broken down by
-// rung document.
-func preflight(ctx context.Context, online []string, clients map[string]model.Client, planned []runner.Job, votes map[string]int, set *task.Set, perRung bool, maxCost float64, w io.Writer) (*capabilities, error) {
-	caps := &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}
-	l, ok := clients[online[0]].(lister)
+func newCapabilities() *capabilities {
+	return &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}, policies: map[string]model.Policy{}}
+}
+
+// preflight checks the key and every online model against the provider's
+// listings before any paid request: the key must be valid, each model
+// listed and routable by this account, each pinned provider among the
+// model's endpoints. It decides each model's request policy from the
+// configuration, its vendor's rules and its listing (model.Decide): what
+// a model does not honour is not sent, and a budget is never above the
+// model's maximum output (a job that cannot fit it is named and not
+// sent). It prints per model the jobs, tokens and estimated cost, the
+// policy, the jobs capped or not sent, the judge votes, and the total
+// against the spending cap and the key's remaining credit, which the
+// estimate must not exceed.
+func preflight(ctx context.Context, o Options, p *plan, votes map[string]int) (*capabilities, error) {
+	caps := newCapabilities()
+	l, ok := p.clients[p.online[0]].(lister)
 	if !ok {
 		return caps, nil
 	}
-	lctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	w, cfg := o.Stdout, o.Config
+	lctx, cancel := context.WithTimeout(ctx, PreflightTimeout)
 	defer cancel()
+	begun := time.Now()
+	// Said first, so that a slow API is not 30 s of silence.
+	fmt.Fprintf(w, "preflight: asking %s for the key, the listing and this account's models (at most %s)\n", o.Conn.baseURL(), PreflightTimeout)
+	fail := func(err error) error { return preflightError(err, o.Conn.baseURL(), time.Since(begun), ctx) }
+	if k, ok := l.(keyChecker); ok {
+		info, err := k.Key(lctx)
+		switch {
+		case notServed(err):
+			// A server that is not OpenRouter's may have a model list and
+			// no /key: the run goes on, its key and credit unchecked.
+			fmt.Fprintf(w, "preflight: the API has no /key: the key and its credit are not checked\n")
+		case err != nil:
+			return nil, fail(err)
+		default:
+			caps.key = &info
+		}
+	}
 	infos, err := l.ListModels(lctx)
 	if err != nil {
-		return nil, listingError(err)
+		return nil, fail(err)
 	}
 	byID := map[string]model.ModelInfo{}
 	for _, m := range infos {
 		byID[m.ID] = m
 	}
-	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(planned))
-	answers, known, problems := answerLines(w, online, byID, caps, planned, set, perRung)
-	if len(problems) > 0 {
+	routable, err := userModels(lctx, l)
+	if err != nil {
+		return nil, fail(err)
+	}
+	if problems := listingProblems(p.online, byID, routable); len(problems) > 0 {
 		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
 	}
-	votesCost, votesKnown := voteLines(w, online, byID, caps, voteEstimate(planned, set, votes))
-	printTotal(w, answers, votesCost, known && votesKnown, maxCost)
+	decide(cfg, p.online, byID, caps)
+	if problems, err := pinProblems(lctx, l, p.online, caps); err != nil {
+		return nil, fail(err)
+	} else if len(problems) > 0 {
+		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
+	}
+	// The estimate reads the answer jobs as they will be asked: built
+	// here for it alone, with the policies just decided.
+	planned := jobs.NewAnswers(cfg, o.Prompts, p.tasks, paramsOf(o, p, caps), "").All()
+	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(planned))
+	answers, known := answerLines(w, p.online, caps, planned, o.Set, p.suite.FitsOutput)
+	budgetLines(w, planned, o.Set, paramsOf(o, p, caps))
+	votesCost, votesKnown := voteLines(w, p.online, byID, caps, voteEstimate(planned, o.Set, votes, caps))
+	total := printTotal(w, answers, votesCost, known && votesKnown, o.MaxCost)
+	listingNotes(w, cfg, p.online, byID, caps, clock(o.Now))
+	if err := creditCheck(w, caps.key, total); err != nil {
+		return nil, err
+	}
 	return caps, nil
 }
 
-// answerLines checks each online model against the listing, records what
-// it honours in caps, and prints its jobs, tokens, estimated cost and
-// determinism (per rung too, for the size suite). It returns the answers'
-// estimated cost, whether every price was known, and the models the
-// listing lacks.
-func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, caps *capabilities, planned []runner.Job, set *task.Set, perRung bool) (total float64, known bool, problems []string) {
-	est := estimate(planned, set)
-	known = true
+// decide records each online model's listing and policy in caps.
+func decide(cfg *config.Config, online []string, byID map[string]model.ModelInfo, caps *capabilities) {
 	for _, m := range online {
-		info, ok := byID[m]
-		if !ok {
-			problems = append(problems, fmt.Sprintf("model %q is not in the provider's model list", m))
-			continue
-		}
+		info := byID[m]
 		caps.listed[m] = info
 		if !info.Supports("response_format") && !info.Supports("structured_outputs") {
 			caps.unstructured = append(caps.unstructured, m)
 		}
-		honoured, lacking := info.Determinism()
-		caps.lacking[m] = lacking
-		e := est[m]
+		pol := model.Decide(m, Wanted(cfg, m), info)
+		caps.policies[m] = pol
+		caps.lacking[m] = lackingOf(pol)
+	}
+}
+
+// lackingOf are the determinism controls pol does not send.
+func lackingOf(pol model.Policy) []string {
+	var out []string
+	if pol.Temperature == nil {
+		out = append(out, "temperature")
+	}
+	if pol.Seed == nil {
+		out = append(out, "seed")
+	}
+	return out
+}
+
+// Wanted is what cfg asks of model m's requests.
+func Wanted(cfg *config.Config, m string) model.Wanted {
+	w := model.Wanted{Temperature: cfg.Request.Temperature, Seed: cfg.Request.Seed, MaxTokens: cfg.MaxTokens(m)}
+	s := cfg.ModelSettings[m]
+	if r := s.Reasoning; r != nil {
+		w.Reasoning = &model.ReasoningPrefs{Effort: r.Effort, MaxTokens: r.MaxTokens, Exclude: r.Exclude, Enabled: r.Enabled}
+	}
+	if pr := s.Provider; pr != nil {
+		w.Provider = &model.ProviderPrefs{Only: pr.Only, Ignore: pr.Ignore, Order: pr.Order, AllowFallbacks: pr.AllowFallbacks, RequireParameters: pr.RequireParameters}
+	}
+	return w
+}
+
+// answerLines prints each online model's jobs, tokens, estimated cost,
+// determinism and policy (per rung too, for the size suite). It returns
+// the answers' estimated cost and whether every price was known.
+func answerLines(w io.Writer, online []string, caps *capabilities, planned []runner.Job, set *task.Set, perRung bool) (total float64, known bool) {
+	est := estimate(planned, set, caps)
+	known = true
+	for _, m := range online {
+		e, ok := est[m]
+		if !ok && !slices.ContainsFunc(planned, func(j runner.Job) bool { return j.Model == m }) {
+			continue // a judge only
+		}
 		cost := "unknown"
-		if c, ok := e.cost(info); ok {
+		if c, ok := e.cost(); ok {
 			total += c
 			cost = fmt.Sprintf("$%.2f", c)
-		} else if e.planned > 0 {
+		} else {
 			known = false
 		}
-		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cacheable) + ~%d completion tokens  est. %s\n", m, e.planned, e.prompt, e.cached, e.completion, cost)
-		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(honoured, lacking))
+		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cached, ~%d cache writes) + ~%d completion (~%d reasoning) tokens  est. %s\n",
+			m, e.planned, e.prompt, e.cached, e.written, e.completion, e.reasoning, cost)
+		pol := caps.policies[m]
+		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(pol))
+		fmt.Fprintf(w, "  %-40s policy: %s\n", "", policyText(pol))
 		if perRung {
-			rungLines(w, m, info, planned, set)
+			rungLines(w, m, caps, planned, set)
 		}
-		formatLines(w, m, info, planned, set)
+		formatLines(w, m, caps, planned, set)
 	}
-	return total, known, problems
+	return total, known
+}
+
+// policyText is a policy in one line: reasoning, temperature, budgets,
+// the model's maximum output and the provider pin.
+func policyText(pol model.Policy) string {
+	var parts []string
+	r := "reasoning not sent"
+	if pol.Reasoning != nil {
+		b, _ := json.Marshal(pol.Reasoning)
+		r = fmt.Sprintf("reasoning %s (%s, ~%d tokens of room)", b, pol.ReasoningSource, pol.ReasoningAllowance)
+	}
+	parts = append(parts, r)
+	parts = append(parts, fmt.Sprintf("max_tokens %d, judge votes %d, maximum output %d", pol.MaxTokens, pol.JudgeMaxTokens, pol.MaxOutput))
+	if pol.Provider != nil {
+		b, _ := json.Marshal(pol.Provider)
+		parts = append(parts, "provider "+string(b))
+	}
+	parts = append(parts, pol.Notes...)
+	return strings.Join(parts, "; ")
+}
+
+// budgetLines names, per model, the jobs whose budget the model's
+// maximum output caps and those it cannot fit at all (not sent), and why.
+func budgetLines(w io.Writer, planned []runner.Job, set *task.Set, params map[string]jobs.Params) {
+	for _, j := range planned {
+		t := set.Task(j.Record.TaskID)
+		if t == nil {
+			continue
+		}
+		_, capped, skip := jobs.Budget(t, params[j.Model])
+		switch {
+		case skip != "":
+			fmt.Fprintf(w, "  %-40s %s: %s\n", j.Model, t.ID, skip)
+		case capped != "":
+			fmt.Fprintf(w, "  %-40s %s: %s\n", j.Model, t.ID, capped)
+		}
+	}
 }
 
 // rungLines prints what each document of the size suite costs model m,
 // before anything is paid.
-func rungLines(w io.Writer, m string, info model.ModelInfo, planned []runner.Job, set *task.Set) {
+func rungLines(w io.Writer, m string, caps *capabilities, planned []runner.Job, set *task.Set) {
 	byDoc := map[*task.Document][]runner.Job{}
 	for _, j := range planned {
 		if t := set.Task(j.Record.TaskID); j.Model == m && t != nil {
@@ -126,16 +246,16 @@ func rungLines(w io.Writer, m string, info model.ModelInfo, planned []runner.Job
 		}
 	}
 	for _, d := range set.Documents {
-		groupLine(w, d.Name, m, info, byDoc[d], set)
+		groupLine(w, d.Name, m, caps, byDoc[d], set)
 	}
 }
 
 // groupLine prints what a group of model m's jobs (a document's, a
 // format's) costs it, before anything is paid.
-func groupLine(w io.Writer, name, m string, info model.ModelInfo, planned []runner.Job, set *task.Set) {
-	e := estimate(planned, set)[m]
+func groupLine(w io.Writer, name, m string, caps *capabilities, planned []runner.Job, set *task.Set) {
+	e := estimate(planned, set, caps)[m]
 	cost := "unknown"
-	if c, ok := e.cost(info); ok {
+	if c, ok := e.cost(); ok {
 		cost = fmt.Sprintf("$%.2f", c)
 	}
 	fmt.Fprintf(w, "    %-38s %3d jobs  ~%d prompt + ~%d completion tokens  est. %s\n", name, e.planned, e.prompt, e.completion, cost)
@@ -147,8 +267,7 @@ func groupLine(w io.Writer, name, m string, info model.ModelInfo, planned []runn
 func voteLines(w io.Writer, online []string, byID map[string]model.ModelInfo, caps *capabilities, ve map[string]tokenEstimate) (total float64, known bool) {
 	known = true
 	for _, j := range slices.Sorted(maps.Keys(ve)) {
-		info, ok := caps.listed[j]
-		if !ok {
+		if _, ok := caps.listed[j]; !ok {
 			if _, listed := byID[j]; !listed && slices.Contains(online, j) {
 				known = false
 			}
@@ -156,20 +275,20 @@ func voteLines(w io.Writer, online []string, byID map[string]model.ModelInfo, ca
 		}
 		e := ve[j]
 		cost := "unknown"
-		if c, ok := e.cost(info); ok {
+		if c, ok := e.cost(); ok {
 			total += c
 			cost = fmt.Sprintf("$%.2f", c)
 		} else {
 			known = false
 		}
-		fmt.Fprintf(w, "  %-40s %3d judge votes  ~%d prompt + ~%d completion tokens  est. %s\n", j, e.planned, e.prompt, e.completion, cost)
+		fmt.Fprintf(w, "  %-40s %3d judge votes  ~%d prompt + ~%d completion (~%d reasoning) tokens  est. %s\n", j, e.planned, e.prompt, e.completion, e.reasoning, cost)
 	}
 	return total, known
 }
 
 // printTotal prints the estimated cost and, with a spending cap, the cap
-// against it.
-func printTotal(w io.Writer, answers, votes float64, known bool, maxCost float64) {
+// against it, and returns the total.
+func printTotal(w io.Writer, answers, votes float64, known bool, maxCost float64) float64 {
 	total := answers + votes
 	suffix := ""
 	if !known {
@@ -183,15 +302,25 @@ func printTotal(w io.Writer, answers, votes float64, known bool, maxCost float64
 		}
 		fmt.Fprintf(w, "  spending cap: $%.2f against the estimate of $%.2f: %s\n", maxCost, total, verdict)
 	}
+	return total
 }
 
-// listingError explains a failed model listing: a server that has no
-// model list (404, 405) can be run with --no-preflight; any other failure
-// (the network, the key) cannot be skipped that way.
-func listingError(err error) error {
+// preflightError explains a failed preflight request: a key the API
+// refused (401, 403); a server that has no model list (404, 405), which
+// can be run with --no-preflight; an API that did not answer within
+// PreflightTimeout (after waited), with its URL and --no-preflight; any
+// other failure as it is.
+func preflightError(err error, url string, waited time.Duration, ctx context.Context) error {
 	var ae *model.APIError
-	if errors.As(err, &ae) && (ae.Status == 404 || ae.Status == 405) {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("preflight: %w", err)
+	case errors.As(err, &ae) && (ae.Status == 401 || ae.Status == 403):
+		return fmt.Errorf("preflight: the API at %s refused the key: %w (set %s to a valid key)", url, err, model.EnvAPIKey)
+	case errors.As(err, &ae) && (ae.Status == 404 || ae.Status == 405):
 		return fmt.Errorf("preflight: %w (use --no-preflight for servers without a model list)", err)
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ae) && (ae.Status == 0):
+		return fmt.Errorf("preflight: could not reach the API at %s (waited %s): %w; check the network and the API root, or run without the key check, the listing's limits and the estimate with --no-preflight", url, waited.Round(100*time.Millisecond), err)
 	}
 	return fmt.Errorf("preflight: %w", err)
 }
@@ -200,21 +329,35 @@ func listingError(err error) error {
 // answer's prompt: the answer under judgement and the rubric.
 const voteExtra = 400
 
-// determinismText says which determinism controls a model honours.
-func determinismText(honoured, lacking []string) string {
-	switch {
-	case len(lacking) == 0:
+// determinismText says which determinism controls a policy sends, and
+// why it does not send the others (or sends them otherwise than
+// configured).
+func determinismText(pol model.Policy) string {
+	if pol.Temperature != nil && pol.Seed != nil && pol.TemperatureNote == "" && pol.SeedNote == "" {
 		return "temperature and seed sent"
-	case len(honoured) == 0:
-		return "neither temperature nor seed is supported: not sent; answers are not reproducible call for call (--repeats N measures the noise)"
 	}
-	return fmt.Sprintf("%s sent; %s not supported, not sent: answers are not reproducible call for call (--repeats N measures the noise)",
-		strings.Join(honoured, ", "), strings.Join(lacking, ", "))
+	var parts []string
+	for _, c := range []struct {
+		name, note string
+		sent       bool
+	}{{"temperature", pol.TemperatureNote, pol.Temperature != nil}, {"seed", pol.SeedNote, pol.Seed != nil}} {
+		switch {
+		case c.sent && c.note == "":
+			parts = append(parts, c.name+" sent")
+		default:
+			parts = append(parts, c.name+" "+c.note)
+		}
+	}
+	text := strings.Join(parts, "; ")
+	if pol.Temperature == nil || pol.Seed == nil {
+		text += "; answers are not reproducible call for call (--repeats N measures the noise)"
+	}
+	return text
 }
 
 // formatLines prints, for a run that asks in more than one answer format,
 // what each format's answers cost model m, before anything is paid.
-func formatLines(w io.Writer, m string, info model.ModelInfo, planned []runner.Job, set *task.Set) {
+func formatLines(w io.Writer, m string, caps *capabilities, planned []runner.Job, set *task.Set) {
 	var names []string
 	byFormat := map[string][]runner.Job{}
 	for _, j := range planned {
@@ -232,13 +375,13 @@ func formatLines(w io.Writer, m string, info model.ModelInfo, planned []runner.J
 		return
 	}
 	for _, f := range names {
-		groupLine(w, "format "+f+" (B, C)", m, info, byFormat[f], set)
+		groupLine(w, "format "+f+" (B, C)", m, caps, byFormat[f], set)
 	}
 }
 
-// preflightStep checks the online models against the provider's listing
-// and prints the estimate (preflight), or says what the run will do
-// without one.
+// preflightStep checks the key and the online models against the
+// provider's listings and prints the estimate (preflight), or says what
+// the run will do without one.
 func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, error) {
 	cfg := o.Config
 	planNotes(o)
@@ -247,13 +390,10 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 		if len(p.judges) > 0 {
 			votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
 		}
-		// The estimate reads the answer jobs as they will be asked, less
-		// what the listing decides (parameters): built here for it alone.
-		planned := jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All()
-		return preflight(ctx, p.online, p.clients, planned, votes, o.Set, p.suite.FitsOutput, o.MaxCost, o.Stdout)
+		return preflight(ctx, o, p, votes)
 	}
 	withoutListing(o, p)
-	return &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}}, nil
+	return newCapabilities(), nil
 }
 
 // planNotes prints what the estimate cannot show: the tasks the suite
@@ -297,7 +437,7 @@ func withoutListing(o Options, p *plan) {
 // (issue 34). Without a listing there are no prices.
 func dryRunLines(o Options, p *plan) {
 	planned := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
-	est := estimate(planned, o.Set)
+	est := estimate(planned, o.Set, newCapabilities())
 	for _, m := range o.Config.Models {
 		cost := "no cost (offline)"
 		if !offline.IsOffline(m) {
@@ -313,13 +453,17 @@ func count(n int, noun string) string {
 	return fmt.Sprintf("%d %s", n, report.Plural(n, noun, noun+"s"))
 }
 
-// paramsOf returns each answering model's request parameters: what its
-// listing honours and, for a suite that fits output budgets to documents,
-// the budget and context that go with it.
+// paramsOf returns each answering model's request parameters: its
+// policy's when the preflight decided one (else the configuration's,
+// unchecked) and, for a suite that fits output budgets to documents, the
+// budget and context that go with it.
 func paramsOf(o Options, p *plan, caps *capabilities) map[string]jobs.Params {
 	params := map[string]jobs.Params{}
 	for _, mod := range o.Config.Models {
 		pm := jobs.ParamsFor(o.Config, mod, caps.lacking[mod])
+		if pol, ok := caps.policies[mod]; ok {
+			pm = jobs.FromPolicy(pol, mod, 0)
+		}
 		if p.suite.FitsOutput {
 			// Every answer re-emits a document of up to 512 KB: the output
 			// budget follows the document, and a request that cannot fit

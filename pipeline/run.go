@@ -101,7 +101,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	det := determinism(p, caps, o.NoPreflight)
-	runDir, m, release, err := start(o, p, det)
+	runDir, m, release, err := start(o, p, det, policies(caps))
 	if err != nil {
 		return nil, err
 	}
@@ -126,14 +126,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // per run directory, from before the manifest records the run to after
 // the reports are written), writes the manifest and clears what a killed
 // writer left. release drops the lock.
-func start(o Options, p *plan, det map[string]transcript.Determinism) (runDir string, m *transcript.Manifest, release func(), err error) {
+func start(o Options, p *plan, det map[string]transcript.Determinism, pol map[string]transcript.ModelPolicy) (runDir string, m *transcript.Manifest, release func(), err error) {
 	release = func() {}
 	if o.Resume != nil {
 		if release, err = lockRun(o.ResumeDir); err != nil {
 			return "", nil, nil, err
 		}
 	}
-	if runDir, m, err = startManifest(o, p, det); err != nil {
+	if runDir, m, err = startManifest(o, p, det, pol); err != nil {
 		release()
 		return "", nil, nil, err
 	}
@@ -165,7 +165,7 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 		Progress: o.Progress, Known: known,
 	}
 	if o.MaxCost > 0 {
-		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps.listed) }}
+		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps) }}
 	}
 	first := follow(o, p, caps, r, m.RunID)
 	tally, err := r.Drain(ctx, first)
@@ -208,7 +208,7 @@ func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID stri
 	if chained(o.Set) {
 		first = append(first, followChains(o, r, params, feedback, runID, later)...)
 	}
-	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID}
+	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID, Policies: caps.policies}
 	if len(p.judges) > 0 {
 		r.Then = jobs.Chain(r.Then, jobs.JudgeVotes(o.Set, jc, o.Progress))
 	}

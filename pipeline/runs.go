@@ -14,6 +14,7 @@ import (
 
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/regularfile"
+	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"
@@ -22,6 +23,10 @@ import (
 // RunRow is what harness runs shows of one run, each field as printed.
 type RunRow struct {
 	ID, Started, Suite, Models, Verdict, Reading, State, Cost string
+	// API is where the run's online models were asked: "openrouter" for
+	// OpenRouter's root, the root itself for any other (§8.6: only
+	// OpenRouter gates), "-" for a run of offline models.
+	API string
 }
 
 // ListRuns reads the runs in dir, a directory of run directories, sorted
@@ -61,6 +66,12 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 		Models: strings.Join(m.Models, ","), Verdict: "-", Reading: "-", State: "interrupted"}
 	if m.FinishedAt != nil {
 		r.State = "finished"
+	}
+	switch r.API = m.Inputs.BaseURL; strings.TrimSuffix(r.API, "/") {
+	case "":
+		r.API = "-"
+	case model.DefaultBaseURL:
+		r.API = "openrouter"
 	}
 	reportPath := filepath.Join(cmp.Or(m.Inputs.ReportDir, DefaultReportDir), m.RunID+".json")
 	if f, err := regularfile.Open(reportPath, report.MaxFileSize); err == nil {

@@ -128,6 +128,9 @@ func modelSuite(r *report.Report, model string, mr *report.ModelResult) junitSui
 		{"run_id", r.RunID}, {"suite", r.Suite}, {"metric_version", r.MetricVersion},
 		{"corpus_hash", r.CorpusHash}, {"verdict", r.Verdict}, {"transcripts", mr.Transcripts},
 	}}
+	if r.APIRoot != "" {
+		s.Properties = append(s.Properties, junitProperty{"api_root", r.APIRoot})
+	}
 	failed := map[string]report.Failure{}
 	for _, f := range r.Failures {
 		if f.Model == model {

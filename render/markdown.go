@@ -61,7 +61,11 @@ func (m mdWriter) header(r *report.Report) {
 	}
 	m.p("Harness %s, %s; %s; metric version %s (what its thresholds let through: `harness corpus sensitivity`).  \n",
 		mdText(r.HarnessVersion), when, jobsText(r), mdText(r.MetricVersion))
-	m.p("Corpus %s, prompts %s, config %s.\n\n", code(short(r.CorpusHash)), code(short(r.PromptHash)), code(short(r.ConfigHash)))
+	m.p("Corpus %s, prompts %s, config %s.", code(short(r.CorpusHash)), code(short(r.PromptHash)), code(short(r.ConfigHash)))
+	if r.APIRoot != "" {
+		m.p(" API root %s.", code(r.APIRoot))
+	}
+	m.p("\n\n")
 }
 
 func (m mdWriter) failures(r *report.Report) {

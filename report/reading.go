@@ -162,6 +162,9 @@ func eligibility(r *Report, in Input) Eligibility {
 	if len(r.Formats) > 0 && !formats.HasWhole(r.Formats) {
 		add("the gating tasks were not asked for the whole document (%s)", strings.Join(r.Formats, ", "))
 	}
+	if why := apiRootReason(in); why != "" {
+		add("%s", why)
+	}
 	if n, ex := servedOther(in); n > 0 {
 		add("%d %s served by another model than the one asked for (%s): §8.6 names the models that gate", n, Plural(n, "answer was", "answers were"), ex)
 	}

@@ -87,7 +87,11 @@ type Report struct {
 	// Schema is SchemaVersion.
 	Schema int `json:"schema"`
 	// RunID names the run directory, runs/<run-id>/.
-	RunID string `json:"run_id"`
+	// APIRoot is the API root the run's online models were asked through
+	// (run.json's base_url); "" when every model was offline. §8.6: only
+	// a run through OpenRouter (or a root in gating.api_roots) gates.
+	APIRoot string `json:"api_root,omitempty"`
+	RunID   string `json:"run_id"`
 	// GitCommit is the harness commit that made the run, when known.
 	GitCommit string `json:"git_commit,omitempty"`
 	// MetricVersion is the version of the drift metric that computed the

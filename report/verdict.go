@@ -423,7 +423,22 @@ func warnings(r *Report, in Input) []string {
 func modelWarnings(model string, mr *ModelResult, gates, gating bool) []string {
 	var out []string
 	if d := mr.Determinism; d != nil && len(d.Lacking) > 0 {
-		out = append(out, fmt.Sprintf("%s: does not support %s (not sent): its numbers are not reproducible call for call; --repeats N measures the noise", model, strings.Join(d.Lacking, " or ")))
+		var why []string
+		for _, c := range d.Lacking {
+			if n := d.Notes[c]; n != "" {
+				why = append(why, c+" "+n)
+			} else {
+				why = append(why, "does not support "+c+" (not sent)")
+			}
+		}
+		out = append(out, fmt.Sprintf("%s: %s: its numbers are not reproducible call for call; --repeats N measures the noise", model, strings.Join(why, "; ")))
+	}
+	if d := mr.Determinism; d != nil {
+		for _, c := range slices.Sorted(maps.Keys(d.Notes)) {
+			if slices.Contains(d.Honoured, c) {
+				out = append(out, fmt.Sprintf("%s: %s %s", model, c, d.Notes[c]))
+			}
+		}
 	}
 	if d := mr.Determinism; d != nil && d.Source == transcript.DeterminismUnchecked {
 		out = append(out, fmt.Sprintf("%s: no preflight: temperature and seed were sent without knowing whether the model honours them", model))

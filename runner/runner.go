@@ -384,7 +384,12 @@ func (s *schedule) down() []Down {
 }
 
 // start starts every job the budgets allow, the models taking turns.
+// capped says whether the last call left a job unstarted for the
+// spending cap: a job held back while estimates were in flight, and
+// started once their real costs came in under the cap, does not make a
+// run that finished every job a capped one (issue 43).
 func (s *schedule) start(ctx context.Context) {
+	s.capped = false
 	for progress := true; progress; {
 		progress = false
 		for k := range s.models {

@@ -733,3 +733,28 @@ func TestRenderWhenStarted(t *testing.T) {
 		t.Errorf("%d requests, want 5", srv.Count())
 	}
 }
+
+// TestCapReachedByEstimatesAloneFinishes: a job held back because the
+// estimates in flight reached the cap starts when their real, lower costs
+// come in, and a run that finished every job is no capped run (issue 43:
+// `--max-cost 3` on a run that spent $1.85 in all ended "spending cap
+// reached", exit 2, no report).
+func TestCapReachedByEstimatesAloneFinishes(t *testing.T) {
+	set, _ := load(t)
+	cost := 0.01
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Reply{Content: "{}", Usage: &modeltest.Usage{PromptTokens: 10, CompletionTokens: 5, Cost: &cost}}
+	})
+	client := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithAttemptTimeout(30*time.Second), model.WithMaxRetries(0))
+	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": client})
+	// Each job is estimated at $1 against a cap of $2.50: two in flight
+	// hold the third back, but each costs $0.01.
+	r.Budget = &runner.Budget{Max: 2.5, Estimate: func(runner.Job) float64 { return 1 }}
+	jobs := answerJobs(t, []string{"m"}, set.Tasks[:6], 1, 7)
+	if _, err := r.Run(context.Background(), jobs); err != nil {
+		t.Fatalf("Run: %v, want every job finished and no cap", err)
+	}
+	if n := srv.Count(); n != len(jobs) {
+		t.Errorf("%d requests, want all %d", n, len(jobs))
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/internal/regularfile"
+	"bendscript.com/round-trip-harness/model"
 )
 
 // ManifestName is the manifest's file name in a run directory.
@@ -36,12 +37,24 @@ type Manifest struct {
 	// Determinism is, per model (answering and judging), which
 	// determinism controls its requests carry (§8.7 "where supported").
 	Determinism map[string]Determinism `json:"determinism,omitempty"`
+	// Policies are, per online model (answering and judging), the request
+	// policy the preflight decided (what was sent: reasoning, temperature
+	// or why not, the provider pin, the budgets) and the listing it was
+	// decided from (limits, reasoning defaults, prices, expiry); absent
+	// without a preflight. A resume records the policy it sent.
+	Policies map[string]ModelPolicy `json:"policies,omitempty"`
 	// Inputs are the run's settings outside its configuration, so that
 	// `harness run --resume DIR` alone continues the run as it started.
 	Inputs     Inputs      `json:"inputs"`
 	StartedAt  time.Time   `json:"started_at"` // first start
 	ResumedAt  []time.Time `json:"resumed_at,omitempty"`
 	FinishedAt *time.Time  `json:"finished_at,omitempty"` // nil while running or interrupted
+}
+
+// ModelPolicy is one model's request policy and the listing it read.
+type ModelPolicy struct {
+	Sent    model.Policy    `json:"sent"`
+	Listing model.ModelInfo `json:"listing"`
 }
 
 // Where a model's Determinism comes from.
@@ -60,6 +73,10 @@ type Determinism struct {
 	Lacking []string `json:"lacking"`
 	// Source says how it is known: listing, offline or unchecked.
 	Source string `json:"source"`
+	// Notes say, per control, why it was not sent or not sent as
+	// configured (the vendor ignores it, the vendor asks for its default);
+	// absent when the listing alone decided.
+	Notes map[string]string `json:"notes,omitempty"`
 }
 
 // Inputs are the settings of a run that its configuration does not hold.

@@ -27,6 +27,7 @@ func RequestOf(r model.Request) Request {
 		SchemaName:  r.SchemaName,
 		Provider:    r.Provider,
 		Reasoning:   r.Reasoning,
+		SessionID:   r.SessionID,
 	}
 }
 
@@ -44,6 +45,8 @@ func ResponseOf(r *model.Response) *Response {
 			CachedTokens:     r.Usage.CachedTokens,
 			ReasoningTokens:  r.Usage.ReasoningTokens,
 			Cost:             r.Usage.Cost,
+			UpstreamCost:     r.Usage.UpstreamCost,
+			CacheWriteTokens: r.Usage.CacheWriteTokens,
 			Unread:           r.Usage.Unread,
 			Estimated:        r.Usage.Estimated,
 		},

@@ -119,6 +119,7 @@ type Request struct {
 	SchemaName  string                `json:"schema_name,omitempty"`
 	Provider    *model.ProviderPrefs  `json:"provider,omitempty"`
 	Reasoning   *model.ReasoningPrefs `json:"reasoning,omitempty"`
+	SessionID   string                `json:"session_id,omitempty"`
 }
 
 // Response is what came back.
@@ -140,6 +141,10 @@ type Usage struct {
 	CachedTokens     int64    `json:"cached_tokens"`
 	ReasoningTokens  int64    `json:"reasoning_tokens"`
 	Cost             *float64 `json:"cost"` // USD; null = unknown
+	// UpstreamCost is the provider's charge of a BYOK call, included in
+	// Cost (model.Usage.UpstreamCost); absent otherwise.
+	UpstreamCost     *float64 `json:"upstream_cost,omitempty"`
+	CacheWriteTokens int64    `json:"cache_write_tokens,omitempty"`
 	// Unread names the usage fields the response held in a shape that
 	// could not be read, with their values (model.Usage.Unread).
 	Unread []string `json:"unread,omitempty"`

@@ -24,16 +24,22 @@ type seen struct {
 
 // exactRun is what the tests read of the exact gating run.
 type exactRun struct {
-	log    []seen // the requests, in the order they were served
-	report []byte // the JSON report
-	code   int    // the exit code
+	log      []seen // the requests, in the order they were served
+	report   []byte // the JSON report
+	manifest []byte // run.json
+	code     int    // the exit code
+	out      string // the run's stdout (the preflight's estimate)
+	billed   float64
 }
 
 // exactGating is the default gating run (harness run with the checked-in
 // harness.yaml) against a local server whose /models lists the gating
 // families' real parameters (Claude without seed, GPT-5 without
-// temperature, Gemini with both), every answer exact and every vote
-// faithful, for the two tests that read it:
+// temperature, Gemini with both), sizes and prices, every answer exact
+// and every vote faithful, billed as today's OpenRouter bills
+// (modeltest's Billing: reasoning, cache reads and writes), its root
+// listed in gating.api_roots (§8.6: it stands for OpenRouter), for the
+// tests that read it:
 // TestGatingRunAgainstRealListing reads its requests,
 // TestGatingVerdictCatchesLosses its report.
 var exactGating made[exactRun]
@@ -45,9 +51,12 @@ func exactGatingRun(t *testing.T) exactRun {
 		set := testcorpus.Set(t)
 		var mu sync.Mutex
 		var r exactRun
-		srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		var srv *modeltest.Server
+		srv = modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
 			s := seen{req: req, arrived: time.Now()}
 			rep := exactReply(set, req)
+			u := srv.Bill(req, rep.Content)
+			rep.Usage = &u
 			time.Sleep(5 * time.Millisecond)
 			s.served = time.Now()
 			mu.Lock()
@@ -56,13 +65,22 @@ func exactGatingRun(t *testing.T) exactRun {
 			return rep
 		})
 		srv.SetModels(modeltest.DefaultModels()...)
-		out, errs, code := runBuilt(t, "run", "--base-url", srv.URL, "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
-		r.code = code
-		var err error
+		yaml, err := os.ReadFile("../../harness.yaml")
+		if err != nil {
+			return r, err
+		}
+		cfg := filepath.Join(dir, "harness.yaml")
+		yaml = []byte(strings.Replace(string(yaml), "\ngating:\n", "\ngating:\n  api_roots: ["+srv.URL+"]\n", 1))
+		if err := os.WriteFile(cfg, yaml, 0o644); err != nil {
+			return r, err
+		}
+		out, errs, code := runBuilt(t, "run", "--base-url", srv.URL, "--config", cfg, "--out", dir, "--reports", dir, "--run-id", "g", "--progress", "none")
+		r.code, r.out, r.billed = code, out, srv.Billed()
 		if r.report, err = os.ReadFile(filepath.Join(dir, "g.json")); err != nil {
 			return r, fmt.Errorf("exit %d, no report: %v\n%s%s", code, err, out, errs)
 		}
-		return r, nil
+		r.manifest, err = os.ReadFile(filepath.Join(dir, "g", "run.json"))
+		return r, err
 	})
 }
 
@@ -114,6 +132,10 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 		switch {
 		case strings.HasPrefix(r.Model, "anthropic/") && r.Seed != nil:
 			t.Errorf("a request to %s carries seed %d, which its listing does not support", r.Model, *r.Seed)
+		case strings.HasPrefix(r.Model, "anthropic/") && r.Temperature != nil:
+			t.Errorf("a request to %s carries temperature, which Claude Opus 4.7 and later ignore", r.Model)
+		case strings.HasPrefix(r.Model, "google/") && r.Temperature != nil && *r.Temperature != 1:
+			t.Errorf("a request to %s carries temperature %v, not Gemini 3's default 1.0", r.Model, *r.Temperature)
 		case strings.HasPrefix(r.Model, "openai/") && r.Temperature != nil:
 			t.Errorf("a request to %s carries temperature, which its listing does not support", r.Model)
 		case strings.HasPrefix(r.Model, "google/") && (r.Temperature == nil || r.Seed == nil):
@@ -157,7 +179,7 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 	if err := json.Unmarshal(report, &rep); err != nil {
 		t.Fatal(err)
 	}
-	for m, want := range map[string]string{"anthropic/claude-opus-4.8": "seed", "openai/gpt-5.6-sol": "temperature", "google/gemini-3.1-pro-preview": ""} {
+	for m, want := range map[string]string{"anthropic/claude-opus-5": "temperature,seed", "openai/gpt-5.6-sol": "temperature", "google/gemini-3.1-pro-preview": ""} {
 		if got := strings.Join(rep.Results[m].Determinism.Lacking, ","); got != want {
 			t.Errorf("%s: the report records %q as not supported, want %q", m, got, want)
 		}

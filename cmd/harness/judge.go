@@ -17,7 +17,7 @@ import (
 func cmdJudge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("judge", "judge calibrate --models JUDGE[,JUDGE...] [--corpus DIR] [--instructions DIR] [--cases DIR] [--json]", `
 		harness judge calibrate --models offline/judge
-		OPENROUTER_API_KEY=... harness judge calibrate --models anthropic/claude-opus-4.8,openai/gpt-5.6-sol,google/gemini-3.1-pro-preview
+		OPENROUTER_API_KEY=... harness judge calibrate --models anthropic/claude-opus-5,openai/gpt-5.6-sol,google/gemini-3.1-pro-preview
 		harness judge calibrate --models offline/judge --json > calibration.json`, stderr)
 	models := fs.String("models", "", "comma-separated judge models (offline/judge runs offline; any other needs OPENROUTER_API_KEY)")
 	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")

@@ -40,9 +40,9 @@ func writeRuns(w, warn io.Writer, dir string) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tSTARTED\tSUITE\tMODELS\tVERDICT\tREADING\tSTATE\tCOST")
+	fmt.Fprintln(tw, "RUN\tSTARTED\tSUITE\tMODELS\tVERDICT\tREADING\tSTATE\tCOST\tAPI")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started, r.Suite, r.Models, r.Verdict, r.Reading, r.State, r.Cost)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started, r.Suite, r.Models, r.Verdict, r.Reading, r.State, r.Cost, r.API)
 	}
 	return tw.Flush()
 }

@@ -1,7 +1,9 @@
 // Package modeltest provides a fake OpenAI-compatible server for tests of
 // anything that calls a model over HTTP: the model client itself, the
-// runner and the judge. It answers POST {URL}/chat/completions and
-// GET {URL}/models on the loopback interface, records every request, and
+// runner and the judge. It answers POST {URL}/chat/completions and, as
+// today's OpenRouter documents them, GET {URL}/models, /models/user,
+// /models/{author}/{slug}/endpoints and /key (listing.go) on the loopback
+// interface, records every request, and
 // can misbehave on cue (rate limits, server errors, hangs, garbage bodies,
 // truncated or failed generations) so retry paths are tested without the
 // network.
@@ -36,7 +38,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,6 +123,7 @@ type ChatRequest struct {
 // Usage is the usage object of a completion body.
 type Usage struct {
 	PromptTokens, CompletionTokens, CachedTokens, ReasoningTokens int64
+	CacheWriteTokens                                              int64    // prompt_tokens_details.cache_write_tokens
 	Cost                                                          *float64 // nil leaves usage.cost out
 }
 
@@ -271,86 +273,6 @@ func FixedDelay(d time.Duration, content string) Handler {
 	return func(int, ChatRequest) Reply { return Reply{Content: content, Delay: d} }
 }
 
-// ModelEntry is one entry of the GET /models list, with prices as the
-// strings OpenRouter sends.
-type ModelEntry struct {
-	ID                           string
-	PromptPrice, CompletionPrice string // USD per token, e.g. "0.000003"
-	// SupportedParameters is the entry's supported_parameters. Given to
-	// [Server.SetModels] or [Server.SetModel] as nil, it becomes
-	// FamilyParameters(ID), which is nil (sent as null) outside the known
-	// families; give a non-nil list, even an empty one, to override it.
-	SupportedParameters []string
-	ContextLength       int
-}
-
-// The supported_parameters OpenRouter's /models lists for the gating
-// families (2026). What matters for the harness is the determinism
-// controls: Claude takes temperature but not seed, GPT-5 (a reasoning
-// model) seed but not temperature, Gemini 3 both.
-var (
-	claudeParams  = []string{"include_reasoning", "max_tokens", "reasoning", "response_format", "stop", "structured_outputs", "temperature", "tool_choice", "tools", "top_k", "top_p"}
-	gpt5Params    = []string{"include_reasoning", "max_tokens", "reasoning", "response_format", "seed", "structured_outputs", "tool_choice", "tools"}
-	gemini3Params = []string{"include_reasoning", "max_tokens", "reasoning", "response_format", "seed", "stop", "structured_outputs", "temperature", "tool_choice", "tools", "top_p"}
-)
-
-// families maps id prefixes to their parameters and context length.
-var families = []struct {
-	prefix  string
-	params  []string
-	context int
-}{
-	{"anthropic/claude", claudeParams, 200000},
-	{"openai/gpt-5", gpt5Params, 400000},
-	{"google/gemini-3", gemini3Params, 1048576},
-}
-
-// FamilyParameters returns the supported_parameters OpenRouter lists for
-// the family of id, recognised by prefix: "anthropic/claude",
-// "openai/gpt-5" or "google/gemini-3". Any other id gets nil: the entry
-// says nothing, and a client takes every parameter as supported.
-func FamilyParameters(id string) []string {
-	for _, f := range families {
-		if strings.HasPrefix(id, f.prefix) {
-			return slices.Clone(f.params)
-		}
-	}
-	return nil
-}
-
-// Entry returns the listing of id as OpenRouter gives it for its family:
-// FamilyParameters(id) and the family's context length (0 for other ids).
-// Prices are left unknown (""): set them when a test needs an estimate.
-func Entry(id string) ModelEntry {
-	e := ModelEntry{ID: id, SupportedParameters: FamilyParameters(id)}
-	for _, f := range families {
-		if strings.HasPrefix(id, f.prefix) {
-			e.ContextLength = f.context
-			break
-		}
-	}
-	return e
-}
-
-// DefaultModels is the list GET /models returns until a test sets its
-// own: an [Entry] for each gating model of the harness's default
-// configuration, one per family.
-func DefaultModels() []ModelEntry {
-	return []ModelEntry{
-		Entry("anthropic/claude-opus-4.8"),
-		Entry("openai/gpt-5.6-sol"),
-		Entry("google/gemini-3.1-pro-preview"),
-	}
-}
-
-// withFamily fills nil parameters from the family of e.ID.
-func withFamily(e ModelEntry) ModelEntry {
-	if e.SupportedParameters == nil {
-		e.SupportedParameters = FamilyParameters(e.ID)
-	}
-	return e
-}
-
 // Server is a running fake. Its methods are safe for concurrent use.
 type Server struct {
 	// URL is the API root to give the client, like
@@ -367,6 +289,7 @@ type Server struct {
 	perModel     map[string]int
 	modelsHeader []http.Header
 	models       []ModelEntry
+	listing      listing // the key, the account's models, the endpoints, the bills
 }
 
 // NewServer starts a fake that answers chat requests with h. It is closed
@@ -376,7 +299,7 @@ func NewServer(t testing.TB, h Handler) *Server {
 	s := &Server{t: t, handler: h, perModel: map[string]int{}, models: DefaultModels()}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v1/chat/completions", s.serveChat)
-	mux.HandleFunc("GET /api/v1/models", s.serveModels)
+	s.routeListing(mux)
 	s.ts = httptest.NewServer(mux)
 	s.URL = s.ts.URL + "/api/v1"
 	t.Cleanup(s.Close)
@@ -392,35 +315,6 @@ func NewScripted(t testing.TB, replies ...Reply) *Server {
 // Close stops the server, waiting for requests in flight. It is called
 // automatically when the test ends; calling it twice is harmless.
 func (s *Server) Close() { s.ts.Close() }
-
-// SetModels replaces the list GET /models returns ([DefaultModels] until
-// then). An entry with nil SupportedParameters gets its family's list.
-func (s *Server) SetModels(models ...ModelEntry) {
-	list := make([]ModelEntry, len(models))
-	for i, m := range models {
-		list[i] = withFamily(m)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.models = list
-}
-
-// SetModel replaces the entry of m.ID in the list GET /models returns, or
-// appends m when the list has none; nil SupportedParameters gets its
-// family's list, as in SetModels. A test uses it to override one model,
-// e.g. a Claude whose listing lacks temperature.
-func (s *Server) SetModel(m ModelEntry) {
-	m = withFamily(m)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	i := slices.IndexFunc(s.models, func(e ModelEntry) bool { return e.ID == m.ID })
-	if i < 0 {
-		s.models = append(s.models, m)
-		return
-	}
-	s.models = slices.Clone(s.models)
-	s.models[i] = m
-}
 
 // Requests returns the chat requests received so far, in arrival order.
 func (s *Server) Requests() []ChatRequest {
@@ -513,32 +407,6 @@ func (s *Server) write(w http.ResponseWriter, rep Reply, body []byte) {
 	w.Write(body)
 }
 
-func (s *Server) serveModels(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.modelsHeader = append(s.modelsHeader, r.Header.Clone())
-	models := s.models
-	s.mu.Unlock()
-	type pricing struct {
-		Prompt     string `json:"prompt"`
-		Completion string `json:"completion"`
-	}
-	type entry struct {
-		ID                  string   `json:"id"`
-		Pricing             pricing  `json:"pricing"`
-		SupportedParameters []string `json:"supported_parameters"`
-		ContextLength       int      `json:"context_length"`
-	}
-	list := struct {
-		Data []entry `json:"data"`
-	}{Data: []entry{}}
-	for _, m := range models {
-		list.Data = append(list.Data, entry{m.ID, pricing{m.PromptPrice, m.CompletionPrice}, m.SupportedParameters, m.ContextLength})
-	}
-	b, _ := json.Marshal(list)
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(b)
-}
-
 // body builds the response body: Body verbatim; for an error status an
 // error object alone; otherwise a chat completion.
 func (rep Reply) body(req ChatRequest) []byte {
@@ -593,8 +461,9 @@ type usage struct {
 }
 
 type details struct {
-	CachedTokens    int64 `json:"cached_tokens,omitempty"`
-	ReasoningTokens int64 `json:"reasoning_tokens,omitempty"`
+	CachedTokens     int64 `json:"cached_tokens,omitempty"`
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int64 `json:"reasoning_tokens,omitempty"`
 }
 
 func (rep Reply) completion(req ChatRequest) completion {
@@ -622,7 +491,7 @@ func (rep Reply) completion(req ChatRequest) completion {
 	c.Usage = usage{
 		PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 		TotalTokens:             u.PromptTokens + u.CompletionTokens,
-		PromptTokensDetails:     details{CachedTokens: u.CachedTokens},
+		PromptTokensDetails:     details{CachedTokens: u.CachedTokens, CacheWriteTokens: u.CacheWriteTokens},
 		CompletionTokensDetails: details{ReasoningTokens: u.ReasoningTokens},
 		Cost:                    u.Cost,
 	}

@@ -140,7 +140,7 @@ func TestDefaultModelsMirrorFamilies(t *testing.T) {
 		temperature, seed bool
 		reason            string
 	}{
-		{"anthropic/claude-opus-4.8", true, false, "Claude's listing has temperature but no seed"},
+		{"anthropic/claude-opus-5", true, false, "Claude's listing has temperature but no seed"},
 		{"openai/gpt-5.6-sol", false, true, "GPT-5 is a reasoning model: seed, no temperature"},
 		{"google/gemini-3.1-pro-preview", true, true, "Gemini 3 lists both"},
 	}
