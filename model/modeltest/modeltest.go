@@ -112,6 +112,7 @@ type ChatRequest struct {
 	ResponseFormat json.RawMessage `json:"response_format"`
 	Provider       json.RawMessage `json:"provider"`  // OpenRouter's routing object, as sent
 	Reasoning      json.RawMessage `json:"reasoning"` // OpenRouter's reasoning object, as sent
+	Stream         bool            `json:"stream"`    // the client asked for an event stream
 
 	Call      int         `json:"-"` // 1-based among all chat requests
 	ModelCall int         `json:"-"` // 1-based among chat requests for Model
@@ -123,16 +124,25 @@ type ChatRequest struct {
 type Usage struct {
 	PromptTokens, CompletionTokens, CachedTokens, ReasoningTokens int64
 	Cost                                                          *float64 // nil leaves usage.cost out
+
+	// CacheWriteTokens is prompt_tokens_details.cache_write_tokens.
+	CacheWriteTokens int64
+	// BYOK sets usage.is_byok; then Cost is OpenRouter's fee alone and
+	// UpstreamCost the provider's charge, cost_details.upstream_inference_cost.
+	BYOK         bool
+	UpstreamCost *float64
 }
 
 // ErrorObject is an OpenAI/OpenRouter error object: {"code", "message",
 // "metadata"}. OpenRouter's code is the HTTP status as a number; its
-// metadata may name the upstream ("provider_name") and quote the
-// upstream's own error ("raw").
+// metadata may type the error ("error_type", "provider_code"), name the
+// upstream ("provider_name") and quote the upstream's own error ("raw");
+// an availability failure carries "availability".
 type ErrorObject struct {
-	Code     any            `json:"code,omitempty"`
-	Message  string         `json:"message"`
-	Metadata map[string]any `json:"metadata,omitempty"`
+	Code         any            `json:"code,omitempty"`
+	Message      string         `json:"message"`
+	Metadata     map[string]any `json:"metadata,omitempty"`
+	Availability map[string]any `json:"availability,omitempty"`
 }
 
 // Reply is what the server answers to one request. The zero Reply is a 200
@@ -159,6 +169,20 @@ type Reply struct {
 	Model              string       // top-level "model"; "" echoes the request's
 	ID                 string       // "" means "gen-N" for the N-th call
 	Error              *ErrorObject // top-level error object
+
+	// How a streamed reply is sent (a request with "stream": true). The
+	// content is split into Chunks pieces (0 means 2), with ChunkDelay
+	// before each; KeepAlive, when positive, sends ": OPENROUTER
+	// PROCESSING" comments at that interval during every wait. SilentAfter,
+	// when positive, stops after that many content chunks without closing,
+	// until the client gives up (at most HangLimit). Blank sends one chunk
+	// with no content and a null finish reason, which OpenRouter does not
+	// bill.
+	Chunks      int
+	ChunkDelay  time.Duration
+	KeepAlive   time.Duration
+	SilentAfter int
+	Blank       bool
 }
 
 // Text is a 200 completion with the given content.
@@ -367,6 +391,67 @@ type Server struct {
 	perModel     map[string]int
 	modelsHeader []http.Header
 	models       []ModelEntry
+	generations  []Generation
+}
+
+// Generation is the fake's account of one chat request, as OpenRouter
+// bills it: a non-streaming request is billed in full even when the
+// client left before the answer; a stream the client closed stops
+// generation and billing; a blank completion is not billed.
+type Generation struct {
+	ID     string
+	Model  string
+	Stream bool
+	// Outcome is "completed", "abandoned" (a non-streaming request whose
+	// client left: billed in full), "closed" (a stream the client closed
+	// before its end: billing stopped), "blank" (not billed) or "error".
+	Outcome string
+	Billed  bool
+	// Cost is what GET /generation reports as total_cost: the reply's
+	// usage.cost when billed in full, else 0.
+	Cost     float64
+	Provider string
+}
+
+// Billing counts the generations by outcome.
+type Billing struct {
+	Completed, Abandoned, Closed, Blank, Errors int
+}
+
+// Billing returns the counts of the generations so far.
+func (s *Server) Billing() Billing {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b Billing
+	for _, g := range s.generations {
+		switch g.Outcome {
+		case "completed":
+			b.Completed++
+		case "abandoned":
+			b.Abandoned++
+		case "closed":
+			b.Closed++
+		case "blank":
+			b.Blank++
+		default:
+			b.Errors++
+		}
+	}
+	return b
+}
+
+// Generations returns the fake's account of every chat request so far,
+// in arrival order.
+func (s *Server) Generations() []Generation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.generations)
+}
+
+func (s *Server) bill(g Generation) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.generations = append(s.generations, g)
 }
 
 // NewServer starts a fake that answers chat requests with h. It is closed
@@ -377,6 +462,7 @@ func NewServer(t testing.TB, h Handler) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v1/chat/completions", s.serveChat)
 	mux.HandleFunc("GET /api/v1/models", s.serveModels)
+	mux.HandleFunc("GET /api/v1/generation", s.serveGeneration)
 	s.ts = httptest.NewServer(mux)
 	s.URL = s.ts.URL + "/api/v1"
 	t.Cleanup(s.Close)
@@ -471,9 +557,34 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	rep := s.handler(req.Call, req)
-	if !wait(r, rep) {
+	g := Generation{ID: rep.ID, Model: req.Model, Stream: req.Stream, Provider: rep.Provider}
+	if g.ID == "" {
+		g.ID = fmt.Sprintf("gen-%d", req.Call)
+	}
+	if rep.Usage != nil && rep.Usage.Cost != nil {
+		g.Cost = *rep.Usage.Cost
+	}
+	if req.Stream && rep.Body == "" && rep.Status < 400 && !rep.Hang {
+		g.Outcome = s.stream(w, r, rep, req)
+		g.Billed = g.Outcome == "completed" || g.Outcome == "error"
+		if !g.Billed {
+			g.Cost = 0
+		}
+		s.bill(g)
 		return
 	}
+	if !wait(r, rep) {
+		// A non-streaming request keeps generating after its client left,
+		// and is billed in full.
+		g.Outcome, g.Billed = "abandoned", true
+		s.bill(g)
+		return
+	}
+	g.Outcome, g.Billed = "completed", true
+	if rep.Status >= 400 || rep.Error != nil || rep.Body != "" {
+		g.Outcome, g.Billed, g.Cost = "error", false, 0
+	}
+	s.bill(g)
 	s.write(w, rep, rep.body(req))
 }
 
@@ -511,6 +622,188 @@ func (s *Server) write(w http.ResponseWriter, rep Reply, body []byte) {
 	}
 	w.WriteHeader(status)
 	w.Write(body)
+}
+
+// KeepAliveComment is the comment line OpenRouter sends on a stream
+// while the model works.
+const KeepAliveComment = ": OPENROUTER PROCESSING"
+
+// stream answers rep as an event stream, as OpenRouter does: keep-alive
+// comments while waiting, the content in chunks, the finish reason, usage
+// in the last chunk, then [DONE]; a reply with an Error sends it as
+// OpenRouter's mid-stream error event (top-level error, finish_reason
+// "error") and ends. It returns the generation's outcome.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req ChatRequest) string {
+	fl, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	for k, v := range rep.Headers {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(http.StatusOK)
+	send := func(line string) bool {
+		if _, err := io.WriteString(w, line+"\n\n"); err != nil {
+			return false
+		}
+		if fl != nil {
+			fl.Flush()
+		}
+		return r.Context().Err() == nil
+	}
+	// pause waits d, sending keep-alive comments; false when the client left.
+	pause := func(d time.Duration) bool {
+		deadline := time.Now().Add(d)
+		for {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return true
+			}
+			step := left
+			if rep.KeepAlive > 0 && rep.KeepAlive < step {
+				step = rep.KeepAlive
+			}
+			t := time.NewTimer(step)
+			select {
+			case <-r.Context().Done():
+				t.Stop()
+				return false
+			case <-t.C:
+			}
+			if rep.KeepAlive > 0 && time.Until(deadline) > 0 && !send(KeepAliveComment) {
+				return false
+			}
+		}
+	}
+	c := rep.completion(req)
+	head := chunk{ID: c.ID, Object: "chat.completion.chunk", Created: c.Created, Model: c.Model, Provider: c.Provider}
+	event := func(ch chunk) bool {
+		b, _ := json.Marshal(ch)
+		return send("data: " + string(b))
+	}
+	if !pause(rep.Delay) {
+		return "closed"
+	}
+	if rep.Blank {
+		ch := head
+		ch.Choices = []chunkChoice{{Delta: delta{Role: "assistant"}}}
+		if !event(ch) || !send("data: [DONE]") {
+			return "closed"
+		}
+		return "blank"
+	}
+	n := rep.Chunks
+	if n <= 0 {
+		n = 2
+	}
+	pieces := split(rep.Content, n)
+	for i, p := range pieces {
+		if rep.SilentAfter > 0 && i == rep.SilentAfter {
+			t := time.NewTimer(HangLimit)
+			defer t.Stop()
+			select {
+			case <-r.Context().Done():
+			case <-t.C:
+			}
+			return "closed"
+		}
+		if !pause(rep.ChunkDelay) {
+			return "closed"
+		}
+		ch := head
+		d := delta{Content: &pieces[i]}
+		if i == 0 {
+			d.Role, d.Reasoning = "assistant", rep.Reasoning
+		}
+		ch.Choices = []chunkChoice{{Delta: d}}
+		if !event(ch) {
+			return "closed"
+		}
+		_ = p
+	}
+	if rep.Error != nil {
+		ch := head
+		ch.Error = rep.Error
+		fr := "error"
+		empty := ""
+		ch.Choices = []chunkChoice{{Delta: delta{Content: &empty}, FinishReason: &fr}}
+		event(ch)
+		return "error"
+	}
+	fin := head
+	fr := c.Choices[0].FinishReason
+	empty := ""
+	fin.Choices = []chunkChoice{{Delta: delta{Content: &empty}, FinishReason: &fr, NativeFinishReason: c.Choices[0].NativeFinishReason}}
+	last := head
+	last.Choices = []chunkChoice{}
+	u := c.Usage
+	last.Usage = &u
+	if !event(fin) || !event(last) || !send("data: [DONE]") {
+		return "closed"
+	}
+	return "completed"
+}
+
+// split cuts s into n pieces of about equal length on rune boundaries;
+// fewer when s is shorter, and one empty piece for an empty s.
+func split(s string, n int) []string {
+	rs := []rune(s)
+	if len(rs) == 0 {
+		return []string{""}
+	}
+	n = min(n, len(rs))
+	out := make([]string, 0, n)
+	for i := range n {
+		out = append(out, string(rs[i*len(rs)/n:(i+1)*len(rs)/n]))
+	}
+	return out
+}
+
+type chunk struct {
+	ID       string        `json:"id"`
+	Object   string        `json:"object"`
+	Created  int64         `json:"created"`
+	Model    string        `json:"model"`
+	Provider string        `json:"provider,omitempty"`
+	Choices  []chunkChoice `json:"choices"`
+	Usage    *usage        `json:"usage,omitempty"`
+	Error    *ErrorObject  `json:"error,omitempty"`
+}
+
+type chunkChoice struct {
+	Index              int     `json:"index"`
+	Delta              delta   `json:"delta"`
+	FinishReason       *string `json:"finish_reason"`
+	NativeFinishReason string  `json:"native_finish_reason,omitempty"`
+}
+
+type delta struct {
+	Role      string  `json:"role,omitempty"`
+	Content   *string `json:"content,omitempty"`
+	Reasoning string  `json:"reasoning,omitempty"`
+}
+
+// serveGeneration answers GET /generation?id= as OpenRouter does, from
+// the fake's account: {"data": {"id", "total_cost", "provider_name",
+// "model", "cancelled"}}; 404 for an id it never gave.
+func (s *Server) serveGeneration(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	s.mu.Lock()
+	i := slices.IndexFunc(s.generations, func(g Generation) bool { return g.ID == id })
+	var g Generation
+	if i >= 0 {
+		g = s.generations[i]
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if i < 0 {
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"error":{"code":404,"message":"Generation not found","metadata":{"error_type":"not_found"}}}`)
+		return
+	}
+	b, _ := json.Marshal(map[string]any{"data": map[string]any{
+		"id": g.ID, "total_cost": g.Cost, "provider_name": g.Provider, "model": g.Model,
+		"streamed": g.Stream, "cancelled": g.Outcome == "closed",
+	}})
+	w.Write(b)
 }
 
 func (s *Server) serveModels(w http.ResponseWriter, r *http.Request) {
@@ -584,17 +877,24 @@ type outMessage struct {
 }
 
 type usage struct {
-	PromptTokens            int64    `json:"prompt_tokens"`
-	CompletionTokens        int64    `json:"completion_tokens"`
-	TotalTokens             int64    `json:"total_tokens"`
-	PromptTokensDetails     details  `json:"prompt_tokens_details"`
-	CompletionTokensDetails details  `json:"completion_tokens_details"`
-	Cost                    *float64 `json:"cost,omitempty"`
+	PromptTokens            int64        `json:"prompt_tokens"`
+	CompletionTokens        int64        `json:"completion_tokens"`
+	TotalTokens             int64        `json:"total_tokens"`
+	PromptTokensDetails     details      `json:"prompt_tokens_details"`
+	CompletionTokensDetails details      `json:"completion_tokens_details"`
+	Cost                    *float64     `json:"cost,omitempty"`
+	IsBYOK                  bool         `json:"is_byok,omitempty"`
+	CostDetails             *costDetails `json:"cost_details,omitempty"`
 }
 
 type details struct {
-	CachedTokens    int64 `json:"cached_tokens,omitempty"`
-	ReasoningTokens int64 `json:"reasoning_tokens,omitempty"`
+	CachedTokens     int64 `json:"cached_tokens,omitempty"`
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int64 `json:"reasoning_tokens,omitempty"`
+}
+
+type costDetails struct {
+	UpstreamInferenceCost *float64 `json:"upstream_inference_cost"`
 }
 
 func (rep Reply) completion(req ChatRequest) completion {
@@ -622,9 +922,13 @@ func (rep Reply) completion(req ChatRequest) completion {
 	c.Usage = usage{
 		PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 		TotalTokens:             u.PromptTokens + u.CompletionTokens,
-		PromptTokensDetails:     details{CachedTokens: u.CachedTokens},
+		PromptTokensDetails:     details{CachedTokens: u.CachedTokens, CacheWriteTokens: u.CacheWriteTokens},
 		CompletionTokensDetails: details{ReasoningTokens: u.ReasoningTokens},
 		Cost:                    u.Cost,
+		IsBYOK:                  u.BYOK,
+	}
+	if u.BYOK {
+		c.Usage.CostDetails = &costDetails{UpstreamInferenceCost: u.UpstreamCost}
 	}
 	return c
 }
