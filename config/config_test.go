@@ -47,7 +47,7 @@ func wantLoadErrors(t *testing.T, cases []loadCase) {
 func TestLoadErrors(t *testing.T) {
 	cases := []loadCase{
 		{"unknown-key", "modles: [a]\n", "field modles not found", "a typo must not fall back to defaults"},
-		{"bad-duration", "timeouts:\n  attempt: soon\n", "invalid duration", "durations are Go durations"},
+		{"bad-duration", "timeouts:\n  idle: soon\n", "invalid duration", "durations are Go durations"},
 		{"weights", "weights:\n  block_structure: -1\n", "weights", "weights must be valid"},
 		{"concurrency", "concurrency:\n  per_model: 0\n", "per_model", "a model needs at least one connection"},
 		{"dup-model", "models: [a, a]\n", "listed twice", "duplicate models"},

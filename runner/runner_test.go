@@ -66,7 +66,7 @@ func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
 
 func newClient(url string, s *sleeps) *model.OpenRouter {
 	return model.NewOpenRouter(model.WithBaseURL(url), model.WithAPIKey(secretKey),
-		model.WithAttemptTimeout(300*time.Millisecond), model.WithBackoff(time.Millisecond, time.Second),
+		model.WithIdleTimeout(300*time.Millisecond), model.WithBackoff(time.Millisecond, time.Second),
 		model.WithMaxRetries(3), model.WithSleep(s.sleep))
 }
 
@@ -575,7 +575,7 @@ func TestBudgetStopsWithinOneRequest(t *testing.T) {
 	// paid twice: the attempt timeout is long enough that a loaded
 	// machine (-race) never retries an answered call.
 	client := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey),
-		model.WithAttemptTimeout(30*time.Second), model.WithMaxRetries(0), model.WithSleep(sl.sleep))
+		model.WithIdleTimeout(30*time.Second), model.WithMaxRetries(0), model.WithSleep(sl.sleep))
 	r := newRunner(t, dir, map[string]model.Client{"m": client})
 	estimate := func(runner.Job) float64 { return perCall }
 	r.Budget = &runner.Budget{Max: 0.2, Estimate: estimate}
