@@ -139,7 +139,11 @@ const (
 	Requested Outcome = iota // the model was called
 	Reused                   // an archived transcript was kept (resume)
 	Skipped                  // not requested: the model had a fatal error
-	Cancelled                // interrupted; no transcript written
+	Cancelled                // interrupted before it was sent; no transcript written
+	// Interrupted is a job whose call was in flight (or between attempts)
+	// when ctx ended: its attempts are archived as sent, with their
+	// generation ids, under the error code transcript.CodeInterrupted.
+	Interrupted
 )
 
 // Result is one job's transcript (nil when Cancelled) and how it came about.
@@ -147,6 +151,10 @@ type Result struct {
 	Job        Job
 	Transcript *transcript.Transcript
 	Outcome    Outcome
+	// Reasked, for a job asked again on resume, holds the generation ids
+	// of the interrupted attempts of the transcript it replaces that may
+	// have been paid (Transcript.PaidInterrupted): the resume says so.
+	Reasked []string
 }
 
 // done is a finished job as the scheduler learns of it.
@@ -191,6 +199,8 @@ func (r *Runner) Drain(ctx context.Context, jobs []Job) (Tally, error) {
 		return Tally{}, err
 	}
 	s.tally.Down = s.down()
+	slices.SortFunc(s.tally.Reasked, func(a, b Reask) int { return cmp.Compare(a.Path, b.Path) })
+	slices.SortFunc(s.tally.Resumable, func(a, b Resumable) int { return cmp.Compare(a.Cause, b.Cause) })
 	return s.tally, err
 }
 
@@ -202,11 +212,33 @@ type Tally struct {
 	Skipped   int // Outcome Skipped
 	// Spent is the known cost of the transcripts, as Spent counts it.
 	Spent float64
+	// Reasked lists the jobs asked again whose earlier transcript had an
+	// interrupted attempt that may have been paid, by path.
+	Reasked []Reask
+	// Resumable counts the jobs that failed for a cause a resume can cure
+	// (transcript.CallError.Resumable: out of credit, rate limits that
+	// outlasted the retries), by cause, with the first such failure.
+	Resumable []Resumable
 	// Down lists, by model name, the models every job of which failed
 	// fatally (model.ErrFatal: a refused connection, an unknown host, a
 	// bad key, no credit, a missing model) or was skipped after such a
 	// failure: the run measured nothing of them, for one reason.
 	Down []Down
+}
+
+// Reask is a job asked again although an interrupted attempt of its
+// earlier transcript may have been paid.
+type Reask struct {
+	Path string   // the job's transcript path below the run directory
+	IDs  []string // the generation ids of those attempts
+}
+
+// Resumable is a cause that left jobs unanswered which a resume, once the
+// cause is gone, asks again.
+type Resumable struct {
+	Cause string // e.g. "out of credit"
+	Jobs  int
+	First string // the first such failure's text
 }
 
 // Down is a model whose every request failed for one reason.
@@ -220,6 +252,19 @@ type Down struct {
 func (t Tally) AllReused() bool { return t.Reused == t.Jobs }
 
 func (t *Tally) add(res Result, cost float64) {
+	if len(res.Reasked) > 0 {
+		t.Reasked = append(t.Reasked, Reask{Path: res.Job.Path(""), IDs: res.Reasked})
+	}
+	if tr := res.Transcript; tr != nil && tr.Error != nil {
+		if cause := tr.Error.Resumable(); cause != "" {
+			i := slices.IndexFunc(t.Resumable, func(r Resumable) bool { return r.Cause == cause })
+			if i < 0 {
+				t.Resumable = append(t.Resumable, Resumable{Cause: cause, First: tr.Error.Message})
+				i = len(t.Resumable) - 1
+			}
+			t.Resumable[i].Jobs++
+		}
+	}
 	switch res.Outcome {
 	case Requested:
 		t.Requested++
@@ -484,12 +529,16 @@ func archive(dir string, res Result) error {
 // outcome keeps the job's archived transcript, or skips the job, or calls
 // the model; the result is not yet archived.
 func (r *Runner) outcome(ctx context.Context, job Job, fatal error) (Result, error) {
-	old, err := r.existing(job)
+	old, replaced, err := r.existing(job)
 	if err != nil {
 		return Result{Job: job, Outcome: Cancelled}, err
 	}
 	if old != nil {
 		return Result{Job: job, Transcript: old, Outcome: Reused}, nil
+	}
+	var reasked []string
+	if replaced != nil {
+		reasked = replaced.PaidInterrupted()
 	}
 	switch {
 	case job.Skip != "":
@@ -501,21 +550,26 @@ func (r *Runner) outcome(ctx context.Context, job Job, fatal error) (Result, err
 	case fatal != nil:
 		return Result{Job: job, Transcript: skipped(job, fatal), Outcome: Skipped}, nil
 	}
-	if t := r.call(ctx, job); t != nil {
-		return Result{Job: job, Transcript: t, Outcome: Requested}, nil
+	t := r.call(ctx, job)
+	switch {
+	case t == nil:
+		return Result{Job: job, Outcome: Cancelled, Reasked: reasked}, nil
+	case t.Error != nil && t.Error.Code == transcript.CodeInterrupted:
+		return Result{Job: job, Transcript: t, Outcome: Interrupted, Reasked: reasked}, nil
 	}
-	return Result{Job: job, Outcome: Cancelled}, nil
+	return Result{Job: job, Transcript: t, Outcome: Requested, Reasked: reasked}, nil
 }
 
 // existing returns the job's archived transcript when it holds a response
 // and job.Keep keeps it; nil when there is none or it must be asked again
-// (an API failure, a vote on an answer that changed). A transcript that
+// (an API failure, a vote on an answer that changed), with the transcript
+// the new call will replace in replaced. A transcript that
 // does not read back, verify or belong to the job's slot (a transcript
 // copied from another task, model or run) is an error: the archive was
 // damaged or edited, and asking again would hide it.
-func (r *Runner) existing(job Job) (*transcript.Transcript, error) {
+func (r *Runner) existing(job Job) (kept, replaced *transcript.Transcript, err error) {
 	if r.Dir == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	rec := job.Record
 	slot := transcript.Slot{RunID: rec.RunID, Kind: rec.Kind, Model: rec.Model, TaskID: rec.TaskID, Repeat: rec.Repeat}
@@ -525,13 +579,13 @@ func (r *Runner) existing(job Job) (*transcript.Transcript, error) {
 	t, err := transcript.ReadSlot(job.Path(r.Dir), slot)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil
+		return nil, nil, nil
 	case err != nil:
-		return nil, fmt.Errorf("resuming: %w", err)
+		return nil, nil, fmt.Errorf("resuming: %w", err)
 	case !t.OK() || job.Keep != nil && !job.Keep(t):
-		return nil, nil
+		return nil, t, nil
 	}
-	return t, nil
+	return t, nil, nil
 }
 
 // record is a fresh copy of the job's transcript record.
@@ -560,11 +614,23 @@ func (r *Runner) call(ctx context.Context, job Job) *transcript.Transcript {
 	t.StartedAt = time.Now().UTC()
 	resp, err := r.Clients[job.Model].Complete(jctx, job.Request)
 	t.FinishedAt = time.Now().UTC()
-	if ctx.Err() != nil {
-		return nil
-	}
 	if resp != nil {
 		t.Attempts = transcript.AttemptsOf(resp.Attempts)
+	}
+	if ctx.Err() != nil {
+		// The run was cancelled. A call that made no attempt was never
+		// sent; one that did is archived as sent, its stream closed, so
+		// that what may have been paid is not lost and a resume can say
+		// so (Result.Reasked).
+		if len(t.Attempts) == 0 {
+			return nil
+		}
+		t.Error = &transcript.CallError{Code: transcript.CodeInterrupted,
+			Message: "interrupted: the run was cancelled with the call in flight; its stream was closed, and a resume asks it again"}
+		if resp != nil && (len(resp.RawBody) > 0 || resp.Usage.Cost != nil) {
+			t.Response = transcript.ResponseOf(resp)
+		}
+		return t
 	}
 	if err != nil {
 		t.Error = callError(err, jctx)

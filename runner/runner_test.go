@@ -269,7 +269,27 @@ func TestResume(t *testing.T) {
 		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
 	first := srv.Count()
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	all, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	// A job in flight when the run was cancelled is archived as
+	// interrupted (its attempts as sent); only answered jobs are kept.
+	var files []string
+	interrupted := 0
+	for _, f := range all {
+		tr, err := transcript.Read(f)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case tr.OK():
+			files = append(files, f)
+		case tr.Error.Code == transcript.CodeInterrupted:
+			interrupted++
+			if len(tr.Attempts) == 0 || !tr.Attempts[len(tr.Attempts)-1].Interrupted {
+				t.Errorf("%s: interrupted, but its last attempt is not marked so: %+v", f, tr.Attempts)
+			}
+		default:
+			t.Errorf("%s: unexpected error %+v", f, tr.Error)
+		}
+	}
 	tmp, _ := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
 	if len(tmp) > 0 {
 		t.Errorf("half-written files left: %v", tmp)
