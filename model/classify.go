@@ -47,6 +47,40 @@ var errorRules = []errorRule{
 	// Availability failures say themselves whether a retry can help.
 	{about: availability(true), scope: ScopeRetry, why: "the provider is unavailable for now (error.availability.retryable)"},
 
+	// A model id OpenRouter does not know fails every request to it,
+	// however the 400 is typed.
+	{status: 400, about: unknownModel, scope: ScopeModel, why: "the model id is unknown"},
+
+	// The types that say what failed, whatever the status.
+	{typ: "context_length_exceeded", scope: ScopeRequest, why: "the prompt and max_tokens exceed the model's context"},
+	{typ: "max_tokens_exceeded", scope: ScopeRequest, why: "the output reached max_tokens"},
+	{typ: "token_limit_exceeded", scope: ScopeRequest, why: "a token budget enforced by OpenRouter was exceeded"},
+	{typ: "string_too_long", scope: ScopeRequest, why: "a message is longer than the provider takes"},
+	{typ: "invalid_prompt", scope: ScopeRequest, why: "a message of the prompt is invalid"},
+	{typ: "invalid_request", scope: ScopeRequest, why: "a request parameter is malformed"},
+	{typ: "content_policy_violation", scope: ScopeRequest, why: "the input or output was flagged by a content filter"},
+	{typ: "refusal", scope: ScopeRequest, why: "the model refused the request"},
+	{typ: "precondition_failed", scope: ScopeRequest, why: "a precondition of the request failed"},
+	{typ: "payload_too_large", scope: ScopeRequest, why: "the request body is too large"},
+	{typ: "unprocessable", scope: ScopeRequest, why: "the request cannot be processed"},
+	{typ: "invalid_image", scope: ScopeRequest, why: "an image of the request is invalid"},
+	{typ: "image_too_large", scope: ScopeRequest, why: "an image of the request is invalid"},
+	{typ: "image_too_small", scope: ScopeRequest, why: "an image of the request is invalid"},
+	{typ: "unsupported_image_format", scope: ScopeRequest, why: "an image of the request is invalid"},
+	{typ: "image_not_found", scope: ScopeRequest, why: "an image of the request is invalid"},
+	{typ: "image_download_failed", scope: ScopeRequest, why: "an image of the request is invalid"},
+
+	// An availability failure that says no retry can help: no provider
+	// can route the model at all.
+	{about: availability(false), scope: ScopeModel, why: "no provider can route the model (error.availability.retryable false)"},
+
+	{typ: "rate_limit_exceeded", scope: ScopeRetry, why: "rate limited"},
+	{typ: "provider_overloaded", scope: ScopeRetry, why: "the provider is overloaded"},
+	{typ: "provider_unavailable", scope: ScopeRetry, why: "the provider is unavailable"},
+	{typ: "server", scope: ScopeRetry, why: "a server error"},
+	{typ: "timeout", scope: ScopeRetry, why: "the provider timed out"},
+	{typ: "unmapped", scope: ScopeRetry, why: "an upstream error of no known kind"},
+
 	// 402 twice: the reservation of this request's max_tokens ("requires
 	// more credits, or fewer max_tokens") fails this request only; an
 	// empty balance fails every request.
@@ -75,38 +109,7 @@ var errorRules = []errorRule{
 	{typ: "not_found", scope: ScopeModel, why: "the model does not exist or was retired"},
 	{status: 404, scope: ScopeModel, why: "the model does not exist or was retired"},
 
-	{typ: "context_length_exceeded", scope: ScopeRequest, why: "the prompt and max_tokens exceed the model's context"},
-	{typ: "max_tokens_exceeded", scope: ScopeRequest, why: "the output reached max_tokens"},
-	{typ: "token_limit_exceeded", scope: ScopeRequest, why: "a token budget enforced by OpenRouter was exceeded"},
-	{typ: "string_too_long", scope: ScopeRequest, why: "a message is longer than the provider takes"},
-	{typ: "invalid_prompt", scope: ScopeRequest, why: "a message of the prompt is invalid"},
-	{typ: "invalid_request", scope: ScopeRequest, why: "a request parameter is malformed"},
-	{typ: "content_policy_violation", scope: ScopeRequest, why: "the input or output was flagged by a content filter"},
-	{typ: "refusal", scope: ScopeRequest, why: "the model refused the request"},
-	{typ: "precondition_failed", scope: ScopeRequest, why: "a precondition of the request failed"},
-	{typ: "payload_too_large", scope: ScopeRequest, why: "the request body is too large"},
-	{typ: "unprocessable", scope: ScopeRequest, why: "the request cannot be processed"},
-	{typ: "invalid_image", scope: ScopeRequest, why: "an image of the request is invalid"},
-	{typ: "image_too_large", scope: ScopeRequest, why: "an image of the request is invalid"},
-	{typ: "image_too_small", scope: ScopeRequest, why: "an image of the request is invalid"},
-	{typ: "unsupported_image_format", scope: ScopeRequest, why: "an image of the request is invalid"},
-	{typ: "image_not_found", scope: ScopeRequest, why: "an image of the request is invalid"},
-	{typ: "image_download_failed", scope: ScopeRequest, why: "an image of the request is invalid"},
-
-	{typ: "rate_limit_exceeded", scope: ScopeRetry, why: "rate limited"},
-	{typ: "provider_overloaded", scope: ScopeRetry, why: "the provider is overloaded"},
-	{typ: "provider_unavailable", scope: ScopeRetry, why: "the provider is unavailable"},
-	{typ: "server", scope: ScopeRetry, why: "a server error"},
-	{typ: "timeout", scope: ScopeRetry, why: "the provider timed out"},
-	{typ: "unmapped", scope: ScopeRetry, why: "an upstream error of no known kind"},
-
-	// A 503 "no provider meets the routing requirements" that says it is
-	// not retryable: the model cannot be routed.
-	{status: 503, about: availability(false), scope: ScopeModel, why: "no provider can route the model"},
-
-	// Untyped statuses. A model id OpenRouter does not know fails every
-	// request to it.
-	{status: 400, about: unknownModel, scope: ScopeModel, why: "the model id is unknown"},
+	// Untyped statuses.
 	{status: 400, scope: ScopeRequest, why: "the request is invalid"},
 	{status: 408, scope: ScopeRetry, why: "the request timed out"},
 	{status: 409, scope: ScopeRetry, why: "a conflict"},

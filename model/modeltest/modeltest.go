@@ -647,7 +647,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req C
 		if fl != nil {
 			fl.Flush()
 		}
-		return r.Context().Err() == nil
+		return true
 	}
 	// pause waits d, sending keep-alive comments; false when the client left.
 	pause := func(d time.Duration) bool {
@@ -695,7 +695,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req C
 		n = 2
 	}
 	pieces := split(rep.Content, n)
-	for i, p := range pieces {
+	for i := range pieces {
 		if rep.SilentAfter > 0 && i == rep.SilentAfter {
 			t := time.NewTimer(HangLimit)
 			defer t.Stop()
@@ -714,10 +714,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req C
 			d.Role, d.Reasoning = "assistant", rep.Reasoning
 		}
 		ch.Choices = []chunkChoice{{Delta: d}}
-		if !event(ch) {
+		if !event(ch) || r.Context().Err() != nil {
 			return "closed"
 		}
-		_ = p
 	}
 	if rep.Error != nil {
 		ch := head
@@ -946,4 +945,129 @@ func ClosedURL(t testing.TB) string {
 	addr := l.Addr().String()
 	l.Close()
 	return "http://" + addr + "/api/v1"
+}
+
+// DocumentedError is one error body of OpenRouter's errors page
+// (api_reference/errors-and-debugging.mdx, and OPENROUTER.md's summary of
+// the availability object), as the fake sends it.
+type DocumentedError struct {
+	Name   string // unique, e.g. "403 moderation"
+	Source string // the section of the page it comes from
+	Reply  Reply
+}
+
+// typed is an error status with a typed body: metadata.error_type and, when
+// given, more metadata.
+func typed(status int, errorType, message string, metadata map[string]any) Reply {
+	md := map[string]any{"error_type": errorType}
+	for k, v := range metadata {
+		md[k] = v
+	}
+	return Reply{Status: status, Error: &ErrorObject{Code: status, Message: message, Metadata: md}}
+}
+
+// midStream is a stream that sends some content, then OpenRouter's
+// mid-stream error event with the given code and type.
+func midStream(code int, errorType, message string) Reply {
+	return Reply{Content: "partial output", FinishReason: "error",
+		Error: &ErrorObject{Code: code, Message: message, Metadata: map[string]any{"error_type": errorType}}}
+}
+
+// Moderation is OpenRouter's 403 for an input flagged by moderation, with
+// the metadata its errors page documents.
+func Moderation(flagged string) Reply {
+	return Reply{Status: 403, Error: &ErrorObject{Code: 403, Message: "Your input was flagged by moderation",
+		Metadata: map[string]any{"reasons": []string{"violence"}, "flagged_input": flagged, "provider_name": "OpenAI", "model_slug": "openai/gpt-5.6-sol"}}}
+}
+
+// Refusal is a 400 with error_type "refusal": the model refused this request.
+func Refusal() Reply {
+	return typed(400, "refusal", "The model refused to comply with the request", map[string]any{"provider_code": "refusal"})
+}
+
+// Reservation is OpenRouter's 402 for a max_tokens the credit left cannot
+// reserve: this request fails, a smaller one would not.
+func Reservation(asked, affordable int) Reply {
+	return typed(402, "payment_required", fmt.Sprintf("This request requires more credits, or fewer max_tokens. You requested up to %d tokens, but can only afford %d. To increase, visit https://openrouter.ai/settings/credits and add more credits", asked, affordable), nil)
+}
+
+// OutOfCredit is OpenRouter's 402 for an account or key without credit.
+func OutOfCredit() Reply {
+	return typed(402, "payment_required", "Insufficient credits. Add more using https://openrouter.ai/settings/credits", nil)
+}
+
+// DocumentedErrors returns every error body of OpenRouter's errors page:
+// each typed error_type at its status, the moderation and guardrail 403s,
+// the two 402s, the two 404s, availability failures, the masked 500, and
+// the mid-stream error event. The model package classifies each in a
+// table test.
+func DocumentedErrors() []DocumentedError {
+	const page = "api_reference/errors-and-debugging.mdx"
+	var out []DocumentedError
+	add := func(name, section string, r Reply) {
+		out = append(out, DocumentedError{Name: name, Source: page + " " + section, Reply: r})
+	}
+	for _, e := range []struct {
+		status  int
+		typ     string
+		message string
+		section string
+	}{
+		{400, "context_length_exceeded", "This endpoint's maximum context length is 200000 tokens. However, you requested about 215304 tokens", "#token-and-length-limits"},
+		{400, "max_tokens_exceeded", "Generation stopped because max_tokens was reached", "#token-and-length-limits"},
+		{400, "token_limit_exceeded", "A token budget enforced by OpenRouter was exceeded", "#token-and-length-limits"},
+		{400, "string_too_long", "A string in the request exceeds the provider's limit", "#token-and-length-limits"},
+		{401, "authentication", "Invalid credentials", "#authentication-and-authorization"},
+		{403, "permission_denied", "The key lacks the required permission", "#authentication-and-authorization"},
+		{402, "payment_required", "Insufficient credits", "#authentication-and-authorization"},
+		{429, "rate_limit_exceeded", "Rate limit exceeded", "#rate-limiting-and-availability"},
+		{503, "provider_overloaded", "Provider is temporarily overloaded", "#rate-limiting-and-availability"},
+		{502, "provider_unavailable", "Provider returned an invalid or empty response", "#rate-limiting-and-availability"},
+		{400, "invalid_request", "A request parameter is malformed", "#request-validation"},
+		{400, "invalid_prompt", "messages[1]: unsupported role", "#request-validation"},
+		{404, "not_found", "Model openai/gpt-9 not found", "#request-validation"},
+		{412, "precondition_failed", "Precondition failed", "#request-validation"},
+		{413, "payload_too_large", "The request body is too large", "#request-validation"},
+		{422, "unprocessable", "The request cannot be processed", "#request-validation"},
+		{400, "content_policy_violation", "The input was flagged by a content filter", "#content-policy"},
+		{400, "refusal", "The model refused to comply with the request", "#content-policy"},
+		{400, "invalid_image", "An image is corrupt", "#image-errors"},
+		{400, "image_too_large", "An image is too large", "#image-errors"},
+		{400, "image_too_small", "An image is too small", "#image-errors"},
+		{400, "unsupported_image_format", "Unsupported image format", "#image-errors"},
+		{404, "image_not_found", "Image not found", "#image-errors"},
+		{400, "image_download_failed", "Image download failed", "#image-errors"},
+		{500, "server", "Internal Server Error", "#generic (masked)"},
+		{504, "timeout", "The provider did not respond in time", "#generic"},
+		{500, "unmapped", "Upstream error", "#generic"},
+	} {
+		add(fmt.Sprintf("%d %s", e.status, e.typ), e.section, typed(e.status, e.typ, e.message, map[string]any{"provider_code": "upstream_" + e.typ}))
+	}
+	add("400 untyped", "#error-codes", StatusError(400))
+	add("400 unknown model", "#error-codes", Reply{Status: 400, Error: &ErrorObject{Code: 400, Message: "openai/gpt-9 is not a valid model ID"}})
+	add("401 untyped", "#error-codes", Unauthorized())
+	add("402 reservation", "#error-codes (OPENROUTER.md: requires more credits, or fewer max_tokens)", Reservation(64000, 1200))
+	add("402 untyped", "#error-codes", StatusError(402))
+	add("403 moderation", "#moderation-errors", Moderation("a flagged segment of the input"))
+	add("403 guardrail", "#guardrail-errors", Reply{Status: 403, Error: &ErrorObject{Code: 403, Message: "Request blocked: prompt injection patterns detected",
+		Metadata: map[string]any{"patterns": []string{"ignore all previous instructions"}}}})
+	add("403 untyped", "#error-codes", StatusError(403))
+	add("404 no endpoint for the parameters", "#error-codes (OPENROUTER.md)", Reply{Status: 404, Error: &ErrorObject{Code: 404,
+		Message: "No endpoints found that can handle the requested parameters. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing"}})
+	add("404 untyped", "#error-codes", StatusError(404))
+	add("408 untyped", "#error-codes", StatusError(408))
+	add("429 untyped", "#retry-after-header", RateLimited(1))
+	add("502 untyped", "#error-codes", StatusError(502))
+	add("503 untyped", "#error-codes", StatusError(503))
+	add("503 availability retryable", "OPENROUTER.md: error.availability", Reply{Status: 503, Error: &ErrorObject{Code: 503, Message: "No provider is available right now",
+		Metadata:     map[string]any{"error_type": "provider_overloaded"},
+		Availability: map[string]any{"code": "capacity", "retryable": true, "retry_after": 5, "fallback_models": []string{}}}})
+	add("503 availability not retryable", "OPENROUTER.md: error.availability", Reply{Status: 503, Error: &ErrorObject{Code: 503, Message: "No allowed providers are available for the selected model",
+		Metadata:     map[string]any{"error_type": "provider_unavailable"},
+		Availability: map[string]any{"code": "no_allowed_providers", "retryable": false, "fallback_models": []string{"openai/gpt-5.6-sol"}}}})
+	add("200 mid-stream rate_limit_exceeded", "#mid-stream-errors", midStream(429, "rate_limit_exceeded", "Rate limit exceeded"))
+	add("200 mid-stream provider_unavailable", "#chat-completions-apiv1chatcompletions", midStream(502, "provider_unavailable", "Provider disconnected mid-stream"))
+	add("200 mid-stream content_policy_violation", "#mid-stream-errors (output content filter)", midStream(400, "content_policy_violation", "The output was flagged by a content filter"))
+	add("200 mid-stream server (masked)", "#mid-stream-errors", midStream(500, "server", "Internal Server Error"))
+	return out
 }
