@@ -199,6 +199,7 @@ func (r *Runner) Drain(ctx context.Context, jobs []Job) (Tally, error) {
 		return Tally{}, err
 	}
 	s.tally.Down = s.down()
+	s.resumableSkips()
 	slices.SortFunc(s.tally.Reasked, func(a, b Reask) int { return cmp.Compare(a.Path, b.Path) })
 	slices.SortFunc(s.tally.Resumable, func(a, b Resumable) int { return cmp.Compare(a.Cause, b.Cause) })
 	return s.tally, err
@@ -312,6 +313,11 @@ type schedule struct {
 	inflight map[string]int
 	running  int
 	fatal    map[string]error // the model's fatal failure
+	// fatalCause is the model's fatal failure as recorded, and skipped
+	// counts the jobs not sent after it: a resumable cause (out of
+	// credit) leaves them all unanswered.
+	fatalCause map[string]*transcript.CallError
+	skipped    map[string]int
 	measured map[string]bool  // the model has a job that did not fail fatally
 	done     chan done
 
@@ -333,6 +339,7 @@ func newSchedule(r *Runner, n int, keep bool) *schedule {
 	s := &schedule{
 		r: r, initial: n, keep: keep,
 		queue: map[string][]waiting{}, inflight: map[string]int{}, fatal: map[string]error{}, measured: map[string]bool{},
+		fatalCause: map[string]*transcript.CallError{}, skipped: map[string]int{},
 		done: make(chan done), reserved: map[int]float64{},
 	}
 	if keep {
@@ -409,11 +416,33 @@ func (s *schedule) note(res Result) {
 	m, e := res.Job.Model, res.Transcript.Error
 	switch {
 	case e != nil && e.Fatal:
+		if e.Code == transcript.CodeSkipped {
+			s.skipped[m]++
+		}
 		if s.fatal[m] == nil {
 			s.fatal[m] = errors.New(e.Message)
+			s.fatalCause[m] = e
 		}
 	case e == nil || e.Code != transcript.CodeNotSent:
 		s.measured[m] = true
+	}
+}
+
+// resumableSkips counts the jobs skipped after a model's fatal failure
+// with the failure's cause when a resume can cure it (out of credit):
+// they are unanswered for that cause too.
+func (s *schedule) resumableSkips() {
+	for _, m := range slices.Sorted(maps.Keys(s.skipped)) {
+		cause := s.fatalCause[m].Resumable()
+		if cause == "" {
+			continue
+		}
+		i := slices.IndexFunc(s.tally.Resumable, func(r Resumable) bool { return r.Cause == cause })
+		if i < 0 {
+			s.tally.Resumable = append(s.tally.Resumable, Resumable{Cause: cause, First: s.fatalCause[m].Message})
+			i = len(s.tally.Resumable) - 1
+		}
+		s.tally.Resumable[i].Jobs += s.skipped[m]
 	}
 }
 
@@ -601,7 +630,8 @@ func skipped(job Job, cause error) *transcript.Transcript {
 	t := record(job)
 	now := time.Now().UTC()
 	t.StartedAt, t.FinishedAt = now, now
-	t.Error = &transcript.CallError{Code: transcript.CodeSkipped, Message: "not requested after a fatal error of the model: " + cause.Error(), Fatal: true}
+	t.Error = &transcript.CallError{Code: transcript.CodeSkipped, Message: "not requested after a fatal error of the model: " + cause.Error(), Fatal: true,
+		Scope: string(model.ScopeModel), Reason: "not requested after a fatal error of the model"}
 	return t
 }
 
@@ -617,11 +647,12 @@ func (r *Runner) call(ctx context.Context, job Job) *transcript.Transcript {
 	if resp != nil {
 		t.Attempts = transcript.AttemptsOf(resp.Attempts)
 	}
-	if ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil {
 		// The run was cancelled. A call that made no attempt was never
 		// sent; one that did is archived as sent, its stream closed, so
 		// that what may have been paid is not lost and a resume can say
-		// so (Result.Reasked).
+		// so (Result.Reasked). (A call that completed as the run was
+		// cancelled is an answer, archived as any other.)
 		if len(t.Attempts) == 0 {
 			return nil
 		}
