@@ -20,6 +20,17 @@
 //		return modeltest.Text("echo: " + req.Messages[0].Content)
 //	})
 //
+// A request with "stream": true is answered as today's OpenRouter streams
+// (api_reference/streaming.mdx): keep-alive comments (": OPENROUTER
+// PROCESSING") while it waits, the content in chunks, the finish reason,
+// usage in the last chunk, then [DONE]; a reply's Error is sent as the
+// mid-stream error event. The fake keeps a billing account
+// ([Server.Billing], [Server.Generations]): a non-streaming request whose
+// client left is billed in full ("abandoned"), a stream the client closed
+// stops billing ("closed"), a blank completion is not billed; and it
+// answers GET /generation?id= from that account. [DocumentedErrors] are
+// the error bodies of OpenRouter's errors page.
+//
 // GET /models lists [DefaultModels] until the test sets its own list with
 // [Server.SetModels] or overrides one entry with [Server.SetModel]. Entries
 // of the gating families ("anthropic/claude…", "openai/gpt-5…",
