@@ -184,14 +184,15 @@ type Attempt struct {
 // when an interrupted attempt may have been paid (Transcript.PaidInterrupted).
 const CodeInterrupted = "interrupted"
 
-// PaidInterrupted returns the generation ids of t's interrupted attempts
-// that reached the model (a response status, or a generation id): each
-// may have been billed for what it generated before it was closed.
+// PaidInterrupted returns the generation ids of t's interrupted
+// attempts: each was sent, and may have been billed for what was
+// generated before its stream was closed. An attempt that received no
+// chunk is named by its number.
 func (t *Transcript) PaidInterrupted() []string {
 	var ids []string
 	for _, a := range t.Attempts {
-		if a.Interrupted && (a.Status != 0 || a.GenerationID != "") {
-			ids = append(ids, cmp.Or(a.GenerationID, fmt.Sprintf("attempt %d (no generation id)", a.Number)))
+		if a.Interrupted {
+			ids = append(ids, cmp.Or(a.GenerationID, fmt.Sprintf("attempt %d, no chunk arrived", a.Number)))
 		}
 	}
 	return ids

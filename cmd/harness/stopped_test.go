@@ -9,6 +9,7 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // TestStoppedRunExits2: a run that the account's credit ran out on
@@ -69,4 +70,23 @@ func TestStoppedRunExits2(t *testing.T) {
 			}
 		})
 	}
+}
+
+// answered returns the transcripts matched by glob that hold an answer:
+// a job in flight when a run is cancelled is archived too, as
+// interrupted, and a resume asks it again.
+func answered(t *testing.T, glob string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(glob)
+	var out []string
+	for _, f := range files {
+		tr, err := transcript.Read(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.OK() {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -651,6 +651,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req C
 		w.Header().Set(k, v)
 	}
 	w.WriteHeader(http.StatusOK)
+	if fl != nil {
+		fl.Flush() // OpenRouter commits the status at once, and keeps the stream alive
+	}
 	send := func(line string) bool {
 		if _, err := io.WriteString(w, line+"\n\n"); err != nil {
 			return false
