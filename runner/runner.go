@@ -318,8 +318,8 @@ type schedule struct {
 	// credit) leaves them all unanswered.
 	fatalCause map[string]*transcript.CallError
 	skipped    map[string]int
-	measured map[string]bool  // the model has a job that did not fail fatally
-	done     chan done
+	measured   map[string]bool // the model has a job that did not fail fatally
+	done       chan done
 
 	// The spending cap (Runner.Budget): the known cost, the estimates of
 	// the jobs in flight by slot, and whether a job was held back.
