@@ -54,6 +54,10 @@ type OpenRouter struct {
 	urlErr error // a bad base URL, reported by every call
 	chat   openai.ChatCompletionService
 	models openai.ModelService
+	// api makes the calls the SDK has no service for (GET /generation):
+	// a client value built from the same options, never openai.NewClient,
+	// which would read OPENAI_* variables.
+	api openai.Client
 }
 
 var _ Client = (*OpenRouter)(nil)
@@ -158,6 +162,7 @@ func NewOpenRouter(opts ...Option) *OpenRouter {
 		urlErr: checkBaseURL(cfg.baseURL),
 		chat:   openai.NewChatCompletionService(sdk...),
 		models: openai.NewModelService(sdk...),
+		api:    openai.Client{Options: sdk},
 	}
 }
 

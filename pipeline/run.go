@@ -172,6 +172,11 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 	first := follow(o, p, caps, r, m.RunID)
 	tally, err := r.Drain(ctx, first)
 	reasked(o.Stdout, tally.Reasked)
+	if len(p.online) > 0 && ctx.Err() == nil {
+		if g, ok := p.clients[p.online[0]].(Generations); ok {
+			reconcileAtEnd(ctx, o.Stdout, runDir, g)
+		}
+	}
 	resume := ResumeCommand(o.Command, runDir, m.Inputs)
 	switch {
 	case ctx.Err() != nil:
