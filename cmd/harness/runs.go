@@ -20,7 +20,7 @@ func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet("runs", "runs [DIR]", `
 		harness runs              # the runs in runs/
 		harness runs nights/1/runs   # the runs of another directory
-		harness runs --reconcile runs/night-1   # price the attempts of unknown cost`, stderr)
+		harness runs --reconcile runs/demo   # price the attempts of unknown cost (GET /generation)`, stderr)
 	reconcile := fs.String("reconcile", "", "ask GET /generation for the cost of every attempt of `RUN` that has a generation id and no cost (needs OPENROUTER_API_KEY), and write RUN/"+pipeline.ReconcileName)
 	baseURL := baseURLFlag(fs, new(string), " (with --reconcile)")
 	if help, err := parseFlags(fs, args); help || err != nil {
