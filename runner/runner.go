@@ -172,14 +172,18 @@ type done struct {
 // The scheduler starts a job when its model has fewer than PerModel and
 // the run fewer than Global requests in flight, taking the models in turn
 // so that none starves the others of the global budget. After a call that
-// fails with model.ErrFatal, the model's jobs not yet started are archived
-// as skipped without a request; calls already in flight finish and are
-// archived as they end, since each was sent and may have been paid for.
+// fails with model.ErrFatal (a bad key, no credit, an unknown model), the
+// model's jobs not yet started are archived as skipped without a request;
+// calls already in flight finish and are archived as they end, since each
+// was sent and may have been paid for. A failure of one request
+// (model.ErrRequest: a refusal, a moderation block) fails that job alone.
 //
 // API failures are recorded in transcripts, not returned. Run returns an
-// error for I/O failures, for a job without a client, and when ctx ends
-// (then the jobs not finished have no transcript, so a resume asks exactly
-// them).
+// error for I/O failures, for a job without a client, and when ctx ends:
+// then the calls in flight are closed and archived as interrupted
+// (transcript.CodeInterrupted), the jobs not started have no transcript,
+// and a resume asks exactly those without an answer, naming the
+// interrupted ones (Result.Reasked).
 func (r *Runner) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 	s, err := r.run(ctx, jobs, true)
 	if s == nil {
