@@ -136,20 +136,20 @@ func TestStreamLongerThanAnIdleTimeout(t *testing.T) {
 		reply  modeltest.Reply
 		reason string
 	}{
-		{"chunks", modeltest.Reply{Content: "0123456789abcdef", Chunks: 8, ChunkDelay: 60 * time.Millisecond}, "8 chunks 60 ms apart take 4 idle timeouts"},
-		{"keep-alives", modeltest.Reply{Content: "done", Delay: 500 * time.Millisecond, KeepAlive: 40 * time.Millisecond}, "half a second of keep-alive comments and no chunk"},
+		{"chunks", modeltest.Reply{Content: "0123456789abcdef", Chunks: 8, ChunkDelay: 150 * time.Millisecond}, "8 chunks 150 ms apart take over 2 idle timeouts"},
+		{"keep-alives", modeltest.Reply{Content: "done", Delay: 1200 * time.Millisecond, KeepAlive: 100 * time.Millisecond}, "over a second of keep-alive comments and no chunk"},
 	}) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := modeltest.NewScripted(t, tt.reply)
-			c, _ := newClient(srv, model.WithIdleTimeout(120*time.Millisecond), model.WithMaxRetries(0))
+			c, _ := newClient(srv, model.WithIdleTimeout(500*time.Millisecond), model.WithMaxRetries(0))
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			resp, err := c.Complete(ctx, request())
 			if err != nil || resp.Content != tt.reply.Content || len(resp.Attempts) != 1 {
 				t.Fatalf("err %v, content %q, attempts %d; want the whole answer at once (%s)", err, resp.Content, len(resp.Attempts), tt.reason)
 			}
-			if resp.LatencyMS < 400 || resp.Attempts[0].GenerationID != "gen-1" {
-				t.Errorf("latency %d ms, generation %q; want over 400 ms and gen-1 (%s)", resp.LatencyMS, resp.Attempts[0].GenerationID, tt.reason)
+			if resp.LatencyMS < 1000 || resp.Attempts[0].GenerationID != "gen-1" {
+				t.Errorf("latency %d ms, generation %q; want over 1000 ms and gen-1 (%s)", resp.LatencyMS, resp.Attempts[0].GenerationID, tt.reason)
 			}
 			waitBilling(t, srv, func(b modeltest.Billing) bool { return b.Completed == 1 }, "one completed generation: "+tt.reason)
 		})

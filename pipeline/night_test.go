@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
@@ -51,15 +52,16 @@ func TestNightWithRequestErrors(t *testing.T) {
 	t.Parallel()
 	set := corpusSet(t)
 	models := config.Default().Models
-	refused := []struct {
+	refused := tabletest.Cases(t, []struct {
 		model, task string
 		reply       modeltest.Reply
+		says        string // what the report says
 		reason      string
 	}{
-		{models[0], "02-a", modeltest.Moderation("a flagged segment"), "the input was flagged by moderation (HTTP 403)"},
-		{models[1], "05-b", modeltest.Refusal(), "the model refused the request (HTTP 400 refusal)"},
-		{models[2], "07-c", modeltest.Reservation(64000, 1200), "this request's max_tokens cannot be reserved with the credit left (HTTP 402 payment_required)"},
-	}
+		{models[0], "02-a", modeltest.Moderation("a flagged segment"), "the input was flagged by moderation (HTTP 403)", "a moderation flag is about one input"},
+		{models[1], "05-b", modeltest.Refusal(), "the model refused the request (HTTP 400 refusal)", "a refusal is about one request"},
+		{models[2], "07-c", modeltest.Reservation(64000, 1200), "this request's max_tokens cannot be reserved with the credit left (HTTP 402 payment_required)", "a smaller max_tokens could be reserved"},
+	})
 	markers := make([]string, len(refused))
 	for i, r := range refused {
 		markers[i] = marker(t, set, set.Task(r.task))
@@ -114,14 +116,14 @@ func TestNightWithRequestErrors(t *testing.T) {
 		if scored != planned-1 || apiErrors != 1 {
 			t.Errorf("%s: %d of %d scored, %d API errors; want every job but one scored", r.model, scored, planned, apiErrors)
 		}
-		want := report.FailedCall{TaskID: r.task, Scope: "request", Reason: r.reason}
+		want := report.FailedCall{TaskID: r.task, Scope: "request", Reason: r.says}
 		if len(failed) != 1 || failed[0] != want {
 			t.Errorf("%s: failed calls %+v; want %+v", r.model, failed, want)
 		}
 		i := slices.IndexFunc(rep.Failures, func(f report.Failure) bool {
 			return f.Model == r.model && f.Metric == report.MetricIncomplete
 		})
-		if i < 0 || !strings.Contains(rep.Failures[i].Message, r.task+" r0: "+r.reason) {
+		if i < 0 || !strings.Contains(rep.Failures[i].Message, r.task+" r0: "+r.says) {
 			t.Errorf("%s: the incomplete failure does not name %s and why: %+v", r.model, r.task, rep.Failures)
 		}
 	}

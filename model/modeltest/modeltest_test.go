@@ -234,10 +234,10 @@ func TestBillingAsOpenRouterBills(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	for _, tc := range []struct{ id, want string }{
-		{"gen-1", `"total_cost":0.5`},
-		{"gen-2", `"total_cost":0`},
-	} {
+	for _, tc := range tabletest.Cases(t, []struct{ id, want, reason string }{
+		{"gen-1", `"total_cost":0.5`, "the abandoned non-streaming request is billed in full"},
+		{"gen-2", `"total_cost":0`, "the closed stream is not billed"},
+	}) {
 		res, err := http.Get(srv.URL + "/generation?id=" + tc.id)
 		if err != nil {
 			t.Fatal(err)
@@ -245,7 +245,7 @@ func TestBillingAsOpenRouterBills(t *testing.T) {
 		b, _ := io.ReadAll(res.Body)
 		res.Body.Close()
 		if !strings.Contains(string(b), tc.want) {
-			t.Errorf("GET /generation?id=%s = %s; want %s", tc.id, b, tc.want)
+			t.Errorf("GET /generation?id=%s = %s; want %s (%s)", tc.id, b, tc.want, tc.reason)
 		}
 	}
 }
