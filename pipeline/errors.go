@@ -83,7 +83,8 @@ func (e *StoppedError) Error() string {
 
 // DownError is returned when every request to a model failed for one
 // reason that the next request would meet again (a refused connection, an
-// unknown host, a TLS failure, HTTP 400, 401, 402, 403 or 404): the run
+// unknown host, a TLS failure, a bad key, no credit, an unknown model:
+// model.ErrFatal): the run
 // measured nothing of that model, so it has no verdict to give. The
 // transcripts written are kept, and Resume asks again exactly the jobs
 // that failed.
