@@ -162,7 +162,8 @@ type Reply struct {
 	Status  int               // 0 means 200
 	Headers map[string]string // extra response headers, e.g. "Retry-After"
 	// Body, when non-empty, is sent verbatim instead of a body built from
-	// the fields below.
+	// the fields below, as application/json even to a stream request (as
+	// a proxy that ignores "stream" would answer).
 	Body string
 	// Delay is a wait before replying. If the client gives up first, the
 	// server sends nothing.
