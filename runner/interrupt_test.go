@@ -105,3 +105,48 @@ func waitBilling(t *testing.T, srv *modeltest.Server, ok func(modeltest.Billing)
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestSilentStreamArchived: a stream that goes silent past the idle
+// timeout is closed (the fake stops billing it) and, its retries spent,
+// archived with the generation id of each attempt and what arrived; an
+// answer that streams for longer than the idle timeout, in chunks and
+// keep-alive comments, completes and is archived as an answer.
+func TestSilentStreamArchived(t *testing.T) {
+	set, _ := load(t)
+	tasks := set.Tasks[:2]
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		if taskOf(req) == tasks[0].ID {
+			return modeltest.Reply{Content: "{} and", Chunks: 2, SilentAfter: 1}
+		}
+		return modeltest.Reply{Content: "{}", Chunks: 2, ChunkDelay: 250 * time.Millisecond, KeepAlive: 100 * time.Millisecond}
+	})
+	var sl sleeps
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(1),
+		model.WithIdleTimeout(400*time.Millisecond), model.WithSleep(sl.sleep))
+	dir := t.TempDir()
+	jobs := answerJobs(t, []string{"m1"}, tasks, 1, 1)
+	r := &runner.Runner{Clients: map[string]model.Client{"m1": c}, Dir: dir, PerModel: 2, Global: 2, JobTimeout: 10 * time.Second}
+	if _, err := r.Drain(context.Background(), jobs); err != nil {
+		t.Fatal(err)
+	}
+	silent, err := transcript.Read(jobs[0].Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if silent.Error == nil || silent.Error.Code != model.CodeIdle || len(silent.Attempts) != 2 || silent.Error.Scope != "retry" {
+		t.Fatalf("silent job: error %+v, %d attempts; want an idle timeout after two attempts", silent.Error, len(silent.Attempts))
+	}
+	for _, a := range silent.Attempts {
+		if !strings.HasPrefix(a.GenerationID, "gen-") || a.Status != 200 {
+			t.Errorf("attempt %+v: want its generation id", a)
+		}
+	}
+	if silent.Response == nil || !strings.Contains(string(silent.Response.RawBody), `"{} "`) {
+		t.Errorf("silent job's response %+v; want what arrived", silent.Response)
+	}
+	slow, err := transcript.Read(jobs[1].Path(dir))
+	if err != nil || !slow.OK() || slow.Response.Content != "{}" {
+		t.Errorf("slow job: %v %+v; want the answer, 500 ms of chunks and keep-alives under a 400 ms idle timeout", err, slow)
+	}
+	waitBilling(t, srv, func(b modeltest.Billing) bool { return b.Closed == 2 && b.Completed == 1 }, "both silent attempts closed, the slow answer completed")
+}
