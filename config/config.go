@@ -112,10 +112,21 @@ type Concurrency struct {
 	Global   int `yaml:"global" json:"global"`
 }
 
-// Timeouts bound an HTTP attempt and a whole job.
+// Timeouts bound a stream's silence and a whole job.
 type Timeouts struct {
-	Attempt Duration `yaml:"attempt" json:"attempt"`
-	Job     Duration `yaml:"job" json:"job"`
+	// Attempt is the total attempt timeout of earlier versions. A
+	// configuration file that sets it is refused with a message naming
+	// Idle (a total timeout let a paid, non-streamed answer be discarded
+	// and asked again); it is kept, first and omitted when unset, only so
+	// that the manifest of an earlier run reads back with its hash.
+	Attempt *Duration `yaml:"attempt" json:"attempt,omitempty"`
+	// Idle closes a chat stream when no byte (keep-alive comments
+	// included) has arrived for this long, and retries it. Calls stream,
+	// so an answer that keeps arriving is never cut however long it takes.
+	// Zero only in an earlier run's manifest.
+	Idle Duration `yaml:"idle" json:"idle,omitzero"`
+	// Job bounds one job: every attempt and wait.
+	Job Duration `yaml:"job" json:"job"`
 }
 
 // Retries configures the retry budget of one job.
@@ -277,7 +288,7 @@ func Default() *Config {
 		Judges:      Judges{Panel: true, Models: []string{}},
 		Request:     Request{Temperature: 0, Seed: 20260427, MaxTokens: 32000},
 		Concurrency: Concurrency{PerModel: 6, Global: 18},
-		Timeouts:    Timeouts{Attempt: Duration{300 * time.Second}, Job: Duration{20 * time.Minute}},
+		Timeouts:    Timeouts{Idle: Duration{120 * time.Second}, Job: Duration{20 * time.Minute}},
 		Retries:     Retries{Max: 4, BackoffBase: Duration{2 * time.Second}, BackoffMax: Duration{60 * time.Second}},
 		Repeats:     1,
 		Thresholds: Thresholds{
@@ -313,6 +324,10 @@ func LoadOrDefault(path string) (*Config, error) {
 // 4 KiB, and a 100 MB file took 469 MB to decode (issue 32).
 const MaxFile = 1 << 20
 
+// ErrAttemptTimeout refuses a configuration file that sets the total
+// attempt timeout of earlier versions.
+var ErrAttemptTimeout = errors.New("timeouts.attempt was replaced by timeouts.idle: chat calls stream, and a stream is closed when no byte arrives for timeouts.idle (a total attempt timeout discarded answers OpenRouter had billed)")
+
 // Load reads a YAML file (at most MaxFile bytes, a regular file) over the
 // defaults. Unknown keys are errors.
 func Load(path string) (*Config, error) {
@@ -325,6 +340,9 @@ func Load(path string) (*Config, error) {
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: %w", path, syntaxLine(b, err))
+	}
+	if c.Timeouts.Attempt != nil {
+		return nil, fmt.Errorf("%s: %w", path, ErrAttemptTimeout)
 	}
 	if err := c.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -395,8 +413,8 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("request: max_tokens must not be negative (0 sends no cap), not %d", c.Request.MaxTokens))
 	}
 	errs = append(errs, c.Thresholds.validate()...)
-	if c.Timeouts.Attempt.Duration <= 0 || c.Timeouts.Job.Duration <= 0 {
-		errs = append(errs, errors.New("timeouts: attempt and job must be positive"))
+	if c.Timeouts.Attempt == nil && c.Timeouts.Idle.Duration <= 0 || c.Timeouts.Job.Duration <= 0 {
+		errs = append(errs, errors.New("timeouts: idle and job must be positive"))
 	}
 	if err := c.Weights.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("weights: %w", err))

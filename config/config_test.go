@@ -1,11 +1,13 @@
 package config
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 )
@@ -47,10 +49,12 @@ func wantLoadErrors(t *testing.T, cases []loadCase) {
 func TestLoadErrors(t *testing.T) {
 	cases := []loadCase{
 		{"unknown-key", "modles: [a]\n", "field modles not found", "a typo must not fall back to defaults"},
-		{"bad-duration", "timeouts:\n  attempt: soon\n", "invalid duration", "durations are Go durations"},
+		{"bad-duration", "timeouts:\n  idle: soon\n", "invalid duration", "durations are Go durations"},
 		{"weights", "weights:\n  block_structure: -1\n", "weights", "weights must be valid"},
 		{"concurrency", "concurrency:\n  per_model: 0\n", "per_model", "a model needs at least one connection"},
 		{"dup-model", "models: [a, a]\n", "listed twice", "duplicate models"},
+		{"attempt-timeout", "timeouts:\n  attempt: 300s\n", "timeouts.attempt was replaced by timeouts.idle", "a total attempt timeout discarded billed answers; the file must say idle"},
+		{"zero-idle", "timeouts:\n  idle: 0s\n", "idle and job must be positive", "a stream needs an idle bound"},
 	}
 	wantLoadErrors(t, cases)
 	p := filepath.Join(t.TempDir(), "empty.yaml")
@@ -102,5 +106,29 @@ func TestHugeConfigRefused(t *testing.T) {
 	}
 	if _, err := Load(p); err == nil || !strings.Contains(err.Error(), "over the 1048576-byte limit") {
 		t.Errorf("Load = %v; want the size limit named", err)
+	}
+}
+
+// TestEarlierManifestConfigReadsBack: the configuration of a run made
+// before calls streamed holds timeouts.attempt and no idle; it still
+// reads back, validates, and hashes to the bytes it was recorded with, so
+// that its run can be rescored.
+func TestEarlierManifestConfigReadsBack(t *testing.T) {
+	old := Default()
+	d := Duration{300 * time.Second}
+	old.Timeouts = Timeouts{Attempt: &d, Job: Duration{20 * time.Minute}}
+	b, _ := json.Marshal(old)
+	if !strings.Contains(string(b), `"timeouts":{"attempt":"5m0s","job":"20m0s"}`) {
+		t.Fatalf("earlier timeouts marshal as %s", b)
+	}
+	var back Config
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Hash() != old.Hash() || back.Validate() != nil {
+		t.Errorf("an earlier run's configuration: hash %s vs %s, validate %v", back.Hash(), old.Hash(), back.Validate())
+	}
+	if now, _ := json.Marshal(Default().Timeouts); string(now) != `{"idle":"2m0s","job":"20m0s"}` {
+		t.Errorf("today's timeouts marshal as %s", now)
 	}
 }

@@ -45,11 +45,11 @@ func (o *Offline) Complete(ctx context.Context, req model.Request) (*model.Respo
 	t := o.set.Task(req.TaskID)
 	switch {
 	case t == nil:
-		return nil, &model.APIError{Status: 400, Message: fmt.Sprintf("offline judge: unknown task %q", req.TaskID)}
+		return nil, &model.APIError{Status: 400, Scope: model.ScopeModel, Message: fmt.Sprintf("offline judge: unknown task %q", req.TaskID)}
 	case t.Class != task.ClassA:
-		return nil, &model.APIError{Status: 400, Message: fmt.Sprintf("offline judge: task %s is class %s; only class A answers are judged", t.ID, t.Class)}
+		return nil, &model.APIError{Status: 400, Scope: model.ScopeModel, Message: fmt.Sprintf("offline judge: task %s is class %s; only class A answers are judged", t.ID, t.Class)}
 	case len(req.Messages) == 0:
-		return nil, &model.APIError{Status: 400, Message: "offline judge: the request has no messages"}
+		return nil, &model.APIError{Status: 400, Scope: model.ScopeModel, Message: "offline judge: the request has no messages"}
 	}
 	content := offlineVote(t, req.Messages[len(req.Messages)-1].Content)
 	return model.LocalResponse(OfflineJudge, "offline-judge-"+t.ID, content).Estimate(req), nil

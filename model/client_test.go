@@ -291,7 +291,7 @@ func TestStatusClassification(t *testing.T) {
 		{429, true, false, "rate limits pass"},
 		{500, true, false, "server errors pass"},
 		{504, true, false, "gateway timeouts pass"},
-		{400, false, true, "a bad request fails the same way every time"},
+		{400, false, false, "a bad request is about this request: the model's other jobs go on"},
 		{401, false, true, "a bad key stops every job"},
 		{402, false, true, "no credit stops every job"},
 		{403, false, true, "forbidden stops every job"},
@@ -342,9 +342,9 @@ func TestUnauthorizedIsFatal(t *testing.T) {
 	}
 }
 
-func TestAttemptTimeoutThenSuccess(t *testing.T) {
+func TestIdleTimeoutThenSuccess(t *testing.T) {
 	srv := modeltest.NewScripted(t, modeltest.Hang(), modeltest.Text("ok"))
-	c, _ := newClient(srv, model.WithAttemptTimeout(100*time.Millisecond))
+	c, _ := newClient(srv, model.WithIdleTimeout(100*time.Millisecond))
 	resp, err := c.Complete(context.Background(), request())
 	if err != nil {
 		t.Fatalf("Complete: %v", err)
@@ -353,8 +353,8 @@ func TestAttemptTimeoutThenSuccess(t *testing.T) {
 		t.Fatalf("content, attempts = %q, %+v", resp.Content, resp.Attempts)
 	}
 	a := resp.Attempts[0]
-	if a.Status != 0 || !strings.Contains(a.Error, model.CodeTimeout) {
-		t.Errorf("attempt 1 = %+v, want an attempt timeout", a)
+	if a.Status != 0 || !strings.Contains(a.Error, model.CodeIdle) {
+		t.Errorf("attempt 1 = %+v, want an idle timeout", a)
 	}
 }
 
@@ -519,7 +519,7 @@ func TestCancelDuringAttempt(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if srv.Count() != 1 || len(w.all()) != 0 || len(resp.Attempts) != 1 || resp.Attempts[0].Error != context.Canceled.Error() {
+	if srv.Count() != 1 || len(w.all()) != 0 || len(resp.Attempts) != 1 || resp.Attempts[0].Error != "interrupted: "+context.Canceled.Error() || !resp.Attempts[0].Interrupted {
 		t.Errorf("requests, waits, attempts = %d, %v, %+v", srv.Count(), w.all(), resp.Attempts)
 	}
 }

@@ -44,60 +44,73 @@
 // .native_finish_reason; the top-level id, model and provider; usage with
 // prompt_tokens_details.cached_tokens and cache_write_tokens,
 // completion_tokens_details.reasoning_tokens and cost (nil unless a JSON
-// number; with is_byok, cost_details.upstream_inference_cost is added to
-// it, [Usage.UpstreamCost]). From an error
-// object, top-level or in a choice: code, message, and metadata's
-// provider_name and raw (the upstream's error, kept as text whether it is
-// a string or an object), in [APIError]. The body itself is kept in
-// [Response.RawBody].
+// number), prompt_tokens_details.cache_write_tokens, and with is_byok
+// cost_details.upstream_inference_cost (added to the cost). From an error
+// object, top-level or in a choice: code, message, availability, and
+// metadata's error_type, provider_code, provider_name, raw (the
+// upstream's error, kept as text whether it is a string or an object),
+// reasons and flagged_input (moderation) and patterns (a guardrail), in
+// [APIError]. The body itself is kept in [Response.RawBody].
 //
 // [Response.ReasoningExhausted] tells an answer lost to reasoning: the
 // model stopped at the token limit (finish_reason "length") with blank
 // content, or with reasoning_tokens ≥ ½·completion_tokens.
 //
-// # Retries
+// # Streaming
 //
-// The SDK's own retries are off; the client retries so that every attempt
-// lands in [Response.Attempts] and server-requested waits are followed
-// exactly. An attempt is retried when it ends in
+// Every chat call streams ("stream": true, openai-go's NewStreaming):
+// OpenRouter bills an abandoned non-streaming request in full, and stops
+// generation and billing when a stream is closed. An attempt is closed
+// when no byte, keep-alive comments (": OPENROUTER PROCESSING") included,
+// has arrived for the idle timeout ([WithIdleTimeout]), or when the
+// caller's context ends; an answer that keeps arriving is never cut. The
+// chunks are assembled into the [Response] (content and reasoning joined,
+// the last finish reason and usage, the first id, model and provider) and
+// kept as a JSON array in [Response.RawBody]. Each [Attempt] records the
+// generation id of its first chunk, the provider, its cost when reported,
+// and Interrupted when the caller gave up with it in flight. A server that
+// answers a stream request with a plain JSON body is read as before.
 //
-//   - HTTP 408, 409, 429 or 5xx;
-//   - a transport error, or no complete answer within the attempt timeout,
-//     except a refused connection, a host name that does not exist and a
-//     TLS failure (code "unreachable"): the next attempt would meet them
-//     at once, so they are returned at once and match [ErrFatal];
-//   - HTTP 200 carrying an error object or finish_reason "error" (OpenRouter's
-//     way of reporting a failure mid-generation) whose code is absent, not a
-//     number, 408, 429 or 5xx;
-//   - HTTP 200 whose body is not JSON or has no choices, at most 2 times.
+// # Errors: model, request or retry
 //
-// up to MaxRetries retries (default 4, so 5 attempts). The wait before
+// Every failure is classified by what it is about ([Scope], in
+// classify.go's table): from error.metadata.error_type first, then the
+// status (or, inside a 200 or a stream's error event, the code) and
+// error.availability.
+//
+//   - ScopeModel (errors.Is ErrFatal): a bad key, exhausted credit
+//     (ErrOutOfCredit), a key without the permission, an unknown or
+//     retired model, availability.retryable false, an API that cannot be
+//     reached (code "unreachable"). Returned at once.
+//   - ScopeRequest (errors.Is ErrRequest): a refusal, a content policy,
+//     moderation or guardrail block, a prompt or output too long
+//     (ErrContextLength for the prompt), the 402 reservation of max_tokens,
+//     no endpoint for the request's parameters, finish_reason
+//     content_filter, any other 4xx. Returned at once.
+//   - ScopeRetry: 408, 409, 429 (ErrRateLimited once the retries are
+//     spent), 5xx and their error_types, availability.retryable true, a
+//     transport error, a silent stream (code "idle_timeout"), a stream cut
+//     before its finish reason ("cut_short"), a blank completion ("blank":
+//     no content, no finish reason), a body that is not a completion (at
+//     most 2 times).
+//
+// Retries go up to MaxRetries (default 4, so 5 attempts). The wait before
 // retry n (0-based) is
 //
 //	min(server, 2·max)                 when retry-after-ms or Retry-After is present
 //	uniform in [0, min(max, base·2ⁿ)]  otherwise (full jitter)
 //
 // with base and max from [WithBackoff] (default 1s and 30s). retry-after-ms
-// is preferred over Retry-After, which may be seconds or an HTTP date.
-//
-// HTTP 400, 401, 402, 403 and 404 are returned at once as an [*APIError]
-// that matches [ErrFatal]: the same request, or any request to that model,
-// would fail again. Other 4xx statuses are returned at once without
-// ErrFatal. The same codes 401, 402, 403 and 404 reported inside an HTTP
-// 200 body (an error object's code) are fatal too: no credit, a bad key or
-// a missing model fail every further request alike, whatever status the
-// failure came with. A 400 inside a 200 fails only its own request. When
-// the caller's context ends, Complete returns at once with
-// an error wrapping ctx.Err().
+// is preferred over Retry-After, which may be seconds or an HTTP date. When
+// the caller's context ends, Complete returns at once with an error
+// wrapping ctx.Err().
 //
 // # Prompts too long for the model
 //
-// One 400 is not fatal: a prompt (plus max_tokens) longer than the model's
-// context fails that request only, since the model's shorter prompts still
-// fit. It is returned at once, not retried, and matches [ErrContextLength]
-// instead of ErrFatal. It is recognised when the error is
+// A prompt (plus max_tokens) longer than the model's context matches
+// [ErrContextLength] (and ErrRequest). It is recognised when the error is
 //
-//	code = "context_length_exceeded" (any status), or
+//	code or error_type = "context_length_exceeded" (any status), or
 //	400 (HTTP status, or code inside a 200) and message or metadata.raw contains,
 //	ignoring case, one of: "context length", "context_length",
 //	"maximum context", "context window", "prompt is too long",
@@ -106,7 +119,7 @@
 // which covers OpenRouter's own check ("This endpoint's maximum context
 // length is N tokens. However, you requested about M tokens ..."), and the
 // upstream wordings of OpenAI, Anthropic and Gemini quoted in
-// metadata.raw. Every other 400 stays fatal.
+// metadata.raw.
 //
 // # Secrets
 //

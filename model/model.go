@@ -130,6 +130,14 @@ type Usage struct {
 	CompletionTokens int64 `json:"completion_tokens"` // usage.completion_tokens
 	CachedTokens     int64 `json:"cached_tokens"`     // usage.prompt_tokens_details.cached_tokens
 	ReasoningTokens  int64 `json:"reasoning_tokens"`  // usage.completion_tokens_details.reasoning_tokens
+	// CacheWriteTokens is usage.prompt_tokens_details.cache_write_tokens:
+	// prompt tokens written to the provider's cache (priced above input).
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+	// UpstreamCost is usage.cost_details.upstream_inference_cost when the
+	// call was BYOK (usage.is_byok): the provider's charge to the user's
+	// own key, which usage.cost (OpenRouter's fee alone) leaves out. Cost
+	// includes it, so that every sum counts what the call cost.
+	UpstreamCost *float64 `json:"upstream_cost,omitempty"`
 
 	// Cost is usage.cost in USD as OpenRouter reports it, summed over
 	// every attempt of the call that reported one (a retried 200 without
@@ -137,15 +145,6 @@ type Usage struct {
 	// that an unknown cost cannot be summed as a free call; a cost outside
 	// ValidCost is never taken (it is named in Unread).
 	Cost *float64 `json:"cost"`
-
-	// UpstreamCost is cost_details.upstream_inference_cost of a BYOK
-	// call (usage.is_byok): the provider's charge to the user's own key,
-	// which usage.cost (OpenRouter's fee alone) leaves out. It is
-	// included in Cost, so that the transcript, the report and the
-	// spending cap count what the call cost; nil when not BYOK.
-	UpstreamCost *float64 `json:"upstream_cost,omitempty"`
-	// CacheWriteTokens is usage.prompt_tokens_details.cache_write_tokens.
-	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
 
 	// Unread names the usage fields the response held in a shape that
 	// could not be read (a count that is not a whole number, a cost that
@@ -192,6 +191,19 @@ type Attempt struct {
 	// WaitMS is how long the client waited after this attempt before the
 	// next one; 0 for the last attempt.
 	WaitMS int64 `json:"wait_ms"`
+
+	// GenerationID is the attempt's generation id, from its first chunk
+	// (or its body's id): what GET /generation?id= prices afterwards. ""
+	// when no chunk arrived.
+	GenerationID string `json:"generation_id,omitempty"`
+	// Provider is the upstream that served the attempt, as its chunks name it.
+	Provider string `json:"provider,omitempty"`
+	// Cost is the usage.cost this attempt reported; nil when it reported
+	// none (an interrupted stream reports none: see GenerationID).
+	Cost *float64 `json:"cost,omitempty"`
+	// Interrupted says the caller gave up (a job deadline, a cancelled run,
+	// a signal) with the attempt in flight: its stream was closed as sent.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Response is the outcome of a call: the answer when there is one, and
@@ -250,17 +262,34 @@ type Client interface {
 	Complete(ctx context.Context, req Request) (*Response, error)
 }
 
-// ErrFatal marks failures that will recur on every request to the same model
-// (bad request, bad key, no credit, forbidden, model not found): callers stop
-// all jobs of that model instead of burning retries on them.
+// ErrFatal marks failures that every further request to the same model
+// would meet (a bad key, exhausted credit, an unknown, retired or
+// unroutable model, an API that cannot be reached: [ScopeModel]): callers
+// stop the model's jobs not yet started instead of sending them.
 // Test with errors.Is(err, ErrFatal).
 var ErrFatal = errors.New("fatal API error")
+
+// ErrRequest marks a failure of one request ([ScopeRequest]): a refusal, a
+// content policy, moderation or guardrail block, a prompt or output too
+// long, the max_tokens reservation of 402, no endpoint for the request's
+// parameters. That job fails with its reason; the model's other jobs go
+// on. Test with errors.Is(err, ErrRequest).
+var ErrRequest = errors.New("request refused")
 
 // ErrContextLength marks a request refused because its prompt (plus
 // max_tokens) does not fit the model's context. It fails that request
 // only: it is neither retried nor fatal for the model, whose shorter
 // prompts still fit. Test with errors.Is(err, ErrContextLength).
 var ErrContextLength = errors.New("prompt exceeds the model's context length")
+
+// ErrOutOfCredit marks the exhausted credit of 402 (not the reservation
+// of one request's max_tokens): the run cannot go on until credit is
+// added. It also matches ErrFatal.
+var ErrOutOfCredit = errors.New("out of credit")
+
+// ErrRateLimited marks a rate limit (429, or error_type
+// rate_limit_exceeded) that outlasted the retries.
+var ErrRateLimited = errors.New("rate limited")
 
 // APIError is a failure that outlasted the retries or was not retryable.
 type APIError struct {
@@ -270,31 +299,73 @@ type APIError struct {
 	Status int
 	// Code is the error code from the body's error object (OpenRouter sends
 	// the HTTP status as a number; it is kept in decimal), or one of
-	// CodeTimeout, CodeTransport, CodeBadResponse, CodeNoChoices.
+	// the client's own codes (CodeTimeout, CodeIdle, CodeTransport, ...).
 	Code    string
 	Message string
+	// Type is error.metadata.error_type, OpenRouter's stable typed code
+	// ("refusal", "rate_limit_exceeded", ...); "" when absent.
+	Type string
+	// ProviderCode is error.metadata.provider_code, the upstream's own code.
+	ProviderCode string
 	// ProviderName is error.metadata.provider_name: the upstream that
 	// failed, when OpenRouter names it.
 	ProviderName string
 	// Raw is error.metadata.raw, the upstream's own error, as text: a JSON
 	// string as its value, anything else (often an object) as its JSON.
-	Raw       string
-	Retryable bool // whether the failure was of a kind that is retried
+	Raw string
+	// Reasons and FlaggedInput are a moderation error's metadata.reasons
+	// and metadata.flagged_input.
+	Reasons      []string
+	FlaggedInput string
+	// Availability is error.availability, when the failure says whether a
+	// provider may serve the model later.
+	Availability *Availability
+
+	// Scope says what the failure is about (see [Scope]) and Reason why,
+	// from the classification table of the package comment.
+	Scope  Scope
+	Reason string
+	// Retryable is Scope == ScopeRetry: the failure was of a kind that is
+	// retried.
+	Retryable bool
+
+	guardrail bool // metadata.patterns was present: a guardrail block
+}
+
+// Availability is OpenRouter's error.availability object.
+type Availability struct {
+	Code           string   `json:"code"`
+	Retryable      bool     `json:"retryable"`
+	RetryAfter     float64  `json:"retry_after"`
+	FallbackModels []string `json:"fallback_models"`
+}
+
+// classified sets e's Scope, Reason and Retryable from its fields and
+// returns e.
+func (e *APIError) classified() *APIError {
+	e.Scope, e.Reason = classify(e)
+	e.Retryable = e.Scope == ScopeRetry
+	return e
 }
 
 // Codes that the client assigns itself when the server sent none.
 const (
-	CodeTimeout     = "attempt_timeout" // no answer within the attempt timeout
-	CodeTransport   = "transport"       // connection failed or broke
-	CodeUnreachable = "unreachable"     // connection refused, unknown host or bad TLS: not retried, fatal
-	CodeBadResponse = "bad_response"    // HTTP 200 whose body is not JSON
-	CodeNoChoices   = "no_choices"      // HTTP 200 JSON without choices
-	CodeTooLarge    = "too_large"       // a body over MaxResponseSize, not retried
+	CodeTimeout       = "attempt_timeout" // no answer within the attempt timeout (listing calls)
+	CodeIdle          = "idle_timeout"    // no byte of the stream, keep-alives included, within the idle timeout
+	CodeTransport     = "transport"       // connection failed or broke
+	CodeUnreachable   = "unreachable"     // connection refused, unknown host or bad TLS: not retried, fatal
+	CodeBadResponse   = "bad_response"    // HTTP 200 whose body is not JSON
+	CodeNoChoices     = "no_choices"      // HTTP 200 JSON without choices
+	CodeTooLarge      = "too_large"       // a body over MaxResponseSize, not retried
+	CodeBlank         = "blank"           // no content and no finish reason: not billed, retried
+	CodeCutShort      = "cut_short"       // a stream that ended before its finish reason, retried
+	CodeContentFilter = "content_filter"  // finish_reason content_filter: the provider's filter stopped the output
 )
 
 // Error prints as "HTTP 429: message", "HTTP 200 (502): message" or
 // "no response (attempt_timeout): message", followed by
-// " [provider: raw]" when the body named the upstream or quoted its error.
+// " [provider: raw]" when the body named the upstream or quoted its error,
+// and " {error_type}" when the body typed it.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	if e.Status == 0 {
@@ -307,6 +378,10 @@ func (e *APIError) Error() string {
 		b.WriteString(" (")
 		b.WriteString(e.Code)
 		b.WriteString(")")
+	}
+	if e.Type != "" {
+		b.WriteString(" ")
+		b.WriteString(e.Type)
 	}
 	if e.Message != "" {
 		b.WriteString(": ")
@@ -325,38 +400,27 @@ func (e *APIError) Error() string {
 }
 
 // Is reports whether target is
-//   - ErrFatal, and the status is one that ends all jobs of a model
-//     (400, 401, 402, 403, 404) or the API could not be reached
-//     (CodeUnreachable), but the error is not a context-length one;
+//   - ErrFatal, and the scope is ScopeModel;
+//   - ErrRequest, and the scope is ScopeRequest;
 //   - ErrContextLength, and the error is a context-length one (see the
-//     package comment for how it is recognised).
+//     package comment for how it is recognised);
+//   - ErrOutOfCredit, and it is the exhausted credit of 402;
+//   - ErrRateLimited, and it is a rate limit.
 func (e *APIError) Is(target error) bool {
+	if e.Scope == "" {
+		e.classified()
+	}
 	switch target {
 	case ErrFatal:
-		return e.fatal() && !e.contextLength()
+		return e.Scope == ScopeModel
+	case ErrRequest:
+		return e.Scope == ScopeRequest
 	case ErrContextLength:
 		return e.contextLength()
-	}
-	return false
-}
-
-// fatal reports whether e ends all jobs of its model: a fatal status, an
-// API that cannot be reached (CodeUnreachable), or a fatal code other than 400 reported inside an HTTP 200 body
-// (OpenRouter's code is the status the failure would have had: a 402
-// there is the same empty credit as a 402 status, and every further
-// request would fail the same way; a 400 there is about the request).
-func (e *APIError) fatal() bool {
-	if fatalStatus(e.Status) || e.Code == CodeUnreachable {
-		return true
-	}
-	code, err := strconv.Atoi(e.Code)
-	return e.Status == 200 && err == nil && code != 400 && fatalStatus(code)
-}
-
-func fatalStatus(status int) bool {
-	switch status {
-	case 400, 401, 402, 403, 404:
-		return true
+	case ErrOutOfCredit:
+		return e.Scope == ScopeModel && (e.effectiveStatus() == 402 || e.Type == "payment_required")
+	case ErrRateLimited:
+		return e.effectiveStatus() == 429 || e.Type == "rate_limit_exceeded"
 	}
 	return false
 }
@@ -377,7 +441,7 @@ var contextPhrases = []string{
 // "context_length_exceeded" whatever the status, whose message or raw
 // upstream error contains one of contextPhrases.
 func (e *APIError) contextLength() bool {
-	if e.Code == "context_length_exceeded" {
+	if e.Code == "context_length_exceeded" || e.Type == "context_length_exceeded" {
 		return true
 	}
 	if e.Status != 400 && e.Code != "400" {

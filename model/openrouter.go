@@ -54,6 +54,10 @@ type OpenRouter struct {
 	urlErr error // a bad base URL, reported by every call
 	chat   openai.ChatCompletionService
 	models openai.ModelService
+	// api makes the calls the SDK has no service for (GET /generation):
+	// a client value built from the same options, never openai.NewClient,
+	// which would read OPENAI_* variables.
+	api openai.Client
 }
 
 var _ Client = (*OpenRouter)(nil)
@@ -63,7 +67,8 @@ type config struct {
 	apiKey         string
 	httpClient     *http.Client
 	maxRetries     int
-	attemptTimeout time.Duration
+	attemptTimeout time.Duration // bounds a listing call
+	idleTimeout    time.Duration // bounds a chat stream's silence
 	backoffBase    time.Duration
 	backoffMax     time.Duration
 	headers        map[string]string
@@ -85,9 +90,16 @@ func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 // so at most 5 attempts). Negative counts as 0.
 func WithMaxRetries(n int) Option { return func(c *config) { c.maxRetries = max(n, 0) } }
 
-// WithAttemptTimeout bounds each attempt, body included (default 120s). The
-// caller's context bounds the whole call.
+// WithAttemptTimeout bounds each attempt of a listing call (GET), body
+// included (default 120s). Chat calls stream and are bounded by
+// [WithIdleTimeout] instead. The caller's context bounds the whole call.
 func WithAttemptTimeout(d time.Duration) Option { return func(c *config) { c.attemptTimeout = d } }
+
+// WithIdleTimeout closes a chat stream when no byte (keep-alive comments
+// included) has arrived for d (default 120s), and retries it. An answer
+// that keeps arriving is never cut, however long it takes: the caller's
+// context (the job's timeout) is the outer bound. 0 or less disables it.
+func WithIdleTimeout(d time.Duration) Option { return func(c *config) { c.idleTimeout = d } }
 
 // WithBackoff sets the exponential backoff: the wait before retry n (0-based)
 // is uniform in [0, min(max, base·2ⁿ)] (full jitter). Defaults: 1s, 30s.
@@ -120,6 +132,7 @@ func NewOpenRouter(opts ...Option) *OpenRouter {
 		baseURL:        DefaultBaseURL,
 		maxRetries:     4,
 		attemptTimeout: 120 * time.Second,
+		idleTimeout:    120 * time.Second,
 		backoffBase:    time.Second,
 		backoffMax:     30 * time.Second,
 		headers:        defaultHeaders(),
@@ -150,6 +163,7 @@ func NewOpenRouter(opts ...Option) *OpenRouter {
 		urlErr: checkBaseURL(cfg.baseURL),
 		chat:   openai.NewChatCompletionService(sdk...),
 		models: openai.NewModelService(sdk...),
+		api:    openai.Client{Options: sdk},
 	}
 }
 
@@ -254,12 +268,11 @@ func (c *OpenRouter) Complete(ctx context.Context, req Request) (*Response, erro
 	if err != nil {
 		return nil, fmt.Errorf("model %s: %w", req.Model, err)
 	}
-	call := func(ctx context.Context, opts ...option.RequestOption) error {
-		_, err := c.chat.New(ctx, params, opts...)
-		return err
+	attempt := func(ctx context.Context) (exchange, *APIError) {
+		return c.cfg.streamAttempt(ctx, &c.chat, params)
 	}
 	var paid paidAttempts
-	out, ex, attempts, err := retry(ctx, &c.cfg, call, paid.interpret)
+	out, ex, attempts, err := retryWith(ctx, &c.cfg, attempt, paid.interpret)
 	resp := &Response{Attempts: attempts}
 	if out != nil {
 		*resp = *out
@@ -283,9 +296,14 @@ type paidAttempts struct {
 	known bool
 }
 
-// interpret is interpretChat, noting the attempt's cost.
+// interpret is interpretChat (interpretStream for a stream), noting the
+// attempt's cost.
 func (p *paidAttempts) interpret(ex exchange) (*Response, *APIError) {
-	r, err := interpretChat(ex)
+	read := interpretChat
+	if ex.sse {
+		read = interpretStream
+	}
+	r, err := read(ex)
 	if r != nil && r.Usage.Cost != nil {
 		p.usd += *r.Usage.Cost
 		p.known = true

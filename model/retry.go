@@ -29,8 +29,12 @@ const maxMalformedRetries = 2
 type exchange struct {
 	status     int         // 0 when no response arrived
 	header     http.Header // nil when no response arrived
-	body       []byte      // with the API key redacted
+	body       []byte      // with the API key redacted; a stream's chunks as a JSON array
 	durationMS int64
+
+	sse      bool   // body is the chunk array of an event stream
+	genID    string // the generation id of the first chunk; "" when none arrived
+	provider string // the provider of the first chunk that names one
 }
 
 // sdkCall performs one SDK request with the given extra options; the SDK's
@@ -42,23 +46,43 @@ type sdkCall func(ctx context.Context, opts ...option.RequestOption) error
 // interpretation (possibly partial), the last exchange and every attempt.
 // The error is an *APIError, or ctx.Err() when the caller gave up.
 func retry[T any](ctx context.Context, c *config, call sdkCall, interpret func(exchange) (T, *APIError)) (T, exchange, []Attempt, error) {
+	return retryWith(ctx, c, func(ctx context.Context) (exchange, *APIError) { return c.attempt(ctx, call) }, interpret)
+}
+
+// retryWith is retry over any attempt function: a streamed chat attempt
+// or a plain SDK call. A failed attempt that brought part of a stream is
+// interpreted too, so that the call keeps what arrived (its generation
+// id, content, usage) however it ended. An attempt cut by ctx is marked
+// Interrupted: it was closed as sent.
+func retryWith[T any](ctx context.Context, c *config, attempt func(context.Context) (exchange, *APIError), interpret func(exchange) (T, *APIError)) (T, exchange, []Attempt, error) {
 	var (
 		attempts  []Attempt
 		malformed int
 	)
 	for n := 0; ; n++ {
 		a := Attempt{Number: n + 1, StartedAt: time.Now()}
-		ex, apiErr := c.attempt(ctx, call)
+		ex, apiErr := attempt(ctx)
 		a.Status, a.DurationMS = ex.status, ex.durationMS
+		a.GenerationID, a.Provider = ex.genID, ex.provider
 		var out T
-		if apiErr == nil {
+		switch {
+		case apiErr == nil:
 			out, apiErr = interpret(ex)
+		case ex.sse:
+			out, _ = interpret(ex)
+		}
+		if r, ok := any(out).(*Response); ok && r != nil {
+			a.Cost = r.Usage.Cost
+			if a.GenerationID == "" {
+				a.GenerationID = r.ID
+			}
 		}
 		if apiErr == nil {
 			return out, ex, append(attempts, a), nil
 		}
 		if err := ctx.Err(); err != nil {
-			a.Error = err.Error()
+			a.Error = "interrupted: " + err.Error()
+			a.Interrupted = true
 			return out, ex, append(attempts, a), err
 		}
 		a.Error = apiErr.Error()
@@ -110,15 +134,11 @@ func (c *config) attempt(ctx context.Context, call sdkCall) (exchange, *APIError
 	case err == nil:
 		return ex, nil
 	case errors.Is(err, ErrResponseTooLarge):
-		return ex, &APIError{Status: ex.status, Code: CodeTooLarge, Message: ErrResponseTooLarge.Error()}
+		return ex, (&APIError{Status: ex.status, Code: CodeTooLarge, Message: ErrResponseTooLarge.Error()}).classified()
 	case actx.Err() != nil && ctx.Err() == nil:
-		return ex, &APIError{Code: CodeTimeout, Message: fmt.Sprintf("no answer within %v", c.attemptTimeout), Retryable: true}
+		return ex, (&APIError{Code: CodeTimeout, Message: fmt.Sprintf("no answer within %v", c.attemptTimeout)}).classified()
 	default:
-		code, again := CodeTransport, true
-		if unreachable(err) {
-			code, again = CodeUnreachable, false
-		}
-		return ex, &APIError{Code: code, Message: safetext.Cap(c.redact(err.Error()), MaxMessage), Retryable: again}
+		return ex, c.transportError(err)
 	}
 }
 
@@ -147,25 +167,26 @@ func unreachable(err error) bool {
 		strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
 }
 
+// transportError describes a failed connection: unreachable (not
+// retried, fatal for the model) or broken (retried).
+func (c *config) transportError(err error) *APIError {
+	code := CodeTransport
+	if unreachable(err) {
+		code = CodeUnreachable
+	}
+	return (&APIError{Code: code, Message: safetext.Cap(c.redact(err.Error()), MaxMessage)}).classified()
+}
+
 // httpError describes an error status, with the code and message of the
 // body's error object when it has one.
 func httpError(ex exchange) *APIError {
-	e := &APIError{Status: ex.status, Retryable: retryableStatus(ex.status)}
 	var w struct {
 		Error *wireError `json:"error"`
 	}
 	if json.Unmarshal(ex.body, &w) == nil && w.Error != nil {
-		return w.Error.apiError(ex.status, e.Retryable)
+		return w.Error.apiError(ex.status)
 	}
-	e.Message = snippet(ex.body)
-	return e
-}
-
-// retryableStatus reports the statuses worth another attempt: the server
-// was busy, slow or broken, not the request wrong.
-func retryableStatus(status int) bool {
-	return status == http.StatusRequestTimeout || status == http.StatusConflict ||
-		status == http.StatusTooManyRequests || status >= 500
+	return (&APIError{Status: ex.status, Message: snippet(ex.body)}).classified()
 }
 
 // snippet is the start of a body that is not a JSON error, for messages.

@@ -124,6 +124,7 @@ func usage(raw json.RawMessage) Usage {
 		out.Unread = append(out.Unread, "completion_tokens_details: "+snippet(w.CompletionTokensDetails))
 	}
 	count("prompt_tokens_details.cached_tokens", cached.CachedTokens, &out.CachedTokens)
+	count("prompt_tokens_details.cache_write_tokens", cached.CacheWriteTokens, &out.CacheWriteTokens)
 	count("completion_tokens_details.reasoning_tokens", reasoning.ReasoningTokens, &out.ReasoningTokens)
 	count("prompt_tokens_details.cache_write_tokens", cached.CacheWriteTokens, &out.CacheWriteTokens)
 	if len(w.Cost) > 0 && string(w.Cost) != "null" {
@@ -163,24 +164,49 @@ func byok(out *Usage, raw json.RawMessage) {
 // wireError is an error object, at the top level or in a choice.
 // OpenRouter's code is the HTTP status as a number; OpenAI's is a string.
 type wireError struct {
-	Code     json.RawMessage `json:"code"`
-	Message  string          `json:"message"`
-	Metadata json.RawMessage `json:"metadata"`
+	Code         json.RawMessage `json:"code"`
+	Message      string          `json:"message"`
+	Metadata     json.RawMessage `json:"metadata"`
+	Availability json.RawMessage `json:"availability"`
 }
 
-// apiError describes e as reported with the given HTTP status, with
-// metadata.provider_name and metadata.raw when metadata is an object.
-func (e *wireError) apiError(status int, retryable bool) *APIError {
-	out := &APIError{Status: status, Code: safetext.Cap(e.code(), MaxName), Message: safetext.Cap(e.Message, MaxMessage), Retryable: retryable}
+// apiError describes e as reported with the given HTTP status, with what
+// its metadata says (error_type, provider_code, provider_name, raw, a
+// moderation's reasons and flagged_input, a guardrail's patterns) and its
+// availability, classified.
+func (e *wireError) apiError(status int) *APIError {
+	out := &APIError{Status: status, Code: safetext.Cap(e.code(), MaxName), Message: safetext.Cap(e.Message, MaxMessage)}
 	var md struct {
+		ErrorType    json.RawMessage `json:"error_type"`
+		ProviderCode json.RawMessage `json:"provider_code"`
 		ProviderName json.RawMessage `json:"provider_name"`
 		Raw          json.RawMessage `json:"raw"`
+		Reasons      json.RawMessage `json:"reasons"`
+		FlaggedInput json.RawMessage `json:"flagged_input"`
+		Patterns     json.RawMessage `json:"patterns"`
 	}
 	if json.Unmarshal(e.Metadata, &md) == nil {
+		out.Type = safetext.Cap(rawText(md.ErrorType), MaxName)
+		out.ProviderCode = safetext.Cap(rawText(md.ProviderCode), MaxName)
 		out.ProviderName = safetext.Cap(rawText(md.ProviderName), MaxName)
 		out.Raw = safetext.Cap(rawText(md.Raw), MaxMessage)
+		out.FlaggedInput = safetext.Cap(rawText(md.FlaggedInput), MaxMessage)
+		var reasons []string
+		if json.Unmarshal(md.Reasons, &reasons) == nil {
+			for i, r := range reasons[:min(len(reasons), 16)] {
+				reasons[i] = safetext.Cap(r, MaxName)
+			}
+			out.Reasons = reasons[:min(len(reasons), 16)]
+		}
+		out.guardrail = len(md.Patterns) > 0 && string(md.Patterns) != "null"
 	}
-	return out
+	var av Availability
+	if len(e.Availability) > 0 && string(e.Availability) != "null" && json.Unmarshal(e.Availability, &av) == nil {
+		av.Code = safetext.Cap(av.Code, MaxName)
+		av.FallbackModels = av.FallbackModels[:min(len(av.FallbackModels), 16)]
+		out.Availability = &av
+	}
+	return out.classified()
 }
 
 // MaxName bounds a name a server chooses (provider, model served, response
@@ -226,25 +252,14 @@ func (e *wireError) code() string {
 	return ""
 }
 
-// retryable reports whether an error reported inside a 200 body is worth
-// another attempt: when its code is absent, 408, 429 or 5xx, or a code
-// that is not a number (whose meaning is unknown).
-func (e *wireError) retryable() bool {
-	n, err := strconv.Atoi(e.code())
-	if err != nil {
-		return true
-	}
-	return retryableStatus(n)
-}
-
 // interpretChat reads a chat-completion body. It returns what it could read
 // even alongside an error, so a failed call still records usage and
 // provider.
 func interpretChat(ex exchange) (*Response, *APIError) {
 	var w wireChat
 	if err := json.Unmarshal(ex.body, &w); err != nil {
-		return nil, &APIError{Status: ex.status, Code: CodeBadResponse,
-			Message: "response body is not a chat completion: " + err.Error(), Retryable: true}
+		return nil, (&APIError{Status: ex.status, Code: CodeBadResponse,
+			Message: "response body is not a chat completion: " + err.Error()}).classified()
 	}
 	r := &Response{ID: safetext.Cap(rawText(w.ID), MaxName), ModelServed: safetext.Cap(rawText(w.Model), MaxName),
 		Provider: safetext.Cap(rawText(w.Provider), MaxName), Usage: usage(w.Usage)}
@@ -258,19 +273,34 @@ func interpretChat(ex exchange) (*Response, *APIError) {
 	// OpenRouter reports a failure after the headers were sent as a 200
 	// with an error object and/or finish_reason "error".
 	if e := w.Error; e != nil {
-		return r, e.apiError(ex.status, e.retryable())
+		return r, e.apiError(ex.status)
 	}
 	if len(w.Choices) == 0 {
-		return r, &APIError{Status: ex.status, Code: CodeNoChoices, Message: "response has no choices", Retryable: true}
+		return r, (&APIError{Status: ex.status, Code: CodeNoChoices, Message: "response has no choices"}).classified()
 	}
 	if r.FinishReason == "error" {
 		e := w.Choices[0].Error
 		if e == nil {
 			e = &wireError{Message: `finish_reason "error"`}
 		}
-		return r, e.apiError(ex.status, e.retryable())
+		return r, e.apiError(ex.status)
 	}
-	return r, nil
+	return r, finished(r, ex.status)
+}
+
+// finished checks an answer that reported no error: a blank completion
+// (no content and no finish reason, which OpenRouter does not bill and
+// advises retrying) is retried, and an output the provider's content
+// filter stopped fails its request as such rather than being scored as
+// the model's answer.
+func finished(r *Response, status int) *APIError {
+	switch {
+	case r.FinishReason == "" && r.Content == "":
+		return (&APIError{Status: status, Code: CodeBlank, Message: "blank completion: no content and no finish reason"}).classified()
+	case r.FinishReason == "content_filter":
+		return (&APIError{Status: status, Code: CodeContentFilter, Message: `finish_reason "content_filter": the provider's content filter stopped the output`}).classified()
+	}
+	return nil
 }
 
 func deref(s *string) string {
@@ -313,8 +343,8 @@ type wireModel struct {
 func interpretModels(ex exchange) ([]ModelInfo, *APIError) {
 	var w wireModels
 	if err := json.Unmarshal(ex.body, &w); err != nil {
-		return nil, &APIError{Status: ex.status, Code: CodeBadResponse,
-			Message: "response body is not a model list: " + err.Error(), Retryable: true}
+		return nil, (&APIError{Status: ex.status, Code: CodeBadResponse,
+			Message: "response body is not a model list: " + err.Error()}).classified()
 	}
 	out := make([]ModelInfo, len(w.Data))
 	for i, m := range w.Data {

@@ -71,7 +71,7 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 	}
 	t := m.set.Task(req.TaskID)
 	if t == nil {
-		return nil, &model.APIError{Status: 400, Message: fmt.Sprintf("offline model: unknown task %q", req.TaskID)}
+		return nil, &model.APIError{Status: 400, Scope: model.ScopeModel, Message: fmt.Sprintf("offline model: unknown task %q", req.TaskID)}
 	}
 	var seed int64
 	if req.Seed != nil {
@@ -85,7 +85,7 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 	}
 	f, err := patchFormat(t)
 	if err != nil {
-		return nil, &model.APIError{Status: 400, Message: err.Error()}
+		return nil, &model.APIError{Status: 400, Scope: model.ScopeModel, Message: err.Error()}
 	}
 	if f != nil {
 		content, err := m.formatComplete(f, t, req.Document, seed)

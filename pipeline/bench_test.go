@@ -60,7 +60,7 @@ func benchRun(b *testing.B, L time.Duration, judgeModel bool) {
 		start := time.Now()
 		_, err := Run(context.Background(), Options{
 			Config: cfg, Set: set, Prompts: prompts,
-			Conn:   Connection{BaseURL: srv.URL, APIKey: "k", Retries: cfg.Retries, AttemptTimeout: time.Minute},
+			Conn:   Connection{BaseURL: srv.URL, APIKey: "k", Retries: cfg.Retries, IdleTimeout: time.Minute},
 			OutDir: dir, ReportDir: dir, RunID: "bench", Stdout: io.Discard,
 		})
 		if err != nil && !errors.Is(err, ErrVerdictFail) {

@@ -22,14 +22,14 @@ type Connection struct {
 	BaseURL string
 	// APIKey is sent to online models; "" fails any online model with
 	// ErrNoKey.
-	APIKey         string
-	Retries        config.Retries
-	AttemptTimeout time.Duration
+	APIKey      string
+	Retries     config.Retries
+	IdleTimeout time.Duration
 }
 
 // ConnectionFrom returns the connection a configuration asks for.
 func ConnectionFrom(cfg *config.Config, baseURL, apiKey string) Connection {
-	return Connection{BaseURL: baseURL, APIKey: apiKey, Retries: cfg.Retries, AttemptTimeout: cfg.Timeouts.Attempt.Duration}
+	return Connection{BaseURL: baseURL, APIKey: apiKey, Retries: cfg.Retries, IdleTimeout: cfg.Timeouts.Idle.Duration}
 }
 
 // Clients is the one client factory: a client per model, the offline
@@ -82,8 +82,8 @@ func (c Connection) openRouter() (*model.OpenRouter, error) {
 		return nil, usage.Wrap(err)
 	}
 	opts := []model.Option{model.WithAPIKey(c.APIKey), model.WithBaseURL(base), model.WithMaxRetries(c.Retries.Max)}
-	if c.AttemptTimeout > 0 {
-		opts = append(opts, model.WithAttemptTimeout(c.AttemptTimeout))
+	if c.IdleTimeout > 0 {
+		opts = append(opts, model.WithIdleTimeout(c.IdleTimeout))
 	}
 	if c.Retries.BackoffBase.Duration > 0 && c.Retries.BackoffMax.Duration > 0 {
 		opts = append(opts, model.WithBackoff(c.Retries.BackoffBase.Duration, c.Retries.BackoffMax.Duration))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 )
 
@@ -52,9 +53,38 @@ func (e *BudgetError) Error() string {
 	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no further request was sent and the run is incomplete. Resume with a higher cap:\n  %s", e.Spent, e.Max, e.Resume)
 }
 
+// StoppedError is returned when jobs were left unanswered for a cause a
+// resume cures once it is gone: the account ran out of credit mid-run
+// (HTTP 402, not the reservation of one request's max_tokens), or rate
+// limits outlasted the retries. No report is written (it would read as a
+// failing model); the transcripts are kept, and Resume asks again exactly
+// the jobs without an answer.
+type StoppedError struct {
+	RunDir string
+	Causes []runner.Resumable
+	Resume string // the command line that resumes the run
+}
+
+// advice says what to do about each cause before resuming.
+var advice = map[string]string{
+	"out of credit": "add credit (https://openrouter.ai/settings/credits)",
+	"rate limited":  "wait, or lower concurrency.per_model",
+}
+
+func (e *StoppedError) Error() string {
+	var b strings.Builder
+	for _, c := range e.Causes {
+		fmt.Fprintf(&b, "stopped: %d %s unanswered: %s (the first: %s); %s, then resume\n",
+			c.Jobs, report.Plural(c.Jobs, "job", "jobs"), c.Cause, c.First, advice[c.Cause])
+	}
+	fmt.Fprintf(&b, "no report was written; the transcripts are kept in %s. Resume with\n  %s", e.RunDir, e.Resume)
+	return b.String()
+}
+
 // DownError is returned when every request to a model failed for one
 // reason that the next request would meet again (a refused connection, an
-// unknown host, a TLS failure, HTTP 400, 401, 402, 403 or 404): the run
+// unknown host, a TLS failure, a bad key, no credit, an unknown model:
+// model.ErrFatal): the run
 // measured nothing of that model, so it has no verdict to give. The
 // transcripts written are kept, and Resume asks again exactly the jobs
 // that failed.

@@ -355,7 +355,10 @@ func TestRunConfigurationErrors(t *testing.T) {
 	}
 }
 
-func TestRunInterruptedLeavesNoTranscript(t *testing.T) {
+// TestRunInterruptedArchivesAsSent: a vote in flight when the run is
+// cancelled is archived as interrupted, its attempt as sent (it may have
+// been paid), and is no result: a resume asks it again.
+func TestRunInterruptedArchivesAsSent(t *testing.T) {
 	set := corpusSet(t)
 	answers := []*transcript.Transcript{answerTranscript(t, "a/alpha", "01-a", `{"answer": "41", "evidence": []}`)}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -371,8 +374,9 @@ func TestRunInterruptedLeavesNoTranscript(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
-	if all, _ := transcript.ReadAll(dir); len(all) > 0 {
-		t.Errorf("an interrupted call left %d transcripts; want none, so resuming asks again", len(all))
+	all, _ := transcript.ReadAll(dir)
+	if len(all) != 1 || all[0].OK() || all[0].Error.Code != transcript.CodeInterrupted || len(all[0].Attempts) != 1 || !all[0].Attempts[0].Interrupted {
+		t.Errorf("an interrupted call left %d transcripts (%+v); want one, interrupted, its attempt as sent", len(all), all)
 	}
 }
 

@@ -20,11 +20,13 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -169,6 +171,12 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 	}
 	first := follow(o, p, caps, r, m.RunID)
 	tally, err := r.Drain(ctx, first)
+	reasked(o.Stdout, tally.Reasked)
+	if len(p.online) > 0 && ctx.Err() == nil {
+		if g, ok := p.clients[p.online[0]].(Generations); ok {
+			reconcileAtEnd(ctx, o.Stdout, runDir, g)
+		}
+	}
 	resume := ResumeCommand(o.Command, runDir, m.Inputs)
 	switch {
 	case ctx.Err() != nil:
@@ -183,6 +191,11 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 		// An API that is down, a bad key, no credit: a report would show
 		// a model that was never measured as a model that failed.
 		return tally, &DownError{RunDir: runDir, Down: tally.Down, Resume: resume}
+	case len(tally.Resumable) > 0:
+		// Out of credit mid-run, rate limits that outlasted the retries:
+		// a resume finishes the run once the cause is gone, paying
+		// nothing twice.
+		return tally, &StoppedError{RunDir: runDir, Causes: tally.Resumable, Resume: resume}
 	}
 	return tally, nil
 }
@@ -261,3 +274,19 @@ func countLater(o Options, p *plan, jc judge.Config, later map[string]int) {
 
 // DefaultReportDir is the reports directory when --reports is not given.
 const DefaultReportDir = "reports"
+
+// reasked says which jobs a resume asked again although an interrupted
+// attempt of each may have been paid (docs/interpretations.md: "A resume
+// asks an interrupted job again, and says so"): OpenRouter bills what a
+// stream generated before it was closed, so the run paid for those jobs
+// twice, and its known cost does not count the first time.
+func reasked(w io.Writer, jobs []runner.Reask) {
+	if len(jobs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "asked again: %d %s whose interrupted attempt may have been paid (its transcript is kept as .superseded-N; `harness runs --reconcile` prices it):\n",
+		len(jobs), report.Plural(len(jobs), "job", "jobs"))
+	for _, j := range jobs {
+		fmt.Fprintf(w, "  %s (%s)\n", j.Path, strings.Join(j.IDs, ", "))
+	}
+}

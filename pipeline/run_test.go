@@ -69,7 +69,7 @@ func testOptions(t *testing.T, models []string, url string) (Options, *bytes.Buf
 	dir := t.TempDir()
 	return Options{
 		Config: cfg, Set: set, Prompts: prompts,
-		Conn:   Connection{BaseURL: url, APIKey: "test-key", Retries: cfg.Retries, AttemptTimeout: time.Minute},
+		Conn:   Connection{BaseURL: url, APIKey: "test-key", Retries: cfg.Retries, IdleTimeout: time.Minute},
 		OutDir: dir + "/runs", ReportDir: dir + "/reports", RunID: "t",
 		Progress: &runner.Lines{W: &progress}, Stdout: &out,
 	}, &progress

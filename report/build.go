@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -337,6 +338,9 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 			if c.FirstAPIError == "" && s.Error != nil {
 				c.FirstAPIError = s.Error.Message
 			}
+			if s.Error != nil {
+				c.FailedCalls = append(c.FailedCalls, failedCall(id, r, s.Error))
+			}
 		case scoring.StatusScored:
 			c.Scored++
 			acc.latencies = append(acc.latencies, float64(s.LatencyMS))
@@ -575,4 +579,26 @@ func (b *builder) severalFormats() bool {
 		}
 	}
 	return false
+}
+
+// failedCall names one failed answer and why: the classification's reason
+// with the status and error_type, else the error's text.
+func failedCall(id string, repeat int, e *transcript.CallError) FailedCall {
+	why := e.Message
+	if e.Reason != "" {
+		why = e.Reason
+		var detail []string
+		if e.Status != 0 {
+			detail = append(detail, fmt.Sprintf("HTTP %d", e.Status))
+		}
+		if e.Type != "" {
+			detail = append(detail, e.Type)
+		} else if e.Code != "" && e.Code != fmt.Sprint(e.Status) {
+			detail = append(detail, e.Code)
+		}
+		if len(detail) > 0 {
+			why += " (" + strings.Join(detail, " ") + ")"
+		}
+	}
+	return FailedCall{TaskID: id, Repeat: repeat, Scope: e.Scope, Reason: why}
 }

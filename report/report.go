@@ -256,6 +256,11 @@ type ClassResult struct {
 	// repeat order: what the verdict quotes, so that "60 API errors" says
 	// what failed. Absent when there was none.
 	FirstAPIError string `json:"first_api_error,omitempty"`
+	// FailedCalls names each answer whose call failed, in task and repeat
+	// order, with why: the verdict names every task an error of its own
+	// request (a refusal, a moderation block) left unanswered. Absent when
+	// there was none.
+	FailedCalls []FailedCall `json:"failed_calls,omitempty"`
 	// Invalid counts scored answers that held no usable document (B, C:
 	// drift 1), or a document that fails validation (B, C: scored, but not
 	// a round trip), or no answer object (A).
@@ -545,3 +550,15 @@ func (r *Report) Passed() bool { return r.Verdict == Pass || r.Verdict == Comple
 
 // Informational reports whether the report's suite decides no verdict.
 func (r *Report) Informational() bool { return !r.gated() }
+
+// FailedCall is one answer whose call failed after its retries.
+type FailedCall struct {
+	TaskID string `json:"task_id"`
+	Repeat int    `json:"repeat"`
+	// Scope is what the failure was about: "request", "model" or "retry"
+	// (retries spent); "" when the client did not classify it.
+	Scope string `json:"scope,omitempty"`
+	// Reason says why: the classification's reason with the status and
+	// OpenRouter's error_type when there is one, else the error's text.
+	Reason string `json:"reason"`
+}

@@ -301,7 +301,9 @@ func incomplete(r *Report) []Failure {
 		if n == 0 {
 			continue
 		}
-		if first := r.firstAPIError(model); first != "" {
+		if failed := r.failedCalls(model); failed != "" {
+			why += ": " + failed
+		} else if first := r.firstAPIError(model); first != "" {
 			why += fmt.Sprintf(" (the first: %s)", first)
 		}
 		out = append(out, Failure{
@@ -324,6 +326,42 @@ func (r *Report) firstAPIError(model string) string {
 		}
 	}
 	return ""
+}
+
+// maxNamedFailures bounds the failed answers a verdict line names; the
+// rest are counted ("and N more"), and all are in the JSON.
+const maxNamedFailures = 8
+
+// failedCalls names a model's answers that failed for their own request
+// (Scope "request": a refusal, a moderation block), by task and reason, in
+// class, task and repeat order: they are why the run is incomplete
+// although the model answered its other tasks. "" when there is none.
+func (r *Report) failedCalls(model string) string {
+	mr := r.Results[model]
+	if mr == nil {
+		return ""
+	}
+	var named []string
+	n := 0
+	for _, class := range []string{"A", "B", "C"} {
+		c := mr.Class(class)
+		if c == nil {
+			continue
+		}
+		for _, f := range c.FailedCalls {
+			if f.Scope != "request" {
+				continue
+			}
+			n++
+			if len(named) < maxNamedFailures {
+				named = append(named, fmt.Sprintf("%s r%d: %s", f.TaskID, f.Repeat, f.Reason))
+			}
+		}
+	}
+	if n > len(named) {
+		named = append(named, fmt.Sprintf("and %d more", n-len(named)))
+	}
+	return strings.Join(named, "; ")
 }
 
 // unmeasured says why a class has no headline number.

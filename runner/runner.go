@@ -139,7 +139,11 @@ const (
 	Requested Outcome = iota // the model was called
 	Reused                   // an archived transcript was kept (resume)
 	Skipped                  // not requested: the model had a fatal error
-	Cancelled                // interrupted; no transcript written
+	Cancelled                // interrupted before it was sent; no transcript written
+	// Interrupted is a job whose call was in flight (or between attempts)
+	// when ctx ended: its attempts are archived as sent, with their
+	// generation ids, under the error code transcript.CodeInterrupted.
+	Interrupted
 )
 
 // Result is one job's transcript (nil when Cancelled) and how it came about.
@@ -147,6 +151,10 @@ type Result struct {
 	Job        Job
 	Transcript *transcript.Transcript
 	Outcome    Outcome
+	// Reasked, for a job asked again on resume, holds the generation ids
+	// of the interrupted attempts of the transcript it replaces that may
+	// have been paid (Transcript.PaidInterrupted): the resume says so.
+	Reasked []string
 }
 
 // done is a finished job as the scheduler learns of it.
@@ -164,14 +172,18 @@ type done struct {
 // The scheduler starts a job when its model has fewer than PerModel and
 // the run fewer than Global requests in flight, taking the models in turn
 // so that none starves the others of the global budget. After a call that
-// fails with model.ErrFatal, the model's jobs not yet started are archived
-// as skipped without a request; calls already in flight finish and are
-// archived as they end, since each was sent and may have been paid for.
+// fails with model.ErrFatal (a bad key, no credit, an unknown model), the
+// model's jobs not yet started are archived as skipped without a request;
+// calls already in flight finish and are archived as they end, since each
+// was sent and may have been paid for. A failure of one request
+// (model.ErrRequest: a refusal, a moderation block) fails that job alone.
 //
 // API failures are recorded in transcripts, not returned. Run returns an
-// error for I/O failures, for a job without a client, and when ctx ends
-// (then the jobs not finished have no transcript, so a resume asks exactly
-// them).
+// error for I/O failures, for a job without a client, and when ctx ends:
+// then the calls in flight are closed and archived as interrupted
+// (transcript.CodeInterrupted), the jobs not started have no transcript,
+// and a resume asks exactly those without an answer, naming the
+// interrupted ones (Result.Reasked).
 func (r *Runner) Run(ctx context.Context, jobs []Job) ([]Result, error) {
 	s, err := r.run(ctx, jobs, true)
 	if s == nil {
@@ -191,6 +203,9 @@ func (r *Runner) Drain(ctx context.Context, jobs []Job) (Tally, error) {
 		return Tally{}, err
 	}
 	s.tally.Down = s.down()
+	s.resumableSkips()
+	slices.SortFunc(s.tally.Reasked, func(a, b Reask) int { return cmp.Compare(a.Path, b.Path) })
+	slices.SortFunc(s.tally.Resumable, func(a, b Resumable) int { return cmp.Compare(a.Cause, b.Cause) })
 	return s.tally, err
 }
 
@@ -202,11 +217,33 @@ type Tally struct {
 	Skipped   int // Outcome Skipped
 	// Spent is the known cost of the transcripts, as Spent counts it.
 	Spent float64
+	// Reasked lists the jobs asked again whose earlier transcript had an
+	// interrupted attempt that may have been paid, by path.
+	Reasked []Reask
+	// Resumable counts the jobs that failed for a cause a resume can cure
+	// (transcript.CallError.Resumable: out of credit, rate limits that
+	// outlasted the retries), by cause, with the first such failure.
+	Resumable []Resumable
 	// Down lists, by model name, the models every job of which failed
 	// fatally (model.ErrFatal: a refused connection, an unknown host, a
 	// bad key, no credit, a missing model) or was skipped after such a
 	// failure: the run measured nothing of them, for one reason.
 	Down []Down
+}
+
+// Reask is a job asked again although an interrupted attempt of its
+// earlier transcript may have been paid.
+type Reask struct {
+	Path string   // the job's transcript path below the run directory
+	IDs  []string // the generation ids of those attempts
+}
+
+// Resumable is a cause that left jobs unanswered which a resume, once the
+// cause is gone, asks again.
+type Resumable struct {
+	Cause string // e.g. "out of credit"
+	Jobs  int
+	First string // the first such failure's text
 }
 
 // Down is a model whose every request failed for one reason.
@@ -220,6 +257,19 @@ type Down struct {
 func (t Tally) AllReused() bool { return t.Reused == t.Jobs }
 
 func (t *Tally) add(res Result, cost float64) {
+	if len(res.Reasked) > 0 {
+		t.Reasked = append(t.Reasked, Reask{Path: res.Job.Path(""), IDs: res.Reasked})
+	}
+	if tr := res.Transcript; tr != nil && tr.Error != nil {
+		if cause := tr.Error.Resumable(); cause != "" {
+			i := slices.IndexFunc(t.Resumable, func(r Resumable) bool { return r.Cause == cause })
+			if i < 0 {
+				t.Resumable = append(t.Resumable, Resumable{Cause: cause, First: tr.Error.Message})
+				i = len(t.Resumable) - 1
+			}
+			t.Resumable[i].Jobs++
+		}
+	}
 	switch res.Outcome {
 	case Requested:
 		t.Requested++
@@ -267,8 +317,13 @@ type schedule struct {
 	inflight map[string]int
 	running  int
 	fatal    map[string]error // the model's fatal failure
-	measured map[string]bool  // the model has a job that did not fail fatally
-	done     chan done
+	// fatalCause is the model's fatal failure as recorded, and skipped
+	// counts the jobs not sent after it: a resumable cause (out of
+	// credit) leaves them all unanswered.
+	fatalCause map[string]*transcript.CallError
+	skipped    map[string]int
+	measured   map[string]bool // the model has a job that did not fail fatally
+	done       chan done
 
 	// The spending cap (Runner.Budget): the known cost, the estimates of
 	// the jobs in flight by slot, and whether a job was held back.
@@ -288,6 +343,7 @@ func newSchedule(r *Runner, n int, keep bool) *schedule {
 	s := &schedule{
 		r: r, initial: n, keep: keep,
 		queue: map[string][]waiting{}, inflight: map[string]int{}, fatal: map[string]error{}, measured: map[string]bool{},
+		fatalCause: map[string]*transcript.CallError{}, skipped: map[string]int{},
 		done: make(chan done), reserved: map[int]float64{},
 	}
 	if keep {
@@ -364,11 +420,33 @@ func (s *schedule) note(res Result) {
 	m, e := res.Job.Model, res.Transcript.Error
 	switch {
 	case e != nil && e.Fatal:
+		if e.Code == transcript.CodeSkipped {
+			s.skipped[m]++
+		}
 		if s.fatal[m] == nil {
 			s.fatal[m] = errors.New(e.Message)
+			s.fatalCause[m] = e
 		}
 	case e == nil || e.Code != transcript.CodeNotSent:
 		s.measured[m] = true
+	}
+}
+
+// resumableSkips counts the jobs skipped after a model's fatal failure
+// with the failure's cause when a resume can cure it (out of credit):
+// they are unanswered for that cause too.
+func (s *schedule) resumableSkips() {
+	for _, m := range slices.Sorted(maps.Keys(s.skipped)) {
+		cause := s.fatalCause[m].Resumable()
+		if cause == "" {
+			continue
+		}
+		i := slices.IndexFunc(s.tally.Resumable, func(r Resumable) bool { return r.Cause == cause })
+		if i < 0 {
+			s.tally.Resumable = append(s.tally.Resumable, Resumable{Cause: cause, First: s.fatalCause[m].Message})
+			i = len(s.tally.Resumable) - 1
+		}
+		s.tally.Resumable[i].Jobs += s.skipped[m]
 	}
 }
 
@@ -489,12 +567,16 @@ func archive(dir string, res Result) error {
 // outcome keeps the job's archived transcript, or skips the job, or calls
 // the model; the result is not yet archived.
 func (r *Runner) outcome(ctx context.Context, job Job, fatal error) (Result, error) {
-	old, err := r.existing(job)
+	old, replaced, err := r.existing(job)
 	if err != nil {
 		return Result{Job: job, Outcome: Cancelled}, err
 	}
 	if old != nil {
 		return Result{Job: job, Transcript: old, Outcome: Reused}, nil
+	}
+	var reasked []string
+	if replaced != nil {
+		reasked = replaced.PaidInterrupted()
 	}
 	switch {
 	case job.Skip != "":
@@ -506,21 +588,26 @@ func (r *Runner) outcome(ctx context.Context, job Job, fatal error) (Result, err
 	case fatal != nil:
 		return Result{Job: job, Transcript: skipped(job, fatal), Outcome: Skipped}, nil
 	}
-	if t := r.call(ctx, job); t != nil {
-		return Result{Job: job, Transcript: t, Outcome: Requested}, nil
+	t := r.call(ctx, job)
+	switch {
+	case t == nil:
+		return Result{Job: job, Outcome: Cancelled, Reasked: reasked}, nil
+	case t.Error != nil && t.Error.Code == transcript.CodeInterrupted:
+		return Result{Job: job, Transcript: t, Outcome: Interrupted, Reasked: reasked}, nil
 	}
-	return Result{Job: job, Outcome: Cancelled}, nil
+	return Result{Job: job, Transcript: t, Outcome: Requested, Reasked: reasked}, nil
 }
 
 // existing returns the job's archived transcript when it holds a response
 // and job.Keep keeps it; nil when there is none or it must be asked again
-// (an API failure, a vote on an answer that changed). A transcript that
+// (an API failure, a vote on an answer that changed), with the transcript
+// the new call will replace in replaced. A transcript that
 // does not read back, verify or belong to the job's slot (a transcript
 // copied from another task, model or run) is an error: the archive was
 // damaged or edited, and asking again would hide it.
-func (r *Runner) existing(job Job) (*transcript.Transcript, error) {
+func (r *Runner) existing(job Job) (kept, replaced *transcript.Transcript, err error) {
 	if r.Dir == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	rec := job.Record
 	slot := transcript.Slot{RunID: rec.RunID, Kind: rec.Kind, Model: rec.Model, TaskID: rec.TaskID, Repeat: rec.Repeat}
@@ -530,13 +617,13 @@ func (r *Runner) existing(job Job) (*transcript.Transcript, error) {
 	t, err := transcript.ReadSlot(job.Path(r.Dir), slot)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil
+		return nil, nil, nil
 	case err != nil:
-		return nil, fmt.Errorf("resuming: %w", err)
+		return nil, nil, fmt.Errorf("resuming: %w", err)
 	case !t.OK() || job.Keep != nil && !job.Keep(t):
-		return nil, nil
+		return nil, t, nil
 	}
-	return t, nil
+	return t, nil, nil
 }
 
 // record is a fresh copy of the job's transcript record.
@@ -552,7 +639,8 @@ func skipped(job Job, cause error) *transcript.Transcript {
 	t := record(job)
 	now := time.Now().UTC()
 	t.StartedAt, t.FinishedAt = now, now
-	t.Error = &transcript.CallError{Code: transcript.CodeSkipped, Message: "not requested after a fatal error of the model: " + cause.Error(), Fatal: true}
+	t.Error = &transcript.CallError{Code: transcript.CodeSkipped, Message: "not requested after a fatal error of the model: " + cause.Error(), Fatal: true,
+		Scope: string(model.ScopeModel), Reason: "not requested after a fatal error of the model"}
 	return t
 }
 
@@ -565,11 +653,24 @@ func (r *Runner) call(ctx context.Context, job Job) *transcript.Transcript {
 	t.StartedAt = time.Now().UTC()
 	resp, err := r.Clients[job.Model].Complete(jctx, job.Request)
 	t.FinishedAt = time.Now().UTC()
-	if ctx.Err() != nil {
-		return nil
-	}
 	if resp != nil {
 		t.Attempts = transcript.AttemptsOf(resp.Attempts)
+	}
+	if err != nil && ctx.Err() != nil {
+		// The run was cancelled. A call that made no attempt was never
+		// sent; one that did is archived as sent, its stream closed, so
+		// that what may have been paid is not lost and a resume can say
+		// so (Result.Reasked). (A call that completed as the run was
+		// cancelled is an answer, archived as any other.)
+		if len(t.Attempts) == 0 {
+			return nil
+		}
+		t.Error = &transcript.CallError{Code: transcript.CodeInterrupted,
+			Message: "interrupted: the run was cancelled with the call in flight; its stream was closed, and a resume asks it again"}
+		if resp != nil && (len(resp.RawBody) > 0 || resp.Usage.Cost != nil) {
+			t.Response = transcript.ResponseOf(resp)
+		}
+		return t
 	}
 	if err != nil {
 		t.Error = callError(err, jctx)

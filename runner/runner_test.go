@@ -66,7 +66,7 @@ func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
 
 func newClient(url string, s *sleeps) *model.OpenRouter {
 	return model.NewOpenRouter(model.WithBaseURL(url), model.WithAPIKey(secretKey),
-		model.WithAttemptTimeout(300*time.Millisecond), model.WithBackoff(time.Millisecond, time.Second),
+		model.WithIdleTimeout(300*time.Millisecond), model.WithBackoff(time.Millisecond, time.Second),
 		model.WithMaxRetries(3), model.WithSleep(s.sleep))
 }
 
@@ -269,7 +269,27 @@ func TestResume(t *testing.T) {
 		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
 	first := srv.Count()
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	all, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	// A job in flight when the run was cancelled is archived as
+	// interrupted (its attempts as sent); only answered jobs are kept.
+	var files []string
+	interrupted := 0
+	for _, f := range all {
+		tr, err := transcript.Read(f)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case tr.OK():
+			files = append(files, f)
+		case tr.Error.Code == transcript.CodeInterrupted:
+			interrupted++
+			if len(tr.Attempts) == 0 || !tr.Attempts[len(tr.Attempts)-1].Interrupted {
+				t.Errorf("%s: interrupted, but its last attempt is not marked so: %+v", f, tr.Attempts)
+			}
+		default:
+			t.Errorf("%s: unexpected error %+v", f, tr.Error)
+		}
+	}
 	tmp, _ := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
 	if len(tmp) > 0 {
 		t.Errorf("half-written files left: %v", tmp)
@@ -575,7 +595,7 @@ func TestBudgetStopsWithinOneRequest(t *testing.T) {
 	// paid twice: the attempt timeout is long enough that a loaded
 	// machine (-race) never retries an answered call.
 	client := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey),
-		model.WithAttemptTimeout(30*time.Second), model.WithMaxRetries(0), model.WithSleep(sl.sleep))
+		model.WithIdleTimeout(30*time.Second), model.WithMaxRetries(0), model.WithSleep(sl.sleep))
 	r := newRunner(t, dir, map[string]model.Client{"m": client})
 	estimate := func(runner.Job) float64 { return perCall }
 	r.Budget = &runner.Budget{Max: 0.2, Estimate: estimate}

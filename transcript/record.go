@@ -45,8 +45,8 @@ func ResponseOf(r *model.Response) *Response {
 			CachedTokens:     r.Usage.CachedTokens,
 			ReasoningTokens:  r.Usage.ReasoningTokens,
 			Cost:             r.Usage.Cost,
-			UpstreamCost:     r.Usage.UpstreamCost,
 			CacheWriteTokens: r.Usage.CacheWriteTokens,
+			UpstreamCost:     r.Usage.UpstreamCost,
 			Unread:           r.Usage.Unread,
 			Estimated:        r.Usage.Estimated,
 		},
@@ -67,6 +67,10 @@ func AttemptsOf(as []model.Attempt) []Attempt {
 			Error:        a.Error,
 			RetryAfterMS: a.RetryAfterMS,
 			WaitMS:       a.WaitMS,
+			GenerationID: a.GenerationID,
+			Provider:     a.Provider,
+			Cost:         a.Cost,
+			Interrupted:  a.Interrupted,
 		}
 	}
 	return out
@@ -79,6 +83,7 @@ func CallErrorOf(err error) *CallError {
 	var ae *model.APIError
 	if errors.As(err, &ae) {
 		ce.Status, ce.Code = ae.Status, ae.Code
+		ce.Scope, ce.Reason, ce.Type = string(ae.Scope), ae.Reason, ae.Type
 	}
 	return ce
 }

@@ -13,6 +13,7 @@
 package transcript
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -21,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -141,10 +143,10 @@ type Usage struct {
 	CachedTokens     int64    `json:"cached_tokens"`
 	ReasoningTokens  int64    `json:"reasoning_tokens"`
 	Cost             *float64 `json:"cost"` // USD; null = unknown
-	// UpstreamCost is the provider's charge of a BYOK call, included in
-	// Cost (model.Usage.UpstreamCost); absent otherwise.
-	UpstreamCost     *float64 `json:"upstream_cost,omitempty"`
+	// CacheWriteTokens and UpstreamCost are model.Usage's: prompt tokens
+	// written to the cache, and a BYOK call's provider charge (in Cost).
 	CacheWriteTokens int64    `json:"cache_write_tokens,omitempty"`
+	UpstreamCost     *float64 `json:"upstream_cost,omitempty"`
 	// Unread names the usage fields the response held in a shape that
 	// could not be read, with their values (model.Usage.Unread).
 	Unread []string `json:"unread,omitempty"`
@@ -163,6 +165,38 @@ type Attempt struct {
 	Error        string    `json:"error,omitempty"`
 	RetryAfterMS int64     `json:"retry_after_ms,omitempty"`
 	WaitMS       int64     `json:"wait_ms,omitempty"` // not hashed
+	// GenerationID is the attempt's generation id from its first chunk,
+	// and Provider the upstream that served it (model.Attempt).
+	GenerationID string `json:"generation_id,omitempty"`
+	Provider     string `json:"provider,omitempty"`
+	// Cost is the usage.cost the attempt reported; nil when unknown (an
+	// interrupted stream reports none; `harness runs --reconcile` asks
+	// GET /generation for it).
+	Cost *float64 `json:"cost,omitempty"`
+	// Interrupted says the attempt was in flight when the caller gave up
+	// (a job deadline, a cancelled run, a signal): its stream was closed,
+	// and it is archived as sent.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// CodeInterrupted is the CallError code of a job whose call was in flight
+// when the run was cancelled (a signal, a cancelled context): its
+// attempts are archived as sent, and a resume asks it again, saying so
+// when an interrupted attempt may have been paid (Transcript.PaidInterrupted).
+const CodeInterrupted = "interrupted"
+
+// PaidInterrupted returns the generation ids of t's interrupted
+// attempts: each was sent, and may have been billed for what was
+// generated before its stream was closed. An attempt that received no
+// chunk is named by its number.
+func (t *Transcript) PaidInterrupted() []string {
+	var ids []string
+	for _, a := range t.Attempts {
+		if a.Interrupted {
+			ids = append(ids, cmp.Or(a.GenerationID, fmt.Sprintf("attempt %d, no chunk arrived", a.Number)))
+		}
+	}
+	return ids
 }
 
 // CodeSkipped is the CallError code of a job that was never sent because
@@ -180,6 +214,31 @@ type CallError struct {
 	Code    string `json:"code,omitempty"`  // provider or client error code
 	Message string `json:"message"`         // what went wrong
 	Fatal   bool   `json:"fatal,omitempty"` // the model's other jobs were stopped
+	// Scope is what the failure was about: "model", "request" or "retry"
+	// (model.Scope); "" for failures the client did not classify.
+	Scope string `json:"scope,omitempty"`
+	// Reason says why, in the words of the classification table; Type is
+	// OpenRouter's error.metadata.error_type when it sent one.
+	Reason string `json:"reason,omitempty"`
+	Type   string `json:"error_type,omitempty"`
+}
+
+// Resumable names the cause of a failure that a resume can cure once the
+// cause is gone, "" for any other: "out of credit" (402, or error_type
+// payment_required, that ended the model: not the reservation of one
+// request's max_tokens) and "rate limited" (429 retries exhausted).
+func (e *CallError) Resumable() string {
+	code := e.Status
+	if n, err := strconv.Atoi(e.Code); err == nil && e.Status == 200 {
+		code = n
+	}
+	switch {
+	case e.Scope == "model" && (code == 402 || e.Type == "payment_required"):
+		return "out of credit"
+	case e.Scope == "retry" && (code == 429 || e.Type == "rate_limit_exceeded"):
+		return "rate limited"
+	}
+	return ""
 }
 
 // OK reports whether the call produced a response to score.

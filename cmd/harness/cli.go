@@ -70,6 +70,7 @@ func pipelineError(err error, stderr io.Writer) error {
 	var ie *pipeline.InterruptedError
 	var be *pipeline.BudgetError
 	var de *pipeline.DownError
+	var se *pipeline.StoppedError
 	switch {
 	case errors.Is(err, pipeline.ErrVerdictFail):
 		return failed()
@@ -81,6 +82,9 @@ func pipelineError(err error, stderr io.Writer) error {
 		return &exitError{exitCantRun, errSilent}
 	case errors.As(err, &de):
 		fmt.Fprintf(stderr, "\n%v\n", de)
+		return &exitError{exitCantRun, errSilent}
+	case errors.As(err, &se):
+		fmt.Fprintf(stderr, "\n%v\n", se)
 		return &exitError{exitCantRun, errSilent}
 	}
 	return err

@@ -119,7 +119,7 @@ func cancelAfter(srv *modeltest.Server, n int) context.Context {
 // "id round".
 func keptRounds(t *testing.T, runDir string) map[string]bool {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
+	files := answered(t, filepath.Join(runDir, "vendor_a", "*.json"))
 	out := map[string]bool{}
 	for _, f := range files {
 		id, round := strings.TrimSuffix(filepath.Base(f), ".r0.json"), 0

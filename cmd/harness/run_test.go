@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -123,15 +124,20 @@ func TestInterruptPrintsResume(t *testing.T) {
 	if exitCode(err) != 2 || !strings.Contains(errb.String(), "harness run --resume "+runDir) {
 		t.Fatalf("exit %d, stderr %q", exitCode(err), errb.String())
 	}
-	done, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
+	done := answered(t, filepath.Join(runDir, "vendor_a", "*.json"))
 	partial, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", ".tmp-*"))
 	if len(done) == 0 || len(done) >= 60 || len(partial) > 0 {
 		t.Fatalf("%d transcripts and %d partial files after the interruption", len(done), len(partial))
 	}
+	all, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
+	inFlight := len(all) - len(done) // archived as interrupted, their streams closed
 	before := srv.Count()
-	_, errs, code := runCLI(t, "run", "--resume", runDir, "--reports", dir, "--progress", "none")
+	resumed, errs, code := runCLI(t, "run", "--resume", runDir, "--reports", dir, "--progress", "none")
 	if code != 1 {
 		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	if want := fmt.Sprintf("asked again: %d ", inFlight); inFlight > 0 && !strings.Contains(resumed, want) {
+		t.Errorf("resume stdout %q; want %q: the jobs whose interrupted attempt may have been paid are named", resumed, want)
 	}
 	// The jobs the resume asked for are exactly those without a transcript.
 	// (Counted as a set: a request of the interrupted run that reaches the

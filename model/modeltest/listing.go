@@ -14,7 +14,7 @@ import (
 // The listing side of the fake, as OpenRouter documents it today
 // (../shared/OPENROUTER.md): GET /models, /models/user,
 // /models/{author}/{slug}/endpoints and /key, and the bill of a chat
-// request computed from the listing's prices (Bill, Billing).
+// request computed from the listing's prices (Bill, Priced).
 
 // ModelEntry is one entry of the GET /models list, with prices as the
 // strings OpenRouter sends (USD per token; "" leaves a price out).
@@ -379,10 +379,10 @@ func Tokens(text string) int64 {
 	return max(1, int64(len(text))*2/7)
 }
 
-// Billing wraps h so that every 200 completion it answers carries the
+// Priced wraps h so that every 200 completion it answers carries the
 // usage and cost today's OpenRouter would bill for it (Bill), unless the
 // reply sets its own usage or body.
-func (s *Server) Billing(h Handler) Handler {
+func (s *Server) Priced(h Handler) Handler {
 	return func(call int, req ChatRequest) Reply {
 		rep := h(call, req)
 		if rep.Status >= 400 || rep.Body != "" || rep.Usage != nil || rep.Hang {

@@ -22,6 +22,17 @@
 //		return modeltest.Text("echo: " + req.Messages[0].Content)
 //	})
 //
+// A request with "stream": true is answered as today's OpenRouter streams
+// (api_reference/streaming.mdx): keep-alive comments (": OPENROUTER
+// PROCESSING") while it waits, the content in chunks, the finish reason,
+// usage in the last chunk, then [DONE]; a reply's Error is sent as the
+// mid-stream error event. The fake keeps a billing account
+// ([Server.Billing], [Server.Generations]): a non-streaming request whose
+// client left is billed in full ("abandoned"), a stream the client closed
+// stops billing ("closed"), a blank completion is not billed; and it
+// answers GET /generation?id= from that account. [DocumentedErrors] are
+// the error bodies of OpenRouter's errors page.
+//
 // GET /models lists [DefaultModels] until the test sets its own list with
 // [Server.SetModels] or overrides one entry with [Server.SetModel]. Entries
 // of the gating families ("anthropic/claude…", "openai/gpt-5…",
@@ -38,6 +49,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -113,6 +125,7 @@ type ChatRequest struct {
 	ResponseFormat json.RawMessage `json:"response_format"`
 	Provider       json.RawMessage `json:"provider"`  // OpenRouter's routing object, as sent
 	Reasoning      json.RawMessage `json:"reasoning"` // OpenRouter's reasoning object, as sent
+	Stream         bool            `json:"stream"`    // the client asked for an event stream
 
 	Call      int         `json:"-"` // 1-based among all chat requests
 	ModelCall int         `json:"-"` // 1-based among chat requests for Model
@@ -123,18 +136,26 @@ type ChatRequest struct {
 // Usage is the usage object of a completion body.
 type Usage struct {
 	PromptTokens, CompletionTokens, CachedTokens, ReasoningTokens int64
-	CacheWriteTokens                                              int64    // prompt_tokens_details.cache_write_tokens
 	Cost                                                          *float64 // nil leaves usage.cost out
+
+	// CacheWriteTokens is prompt_tokens_details.cache_write_tokens.
+	CacheWriteTokens int64
+	// BYOK sets usage.is_byok; then Cost is OpenRouter's fee alone and
+	// UpstreamCost the provider's charge, cost_details.upstream_inference_cost.
+	BYOK         bool
+	UpstreamCost *float64
 }
 
 // ErrorObject is an OpenAI/OpenRouter error object: {"code", "message",
 // "metadata"}. OpenRouter's code is the HTTP status as a number; its
-// metadata may name the upstream ("provider_name") and quote the
-// upstream's own error ("raw").
+// metadata may type the error ("error_type", "provider_code"), name the
+// upstream ("provider_name") and quote the upstream's own error ("raw");
+// an availability failure carries "availability".
 type ErrorObject struct {
-	Code     any            `json:"code,omitempty"`
-	Message  string         `json:"message"`
-	Metadata map[string]any `json:"metadata,omitempty"`
+	Code         any            `json:"code,omitempty"`
+	Message      string         `json:"message"`
+	Metadata     map[string]any `json:"metadata,omitempty"`
+	Availability map[string]any `json:"availability,omitempty"`
 }
 
 // Reply is what the server answers to one request. The zero Reply is a 200
@@ -143,7 +164,8 @@ type Reply struct {
 	Status  int               // 0 means 200
 	Headers map[string]string // extra response headers, e.g. "Retry-After"
 	// Body, when non-empty, is sent verbatim instead of a body built from
-	// the fields below.
+	// the fields below, as application/json even to a stream request (as
+	// a proxy that ignores "stream" would answer).
 	Body string
 	// Delay is a wait before replying. If the client gives up first, the
 	// server sends nothing.
@@ -161,6 +183,20 @@ type Reply struct {
 	Model              string       // top-level "model"; "" echoes the request's
 	ID                 string       // "" means "gen-N" for the N-th call
 	Error              *ErrorObject // top-level error object
+
+	// How a streamed reply is sent (a request with "stream": true). The
+	// content is split into Chunks pieces (0 means 2), with ChunkDelay
+	// before each; KeepAlive, when positive, sends ": OPENROUTER
+	// PROCESSING" comments at that interval during every wait. SilentAfter,
+	// when positive, stops after that many content chunks without closing,
+	// until the client gives up (at most HangLimit). Blank sends one chunk
+	// with no content and a null finish reason, which OpenRouter does not
+	// bill.
+	Chunks      int
+	ChunkDelay  time.Duration
+	KeepAlive   time.Duration
+	SilentAfter int
+	Blank       bool
 }
 
 // Text is a 200 completion with the given content.
@@ -290,6 +326,67 @@ type Server struct {
 	modelsHeader []http.Header
 	models       []ModelEntry
 	listing      listing // the key, the account's models, the endpoints, the bills
+	generations  []Generation
+}
+
+// Generation is the fake's account of one chat request, as OpenRouter
+// bills it: a non-streaming request is billed in full even when the
+// client left before the answer; a stream the client closed stops
+// generation and billing; a blank completion is not billed.
+type Generation struct {
+	ID     string
+	Model  string
+	Stream bool
+	// Outcome is "completed", "abandoned" (a non-streaming request whose
+	// client left: billed in full), "closed" (a stream the client closed
+	// before its end: billing stopped), "blank" (not billed) or "error".
+	Outcome string
+	Billed  bool
+	// Cost is what GET /generation reports as total_cost: the reply's
+	// usage.cost when billed in full, else 0.
+	Cost     float64
+	Provider string
+}
+
+// Billing counts the generations by outcome.
+type Billing struct {
+	Completed, Abandoned, Closed, Blank, Errors int
+}
+
+// Billing returns the counts of the generations so far.
+func (s *Server) Billing() Billing {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b Billing
+	for _, g := range s.generations {
+		switch g.Outcome {
+		case "completed":
+			b.Completed++
+		case "abandoned":
+			b.Abandoned++
+		case "closed":
+			b.Closed++
+		case "blank":
+			b.Blank++
+		default:
+			b.Errors++
+		}
+	}
+	return b
+}
+
+// Generations returns the fake's account of every chat request so far,
+// in arrival order.
+func (s *Server) Generations() []Generation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.generations)
+}
+
+func (s *Server) bill(g Generation) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.generations = append(s.generations, g)
 }
 
 // NewServer starts a fake that answers chat requests with h. It is closed
@@ -300,6 +397,7 @@ func NewServer(t testing.TB, h Handler) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v1/chat/completions", s.serveChat)
 	s.routeListing(mux)
+	mux.HandleFunc("GET /api/v1/generation", s.serveGeneration)
 	s.ts = httptest.NewServer(mux)
 	s.URL = s.ts.URL + "/api/v1"
 	t.Cleanup(s.Close)
@@ -365,9 +463,34 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	rep := s.handler(req.Call, req)
-	if !wait(r, rep) {
+	g := Generation{ID: rep.ID, Model: req.Model, Stream: req.Stream, Provider: rep.Provider}
+	if g.ID == "" {
+		g.ID = fmt.Sprintf("gen-%d", req.Call)
+	}
+	if rep.Usage != nil && rep.Usage.Cost != nil {
+		g.Cost = *rep.Usage.Cost
+	}
+	if req.Stream && rep.Body == "" && rep.Status < 400 && !rep.Hang {
+		g.Outcome = s.stream(w, r, rep, req)
+		g.Billed = g.Outcome == "completed" || g.Outcome == "error"
+		if !g.Billed {
+			g.Cost = 0
+		}
+		s.bill(g)
 		return
 	}
+	if !wait(r, rep) {
+		// A non-streaming request keeps generating after its client left,
+		// and is billed in full.
+		g.Outcome, g.Billed = "abandoned", true
+		s.bill(g)
+		return
+	}
+	g.Outcome, g.Billed = "completed", true
+	if rep.Status >= 400 || rep.Error != nil || rep.Body != "" {
+		g.Outcome, g.Billed, g.Cost = "error", false, 0
+	}
+	s.bill(g)
 	s.write(w, rep, rep.body(req))
 }
 
@@ -405,6 +528,190 @@ func (s *Server) write(w http.ResponseWriter, rep Reply, body []byte) {
 	}
 	w.WriteHeader(status)
 	w.Write(body)
+}
+
+// KeepAliveComment is the comment line OpenRouter sends on a stream
+// while the model works.
+const KeepAliveComment = ": OPENROUTER PROCESSING"
+
+// stream answers rep as an event stream, as OpenRouter does: keep-alive
+// comments while waiting, the content in chunks, the finish reason, usage
+// in the last chunk, then [DONE]; a reply with an Error sends it as
+// OpenRouter's mid-stream error event (top-level error, finish_reason
+// "error") and ends. It returns the generation's outcome.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req ChatRequest) string {
+	fl, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	for k, v := range rep.Headers {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(http.StatusOK)
+	if fl != nil {
+		fl.Flush() // OpenRouter commits the status at once, and keeps the stream alive
+	}
+	send := func(line string) bool {
+		if _, err := io.WriteString(w, line+"\n\n"); err != nil {
+			return false
+		}
+		if fl != nil {
+			fl.Flush()
+		}
+		return true
+	}
+	// pause waits d, sending keep-alive comments; false when the client left.
+	pause := func(d time.Duration) bool {
+		deadline := time.Now().Add(d)
+		for {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return true
+			}
+			step := left
+			if rep.KeepAlive > 0 && rep.KeepAlive < step {
+				step = rep.KeepAlive
+			}
+			t := time.NewTimer(step)
+			select {
+			case <-r.Context().Done():
+				t.Stop()
+				return false
+			case <-t.C:
+			}
+			if rep.KeepAlive > 0 && time.Until(deadline) > 0 && !send(KeepAliveComment) {
+				return false
+			}
+		}
+	}
+	c := rep.completion(req)
+	head := chunk{ID: c.ID, Object: "chat.completion.chunk", Created: c.Created, Model: c.Model, Provider: c.Provider}
+	event := func(ch chunk) bool {
+		b, _ := json.Marshal(ch)
+		return send("data: " + string(b))
+	}
+	if !pause(rep.Delay) {
+		return "closed"
+	}
+	if rep.Blank {
+		ch := head
+		ch.Choices = []chunkChoice{{Delta: delta{Role: "assistant"}}}
+		if !event(ch) || !send("data: [DONE]") {
+			return "closed"
+		}
+		return "blank"
+	}
+	n := rep.Chunks
+	if n <= 0 {
+		n = 2
+	}
+	pieces := split(rep.Content, n)
+	for i := range pieces {
+		if rep.SilentAfter > 0 && i == rep.SilentAfter {
+			t := time.NewTimer(HangLimit)
+			defer t.Stop()
+			select {
+			case <-r.Context().Done():
+			case <-t.C:
+			}
+			return "closed"
+		}
+		if !pause(rep.ChunkDelay) {
+			return "closed"
+		}
+		ch := head
+		d := delta{Content: &pieces[i]}
+		if i == 0 {
+			d.Role, d.Reasoning = "assistant", rep.Reasoning
+		}
+		ch.Choices = []chunkChoice{{Delta: d}}
+		if !event(ch) || r.Context().Err() != nil {
+			return "closed"
+		}
+	}
+	if rep.Error != nil {
+		ch := head
+		ch.Error = rep.Error
+		fr := "error"
+		empty := ""
+		ch.Choices = []chunkChoice{{Delta: delta{Content: &empty}, FinishReason: &fr}}
+		event(ch)
+		return "error"
+	}
+	fin := head
+	fr := c.Choices[0].FinishReason
+	empty := ""
+	fin.Choices = []chunkChoice{{Delta: delta{Content: &empty}, FinishReason: &fr, NativeFinishReason: c.Choices[0].NativeFinishReason}}
+	last := head
+	last.Choices = []chunkChoice{}
+	u := c.Usage
+	last.Usage = &u
+	if !event(fin) || !event(last) || !send("data: [DONE]") {
+		return "closed"
+	}
+	return "completed"
+}
+
+// split cuts s into n pieces of about equal length on rune boundaries;
+// fewer when s is shorter, and one empty piece for an empty s.
+func split(s string, n int) []string {
+	rs := []rune(s)
+	if len(rs) == 0 {
+		return []string{""}
+	}
+	n = min(n, len(rs))
+	out := make([]string, 0, n)
+	for i := range n {
+		out = append(out, string(rs[i*len(rs)/n:(i+1)*len(rs)/n]))
+	}
+	return out
+}
+
+type chunk struct {
+	ID       string        `json:"id"`
+	Object   string        `json:"object"`
+	Created  int64         `json:"created"`
+	Model    string        `json:"model"`
+	Provider string        `json:"provider,omitempty"`
+	Choices  []chunkChoice `json:"choices"`
+	Usage    *usage        `json:"usage,omitempty"`
+	Error    *ErrorObject  `json:"error,omitempty"`
+}
+
+type chunkChoice struct {
+	Index              int     `json:"index"`
+	Delta              delta   `json:"delta"`
+	FinishReason       *string `json:"finish_reason"`
+	NativeFinishReason string  `json:"native_finish_reason,omitempty"`
+}
+
+type delta struct {
+	Role      string  `json:"role,omitempty"`
+	Content   *string `json:"content,omitempty"`
+	Reasoning string  `json:"reasoning,omitempty"`
+}
+
+// serveGeneration answers GET /generation?id= as OpenRouter does, from
+// the fake's account: {"data": {"id", "total_cost", "provider_name",
+// "model", "cancelled"}}; 404 for an id it never gave.
+func (s *Server) serveGeneration(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	s.mu.Lock()
+	i := slices.IndexFunc(s.generations, func(g Generation) bool { return g.ID == id })
+	var g Generation
+	if i >= 0 {
+		g = s.generations[i]
+	}
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if i < 0 {
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"error":{"code":404,"message":"Generation not found","metadata":{"error_type":"not_found"}}}`)
+		return
+	}
+	b, _ := json.Marshal(map[string]any{"data": map[string]any{
+		"id": g.ID, "total_cost": g.Cost, "provider_name": g.Provider, "model": g.Model,
+		"streamed": g.Stream, "cancelled": g.Outcome == "closed",
+	}})
+	w.Write(b)
 }
 
 // body builds the response body: Body verbatim; for an error status an
@@ -452,18 +759,24 @@ type outMessage struct {
 }
 
 type usage struct {
-	PromptTokens            int64    `json:"prompt_tokens"`
-	CompletionTokens        int64    `json:"completion_tokens"`
-	TotalTokens             int64    `json:"total_tokens"`
-	PromptTokensDetails     details  `json:"prompt_tokens_details"`
-	CompletionTokensDetails details  `json:"completion_tokens_details"`
-	Cost                    *float64 `json:"cost,omitempty"`
+	PromptTokens            int64        `json:"prompt_tokens"`
+	CompletionTokens        int64        `json:"completion_tokens"`
+	TotalTokens             int64        `json:"total_tokens"`
+	PromptTokensDetails     details      `json:"prompt_tokens_details"`
+	CompletionTokensDetails details      `json:"completion_tokens_details"`
+	Cost                    *float64     `json:"cost,omitempty"`
+	IsBYOK                  bool         `json:"is_byok,omitempty"`
+	CostDetails             *costDetails `json:"cost_details,omitempty"`
 }
 
 type details struct {
 	CachedTokens     int64 `json:"cached_tokens,omitempty"`
 	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
 	ReasoningTokens  int64 `json:"reasoning_tokens,omitempty"`
+}
+
+type costDetails struct {
+	UpstreamInferenceCost *float64 `json:"upstream_inference_cost"`
 }
 
 func (rep Reply) completion(req ChatRequest) completion {
@@ -494,6 +807,10 @@ func (rep Reply) completion(req ChatRequest) completion {
 		PromptTokensDetails:     details{CachedTokens: u.CachedTokens, CacheWriteTokens: u.CacheWriteTokens},
 		CompletionTokensDetails: details{ReasoningTokens: u.ReasoningTokens},
 		Cost:                    u.Cost,
+		IsBYOK:                  u.BYOK,
+	}
+	if u.BYOK {
+		c.Usage.CostDetails = &costDetails{UpstreamInferenceCost: u.UpstreamCost}
 	}
 	return c
 }
@@ -511,4 +828,129 @@ func ClosedURL(t testing.TB) string {
 	addr := l.Addr().String()
 	l.Close()
 	return "http://" + addr + "/api/v1"
+}
+
+// DocumentedError is one error body of OpenRouter's errors page
+// (api_reference/errors-and-debugging.mdx, and OPENROUTER.md's summary of
+// the availability object), as the fake sends it.
+type DocumentedError struct {
+	Name   string // unique, e.g. "403 moderation"
+	Source string // the section of the page it comes from
+	Reply  Reply
+}
+
+// typed is an error status with a typed body: metadata.error_type and, when
+// given, more metadata.
+func typed(status int, errorType, message string, metadata map[string]any) Reply {
+	md := map[string]any{"error_type": errorType}
+	for k, v := range metadata {
+		md[k] = v
+	}
+	return Reply{Status: status, Error: &ErrorObject{Code: status, Message: message, Metadata: md}}
+}
+
+// midStream is a stream that sends some content, then OpenRouter's
+// mid-stream error event with the given code and type.
+func midStream(code int, errorType, message string) Reply {
+	return Reply{Content: "partial output", FinishReason: "error",
+		Error: &ErrorObject{Code: code, Message: message, Metadata: map[string]any{"error_type": errorType}}}
+}
+
+// Moderation is OpenRouter's 403 for an input flagged by moderation, with
+// the metadata its errors page documents.
+func Moderation(flagged string) Reply {
+	return Reply{Status: 403, Error: &ErrorObject{Code: 403, Message: "Your input was flagged by moderation",
+		Metadata: map[string]any{"reasons": []string{"violence"}, "flagged_input": flagged, "provider_name": "OpenAI", "model_slug": "openai/gpt-5.6-sol"}}}
+}
+
+// Refusal is a 400 with error_type "refusal": the model refused this request.
+func Refusal() Reply {
+	return typed(400, "refusal", "The model refused to comply with the request", map[string]any{"provider_code": "refusal"})
+}
+
+// Reservation is OpenRouter's 402 for a max_tokens the credit left cannot
+// reserve: this request fails, a smaller one would not.
+func Reservation(asked, affordable int) Reply {
+	return typed(402, "payment_required", fmt.Sprintf("This request requires more credits, or fewer max_tokens. You requested up to %d tokens, but can only afford %d. To increase, visit https://openrouter.ai/settings/credits and add more credits", asked, affordable), nil)
+}
+
+// OutOfCredit is OpenRouter's 402 for an account or key without credit.
+func OutOfCredit() Reply {
+	return typed(402, "payment_required", "Insufficient credits. Add more using https://openrouter.ai/settings/credits", nil)
+}
+
+// DocumentedErrors returns every error body of OpenRouter's errors page:
+// each typed error_type at its status, the moderation and guardrail 403s,
+// the two 402s, the two 404s, availability failures, the masked 500, and
+// the mid-stream error event. The model package classifies each in a
+// table test.
+func DocumentedErrors() []DocumentedError {
+	const page = "api_reference/errors-and-debugging.mdx"
+	var out []DocumentedError
+	add := func(name, section string, r Reply) {
+		out = append(out, DocumentedError{Name: name, Source: page + " " + section, Reply: r})
+	}
+	for _, e := range []struct {
+		status  int
+		typ     string
+		message string
+		section string
+	}{
+		{400, "context_length_exceeded", "This endpoint's maximum context length is 200000 tokens. However, you requested about 215304 tokens", "#token-and-length-limits"},
+		{400, "max_tokens_exceeded", "Generation stopped because max_tokens was reached", "#token-and-length-limits"},
+		{400, "token_limit_exceeded", "A token budget enforced by OpenRouter was exceeded", "#token-and-length-limits"},
+		{400, "string_too_long", "A string in the request exceeds the provider's limit", "#token-and-length-limits"},
+		{401, "authentication", "Invalid credentials", "#authentication-and-authorization"},
+		{403, "permission_denied", "The key lacks the required permission", "#authentication-and-authorization"},
+		{402, "payment_required", "Insufficient credits", "#authentication-and-authorization"},
+		{429, "rate_limit_exceeded", "Rate limit exceeded", "#rate-limiting-and-availability"},
+		{503, "provider_overloaded", "Provider is temporarily overloaded", "#rate-limiting-and-availability"},
+		{502, "provider_unavailable", "Provider returned an invalid or empty response", "#rate-limiting-and-availability"},
+		{400, "invalid_request", "A request parameter is malformed", "#request-validation"},
+		{400, "invalid_prompt", "messages[1]: unsupported role", "#request-validation"},
+		{404, "not_found", "Model openai/gpt-9 not found", "#request-validation"},
+		{412, "precondition_failed", "Precondition failed", "#request-validation"},
+		{413, "payload_too_large", "The request body is too large", "#request-validation"},
+		{422, "unprocessable", "The request cannot be processed", "#request-validation"},
+		{400, "content_policy_violation", "The input was flagged by a content filter", "#content-policy"},
+		{400, "refusal", "The model refused to comply with the request", "#content-policy"},
+		{400, "invalid_image", "An image is corrupt", "#image-errors"},
+		{400, "image_too_large", "An image is too large", "#image-errors"},
+		{400, "image_too_small", "An image is too small", "#image-errors"},
+		{400, "unsupported_image_format", "Unsupported image format", "#image-errors"},
+		{404, "image_not_found", "Image not found", "#image-errors"},
+		{400, "image_download_failed", "Image download failed", "#image-errors"},
+		{500, "server", "Internal Server Error", "#generic (masked)"},
+		{504, "timeout", "The provider did not respond in time", "#generic"},
+		{500, "unmapped", "Upstream error", "#generic"},
+	} {
+		add(fmt.Sprintf("%d %s", e.status, e.typ), e.section, typed(e.status, e.typ, e.message, map[string]any{"provider_code": "upstream_" + e.typ}))
+	}
+	add("400 untyped", "#error-codes", StatusError(400))
+	add("400 unknown model", "#error-codes", Reply{Status: 400, Error: &ErrorObject{Code: 400, Message: "openai/gpt-9 is not a valid model ID"}})
+	add("401 untyped", "#error-codes", Unauthorized())
+	add("402 reservation", "#error-codes (OPENROUTER.md: requires more credits, or fewer max_tokens)", Reservation(64000, 1200))
+	add("402 untyped", "#error-codes", StatusError(402))
+	add("403 moderation", "#moderation-errors", Moderation("a flagged segment of the input"))
+	add("403 guardrail", "#guardrail-errors", Reply{Status: 403, Error: &ErrorObject{Code: 403, Message: "Request blocked: prompt injection patterns detected",
+		Metadata: map[string]any{"patterns": []string{"ignore all previous instructions"}}}})
+	add("403 untyped", "#error-codes", StatusError(403))
+	add("404 no endpoint for the parameters", "#error-codes (OPENROUTER.md)", Reply{Status: 404, Error: &ErrorObject{Code: 404,
+		Message: "No endpoints found that can handle the requested parameters. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing"}})
+	add("404 untyped", "#error-codes", StatusError(404))
+	add("408 untyped", "#error-codes", StatusError(408))
+	add("429 untyped", "#retry-after-header", RateLimited(1))
+	add("502 untyped", "#error-codes", StatusError(502))
+	add("503 untyped", "#error-codes", StatusError(503))
+	add("503 availability retryable", "OPENROUTER.md: error.availability", Reply{Status: 503, Error: &ErrorObject{Code: 503, Message: "No provider is available right now",
+		Metadata:     map[string]any{"error_type": "provider_overloaded"},
+		Availability: map[string]any{"code": "capacity", "retryable": true, "retry_after": 5, "fallback_models": []string{}}}})
+	add("503 availability not retryable", "OPENROUTER.md: error.availability", Reply{Status: 503, Error: &ErrorObject{Code: 503, Message: "No allowed providers are available for the selected model",
+		Metadata:     map[string]any{"error_type": "provider_unavailable"},
+		Availability: map[string]any{"code": "no_allowed_providers", "retryable": false, "fallback_models": []string{"openai/gpt-5.6-sol"}}}})
+	add("200 mid-stream rate_limit_exceeded", "#mid-stream-errors", midStream(429, "rate_limit_exceeded", "Rate limit exceeded"))
+	add("200 mid-stream provider_unavailable", "#chat-completions-apiv1chatcompletions", midStream(502, "provider_unavailable", "Provider disconnected mid-stream"))
+	add("200 mid-stream content_policy_violation", "#mid-stream-errors (output content filter)", midStream(400, "content_policy_violation", "The output was flagged by a content filter"))
+	add("200 mid-stream server (masked)", "#mid-stream-errors", midStream(500, "server", "Internal Server Error"))
+	return out
 }

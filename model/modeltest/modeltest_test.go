@@ -1,12 +1,15 @@
 package modeltest_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/tabletest"
@@ -205,5 +208,62 @@ func TestContentParts(t *testing.T) {
 	}
 	if m[1].Content != "q" || m[1].Parts != nil {
 		t.Errorf("user message = %+v; string content has no parts", m[1])
+	}
+}
+
+// TestBillingAsOpenRouterBills: a non-streaming request whose client left
+// before the answer is billed in full ("abandoned"); a stream the client
+// closed stops billing ("closed"); GET /generation reports each as billed.
+func TestBillingAsOpenRouterBills(t *testing.T) {
+	cost := 0.5
+	srv := modeltest.NewScripted(t, modeltest.Reply{Content: "long answer", Delay: 2 * time.Second, Usage: &modeltest.Usage{Cost: &cost}})
+	for _, stream := range []bool{false, true} {
+		body := fmt.Sprintf(`{"model":"m","messages":[{"role":"user","content":"hi"}],"stream":%v}`, stream)
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/chat/completions", strings.NewReader(body))
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			io.Copy(io.Discard, res.Body) // the stream's headers come at once; its body is cut by the deadline
+			res.Body.Close()
+		}
+		cancel()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for srv.Billing() != (modeltest.Billing{Abandoned: 1, Closed: 1}) {
+		if time.Now().After(deadline) {
+			t.Fatalf("billing %+v; want one abandoned (billed) and one closed (not billed)", srv.Billing())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for _, tc := range tabletest.Cases(t, []struct{ id, want, reason string }{
+		{"gen-1", `"total_cost":0.5`, "the abandoned non-streaming request is billed in full"},
+		{"gen-2", `"total_cost":0`, "the closed stream is not billed"},
+	}) {
+		res, err := http.Get(srv.URL + "/generation?id=" + tc.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(b), tc.want) {
+			t.Errorf("GET /generation?id=%s = %s; want %s (%s)", tc.id, b, tc.want, tc.reason)
+		}
+	}
+}
+
+// TestStreamShape: a stream request is answered with keep-alive comments,
+// content chunks, a finish chunk, usage last, then [DONE].
+func TestStreamShape(t *testing.T) {
+	srv := modeltest.NewScripted(t, modeltest.Reply{Content: "abcd", Chunks: 2, Delay: 30 * time.Millisecond, KeepAlive: 10 * time.Millisecond})
+	res, err := http.Post(srv.URL+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[],"stream":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	s := string(b)
+	if res.Header.Get("Content-Type") != "text/event-stream" || !strings.HasPrefix(s, modeltest.KeepAliveComment+"\n\n") ||
+		!strings.Contains(s, `"delta":{"role":"assistant","content":"ab"}`) || !strings.Contains(s, `"delta":{"content":"cd"}`) ||
+		!strings.Contains(s, `"finish_reason":"stop"`) || !strings.HasSuffix(s, "data: [DONE]\n\n") {
+		t.Errorf("stream =\n%s", s)
 	}
 }
