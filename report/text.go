@@ -117,7 +117,7 @@ func WithInterval(v *float64, iv *Interval) string {
 	if iv == nil {
 		return Num(*v)
 	}
-	return fmt.Sprintf("%s [%s, %s]", Num(*v), Num(iv.Low), Num(iv.High))
+	return Num(*v) + " " + IntervalText(iv, Num)
 }
 
 func NoiseText(n *Noise) string {

@@ -41,9 +41,10 @@ func binomialPMF(n int, p float64) []float64 {
 		return out
 	}
 	lp, lq := math.Log(p), math.Log1p(-p)
+	lc := 0.0 // log C(n, i), kept up term by term
 	for i := range out {
-		lg := lgamma(n+1) - lgamma(i+1) - lgamma(n-i+1) + float64(i)*lp + float64(n-i)*lq
-		out[i] = math.Exp(lg)
+		out[i] = math.Exp(lc + float64(i)*lp + float64(n-i)*lq)
+		lc += math.Log(float64(n-i)) - math.Log(float64(i+1))
 	}
 	return out
 }

@@ -81,7 +81,7 @@ var populations = []population{
 // at least 94% of the time, and where no 95% interval exists (the P95 of
 // 20) each printed confidence is the measured coverage within 2 points.
 func TestCoverage(t *testing.T) {
-	const trials, n = 4000, 20
+	const trials, n = 2000, 20
 	rng := rand.New(rand.NewPCG(44, 1))
 	xs := make([]float64, n)
 	for _, pop := range populations {
