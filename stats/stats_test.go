@@ -85,7 +85,6 @@ func TestSignedRankNormal(t *testing.T) {
 	}
 }
 
-
 // signedSample is n differences 1..n with every third negative and
 // pairs tied.
 func signedSample(n int) []float64 {
@@ -169,4 +168,3 @@ func TestSignedRankNeeds(t *testing.T) {
 		t.Errorf("six positive differences: p %v, want < 0.05", p)
 	}
 }
-
