@@ -156,3 +156,25 @@ func TestAdjustIsHolm(t *testing.T) {
 		t.Errorf("adjusted %q, want %q", strings.Join(got, ","), want)
 	}
 }
+
+// TestResolutionKnowsHolm: a row that is not significant says what the
+// signed-rank test needs alone (6 differing documents) and what it needs
+// to pass Holm's adjustment over the comparison's tests whatever the
+// others show (14 tests: 2/2ⁿ < 0.05/14 from n = 10).
+func TestResolutionKnowsHolm(t *testing.T) {
+	t.Parallel()
+	rows := make([]Row, 14)
+	for i := range rows {
+		p := 0.5
+		rows[i] = Row{P: &p, N: 2, Pairs: 20}
+	}
+	p := 0.03125
+	rows[0] = Row{P: &p, N: 6, Pairs: 20}
+	Adjust(rows)
+	if want := "unresolved: 2 of 20 documents differ; the signed-rank test needs at least 6, and 10 to pass Holm's adjustment over 14 tests whatever the others show"; rows[1].Resolution != want {
+		t.Errorf("resolution %q, want %q", rows[1].Resolution, want)
+	}
+	if want := "; 10 differing documents could pass Holm's adjustment whatever the others show"; !strings.HasSuffix(rows[0].Resolution, want) {
+		t.Errorf("resolution %q, want it to end %q", rows[0].Resolution, want)
+	}
+}
