@@ -306,6 +306,12 @@ func staleMetric(in Input) bool {
 	return false
 }
 
+// ReadingOf is §8.5's reading of a report whose results and eligibility
+// are set, with the margins m: what Build computes, for a caller that
+// makes results without scores (the operating characteristics'
+// simulation, package sensitivity).
+func ReadingOf(r *Report, m config.Reading) Reading { return readingOf(r, m) }
+
 // readingOf is §8.5's reading of a report whose results, failures and
 // eligibility are known, with the margins m.
 func readingOf(r *Report, m config.Reading) Reading {

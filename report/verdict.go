@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
@@ -209,14 +210,14 @@ func (r *Report) Checks() []Threshold {
 func (t Threshold) Share() bool { return t.share }
 
 // defaultLimits are the limits of the thresholds at their defaults (§8.5,
-// and the harness's own gates), by metric.
-func defaultLimits() map[string]float64 {
+// and the harness's own gates), by metric; computed once.
+var defaultLimits = sync.OnceValue(func() map[string]float64 {
 	out := map[string]float64{}
 	for _, t := range (&Report{Thresholds: config.Default().Thresholds}).Checks() {
 		out[t.Metric] = t.Limit
 	}
 	return out
-}
+})
 
 // Custom reports whether the threshold's limit differs from its default:
 // such a threshold is labelled custom wherever it shows, never §8.5.

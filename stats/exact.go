@@ -3,6 +3,8 @@ package stats
 import (
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // Level is the confidence every interval of the harness aims at.
@@ -111,6 +113,35 @@ func QuantileBound(xs []float64, p, level float64) Bound {
 // found by bisection to 1e-12, so the result is the same bits everywhere.
 // n must be positive.
 func ShareBound(k, n int, level float64) Bound {
+	key := shareKey{k, n, level}
+	if b, ok := shares.Load(key); ok {
+		return b.(Bound)
+	}
+	b := shareBound(k, n, level)
+	if shareCount.Add(1) > maxShares {
+		shares.Clear()
+		shareCount.Store(0)
+	}
+	shares.Store(key, b)
+	return b
+}
+
+// The share bounds computed, by (k, n, level): a report asks for the same
+// few again and again (every P95 check asks for 0..n of n), and each is
+// some hundred binomial sums. At most maxShares are kept.
+var (
+	shares     sync.Map
+	shareCount atomic.Int64
+)
+
+const maxShares = 1 << 14
+
+type shareKey struct {
+	k, n  int
+	level float64
+}
+
+func shareBound(k, n int, level float64) Bound {
 	a := (1 - level) / 2
 	b := Bound{Low: 0, High: 1, LowLevel: 1, HighLevel: 1}
 	if k > 0 {
