@@ -2,7 +2,8 @@
 // benchmark runs: what changed first (the verdict and §8.5's reading,
 // failures added and removed, every difference in what the runs asked),
 // then per model and class (and per section row) the paired tests of the
-// documents' values, adjusted together for multiplicity (Holm), with what
+// documents' values (each the mean of the repeats both runs asked),
+// adjusted together for multiplicity (Holm), with what
 // this many documents can and cannot resolve.
 package compare
 

@@ -186,7 +186,6 @@ func tasksByClass(in Input, keep func(id string) bool) map[string][]string {
 // builder computes the report's numbers from the scores.
 type builder struct {
 	repeats int
-	seed    int64
 	// scores are every planned answer's score (newBuilder adds a missing
 	// one for each planned answer in.Scores lacks), answers the same by
 	// (model, task, repeat).
@@ -205,7 +204,7 @@ type builder struct {
 // newBuilder indexes the scores of in.
 func newBuilder(in Input) *builder {
 	m := in.Manifest
-	b := &builder{repeats: m.Repeats, seed: m.Seed, set: in.Set, thresholds: in.Config.Thresholds,
+	b := &builder{repeats: m.Repeats, set: in.Set, thresholds: in.Config.Thresholds,
 		answers: map[key]*scoring.Score{}, part: map[string]string{}, format: map[string]string{},
 		modelIndex: indexOf(m.Models), formatIndex: indexOf(m.Inputs.Formats), plan: indexOf(m.TaskIDs)}
 	b.partIndex = map[string]int{}
@@ -300,10 +299,10 @@ type classAcc struct {
 
 func (b *builder) class(model, class string, ids []string) *ClassResult {
 	g := b.accumulate(model, ids, func(string) string { return class })
-	c, key := g.c, model+"/"+class
+	c := g.c
 	c.Class = class
 	if class == task.ClassA {
-		b.finishA(c, &g.acc, key)
+		b.finishA(c, &g.acc)
 	} else {
 		sum := b.summary(g, true)
 		finishBC(c, sum, &g.acc)
@@ -447,7 +446,7 @@ func scoredBC(s *scoring.Score, acc *classAcc, comps *[metric.NumComponents][]fl
 	return res.Drift, true
 }
 
-func (b *builder) finishA(c *ClassResult, acc *classAcc, key string) {
+func (b *builder) finishA(c *ClassResult, acc *classAcc) {
 	if len(acc.values) > 0 {
 		c.Faithfulness = ptr(stats.Mean(acc.values))
 		faithful := 0
@@ -565,18 +564,6 @@ func latency(ms []float64) Latency {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// meanOf is the mean of a document's repeats, exact when they are equal:
-// the same answers give the same value whatever the number of repeats
-// (summing then dividing 0.1 eleven times gives 0.09999999999999999).
-func meanOf(xs []float64) float64 {
-	for _, x := range xs[1:] {
-		if x != xs[0] {
-			return stats.Mean(xs)
-		}
-	}
-	return xs[0]
-}
 
 // severalFormats reports whether the run's answers are in more than one
 // answer format.
