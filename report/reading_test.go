@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -251,5 +252,42 @@ func TestFlakyTasks(t *testing.T) {
 	rp := Build(inputOf(s.Run())).Results[gatingModels[0]].ClassB.Repeatability
 	if rp == nil || rp.Tasks != 20 || rp.Every != 18 || rp.Some != 1 || rp.None != 1 || strings.Join(rp.Flaky, ",") != "03-b" {
 		t.Errorf("repeatability %+v, want 18 lossless in every repeat, 03-b flaky, 04-b in none", rp)
+	}
+}
+
+// TestP95IsACount: a P95 is read as the documents over its limit: 20
+// allow one; within_noise is whether the Clopper–Pearson interval of the
+// share over holds 5% (0 to 3 of 20: it was never set at 0 over, though
+// 0 of 20 allows 16.8%); a fail is decisive from 4 over.
+func TestP95IsACount(t *testing.T) {
+	t.Parallel()
+	for _, tc := range tabletest.Cases(t, []struct {
+		over         int
+		holds, noise bool
+		low, high    float64
+		reason       string
+	}{
+		{0, true, true, 0, 0.1684, "none over: the share over may still be up to 16.8%, more than a P95 allows"},
+		{1, true, true, 0.0013, 0.2487, "one over, the one 20 allow"},
+		{3, false, true, 0.0321, 0.3789, "three over fails the P95, yet the share over may be under 5%"},
+		{4, false, false, 0.0573, 0.4366, "four over: the share over is above 5%, a decisive fail"},
+	}) {
+		s := reporttest.Synthetic{Models: gatingModels, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
+			if model == gatingModels[0] {
+				return over(tc.over, 0.5)(id), true, scoring.StatusScored
+			}
+			return 0, true, scoring.StatusScored
+		}}
+		r := Build(inputOf(s.Run()))
+		c := r.Reading.Models[0].Checks[2]
+		o := c.Over
+		if c.Metric != "class_b_p95_drift" || o == nil {
+			t.Fatalf("check %s has no count over its limit", c.Metric)
+		}
+		if o.Over != tc.over || o.Of != 20 || o.Allowed != 1 || c.Holds != tc.holds || c.WithinNoise != tc.noise || o.FailDecisiveFrom != 4 || o.PassDecisive ||
+			math.Abs(o.Share.Low-tc.low) > 1e-4 || math.Abs(o.Share.High-tc.high) > 1e-4 {
+			t.Errorf("%d over: %+v share %+v, holds %v, within noise %v; want holds %v, within noise %v, share [%v, %v] (%s)",
+				tc.over, *o, *o.Share, c.Holds, c.WithinNoise, tc.holds, tc.noise, tc.low, tc.high, tc.reason)
+		}
 	}
 }

@@ -54,6 +54,18 @@ func roundTo(x, scale float64) float64 { return float64(int64(x*scale+0.5)) / sc
 // TwoSided reports whether the interval reaches the report's level.
 func (iv *Interval) TwoSided() bool { return iv.Level >= stats.Level-1e-9 }
 
+// IntervalShort writes an interval for a table cell: "[0.01, 0.05]" at
+// 95%, else with its confidence, "[0.12, 0.25: 62.6%]".
+func IntervalShort(iv *Interval, show func(float64) string) string {
+	if iv == nil {
+		return ""
+	}
+	if iv.TwoSided() {
+		return fmt.Sprintf("[%s, %s]", show(iv.Low), show(iv.High))
+	}
+	return fmt.Sprintf("[%s, %s: %s]", show(iv.Low), show(iv.High), Percent(iv.Level))
+}
+
 // IntervalText writes an interval with show: "[0.01, 0.05]" at 95%, or
 // its one-sided ends with their confidences where no 95% interval exists
 // ("[≥ 0.12 at 98.4%, ≤ 0.25 at 64.2%]").

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // ocBegin and ocEnd mark the operating characteristics in
@@ -48,15 +49,16 @@ func TestOCTableIsPublished(t *testing.T) {
 // are over it, each with chance ½ (58.8%). Each within 3 points.
 func TestOCMatchesTheBinomial(t *testing.T) {
 	rows := OC(config.Default(), []float64{0.5, 1}, OCTrials, OCSeed)
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		what      string
 		got, want float64
+		reason    string
 	}{
-		{"class B P95 at the limit", rows[1].Holds[2], 0.7358},
-		{"class C P95 at the limit", rows[1].Holds[4], 0.7358},
-		{"faithfulness at half the limits", rows[0].Holds[0], 0.9245},
-		{"class B median at the limit", rows[1].Holds[1], 0.5881},
-	} {
+		{"class B P95 at the limit", rows[1].Holds[2], 0.7358, "P(Bin(20, 0.05) ≤ 1)"},
+		{"class C P95 at the limit", rows[1].Holds[4], 0.7358, "the same, at class C's limit"},
+		{"faithfulness at half the limits", rows[0].Holds[0], 0.9245, "P(Bin(20, 0.05) ≤ 2)"},
+		{"class B median at the limit", rows[1].Holds[1], 0.5881, "P(Bin(20, ½) ≤ 10)"},
+	}) {
 		if math.Abs(c.got-c.want) > 0.03 {
 			t.Errorf("%s holds %.3f of the time, want %.3f", c.what, c.got, c.want)
 		}

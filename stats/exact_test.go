@@ -58,21 +58,21 @@ func TestShareBound(t *testing.T) {
 // population is a drift distribution by its quantile function, so that
 // its true quantiles are known and draws are Q(U).
 type population struct {
-	name string
-	q    func(u float64) float64
+	name   string
+	q      func(u float64) float64
+	reason string
 }
 
 var populations = []population{
-	{"uniform", func(u float64) float64 { return 0.4 * u }},
-	// Most answers lossless (drift 0), the rest spread: real drift.
+	{"uniform", func(u float64) float64 { return 0.4 * u }, "the textbook case"},
 	{"zero-inflated", func(u float64) float64 {
 		if u <= 0.6 {
 			return 0
 		}
 		return (u - 0.6) / 0.4 * 0.5
-	}},
-	// Kumaraswamy(2, 8), a beta-like skewed shape with a closed quantile.
-	{"kumaraswamy", func(u float64) float64 { return math.Sqrt(1 - math.Pow(1-u, 1.0/8)) }},
+	}, "most answers lossless (drift 0, a median on an atom), the rest spread: real drift"},
+	{"kumaraswamy", func(u float64) float64 { return math.Sqrt(1 - math.Pow(1-u, 1.0/8)) },
+		"Kumaraswamy(2, 8), a beta-like skewed shape with a closed quantile"},
 }
 
 // TestCoverage draws 20-document samples from three populations and
@@ -84,7 +84,7 @@ func TestCoverage(t *testing.T) {
 	const trials, n = 2000, 20
 	rng := rand.New(rand.NewPCG(44, 1))
 	xs := make([]float64, n)
-	for _, pop := range populations {
+	for _, pop := range tabletest.Cases(t, populations) {
 		var median, low, high, both, over int
 		var b95 Bound
 		limit := pop.q(0.95) // a model exactly at the P95 limit
@@ -112,11 +112,16 @@ func TestCoverage(t *testing.T) {
 		if got := float64(over) / trials; got < 0.94 {
 			t.Errorf("%s: the share over the P95 limit's 95%% interval covers %.3f", pop.name, got)
 		}
-		for _, c := range []struct {
+		for _, c := range tabletest.Cases(t, []struct {
 			what      string
 			hits      int
 			confident float64
-		}{{"P95 ≥ x(17)", low, b95.LowLevel}, {"P95 ≤ x(20)", high, b95.HighLevel}, {"x(17) ≤ P95 ≤ x(20)", both, b95.Level}} {
+			reason    string
+		}{
+			{"P95 ≥ x(17)", low, b95.LowLevel, "the one-sided lower statement"},
+			{"P95 ≤ x(20)", high, b95.HighLevel, "the upper one, far from 95%"},
+			{"x(17) ≤ P95 ≤ x(20)", both, b95.Level, "both together"},
+		}) {
 			if got := float64(c.hits) / trials; math.Abs(got-c.confident) > 0.02 {
 				t.Errorf("%s: %s holds %.3f of the time, printed %.3f", pop.name, c.what, got, c.confident)
 			}
@@ -148,7 +153,16 @@ func b2i(b bool) int {
 
 // TestAllowed: a P95 of 20 allows one document over its limit.
 func TestAllowed(t *testing.T) {
-	for _, c := range []struct{ n, want int }{{20, 1}, {19, 0}, {40, 2}, {60, 3}, {1, 0}} {
+	for _, c := range tabletest.Cases(t, []struct {
+		n, want int
+		reason  string
+	}{
+		{20, 1, "the P95 of 20 is the 19th value"},
+		{19, 0, "of 19, the largest"},
+		{40, 2, "of 40, the 38th"},
+		{60, 3, "of 60, the 57th, though 0.95·60 is not exact in binary"},
+		{1, 0, "one value"},
+	}) {
 		xs := seq(c.n)
 		slices.Sort(xs)
 		if got := Allowed(0.95, c.n); got != c.want || P95(xs) != xs[c.n-1-got] {
