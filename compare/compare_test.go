@@ -178,3 +178,29 @@ func TestResolutionKnowsHolm(t *testing.T) {
 		t.Errorf("resolution %q, want it to end %q", rows[0].Resolution, want)
 	}
 }
+
+// TestRepeatNoiseIsEachDocuments: a document's repeat noise is its own
+// (1.96 · √(s²_old/k + s²_new/k)): one that never varies has none, so any
+// change of it stands out, and one that varies widely hides a change
+// inside its band. A pooled s gave both the same band.
+func TestRepeatNoiseIsEachDocuments(t *testing.T) {
+	t.Parallel()
+	doc := func(id string, drifts ...float64) report.DocumentResult {
+		d := report.DocumentResult{TaskID: id}
+		for i, x := range drifts {
+			d.Repeats = append(d.Repeats, report.RepeatResult{Repeat: i, Status: "scored", Drift: &x})
+		}
+		return d
+	}
+	olds := []report.DocumentResult{doc("01-b", 0, 0, 0), doc("02-b", 0.1, 0.2, 0.3), doc("03-b", 0, 0.4, 0.2), doc("04-b", 0, 0, 0)}
+	news := []report.DocumentResult{doc("01-b", 0, 0, 0), doc("02-b", 0.5, 0.6, 0.7), doc("03-b", 0.2, 0, 0.4), doc("04-b", 0.01, 0.01, 0.01)}
+	band, beyond := repeatNoise(olds, news, 3)
+	// Bands: 0, 1.96·√(0.02/3) = 0.160, 1.96·√(0.08/3) = 0.320, 0; their
+	// (lower) median 0. Beyond: 02-b (0.4 > 0.160) and 04-b (0.01 > 0).
+	if band == nil || *band != 0 || beyond != 2 {
+		t.Errorf("repeat noise %v, %d beyond; want 0 and 2 (02-b and 04-b)", band, beyond)
+	}
+	if band, _ := repeatNoise(olds, news, 1); band != nil {
+		t.Errorf("one compared repeat has no repeat noise, got %v", *band)
+	}
+}
