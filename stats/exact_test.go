@@ -170,3 +170,20 @@ func TestAllowed(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkQuantileBound: the P95 interval of 20 documents, as every
+// class's report computes it.
+func BenchmarkQuantileBound(b *testing.B) {
+	xs := seq(20)
+	for b.Loop() {
+		QuantileBound(xs, 0.95, Level)
+	}
+}
+
+// BenchmarkShareBound: one Clopper–Pearson interval of 20, computed (not
+// remembered): two bisections of binomial sums.
+func BenchmarkShareBound(b *testing.B) {
+	for b.Loop() {
+		shareBound(17, 20, Level)
+	}
+}
