@@ -58,7 +58,28 @@ func cellParts(c report.Check, share bool) matrixCell {
 	if len(c.Deciding) > 0 && (!c.Holds || strings.Contains(c.Metric, "p95")) {
 		out.Note = strings.TrimPrefix(out.Note+"; ", "; ") + decidingText(c.Deciding)
 	}
+	if c.Spread != nil {
+		out.Note = strings.TrimPrefix(out.Note+"; ", "; ") + "repeats " + repeatRange(c.PerRepeat, show)
+	}
 	return out
+}
+
+// repeatRange is a statistic's smallest and largest value over the
+// repeats alone, "0.12–0.19".
+func repeatRange(per []*float64, show func(float64) string) string {
+	var lo, hi *float64
+	for _, v := range per {
+		if v != nil && (lo == nil || *v < *lo) {
+			lo = v
+		}
+		if v != nil && (hi == nil || *v > *hi) {
+			hi = v
+		}
+	}
+	if lo == nil {
+		return "n/a"
+	}
+	return show(*lo) + "–" + show(*hi)
 }
 
 // decidingText names the documents that fall short of a limit, or counts
@@ -118,7 +139,8 @@ func marginsText(r *report.Report) string {
 		"A failure is narrow when a median misses its limit by at most %s of it, faithfulness by at most %s, or a P95 by one document too many over its limit; "+
 		"a model passes cleanly when each holds with that margin to spare (a P95 that holds is clean: the document over it that 20 allow is its tolerance). "+
 		"Intervals are exact at 95%%, without a seed: order statistics for a median, Clopper–Pearson for a share; "+
-		"a P95 of fewer than 59 documents has no 95%% interval, and its one-sided ends show their own confidence.",
+		"a P95 of fewer than 59 documents has no 95%% interval, and its one-sided ends show their own confidence. "+
+		"Repeats a–b: with --repeats, the statistic over each repeat alone, smallest and largest (the verdict reads each document's first).",
 		report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))
 }
 
