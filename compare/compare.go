@@ -24,9 +24,10 @@ import (
 const Alpha = 0.05
 
 // Tie is the tolerance of a paired difference: two per-document values
-// closer than this are equal. A document's value is a mean over repeats,
-// and the same answers averaged over 1 or 11 repeats differ by about 1e-17
-// from rounding; the metric reports nothing finer than 1e-6.
+// closer than this are equal. A document's value is a mean over the
+// repeats compared, and the same answers averaged over different numbers
+// of repeats may differ by about 1e-17 from rounding; the metric reports
+// nothing finer than 1e-6.
 const Tie = 1e-9
 
 // Comparison is old against new: what changed first, then per model and

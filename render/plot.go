@@ -225,7 +225,7 @@ func newPlot(r *report.Report, model string, c *report.ClassResult, top float64)
 		p.Legend = append(p.Legend, legendItem{Kind: "bar", Class: "bar", Label: "a document's faithful share (click for its transcript)"},
 			legendItem{Kind: "line", Class: "median", Label: "faithfulness (mean over documents)"})
 	} else {
-		p.Legend = append(p.Legend, legendItem{Kind: "circle", Class: "doc", Label: "a document's drift, mean over repeats (click for its transcript)"},
+		p.Legend = append(p.Legend, legendItem{Kind: "circle", Class: "doc", Label: "a document's drift, its first scored repeat's (click for its transcript)"},
 			legendItem{Kind: "line", Class: "median", Label: "median"}, legendItem{Kind: "line", Class: "p95", Label: "P95"})
 	}
 	if slices.ContainsFunc(p.Bars, func(b plotMark) bool { return b.Class == "bar zero" }) {

@@ -209,7 +209,7 @@ func selection(class string, limit int) *transcript.Selection {
 }
 
 // TestEveryGatedStatisticHasAnInterval: every number a threshold gates
-// has its bootstrap interval, and every failing one names the documents
+// has its exact interval, and every failing one names the documents
 // that fall short of its limit; the P95 (nearly the maximum of 20) had
 // no interval, and nothing said which documents decided it.
 func TestEveryGatedStatisticHasAnInterval(t *testing.T) {

@@ -293,7 +293,7 @@ type ClassResult struct {
 	// least x(17) with 98.4%, at most x(20) with 64.2%).
 	P95Interval *Interval `json:"p95_interval,omitempty"`
 	// ComponentMedians are, per drift component, the median over documents
-	// of the document's component (mean over repeats) (B, C).
+	// of the document's component (its first scored repeat's) (B, C).
 	ComponentMedians *metric.Components `json:"component_medians,omitempty"`
 	// EditComplianceRate is the fraction of the documents' first scored
 	// answers in which every operation of the gold edit holds
@@ -311,7 +311,7 @@ type ClassResult struct {
 	Lossless     int      `json:"lossless,omitempty"`
 	LosslessRate *float64 `json:"lossless_rate,omitempty"`
 	// ResidualMedian and ResidualP95 are the median and P95 over documents
-	// of the document's residual component (mean over repeats) (B, C).
+	// of the document's residual component (its first scored repeat's) (B, C).
 	ResidualMedian *float64 `json:"residual_median,omitempty"`
 	ResidualP95    *float64 `json:"residual_p95,omitempty"`
 	// The exact intervals of the gated statistics beside the drift (B,
