@@ -106,6 +106,8 @@ func TestCoverage(t *testing.T) {
 				over++
 			}
 		}
+		t.Logf("%s: median %.3f, share over the P95 limit %.3f, P95 ≥ x(17) %.3f (printed %.3f), ≤ x(20) %.3f (printed %.3f)", pop.name,
+			float64(median)/trials, float64(over)/trials, float64(low)/trials, b95.LowLevel, float64(high)/trials, b95.HighLevel)
 		if got := float64(median) / trials; got < 0.94 {
 			t.Errorf("%s: the median's 95%% interval covers %.3f", pop.name, got)
 		}
@@ -138,6 +140,7 @@ func TestCoverage(t *testing.T) {
 				hit++
 			}
 		}
+		t.Logf("share %v: Clopper–Pearson covers %.3f", share, float64(hit)/trials)
 		if got := float64(hit) / trials; got < 0.94 {
 			t.Errorf("share %v: Clopper–Pearson covers %.3f", share, got)
 		}
