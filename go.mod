@@ -13,7 +13,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/sync v0.24.0
 	golang.org/x/tools v0.52.0
-	gonum.org/v1/gonum v0.17.0
 )
 
 require (

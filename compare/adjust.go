@@ -68,56 +68,99 @@ func resolution(r *Row, tests int) string {
 	if r.Change != "~" {
 		return ""
 	}
-	need := stats.SignedRankNeeds(Alpha)
+	need, sure := stats.SignedRankNeeds(Alpha), stats.SignedRankNeeds(Alpha/float64(max(tests, 1)))
 	if r.N < need {
-		return fmt.Sprintf("unresolved: %d of %d documents differ; the signed-rank test needs at least %d", r.N, r.Pairs, need)
+		return fmt.Sprintf("unresolved: %d of %d documents differ; the signed-rank test needs at least %d, and %d to pass Holm's adjustment over %d tests whatever the others show",
+			r.N, r.Pairs, need, sure, tests)
 	}
-	return fmt.Sprintf("unresolved: %d of %d documents differ, p = %.3g (%.3g adjusted over %d tests)", r.N, r.Pairs, *r.P, *r.PAdjusted, tests)
+	text := fmt.Sprintf("unresolved: %d of %d documents differ, p = %.3g (%.3g adjusted over %d tests)", r.N, r.Pairs, *r.P, *r.PAdjusted, tests)
+	if r.N < sure {
+		text += fmt.Sprintf("; %d differing documents could pass Holm's adjustment whatever the others show", sure)
+	}
+	return text
 }
 
-// repeatNoise is how far a document's value moves between two runs by
-// repeat noise alone (95%): 1.96 · s · √(1/k_old + 1/k_new), where s is the
-// within-document standard deviation over repeats, pooled over both runs'
-// documents, and k the repeats of each run; nil unless both runs have two
-// repeats or more.
-func repeatNoise(olds, news []report.DocumentResult) *float64 {
-	ko, so, do := spread(olds)
-	kn, sn, dn := spread(news)
-	if ko < 2 || kn < 2 || do+dn == 0 {
-		return nil
+// repeatNoise is, per document with m ≥ 2 compared repeats on both
+// sides, how far its value moves between two runs by its own repeat noise
+// alone (95%): 1.96 · √(s²_old/k_old + s²_new/k_new), s² each side's
+// sample variance over the document's repeats and k their number. It
+// returns the median of those bands and how many documents changed by
+// more than their own; nil and 0 for fewer than two repeats.
+func repeatNoise(olds, news []report.DocumentResult, m int) (*float64, int) {
+	if m < 2 {
+		return nil, 0
 	}
-	s := math.Sqrt((so + sn) / float64(do+dn))
-	v := 1.96 * s * math.Sqrt(1/float64(ko)+1/float64(kn))
-	return &v
-}
-
-// spread sums the squared deviations of the documents' repeats from their
-// mean (drift, or faithful as 0 or 1) and their degrees of freedom, and
-// gives the most repeats a document has.
-func spread(docs []report.DocumentResult) (k int, ss float64, df int) {
-	for _, d := range docs {
-		var xs []float64
-		for _, r := range d.Repeats {
-			switch {
-			case r.Drift != nil:
-				xs = append(xs, *r.Drift)
-			case r.Faithful != nil && *r.Faithful:
-				xs = append(xs, 1)
-			case r.Faithful != nil:
-				xs = append(xs, 0)
-			}
-		}
-		k = max(k, len(xs))
-		if len(xs) < 2 {
+	old := map[string][]float64{}
+	for _, d := range olds {
+		old[d.TaskID] = repeatValues(d, m)
+	}
+	var bands []float64
+	beyond := 0
+	for _, d := range news {
+		o, n := old[d.TaskID], repeatValues(d, m)
+		if len(o) < 2 || len(n) < 2 {
 			continue
 		}
-		m := stats.Mean(xs)
-		for _, x := range xs {
-			ss += (x - m) * (x - m)
+		band := 1.96 * math.Sqrt(variance(o)/float64(len(o))+variance(n)/float64(len(n)))
+		bands = append(bands, band)
+		if math.Abs(*meanOf(n)-*meanOf(o)) > band+Tie {
+			beyond++
 		}
-		df += len(xs) - 1
 	}
-	return k, ss, df
+	if len(bands) == 0 {
+		return nil, 0
+	}
+	return ptr(stats.Median(bands)), beyond
+}
+
+// variance is the sample variance of xs (n − 1 in the denominator).
+func variance(xs []float64) float64 {
+	m, ss := stats.Mean(xs), 0.0
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	return ss / float64(len(xs)-1)
+}
+
+// repeatsOf is the most repeats a document of a class has.
+func repeatsOf(docs []report.DocumentResult) int {
+	k := 0
+	for _, d := range docs {
+		k = max(k, len(d.Repeats))
+	}
+	return k
+}
+
+// repeatValues are a document's values (drift, or faithful as 1 or 0) in
+// its first m repeats, those that have one.
+func repeatValues(d report.DocumentResult, m int) []float64 {
+	var xs []float64
+	for _, r := range d.Repeats[:min(m, len(d.Repeats))] {
+		switch {
+		case r.Drift != nil:
+			xs = append(xs, *r.Drift)
+		case r.Faithful != nil && *r.Faithful:
+			xs = append(xs, 1)
+		case r.Faithful != nil:
+			xs = append(xs, 0)
+		}
+	}
+	return xs
+}
+
+// meanOf is the mean of xs, exactly their value when they agree (the
+// same answers give the same value at any number of repeats); nil for
+// none.
+func meanOf(xs []float64) *float64 {
+	if len(xs) == 0 {
+		return nil
+	}
+	for _, x := range xs[1:] {
+		if x != xs[0] {
+			return ptr(stats.Mean(xs))
+		}
+	}
+	return ptr(xs[0])
 }
 
 func ptr[T any](v T) *T { return &v }

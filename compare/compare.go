@@ -2,7 +2,8 @@
 // benchmark runs: what changed first (the verdict and §8.5's reading,
 // failures added and removed, every difference in what the runs asked),
 // then per model and class (and per section row) the paired tests of the
-// documents' values, adjusted together for multiplicity (Holm), with what
+// documents' values (each the mean of the repeats both runs asked),
+// adjusted together for multiplicity (Holm), with what
 // this many documents can and cannot resolve.
 package compare
 
@@ -23,9 +24,10 @@ import (
 const Alpha = 0.05
 
 // Tie is the tolerance of a paired difference: two per-document values
-// closer than this are equal. A document's value is a mean over repeats,
-// and the same answers averaged over 1 or 11 repeats differ by about 1e-17
-// from rounding; the metric reports nothing finer than 1e-6.
+// closer than this are equal. A document's value is a mean over the
+// repeats compared, and the same answers averaged over different numbers
+// of repeats may differ by about 1e-17 from rounding; the metric reports
+// nothing finer than 1e-6.
 const Tie = 1e-9
 
 // Comparison is old against new: what changed first, then per model and
@@ -128,6 +130,13 @@ type Row struct {
 	// OldP95 and NewP95 are the P95 drift (B, C).
 	OldP95 *float64 `json:"old_p95,omitempty"`
 	NewP95 *float64 `json:"new_p95,omitempty"`
+	// Repeats is how many repeats of each document the test compares:
+	// the first min(k_old, k_new), the repeats both runs asked, each
+	// document's value the mean of those. The means of k and of k' ≠ k
+	// repeats of one model spread differently, and the signed-rank test
+	// read that as a change (k = 1 against 3 flagged 11% of identical
+	// pairs); the same number of repeats on both sides is exchangeable.
+	Repeats int `json:"repeats"`
 	// Pairs is the number of documents with a value in both reports, N
 	// those whose values differ (by Tie or more).
 	Pairs int `json:"pairs"`
@@ -144,12 +153,13 @@ type Row struct {
 	// test would have needed ("unresolved: 2 of 20 documents differ; the
 	// signed-rank test needs at least 6").
 	Resolution string `json:"resolution,omitempty"`
-	// RepeatNoise, with two repeats or more on both sides, is how far a
-	// document's value moves between the runs by repeat noise alone (95%:
-	// 1.96 × s × √(1/k_old + 1/k_new), s the pooled within-document
-	// standard deviation over repeats): a per-document change smaller
-	// than this cannot be told from noise.
+	// RepeatNoise, with two compared repeats or more, is the median over
+	// documents of how far a document's value moves between the runs by
+	// its own repeat noise alone (95%: 1.96 · √(s²_old/m + s²_new/m), s²
+	// each side's variance over that document's m repeats); BeyondNoise
+	// counts the documents whose change exceeds their own.
 	RepeatNoise *float64 `json:"repeat_noise,omitempty"`
+	BeyondNoise int      `json:"beyond_noise,omitempty"`
 
 	// The lossless share (B, C), the harness's own headline, compared on
 	// answers paired by (task, repeat): OldLossless and NewLossless are the
@@ -208,6 +218,10 @@ func Compare(old, new *report.Report, oldName, newName string) *Comparison {
 	}
 	c.compareSections(old, new)
 	c.Tests = Adjust(c.Rows)
+	if old.Repeats != new.Repeats {
+		c.Notes = append(c.Notes, fmt.Sprintf("the runs asked %d and %d repeats: each document is compared on the mean of its first %d, the repeats both asked (a mean of more repeats spreads less, which the test would read as a change)",
+			old.Repeats, new.Repeats, min(old.Repeats, new.Repeats)))
+	}
 	return c
 }
 
@@ -219,10 +233,9 @@ func SideOf(r *report.Report, name string) Side {
 // Class pairs the per-document values of one (model, class) and tests
 // them; the tests are raw until Adjust adjusts a family of rows together.
 func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
-	row := Row{Model: model, Class: class}
-	value := func(d report.DocumentResult) *float64 { return d.Drift }
+	row := Row{Model: model, Class: class, Repeats: min(repeatsOf(oc.PerDocument), repeatsOf(nc.PerDocument))}
+	value := func(d report.DocumentResult) *float64 { return meanOf(repeatValues(d, row.Repeats)) }
 	if class == task.ClassA {
-		value = func(d report.DocumentResult) *float64 { return d.Faithful }
 		row.OldCenter, row.NewCenter, row.higher = oc.Faithfulness, nc.Faithfulness, true
 	} else {
 		row.OldCenter, row.NewCenter = oc.MedianDrift, nc.MedianDrift
@@ -237,7 +250,7 @@ func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
 	if p, n, sign := stats.SignedRank(diffs); n > 0 {
 		row.P, row.N, row.sign = &p, n, sign
 	}
-	row.RepeatNoise = repeatNoise(oc.PerDocument, nc.PerDocument)
+	row.RepeatNoise, row.BeyondNoise = repeatNoise(oc.PerDocument, nc.PerDocument, row.Repeats)
 	if class != task.ClassA {
 		compareLossless(&row, oc, nc)
 	}

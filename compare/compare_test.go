@@ -156,3 +156,51 @@ func TestAdjustIsHolm(t *testing.T) {
 		t.Errorf("adjusted %q, want %q", strings.Join(got, ","), want)
 	}
 }
+
+// TestResolutionKnowsHolm: a row that is not significant says what the
+// signed-rank test needs alone (6 differing documents) and what it needs
+// to pass Holm's adjustment over the comparison's tests whatever the
+// others show (14 tests: 2/2ⁿ < 0.05/14 from n = 10).
+func TestResolutionKnowsHolm(t *testing.T) {
+	t.Parallel()
+	rows := make([]Row, 14)
+	for i := range rows {
+		p := 0.5
+		rows[i] = Row{P: &p, N: 2, Pairs: 20}
+	}
+	p := 0.03125
+	rows[0] = Row{P: &p, N: 6, Pairs: 20}
+	Adjust(rows)
+	if want := "unresolved: 2 of 20 documents differ; the signed-rank test needs at least 6, and 10 to pass Holm's adjustment over 14 tests whatever the others show"; rows[1].Resolution != want {
+		t.Errorf("resolution %q, want %q", rows[1].Resolution, want)
+	}
+	if want := "; 10 differing documents could pass Holm's adjustment whatever the others show"; !strings.HasSuffix(rows[0].Resolution, want) {
+		t.Errorf("resolution %q, want it to end %q", rows[0].Resolution, want)
+	}
+}
+
+// TestRepeatNoiseIsEachDocuments: a document's repeat noise is its own
+// (1.96 · √(s²_old/k + s²_new/k)): one that never varies has none, so any
+// change of it stands out, and one that varies widely hides a change
+// inside its band. A pooled s gave both the same band.
+func TestRepeatNoiseIsEachDocuments(t *testing.T) {
+	t.Parallel()
+	doc := func(id string, drifts ...float64) report.DocumentResult {
+		d := report.DocumentResult{TaskID: id}
+		for i, x := range drifts {
+			d.Repeats = append(d.Repeats, report.RepeatResult{Repeat: i, Status: "scored", Drift: &x})
+		}
+		return d
+	}
+	olds := []report.DocumentResult{doc("01-b", 0, 0, 0), doc("02-b", 0.1, 0.2, 0.3), doc("03-b", 0, 0.4, 0.2), doc("04-b", 0, 0, 0)}
+	news := []report.DocumentResult{doc("01-b", 0, 0, 0), doc("02-b", 0.5, 0.6, 0.7), doc("03-b", 0.2, 0, 0.4), doc("04-b", 0.01, 0.01, 0.01)}
+	band, beyond := repeatNoise(olds, news, 3)
+	// Bands: 0, 1.96·√(0.02/3) = 0.160, 1.96·√(0.08/3) = 0.320, 0; their
+	// (lower) median 0. Beyond: 02-b (0.4 > 0.160) and 04-b (0.01 > 0).
+	if band == nil || *band != 0 || beyond != 2 {
+		t.Errorf("repeat noise %v, %d beyond; want 0 and 2 (02-b and 04-b)", band, beyond)
+	}
+	if band, _ := repeatNoise(olds, news, 1); band != nil {
+		t.Errorf("one compared repeat has no repeat noise, got %v", *band)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/trend"
 )
 
@@ -81,4 +82,68 @@ func TestDeterministicModelTiesAtAnyRepeats(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestIdenticalModelAcrossRepeats: offline/noisy at one repeat against
+// itself at 3 and 11 (the same base seed, so the same first answers): no
+// row differs, none is tested, and the comparison says what it compared.
+// Averaging every repeat, one against 11 printed "= (no difference)" on
+// drift while the lossless shares moved, and one against 3 flagged 11% of
+// pairs of identical models.
+func TestIdenticalModelAcrossRepeats(t *testing.T) {
+	t.Parallel()
+	var reps []*report.Report
+	for _, k := range []int{1, 3, 11} {
+		run, _ := reporttest.Pipeline(t, []string{offline.Noisy}, nil, k, 20260427)
+		reps = append(reps, build(run))
+	}
+	for _, rep := range reps[1:] {
+		c := compare.Compare(reps[0], rep, "one", "more")
+		for _, r := range c.Rows {
+			if r.Change != "=" || r.P != nil || (r.LosslessChange != "" && r.LosslessChange != "=") || r.Repeats != 1 {
+				t.Errorf("1 against %d repeats: %s class %s is %q/%q (p=%v, n=%d, over %d repeats), want = over 1", rep.Repeats, r.Model, r.Class, r.Change, r.LosslessChange, r.P, r.N, r.Repeats)
+			}
+		}
+		if !strings.Contains(strings.Join(c.Notes, "\n"), "compared on the mean of its first 1") {
+			t.Errorf("1 against %d repeats: the notes do not say what was compared: %q", rep.Repeats, c.Notes)
+		}
+	}
+}
+
+// TestSeedOnlyPairsAcrossRepeats: 200 pairs of runs of the same three
+// synthetic models (zero-inflated drift, 90% faithful), differing only in
+// their seed and their repeats (1 against 3 or 11): at most 5% of the
+// comparisons flag any row better or worse after Holm's adjustment.
+func TestSeedOnlyPairsAcrossRepeats(t *testing.T) {
+	t.Parallel()
+	run := func(seed int64, k int) *report.Report {
+		s := reporttest.Synthetic{Models: []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"}, Repeats: k,
+			Answer: func(model, id string, r int) (float64, bool, string) {
+				u := reporttest.Jitter("drift", seed, model, id, r)
+				d := 0.0
+				if u > 0.5 {
+					d = (u - 0.5) * 0.4
+				}
+				return d, reporttest.Jitter("faithful", seed, model, id, r) < 0.9, scoring.StatusScored
+			}}
+		return build(s.Run())
+	}
+	flagged := 0
+	for i := range 200 {
+		k := 3
+		if i%2 == 1 {
+			k = 11
+		}
+		c := compare.Compare(run(int64(2*i), 1), run(int64(2*i+1), k), "old", "new")
+		for _, r := range c.Rows {
+			if r.Change == "better" || r.Change == "worse" || r.LosslessChange == "better" || r.LosslessChange == "worse" {
+				flagged++
+				break
+			}
+		}
+	}
+	if flagged > 10 {
+		t.Errorf("%d of 200 seed-only pairs across repeat counts flag a change; want at most 10 (5%%)", flagged)
+	}
+	t.Logf("%d of 200 seed-only pairs across repeat counts flag a change", flagged)
 }

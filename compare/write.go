@@ -198,7 +198,7 @@ func resolutionText(r Row) string {
 		if text != "" {
 			text += "; "
 		}
-		text += "repeat noise ±" + report.Num(*r.RepeatNoise) + " per document"
+		text += fmt.Sprintf("repeat noise ±%s per document (median of each document's own); %d of %d changed beyond their own", report.Num(*r.RepeatNoise), r.BeyondNoise, r.Pairs)
 	}
 	return text
 }

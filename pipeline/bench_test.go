@@ -11,7 +11,6 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/model/modeltest"
-	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -52,7 +51,6 @@ func benchRun(b *testing.B, L time.Duration, judgeModel bool) {
 	srv.SetModels(modeltest.Entry(models[0]), modeltest.Entry(models[1]), modeltest.Entry(models[2]), modeltest.Entry("vendor/judge"))
 	ideal := time.Duration((60+c-1)/c) * L
 	for b.Loop() {
-		stats.ForgetIntervals() // each run's report from scratch
 		cfg := config.Default()
 		cfg.Models, cfg.Judges = models, config.Judges{Models: judges}
 		cfg.Concurrency = config.Concurrency{PerModel: c, Global: 4 * c}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
-	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -29,7 +28,6 @@ func BenchmarkRunMemory(b *testing.B) {
 	for _, n := range memoryRepeats {
 		b.Run(fmt.Sprintf("repeats=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				stats.ForgetIntervals() // each run's report from scratch
 				dir := b.TempDir()
 				peak := peakHeap(func() { offlineRun(b, dir, n) })
 				b.ReportMetric(peak, "peak-MB")
@@ -46,7 +44,6 @@ func BenchmarkRescoreMemory(b *testing.B) {
 			dir := b.TempDir()
 			offlineRun(b, dir, n)
 			for b.Loop() {
-				stats.ForgetIntervals()
 				peak := peakHeap(func() {
 					_, err := Rescore(RescoreOptions{RunDir: filepath.Join(dir, "r"), ReportDir: b.TempDir(), Stdout: io.Discard})
 					if err != nil && !errors.Is(err, ErrVerdictFail) {

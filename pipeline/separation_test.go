@@ -17,7 +17,7 @@ import (
 // TestTheInstrumentSeparates: on the gating and the natural suite, the
 // offline models do worse, strictly, as their noise grows: oracle,
 // noisy-low, noisy, noisy-high, identity (fewer edits applied in classes B
-// and C together, or as many and more mean drift); and the bootstrap
+// and C together, or as many and more mean drift); and the exact
 // intervals of the median drift of the oracle
 // and of identity do not overlap in either class.
 func TestTheInstrumentSeparates(t *testing.T) {

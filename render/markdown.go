@@ -107,8 +107,10 @@ func (m mdWriter) reading(r *report.Report) {
 	for _, line := range models {
 		m.p("- %s\n", mdText(line))
 	}
-	m.p("\nA failure is narrow when it misses its limit by at most %s of the limit (a drift or residual) or %s (a share); a model passes cleanly when every threshold holds with that margin to spare. Intervals: bootstrap 95%%, resampling documents. *short*: the documents whose own value falls short of the limit.\n\n",
-		report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))
+	for _, line := range r.Reading.Harness {
+		m.p("- %s\n", mdText(line))
+	}
+	m.p("\n%s *short*: the documents whose own value falls short of the limit.\n\n", mdText(marginsText(r)))
 }
 
 func (m mdWriter) matrix(r *report.Report) {
@@ -256,8 +258,8 @@ func (m mdWriter) warnings(r *report.Report) {
 }
 
 func (m mdWriter) footer(r *report.Report) {
-	m.p("<sub>Quantiles: %s. Intervals: percentile bootstrap, %d resamples, seed %d. Report schema %d.</sub>\n",
-		mdText(r.Quantile), r.Bootstrap.Resamples, r.Bootstrap.Seed, r.Schema)
+	m.p("<sub>Quantiles: %s. Intervals: exact at %s, no seed (order statistics for quantiles, Clopper–Pearson for shares), over %s. Report schema %d.</sub>\n",
+		mdText(r.Quantile), report.Percent(r.Intervals.Level), mdText(r.Intervals.Unit), r.Schema)
 }
 
 // short abbreviates a hash to 12 characters.

@@ -225,7 +225,7 @@ func newPlot(r *report.Report, model string, c *report.ClassResult, top float64)
 		p.Legend = append(p.Legend, legendItem{Kind: "bar", Class: "bar", Label: "a document's faithful share (click for its transcript)"},
 			legendItem{Kind: "line", Class: "median", Label: "faithfulness (mean over documents)"})
 	} else {
-		p.Legend = append(p.Legend, legendItem{Kind: "circle", Class: "doc", Label: "a document's drift, mean over repeats (click for its transcript)"},
+		p.Legend = append(p.Legend, legendItem{Kind: "circle", Class: "doc", Label: "a document's drift, its first scored repeat's (click for its transcript)"},
 			legendItem{Kind: "line", Class: "median", Label: "median"}, legendItem{Kind: "line", Class: "p95", Label: "P95"})
 	}
 	if slices.ContainsFunc(p.Bars, func(b plotMark) bool { return b.Class == "bar zero" }) {
@@ -466,7 +466,7 @@ func kib(b int) string {
 // format), with one y-scale: every chain's drift at every step, forward
 // edits as circles and inverse ones (suites.Section.Inverse) as triangles
 // of another colour, the median per step joined by a line, and its
-// bootstrap interval as a band.
+// exact interval as a band.
 func newStepPlots(suite *suites.Suite, sec report.Section, in Input) []chart {
 	inverse := func(suites.Key) bool { return false }
 	if s := suite.SectionOf(sec.Part); s != nil && s.Inverse != nil {
@@ -539,7 +539,7 @@ func stepPlotOf(sec report.Section, rows []report.Row, in Input, top float64, in
 		{Kind: "circle", Class: "forward", Label: "a chain at a forward step (B, C; click for its transcript)"},
 		{Kind: "triangle", Class: "inverse", Label: "a chain at an inverse step (C⁻¹, B⁻¹)"},
 		{Kind: "line", Class: "median", Label: "median per step"},
-		{Kind: "band", Class: "band", Label: "bootstrap 95% interval of the median"},
+		{Kind: "band", Class: "band", Label: "exact 95% interval of the median"},
 		{Kind: "symbol", Symbol: "↺", Label: "the step expects the source itself"},
 	}
 	return p

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/report"
@@ -44,8 +45,9 @@ func cellParts(c report.Check, share bool) matrixCell {
 		show = report.Percent
 	}
 	out := matrixCell{Value: show(*c.Value)}
-	if iv := c.Interval; iv != nil {
-		out.Interval = fmt.Sprintf("[%s, %s]", show(iv.Low), show(iv.High))
+	out.Interval = report.IntervalText(c.Interval, show)
+	if o := c.Over; o != nil {
+		out.Interval += fmt.Sprintf(" %d/%d over", o.Over, o.Of)
 	}
 	switch {
 	case c.Narrow:
@@ -56,7 +58,28 @@ func cellParts(c report.Check, share bool) matrixCell {
 	if len(c.Deciding) > 0 && (!c.Holds || strings.Contains(c.Metric, "p95")) {
 		out.Note = strings.TrimPrefix(out.Note+"; ", "; ") + decidingText(c.Deciding)
 	}
+	if c.Spread != nil {
+		out.Note = strings.TrimPrefix(out.Note+"; ", "; ") + "repeats " + repeatRange(c.PerRepeat, show)
+	}
 	return out
+}
+
+// repeatRange is a statistic's smallest and largest value over the
+// repeats alone, "0.12–0.19".
+func repeatRange(per []*float64, show func(float64) string) string {
+	var lo, hi *float64
+	for _, v := range per {
+		if v != nil && (lo == nil || *v < *lo) {
+			lo = v
+		}
+		if v != nil && (hi == nil || *v > *hi) {
+			hi = v
+		}
+	}
+	if lo == nil {
+		return "n/a"
+	}
+	return show(*lo) + "–" + show(*hi)
 }
 
 // decidingText names the documents that fall short of a limit, or counts
@@ -96,14 +119,29 @@ func readingModels(r *report.Report) []readingModel {
 	for _, m := range r.Reading.Models {
 		rm := readingModel{Model: m.Model, Standing: m.Standing}
 		for _, c := range m.Checks {
-			if !c.Clean && !c.NotSelected {
+			if !c.Clean && !c.NotSelected && !slices.Contains(m.Harness, c.Text) {
 				rm.Notes = append(rm.Notes, c.Text)
 			}
 		}
 		rm.Notes = append(rm.Notes, m.Bounds...)
+		if len(m.Harness) > 0 {
+			rm.Notes = append(rm.Notes, "harness gates (†), which fail the verdict but not the reading: "+strings.Join(m.Harness, "; "))
+		}
 		out = append(out, rm)
 	}
 	return out
+}
+
+// marginsText says how the reading weighs a check: the narrow margins of
+// §8.5's five thresholds, and how the intervals are computed.
+func marginsText(r *report.Report) string {
+	return fmt.Sprintf("§8.5's five thresholds decide the reading; the harness's own (†) fail the verdict on a line of their own. "+
+		"A failure is narrow when a median misses its limit by at most %s of it, faithfulness by at most %s, or a P95 by one document too many over its limit; "+
+		"a model passes cleanly when each holds with that margin to spare (a P95 that holds is clean: the document over it that 20 allow is its tolerance). "+
+		"Intervals are exact at 95%%, without a seed: order statistics for a median, Clopper–Pearson for a share; "+
+		"a P95 of fewer than 59 documents has no 95%% interval, and its one-sided ends show their own confidence. "+
+		"Repeats a–b: with --repeats, the statistic over each repeat alone, smallest and largest (the verdict reads each document's first).",
+		report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))
 }
 
 // readingHeading is the reading's heading.
@@ -146,9 +184,7 @@ func newReadingView(r *report.Report) *readingView {
 		return nil
 	}
 	why, reasons := r.Reading.Why, r.Eligibility.Reasons
-	v := &readingView{Heading: readingHeading(r), Says: r.Reading.Says, Reasons: reasons, Models: readingModels(r),
-		Margins: fmt.Sprintf("A failure is narrow when it misses its limit by at most %s of the limit (a drift or residual) or %s (a share); a model passes cleanly when every threshold holds with that margin to spare.",
-			report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))}
+	v := &readingView{Heading: readingHeading(r), Says: r.Reading.Says, Reasons: reasons, Models: readingModels(r), Margins: marginsText(r)}
 	if len(reasons) == 0 {
 		v.Why, v.Gates = why, true
 	}

@@ -14,7 +14,7 @@ import (
 // columns (and the format, in a run of several), then the one summary's
 // columns. The writers print it without knowing what a row means.
 func sectionTable(r *report.Report, sec report.Section, index int) Table {
-	t := Table{ID: fmt.Sprintf("section-%d", index), MDTitle: sec.Title, MDNote: sec.Note, Note: plainNote(sec.Note)}
+	t := Table{ID: fmt.Sprintf("section-%d", index), MDTitle: sec.Title, MDNote: sec.Note + intervalNote, Note: plainNote(sec.Note) + intervalNote}
 	head := append([]string{"model"}, sec.Heads...)
 	if sec.Formats {
 		head = append(head, "format")
@@ -23,7 +23,7 @@ func sectionTable(r *report.Report, sec report.Section, index int) Table {
 	if sized {
 		head = append(head, "document bytes")
 	}
-	head = append(head, "n", "median drift [95% CI]", "P95 drift [95% CI]", "edits applied", "lossless", "unchanged", "invalid")
+	head = append(head, "n", "median drift [interval]", "P95 drift", "edits applied", "lossless", "unchanged", "invalid")
 	if sec.Formats {
 		head = append(head, "failed to apply")
 	}
@@ -52,7 +52,7 @@ func sectionTable(r *report.Report, sec report.Section, index int) Table {
 			cells = append(cells, strconv.Itoa(row.DocumentBytes))
 		}
 		s := row.Summary
-		cells = append(cells, strconv.Itoa(s.Scored), report.WithInterval(s.MedianDrift, s.MedianInterval), report.WithInterval(s.P95Drift, s.P95Interval),
+		cells = append(cells, strconv.Itoa(s.Scored), report.WithIntervalShort(s.MedianDrift, s.MedianInterval), report.NumOr(s.P95Drift, "n/a"),
 			report.PercentOr(s.EditsApplied), report.PercentOr(s.Lossless), report.PercentOr(s.Unchanged), strconv.Itoa(s.Invalid))
 		if sec.Formats {
 			cells = append(cells, strconv.Itoa(s.FailedToApply))
@@ -106,6 +106,9 @@ func vsWhole(sec report.Section, row report.Row, value func(report.Summary) floa
 	}
 	return "n/a"
 }
+
+// intervalNote says what a section's intervals are.
+const intervalNote = " The median's interval is exact (order statistics): a bare [low, high] is a 95% interval, one with a percentage all this many documents support. A P95 of fewer than 59 documents has no 95% interval; the report's JSON gives its one-sided ends (p95_interval)."
 
 // feedbackNote explains the feedback columns of a section's table.
 const feedbackNote = " With feedback rounds (--feedback), an answer that did not parse, apply or validate was asked again in the same conversation, told only its mechanical failure; drift, lossless and edits applied are the last round's answer's. Well-formed: parsed in its format, applied, and a valid .bend document. The 1st-try columns are the first answers' alone (the one-shot numbers); feedback rounds counts the rounds asked."

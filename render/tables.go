@@ -121,9 +121,9 @@ func numberTables(r *report.Report) []Table {
 
 func driftTable(r *report.Report) Table {
 	t := Table{ID: "drift", Title: "Drift (classes B and C)",
-		Note:    "Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95% interval of the median; noise is the range of the median across repeats. Components are medians over documents. Lossless, residual, unchanged, unrequested and invalid are the harness's own (see the lossless table).",
+		Note:    "Per document, the drift is its first scored repeat's; n is the number of documents. The interval is the exact 95% interval of the median (order statistics); noise is the range of the median across repeats. Components are medians over documents. Lossless, residual, unchanged, unrequested and invalid are the harness's own (see the lossless table).",
 		MDTitle: "Drift (classes B and C)",
-		MDNote: "Per document, the drift is its mean over repeats; n is the number of documents. The interval is the bootstrap 95% interval of the median; noise is the range of the median across repeats. Components are medians over documents. " +
+		MDNote: "Per document, the drift is its first scored repeat's; n is the number of documents. The interval is the exact 95% interval of the median (order statistics); noise is the range of the median across repeats. Components are medians over documents. " +
 			"Beside §8.4, the harness's own (`metric/doc.go`): *lossless*, the share of answers equal to the expected document up to member order, declared id, edge order, how self-references are written and aligned new ids; *residual*, the sixth component (median / P95 over documents), not part of the drift; *unchanged*, the share of answers with no unrequested change, and the median / max count of them; *invalid*, answers with no document or one that fails validation.",
 		MDAlign: "|---|---|---:|---:|---:|---:|---:|" + strings.Repeat("---:|", metric.NumComponents) + "---:|---:|---:|---:|---:|---:|",
 		Head: append(append([]string{"model", "class", "n", "median [95% CI]", "P95", "max", "noise (range)"}, metric.ComponentLabels[:]...),

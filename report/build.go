@@ -92,7 +92,7 @@ func header(in Input) *Report {
 		Seed:           m.Seed,
 		Tasks:          len(m.TaskIDs),
 		Quantile:       QuantileDefinition,
-		Bootstrap:      BootstrapInfo{Resamples: Resamples, Level: 0.95, Seed: m.Seed},
+		Intervals:      intervalInfo(),
 		Warnings:       []string{},
 		Suite:          suites.Of(m.Inputs.Suite).Name,
 		Partial:        m.Inputs.Selection,
@@ -188,7 +188,6 @@ func tasksByClass(in Input, keep func(id string) bool) map[string][]string {
 // builder computes the report's numbers from the scores.
 type builder struct {
 	repeats int
-	seed    int64
 	// scores are every planned answer's score (newBuilder adds a missing
 	// one for each planned answer in.Scores lacks), answers the same by
 	// (model, task, repeat).
@@ -207,7 +206,7 @@ type builder struct {
 // newBuilder indexes the scores of in.
 func newBuilder(in Input) *builder {
 	m := in.Manifest
-	b := &builder{repeats: m.Repeats, seed: m.Seed, set: in.Set, thresholds: in.Config.Thresholds,
+	b := &builder{repeats: m.Repeats, set: in.Set, thresholds: in.Config.Thresholds,
 		answers: map[key]*scoring.Score{}, part: map[string]string{}, format: map[string]string{},
 		modelIndex: indexOf(m.Models), formatIndex: indexOf(m.Inputs.Formats), plan: indexOf(m.TaskIDs)}
 	b.partIndex = map[string]int{}
@@ -294,22 +293,23 @@ type classAcc struct {
 	agreeable  int // answers with at least two valid votes
 	agreeing   int // of those, unanimous
 
-	residuals []float64 // per document with a value, its mean residual
-	drifts    []float64 // per class B or C document with a value, its mean drift
+	residuals []float64 // per document with a value, its first scored repeat's residual
+	drifts    []float64 // per class B or C document with a value, its first scored repeat's drift
 	t         tally     // the class B or C answers, counted as every section counts them
+	first     tally     // the same of each document's first scored answer: what the shares are over
 }
 
 func (b *builder) class(model, class string, ids []string) *ClassResult {
 	g := b.accumulate(model, ids, func(string) string { return class })
-	c, key := g.c, model+"/"+class
+	c := g.c
 	c.Class = class
 	if class == task.ClassA {
-		b.finishA(c, &g.acc, key)
+		b.finishA(c, &g.acc)
 	} else {
-		sum := b.summary(g, key)
+		sum := b.summary(g, true)
 		finishBC(c, sum, &g.acc)
 		c.P95Interval = sum.P95Interval
-		b.gateIntervals(c, key)
+		gateIntervals(c, &g.acc)
 		c.Repeatability = repeatability(c.PerDocument, b.repeats)
 	}
 	c.Noise = noise(g.acc.perRepeat, class)
@@ -322,6 +322,7 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 	d := DocumentResult{TaskID: id, Repeats: make([]RepeatResult, b.repeats)}
 	var vals, residuals []float64
 	var comps [metric.NumComponents][]float64
+	var first *scoring.Score // the first scored repeat with a value: the document's value
 	for r := range b.repeats {
 		rr := RepeatResult{Repeat: r, Status: scoring.StatusMissing}
 		s := b.answers[key{model, id, r}]
@@ -346,6 +347,9 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 			acc.latencies = append(acc.latencies, float64(s.LatencyMS))
 			v, ok := b.scored(class, s, c, acc, &comps)
 			if ok {
+				if first == nil {
+					first = s
+				}
 				vals = append(vals, v)
 				acc.perRepeat[r] = append(acc.perRepeat[r], v)
 				setRepeat(&rr, class, s, v)
@@ -359,20 +363,25 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 	if len(vals) == 0 {
 		return d
 	}
-	v := meanOf(vals)
+	// The document's value is its first scored repeat's, whatever the
+	// number of repeats (docs/interpretations.md, §8.5 and repeats): a
+	// mean over k repeats shrinks the P95 as k grows, and a pass could be
+	// bought with repeats.
+	v := vals[0]
 	acc.values = append(acc.values, v)
 	if class == task.ClassA {
 		d.Faithful = ptr(v)
 		return d
 	}
+	acc.first.add(first)
 	d.Drift = ptr(v)
 	acc.drifts = append(acc.drifts, v)
-	d.Residual = ptr(meanOf(residuals))
+	d.Residual = ptr(residuals[0])
 	acc.residuals = append(acc.residuals, *d.Residual)
 	for i := range comps {
-		acc.components[i] = append(acc.components[i], meanOf(comps[i]))
+		acc.components[i] = append(acc.components[i], comps[i][0])
 	}
-	d.Components = ptr(metric.ComponentsOf(func(i int) float64 { return meanOf(comps[i]) }))
+	d.Components = ptr(metric.ComponentsOf(func(i int) float64 { return comps[i][0] }))
 	return d
 }
 
@@ -442,10 +451,16 @@ func scoredBC(s *scoring.Score, acc *classAcc, comps *[metric.NumComponents][]fl
 	return res.Drift, true
 }
 
-func (b *builder) finishA(c *ClassResult, acc *classAcc, key string) {
+func (b *builder) finishA(c *ClassResult, acc *classAcc) {
 	if len(acc.values) > 0 {
 		c.Faithfulness = ptr(stats.Mean(acc.values))
-		c.FaithfulnessInterval = interval(stats.BootstrapMean(acc.values, b.seed, key))
+		faithful := 0
+		for _, v := range acc.values {
+			if v == 1 {
+				faithful++
+			}
+		}
+		c.FaithfulnessInterval = shareInterval(faithful, len(acc.values))
 	}
 	if len(acc.evidence) > 0 {
 		c.EvidenceResolvedMean = ptr(stats.Mean(acc.evidence))
@@ -554,18 +569,6 @@ func latency(ms []float64) Latency {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// meanOf is the mean of a document's repeats, exact when they are equal:
-// the same answers give the same value whatever the number of repeats
-// (summing then dividing 0.1 eleven times gives 0.09999999999999999).
-func meanOf(xs []float64) float64 {
-	for _, x := range xs[1:] {
-		if x != xs[0] {
-			return stats.Mean(xs)
-		}
-	}
-	return xs[0]
-}
 
 // severalFormats reports whether the run's answers are in more than one
 // answer format.

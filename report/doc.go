@@ -17,36 +17,41 @@
 // # Statistics
 //
 // A (model, class) is summarized over its documents. A document's value is
-// its drift (classes B and C) or the fraction of its answers the judges
-// found faithful (class A), each the mean over the repeats that were
-// scored; a document with no scored repeat is left out (and the run is
-// incomplete). Then
+// that of its first scored repeat (for class A, its first judged one): its
+// drift (classes B and C), or 1 when the judges found it faithful and 0
+// when not (class A); a document with no such repeat is left out (and the
+// run is incomplete). The other repeats never move a gated statistic: they
+// measure its spread (below). Then
 //
 //	median drift   = Q(0.5) of the document drifts
 //	P95 drift      = Q(0.95) of the document drifts
-//	faithfulness   = mean of the document values
+//	faithfulness   = mean of the document values (a share)
 //
 // with one quantile definition for every quantile in the report, the
-// inverse of the empirical distribution function (gonum stat.Empirical,
-// Hyndman and Fan's type 1):
+// inverse of the empirical distribution function (Hyndman and Fan's type
+// 1):
 //
 //	Q(p) = x₍ₖ₎,  k = ⌈p·n⌉ (k = 1 for p = 0),
 //
 // the k-th smallest of the n values. Q is always one of the values: over
 // the 20 documents of a class the median is the 10th smallest (the lower
 // median) and the P95 the 19th, so a P95 threshold tolerates exactly one
-// document above it.
+// document above it: P95 ≤ L exactly when at most one of 20 is over L
+// (Check.Over counts them).
+//
+// Every interval is exact and depends on the values alone, never on a
+// seed (package stats; Interval): a quantile's by order statistics, the
+// narrowest [x(l), x(u)] whose binomial confidence reaches 95% (the median
+// of 20: [x(6), x(15)]), or, where none does (a P95 below 59 documents),
+// each end one-sided with its own confidence (the P95 of 20: at least
+// x(17) with 98.4%, at most x(20) with 64.2%); a share's by
+// Clopper–Pearson. No statistic multiplies and adds in one expression, so
+// no machine fuses them and the JSON report is the same bytes everywhere.
 //
 // With more than one repeat the report adds the inter-run noise (§8.7):
-// the headline number (median drift, or faithfulness) computed over each
-// repeat alone, and the range max − min of those. Every median drift and
-// faithfulness carries a percentile bootstrap 95% interval: Resamples
-// resamples of the document values drawn with replacement, the statistic of
-// each, and their Q(0.025) and Q(0.975). The draws come from a PCG stream
-// seeded by FNV-1a of "bootstrap/<seed>/<model>/<class>", where seed is the
-// run's, so the intervals are reproducible. No statistic multiplies and
-// adds in one expression, so no machine fuses them and the JSON report is
-// the same bytes everywhere.
+// the headline number (median drift, or faithfulness) over each repeat
+// alone and their range (Noise), and, per check of the reading, every
+// gated statistic over each repeat alone and its spread.
 //
 // # Verdict
 //
@@ -57,7 +62,13 @@
 // left without a valid judge vote. Anything else is "fail", and Failures
 // names every cause: each threshold that does not hold (with the value and
 // the limit, or a null value when nothing could be measured) and, per
-// model, "incomplete" with what is missing.
+// model, "incomplete" with what is missing. The harness's own gates (†)
+// fail the verdict as §8.5's thresholds do.
+//
+// The Reading is what §8.5 concludes: pass, a model-specific weakness or
+// a protocol failure, decided on §8.5's five thresholds alone (the
+// harness's gates are read on a line of their own), or inconclusive for a
+// run that cannot gate v0.1 (§8.6).
 //
 // # Rescoring
 //
@@ -68,11 +79,13 @@
 //
 // # Comparing
 //
-// Compare pairs the per-document values of two reports by task id and
-// tests the paired differences with the exact Wilcoxon signed-rank test
-// (zero differences dropped, ties given average ranks, two-sided, exact
-// permutation distribution), in the manner of benchstat: a change is
-// "better" or "worse" when p < Alpha, "~" otherwise.
+// Package compare pairs the per-document values of two reports by task
+// id (each the mean of the repeats both runs asked) and tests the paired
+// differences with the exact Wilcoxon signed-rank test (zero differences
+// dropped, ties given average ranks, two-sided, exact permutation
+// distribution), every test of a comparison adjusted together (Holm), in
+// the manner of benchstat: a change is "better" or "worse" when the
+// adjusted p < compare.Alpha, "~" otherwise.
 //
 // # Viewer
 //

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/model"
-	"bendscript.com/round-trip-harness/stats"
 )
 
 // apiRootReason is why a run's API root keeps it from gating, "" when it
@@ -26,9 +25,8 @@ func apiRootReason(in Input) string {
 	return fmt.Sprintf("the API root %s is not OpenRouter's (%s; §8.6: \"all three are run via OpenRouter\"): list it under gating.api_roots in harness.yaml if it forwards to OpenRouter", root, model.DefaultBaseURL)
 }
 
-// A document's share of its scored answers that have a property (edit
-// applied, invalid, unchanged), as the gates' intervals and deciding
-// documents read it.
+// Whether a document's answer has a property (edit applied, invalid,
+// unchanged), as the gates' deciding documents and spreads read it.
 type answerProperty func(RepeatResult) (has, known bool)
 
 func applied(r RepeatResult) (bool, bool) {
@@ -43,46 +41,47 @@ func unchanged(r RepeatResult) (bool, bool) {
 	return r.Unrequested != nil && *r.Unrequested == 0, r.Status == "scored" && r.Drift != nil
 }
 
-// shareOf is the share of a document's scored answers with the property;
-// nil when none is known.
+// shareOf is 1 when a document's first scored answer (the one its value
+// is) has the property, 0 when not; nil when the document has none.
 func shareOf(d DocumentResult, has answerProperty) *float64 {
-	n, k := 0, 0
-	for _, r := range d.Repeats {
-		h, known := has(r)
-		if !known {
-			continue
-		}
-		n++
-		if h {
-			k++
-		}
-	}
-	if n == 0 {
+	r := gatedRepeat(d)
+	if r == nil {
 		return nil
 	}
-	return ptr(float64(k) / float64(n))
+	if h, known := has(*r); known {
+		return ptr(float64(b2i(h)))
+	}
+	return nil
 }
 
-// gateIntervals sets the bootstrap intervals of a class B or C result's
-// gated statistics beside the drift: each resamples documents (repeats
-// stay within their document) from the run's seed, a stream per statistic.
-func (b *builder) gateIntervals(c *ClassResult, key string) {
-	values := func(f func(DocumentResult) *float64) []float64 {
-		var out []float64
-		for _, d := range c.PerDocument {
-			if v := f(d); v != nil {
-				out = append(out, *v)
-			}
+// gatedRepeat is a document's first scored repeat with a value: the one
+// the statistics are over; nil when there is none.
+func gatedRepeat(d DocumentResult) *RepeatResult {
+	for i, r := range d.Repeats {
+		if r.Status == "scored" && (r.Drift != nil || r.Faithful != nil) {
+			return &d.Repeats[i]
 		}
-		return out
 	}
-	mean := func(f func(DocumentResult) *float64, name string) *Interval {
-		return interval(stats.BootstrapMean(values(f), b.seed, key+"/"+name))
+	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	c.ResidualP95Interval = interval(stats.BootstrapQuantile(values(statResidual.document), 0.95, b.seed, key+"/residual-p95"))
-	c.EditAppliedInterval = mean(statApplied.document, "applied")
-	c.InvalidInterval = mean(statInvalid.document, "invalid")
-	c.UnchangedInterval = mean(statUnchanged.document, "unchanged")
+	return 0
+}
+
+// gateIntervals sets the exact intervals of a class B or C result's gated
+// statistics beside the drift: the residual P95's by order statistics,
+// the shares' by Clopper–Pearson over the documents' first scored
+// answers.
+func gateIntervals(c *ClassResult, acc *classAcc) {
+	f := acc.first
+	c.ResidualP95Interval = quantileInterval(acc.residuals, 0.95)
+	c.EditAppliedInterval = shareInterval(f.applied, f.scored)
+	c.InvalidInterval = shareInterval(f.invalid, f.scored)
+	c.UnchangedInterval = shareInterval(f.unchanged, f.scored)
 }
 
 // repeatability counts, with two repeats or more, the tasks lossless in

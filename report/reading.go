@@ -9,19 +9,23 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/stats"
 )
 
 // The outcomes of §8.5's reading (Reading.Outcome).
 const (
-	// ReadingPass: the run can gate v0.1 and every threshold holds for
-	// every model: v0.1 may be called final (§8.5).
+	// ReadingPass: the run can gate v0.1 and §8.5's five thresholds hold
+	// for every model: v0.1 may be called final (§8.5), unless a harness
+	// gate (†) fails the §8.7 verdict (Reading.Harness).
 	ReadingPass = "pass"
-	// ReadingWeakness: the run can gate; exactly one model fails, every
-	// one of its failures is narrow, and the other two pass cleanly:
-	// "a model-specific weakness, not a protocol failure" (§8.5).
+	// ReadingWeakness: the run can gate; exactly one model fails §8.5's
+	// thresholds, every one of its failures is narrow, and the other two
+	// pass them cleanly: "a model-specific weakness, not a protocol
+	// failure" (§8.5).
 	ReadingWeakness = "model-specific weakness"
-	// ReadingProtocolFailure: the run can gate and anything else fails:
-	// "the protocol direction is reconsidered" (§8.5).
+	// ReadingProtocolFailure: the run can gate and §8.5's thresholds fail
+	// otherwise: "the protocol direction is reconsidered" (§8.5). The
+	// harness's own gates never lead here.
 	ReadingProtocolFailure = "protocol failure"
 	// ReadingInconclusive: the run cannot gate v0.1 (§8.6), or it is
 	// incomplete: its numbers decide nothing.
@@ -47,7 +51,9 @@ type Eligibility struct {
 
 // Reading is §8.5's reading of a run: not a bare pass or fail, but
 // whether a failure is the protocol's or one model's, with the margin,
-// the interval and the documents that decide each number.
+// the interval and the documents that decide each number. It weighs
+// §8.5's five thresholds alone; the harness's own gates (†) fail the §8.7
+// verdict and are read on their own line (Harness).
 type Reading struct {
 	// Outcome is ReadingPass, ReadingWeakness, ReadingProtocolFailure or
 	// ReadingInconclusive.
@@ -57,12 +63,25 @@ type Reading struct {
 	// Why says in a sentence what decided the outcome.
 	Why string `json:"why"`
 	// NarrowFraction and NarrowShare are the margins the reading used
-	// (config.Reading).
+	// (config.Reading): of a median, and of faithfulness. A P95's margin
+	// is one document (NarrowDocuments).
 	NarrowFraction float64 `json:"narrow_fraction"`
 	NarrowShare    float64 `json:"narrow_share"`
 	// Models are each model's standing, in the run's order.
 	Models []ModelReading `json:"models"`
+	// Harness says, per model failing one, which of the harness's own
+	// gates (†) it fails: they fail the §8.7 verdict, but not §8.5's
+	// reading. Empty when none fails.
+	Harness []string `json:"harness"`
 }
+
+// NarrowDocuments is a P95's narrow margin, in documents: a P95 fails
+// narrowly when at most this many documents more than it allows are over
+// its limit (at 20 documents, which allow one: 2 over). A P95 that holds
+// passes cleanly: its allowance (one document in 20) is the tolerance
+// §8.5 built into it, and by the 19th value's spare a single invalid
+// answer (drift 1) elsewhere made a model "not clean".
+const NarrowDocuments = 1
 
 // The standings of a model (ModelReading.Standing).
 const (
@@ -76,17 +95,22 @@ const (
 // ModelReading is one model's standing against every threshold.
 type ModelReading struct {
 	Model string `json:"model"`
-	// Standing is StandingClean (every threshold holds with the margin to
-	// spare), StandingPasses (every one holds, some by less),
-	// StandingNarrow (every failure within the margin), StandingFails (a
-	// failure beyond it) or StandingUnproven (a threshold not measured).
+	// Standing is, on §8.5's five thresholds, StandingClean (every one
+	// holds with the margin to spare), StandingPasses (every one holds,
+	// some by less), StandingNarrow (every failure within the margin),
+	// StandingFails (a failure beyond it) or StandingUnproven (a threshold
+	// not measured).
 	Standing string `json:"standing"`
-	// Checks are the thresholds, in the order of Report.Checks.
+	// Checks are the thresholds, in the order of Report.Checks: §8.5's
+	// five, which decide the standing, then the harness's own.
 	Checks []Check `json:"checks"`
-	// Bounds say, per class without a document over its P95 limit, what
-	// that supports: "0 of 20 documents over 0.2: at most 13.9% of such
-	// documents would be (95%)".
+	// Bounds say, per class B or C, what its documents over the P95
+	// limit support: "class B: 0 of 20 documents over the P95 limit 0.2:
+	// the share of such documents over it may still be up to 16.8%".
 	Bounds []string `json:"bounds,omitempty"`
+	// Harness lists the harness's own gates (†) the model fails, as their
+	// check texts.
+	Harness []string `json:"harness,omitempty"`
 }
 
 // Check is one threshold of one model, as the reading weighs it.
@@ -97,21 +121,29 @@ type Check struct {
 	Source string  `json:"source"`
 	Op     string  `json:"op"`
 	Limit  float64 `json:"limit"`
-	// Value and Interval are the statistic and its bootstrap 95% interval
-	// (resampling documents); null when not measured or not selected.
+	// Value and Interval are the statistic and its exact interval (see
+	// Interval); null when not measured or not selected.
 	Value    *float64  `json:"value"`
 	Interval *Interval `json:"interval,omitempty"`
-	// Margin is the narrow margin of this threshold (config.Reading).
+	// Over is, for a P95, the documents over the limit, which decide it.
+	Over *Over `json:"over,omitempty"`
+	// Margin is the narrow margin of this threshold (config.Reading; in
+	// documents for a P95, NarrowDocuments).
 	Margin float64 `json:"margin"`
 	// Holds, Narrow and Clean: the threshold holds; it fails by at most
 	// the margin; it holds with at least the margin to spare.
 	Holds  bool `json:"holds"`
 	Narrow bool `json:"narrow"`
 	Clean  bool `json:"clean"`
-	// WithinNoise is set when the interval contains the limit: resampling
-	// the documents could turn this pass into a failure, or this failure
-	// into a pass.
+	// WithinNoise is set when the data cannot tell on which side of the
+	// limit the model's true value lies: the interval holds the limit (for
+	// a P95, the interval of the share of documents over it holds 5%).
 	WithinNoise bool `json:"within_noise"`
+	// PerRepeat is, with two repeats or more, the statistic over each
+	// repeat's answers alone (one per document), and Spread their max −
+	// min: how far it moves from run to run.
+	PerRepeat []*float64 `json:"per_repeat,omitempty"`
+	Spread    *float64   `json:"spread,omitempty"`
 	// Deciding are the documents whose own value falls short of the
 	// limit (over a drift limit, under a share's), by task id: the
 	// documents that decide a P95 or a failure.
@@ -123,6 +155,41 @@ type Check struct {
 	// [0.31, 0.44] > 0.3 by 0.098 (narrow within 0.06: no): 17-c, 20-c
 	// over".
 	Text string `json:"text"`
+}
+
+// Over is the documents over a P95's limit: P95 ≤ L holds exactly when at
+// most Allowed of the Of documents are over L (at 20, one), and for the
+// population, when at most 5% of such documents are.
+type Over struct {
+	Over    int `json:"over"`
+	Of      int `json:"of"`
+	Allowed int `json:"allowed"`
+	// Share is the Clopper–Pearson 95% interval of the share of such
+	// documents over the limit.
+	Share *Interval `json:"share"`
+	// FailDecisiveFrom is the fewest documents over with which the
+	// interval excludes 5% from below (a fail the data decide), 0 when no
+	// count of Of does; PassDecisive is set when 0 over excludes it from
+	// above (a pass the data decide: 72 documents or more).
+	FailDecisiveFrom int  `json:"fail_decisive_from"`
+	PassDecisive     bool `json:"pass_decisive"`
+}
+
+// gateShare is the share of documents a P95 allows over its limit.
+const gateShare = 0.05
+
+// overOf counts the documents over a P95's limit and what that count
+// supports.
+func overOf(over, of int) *Over {
+	o := &Over{Over: over, Of: of, Allowed: stats.Allowed(0.95, of), Share: shareInterval(over, of)}
+	for m := 0; m <= of; m++ {
+		if stats.ShareBound(m, of, stats.Level).Low > gateShare {
+			o.FailDecisiveFrom = m
+			break
+		}
+	}
+	o.PassDecisive = stats.ShareBound(0, of, stats.Level).High < gateShare
+	return o
 }
 
 // eligibility is whether a report's run can gate v0.1, by §8.6 and the
@@ -242,15 +309,29 @@ func staleMetric(in Input) bool {
 	return false
 }
 
+// ReadingOf is §8.5's reading of a report whose results and eligibility
+// are set, with the margins m: what Build computes, for a caller that
+// makes results without scores (the operating characteristics'
+// simulation, package sensitivity).
+func ReadingOf(r *Report, m config.Reading) Reading { return readingOf(r, m) }
+
 // readingOf is §8.5's reading of a report whose results, failures and
 // eligibility are known, with the margins m.
 func readingOf(r *Report, m config.Reading) Reading {
 	rd := Reading{NarrowFraction: m.NarrowFraction, NarrowShare: m.NarrowShare}
+	rd.Harness = []string{}
 	for _, model := range r.Models {
-		rd.Models = append(rd.Models, modelReading(r, model, m))
+		mr := modelReading(r, model, m)
+		rd.Models = append(rd.Models, mr)
+		if len(mr.Harness) > 0 {
+			rd.Harness = append(rd.Harness, fmt.Sprintf("harness gates (†): %s fails %s", model, strings.Join(mr.Harness, "; ")))
+		}
 	}
 	rd.Outcome, rd.Why = outcome(r, rd.Models)
 	rd.Says = readingSays[rd.Outcome]
+	if len(rd.Harness) > 0 && rd.Outcome != ReadingInconclusive {
+		rd.Says += "; the harness's own gates (†) fail, so the §8.7 verdict is fail"
+	}
 	return rd
 }
 
@@ -274,12 +355,12 @@ func outcome(r *Report, models []ModelReading) (string, string) {
 	}
 	switch {
 	case len(failing) == 0:
-		return ReadingPass, "every threshold holds for every model"
+		return ReadingPass, "§8.5's five thresholds hold for every model"
 	case len(failing) == 1 && narrow && len(clean) == len(models)-1:
 		return ReadingWeakness, fmt.Sprintf("%s alone fails, every failure within its margin (%s), and %s %s cleanly",
 			failing[0], strings.Join(failingLabels(models, failing[0]), "; "), strings.Join(clean, " and "), Plural(len(clean), "passes", "pass"))
 	case len(failing) == 1 && narrow:
-		return ReadingProtocolFailure, fmt.Sprintf("%s fails narrowly, but not every other model passes cleanly (with the margin to spare)", failing[0])
+		return ReadingProtocolFailure, fmt.Sprintf("%s fails narrowly, but not every other model passes §8.5's thresholds cleanly (with the margin to spare)", failing[0])
 	case len(failing) == 1:
 		return ReadingProtocolFailure, fmt.Sprintf("%s fails beyond the narrow margin (%s)", failing[0], strings.Join(failingLabels(models, failing[0]), "; "))
 	}
@@ -294,7 +375,7 @@ func failingLabels(models []ModelReading, model string) []string {
 			continue
 		}
 		for _, c := range m.Checks {
-			if !c.Holds && !c.NotSelected {
+			if !c.Holds && !c.NotSelected && c.Source != SourceHarness {
 				out = append(out, c.Text)
 			}
 		}
@@ -302,13 +383,20 @@ func failingLabels(models []ModelReading, model string) []string {
 	return out
 }
 
-// modelReading weighs every threshold of one model.
+// modelReading weighs every threshold of one model: §8.5's five decide
+// its standing; the harness's own that fail are listed apart.
 func modelReading(r *Report, model string, m config.Reading) ModelReading {
 	mr := r.Results[model]
 	out := ModelReading{Model: model, Standing: StandingClean}
 	for _, t := range r.Checks() {
-		c := check(r, mr, t, m)
+		c := check(r, mr, t, m, r.Repeats)
 		out.Checks = append(out.Checks, c)
+		if t.Own {
+			if !c.Holds {
+				out.Harness = append(out.Harness, c.Text)
+			}
+			continue
+		}
 		switch {
 		case c.NotSelected || c.Clean:
 		case c.Value == nil:
@@ -332,9 +420,9 @@ func modelReading(r *Report, model string, m config.Reading) ModelReading {
 }
 
 // check weighs one threshold of one model: its value and interval, how
-// far it is from the limit against the margin, and the deciding
-// documents.
-func check(r *Report, mr *ModelResult, t Threshold, m config.Reading) Check {
+// far it is from the limit against the margin (for a P95, in documents
+// over it), the deciding documents and its spread over repeats.
+func check(r *Report, mr *ModelResult, t Threshold, m config.Reading, repeats int) Check {
 	c := Check{Metric: t.Metric, Label: t.Label, Source: t.Source(), Op: t.Op, Limit: t.Limit, Deciding: []string{}}
 	// Rounded, so that 0.2 × 0.05 is 0.01 in the report, not
 	// 0.010000000000000002.
@@ -365,13 +453,58 @@ func check(r *Report, mr *ModelResult, t Threshold, m config.Reading) Check {
 	if iv := c.Interval; iv != nil {
 		c.WithinNoise = iv.Low <= t.Limit && t.Limit <= iv.High
 	}
+	of := 0
 	for _, d := range class.PerDocument {
-		if v := t.stat.document(d); v != nil && !t.Holds(v) {
+		v := t.stat.document(d)
+		if v != nil && !t.Holds(v) {
 			c.Deciding = append(c.Deciding, d.TaskID)
 		}
+		if v != nil {
+			of++
+		}
 	}
+	if t.stat.p95 && of > 0 {
+		// A P95 is a count: it holds exactly when at most Allowed
+		// documents are over its limit, so its margin and its noise are
+		// read in documents over.
+		c.Over = overOf(len(c.Deciding), of)
+		c.Margin = NarrowDocuments
+		excess := c.Over.Over - c.Over.Allowed
+		c.Narrow = !c.Holds && excess <= NarrowDocuments
+		c.Clean = c.Holds
+		c.WithinNoise = c.Over.Share.Low <= gateShare && gateShare <= c.Over.Share.High
+	}
+	c.PerRepeat, c.Spread = spreadOf(class.PerDocument, t.stat, repeats)
 	c.Text = checkText(t, c, spare)
 	return c
+}
+
+// spreadOf is a statistic over each repeat's answers alone and their max
+// − min; nil for fewer than two repeats.
+func spreadOf(docs []DocumentResult, s gateStat, repeats int) ([]*float64, *float64) {
+	if repeats < 2 || s.repeat == nil {
+		return nil, nil
+	}
+	per := make([]*float64, repeats)
+	lo, hi, any := 0.0, 0.0, false
+	for r := range repeats {
+		v := s.repeat(docs, r)
+		if v == nil {
+			continue
+		}
+		per[r] = v
+		if !any || *v < lo {
+			lo = *v
+		}
+		if !any || *v > hi {
+			hi = *v
+		}
+		any = true
+	}
+	if !any {
+		return per, nil
+	}
+	return per, ptr(hi - lo)
 }
 
 // maxNamed is the most deciding documents a check's text names; more are
@@ -387,9 +520,18 @@ func checkText(t Threshold, c Check, spare float64) string {
 	}
 	text := fmt.Sprintf("%s %s", t.Label, show(*c.Value))
 	if iv := c.Interval; iv != nil {
-		text += fmt.Sprintf(" [%s, %s]", show(iv.Low), show(iv.High))
+		text += " " + IntervalText(iv, show)
 	}
 	switch {
+	case c.Over != nil && c.Holds:
+		text += fmt.Sprintf(" %s %s: %s", OpSymbol(t.Op), show(t.Limit), overText(c.Over, show(t.Limit)))
+	case c.Over != nil:
+		text += fmt.Sprintf(" misses %s %s: %s", OpSymbol(t.Op), show(t.Limit), overText(c.Over, show(t.Limit)))
+		if c.Narrow {
+			text += ", a narrow failure (one document too many)"
+		} else {
+			text += ", beyond the narrow margin of one document"
+		}
 	case c.Clean:
 		text += fmt.Sprintf(" %s %s", OpSymbol(t.Op), show(t.Limit))
 	case c.Holds:
@@ -399,8 +541,11 @@ func checkText(t Threshold, c Check, spare float64) string {
 	default:
 		text += fmt.Sprintf(" misses %s %s by %s, beyond the narrow margin %s", OpSymbol(t.Op), show(t.Limit), show(-spare), show(c.Margin))
 	}
-	if c.WithinNoise {
+	if c.WithinNoise && c.Over == nil {
 		text += ", the interval holds the limit"
+	}
+	if c.Spread != nil {
+		text += fmt.Sprintf("; across %d repeats %s", len(c.PerRepeat), spreadText(c.PerRepeat, show))
 	}
 	switch n := len(c.Deciding); {
 	case n > maxNamed:
@@ -411,10 +556,38 @@ func checkText(t Threshold, c Check, spare float64) string {
 	return text
 }
 
-// bounds say, per class B or C with no document over its P95 limit, the
-// largest share of such documents over it that this n rules out at 95%:
-// with none of n over, the exact one-sided bound 1 − 0.05^(1/n) (20
-// documents: 13.9%).
+// overText is a P95's count over its limit and what the count supports:
+// "2 of 20 documents over 0.2 (1 allowed; share over 1.2%–31.7%, within
+// noise)".
+func overText(o *Over, limit string) string {
+	text := fmt.Sprintf("%d of %d documents over %s (%d allowed; share over %s–%s, Clopper–Pearson 95%%", o.Over, o.Of, limit, o.Allowed,
+		Percent(o.Share.Low), Percent(o.Share.High))
+	switch {
+	case o.Share.Low > gateShare:
+		text += ": above 5%, a decisive fail"
+	case o.Share.High < gateShare:
+		text += ": below 5%, a decisive pass"
+	default:
+		text += ", within noise of 5%"
+	}
+	return text + ")"
+}
+
+// spreadText is a statistic's value per repeat, "0.12–0.19".
+func spreadText(per []*float64, show func(float64) string) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range per {
+		if v != nil {
+			lo, hi = math.Min(lo, *v), math.Max(hi, *v)
+		}
+	}
+	return show(lo) + "–" + show(hi)
+}
+
+// bounds say, per class B or C, what its count of documents over the
+// P95 limit supports: the Clopper–Pearson interval of the share of such
+// documents over it, and which verdicts this many documents can decide
+// (20: no count shows a pass; a fail from 4 over).
 func bounds(r *Report, mr *ModelResult) []string {
 	var out []string
 	for _, cl := range []struct {
@@ -431,10 +604,17 @@ func bounds(r *Report, mr *ModelResult) []string {
 				over++
 			}
 		}
-		if over == 0 {
-			out = append(out, fmt.Sprintf("class %s: 0 of %d documents over the P95 limit %s: at most %s of such documents would be (95%%)",
-				cl.class, c.Documents, Num(cl.limit), Percent(1-math.Pow(0.05, 1/float64(c.Documents)))))
+		o := overOf(over, c.Documents)
+		text := fmt.Sprintf("class %s: %d of %d documents over the P95 limit %s: the share of such documents over it is %s–%s (Clopper–Pearson 95%%)",
+			cl.class, over, c.Documents, Num(cl.limit), Percent(o.Share.Low), Percent(o.Share.High))
+		switch {
+		case o.PassDecisive:
+		case o.FailDecisiveFrom > 0:
+			text += fmt.Sprintf("; %d documents can decide a fail (from %d over) but no pass", o.Of, o.FailDecisiveFrom)
+		default:
+			text += fmt.Sprintf("; %d documents can decide neither a pass nor a fail", o.Of)
 		}
+		out = append(out, text)
 	}
 	return out
 }

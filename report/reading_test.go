@@ -1,7 +1,9 @@
 package report
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,12 +17,12 @@ import (
 // gatingModels are three frontier models, one of each vendor (§8.6).
 var gatingModels = []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"}
 
-// twoOver is a model whose class B drift is 0 on 18 documents and d on
-// documents 19 and 20: its median is 0 and its P95 (the 19th of 20) is d;
-// classes A and C are perfect.
-func twoOver(d float64) func(id string) float64 {
+// over is a model whose class B drift is d on its last k documents and 0
+// on the rest: its median is 0 and k documents are over a P95 limit below
+// d; classes A and C are perfect.
+func over(k int, d float64) func(id string) float64 {
 	return func(id string) float64 {
-		if id == "19-b" || id == "20-b" {
+		if n, _ := strconv.Atoi(id[:2]); strings.HasSuffix(id, "-b") && n > 20-k {
 			return d
 		}
 		return 0
@@ -29,26 +31,41 @@ func twoOver(d float64) func(id string) float64 {
 
 // TestReadingBranches: constructed score sets, one per branch of §8.5's
 // reading (docs/interpretations.md, §8.5), give the reading the rule says.
-// The P95 limit of class B is 0.20, its narrow margin 0.04 (a fifth).
+// The P95 limit of class B is 0.20, and 20 documents allow one over it; a
+// P95 fails narrowly with one document too many. A model's standing is
+// read on §8.5's five thresholds alone: the harness's gates (†) fail the
+// verdict on a line of their own.
 func TestReadingBranches(t *testing.T) {
 	t.Parallel()
-	clean, narrow, clear, tight := twoOver(0), twoOver(0.22), twoOver(0.45), twoOver(0.18)
+	clean, narrow, clear, one := over(0, 0), over(2, 0.5), over(3, 0.21), over(1, 0.25)
+	// loses fails only the harness's gate on edits applied (the
+	// synthetic edit is applied below drift 0.1): 4 of 20 at 0.15, under
+	// the P95 limit.
+	loses := over(4, 0.15)
+	// invalid has one answer with no document (drift 1): 1 of 20 over the
+	// P95 limit, allowed; 5% invalid, at the harness's limit.
+	invalid := over(1, 1)
 	for _, tc := range tabletest.Cases(t, []struct {
 		name    string
 		drift   [3]func(id string) float64
 		outcome string
+		harness bool
 		reason  string
 	}{
-		{"all pass", [3]func(string) float64{clean, clean, tight}, ReadingPass,
-			"every threshold holds for every model (one by less than the margin): v0.1 may be called final"},
-		{"one narrow, two clean", [3]func(string) float64{narrow, clean, clean}, ReadingWeakness,
-			"P95 0.22 against 0.20 misses by 0.02, within 0.04, and the other two pass cleanly: a model-specific weakness"},
-		{"one clear", [3]func(string) float64{clear, clean, clean}, ReadingProtocolFailure,
-			"P95 0.45 against 0.20 misses beyond the margin: not a small margin"},
-		{"two narrow", [3]func(string) float64{narrow, narrow, clean}, ReadingProtocolFailure,
+		{"all pass", [3]func(string) float64{clean, clean, one}, ReadingPass, false,
+			"every threshold holds for every model (one P95 with its one document over): v0.1 may be called final"},
+		{"one narrow, two clean", [3]func(string) float64{narrow, clean, clean}, ReadingWeakness, false,
+			"2 of 20 over, one document more than the P95 allows however far over, and the other two pass cleanly: a model-specific weakness"},
+		{"one clear", [3]func(string) float64{clear, clean, clean}, ReadingProtocolFailure, true,
+			"3 of 20 over, two more than allowed, though each only just: beyond the margin (its edits applied 85% fails a † gate too)"},
+		{"two narrow", [3]func(string) float64{narrow, narrow, clean}, ReadingProtocolFailure, false,
 			"two models fail, narrowly or not: not a single model's weakness"},
-		{"one narrow, one not clean", [3]func(string) float64{narrow, tight, clean}, ReadingProtocolFailure,
-			"the others must pass cleanly: P95 0.18 holds with 0.02 to spare, less than the margin"},
+		{"one narrow, one invalid answer", [3]func(string) float64{narrow, invalid, clean}, ReadingWeakness, false,
+			"one invalid answer in another model is one document over its P95 limit, which the P95 allows: still a model-specific weakness (it read protocol failure)"},
+		{"harness gate only", [3]func(string) float64{loses, clean, clean}, ReadingPass, true,
+			"edits applied 80% fails the harness's gate, not §8.5's thresholds: §8.5 passes, the † failure on its own line, the verdict fails (it read protocol failure)"},
+		{"narrow and a harness gate", [3]func(string) float64{narrow, loses, clean}, ReadingWeakness, true,
+			"the † failure of another model does not make it unclean on §8.5's thresholds"},
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -66,6 +83,15 @@ func TestReadingBranches(t *testing.T) {
 			}
 			if r.Reading.Outcome != tc.outcome {
 				t.Errorf("reading %q (%s), want %q: %s", r.Reading.Outcome, r.Reading.Why, tc.outcome, tc.reason)
+			}
+			if got := len(r.Reading.Harness) > 0; got != tc.harness {
+				t.Errorf("harness lines %q, want some: %v (%s)", r.Reading.Harness, tc.harness, tc.reason)
+			}
+			if tc.outcome != ReadingPass && r.Verdict != Fail || tc.harness && r.Verdict != Fail {
+				t.Errorf("verdict %q, want fail (%s)", r.Verdict, tc.reason)
+			}
+			if tc.harness && tc.outcome != ReadingProtocolFailure && strings.Contains(r.Reading.Says, "reconsidered") {
+				t.Errorf("says %q: a harness gate read as §8.5's protocol failure", r.Reading.Says)
 			}
 		})
 	}
@@ -183,7 +209,7 @@ func selection(class string, limit int) *transcript.Selection {
 }
 
 // TestEveryGatedStatisticHasAnInterval: every number a threshold gates
-// has its bootstrap interval, and every failing one names the documents
+// has its exact interval, and every failing one names the documents
 // that fall short of its limit; the P95 (nearly the maximum of 20) had
 // no interval, and nothing said which documents decided it.
 func TestEveryGatedStatisticHasAnInterval(t *testing.T) {
@@ -226,5 +252,42 @@ func TestFlakyTasks(t *testing.T) {
 	rp := Build(inputOf(s.Run())).Results[gatingModels[0]].ClassB.Repeatability
 	if rp == nil || rp.Tasks != 20 || rp.Every != 18 || rp.Some != 1 || rp.None != 1 || strings.Join(rp.Flaky, ",") != "03-b" {
 		t.Errorf("repeatability %+v, want 18 lossless in every repeat, 03-b flaky, 04-b in none", rp)
+	}
+}
+
+// TestP95IsACount: a P95 is read as the documents over its limit: 20
+// allow one; within_noise is whether the Clopper–Pearson interval of the
+// share over holds 5% (0 to 3 of 20: it was never set at 0 over, though
+// 0 of 20 allows 16.8%); a fail is decisive from 4 over.
+func TestP95IsACount(t *testing.T) {
+	t.Parallel()
+	for _, tc := range tabletest.Cases(t, []struct {
+		over         int
+		holds, noise bool
+		low, high    float64
+		reason       string
+	}{
+		{0, true, true, 0, 0.1684, "none over: the share over may still be up to 16.8%, more than a P95 allows"},
+		{1, true, true, 0.0013, 0.2487, "one over, the one 20 allow"},
+		{3, false, true, 0.0321, 0.3789, "three over fails the P95, yet the share over may be under 5%"},
+		{4, false, false, 0.0573, 0.4366, "four over: the share over is above 5%, a decisive fail"},
+	}) {
+		s := reporttest.Synthetic{Models: gatingModels, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
+			if model == gatingModels[0] {
+				return over(tc.over, 0.5)(id), true, scoring.StatusScored
+			}
+			return 0, true, scoring.StatusScored
+		}}
+		r := Build(inputOf(s.Run()))
+		c := r.Reading.Models[0].Checks[2]
+		o := c.Over
+		if c.Metric != "class_b_p95_drift" || o == nil {
+			t.Fatalf("check %s has no count over its limit", c.Metric)
+		}
+		if o.Over != tc.over || o.Of != 20 || o.Allowed != 1 || c.Holds != tc.holds || c.WithinNoise != tc.noise || o.FailDecisiveFrom != 4 || o.PassDecisive ||
+			math.Abs(o.Share.Low-tc.low) > 1e-4 || math.Abs(o.Share.High-tc.high) > 1e-4 {
+			t.Errorf("%d over: %+v share %+v, holds %v, within noise %v; want holds %v, within noise %v, share [%v, %v] (%s)",
+				tc.over, *o, *o.Share, c.Holds, c.WithinNoise, tc.holds, tc.noise, tc.low, tc.high, tc.reason)
+		}
 	}
 }

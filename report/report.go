@@ -11,8 +11,9 @@ import (
 )
 
 // SchemaVersion is the version of the report format. ReadJSON refuses any
-// other version.
-const SchemaVersion = 2
+// other version. Version 3: a document's value is its first scored
+// repeat's (the others measure the spread), and intervals are exact.
+const SchemaVersion = 3
 
 // The values of Report.Verdict.
 // An informational suite (size, relay, natural) decides no verdict: its
@@ -113,16 +114,16 @@ type Report struct {
 	Judges []string `json:"judges"`
 	// Repeats is the number of runs of each (model, task).
 	Repeats int `json:"repeats"`
-	// Seed is the run's base seed; repeat r was requested with Seed+r, and
-	// the bootstrap intervals are drawn from it (see Bootstrap).
+	// Seed is the run's base seed; repeat r was requested with Seed+r.
+	// No interval depends on it.
 	Seed int64 `json:"seed"`
 	// Tasks is the number of tasks in the run, a task in each answer
 	// format counted apart (60 for a gating run of whole documents).
 	Tasks int `json:"tasks"`
 	// Quantile names the quantile definition of every median and P95.
 	Quantile string `json:"quantile"`
-	// Bootstrap describes how the 95% intervals were drawn.
-	Bootstrap BootstrapInfo `json:"bootstrap"`
+	// Intervals says how every interval is computed.
+	Intervals IntervalInfo `json:"intervals"`
 	// Warnings are findings that do not decide the verdict but qualify it,
 	// in a fixed order.
 	Warnings []string `json:"warnings"`
@@ -168,15 +169,21 @@ type Custom struct {
 	Default float64 `json:"default"`
 }
 
-// BootstrapInfo describes the percentile bootstrap of the medians.
-type BootstrapInfo struct {
-	// Resamples is the number of resamples per interval.
-	Resamples int `json:"resamples"`
-	// Level is the interval's confidence level (0.95).
+// IntervalInfo says how the report's intervals are computed: exactly,
+// without resampling, so that the same scores give the same intervals
+// under any seed (package stats).
+type IntervalInfo struct {
+	// Level is the confidence every interval aims at (0.95); an interval
+	// that cannot reach it at this n says its own (Interval.Level).
 	Level float64 `json:"level"`
-	// Seed is the base seed; each (model, class) draws from its own stream
-	// derived from it (see doc.go).
-	Seed int64 `json:"seed"`
+	// Quantiles is the method of the medians' and P95s' intervals.
+	Quantiles string `json:"quantiles"`
+	// Shares is the method of the shares' intervals (faithfulness, edits
+	// applied, invalid, unchanged, documents over a P95 limit).
+	Shares string `json:"shares"`
+	// Unit says what the statistics are over: each document's first
+	// scored repeat.
+	Unit string `json:"unit"`
 }
 
 // ModelResult is one model's results. The six §8.7 fields come first; the
@@ -232,10 +239,13 @@ func (m *ModelResult) Class(c string) *ClassResult {
 }
 
 // ClassResult is one (model, class): counts, statistics over documents,
-// and resources. A document's value is its drift (B, C) or the fraction of
-// its answers judged faithful (A), each the mean over the repeats that were
-// scored (and, for A, judged); documents without such a repeat are left
-// out of the statistics.
+// and resources. A document's value is its drift (B, C) or whether it was
+// judged faithful (A) in its first scored (for A, judged) repeat: the
+// statistics the thresholds gate are over these, one answer per document,
+// so that their expected value and their pass chance do not move with
+// --repeats; the other repeats give each statistic's spread (the reading's
+// checks). Documents without such a repeat are left out of the
+// statistics. Counts are over every answer.
 type ClassResult struct {
 	// Class is "A", "B" or "C".
 	Class string `json:"class"`
@@ -283,19 +293,20 @@ type ClassResult struct {
 	P95Drift *float64 `json:"p95_drift,omitempty"`
 	// MaxDrift is the largest document drift (B, C).
 	MaxDrift *float64 `json:"max_drift,omitempty"`
-	// MedianInterval is the bootstrap 95% interval of MedianDrift (B, C);
-	// absent for fewer than 2 documents.
+	// MedianInterval is the exact order-statistic interval of the
+	// population median drift (B, C): [x(6), x(15)] at 20 documents.
 	MedianInterval *Interval `json:"median_interval,omitempty"`
-	// P95Interval is the bootstrap 95% interval of P95Drift (B, C),
-	// resampling documents; absent for fewer than 2. With 20 documents
-	// the P95 is nearly their maximum, and this interval says how much a
-	// different draw of documents could move it.
+	// P95Interval is the order-statistic statement of the population P95
+	// (B, C): below 59 documents no two-sided 95% interval exists, and it
+	// is one-sided, each end with its own confidence (20 documents: at
+	// least x(17) with 98.4%, at most x(20) with 64.2%).
 	P95Interval *Interval `json:"p95_interval,omitempty"`
 	// ComponentMedians are, per drift component, the median over documents
-	// of the document's component (mean over repeats) (B, C).
+	// of the document's component (its first scored repeat's) (B, C).
 	ComponentMedians *metric.Components `json:"component_medians,omitempty"`
-	// EditComplianceRate is the fraction of scored answers in which every
-	// operation of the gold edit holds (metric.Result.EditApplied) (B, C).
+	// EditComplianceRate is the fraction of the documents' first scored
+	// answers in which every operation of the gold edit holds
+	// (metric.Result.EditApplied) (B, C).
 	EditComplianceRate *float64 `json:"edit_compliance_rate,omitempty"`
 	// EditComplianceMean is the mean over scored answers of the fraction of
 	// gold-edit operations that hold (metric.Result.EditCompliance) (B, C).
@@ -309,13 +320,12 @@ type ClassResult struct {
 	Lossless     int      `json:"lossless,omitempty"`
 	LosslessRate *float64 `json:"lossless_rate,omitempty"`
 	// ResidualMedian and ResidualP95 are the median and P95 over documents
-	// of the document's residual component (mean over repeats) (B, C).
+	// of the document's residual component (its first scored repeat's) (B, C).
 	ResidualMedian *float64 `json:"residual_median,omitempty"`
 	ResidualP95    *float64 `json:"residual_p95,omitempty"`
-	// The bootstrap 95% intervals of the gated statistics beside the
-	// drift (B, C), each resampling documents (a document's value the
-	// share over its repeats): the residual P95, edits applied, invalid
-	// and unchanged shares. Absent for fewer than 2 documents.
+	// The exact intervals of the gated statistics beside the drift (B,
+	// C): the residual P95's by order statistics, the edits applied,
+	// invalid and unchanged shares' by Clopper–Pearson.
 	ResidualP95Interval *Interval `json:"residual_p95_interval,omitempty"`
 	EditAppliedInterval *Interval `json:"edit_applied_interval,omitempty"`
 	InvalidInterval     *Interval `json:"invalid_interval,omitempty"`
@@ -334,8 +344,8 @@ type ClassResult struct {
 
 	// Faithfulness is the mean of the document values (A).
 	Faithfulness *float64 `json:"faithfulness,omitempty"`
-	// FaithfulnessInterval is the bootstrap 95% interval of Faithfulness
-	// (A); absent for fewer than 2 documents.
+	// FaithfulnessInterval is the Clopper–Pearson 95% interval of
+	// Faithfulness (A), a share of documents.
 	FaithfulnessInterval *Interval `json:"faithfulness_interval,omitempty"`
 	// Judging is how the judges decided the class A answers (A).
 	Judging *Judging `json:"judging,omitempty"`
@@ -372,12 +382,20 @@ type Repeatability struct {
 	Flaky []string `json:"flaky"`
 }
 
-// Interval is a confidence interval [Low, High].
+// Interval is an exact confidence statement about a population value: it
+// is at least Low with confidence LowLevel and at most High with
+// confidence HighLevel, so in [Low, High] with confidence Level. At
+// Level ≥ 0.95 it is a 95% interval; below, no 95% interval exists at
+// this n and the two ends are one-sided statements (stats.Bound).
 type Interval struct {
-	// Low is the lower bound, Q(0.025) of the bootstrap statistics.
-	Low float64 `json:"low"`
-	// High is the upper bound, Q(0.975) of the bootstrap statistics.
-	High float64 `json:"high"`
+	Low       float64 `json:"low"`
+	High      float64 `json:"high"`
+	Level     float64 `json:"level"`
+	LowLevel  float64 `json:"low_level"`
+	HighLevel float64 `json:"high_level"`
+	// Method names how: "order statistics x(6), x(15)" (a quantile) or
+	// "Clopper–Pearson 18/20" (a share).
+	Method string `json:"method"`
 }
 
 // Noise is the spread of a headline number across repeats: the number
@@ -466,16 +484,15 @@ type DocumentResult struct {
 	TaskID string `json:"task_id"`
 	// Document is the corpus file name.
 	Document string `json:"document"`
-	// Drift is the mean drift over the scored repeats (B, C); absent when
-	// none was scored.
+	// Drift is the drift of the first scored repeat (B, C), the value the
+	// statistics are over; absent when none was scored.
 	Drift *float64 `json:"drift,omitempty"`
-	// Components are the mean components over the scored repeats (B, C).
+	// Components are the first scored repeat's components (B, C).
 	Components *metric.Components `json:"components,omitempty"`
-	// Residual is the mean residual component over the scored repeats
-	// (B, C).
+	// Residual is the first scored repeat's residual component (B, C).
 	Residual *float64 `json:"residual,omitempty"`
-	// Faithful is the fraction of scored repeats judged faithful (A);
-	// absent when none was scored.
+	// Faithful is 1 when the first judged repeat was judged faithful, 0
+	// when not (A); absent when none was judged.
 	Faithful *float64 `json:"faithful,omitempty"`
 	// Repeats are the repeats, by repeat index.
 	Repeats []RepeatResult `json:"repeats"`

@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"bendscript.com/round-trip-harness/scoring"
@@ -14,9 +13,9 @@ import (
 // Summary is the one summary of a group of answers: every table of the
 // report is rows of (group key, Summary), so a number means the same in
 // every section. Counts are over the group's planned answers (task ×
-// repeat); the drift statistics are over its tasks, each task's value the
-// mean drift over its scored repeats, and their intervals resample tasks
-// (repeats stay within their task); shares are over the scored answers.
+// repeat); the statistics (drift quantiles and shares) are over its tasks,
+// each task's value that of its first scored repeat, so that they do not
+// move with --repeats; their intervals are exact (package stats).
 type Summary struct {
 	// Planned counts the (task, repeat) pairs of the group; Scored those
 	// with an answer, Missing those without a transcript, APIErrors those
@@ -39,23 +38,24 @@ type Summary struct {
 	Tasks int `json:"tasks"`
 	// MedianDrift, P95Drift and MaxDrift are over the tasks' drifts (the
 	// report's quantile definition); null when nothing was scored. The
-	// intervals are the bootstrap 95% intervals of the median and the P95,
-	// resampling tasks; absent for fewer than two.
+	// intervals are the exact order-statistic intervals of the population
+	// median and P95 (Interval; one-sided ends for a P95 of fewer than 59
+	// tasks).
 	MedianDrift    *float64  `json:"median_drift"`
 	MedianInterval *Interval `json:"median_interval,omitempty"`
 	P95Drift       *float64  `json:"p95_drift"`
 	P95Interval    *Interval `json:"p95_interval,omitempty"`
 	MaxDrift       *float64  `json:"max_drift,omitempty"`
 	// EditsApplied, Lossless, Unchanged and InvalidShare are shares of the
-	// scored answers: the edit fully applied, lossless
+	// tasks' first scored answers: the edit fully applied, lossless
 	// (metric.Result.Lossless), without unrequested change, invalid. Null
 	// when nothing was scored.
 	EditsApplied *float64 `json:"edits_applied"`
 	Lossless     *float64 `json:"lossless"`
 	Unchanged    *float64 `json:"unchanged"`
 	InvalidShare *float64 `json:"invalid_share"`
-	// EditCompliance is the mean over scored answers of the share of the
-	// gold edit's operations that hold.
+	// EditCompliance is the mean over the tasks' first scored answers of
+	// the share of the gold edit's operations that hold.
 	EditCompliance *float64 `json:"edit_compliance,omitempty"`
 	// UnrequestedMedian and UnrequestedMax are the median and largest
 	// count of unrequested changes over the scored answers that held a
@@ -98,8 +98,8 @@ type Row struct {
 	// (suites.Section.Total).
 	Total bool `json:"total,omitempty"`
 	Summary
-	// PerDocument lists the group's tasks, each with its value (the mean
-	// over its repeats) and its repeats, by task id in plan order; absent
+	// PerDocument lists the group's tasks, each with its value (its first
+	// scored repeat's) and its repeats, by task id in plan order; absent
 	// on a total row (suites.Total).
 	PerDocument []DocumentResult `json:"per_document,omitempty"`
 }
@@ -166,27 +166,26 @@ func (b *builder) accumulate(model string, ids []string, classOf func(id string)
 	return g
 }
 
-// summary is the group's Summary; seed names its bootstrap stream ("":
-// no intervals, for the Calls rows, which count and cost answers and are
-// no statistic anyone reads an interval of).
-func (b *builder) summary(g *group, seed string) Summary {
-	c, t := g.c, g.acc.t
+// summary is the group's Summary; intervals is unset for the Calls rows,
+// which count and cost answers and are no statistic anyone reads an
+// interval of.
+func (b *builder) summary(g *group, intervals bool) Summary {
+	c, t, f := g.c, g.acc.t, g.acc.first
 	s := Summary{Planned: c.Planned, Scored: c.Scored, Missing: c.Missing, APIErrors: c.APIErrors, NotRun: t.notRun,
 		Invalid: t.invalid, FailedToApply: t.failedToApply, CutOff: t.cutOff, Tokens: c.Tokens, Cost: c.Cost,
 		AnswerBytes: t.answerBytes, LatencyMS: c.LatencyMS}
 	if vals := g.acc.drifts; len(vals) > 0 {
 		s.Tasks = len(vals)
 		s.MedianDrift, s.P95Drift, s.MaxDrift = ptr(stats.Median(vals)), ptr(stats.P95(vals)), ptr(stats.Quantile(1, vals))
-		if seed != "" {
-			s.MedianInterval = interval(stats.BootstrapQuantile(vals, 0.5, b.seed, seed))
-			s.P95Interval = interval(stats.BootstrapQuantile(vals, 0.95, b.seed, seed+"/p95"))
+		if intervals {
+			s.MedianInterval, s.P95Interval = quantileInterval(vals, 0.5), quantileInterval(vals, 0.95)
 		}
 	}
-	if t.scored > 0 {
-		n := float64(t.scored)
-		s.EditsApplied, s.Lossless = ptr(float64(t.applied)/n), ptr(float64(t.lossless)/n)
-		s.Unchanged, s.InvalidShare = ptr(float64(t.unchanged)/n), ptr(float64(t.invalid)/n)
-		s.EditCompliance = ptr(t.compliance / n)
+	if f.scored > 0 {
+		n := float64(f.scored)
+		s.EditsApplied, s.Lossless = ptr(float64(f.applied)/n), ptr(float64(f.lossless)/n)
+		s.Unchanged, s.InvalidShare = ptr(float64(f.unchanged)/n), ptr(float64(f.invalid)/n)
+		s.EditCompliance = ptr(f.compliance / n)
 	}
 	if len(t.unrequested) > 0 {
 		s.UnrequestedMedian = ptr(stats.Median(t.unrequested))
@@ -355,11 +354,7 @@ func (b *builder) summarize(scores []scoring.Score, part string, by []string, to
 			return cmp.Or(cmp.Compare(b.taskIndex(x), b.taskIndex(y)), cmp.Compare(x, y))
 		})
 		g := b.accumulate(k.Model, gr.ids[k], func(id string) string { return classOf[id] })
-		seed := seedOf(k)
-		if part == "" {
-			seed = "" // the calls: counts and costs, no intervals
-		}
-		row := Row{Key: k, Summary: b.summary(g, seed)}
+		row := Row{Key: k, Summary: b.summary(g, part != "")} // the calls: counts and costs, no intervals
 		row.DocumentBytes, row.Total = b.documentBytes(gr.ids[k]), isTotal(k)
 		if !row.Total && part != "" {
 			row.PerDocument = g.c.PerDocument
@@ -381,12 +376,6 @@ func (b *builder) taskIndex(id string) int {
 // isTotal reports whether k is a total row's key.
 func isTotal(k suites.Key) bool {
 	return k.Class == suites.Total || k.Rung == suites.Total || k.Position == suites.Total
-}
-
-// seedOf names a row's bootstrap stream: every field of its key, so that
-// no two rows share one and the same row draws the same in every run.
-func seedOf(k suites.Key) string {
-	return fmt.Sprintf("%s/%s/%s/%s/%s/%s/%d", k.Model, k.Part, k.Class, k.Format, k.Rung, k.Position, k.Step)
 }
 
 // documentBytes is the size of the largest source document of the tasks

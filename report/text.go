@@ -117,7 +117,19 @@ func WithInterval(v *float64, iv *Interval) string {
 	if iv == nil {
 		return Num(*v)
 	}
-	return fmt.Sprintf("%s [%s, %s]", Num(*v), Num(iv.Low), Num(iv.High))
+	return Num(*v) + " " + IntervalText(iv, Num)
+}
+
+// WithIntervalShort is WithInterval for a narrow table cell
+// (IntervalShort).
+func WithIntervalShort(v *float64, iv *Interval) string {
+	if v == nil {
+		return "n/a"
+	}
+	if iv == nil {
+		return Num(*v)
+	}
+	return Num(*v) + " " + IntervalShort(iv, Num)
 }
 
 func NoiseText(n *Noise) string {

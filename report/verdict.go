@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -34,13 +36,56 @@ type Threshold struct {
 	stat gateStat
 }
 
-// gateStat reads a gated statistic of a class: its value, its bootstrap
-// interval (resampling documents) and a document's own value (whether a
-// document falls short of the limit by itself).
+// gateStat reads a gated statistic of a class: its value, its exact
+// interval, a document's own value (whether a document falls short of the
+// limit by itself) and the statistic over one repeat's answers alone (its
+// spread across repeats). p95 marks a P95, read as a count of documents
+// over its limit.
 type gateStat struct {
 	value    func(*ClassResult) *float64
 	interval func(*ClassResult) *Interval
 	document func(DocumentResult) *float64
+	repeat   func(docs []DocumentResult, r int) *float64
+	p95      bool
+}
+
+// ofRepeat is a statistic of the values one repeat's answers have (one
+// per document that has it), or nil when none has.
+func ofRepeat(value func(RepeatResult) *float64, statistic func([]float64) float64) func([]DocumentResult, int) *float64 {
+	return func(docs []DocumentResult, r int) *float64 {
+		var xs []float64
+		for _, d := range docs {
+			if r < len(d.Repeats) {
+				if v := value(d.Repeats[r]); v != nil {
+					xs = append(xs, *v)
+				}
+			}
+		}
+		if len(xs) == 0 {
+			return nil
+		}
+		return ptr(statistic(xs))
+	}
+}
+
+// asShare reads an answer property as 1 or 0 (nil when unknown).
+func asShare(has answerProperty) func(RepeatResult) *float64 {
+	return func(r RepeatResult) *float64 {
+		h, known := has(r)
+		if !known || r.Status != "scored" {
+			return nil
+		}
+		return ptr(float64(b2i(h)))
+	}
+}
+
+func repeatDrift(r RepeatResult) *float64    { return r.Drift }
+func repeatResidual(r RepeatResult) *float64 { return r.Residual }
+func repeatFaithful(r RepeatResult) *float64 {
+	if r.Faithful == nil {
+		return nil
+	}
+	return ptr(float64(b2i(*r.Faithful)))
 }
 
 // Value is the thresholded number of a model's results; nil when it was
@@ -52,8 +97,8 @@ func (t Threshold) Value(mr *ModelResult) *float64 {
 	return nil
 }
 
-// Interval is the bootstrap 95% interval of the thresholded number,
-// resampling documents; nil when there is none.
+// Interval is the exact interval of the thresholded number; nil when
+// there is none.
 func (t Threshold) Interval(mr *ModelResult) *Interval {
 	if c := mr.Class(t.Class); c != nil {
 		return t.stat.interval(c)
@@ -80,19 +125,26 @@ const (
 // The gated statistics of a class.
 var (
 	statFaithfulness = gateStat{func(c *ClassResult) *float64 { return c.Faithfulness },
-		func(c *ClassResult) *Interval { return c.FaithfulnessInterval }, func(d DocumentResult) *float64 { return d.Faithful }}
+		func(c *ClassResult) *Interval { return c.FaithfulnessInterval }, func(d DocumentResult) *float64 { return d.Faithful },
+		ofRepeat(repeatFaithful, stats.Mean), false}
 	statMedian = gateStat{func(c *ClassResult) *float64 { return c.MedianDrift },
-		func(c *ClassResult) *Interval { return c.MedianInterval }, func(d DocumentResult) *float64 { return d.Drift }}
+		func(c *ClassResult) *Interval { return c.MedianInterval }, func(d DocumentResult) *float64 { return d.Drift },
+		ofRepeat(repeatDrift, stats.Median), false}
 	statP95 = gateStat{func(c *ClassResult) *float64 { return c.P95Drift },
-		func(c *ClassResult) *Interval { return c.P95Interval }, func(d DocumentResult) *float64 { return d.Drift }}
+		func(c *ClassResult) *Interval { return c.P95Interval }, func(d DocumentResult) *float64 { return d.Drift },
+		ofRepeat(repeatDrift, stats.P95), true}
 	statApplied = gateStat{func(c *ClassResult) *float64 { return c.EditComplianceRate },
-		func(c *ClassResult) *Interval { return c.EditAppliedInterval }, func(d DocumentResult) *float64 { return shareOf(d, applied) }}
+		func(c *ClassResult) *Interval { return c.EditAppliedInterval }, func(d DocumentResult) *float64 { return shareOf(d, applied) },
+		ofRepeat(asShare(applied), stats.Mean), false}
 	statResidual = gateStat{func(c *ClassResult) *float64 { return c.ResidualP95 },
-		func(c *ClassResult) *Interval { return c.ResidualP95Interval }, func(d DocumentResult) *float64 { return d.Residual }}
+		func(c *ClassResult) *Interval { return c.ResidualP95Interval }, func(d DocumentResult) *float64 { return d.Residual },
+		ofRepeat(repeatResidual, stats.P95), true}
 	statInvalid = gateStat{func(c *ClassResult) *float64 { return c.InvalidRate },
-		func(c *ClassResult) *Interval { return c.InvalidInterval }, func(d DocumentResult) *float64 { return shareOf(d, invalid) }}
+		func(c *ClassResult) *Interval { return c.InvalidInterval }, func(d DocumentResult) *float64 { return shareOf(d, invalid) },
+		ofRepeat(asShare(invalid), stats.Mean), false}
 	statUnchanged = gateStat{func(c *ClassResult) *float64 { return c.UnchangedRate },
-		func(c *ClassResult) *Interval { return c.UnchangedInterval }, func(d DocumentResult) *float64 { return shareOf(d, unchanged) }}
+		func(c *ClassResult) *Interval { return c.UnchangedInterval }, func(d DocumentResult) *float64 { return shareOf(d, unchanged) },
+		ofRepeat(asShare(unchanged), stats.Mean), false}
 )
 
 // ownGates lists the harness's own thresholds that t configures, in a
@@ -158,14 +210,14 @@ func (r *Report) Checks() []Threshold {
 func (t Threshold) Share() bool { return t.share }
 
 // defaultLimits are the limits of the thresholds at their defaults (§8.5,
-// and the harness's own gates), by metric.
-func defaultLimits() map[string]float64 {
+// and the harness's own gates), by metric; computed once.
+var defaultLimits = sync.OnceValue(func() map[string]float64 {
 	out := map[string]float64{}
 	for _, t := range (&Report{Thresholds: config.Default().Thresholds}).Checks() {
 		out[t.Metric] = t.Limit
 	}
 	return out
-}
+})
 
 // Custom reports whether the threshold's limit differs from its default:
 // such a threshold is labelled custom wherever it shows, never §8.5.

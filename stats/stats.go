@@ -1,28 +1,21 @@
 // Package stats is the harness's statistics, in one place (as benchstat's
-// benchmath): the one quantile definition, the mean, the percentile
-// bootstrap, the exact Wilcoxon signed-rank test and the exact binomial
-// (McNemar) test. Every function is deterministic: the same arguments give
-// the same bits on every machine.
+// benchmath): the one quantile definition, the mean, exact
+// distribution-free intervals (order statistics for quantiles,
+// Clopper–Pearson for shares), the exact Wilcoxon signed-rank test, the
+// exact binomial (McNemar) test and Holm's adjustment. Nothing draws at
+// random: the same arguments give the same bits on every machine, whatever
+// seed a run has.
 package stats
 
 import (
-	"cmp"
-	"fmt"
-	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sort"
-
-	"gonum.org/v1/gonum/stat"
 )
 
 // QuantileDefinition is the harness's one quantile definition, recorded in
 // every report. See Quantile.
-const QuantileDefinition = "empirical: Q(p) = x(k), k = ceil(p*n), the k-th smallest of n values (gonum stat.Empirical; Hyndman-Fan type 1)"
-
-// Resamples is the number of bootstrap resamples per interval.
-const Resamples = 10000
+const QuantileDefinition = "empirical: Q(p) = x(k), k = ceil(p*n), the k-th smallest of n values (Hyndman-Fan type 1)"
 
 // Quantile returns Q(p) of xs by the inverse of the empirical distribution
 // function: the smallest value x(k) whose empirical CDF k/n reaches p, that
@@ -34,7 +27,7 @@ const Resamples = 10000
 func Quantile(p float64, xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	return stat.Quantile(p, stat.Empirical, s, nil)
+	return s[quantileRank(p, len(s))-1]
 }
 
 // Median is Q(0.5): over 20 values, the 10th smallest.
@@ -51,116 +44,6 @@ func Mean(xs []float64) float64 {
 		s += x
 	}
 	return s / float64(len(xs))
-}
-
-// Bootstrap returns the percentile bootstrap 95% interval of statistic
-// over xs:
-// Resamples resamples of len(xs) values drawn with replacement by a PCG
-// stream seeded from (seed, key), stat of each, and the 2.5% and 97.5%
-// quantiles of those. The same arguments give the same interval on every
-// machine. ok is false for fewer than two values.
-func Bootstrap(xs []float64, statistic func([]float64) float64, seed int64, key string) (low, high float64, ok bool) {
-	if len(xs) < 2 {
-		return 0, 0, false
-	}
-	rng := rand.New(rand.NewPCG(streamSeed(seed, key), 0))
-	sample := make([]float64, len(xs))
-	stats := make([]float64, Resamples)
-	for i := range stats {
-		for j := range sample {
-			sample[j] = xs[rng.IntN(len(xs))]
-		}
-		stats[i] = statistic(sample)
-	}
-	slices.Sort(stats)
-	return stat.Quantile(0.025, stat.Empirical, stats, nil), stat.Quantile(0.975, stat.Empirical, stats, nil), true
-}
-
-// BootstrapMean is Bootstrap(xs, Mean, seed, key), bit for bit: the same
-// resamples from the same stream, each summed in the order drawn and
-// divided once, as Mean sums; it only skips copying each resample.
-func BootstrapMean(xs []float64, seed int64, key string) (low, high float64, ok bool) {
-	n := len(xs)
-	if n < 2 {
-		return 0, 0, false
-	}
-	return remembered(memoKey("mean", 0, xs, seed, key), func() (float64, float64) { return bootstrapMean(xs, seed, key) })
-}
-
-func bootstrapMean(xs []float64, seed int64, key string) (low, high float64) {
-	n := len(xs)
-	rng := rand.New(rand.NewPCG(streamSeed(seed, key), 0))
-	stats := make([]float64, Resamples)
-	for i := range stats {
-		sum := 0.0
-		for range n {
-			sum += xs[rng.IntN(n)]
-		}
-		stats[i] = sum / float64(n)
-	}
-	return percentiles(stats)
-}
-
-// percentiles are the 2.5% and 97.5% quantiles of a bootstrap's
-// statistics, which it sorts.
-func percentiles(stats []float64) (low, high float64) {
-	slices.Sort(stats)
-	return stat.Quantile(0.025, stat.Empirical, stats, nil), stat.Quantile(0.975, stat.Empirical, stats, nil)
-}
-
-// BootstrapQuantile is Bootstrap(xs, func(s) { return Quantile(p, s) },
-// seed, key), bit for bit: the same resamples from the same stream, the
-// same interval. It sorts xs once instead of each resample. Q(p) of a
-// resample is its k-th smallest value, k fixed by p and len(xs) alone; xs
-// sorted is non-decreasing in rank, so that value is the sorted xs at the
-// k-th smallest rank drawn, which counting the ranks drawn finds in
-// O(len(xs)). A report's median intervals took a tenth of its build.
-func BootstrapQuantile(xs []float64, p float64, seed int64, key string) (low, high float64, ok bool) {
-	n := len(xs)
-	if n < 2 {
-		return 0, 0, false
-	}
-	return remembered(memoKey("quantile", p, xs, seed, key), func() (float64, float64) { return bootstrapQuantile(xs, p, seed, key) })
-}
-
-func bootstrapQuantile(xs []float64, p float64, seed int64, key string) (low, high float64) {
-	n := len(xs)
-	// order is xs's indexes by value (as slices.Sort orders float64s);
-	// rank[j] is index j's place in it, sorted[r] the value at place r.
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
-	rank, sorted, places := make([]int, n), make([]float64, n), make([]float64, n)
-	for r, j := range order {
-		rank[j], sorted[r], places[r] = r, xs[j], float64(r)
-	}
-	// The place Quantile takes in a sorted sample of n values.
-	k := int(stat.Quantile(p, stat.Empirical, places, nil))
-	rng := rand.New(rand.NewPCG(streamSeed(seed, key), 0))
-	count := make([]int, n)
-	stats := make([]float64, Resamples)
-	for i := range stats {
-		clear(count)
-		for range n {
-			count[rank[rng.IntN(n)]]++
-		}
-		r, seen := 0, count[0]
-		for seen <= k {
-			r++
-			seen += count[r]
-		}
-		stats[i] = sorted[r]
-	}
-	return percentiles(stats)
-}
-
-// streamSeed is FNV-1a (64 bits) of "bootstrap/<seed>/<key>".
-func streamSeed(seed int64, key string) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "bootstrap/%d/%s", seed, key)
-	return h.Sum64()
 }
 
 // SignedRank is the Wilcoxon signed-rank test of paired differences d

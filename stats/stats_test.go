@@ -1,10 +1,7 @@
 package stats
 
 import (
-	"fmt"
 	"math"
-	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
@@ -85,98 +82,6 @@ func TestSignedRankNormal(t *testing.T) {
 	approx := math.Erfc(z / math.Sqrt2)
 	if math.Abs(p-approx) > 0.01 {
 		t.Errorf("exact p = %v, normal approximation %v: too far apart", p, approx)
-	}
-}
-
-func TestBootstrap(t *testing.T) {
-	xs := []float64{0.01, 0.02, 0.02, 0.03, 0.05, 0.08, 0.1, 0.2, 0.3, 0.01}
-	a := interval(xs, 7, "m/B")
-	b := interval(xs, 7, "m/B")
-	if *a != *b {
-		t.Errorf("same seed, different intervals: %v, %v", *a, *b)
-	}
-	if m := Median(xs); a.Low > m || a.High < m {
-		t.Errorf("interval %v does not hold the median %v", *a, m)
-	}
-	if _, _, ok := Bootstrap(xs[:1], Median, 7, "m/B"); ok {
-		t.Error("one value has no interval")
-	}
-}
-
-type iv struct{ Low, High float64 }
-
-func interval(xs []float64, seed int64, key string) *iv {
-	lo, hi, ok := Bootstrap(xs, Median, seed, key)
-	if !ok {
-		return nil
-	}
-	return &iv{lo, hi}
-}
-
-// TestBootstrapQuantileIsBootstrap: BootstrapQuantile gives Bootstrap's
-// interval of the same quantile bit for bit, over value sets with ties,
-// repeats and values of both signs, for the median, the P95 and (once) the
-// extremes. Each case runs Bootstrap's 10,000 sorts: few cases, for time
-// under -race.
-func TestBootstrapQuantileIsBootstrap(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{2, 7, 20, 41} {
-		for trial := range 4 {
-			xs := make([]float64, n)
-			for i := range xs {
-				switch trial {
-				case 0: // drifts: many zeros, a few values
-					if rng.IntN(3) == 0 {
-						xs[i] = float64(rng.IntN(50)) / 100
-					}
-				case 1: // all equal
-					xs[i] = 0.25
-				case 2: // two values
-					xs[i] = float64(rng.IntN(2))
-				default: // distinct, both signs
-					xs[i] = rng.Float64() - 0.5
-				}
-			}
-			ps := []float64{0.5, 0.95} // the report's median; the P95
-			if n == 20 {
-				ps = append(ps, 0, 1) // the extremes, once
-			}
-			for _, p := range ps {
-				key := fmt.Sprintf("m/%d/%d/%v", n, trial, p)
-				lo, hi, ok := BootstrapQuantile(xs, p, 7, key)
-				wlo, whi, wok := Bootstrap(xs, func(s []float64) float64 { return Quantile(p, s) }, 7, key)
-				if lo != wlo || hi != whi || ok != wok {
-					t.Errorf("n %d, trial %d, p %v: [%v, %v] %v, want Bootstrap's [%v, %v] %v", n, trial, p, lo, hi, ok, wlo, whi, wok)
-				}
-			}
-		}
-	}
-	if _, _, ok := BootstrapQuantile([]float64{1}, 0.5, 7, "m"); ok {
-		t.Error("one value has no interval")
-	}
-}
-
-// BenchmarkBootstrapMedian: a median interval as the report computes it
-// (BootstrapQuantile) and by sorting each resample (Bootstrap with
-// Median), over 20 documents and over 100 repeats of them.
-func BenchmarkBootstrapMedian(b *testing.B) {
-	for _, n := range []int{20, 2000} {
-		xs := seq(n)
-		b.Run(fmt.Sprintf("quantile/n=%d", n), func(b *testing.B) {
-			for b.Loop() {
-				bootstrapQuantile(xs, 0.5, 7, "m") // computed, not remembered
-			}
-		})
-		b.Run(fmt.Sprintf("remembered/n=%d", n), func(b *testing.B) {
-			for b.Loop() {
-				BootstrapQuantile(xs, 0.5, 7, "m")
-			}
-		})
-		b.Run(fmt.Sprintf("sort/n=%d", n), func(b *testing.B) {
-			for b.Loop() {
-				Bootstrap(xs, Median, 7, "m")
-			}
-		})
 	}
 }
 
@@ -261,93 +166,5 @@ func TestSignedRankNeeds(t *testing.T) {
 	}
 	if p, _, _ := SignedRank([]float64{1, 2, 3, 4, 5, 6}); p >= 0.05 {
 		t.Errorf("six positive differences: p %v, want < 0.05", p)
-	}
-}
-
-// TestBootstrapMeanIsBootstrap: BootstrapMean is Bootstrap(xs, Mean) bit
-// for bit, for shares (0s and 1s, the report's gated shares) and for
-// values of both signs, at several sizes.
-func TestBootstrapMeanIsBootstrap(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{2, 9, 20, 41} {
-		for trial := range 2 {
-			xs := make([]float64, n)
-			for i := range xs {
-				if trial == 0 {
-					xs[i] = float64(rng.IntN(2))
-				} else {
-					xs[i] = rng.Float64() - 0.5
-				}
-			}
-			key := fmt.Sprintf("mean/%d/%d", n, trial)
-			lo, hi, ok := BootstrapMean(xs, 11, key)
-			wlo, whi, wok := Bootstrap(xs, Mean, 11, key)
-			if lo != wlo || hi != whi || ok != wok {
-				t.Errorf("n %d, trial %d: [%v, %v] %v, want Bootstrap's [%v, %v] %v", n, trial, lo, hi, ok, wlo, whi, wok)
-			}
-		}
-	}
-}
-
-// TestRememberedIntervalsAreTheComputedOnes: an interval asked for again
-// comes from the memo, and is the one its own inputs give: the values,
-// the seed, the stream key and the quantile each tell intervals apart,
-// and the memo stays within its bound.
-func TestRememberedIntervalsAreTheComputedOnes(t *testing.T) {
-	xs := []float64{0, 0.1, 0.1, 0.2, 0.3, 0.5, 0.8, 0, 0.05, 0.4}
-	other := slices.Clone(xs)
-	other[3] = 0.21
-	type ask struct {
-		xs     []float64
-		p      float64
-		seed   int64
-		key    string
-		reason string
-	}
-	asks := []ask{
-		{xs, 0.5, 1, "k", "the first interval"},
-		{other, 0.5, 1, "k", "one value differs"},
-		{xs, 0.95, 1, "k", "another quantile of the same values"},
-		{xs, 0.5, 2, "k", "another seed"},
-		{xs, 0.5, 1, "k2", "another stream key"},
-	}
-	for round := range 2 { // the second round is served by the memo
-		for i, a := range tabletest.Cases(t, asks) {
-			lo, hi, _ := BootstrapQuantile(a.xs, a.p, a.seed, a.key)
-			wlo, whi := bootstrapQuantile(a.xs, a.p, a.seed, a.key)
-			if lo != wlo || hi != whi {
-				t.Errorf("round %d, ask %d (%s): [%v, %v], computed [%v, %v]", round, i, a.reason, lo, hi, wlo, whi)
-			}
-			mlo, mhi, _ := BootstrapMean(a.xs, a.seed, a.key)
-			if wlo, whi, _ := Bootstrap(a.xs, Mean, a.seed, a.key); mlo != wlo || mhi != whi {
-				t.Errorf("round %d, ask %d (%s): mean [%v, %v], computed [%v, %v]", round, i, a.reason, mlo, mhi, wlo, whi)
-			}
-		}
-	}
-	computed := 0
-	count := func() (float64, float64) { computed++; return 1, 2 }
-	for range 3 {
-		if lo, hi, _ := remembered(memoKey("test", 0.5, xs, 3, "counted"), count); lo != 1 || hi != 2 {
-			t.Fatalf("remembered [%v, %v], want [1, 2]", lo, hi)
-		}
-	}
-	if computed != 1 {
-		t.Errorf("one interval asked 3 times was computed %d times, want once", computed)
-	}
-	size := func() int {
-		memo.Lock()
-		defer memo.Unlock()
-		return len(memo.m)
-	}
-	ForgetIntervals()
-	for i := range memoMax {
-		remembered(memoKey("test", 0, nil, int64(i), ""), func() (float64, float64) { return 0, 0 })
-	}
-	if n := size(); n != memoMax {
-		t.Errorf("%d distinct intervals asked, %d remembered; want all %d", memoMax, n, memoMax)
-	}
-	remembered(memoKey("test", 0, nil, -1, ""), func() (float64, float64) { return 0, 0 })
-	if n := size(); n > memoMax {
-		t.Errorf("the memo holds %d intervals, more than its bound %d", n, memoMax)
 	}
 }

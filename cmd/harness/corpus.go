@@ -143,11 +143,13 @@ func writeLadder(w io.Writer, out string, c ladder.Config, corpusDir, taskDir st
 // canonical loss applied to every class B and C expected document, scored,
 // with the thresholds it would fail.
 func cmdCorpusSensitivity(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("corpus sensitivity", "corpus sensitivity [--config FILE] [--corpus DIR] [--instructions DIR]", `
+	fs := newFlagSet("corpus sensitivity", "corpus sensitivity [--oc] [--config FILE] [--corpus DIR] [--instructions DIR]", `
 		harness corpus sensitivity
-		harness corpus sensitivity --config my-thresholds.yaml`, stderr)
+		harness corpus sensitivity --config my-thresholds.yaml
+		harness corpus sensitivity --oc`, stderr)
 	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	configFile := configFlag(fs, new(string), "the weights and thresholds the table applies")
+	oc := fs.Bool("oc", false, "print the operating characteristics instead: how often each §8.5 threshold, the verdict and the reading come out for models at given distances from the limits (a seeded simulation; docs/interpretations.md)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -157,6 +159,9 @@ func cmdCorpusSensitivity(ctx context.Context, args []string, stdout, stderr io.
 	cfg, err := config.LoadOrDefault(*configFile)
 	if err != nil {
 		return err
+	}
+	if *oc {
+		return sensitivity.WriteOC(stdout, sensitivity.OC(cfg, sensitivity.OCDistances, sensitivity.OCTrials, sensitivity.OCSeed), sensitivity.OCTrials, sensitivity.OCSeed)
 	}
 	set, _, err := task.LoadAll(*corpusDir, *taskDir)
 	if err != nil {
