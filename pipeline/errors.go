@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"bendscript.com/round-trip-harness/runner"
@@ -33,9 +34,17 @@ const LockName = "run.lock"
 // LockedError is returned when another process is running or resuming
 // the same run: one run directory has one writer, or two processes would
 // pay for the same jobs and move each other's transcripts aside.
-type LockedError struct{ RunDir string }
+type LockedError struct {
+	RunDir string
+	// Rescore is set when a rescore was refused: it would have written
+	// the reports the running process writes when it ends.
+	Rescore bool
+}
 
 func (e *LockedError) Error() string {
+	if e.Rescore {
+		return fmt.Sprintf("run %s is in use by another harness process (it holds %s): it is still running, and writes its reports when it ends; wait for it to finish, or rescore with --out elsewhere", e.RunDir, filepath.Join(e.RunDir, LockName))
+	}
 	return fmt.Sprintf("run %s is in use by another harness process (it holds %s); nothing was sent: wait for it to finish, then resume if jobs are left", e.RunDir, LockName)
 }
 

@@ -76,6 +76,14 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 			}
 		}
 	}
+	if release, held := shareRun(runDir); held {
+		// A live run has no verdict yet: a report there is a rescore's,
+		// written before the run ends, and "interrupted" would invite a
+		// resume.
+		r.Verdict, r.Reading, r.State = "-", "-", "running"
+	} else {
+		release()
+	}
 	if m.Inputs.Selection != nil {
 		r.State += ", partial"
 	}
