@@ -15,7 +15,7 @@ import (
 func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("runs", "runs [DIR]", `
 		harness runs              # the runs in runs/
-		harness runs nights/1/runs   # the runs of another directory`, stderr)
+		harness runs runs/        # the runs of a directory of run directories`, stderr)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
