@@ -207,6 +207,9 @@ type matrixRow struct {
 type matrixCell struct {
 	Value, Interval, Note string
 	OK                    bool
+	// Model names the cell's model where the matrix is stacked (a
+	// phone's width, where the models' header row is not shown).
+	Model string
 }
 
 // matrixLine is one threshold across the models: the matrix is shown
@@ -224,13 +227,17 @@ func (p page) MatrixLines() []matrixLine {
 	for j, h := range p.Heads {
 		out[j].Head = h
 		for _, row := range p.Matrix {
-			out[j].Cells = append(out[j].Cells, row.Cells[j])
+			cell := row.Cells[j]
+			cell.Model = row.Model
+			out[j].Cells = append(out[j].Cells, cell)
 		}
 	}
 	last := &out[len(p.Heads)]
 	last.Head = "complete"
 	for _, row := range p.Matrix {
-		last.Cells = append(last.Cells, row.Complete)
+		cell := row.Complete
+		cell.Model = row.Model
+		last.Cells = append(last.Cells, cell)
 	}
 	return out
 }
