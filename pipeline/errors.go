@@ -54,11 +54,18 @@ func (e *LockedError) Error() string {
 type BudgetError struct {
 	RunDir     string
 	Spent, Max float64 // USD
-	Resume     string  // the command line that resumes the run
+	// Left is the estimate of the work left at the listed prices (0 when
+	// no price is listed): the resume's cap is Spent plus Left.
+	Left   float64
+	Resume string // the command line that resumes the run
 }
 
 func (e *BudgetError) Error() string {
-	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no further request was sent and the run is incomplete. Resume with a higher cap:\n  %s", e.Spent, e.Max, e.Resume)
+	left := ""
+	if e.Left > 0 {
+		left = fmt.Sprintf(" The work left is estimated at $%.4f: the cap below is the known cost plus that estimate.", e.Left)
+	}
+	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no further request was sent and the run is incomplete.%s Resume with a higher cap:\n  %s", e.Spent, e.Max, left, e.Resume)
 }
 
 // DownError is returned when every request to a model failed for one
