@@ -84,8 +84,9 @@ type ModelReading struct {
 	// Checks are the thresholds, in the order of Report.Checks.
 	Checks []Check `json:"checks"`
 	// Bounds say, per class without a document over its P95 limit, what
-	// that supports: "0 of 20 documents over 0.2: at most 13.9% of such
-	// documents would be (95%)".
+	// that supports: "class B: none of its 20 documents is over the P95
+	// limit 0.2, so at most 13.9% of such documents would be over it (95%
+	// confidence)".
 	Bounds []string `json:"bounds,omitempty"`
 }
 
@@ -399,13 +400,28 @@ func checkText(t Threshold, c Check, spare float64) string {
 	if c.WithinNoise {
 		text += ", the interval holds the limit"
 	}
+	side := "over"
+	if t.Op == ">=" {
+		side = "under"
+	}
 	switch n := len(c.Deciding); {
-	case n > maxNamed:
-		text += fmt.Sprintf(": %d documents fall short", n)
+	case n > 0 && c.Holds:
+		// A held check never "falls short" (issue 46): a P95 or a share
+		// holds with a few documents on the wrong side of the limit.
+		text += fmt.Sprintf("; %s %s the limit, which the threshold allows", namedDocuments(c.Deciding), Plural(n, "is "+side, "are "+side))
 	case n > 0:
-		text += fmt.Sprintf(": %s %s", strings.Join(c.Deciding, ", "), Plural(n, "falls short", "fall short"))
+		text += fmt.Sprintf(": %s %s", namedDocuments(c.Deciding), Plural(n, "falls short", "fall short"))
 	}
 	return text
+}
+
+// namedDocuments names documents, or counts them when there are more than
+// maxNamed.
+func namedDocuments(ids []string) string {
+	if len(ids) > maxNamed {
+		return fmt.Sprintf("%d documents", len(ids))
+	}
+	return strings.Join(ids, ", ")
 }
 
 // bounds say, per class B or C with no document over its P95 limit, the
@@ -429,7 +445,7 @@ func bounds(r *Report, mr *ModelResult) []string {
 			}
 		}
 		if over == 0 {
-			out = append(out, fmt.Sprintf("class %s: 0 of %d documents over the P95 limit %s: at most %s of such documents would be (95%%)",
+			out = append(out, fmt.Sprintf("class %s: none of its %d documents is over the P95 limit %s, so at most %s of such documents would be over it (95%% confidence)",
 				cl.class, c.Documents, Num(cl.limit), Percent(1-math.Pow(0.05, 1/float64(c.Documents)))))
 		}
 	}
