@@ -529,7 +529,10 @@ func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcrip
 		v.setRaw(content)
 		return
 	}
-	lines, aligned := linediff.Diff(linediff.Split(string(bend.Marshal(t.Expected))), linediff.Split(string(out)))
+	// Both sides with numbers as the metric reads them (issue 46: 1e21 →
+	// 1e+21, -0 → 0 and 0.000001 → 1e-06 showed as changes).
+	expected := append(bend.DisplayIndent(t.Expected.Value()), '\n')
+	lines, aligned := linediff.Diff(linediff.Split(string(expected)), linediff.Split(string(out)))
 	v.Hunks, v.Aligned = linediff.Hunks(lines, 3), aligned
 	v.Identical = len(v.Hunks) == 0
 	v.Hunks, v.DiffCut = boundHunks(v.Hunks, MaxShown)
@@ -618,7 +621,7 @@ func displayDocument(content string) []byte {
 	if x.Value == nil || x.Value.Kind != bend.Object {
 		return nil
 	}
-	return bend.MarshalValueIndent(x.Value)
+	return bend.DisplayIndent(x.Value)
 }
 
 func yesNo(b bool) string {
