@@ -99,6 +99,9 @@ func answerLines(w io.Writer, online []string, byID map[string]model.ModelInfo, 
 		honoured, lacking := info.Determinism()
 		caps.lacking[m] = lacking
 		e := est[m]
+		if e.planned == 0 {
+			continue // a judge alone: its votes have lines of their own (issue 46: it was listed as an answering model with 0 jobs)
+		}
 		cost := "unknown"
 		if c, ok := e.cost(info); ok {
 			total += c

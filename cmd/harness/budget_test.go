@@ -86,7 +86,9 @@ func TestMaxCostStopsAtTheCapAndResumes(t *testing.T) {
 }
 
 // TestDryRunEstimatesJudgeVotes: the dry run's estimate includes the judge
-// votes, priced at the judge's listing (issue 23: it left judges out).
+// votes, priced at the judge's listing (issue 23: it left judges out); a
+// judge that answers nothing is not listed as an answering model with 0
+// jobs (issue 46).
 func TestDryRunEstimatesJudgeVotes(t *testing.T) {
 	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
 	srv.SetModels(
@@ -98,6 +100,9 @@ func TestDryRunEstimatesJudgeVotes(t *testing.T) {
 	out, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", t.TempDir(), "--models", "vendor/a", "--judges", "vendor/j", "--dry-run")
 	if code != 0 || !strings.Contains(out, " 20 judge votes") || !strings.Contains(out, "judge votes $0.") || strings.Contains(out, "judges not included") {
 		t.Errorf("dry run with an online judge: exit %d\n%s%s", code, out, errs)
+	}
+	if regexp.MustCompile(`vendor/j +0 jobs`).MatchString(out) {
+		t.Errorf("the judge is listed as an answering model with 0 jobs:\n%s", out)
 	}
 	if srv.Count() != 0 {
 		t.Errorf("a dry run sent %d requests", srv.Count())
