@@ -7,6 +7,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -37,14 +38,15 @@ func TestDiffComparesNumbersAsTheMetric(t *testing.T) {
 	expected := doc(`{"big": 1e+21, "zero": 0, "small": 1e-6}`)
 	tk := *base
 	tk.Expected = expected
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		meta      string
 		identical bool
+		reason    string
 	}{
-		{`{"big": 1e21, "zero": -0, "small": 0.000001}`, true},
-		{`{"big": 1E+21, "zero": 0.0, "small": 1.0e-6}`, true},
-		{`{"big": 2e21, "zero": 0, "small": 1e-6}`, false},
-	} {
+		{`{"big": 1e21, "zero": -0, "small": 0.000001}`, true, "the issue's three spellings of the expected numbers"},
+		{`{"big": 1E+21, "zero": 0.0, "small": 1.0e-6}`, true, "an upper-case exponent, a fraction of zero, a mantissa with a point"},
+		{`{"big": 2e21, "zero": 0, "small": 1e-6}`, false, "a number that differs still shows"},
+	}) {
 		answer := string(bend.Marshal(doc(c.meta)))
 		tr := &transcript.Transcript{Response: &transcript.Response{Content: answer}}
 		s := scoring.Score{TaskID: tk.ID, Class: tk.Class, Status: scoring.StatusScored}
@@ -56,7 +58,7 @@ func TestDiffComparesNumbersAsTheMetric(t *testing.T) {
 			}
 		}
 		if out.Identical != c.identical {
-			t.Errorf("meta %s: identical %v, want %v; diff:\n%s", c.meta, out.Identical, c.identical, diff.String())
+			t.Errorf("meta %s: identical %v, want %v (%s); diff:\n%s", c.meta, out.Identical, c.identical, c.reason, diff.String())
 		}
 	}
 }
