@@ -10,9 +10,9 @@ import (
 
 // cmdRescore is the score phase over an archived run (pipeline.Rescore).
 func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rescore", "rescore [--out DIR] [--format text|json] [--summary] RUN_DIR", `
+	fs := newFlagSet("rescore", "rescore [--out DIR] [--format text|json] [--summary] RUN", `
 		harness rescore runs/demo                   # make demo's gating run: exits 1, its verdict fails by design
-		harness rescore --summary demo              # RUN_DIR may be a run id in runs/; the Markdown printed too, as run --summary
+		harness rescore --summary demo              # RUN may be a run id in runs/; the Markdown printed too, as run --summary
 		harness rescore --out rescored runs/demo; diff <(grep -v '"rescored_at"' rescored/demo.json) <(grep -v '"rescored_at"' reports/demo.json) && echo same
 		harness rescore --format json runs/demo | jq .verdict`, stderr)
 	out := reportsFlag(fs, new(string), "out", "")
@@ -26,7 +26,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if fs.NArg() != 1 {
-		return wrongUsage(fs, "rescore: give one run directory")
+		return wrongUsage(fs, "rescore: give one run (its directory, or its id in runs/)")
 	}
 	switch *format {
 	case "md":
