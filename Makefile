@@ -24,10 +24,10 @@ demo: $(BIN)
 	@./scripts/demo $(BIN)
 
 # What make demo and make harness leave behind: the binary, and the demo's
-# runs and reports (about 50 MB a demo). Runs and reports of other names
-# are yours, and kept.
+# runs and reports (about 50 MB; each demo replaces the last one's). Runs
+# and reports of other names are yours, and kept.
 clean:
-	rm -rf bin runs/demo-* reports/demo-*
+	rm -rf bin runs/demo runs/demo-* reports/demo.* reports/demo-* reports/.demo*.lock
 
 # The gating run against the configured frontier models through OpenRouter.
 # Without OPENROUTER_API_KEY it exits 2 and points at `make demo`.

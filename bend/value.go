@@ -591,6 +591,8 @@ func bytesContainsAny(s string) bool {
 type writer struct {
 	buf    []byte
 	indent bool
+	// canonNumbers writes numbers in their RFC 8785 form (DisplayIndent).
+	canonNumbers bool
 }
 
 func (w *writer) newline(depth int) {
@@ -610,6 +612,12 @@ func (w *writer) value(v *Value, depth int) {
 	case Bool:
 		w.buf = strconv.AppendBool(w.buf, v.Bool)
 	case Number:
+		if w.canonNumbers {
+			if b, err := appendNumber(w.buf, v.Str); err == nil {
+				w.buf = b
+				return
+			}
+		}
 		w.buf = append(w.buf, v.Str...)
 	case String:
 		w.buf = appendString(w.buf, v.Str)
@@ -695,6 +703,18 @@ func appendEscaped(b []byte, s string) []byte {
 // MarshalValue returns v as compact JSON.
 func MarshalValue(v *Value) []byte {
 	w := writer{}
+	w.value(v, 0)
+	return w.buf
+}
+
+// DisplayIndent returns v as JSON indented by two spaces, each number in
+// its RFC 8785 form (1e+21, 1e-7, 0 for -0; a number RFC 8785 has no
+// form for as written): two spellings of one number, which the metric
+// compares as equal (it reads documents through CanonicalValue), read the
+// same, so that a diff of two documents shows no change where the metric
+// sees none.
+func DisplayIndent(v *Value) []byte {
+	w := writer{indent: true, canonNumbers: true}
 	w.value(v, 0)
 	return w.buf
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"bendscript.com/round-trip-harness/report"
@@ -34,9 +35,17 @@ const LockName = "run.lock"
 // LockedError is returned when another process is running or resuming
 // the same run: one run directory has one writer, or two processes would
 // pay for the same jobs and move each other's transcripts aside.
-type LockedError struct{ RunDir string }
+type LockedError struct {
+	RunDir string
+	// Rescore is set when a rescore was refused: it would have written
+	// the reports the running process writes when it ends.
+	Rescore bool
+}
 
 func (e *LockedError) Error() string {
+	if e.Rescore {
+		return fmt.Sprintf("run %s is in use by another harness process (it holds %s): it is still running, and writes its reports when it ends; wait for it to finish, or rescore with --out elsewhere", e.RunDir, filepath.Join(e.RunDir, LockName))
+	}
 	return fmt.Sprintf("run %s is in use by another harness process (it holds %s); nothing was sent: wait for it to finish, then resume if jobs are left", e.RunDir, LockName)
 }
 
@@ -46,11 +55,18 @@ func (e *LockedError) Error() string {
 type BudgetError struct {
 	RunDir     string
 	Spent, Max float64 // USD
-	Resume     string  // the command line that resumes the run
+	// Left is the estimate of the work left at the listed prices (0 when
+	// no price is listed): the resume's cap is Spent plus Left.
+	Left   float64
+	Resume string // the command line that resumes the run
 }
 
 func (e *BudgetError) Error() string {
-	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no further request was sent and the run is incomplete. Resume with a higher cap:\n  %s", e.Spent, e.Max, e.Resume)
+	left := ""
+	if e.Left > 0 {
+		left = fmt.Sprintf(" The work left is estimated at $%.4f: the cap below is the known cost plus that estimate.", e.Left)
+	}
+	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no further request was sent and the run is incomplete.%s Resume with a higher cap:\n  %s", e.Spent, e.Max, left, e.Resume)
 }
 
 // StoppedError is returned when jobs were left unanswered for a cause a

@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"bendscript.com/round-trip-harness/jobs"
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/transcript"
+
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
@@ -226,4 +230,51 @@ func completionTokens(t *task.Task) int64 {
 		return int64(4*model.Tokens(len(b)) + 200)
 	}
 	return int64(model.Tokens(len(t.Source.Bytes)))
+}
+
+// leftCost estimates what the work a capped run left would cost at the
+// listed prices: every planned answer without a successful transcript in
+// runDir, and every judge vote on a class A answer without one (whether
+// its answer was made or not). It is what the resume's suggested cap adds
+// to the known cost (issue 46: the suggestion doubled the old cap whatever
+// was left, so each printed command stopped again). Follow-ups no plan
+// can count (feedback rounds) are not in it.
+func leftCost(o Options, p *plan, caps *capabilities, runDir string) float64 {
+	cfg := o.Config
+	var left, classA []runner.Job
+	votes := map[string]int{}
+	for _, j := range jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All() {
+		rec := j.Record
+		if !archivedOK(transcript.TaskPath(runDir, rec.Model, rec.TaskID, rec.Repeat)) {
+			left = append(left, j)
+		}
+		if t := o.Set.Task(rec.TaskID); t == nil || t.Class != task.ClassA || len(p.judges) == 0 {
+			continue
+		}
+		classA = append(classA, j)
+		for _, jm := range judge.Panel(rec.Model, cfg.Models, cfg.Judges.Models) {
+			if !archivedOK(transcript.JudgePath(runDir, jm, rec.TaskID, rec.Model, rec.Repeat)) {
+				votes[jm]++
+			}
+		}
+	}
+	total := 0.0
+	add := func(e tokenEstimate) {
+		c, _ := e.cost()
+		total += c
+	}
+	for _, e := range estimate(left, o.Set, caps) {
+		add(e)
+	}
+	for _, e := range voteEstimate(classA, o.Set, votes, caps) {
+		add(e)
+	}
+	return total
+}
+
+// archivedOK reports whether path holds a transcript with a response and
+// no error: a job a resume will not ask again.
+func archivedOK(path string) bool {
+	t, err := transcript.Read(path)
+	return err == nil && t.OK()
 }

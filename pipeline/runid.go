@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -77,8 +78,12 @@ func SelfCommand(arg0 string) string {
 	return arg0
 }
 
-// suggestCap is the cap a resume after a capped run suggests: twice the
-// old one, which the user may change.
-func suggestCap(old float64) string {
-	return strconv.FormatFloat(2*old, 'f', -1, 64)
+// suggestCap is the cap a resume after a capped run suggests: the known
+// cost plus the estimate of the work left, rounded up to the cent; when
+// nothing left has a listed price (no preflight), twice the old cap.
+func suggestCap(spent, left, old float64) string {
+	if left <= 0 {
+		return strconv.FormatFloat(2*old, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(math.Ceil((spent+left)*100)/100, 'f', -1, 64)
 }

@@ -43,6 +43,13 @@ func ListRuns(dir string) (rows []RunRow, warnings []error, err error) {
 			continue
 		}
 		runDir := filepath.Join(dir, e.Name())
+		// A run's manifest is its own file: a symbolic link would list
+		// another run's id, state and verdict under this directory
+		// (issue 45).
+		if st, err := os.Lstat(filepath.Join(runDir, transcript.ManifestName)); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			warnings = append(warnings, fmt.Errorf("%s: %s is a symbolic link, not a run's own manifest: not listed", runDir, transcript.ManifestName))
+			continue
+		}
 		m, err := transcript.ReadManifest(runDir)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -86,6 +93,14 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 				r.State = "incomplete"
 			}
 		}
+	}
+	if release, held := shareRun(runDir); held {
+		// A live run has no verdict yet: a report there is a rescore's,
+		// written before the run ends, and "interrupted" would invite a
+		// resume.
+		r.Verdict, r.Reading, r.State = "-", "-", "running"
+	} else {
+		release()
 	}
 	if m.Inputs.Selection != nil {
 		r.State += ", partial"

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -241,13 +242,30 @@ type RescoreOptions struct {
 	Now func() time.Time
 }
 
+// sameDir reports whether two directory names are one directory, as
+// their absolute, cleaned paths.
+func sameDir(a, b string) bool {
+	a, errA := filepath.Abs(a)
+	b, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && a == b
+}
+
 // Rescore is the score phase over an archived run: the same Score that a
 // run ends with, so a fresh report and a rescored one cannot disagree
-// except in rescored_at.
+// except in rescored_at. A run that another process is still running or
+// resuming is refused when the rescore would write where that process
+// will (its reports would say "incomplete" until the run overwrote them,
+// and read as an interrupted run meanwhile): a *LockedError. While the
+// rescore lasts, no run or resume of the directory can start.
 func Rescore(r RescoreOptions) (*Result, error) {
 	m, cfg, err := ReadRun(r.RunDir)
 	if err != nil {
 		return nil, fmt.Errorf("rescore: %w", err)
+	}
+	release, held := shareRun(r.RunDir)
+	defer release()
+	if held && sameDir(r.ReportDir, cmp.Or(m.Inputs.ReportDir, DefaultReportDir)) {
+		return nil, fmt.Errorf("rescore: %w", &LockedError{RunDir: r.RunDir, Rescore: true})
 	}
 	corpusSet, prompts, err := task.LoadAll(r.CorpusDir, r.TaskDir)
 	if err != nil {

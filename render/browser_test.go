@@ -67,8 +67,9 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	checkPhone(t, ctx, path, shots)
 	for _, name := range []string{"main", suites.Size, suites.Relay} {
-		for _, width := range []int64{1280, 420} {
+		for _, width := range []int64{1280, PhoneWidth} {
 			checkPlots(t, ctx, name, pages[name], width, shots)
 		}
 		browsertest.CheckFit(t, ctx, name, pages[name])
@@ -81,6 +82,62 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	t.Logf("screenshots of the plots: %s", shots)
+}
+
+// PhoneWidth is a phone's window (issue 46: at 390 px the threshold
+// matrix showed only names, and plot text shrank to 5 or 6 px).
+const PhoneWidth = 390
+
+// minPlotText is the smallest plot text, in CSS pixels as drawn, that a
+// page may show at any width.
+const minPlotText = 9
+
+// checkPhone opens a failing gating report in a phone's window and checks
+// that the threshold matrix needs no sideways scroll: every threshold's
+// status (✔ or ✘) and value for every model lie inside the window, the
+// first threshold's in the first screen of the matrix, each beside the
+// name of its model. It saves a screenshot of the matrix to dir.
+func checkPhone(t *testing.T, ctx context.Context, path, dir string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(PhoneWidth, 844), chromedp.Navigate("file://"+path),
+		chromedp.WaitReady(chromedp.CSS("#matrix"))); err != nil {
+		t.Fatalf("the viewer at %dpx: %v", PhoneWidth, err)
+	}
+	problems := browsertest.Eval[string](t, ctx, `(() => {
+		const out = [];
+		const right = document.documentElement.clientWidth, screen = window.innerHeight;
+		const m = document.querySelector("table.matrix");
+		if (!m) return "no threshold matrix";
+		if (![...m.querySelectorAll("td.bad")].length) out.push("the report fails no threshold");
+		const wrap = m.closest(".scroll");
+		if (wrap && wrap.scrollWidth > wrap.clientWidth + 1) out.push("the matrix scrolls sideways: " + wrap.scrollWidth + "px in " + wrap.clientWidth + "px");
+		const top = m.getBoundingClientRect().top;
+		const rows = [...m.querySelectorAll("tbody tr")].filter(tr => tr.querySelector("td.ok, td.bad"));
+		rows.forEach((tr, i) => {
+			const name = tr.querySelector("th").textContent;
+			for (const td of tr.querySelectorAll("td")) {
+				const b = td.getBoundingClientRect();
+				const status = getComputedStyle(td, "::before").content;
+				const v = td.querySelector(".v"), model = td.querySelector(".m");
+				if (!/[✔✘]/.test(status)) out.push(name + ": a cell shows no status (" + status + ")");
+				if (b.left < -0.5 || b.right > right + 0.5) out.push(name + ": a cell runs from " + Math.round(b.left) + " to " + Math.round(b.right) + "px in a " + right + "px window");
+				if (!v || v.getBoundingClientRect().width === 0) out.push(name + ": a cell shows no value");
+				if (!model || model.getBoundingClientRect().width === 0) out.push(name + ": a cell does not name its model");
+				if (i === 0 && b.bottom - top > screen) out.push(name + ": the first threshold ends " + Math.round(b.bottom - top) + "px below the matrix's top, past the first screen");
+			}
+		});
+		return out.join("\n");
+	})()`)
+	if problems != "" {
+		t.Errorf("the viewer at %dpx:\n%s", PhoneWidth, problems)
+	}
+	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#matrix")))
+	if err != nil {
+		t.Fatalf("screenshot of the matrix: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("main-matrix-%dpx.png", PhoneWidth)), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // plotSections are the page sections that hold plots, for the screenshots.
@@ -111,8 +168,18 @@ func checkPlots(t *testing.T, ctx context.Context, name, path string, width int6
 			if (titles.length < 2) out.push(f.id + ": " + titles.length + " axis titles");
 			const legend = [...f.querySelectorAll("ul.legend li")];
 			if (legend.length === 0) out.push(f.id + ": no legend");
-			const svg = f.querySelector("svg").getBoundingClientRect();
-			if (svg.right > document.documentElement.clientWidth + 0.5) out.push(f.id + ": wider than the page (" + Math.round(svg.width) + "px)");
+			const svgEl = f.querySelector("svg"), svg = svgEl.getBoundingClientRect();
+			// The plot is scaled to the page's width: its text is drawn at
+			// its font size times that scale.
+			const scale = svg.width / svgEl.viewBox.baseVal.width;
+			for (const e of f.querySelectorAll("svg text")) {
+				const px = parseFloat(getComputedStyle(e).fontSize) * scale;
+				if (e.textContent.trim() !== "" && px < `+fmt.Sprint(minPlotText)+`) { out.push(f.id + ": " + JSON.stringify(e.textContent) + " is drawn at " + px.toFixed(1) + "px"); break; }
+			}
+			// A plot may scroll inside its figure (a phone's width), never
+			// run off the page.
+			const box = f.scrollWidth > f.clientWidth + 1 ? f.getBoundingClientRect() : svg;
+			if (box.right > document.documentElement.clientWidth + 0.5) out.push(f.id + ": wider than the page (" + Math.round(box.width) + "px)");
 			const texts = [...f.querySelectorAll("svg text")].map(e => [e, e.getBoundingClientRect()]).filter(([e, b]) => b.width > 0);
 			for (const [e, b] of texts) {
 				if (b.left < svg.left - 0.5 || b.right > svg.right + 0.5 || b.top < svg.top - 0.5 || b.bottom > svg.bottom + 0.5) {

@@ -207,6 +207,9 @@ type matrixRow struct {
 type matrixCell struct {
 	Value, Interval, Note string
 	OK                    bool
+	// Model names the cell's model where the matrix is stacked (a
+	// phone's width, where the models' header row is not shown).
+	Model string
 }
 
 // matrixLine is one threshold across the models: the matrix is shown
@@ -224,13 +227,17 @@ func (p page) MatrixLines() []matrixLine {
 	for j, h := range p.Heads {
 		out[j].Head = h
 		for _, row := range p.Matrix {
-			out[j].Cells = append(out[j].Cells, row.Cells[j])
+			cell := row.Cells[j]
+			cell.Model = row.Model
+			out[j].Cells = append(out[j].Cells, cell)
 		}
 	}
 	last := &out[len(p.Heads)]
 	last.Head = "complete"
 	for _, row := range p.Matrix {
-		last.Cells = append(last.Cells, row.Complete)
+		cell := row.Complete
+		cell.Model = row.Model
+		last.Cells = append(last.Cells, cell)
 	}
 	return out
 }
@@ -522,7 +529,10 @@ func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcrip
 		v.setRaw(content)
 		return
 	}
-	lines, aligned := linediff.Diff(linediff.Split(string(bend.Marshal(t.Expected))), linediff.Split(string(out)))
+	// Both sides with numbers as the metric reads them (issue 46: 1e21 →
+	// 1e+21, -0 → 0 and 0.000001 → 1e-06 showed as changes).
+	expected := append(bend.DisplayIndent(t.Expected.Value()), '\n')
+	lines, aligned := linediff.Diff(linediff.Split(string(expected)), linediff.Split(string(out)))
 	v.Hunks, v.Aligned = linediff.Hunks(lines, 3), aligned
 	v.Identical = len(v.Hunks) == 0
 	v.Hunks, v.DiffCut = boundHunks(v.Hunks, MaxShown)
@@ -611,7 +621,7 @@ func displayDocument(content string) []byte {
 	if x.Value == nil || x.Value.Kind != bend.Object {
 		return nil
 	}
-	return bend.MarshalValueIndent(x.Value)
+	return bend.DisplayIndent(x.Value)
 }
 
 func yesNo(b bool) string {

@@ -96,7 +96,7 @@ func (m mdWriter) reading(r *report.Report) {
 	}
 	why, models, reasons := readingLines(r)
 	if len(reasons) > 0 {
-		m.p("## %s\n\n%s. This run cannot gate v0.1 (§8.6):\n\n", readingHeading(r), mdText(r.Reading.Says))
+		m.p("## %s\n\n%s. Why it cannot gate:\n\n", readingHeading(r), upperFirst(mdText(r.Reading.Says)))
 		for _, w := range reasons {
 			m.p("- %s\n", mdText(w))
 		}
@@ -104,13 +104,16 @@ func (m mdWriter) reading(r *report.Report) {
 	} else {
 		m.p("## %s\n\nThis run can gate v0.1 (§8.6). %s: %s.\n\n", readingHeading(r), upperFirst(mdText(r.Reading.Says)), mdText(why))
 	}
-	for _, line := range models {
-		m.p("- %s\n", mdText(line))
+	for _, rm := range models {
+		m.p("- %s: %s.\n", mdText(rm.Model), rm.Standing)
+		for _, g := range rm.Groups {
+			m.p("  - %s:\n", g.Title)
+			for _, n := range g.Notes {
+				m.p("    - %s\n", mdText(n))
+			}
+		}
 	}
-	for _, line := range r.Reading.Harness {
-		m.p("- %s\n", mdText(line))
-	}
-	m.p("\n%s *short*: the documents whose own value falls short of the limit.\n\n", mdText(marginsText(r)))
+	m.p("\n%s *short*: the documents whose own value falls short of the limit; *over* or *under*: those of a threshold that holds, which it allows.\n\n", mdText(marginsText(r)))
 }
 
 func (m mdWriter) matrix(r *report.Report) {

@@ -56,7 +56,7 @@ func cellParts(c report.Check, share bool) matrixCell {
 		out.Note = "(beyond the margin)"
 	}
 	if len(c.Deciding) > 0 && (!c.Holds || strings.Contains(c.Metric, "p95")) {
-		out.Note = strings.TrimPrefix(out.Note+"; ", "; ") + decidingText(c.Deciding)
+		out.Note = strings.TrimPrefix(out.Note+"; ", "; ") + decidingText(c)
 	}
 	if c.Spread != nil {
 		out.Note = strings.TrimPrefix(out.Note+"; ", "; ") + "repeats " + repeatRange(c.PerRepeat, show)
@@ -83,34 +83,43 @@ func repeatRange(per []*float64, show func(float64) string) string {
 }
 
 // decidingText names the documents that fall short of a limit, or counts
-// them when there are many.
-func decidingText(ids []string) string {
-	if len(ids) > maxDeciding {
-		return fmt.Sprintf("%d documents short", len(ids))
-	}
-	return strings.Join(ids, ", ") + " short"
-}
-
-// readingLines are the reading as a list: why, then per model its
-// standing with the checks that are not clean, the bounds its clean
-// classes support, and the reasons a run cannot gate.
-func readingLines(r *report.Report) (why string, models []string, reasons []string) {
-	for _, m := range readingModels(r) {
-		line := m.Model + ": " + m.Standing
-		if len(m.Notes) > 0 {
-			line += ". " + strings.Join(m.Notes, ". ")
+// them when there are many; of a check that holds, the documents over
+// (or under) the limit, which it allows: a held check never falls short
+// (issue 46).
+func decidingText(c report.Check) string {
+	word := " short"
+	if c.Holds {
+		word = " over"
+		if c.Op == ">=" {
+			word = " under"
 		}
-		models = append(models, line)
 	}
-	return r.Reading.Why, models, r.Eligibility.Reasons
+	if len(c.Deciding) > maxDeciding {
+		return fmt.Sprintf("%d documents", len(c.Deciding)) + word
+	}
+	return strings.Join(c.Deciding, ", ") + word
 }
 
-// readingModel is one model's line of the reading: its standing, then the
-// checks that are not clean and the bounds its clean classes support,
-// which the viewer lists beneath it.
+// readingLines are the reading's models, each with its groups of notes:
+// why, the models, and the reasons a run cannot gate.
+func readingLines(r *report.Report) (why string, models []readingModel, reasons []string) {
+	return r.Reading.Why, readingModels(r), r.Eligibility.Reasons
+}
+
+// readingModel is one model's line of the reading: its standing, then its
+// notes in groups, which the viewer and the Markdown list beneath it: the
+// thresholds it misses, those it holds with less than the margin to spare
+// (issue 46: told apart from the misses by their wording alone), and the
+// bounds its clean classes support. Each note is a sentence.
 type readingModel struct {
 	Model, Standing string
-	Notes           []string
+	Groups          []noteGroup
+}
+
+// noteGroup is a heading and its notes.
+type noteGroup struct {
+	Title string
+	Notes []string
 }
 
 // readingModels are the reading's models, in its order.
@@ -118,14 +127,29 @@ func readingModels(r *report.Report) []readingModel {
 	var out []readingModel
 	for _, m := range r.Reading.Models {
 		rm := readingModel{Model: m.Model, Standing: m.Standing}
+		var misses, spare []string
 		for _, c := range m.Checks {
-			if !c.Clean && !c.NotSelected && !slices.Contains(m.Harness, c.Text) {
-				rm.Notes = append(rm.Notes, c.Text)
+			switch {
+			case c.Clean || c.NotSelected || slices.Contains(m.Harness, c.Text):
+			case c.Holds:
+				spare = append(spare, sentence(c.Text))
+			default:
+				misses = append(misses, sentence(c.Text))
 			}
 		}
-		rm.Notes = append(rm.Notes, m.Bounds...)
-		if len(m.Harness) > 0 {
-			rm.Notes = append(rm.Notes, "harness gates (†), which fail the verdict but not the reading: "+strings.Join(m.Harness, "; "))
+		var bounds, harness []string
+		for _, b := range m.Bounds {
+			bounds = append(bounds, sentence(b))
+		}
+		for _, h := range m.Harness {
+			harness = append(harness, sentence(h))
+		}
+		for _, g := range []noteGroup{{"Misses", misses}, {"Holds with less than the margin to spare", spare}, {"Bounds", bounds},
+			{"Harness gates (†), which fail the verdict but not the reading", harness}} {
+			if len(g.Notes) > 0 {
+				g.Title = fmt.Sprintf("%s (%d)", g.Title, len(g.Notes))
+				rm.Groups = append(rm.Groups, g)
+			}
 		}
 		out = append(out, rm)
 	}
@@ -142,6 +166,15 @@ func marginsText(r *report.Report) string {
 		"a P95 of fewer than 59 documents has no 95%% interval, and its one-sided ends show their own confidence. "+
 		"Repeats a–b: with --repeats, the statistic over each repeat alone, smallest and largest (the verdict reads each document's first).",
 		report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))
+}
+
+// sentence is s begun with a capital letter and ended with a full stop.
+func sentence(s string) string {
+	s = upperFirst(s)
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 // readingHeading is the reading's heading.

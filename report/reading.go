@@ -547,13 +547,28 @@ func checkText(t Threshold, c Check, spare float64) string {
 	if c.Spread != nil {
 		text += fmt.Sprintf("; across %d repeats %s", len(c.PerRepeat), spreadText(c.PerRepeat, show))
 	}
+	side := "over"
+	if t.Op == ">=" {
+		side = "under"
+	}
 	switch n := len(c.Deciding); {
-	case n > maxNamed:
-		text += fmt.Sprintf(": %d documents fall short", n)
+	case n > 0 && c.Holds:
+		// A held check never "falls short" (issue 46): a P95 or a share
+		// holds with a few documents on the wrong side of the limit.
+		text += fmt.Sprintf("; %s %s the limit, which the threshold allows", namedDocuments(c.Deciding), Plural(n, "is "+side, "are "+side))
 	case n > 0:
-		text += fmt.Sprintf(": %s %s", strings.Join(c.Deciding, ", "), Plural(n, "falls short", "fall short"))
+		text += fmt.Sprintf(": %s %s", namedDocuments(c.Deciding), Plural(n, "falls short", "fall short"))
 	}
 	return text
+}
+
+// namedDocuments names documents, or counts them when there are more than
+// maxNamed.
+func namedDocuments(ids []string) string {
+	if len(ids) > maxNamed {
+		return fmt.Sprintf("%d documents", len(ids))
+	}
+	return strings.Join(ids, ", ")
 }
 
 // overText is a P95's count over its limit and what the count supports:

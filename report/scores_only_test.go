@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/reporttest"
@@ -107,5 +108,43 @@ func TestNotAnAnswerIsUnfaithful(t *testing.T) {
 	j := r.Results["m/one"].ClassA.Judging
 	if f := r.Results["m/one"].ClassAFaithfulness; f == nil || *f != 0.75 || j.Undecided != 0 {
 		t.Errorf("faithfulness %v, undecided %d; want 0.75 (5 of 20 not answers) and 0", f, j.Undecided)
+	}
+}
+
+// TestInvalidAnswersNamedInClassAFailure: class A faithfulness 0 because
+// every answer was invalid read only "faithfulness 0, want ≥ 0.9", as if
+// twenty answers had been judged unfaithful (issue 46): the failure names
+// the invalid answers as the cause; a failure without invalid answers
+// says nothing of them.
+func TestInvalidAnswersNamedInClassAFailure(t *testing.T) {
+	t.Parallel()
+	s := reporttest.Synthetic{Models: []string{"m/one"}, Repeats: 1, Answer: constant(0, true)}
+	in := inputOf(s.Run())
+	for i := range in.Scores {
+		if sc := &in.Scores[i]; sc.Class == "A" {
+			v := judge.Decide(nil)
+			v.Decision = judge.DecisionNotAnAnswer
+			sc.Judge = &v
+			if sc.Answer != nil {
+				a := *sc.Answer
+				a.Valid = false
+				sc.Answer = &a
+			}
+		}
+	}
+	r := Build(in)
+	var msg string
+	for _, f := range r.Failures {
+		if f.Metric == "class_a_faithfulness" {
+			msg = f.Message
+		}
+	}
+	if want := "(20 of 20 answers invalid: they could not be judged)"; !strings.HasSuffix(msg, want) {
+		t.Errorf("class A failure %q, want it to end %q", msg, want)
+	}
+	for _, f := range Build(inputOf(s.Run())).Failures {
+		if strings.Contains(f.Message, "invalid:") {
+			t.Errorf("a run without invalid answers: %q", f.Message)
+		}
 	}
 }

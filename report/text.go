@@ -95,7 +95,13 @@ func ThresholdsHeading(ts []Threshold) string {
 
 // Heading is a threshold's column heading; a custom one says so.
 func (t Threshold) Heading() string {
-	h := fmt.Sprintf("%s %s %s%s", t.Label, OpSymbol(t.Op), Num(t.Limit), Dagger(t.Own))
+	// A share's limit is a percentage, as its values are (issue 46: "≤
+	// 0.05" over "0%").
+	limit := Num(t.Limit)
+	if t.Share() {
+		limit = Percent(t.Limit)
+	}
+	h := fmt.Sprintf("%s %s %s%s", t.Label, OpSymbol(t.Op), limit, Dagger(t.Own))
 	if t.Custom() {
 		h += " (custom)"
 	}

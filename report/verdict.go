@@ -333,6 +333,11 @@ func failures(r *Report) []Failure {
 					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, Percent(*v), OpSymbol(t.Op), Percent(t.Limit))
 				}
 			}
+			if c := mr.Class(t.Class); v != nil && t.Class == "A" && c != nil && c.Invalid > 0 {
+				// Faithfulness 0 read as 20 unfaithful answers when no answer
+				// was valid to judge (issue 46).
+				f.Message += fmt.Sprintf(" (%d of %d answers invalid: %s)", c.Invalid, c.Scored, Plural(c.Invalid, "it could not be judged", "they could not be judged"))
+			}
 			if t.Custom() {
 				f.Message += fmt.Sprintf(" (a custom threshold: %s)", defaultText(t))
 			}

@@ -157,9 +157,14 @@ type Bars struct {
 	per   map[string]*counts
 	order []string
 	drawn int
+	// started is set by the first Done: until then the totals are still
+	// being counted (the later jobs, then each first job as it is
+	// queued), and drawing them showed 0/40, then 0/60 (issue 46).
+	started bool
 }
 
-// Add implements Progress.
+// Add implements Progress. Before the first job ends it only counts:
+// the bars are drawn once the plan is whole.
 func (b *Bars) Add(model string, n int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -169,7 +174,9 @@ func (b *Bars) Add(model string, n int) {
 		b.order = append(b.order, model)
 		sort.Strings(b.order)
 	}
-	b.draw()
+	if b.started {
+		b.draw()
+	}
 }
 
 // Done implements Progress.
@@ -182,6 +189,7 @@ func (b *Bars) Done(res Result) {
 		sort.Strings(b.order)
 	}
 	c.add(res)
+	b.started = true
 	b.draw()
 }
 

@@ -99,9 +99,11 @@ type Runner struct {
 // estimates of the jobs in flight reaches Max. Known cost is the cost of
 // every transcript this Run has seen, reused ones included (they were paid
 // for by an earlier invocation of the same run), each at its reported
-// usage.cost, or at its estimate when the provider reported none. So a run
-// stops within about one request's cost of the cap (the last job started
-// below it), and a resume with a higher cap pays nothing twice.
+// usage.cost, or at its estimate when the provider reported none. A job
+// starts only when the known cost, the estimates in flight and its own
+// estimate stay within Max: the run overshoots the cap only by what the
+// requests cost beyond their estimates, and a resume with a higher cap
+// pays nothing twice.
 type Budget struct {
 	Max      float64           // USD
 	Estimate func(Job) float64 // a job's estimated cost in USD; nil is 0
@@ -475,7 +477,16 @@ func (s *schedule) start(ctx context.Context) {
 			if len(s.queue[m]) == 0 || s.inflight[m] >= max(s.r.PerModel, 1) || s.running >= max(s.r.Global, 1) {
 				continue
 			}
-			if s.overBudget() {
+			// The job is rendered before it is weighed against the cap
+			// (the estimate reads its prompt); held back, it stays at the
+			// head of its queue, rendered, and is never started.
+			head := &s.queue[m][0].job
+			if head.Render != nil {
+				head.Render(head)
+				head.Render = nil
+			}
+			est := s.r.Budget.estimate(*head)
+			if s.overBudget(est) {
 				s.capped = true
 				return
 			}
@@ -486,12 +497,8 @@ func (s *schedule) start(ctx context.Context) {
 			s.running++
 			s.next = (s.next + k + 1) % len(s.models)
 			job, cause := w.job, s.fatal[m]
-			if job.Render != nil {
-				job.Render(&job)
-				job.Render = nil
-			}
-			if b := s.r.Budget; b != nil {
-				s.reserved[w.slot] = b.estimate(job)
+			if s.r.Budget != nil {
+				s.reserved[w.slot] = est
 			}
 			go func() { s.done <- s.r.do(ctx, w.slot, job, cause) }()
 			progress = true
@@ -501,8 +508,10 @@ func (s *schedule) start(ctx context.Context) {
 }
 
 // overBudget reports whether the known cost plus the estimates of the
-// jobs in flight has reached the cap.
-func (s *schedule) overBudget() bool {
+// jobs in flight has reached the cap, or would cross it with a job
+// estimated at next (issue 46: a run capped at $0.50 spent $0.5245, its
+// last request started below the cap and crossing it).
+func (s *schedule) overBudget(next float64) bool {
 	b := s.r.Budget
 	if b == nil {
 		return false
@@ -511,7 +520,7 @@ func (s *schedule) overBudget() bool {
 	for _, slot := range slices.Sorted(maps.Keys(s.reserved)) {
 		total += s.reserved[slot]
 	}
-	return total >= b.Max
+	return total >= b.Max || total+next > b.Max
 }
 
 // Spent is the known cost of a finished Run's transcripts as a Budget

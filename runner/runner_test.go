@@ -578,8 +578,11 @@ func TestFatalArchivesEveryRequestSent(t *testing.T) {
 }
 
 // TestBudgetStopsWithinOneRequest: with requests in flight in parallel, no
-// job starts once the known cost plus the estimates in flight reaches the
-// cap, so the run spends at most one request past it, returns ErrBudget,
+// job starts once the known cost plus the estimates in flight and its own
+// reaches past the cap, so the run, whose requests cost what they were
+// estimated at, never spends past it (issue 46: the last request started
+// below the cap and crossed it) and stops within one request of it,
+// returns ErrBudget,
 // and a second Run with a higher cap asks only the jobs left, reusing the
 // rest (their cost counts against the new cap, nothing is asked twice).
 func TestBudgetStopsWithinOneRequest(t *testing.T) {
@@ -598,14 +601,15 @@ func TestBudgetStopsWithinOneRequest(t *testing.T) {
 		model.WithIdleTimeout(30*time.Second), model.WithMaxRetries(0), model.WithSleep(sl.sleep))
 	r := newRunner(t, dir, map[string]model.Client{"m": client})
 	estimate := func(runner.Job) float64 { return perCall }
-	r.Budget = &runner.Budget{Max: 0.2, Estimate: estimate}
+	const maxCost = 0.205 // between two requests' worth: the next would cross it
+	r.Budget = &runner.Budget{Max: maxCost, Estimate: estimate}
 	jobs := answerJobs(t, []string{"m"}, set.Tasks, 1, 7)
 	res, err := r.Run(context.Background(), jobs)
 	if !errors.Is(err, runner.ErrBudget) {
 		t.Fatalf("Run: %v, want ErrBudget", err)
 	}
-	if n := srv.Count(); float64(n)*perCall > 0.2+perCall+1e-9 || float64(n)*perCall < 0.2-perCall {
-		t.Errorf("%d requests ($%.2f) against a cap of $0.20: not within one request of it", n, float64(n)*perCall)
+	if n := srv.Count(); float64(n)*perCall > maxCost || float64(n)*perCall < maxCost-perCall {
+		t.Errorf("%d requests ($%.2f) against a cap of $%.3f: past it, or not within one request of it", n, float64(n)*perCall, maxCost)
 	}
 	if d := r.Spent(res) - float64(srv.Count())*perCall; d > 1e-9 || d < -1e-9 {
 		t.Errorf("Spent = %v, the server was asked %d times", r.Spent(res), srv.Count())

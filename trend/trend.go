@@ -49,6 +49,14 @@ type Night struct {
 	Verdict  string   `json:"verdict"`
 	Reading  string   `json:"reading"`
 	Failures []string `json:"failures"`
+	// Added and Removed are the failures this report has and the one
+	// before it had not, and the other way round (a failure is its model
+	// and metric: the same check failing with another value is neither);
+	// both empty for the first report.
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
+	// keys are the failures' identities, in Failures' order.
+	keys []string
 	// Tests is the number of tests of the step from the night before;
 	// they are adjusted with every test of the window (Report.Tests).
 	Tests int `json:"tests"`
@@ -106,6 +114,7 @@ func Of(reports []*report.Report, names []string) *Report {
 		r := reports[ri]
 		tr.Reports = append(tr.Reports, nightOf(r, names[ri]))
 		if i > 0 {
+			tr.Reports[i].changes(tr.Reports[i-1])
 			for _, n := range compare.Differences(reports[order[i-1]], r) {
 				tr.Notes = append(tr.Notes, fmt.Sprintf("%s against %s: %s", names[ri], names[order[i-1]], n))
 			}
@@ -165,8 +174,36 @@ func nightOf(r *report.Report, name string) Night {
 	}
 	for _, f := range r.Failures {
 		n.Failures = append(n.Failures, f.Message)
+		n.keys = append(n.keys, f.Model+"\x00"+f.Metric)
 	}
+	n.Added, n.Removed = []string{}, []string{}
 	return n
+}
+
+// changes sets n's failures added and removed against the night before.
+func (n *Night) changes(before Night) {
+	for i, k := range n.keys {
+		if !slices.Contains(before.keys, k) {
+			n.Added = append(n.Added, n.Failures[i])
+		}
+	}
+	for i, k := range before.keys {
+		if !slices.Contains(n.keys, k) {
+			n.Removed = append(n.Removed, before.Failures[i])
+		}
+	}
+}
+
+// changeList is a night's added or removed failures as a cell: "none", or
+// the messages; "" for the first night, which has nothing before it.
+func changeList(i int, list []string) string {
+	switch {
+	case i == 0:
+		return ""
+	case len(list) == 0:
+		return "none"
+	}
+	return strings.Join(list, "; ")
 }
 
 // step adds night i's point to every series that has one, comparing it
@@ -237,26 +274,44 @@ func (s Series) table(tr *Report) render.Table {
 	return t
 }
 
-// nightsTable is the reports, each with its date, verdict, reading and
-// failures.
+// nightsTable is the reports, each with its date, verdict, reading, the
+// number of its failures and the failures added and removed against the
+// report before (issue 46: every night's whole list in one cell filled
+// the first screen with three nights). The Markdown's failures cell
+// points at a footnote holding the whole list.
 func (tr *Report) nightsTable() render.Table {
-	t := render.Table{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric", "verdict", "reading", "failures"},
-		MDAlign: "|---:|---|---|---|---|---|---|---|"}
+	t := render.Table{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric", "verdict", "reading", "failures", "added", "removed"},
+		MDAlign: "|---:|---|---|---|---|---|---|---:|---|---|"}
 	for i, r := range tr.Reports {
-		failures := strings.Join(r.Failures, "; ")
-		if failures == "" {
-			failures = "none"
+		count := strconv.Itoa(len(r.Failures))
+		if len(r.Failures) > 0 {
+			count += fmt.Sprintf("[^f%d]", i+1)
 		}
-		t.Add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion, r.Verdict, r.Reading, failures)
+		t.Add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion, r.Verdict, r.Reading, count, changeList(i, r.Added), changeList(i, r.Removed))
 		cells := t.Rows[i].Cells
 		for c := 1; c < len(cells); c++ {
-			cells[c].Free = true // words and names a report holds
+			cells[c].Free = c != 7 // words and names a report holds; the count and its footnote are the harness's
 		}
-		for _, c := range []int{1, 5, 6, 7} { // the report's path, its verdict, reading and failures
+		for _, c := range []int{1, 5, 6, 8, 9} { // the report's path, its verdict, reading and failures
 			cells[c].Prose = true
 		}
 	}
 	return t
+}
+
+// footnotes are the Markdown footnotes of the nights table: each
+// night's whole list of failures.
+func (tr *Report) footnotes(w io.Writer) {
+	for i, r := range tr.Reports {
+		if len(r.Failures) == 0 {
+			continue
+		}
+		items := make([]string, len(r.Failures))
+		for j, f := range r.Failures {
+			items[j] = render.MDText(f)
+		}
+		fmt.Fprintf(w, "\n[^f%d]: Report %d's %d %s: %s.\n", i+1, i+1, len(r.Failures), report.Plural(len(r.Failures), "failure", "failures"), strings.Join(items, "; "))
+	}
 }
 
 // WriteMarkdown writes the trend as Markdown: the reports with their
@@ -267,6 +322,7 @@ func (tr *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(bw, "## Trend over %d %s\n\n", len(tr.Reports), report.Plural(len(tr.Reports), "report", "reports"))
 	fmt.Fprintf(bw, "Each change from the previous report is marked better, worse (▼) or ~ by the paired tests of `harness compare` (the signed-rank test on the documents' drift or faithfulness, the exact test on the lossless answers), every test of the whole window (%d) adjusted together (Holm), so that a window of noise-only nights rarely shows any flag: better and worse need an adjusted p < %s; = means no document differs.\n\n", tr.Tests, report.Num(compare.Alpha))
 	render.WriteMarkdownTable(bw, tr.nightsTable())
+	tr.footnotes(bw)
 	for _, s := range tr.Series {
 		fmt.Fprintf(bw, "\n### %s · %s · class %s\n\n", render.Code(s.Model), render.MDText(s.Suite), s.Class)
 		t := s.table(tr)
@@ -295,12 +351,20 @@ var trendTemplate string
 var trendPage = template.Must(render.ViewerTemplate().New("trend").Parse(trendTemplate))
 
 type trendData struct {
-	Policy       string
-	CSS          template.CSS
-	T            *Report
-	ReportsTable render.Table
-	Charts       []render.Chart
-	Tables       []render.Table
+	Policy string
+	CSS    template.CSS
+	T      *Report
+	Nights []nightRow
+	Charts []render.Chart
+	Tables []render.Table
+}
+
+// nightRow is a night as the page's list of reports shows it: its number
+// (the plots' x labels), and whether a night came before it to compare.
+type nightRow struct {
+	Night
+	Number int
+	First  bool
 }
 
 // trendShapes and the model classes m0… give each model its own shape
@@ -312,7 +376,9 @@ var trendShapes = []string{"circle", "triangle", "square"}
 func (tr *Report) WriteHTML(w io.Writer) error {
 	d := trendData{Policy: fmt.Sprintf("default-src 'none'; style-src '%s'; img-src data:; base-uri 'none'; form-action 'none'", render.CSPHash(render.ViewerCSS())),
 		CSS: template.CSS(render.ViewerCSS()), T: tr}
-	d.ReportsTable = tr.nightsTable()
+	for i, n := range tr.Reports {
+		d.Nights = append(d.Nights, nightRow{Night: n, Number: i + 1, First: i == 0})
+	}
 	models := map[string]int{}
 	for _, s := range tr.Series {
 		if _, ok := models[s.Model]; !ok {
@@ -386,6 +452,7 @@ func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point)
 		c.XTick(x(i), strconv.Itoa(i+1), date(r.RanAt), i == n-1)
 	}
 	worse := false
+	drawn := map[string]string{} // a line's points → the first model drawn with them
 	for _, s := range series {
 		cls := fmt.Sprintf("m%d", models[s.Model]%6)
 		shape := trendShapes[models[s.Model]%len(trendShapes)]
@@ -410,8 +477,17 @@ func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point)
 				worse = true
 			}
 		}
-		c.Line(cls, strings.Join(pts, " "))
-		c.AddLegend(shape, cls, s.Model)
+		line := strings.Join(pts, " ")
+		c.Line(cls, line)
+		// Identical series are drawn over each other (issue 46: one hid
+		// the other with no word): the legend says so.
+		label := s.Model
+		if first, ok := drawn[line]; ok && line != "" {
+			label += " (the same values as " + first + ": drawn over it)"
+		} else {
+			drawn[line] = s.Model
+		}
+		c.AddLegend(shape, cls, label)
 	}
 	if worse {
 		c.AddLegend("circle", "worse", "worse than the report before (adjusted p < 0.05)")

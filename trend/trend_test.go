@@ -2,6 +2,7 @@ package trend
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"bendscript.com/round-trip-harness/report"
 
+	"bendscript.com/round-trip-harness/compare"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/model"
@@ -86,8 +88,21 @@ func TestTrendMarksNoiseChange(t *testing.T) {
 	if !strings.Contains(md.String(), "| verdict | reading | failures |") || !strings.Contains(md.String(), "| 2026-04-29T15:30:00Z | 2 | thresholds not met") {
 		t.Error("the trend has no verdict, reading and failures per night")
 	}
+	// Night 3 against night 2 (issue 46: each night's whole list in one
+	// cell): what it adds and what it removes, the whole list in a
+	// footnote.
+	added, removed := "offline/noisy: class B P95 drift 0.3, want ≤ 0.2", "offline/noisy: class A faithfulness 0.8, want ≥ 0.9"
+	if n := tr.Reports[2]; !slices.Contains(n.Added, added) || !slices.Equal(n.Removed, []string{removed}) {
+		t.Errorf("night 3 adds %q and removes %q; want %q added and %q removed", n.Added, n.Removed, added, removed)
+	}
+	if !strings.Contains(md.String(), "| 7[^f3] | "+added) || !strings.Contains(md.String(), "\n[^f3]: Report 3's 7 failures: ") {
+		t.Error("the Markdown's night 3 has no count with its footnote and the failures added")
+	}
 	if err := tr.WriteHTML(&page); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<details><summary>7</summary><ol><li>") || !strings.Contains(page.String(), "<ul><li>"+removed+"</li></ul>") {
+		t.Error("the page's night 3 has no list of failures on demand, or not the failure removed")
 	}
 	for _, want := range []string{`id="trend-gating-B-median"`, `class="axis-title"`, `<ul class="legend">`, "offline/noisy", ">2026-04-28<", "worse than the report before"} {
 		if !strings.Contains(page.String(), want) {
@@ -96,5 +111,37 @@ func TestTrendMarksNoiseChange(t *testing.T) {
 	}
 	if strings.Contains(page.String(), "<script") {
 		t.Error("the trend page holds a script")
+	}
+}
+
+// TestTrendNotesIdenticalSeries: two models with the same values drew one
+// line over the other, and the page did not say so (issue 46); the
+// legend now names the model drawn over, and only for identical series.
+func TestTrendNotesIdenticalSeries(t *testing.T) {
+	t.Parallel()
+	v := func(x float64) *float64 { return &x }
+	points := func(a, b float64) []Point {
+		return []Point{{Report: 0, Median: v(a), Lossless: v(1)}, {Report: 1, Median: v(b), Lossless: v(1)}}
+	}
+	tr := &Report{
+		Reports: []Night{{Side: compare.Side{RunID: "a", RanAt: "2026-04-27T00:00:00Z"}}, {Side: compare.Side{RunID: "b", RanAt: "2026-04-28T00:00:00Z"}}},
+		Series: []Series{{Model: "x/one", Suite: "gating", Class: "B", Points: points(0.1, 0.2)},
+			{Model: "x/two", Suite: "gating", Class: "B", Points: points(0.1, 0.2)},
+			{Model: "x/three", Suite: "gating", Class: "B", Points: points(0.1, 0.3)}},
+	}
+	var page bytes.Buffer
+	if err := tr.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	median, _, _ := strings.Cut(page.String()[strings.Index(page.String(), `id="trend-gating-B-median"`):], "</figure>")
+	if !strings.Contains(median, "x/two (the same values as x/one: drawn over it)") {
+		t.Errorf("the median plot's legend does not say x/two is drawn over x/one:\n%s", median)
+	}
+	if strings.Contains(median, "x/three (the same") {
+		t.Error("x/three, whose values differ, is said to be drawn over another")
+	}
+	lossless, _, _ := strings.Cut(page.String()[strings.Index(page.String(), `id="trend-gating-B-lossless"`):], "</figure>")
+	if !strings.Contains(lossless, "x/three (the same values as x/one: drawn over it)") {
+		t.Error("the lossless plot, where all three are equal, does not say so of x/three")
 	}
 }

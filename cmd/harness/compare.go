@@ -11,8 +11,8 @@ import (
 // cmdCompare compares two JSON reports in the manner of benchstat.
 func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", "compare [--format text|md|json] OLD.json NEW.json", `
-		harness compare reports/20261101T000000Z.json reports/20261122T101500Z.json
-		harness compare --format md reports/old.json reports/new.json >> "$GITHUB_STEP_SUMMARY"`, stderr)
+		harness compare reports/demo-size.json reports/demo-formats.json   # two of make demo's size ladders
+		harness compare --format md reports/demo-size.json reports/demo-formats.json >> "$GITHUB_STEP_SUMMARY"   # in a GitHub workflow`, stderr)
 	format := fs.String("format", "text", "text (aligned columns), md (Markdown tables, for pull requests) or json (the compare.Comparison struct, for scripts)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err

@@ -26,7 +26,7 @@ func cmdCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fs := newFlagSet("corpus", "corpus check [--corpus DIR] [--instructions DIR]", `
 		harness corpus check
-		harness corpus check --corpus ../my-corpus --instructions ../my-tasks`, stderr)
+		cp -r corpus my-corpus && harness corpus check --corpus my-corpus --instructions instructions   # a corpus of your own`, stderr)
 	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	if help, err := parseFlags(fs, args[1:]); help || err != nil {
 		return err
@@ -145,8 +145,8 @@ func writeLadder(w io.Writer, out string, c ladder.Config, corpusDir, taskDir st
 func cmdCorpusSensitivity(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("corpus sensitivity", "corpus sensitivity [--oc] [--config FILE] [--corpus DIR] [--instructions DIR]", `
 		harness corpus sensitivity
-		harness corpus sensitivity --config my-thresholds.yaml
-		harness corpus sensitivity --oc`, stderr)
+		cp harness.yaml my-thresholds.yaml && harness corpus sensitivity --config my-thresholds.yaml   # edit its thresholds first
+		harness corpus sensitivity --oc   # the operating characteristics published in docs/interpretations.md §8.5`, stderr)
 	corpusDir, taskDir := corpusFlag(fs, new(string), "corpus"), instructionsFlag(fs, new(string), "instructions")
 	configFile := configFlag(fs, new(string), "the weights and thresholds the table applies")
 	oc := fs.Bool("oc", false, "print the operating characteristics instead: how often each §8.5 threshold, the verdict and the reading come out for models at given distances from the limits (a seeded simulation; docs/interpretations.md)")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,11 +32,21 @@ func exampleCommands() [][]string {
 // comment, or a note in parentheses after two spaces.
 var exampleNote = regexp.MustCompile(`\s+#.*$|\s{2,}\(.*\)$`)
 
+// documentedExit is an exit code an example's note documents.
+var documentedExit = regexp.MustCompile(`\bexits (\d)\b`)
+
+// example is one line of an Examples: block: the command, and the exit
+// code its note documents (-1 for none).
+type example struct {
+	line string
+	exit int
+}
+
 // examples returns every distinct line of the Examples: blocks of the
 // commands' help, as the binary prints them.
-func examples(t *testing.T, bin string) []string {
+func examples(t *testing.T, bin string) []example {
 	t.Helper()
-	var out []string
+	var out []example
 	for _, args := range exampleCommands() {
 		var errb bytes.Buffer
 		cmd := exec.Command(bin, append(args, "-h")...)
@@ -49,8 +60,12 @@ func examples(t *testing.T, bin string) []string {
 			t.Errorf("harness %s -h has no examples", strings.Join(args, " "))
 		}
 		for _, l := range strings.Split(strings.TrimSpace(block), "\n") {
-			if l = exampleNote.ReplaceAllString(strings.TrimSpace(l), ""); l != "" && !slices.Contains(out, l) {
-				out = append(out, l)
+			ex := example{line: exampleNote.ReplaceAllString(strings.TrimSpace(l), ""), exit: -1}
+			if m := documentedExit.FindStringSubmatch(exampleNote.FindString(l)); m != nil {
+				ex.exit = int(m[1][0] - '0')
+			}
+			if ex.line != "" && !slices.ContainsFunc(out, func(e example) bool { return e.line == ex.line }) {
+				out = append(out, ex)
 			}
 		}
 	}
@@ -60,12 +75,17 @@ func examples(t *testing.T, bin string) []string {
 // TestHelpExamplesRun: help examples failed as written: a corpus file
 // that is 07-go-retry-loop, not 07-go-retry; --task ladder/8k.tasks.json
 // where ladder/ was the Go package (suites/ladder/ now); judge model ids other than
-// harness.yaml's (issue 34). Every Examples: line of every command's help
-// now runs, in bash, in a scratch directory holding what a user would
-// have: the corpus and tasks, a built size ladder, two finished offline
-// runs and their reports, an answer to score. No harness invocation in it
-// may fail for a missing file or flag: each exits 0 or 1, or 2 only for
-// want of an API key (the gating run). The only server is a local fake.
+// harness.yaml's (issue 34). They ran in a scratch directory the test
+// made for them, so examples naming runs/demo passed there and failed
+// after make demo, which named its run runs/demo-<time> (issue 46).
+// Every Examples: line of every command's help now runs, in bash, in the
+// order harness -h lists the commands, in a directory holding what a
+// fresh checkout holds (the corpus, the tasks, harness.yaml) after
+// scripts/demo, which make demo runs, ran there. No harness invocation in
+// it may fail for a missing file or flag: each exits 0 or 1 (or the exit
+// its example's comment documents, "exits N"), or 2 only for want of an
+// API key (the gating run); the line itself, run with pipefail, exits 0
+// or 1. The only server is a local fake.
 func TestHelpExamplesRun(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash to run the examples in")
@@ -75,38 +95,74 @@ func TestHelpExamplesRun(t *testing.T) {
 	dir := t.TempDir()
 	work := filepath.Join(dir, "w")
 	env := append(exampleEnv(srv.URL), "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary.md"))
-	exampleScratch(t, bin, dir, work, env)
+	afterDemo(t, bin, work, env)
 	log := filepath.Join(dir, "log")
 	// harness is a function that runs the binary and logs each
 	// invocation's exit code and stderr; a pipe's or a redirect's other
 	// commands (diff, jq) run as they will.
-	prelude := fmt.Sprintf(`n=0
+	prelude := fmt.Sprintf(`set -o pipefail
+n=0
 harness() { n=$((n+1)); %q "$@" 2>%q.$n; c=$?; printf '%%s\t%%s\n' "$c" "$*" >> %q; cat %q.$n >&2; return $c; }
 `, bin, log, log, log)
-	for _, line := range examples(t, bin) {
-		line = strings.ReplaceAll(line, "http://localhost:8000/v1", srv.URL)
+	for _, ex := range examples(t, bin) {
+		line := strings.ReplaceAll(ex.line, "http://localhost:8000/v1", srv.URL)
+		if strings.Contains(line, "| jq ") {
+			if _, err := exec.LookPath("jq"); err != nil {
+				t.Logf("%s: not run, no jq", line)
+				continue
+			}
+		}
 		os.Remove(log)
 		cmd := exec.Command("bash", "-c", prelude+line)
 		cmd.Dir, cmd.Env = work, env
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
-		_ = cmd.Run() // the harness invocations' own codes are in the log
-		checkExampleLog(t, line, log, out.String())
+		err := cmd.Run()
+		if exit := (*exec.ExitError)(nil); errors.As(err, &exit) && exit.ExitCode() > 1 && !strings.Contains(out.String(), "OPENROUTER_API_KEY is not set") {
+			t.Errorf("example %q exited %d:\n%s", line, exit.ExitCode(), out.String())
+		}
+		checkExampleLog(t, ex, log, out.String())
+	}
+}
+
+// afterDemo makes work what a user has after make demo in a fresh
+// checkout: the corpus, the tasks and harness.yaml, then scripts/demo run
+// there with the built harness (its runs/ and reports/).
+func afterDemo(t *testing.T, bin, work string, env []string) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-ec", fmt.Sprintf(`cp -r %[1]q/corpus %[1]q/instructions %[1]q/harness.yaml .
+%[1]q/scripts/demo "$H" >/dev/null`, root))
+	cmd.Dir, cmd.Env = work, append(env, "H="+bin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make demo's scripts/demo: %v\n%s", err, out)
 	}
 }
 
 // checkExampleLog checks the invocations one example line made.
-func checkExampleLog(t *testing.T, line, log, output string) {
+func checkExampleLog(t *testing.T, ex example, log, output string) {
 	t.Helper()
+	line := ex.line
 	data, err := os.ReadFile(log)
 	if err != nil {
 		t.Errorf("%s: no harness invocation ran (%v)\n%s", line, err, output)
 		return
 	}
-	for i, entry := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+	entries := strings.Split(strings.TrimSpace(string(data)), "\n")
+	for i, entry := range entries {
 		code, args, _ := strings.Cut(entry, "\t")
 		errs, _ := os.ReadFile(fmt.Sprintf("%s.%d", log, i+1))
 		switch {
+		case ex.exit >= 0 && i == len(entries)-1:
+			if code != fmt.Sprint(ex.exit) {
+				t.Errorf("example %q: harness %s exited %s, its help says %d:\n%s", line, args, code, ex.exit, errs)
+			}
 		case code == "0" || code == "1":
 		case code == "2" && strings.Contains(string(errs), "OPENROUTER_API_KEY is not set"):
 		default:
@@ -126,37 +182,4 @@ func exampleEnv(base string) []string {
 		}
 	}
 	return append(env, "OPENROUTER_BASE_URL="+base)
-}
-
-// exampleScratch fills dir with what the examples name: work/ holds the
-// corpus, the tasks, harness.yaml, a size ladder, runs/demo and
-// runs/20261122T101500Z with their reports, copies of a report and a run
-// under the names compare's, trend's and runs' examples use (nights/1/),
-// documents and answers;
-// dir/my-corpus and dir/my-tasks are the "../my-corpus" of corpus check.
-func exampleScratch(t *testing.T, bin, dir, work string, env []string) {
-	t.Helper()
-	sh := func(script string) {
-		t.Helper()
-		cmd := exec.Command("bash", "-ec", script)
-		cmd.Dir, cmd.Env = dir, append(env, "H="+bin)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("preparing the scratch directory: %v\n%s\n%s", err, script, out)
-		}
-	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh(fmt.Sprintf(`mkdir -p w && cp -r %[1]q/corpus %[1]q/instructions %[1]q/harness.yaml w/
-cp -r %[1]q/corpus my-corpus && cp -r %[1]q/instructions my-tasks && cp w/harness.yaml w/my-thresholds.yaml`, root))
-	offline := "--models offline/oracle,offline/identity,offline/noisy --judges offline/judge --no-preflight --progress none"
-	sh(`cd w && "$H" corpus ladder --out size-ladder --rungs 8k,32k >/dev/null
-"$H" run ` + offline + ` --run-id demo >/dev/null || [ $? = 1 ]
-"$H" run ` + offline + ` --run-id 20261122T101500Z >/dev/null || [ $? = 1 ]
-for r in 20261101T000000Z old new; do cp reports/demo.json reports/$r.json; done
-mkdir -p nights/1/reports nights/1/runs && cp reports/demo.json nights/1/reports/ && cp -r runs/demo nights/1/runs/
-cp corpus/01-birdwatching-field-notes.bend.json doc.bend.json && cp doc.bend.json out.bend.json
-"$H" expect --task instructions/03-b.json > answer.txt
-echo '[]' > patch.json`)
 }

@@ -13,9 +13,10 @@ func cmdExpect(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("expect", "expect --task FILE [--corpus DIR]", `
 		harness expect --task instructions/03-b.json
 		harness expect --task instructions/16-c.json > expected.bend.json
+		harness id --write expected.bend.json   # the expected document keeps the source's declared id, which id --check reports as stale: this gives it its own
 		harness expect --task instructions/natural/03-b.json
 		harness expect --task instructions/inverse/03-b.json
-		harness expect --task size-ladder/8k.tasks.json --id 8k-start-02-b`, stderr)
+		harness expect --task size-ladder/8k.tasks.json --id 8k-start-02-b   # after harness corpus ladder --out size-ladder`, stderr)
 	taskFile, taskID := taskFileFlags(fs)
 	corpusDir := corpusFlag(fs, new(string), "corpus")
 	if help, err := parseFlags(fs, args); help || err != nil {

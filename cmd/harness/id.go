@@ -12,7 +12,7 @@ import (
 
 func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("id", "id [--check | --write] FILE...", `
-		harness id doc.bend.json
+		harness id corpus/01-birdwatching-field-notes.bend.json
 		harness id --check corpus/*.bend.json
 		harness id --write corpus/07-go-retry-loop.bend.json`, stderr)
 	check := fs.Bool("check", false, "exit 1 when a file's declared id differs from its computed id")

@@ -20,7 +20,7 @@ func cmdProject(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		harness project corpus/17-memory-deployment-preferences.bend.json
 		harness project corpus/17-memory-deployment-preferences.bend.json > 17.md
 		harness project --parse 17.md
-		harness project doc.bend.json | harness project --parse -`, stderr)
+		harness project corpus/01-birdwatching-field-notes.bend.json | harness project --parse -`, stderr)
 	parse := fs.Bool("parse", false, "read a projection (FILE) and print the .bend JSON it describes, with its computed id")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err

@@ -10,10 +10,10 @@ import (
 
 // cmdRescore is the score phase over an archived run (pipeline.Rescore).
 func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rescore", "rescore [--out DIR] [--format text|json] [--summary] RUN_DIR", `
-		harness rescore runs/20261122T101500Z
-		harness rescore --summary runs/demo                 # the Markdown report printed too, as run --summary
-		harness rescore --out rescored runs/demo && diff <(grep -v '^  "rescored_at"' rescored/demo.json) reports/demo.json
+	fs := newFlagSet("rescore", "rescore [--out DIR] [--format text|json] [--summary] RUN", `
+		harness rescore runs/demo                   # make demo's gating run: exits 1, its verdict fails by design
+		harness rescore --summary demo              # RUN may be a run id in runs/; the Markdown printed too, as run --summary
+		harness rescore --out rescored runs/demo; diff <(grep -v '"rescored_at"' rescored/demo.json) <(grep -v '"rescored_at"' reports/demo.json) && echo same
 		harness rescore --format json runs/demo | jq .verdict`, stderr)
 	out := reportsFlag(fs, new(string), "out", "")
 	// run's flags, with run's meaning (issue 34: rescore printed the whole
@@ -26,7 +26,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if fs.NArg() != 1 {
-		return wrongUsage(fs, "rescore: give one run directory")
+		return wrongUsage(fs, "rescore: give one run (its directory, or its id in runs/)")
 	}
 	switch *format {
 	case "md":
@@ -35,7 +35,11 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	default:
 		return usage.Errorf("rescore: --format takes text or json, not %q", *format)
 	}
-	o := pipeline.RescoreOptions{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, Summary: *summary, Stdout: stdout,
+	runDir, err := runDirOf("rescore", fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	o := pipeline.RescoreOptions{RunDir: runDir, ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, Summary: *summary, Stdout: stdout,
 		Ctx: ctx, Command: commandName}
 	if *format == "json" {
 		o.Stdout = nil // stdout holds the JSON report alone

@@ -18,8 +18,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		harness run                                   # the gating run (needs OPENROUTER_API_KEY)
 		harness run --dry-run --max-cost 20           # preflight: check models, print size and cost against the cap, stop
 		harness run --tasks '03-b,17-*' --summary     # task 03-b and document 17's tasks (a partial run), the Markdown printed too
-		harness run --models offline/oracle,offline/identity,offline/noisy --judges offline/judge
-		harness run --resume runs/20261122T101500Z    # finish an interrupted run
+		harness run --models offline/oracle,offline/identity,offline/noisy --judges offline/judge   # make demo's gating run
+		harness run --resume runs/demo                # finish an interrupted run (one that finished: its report again)
 		OPENROUTER_BASE_URL=http://localhost:8000/v1 harness run --models my-model --judges offline/judge --no-preflight`, stderr)
 	configFlag(fs, &r.ConfigFile, "models, judges, parameters, concurrency, timeouts, retries, thresholds, weights")
 	fs.StringVar(&r.Models, "models", "", "comma-separated models instead of the configured ones (informational runs)")

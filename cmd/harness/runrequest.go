@@ -184,6 +184,11 @@ func (r *runRequest) override(cfg *config.Config) {
 // recorded; only the spending cap, concurrency and progress may change.
 func (r *runRequest) resume(ctx context.Context) (*pipeline.Result, error) {
 	url := cmp.Or(r.Inputs.BaseURL, model.BaseURLFromEnv())
+	dir, err := runDirOf("resume", r.ResumeDir)
+	if err != nil {
+		return nil, err
+	}
+	r.ResumeDir = dir
 	m, cfg, in, err := resumeRun(r.ResumeDir, r.Given, url, r.Command, r.Stdout)
 	if err != nil {
 		return nil, err

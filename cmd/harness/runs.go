@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"text/tabwriter"
+	"strings"
+	"unicode/utf8"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/usage"
@@ -17,10 +18,12 @@ import (
 
 // cmdRuns lists the runs in a directory of run directories.
 func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("runs", "runs [DIR]", `
+	fs := newFlagSet("runs", "runs [--wide] [DIR]", `
 		harness runs              # the runs in runs/
-		harness runs nights/1/runs   # the runs of another directory
-		harness runs --reconcile runs/demo   # price the attempts of unknown cost (GET /generation)`, stderr)
+		harness runs --wide       # every field whole, however wide the table
+		harness runs runs/        # the runs of a directory of run directories
+		harness runs --reconcile runs/demo   # price the attempts of unknown cost (GET /generation; needs OPENROUTER_API_KEY: exits 2 without it)`, stderr)
+	wide := fs.Bool("wide", false, fmt.Sprintf("print every field whole (up to %d characters) rather than fitting the table in %d columns", maxRunsField, runsWidth))
 	reconcile := fs.String("reconcile", "", "ask GET /generation for the cost of every attempt of `RUN` that has a generation id and no cost (needs OPENROUTER_API_KEY), and write RUN/"+pipeline.ReconcileName)
 	baseURL := baseURLFlag(fs, new(string), " (with --reconcile)")
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -35,12 +38,33 @@ func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() > 1 {
 		return usage.Errorf("runs: give at most one directory")
 	}
-	return writeRuns(stdout, stderr, cmp.Or(fs.Arg(0), "runs"))
+	return writeRuns(stdout, stderr, cmp.Or(fs.Arg(0), runsDir), *wide)
+}
+
+// runsWidth is the width harness runs fits its table in, unless --wide:
+// a terminal's 120 columns (issue 46: a row was about 200 wide).
+const runsWidth = 120
+
+// maxRunsField caps what harness runs prints of any one field, --wide
+// included (issue 45: a run.json listing 20,000 models made every row
+// 269,000 characters wide, 103 MB of output).
+const maxRunsField = 300
+
+// runsColumns are the table's columns: the heading, and the narrowest a
+// column is cut to when the table must fit runsWidth. The suite and the
+// models give way first.
+var runsColumns = []struct {
+	head     string
+	min      int
+	yieldsTo bool // cut before the others
+}{
+	{"RUN", 12, false}, {"STARTED", 20, false}, {"SUITE", 12, true}, {"MODELS", 12, true},
+	{"VERDICT", 8, false}, {"READING", 12, false}, {"STATE", 10, false}, {"COST", 9, false}, {"API", 12, true},
 }
 
 // writeRuns prints the runs in dir (pipeline.ListRuns) as harness runs shows them:
 // a table, or a line saying there is none; the warnings go to warn.
-func writeRuns(w, warn io.Writer, dir string) error {
+func writeRuns(w, warn io.Writer, dir string, wide bool) error {
 	rows, warnings, err := pipeline.ListRuns(dir)
 	if err != nil {
 		return err
@@ -52,12 +76,81 @@ func writeRuns(w, warn io.Writer, dir string) error {
 		_, err := fmt.Fprintf(w, "no runs in %s\n", dir)
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tSTARTED\tSUITE\tMODELS\tVERDICT\tREADING\tSTATE\tCOST\tAPI")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Started, r.Suite, r.Models, r.Verdict, r.Reading, r.State, r.Cost, r.API)
+	table := make([][]string, 0, len(rows)+1)
+	var head []string
+	for _, c := range runsColumns {
+		head = append(head, c.head)
 	}
-	return tw.Flush()
+	table = append(table, head)
+	for _, r := range rows {
+		table = append(table, []string{cutField(r.ID, maxRunsField), cutField(r.Started, maxRunsField), cutField(r.Suite, maxRunsField),
+			cutField(r.Models, maxRunsField), cutField(r.Verdict, maxRunsField), cutField(r.Reading, maxRunsField), cutField(r.State, maxRunsField), cutField(r.Cost, maxRunsField), cutField(r.API, maxRunsField)})
+	}
+	widths := make([]int, len(runsColumns))
+	for _, row := range table {
+		for i, cell := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	cut := false
+	if !wide {
+		cut = fitWidths(widths, runsWidth-2*(len(widths)-1))
+	}
+	var b strings.Builder
+	for _, row := range table {
+		b.Reset()
+		for i, cell := range row {
+			cell = cutField(cell, widths[i])
+			b.WriteString(cell)
+			if i < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell)+2))
+			}
+		}
+		if _, err := fmt.Fprintln(w, strings.TrimRight(b.String(), " ")); err != nil {
+			return err
+		}
+	}
+	if cut {
+		fmt.Fprintf(warn, "runs: fields cut (…) to fit %d columns; harness runs --wide prints them whole\n", runsWidth)
+	}
+	return nil
+}
+
+// fitWidths narrows the columns until their widths sum to at most total:
+// the widest of the columns that yield first, down to their minimum, then
+// the widest of all. It reports whether it narrowed any.
+func fitWidths(widths []int, total int) bool {
+	sum := 0
+	for _, w := range widths {
+		sum += w
+	}
+	narrowed := false
+	for _, yieldingOnly := range []bool{true, false} {
+		for sum > total {
+			widest := -1
+			for i, c := range runsColumns {
+				if (c.yieldsTo || !yieldingOnly) && widths[i] > c.min && (widest < 0 || widths[i] > widths[widest]) {
+					widest = i
+				}
+			}
+			if widest < 0 {
+				break
+			}
+			widths[widest]--
+			sum--
+			narrowed = true
+		}
+	}
+	return narrowed
+}
+
+// cutField is s cut to n characters, its last one "…" when it was cut.
+func cutField(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	return string(runes[:max(n-1, 0)]) + "…"
 }
 
 // reconcileRun prices a run's attempts of unknown cost

@@ -21,11 +21,12 @@ var stdin io.Reader = os.Stdin
 
 func cmdScore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("score", "score --task FILE --output FILE", `
+		harness expect --task instructions/03-b.json > answer.txt   # an answer to score (here the expected document)
 		harness score --task instructions/03-b.json --output answer.txt
 		harness expect --task instructions/03-b.json | harness score --task instructions/03-b.json --output -
 		harness score --task instructions/natural/03-b.json --output answer.txt   (new ids aligned first)
-		harness score --task size-ladder/8k.tasks.json --id 8k-start-02-b --output answer.txt
-		harness score --task instructions/03-b.json --formats json-patch --output patch.json   (applied to the source, then scored)`, stderr)
+		harness score --task size-ladder/8k.tasks.json --id 8k-start-02-b --output answer.txt   # after harness corpus ladder --out size-ladder
+		echo '[]' | harness score --task instructions/03-b.json --formats json-patch --output -   # a patch, applied to the source, then scored`, stderr)
 	taskFile, taskID := taskFileFlags(fs)
 	output := fs.String("output", "", "the model's raw answer (a .bend document, bare or fenced); - reads standard input")
 	format := fs.String("formats", "document", "the answer's format, one of "+strings.Join(formats.Names(), ", ")+": a patch is applied to the task's source document, then scored as a document answer")

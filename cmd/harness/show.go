@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,7 +17,7 @@ import (
 // cmdShow prints one transcript of a run as a person reads it.
 func cmdShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("show", "show [--model M] [--repeat R] RUN TASK", `
-		harness show --model offline/oracle runs/20261122T101500Z 03-b
+		harness show --model offline/oracle runs/demo 03-b
 		harness show --model offline/noisy demo 17-c     # RUN may be a run id in runs/`, stderr)
 	modelFlag := fs.String("model", "", "the model whose answer to show (needed when the run has several)")
 	repeat := fs.Int("repeat", 0, "the repeat to show, from 0")
@@ -48,9 +46,9 @@ type showRequest struct {
 // the nearest task id, when one is close) a model, task or repeat the run
 // does not have, and shows the answer (pipeline.Show).
 func showRun(w io.Writer, r showRequest) error {
-	runDir := r.run
-	if _, err := os.Stat(filepath.Join(runDir, transcript.ManifestName)); err != nil && !strings.ContainsRune(runDir, filepath.Separator) {
-		runDir = filepath.Join("runs", runDir)
+	runDir, err := runDirOf("show", r.run)
+	if err != nil {
+		return err
 	}
 	m, cfg, err := pipeline.ReadRun(runDir)
 	if err != nil {

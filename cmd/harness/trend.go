@@ -15,7 +15,7 @@ import (
 func cmdTrend(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("trend", "trend [--html FILE] REPORT.json...", `
 		harness trend reports/*.json
-		harness trend --html reports/trend.html nights/*/reports/*.json >> "$GITHUB_STEP_SUMMARY"`, stderr)
+		harness trend --html reports/trend.html reports/*.json >> "$GITHUB_STEP_SUMMARY"   # in a GitHub workflow: the viewer beside`, stderr)
 	htmlOut := fs.String("html", "", "also write the trend as a self-contained HTML page to FILE, one line per model")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err

@@ -11,7 +11,7 @@ import (
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", "validate FILE...", `
 		harness validate corpus/*.bend.json
-		harness validate out.bend.json && echo valid`, stderr)
+		harness expect --task instructions/16-c.json | harness validate - && echo valid`, stderr)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bendscript.com/round-trip-harness/model/modeltest"
+)
+
+// TestLiveRunIsNotRescoredNorListedInterrupted: a rescore of a run that
+// was still answering wrote "incomplete run: 42 missing transcripts" into
+// the reports the run later overwrote, and harness runs listed the live
+// run as interrupted (or fail / incomplete after such a rescore), which
+// invites a resume (issue 46). While a slow run answers, rescore into its
+// reports is refused like a second resume, naming the lock, runs says
+// running, and a rescore --out elsewhere still works.
+func TestLiveRunIsNotRescoredNorListedInterrupted(t *testing.T) {
+	t.Parallel()
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(40*time.Millisecond, `{"answer": "x", "evidence": []}`))
+	srv.SetModels(modeltest.Entry("vendor/a"))
+	dir := t.TempDir()
+	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
+	runDir := filepath.Join(runs, "live1")
+	first := make(chan int)
+	go func() {
+		_, _, code := runCLI(t, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports,
+			"--base-url", srv.URL, "--models", "vendor/a", "--judges", "offline/judge", "--run-id", "live1", "--progress", "none", "--per-model", "1")
+		first <- code
+	}()
+	for srv.Count() < 3 {
+		time.Sleep(2 * time.Millisecond)
+	}
+	_, errs, code := runCLI(t, "rescore", "--out", reports, runDir)
+	want := "rescore: run " + runDir + " is in use by another harness process (it holds " + filepath.Join(runDir, "run.lock") + ")"
+	if code != 2 || !strings.Contains(errs, want) || !strings.Contains(errs, "rescore with --out elsewhere") {
+		t.Errorf("rescore of the live run: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+	}
+	if _, err := os.Stat(filepath.Join(reports, "live1.json")); err == nil {
+		t.Errorf("the refused rescore wrote %s", filepath.Join(reports, "live1.json"))
+	}
+	out, errs, code := runCLI(t, "runs", runs)
+	if code != 0 || !strings.Contains(out, "running") || strings.Contains(out, "interrupted") {
+		t.Errorf("runs while the run answers: exit %d, stdout %q, stderr %q; want the run listed as running", code, out, errs)
+	}
+	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "elsewhere"), runDir); code != 1 {
+		t.Errorf("rescore --out elsewhere of the live run: exit %d, stderr %q; want 1 (an incomplete run's report)", code, errs)
+	}
+	if c := <-first; c != 0 && c != 1 {
+		t.Fatalf("the run: exit %d", c)
+	}
+	if out, _, _ := runCLI(t, "runs", runs); strings.Contains(out, "running") {
+		t.Errorf("runs after the run ended still says running:\n%s", out)
+	}
+}
