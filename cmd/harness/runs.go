@@ -59,7 +59,7 @@ var runsColumns = []struct {
 	yieldsTo bool // cut before the others
 }{
 	{"RUN", 12, false}, {"STARTED", 20, false}, {"SUITE", 12, true}, {"MODELS", 12, true},
-	{"VERDICT", 8, false}, {"READING", 12, false}, {"STATE", 10, false}, {"COST", 9, false}, {"API", 12, true},
+	{"VERDICT", 8, false}, {"READING", 12, false}, {"STATE", 10, false}, {"COST", 9, false}, {"API", 12, false},
 }
 
 // writeRuns prints the runs in dir (pipeline.ListRuns) as harness runs shows them:
