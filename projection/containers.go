@@ -73,6 +73,9 @@ func parseItem(lines []line, k, marker, depth int) (*bend.Value, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if err := nested(l.n, depth); err != nil {
+		return nil, 0, err
+	}
 	pad := strings.Repeat(" ", marker)
 	var children []line
 	j := k + 1
@@ -113,6 +116,9 @@ func parseQuote(lines []line, i, depth int) (*bend.Value, int, error) {
 	}
 	b, err := blockOf(inner[0], inner[0].text, bend.KindQuote)
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := nested(inner[0].n, depth); err != nil {
 		return nil, 0, err
 	}
 	if len(inner) > 1 && inner[1].text != "" {
