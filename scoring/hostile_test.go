@@ -81,3 +81,16 @@ func TestRefusalIsNotAnEmptyAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestPanicWhileScoringIsAnInvalidAnswer: a panic while scoring one
+// answer crashed the whole score phase of a paid run (issue 45: the
+// projection parser's depth edge). One recovers it: the answer is scored,
+// invalid, with a reason that says the harness failed on it. A nil judge
+// transcript stands in for any panic in the scoring code.
+func TestPanicWhileScoringIsAnInvalidAnswer(t *testing.T) {
+	tk := testcorpus.Set(t).Task("05-a")
+	s := One(tk, "v/m", 0, answered("v/m", "", transcript.Usage{}), []*transcript.Transcript{nil}, metric.DefaultWeights())
+	if s.Status != StatusScored || s.Answer == nil || !strings.Contains(s.Answer.Reason, "the harness failed while reading this answer") {
+		t.Errorf("status %s, answer %+v; want scored, with the reason", s.Status, s.Answer)
+	}
+}

@@ -373,8 +373,45 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 const MaxAnswerSize = bend.MaxSize
 
 // One scores one answer transcript (nil when missing) with its judge
-// transcripts.
-func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
+// transcripts. A panic while scoring the answer (the harness's own
+// failure on a hostile answer) is recovered: the answer is scored as the
+// empty answer is, invalid, with formats.Crashed's reason, so that one
+// answer never crashes a run, a rescore or a resume (issue 45).
+func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) (s Score) {
+	defer func() {
+		if p := recover(); p != nil {
+			s = crashed(t, modelID, repeat, tr, w, p)
+		}
+	}()
+	return one(t, modelID, repeat, tr, judges, w)
+}
+
+// crashed is One's score of an answer whose scoring panicked with p.
+func crashed(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, w metric.Weights, p any) Score {
+	s := one(t, modelID, repeat, nil, nil, w)
+	s.Status = StatusScored
+	if tr != nil {
+		s.TranscriptHash, s.Attempts = tr.Hash, len(tr.Attempts)
+		s.Transcript = filepath.ToSlash(filepath.Join(transcript.Slug(modelID), filepath.Base(transcript.TaskPath("", modelID, t.ID, repeat))))
+		if tr.Response != nil {
+			s.Usage, s.LatencyMS, s.FinishReason = boundedUsage(tr.Response.Usage), tr.Response.LatencyMS, tr.Response.FinishReason
+			s.AnswerBytes = len(tr.Response.Content)
+		}
+	}
+	if t.Class == task.ClassA {
+		a := metric.ScoreAnswer(t.Source.Doc, "")
+		a.Reason = formats.Crashed(p)
+		s.Answer = &a
+		return s
+	}
+	res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, "", w)
+	res.Reason = formats.Crashed(p)
+	s.Metric = &res
+	return s
+}
+
+// one is One without the recovery.
+func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
 	s := Score{Model: modelID, TaskID: t.ID, Class: t.Class, Document: t.DocumentName, Repeat: repeat,
 		Suite: t.Suite, Chain: t.Chain, Step: t.Step, Rung: t.Rung, Position: t.Position, Format: t.Format}
 	if tr == nil {
@@ -497,7 +534,17 @@ func Answer(t *task.Task, raw string, w metric.Weights) any {
 // the expected document's names, the output's new ids aligned) with
 // metric.ScoreAligned, every other with metric.Score. A run, a rescore
 // and `harness score` all score through it.
-func Metric(t *task.Task, given []byte, raw string, w metric.Weights) (metric.Result, *formats.Failure) {
+//
+// A panic while scoring is recovered into an invalid result whose reason
+// is formats.Crashed's, so that Check (a feedback round, in the runner's
+// loop) and `harness score` survive one hostile answer as One does.
+func Metric(t *task.Task, given []byte, raw string, w metric.Weights) (res metric.Result, fail *formats.Failure) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, fail = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, "", w), nil
+			res.Reason = formats.Crashed(p)
+		}
+	}()
 	if t.Format != "" {
 		out, fail := apply(t.Format, given, raw)
 		if fail != nil {

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/projection/projectiontest"
+)
+
+// TestDeepProjectionIsAnInvalidAnswer is issue 45's done-when for the
+// parser's depth edge: a model answering every request with a projection
+// nested 65 deep (an empty innermost quote or item) panicked the parser in
+// the score phase, in a feedback round's check and in a produce chain's
+// hand-on, losing a paid run. Now each such answer is invalid with the
+// parser's reason; the run, its rescore and a resume complete, and every
+// request asked is archived.
+func TestDeepProjectionIsAnInvalidAnswer(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		text string
+		args []string
+	}{
+		{"quotes-feedback", projectiontest.Quotes(65), []string{"--formats", "document,projection", "--feedback", "1", "--docs", "01,02", "--classes", "b,c"}},
+		{"list-feedback", projectiontest.List(65), []string{"--formats", "document,projection", "--feedback", "1", "--docs", "01", "--classes", "b"}},
+		{"quotes-produce", projectiontest.Quotes(65), []string{"--suite", "produce", "--steps", "2", "--docs", "01,02"}},
+		{"list-produce", projectiontest.List(65), []string{"--suite", "produce", "--docs", "01"}},
+	} {
+		srv := modeltest.NewServer(t, modeltest.FixedDelay(0, c.text))
+		srv.SetModels(modeltest.Entry("vendor/a"))
+		dir := t.TempDir()
+		args := append([]string{"run", "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge",
+			"--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"), "--run-id", "d", "--progress", "none", "--base-url", srv.URL}, c.args...)
+		_, errs, code := runCLI(t, args...)
+		if code > 1 {
+			t.Fatalf("%s: run: exit %d: %s", c.name, code, errs)
+		}
+		runDir := filepath.Join(dir, "runs", "d")
+		files, _ := filepath.Glob(filepath.Join(runDir, "vendor_a", "*.json"))
+		if len(files) != srv.Count() {
+			t.Errorf("%s: %d transcripts archived for %d requests", c.name, len(files), srv.Count())
+		}
+		rep := mustRead(t, filepath.Join(dir, "reports", "d.html"))
+		if !bytes.Contains(rep, []byte("blocks nest more than 64 deep")) {
+			t.Errorf("%s: the report does not give the parser's reason", c.name)
+		}
+		if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir); code > 1 {
+			t.Errorf("%s: rescore: exit %d: %s", c.name, code, errs)
+		}
+		before := srv.Count()
+		if _, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none", "--base-url", srv.URL); code > 1 {
+			t.Errorf("%s: resume: exit %d: %s", c.name, code, errs)
+		}
+		if srv.Count() != before {
+			t.Errorf("%s: the resume of a finished run asked %d requests again", c.name, srv.Count()-before)
+		}
+		if strings.Contains(string(rep), "harness failed while reading") {
+			t.Errorf("%s: the parser's own reason should be given, not a recovered panic", c.name)
+		}
+	}
+}
