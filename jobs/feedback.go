@@ -133,7 +133,7 @@ func FeedbackJob(prev runner.Job, tr *transcript.Transcript, t *task.Task, k int
 	rec.TaskID = task.FeedbackID(t.ID, k)
 	rec.Request = transcript.RequestOf(req)
 	n := len(req.Messages)
-	return runner.Job{Model: prev.Model, Request: req, Record: rec, Extra: true,
+	return runner.Job{Model: prev.Model, Request: req, Record: rec, Extra: true, Decode: prev.Decode,
 		Keep: func(archived *transcript.Transcript) bool {
 			m := archived.Request.Messages
 			return len(m) == n && m[n-2].Content == answer && archived.Hashes == rec.Hashes

@@ -25,6 +25,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -163,6 +164,9 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 		Clients: p.clients, Dir: runDir,
 		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
 		Progress: o.Progress, Known: known,
+	}
+	if key := o.Conn.APIKey; key != "" {
+		r.Secret = func(s string) bool { return model.SpellsKey(s, key) }
 	}
 	if o.MaxCost > 0 {
 		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps.listed) }}

@@ -13,6 +13,7 @@ package runner
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -56,6 +57,11 @@ type Job struct {
 	// response. An error transcript is never kept: an API failure is not a
 	// result, so a resume asks again.
 	Keep func(archived *transcript.Transcript) bool
+	// Decode, when set, is the answer's content as its format reads it
+	// (a patch applied to the document the job was given, a projection
+	// parsed back); nil when the content is read as it is. The runner
+	// looks for the key in it (Runner.Secret).
+	Decode func(content string) []byte
 }
 
 // Path is where the job's transcript is archived below dir.
@@ -93,7 +99,18 @@ type Runner struct {
 	// or kept (verified on resume), so that the score phase need not hash
 	// them again (transcript.ReadKnown).
 	Known *transcript.Known
+
+	// Secret, when set, reports whether a text spells the API key
+	// (model.SpellsKey). An answer whose content, or whose content as its
+	// format reads it (Job.Decode), spells it is withheld before it is
+	// archived, followed up or shown: its content and body are replaced
+	// by a notice, and it is scored as an answer without a document.
+	Secret func(string) bool
 }
+
+// Withheld is the content of an answer withheld because, read in its
+// format, it spelled the API key (Runner.Secret).
+const Withheld = "[REDACTED: the answer spelled the API key once read in its answer format; the answer is not kept]"
 
 // Budget is a spending cap: no job starts once the known cost plus the
 // estimates of the jobs in flight reaches Max. Known cost is the cost of
@@ -576,7 +593,24 @@ func (r *Runner) call(ctx context.Context, job Job) *transcript.Transcript {
 		return t
 	}
 	t.Response = transcript.ResponseOf(resp)
+	r.withhold(job, t.Response)
 	return t
+}
+
+// withhold replaces an answer that spells the key, as it is or as its
+// format reads it (Runner.Secret), by the Withheld notice.
+func (r *Runner) withhold(job Job, resp *transcript.Response) {
+	if r.Secret == nil || resp == nil {
+		return
+	}
+	spelled := r.Secret(resp.Content)
+	if !spelled && job.Decode != nil {
+		spelled = r.Secret(string(job.Decode(resp.Content)))
+	}
+	if spelled {
+		resp.Content = Withheld
+		resp.RawBody, _ = json.Marshal(Withheld)
+	}
 }
 
 // callError records a failed call; a job whose own deadline passed says so.
