@@ -46,6 +46,12 @@ func TestServedModelMismatchRecorded(t *testing.T) {
 		{"anthropic/claude-opus-4.8", "claude-opus-4.8", "", "the model without its vendor prefix"},
 		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.80", "anthropic/claude-opus-4.80", "another digit is another model, not a version"},
 		{"vendor/a", "", "", "the server did not say"},
+		{"openai/gpt-5.6-sol", "openai/gpt-5.6-sol-mini", "openai/gpt-5.6-sol-mini", "a -mini listing is a smaller model, not the one asked for (issue 45)"},
+		{"google/gemini-3.1-pro-preview", "google/gemini-3.1-pro-preview-flash-lite", "google/gemini-3.1-pro-preview-flash-lite", "a -flash-lite listing is another model (issue 45)"},
+		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8-2026-01-01", "", "a date written with dashes"},
+		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8:free", "", "an OpenRouter routing variant"},
+		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8:mini", "anthropic/claude-opus-4.8:mini", "a colon suffix that is no OpenRouter variant"},
+		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8-20260101:nitro", "", "a dated id of a routing variant"},
 	}) {
 		s := One(tk, c.asked, 0, answered(c.asked, c.served, transcript.Usage{}), nil, metric.DefaultWeights())
 		if s.ModelServed != c.want {

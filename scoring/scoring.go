@@ -149,19 +149,37 @@ func servedOther(asked, served string) string {
 }
 
 // SameModel reports whether the model a server said it served is the one
-// asked for: the same id, or the id followed by a version or variant
-// ("-20250929", ":free", "@latest"), either with or without its
-// "vendor/" prefix (a provider may name its own models without it).
+// asked for: the same id, either with or without its "vendor/" prefix (a
+// provider may name its own models without it), followed by nothing, by
+// a date or version made of digits ("-20250929", "-2025-09-29", "-001"),
+// or by one of OpenRouter's routing variants (Variants: ":free",
+// ":nitro", ...). Any other suffix names another listing, which may be a
+// smaller model ("-mini", "-flash-lite"): not the model asked for (issue
+// 45).
 func SameModel(asked, served string) bool {
 	strip := func(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
 	if !strings.Contains(served, "/") {
 		asked = strip(asked)
 	}
-	if served == asked {
-		return true
-	}
 	rest, ok := strings.CutPrefix(served, asked)
-	return ok && rest != "" && strings.ContainsRune("-:@", rune(rest[0]))
+	if !ok {
+		return false
+	}
+	rest, variant, _ := strings.Cut(rest, ":")
+	if variant != "" && !slices.Contains(Variants, variant) {
+		return false
+	}
+	return rest == "" || isVersion(rest)
+}
+
+// Variants are OpenRouter's routing variants of a listing (the id's
+// ":suffix"): the same model, routed or priced differently.
+var Variants = []string{"free", "beta", "extended", "thinking", "online", "nitro", "floor", "exacto"}
+
+// isVersion reports whether s is "-" and a date or version of digits,
+// parts separated by "-" or ".": "-20250929", "-2025-09-29", "-001".
+func isVersion(s string) bool {
+	return len(s) >= 2 && s[0] == '-' && strings.Trim(s[1:], "0123456789-.") == "" && strings.ContainsAny(s, "0123456789")
 }
 
 // ServedWarnings says, per model in order of first appearance, how many
