@@ -51,7 +51,8 @@ func (m mdWriter) header(r *report.Report) {
 	if len(r.Custom) > 0 {
 		var parts []string
 		for _, c := range r.Custom {
-			parts = append(parts, fmt.Sprintf("%s %s (default %s)", code(c.Key), report.Num(c.Value), report.Num(c.Default)))
+			key, rest, _ := strings.Cut(c.String(), " ")
+			parts = append(parts, code(key)+" "+mdText(rest))
 		}
 		m.p("Custom configuration, not the spec's: %s.\n\n", strings.Join(parts, "; "))
 	}

@@ -162,6 +162,11 @@ type Custom struct {
 	// harness's own default, for its own gates).
 	Value   float64 `json:"value"`
 	Default float64 `json:"default"`
+	// List and DefaultList are the configured and default values of a
+	// list (gating.vendors, gating.tier_down); Value and Default are then
+	// 0.
+	List        []string `json:"list,omitempty"`
+	DefaultList []string `json:"default_list,omitempty"`
 }
 
 // BootstrapInfo describes the percentile bootstrap of the medians.

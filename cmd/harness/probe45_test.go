@@ -62,3 +62,24 @@ func TestDeepProjectionIsAnInvalidAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestModelsFlagMakesARunInformational: --models with models other than
+// the configuration's gave a gating PASS to anthropic/claude-2.1,
+// openai/gpt-oss-20b and google/gemma-3-4b-it, though --models' help says
+// "informational runs". The manifest records the configuration's models,
+// and the report says why the run cannot gate.
+func TestModelsFlagMakesARunInformational(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--models", "offline/oracle", "--judges", "offline/judge", "--no-preflight",
+		"--docs", "01", "--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"), "--run-id", "m", "--progress", "none")
+	if code > 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if m := mustRead(t, filepath.Join(dir, "runs", "m", "run.json")); !bytes.Contains(m, []byte(`"configured_models": [`)) {
+		t.Error("run.json does not record the configuration's models")
+	}
+	if rep := mustRead(t, filepath.Join(dir, "reports", "m.json")); !bytes.Contains(rep, []byte("--models replaced the configuration's models (anthropic/claude-opus-4.8")) {
+		t.Error("the report does not say that --models made the run informational")
+	}
+}
