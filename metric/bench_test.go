@@ -118,3 +118,41 @@ func BenchmarkScore(b *testing.B) {
 		Score(src, src, nil, raw, DefaultWeights())
 	}
 }
+
+// manyMembers is a document whose meta object holds members of about
+// size bytes in all: the shape on which a linear member lookup made the
+// lossless comparison quadratic (issue 45).
+func manyMembers(tb testing.TB, size int) *bend.Document {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString(`{"bendscript":"0.1","id":"x","vocabulary":"core","meta":{`)
+	for i := 0; b.Len() < size; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%d":%d`, i, i)
+	}
+	b.WriteString(`},"blocks":[],"edges":[]}`)
+	d, err := bend.Parse([]byte(b.String()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+// BenchmarkLosslessMembers measures the lossless comparison of a document
+// with itself when one object holds 1, 4 and 16 MiB of members: linear in
+// the members (issue 45: 3× the members took 11-13× the time).
+func BenchmarkLosslessMembers(b *testing.B) {
+	for _, mib := range []int{1, 4, 16} {
+		d := manyMembers(b, mib<<20-64)
+		b.Run(fmt.Sprintf("%dMiB", mib), func(b *testing.B) {
+			b.SetBytes(int64(mib << 20))
+			for b.Loop() {
+				if diffs, _ := losslessDiff(d, d, func(s string) string { return s }, func(s string) string { return s }); len(diffs) > 0 {
+					b.Fatal(diffs)
+				}
+			}
+		})
+	}
+}

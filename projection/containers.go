@@ -188,7 +188,9 @@ func parseEdge(l line) (*bend.Value, error) {
 		return nil, &Error{l.n, "an edge has no id and no class: its attributes are key=value"}
 	}
 	for _, m := range a.members {
-		if e.Get(m.Key) != nil {
+		// The attributes' keys are distinct (parseAttrs): only the three
+		// members written before them can be given again.
+		if m.Key == "subject" || m.Key == "predicate" || m.Key == "object" {
 			return nil, &Error{l.n, fmt.Sprintf("%q is given twice", m.Key)}
 		}
 	}
