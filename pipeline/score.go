@@ -71,8 +71,10 @@ func Score(o ScoreOptions) (*Result, error) {
 		return nil, err
 	}
 	defer outputs.Close()
-	scores, err := scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
-		outputs.Put(slot, render.OutputOf(*s, o.Set.Task(s.TaskID), answer))
+	scores, err := whileNotDone(ctx, func() ([]scoring.Score, error) {
+		return scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
+			outputs.Put(slot, render.OutputOf(*s, o.Set.Task(s.TaskID), answer))
+		})
 	})
 	if ctx.Err() != nil {
 		return nil, &InterruptedError{RunDir: o.RunDir, Resume: o.Again}
@@ -112,6 +114,30 @@ func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, output
 		return res, ErrVerdictFail
 	}
 	return res, nil
+}
+
+// whileNotDone returns what stream returns, or ctx's error as soon as ctx
+// ends: untilDone stops the score phase between answers, but scoring one
+// answer in hand (a 16 MiB answer applied and compared) took seconds, and
+// SIGTERM waited for it (issue 45: 9.9 s). The answer's scoring is left
+// to finish unread; the process is ending, and nothing it would write is
+// kept (the spool is closed).
+func whileNotDone(ctx context.Context, stream func() ([]scoring.Score, error)) ([]scoring.Score, error) {
+	type result struct {
+		scores []scoring.Score
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := stream()
+		done <- result{s, err}
+	}()
+	select {
+	case r := <-done:
+		return r.scores, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // untilDone is src failing with ctx's error once ctx ends: the score
