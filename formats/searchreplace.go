@@ -65,13 +65,18 @@ func (b srBlock) text() string {
 // break) must occur exactly once in the text as the blocks before it left
 // it, and is replaced by its REPLACE. The text after the last block must be
 // JSON; the metric then reads it as a document answer. Text outside the
-// blocks (prose, fences) is ignored.
+// blocks (prose, fences) is ignored. Line ends are "\n" in both the
+// answer and the given text ("\r\n" is read as "\n").
 func applySearchReplace(given []byte, raw string) ([]byte, *Failure) {
 	blocks, fail := parseBlocks(raw)
 	if fail != nil {
 		return nil, fail
 	}
-	text := string(given)
+	// The given text is read as the answer is, "\r\n" as "\n": a
+	// document written with CRLF line ends (JSON allows them as white
+	// space) failed every block of more than one line, the oracle's
+	// included (issue 45).
+	text := strings.ReplaceAll(string(given), "\r\n", "\n")
 	var regions []region
 	for i, b := range blocks {
 		at, n := find(text, b.search)
