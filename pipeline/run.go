@@ -67,6 +67,11 @@ type Options struct {
 
 	HarnessVersion, GitCommit string
 
+	// SealKey, when set ($HARNESS_SEAL_KEY), seals the run's archive when
+	// its requests are done (Seal); a run without one is unsealed, and a
+	// seal a resume would make stale is removed.
+	SealKey []byte
+
 	// Now is the run's clock: its start, each resume and its finish are
 	// read from it; nil is time.Now.
 	Now func() time.Time
@@ -115,11 +120,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := finish(o, runDir, m, tally.AllReused()); err != nil {
 		return nil, err
 	}
+	integrity, err := seal(runDir, o.SealKey)
+	if err != nil {
+		return nil, err
+	}
 	// The runner kept no transcript: the score phase reads them back, as
 	// rescore does, so memory does not grow with the run; what the runner
 	// wrote or verified is not hashed again.
 	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.ReportDir,
-		Stdout: o.Stdout, Summary: o.Summary, Known: known,
+		Stdout: o.Stdout, Summary: o.Summary, Known: known, Integrity: integrity,
 		Ctx: ctx, Again: ResumeCommand(o.Command, runDir, m.Inputs), Command: o.Command})
 }
 

@@ -47,6 +47,13 @@ type ScoreOptions struct {
 	// Again is the command that finishes the run after an interruption (a
 	// resume, or RescoreCommand).
 	Again string
+	// Integrity is what protects the archive, as the report says it
+	// (Seal, CheckSeal).
+	Integrity string
+	// Recorded is the report the run wrote before this rescore, when it
+	// can be read: a verdict or a reading that differs from it is said in
+	// the first line printed.
+	Recorded *report.Report
 	// Command is how the user runs the harness, for the rescore command
 	// printed when the reports cannot be written (RescoreCommand).
 	Command string
@@ -98,8 +105,11 @@ func (o ScoreOptions) source() scoring.Source {
 // report builds the report of scores, writes it, prints its end, and
 // returns the result: ErrVerdictFail beside it when the verdict fails.
 func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *render.Spool) (*Result, error) {
-	in := report.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt}
+	in := report.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
 	rep := report.Build(in)
+	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
+		fmt.Fprintln(o.Stdout, line)
+	}
 	paths, err := writeReports(ctx, o, rep, render.Input{Input: in, Outputs: outputs})
 	if err != nil {
 		return nil, err
@@ -265,6 +275,9 @@ type RescoreOptions struct {
 	Command string
 	// Now is the clock rescored_at is read from; nil is time.Now.
 	Now func() time.Time
+	// SealKey is $HARNESS_SEAL_KEY: a sealed run's seal is verified with
+	// it (CheckSeal); a seal that does not verify stops the rescore.
+	SealKey []byte
 }
 
 // Rescore is the score phase over an archived run: the same Score that a
@@ -286,7 +299,12 @@ func Rescore(r RescoreOptions) (*Result, error) {
 	if err := CheckInputs(m, set, prompts); err != nil {
 		return nil, fmt.Errorf("rescore: %w", err)
 	}
+	integrity, err := CheckSeal(r.RunDir, r.SealKey)
+	if err != nil {
+		return nil, fmt.Errorf("rescore: %w", err)
+	}
 	now := clock(r.Now)
 	return Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: r.Stdout, Summary: r.Summary,
-		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command})
+		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command,
+		Integrity: integrity, Recorded: recorded(m)})
 }

@@ -63,6 +63,9 @@ func (m mdWriter) header(r *report.Report) {
 	m.p("Harness %s, %s; %s; metric version %s (what its thresholds let through: `harness corpus sensitivity`).  \n",
 		mdText(r.HarnessVersion), when, jobsText(r), mdText(r.MetricVersion))
 	m.p("Corpus %s, prompts %s, config %s.\n\n", code(short(r.CorpusHash)), code(short(r.PromptHash)), code(short(r.ConfigHash)))
+	if r.Integrity != "" {
+		m.p("Archive: %s.\n\n", mdText(r.Integrity))
+	}
 }
 
 func (m mdWriter) failures(r *report.Report) {

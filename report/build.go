@@ -78,6 +78,7 @@ func header(in Input) *Report {
 		Failures:       []Failure{},
 		Schema:         SchemaVersion,
 		RunID:          m.RunID,
+		Integrity:      in.Integrity,
 		GitCommit:      m.GitCommit,
 		MetricVersion:  metric.Version,
 		Weights:        cfg.Weights,

@@ -44,6 +44,9 @@ type Input struct {
 	Scores     []scoring.Score // every planned (model, task, repeat)
 	Set        *task.Set       // the tasks: their places and documents
 	RescoredAt *time.Time      // nil for a fresh run
+	// Integrity is what protects the run's archive (pipeline.CheckSeal:
+	// sealed and verified, or unsealed); "" when not known.
+	Integrity string
 }
 
 // Report is the JSON report of one run, reports/<run-id>.json. The fields of
@@ -60,6 +63,11 @@ type Report struct {
 	// of RanAt. It is absent from a fresh run's report, so a rescored report
 	// equals the fresh one once this single line is removed.
 	RescoredAt string `json:"rescored_at,omitempty"`
+	// Integrity says what protects the run's archive: sealed with
+	// HARNESS_SEAL_KEY and verified, or unsealed (its transcript hashes
+	// detect accidental change, not an edit by someone who can write the
+	// archive). Absent when the report was built without reading the run.
+	Integrity string `json:"integrity,omitempty"`
 	// Models are the answering models, in the run's order (§8.7).
 	Models []string `json:"models"`
 	// Results are each model's numbers, keyed by model id (§8.7).

@@ -36,7 +36,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usage.Errorf("rescore: --format takes text or json, not %q", *format)
 	}
 	o := pipeline.RescoreOptions{RunDir: fs.Arg(0), ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, Summary: *summary, Stdout: stdout,
-		Ctx: ctx, Command: commandName}
+		Ctx: ctx, Command: commandName, SealKey: sealKey()}
 	if *format == "json" {
 		o.Stdout = nil // stdout holds the JSON report alone
 	}
