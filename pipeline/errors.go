@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 )
 
@@ -46,9 +47,16 @@ type BudgetError struct {
 	RunDir     string
 	Spent, Max float64 // USD
 	Resume     string  // the command line that resumes the run
+	// Unpriced counts the answers whose cost the cap could not count
+	// (runner.Tally.Unpriced): the run stopped at the first.
+	Unpriced int
 }
 
 func (e *BudgetError) Error() string {
+	if e.Unpriced > 0 {
+		return fmt.Sprintf("spending cap: %d %s reported no valid cost and no price is known to estimate it, so the cap of $%.4f cannot count %s; no further request was sent and the run is incomplete ($%.4f known cost). Resume where costs are reported or prices listed (without --no-preflight):\n  %s",
+			e.Unpriced, report.Plural(e.Unpriced, "answer", "answers"), e.Max, report.Plural(e.Unpriced, "it", "them"), e.Spent, e.Resume)
+	}
 	return fmt.Sprintf("spending cap reached: $%.4f known cost against the cap of $%.4f; no further request was sent and the run is incomplete. Resume with a higher cap:\n  %s", e.Spent, e.Max, e.Resume)
 }
 

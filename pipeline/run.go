@@ -187,7 +187,7 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 	case ctx.Err() != nil:
 		return tally, &InterruptedError{RunDir: runDir, Resume: resume}
 	case errors.Is(err, runner.ErrBudget):
-		return tally, &BudgetError{RunDir: runDir, Spent: tally.Spent, Max: o.MaxCost, Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(o.MaxCost))}
+		return tally, &BudgetError{RunDir: runDir, Spent: tally.Spent, Max: o.MaxCost, Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(o.MaxCost)), Unpriced: tally.Unpriced}
 	case err != nil:
 		// An I/O failure (a full disk): the transcripts written are kept,
 		// and the run is resumed as an interrupted one is.

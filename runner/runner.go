@@ -136,6 +136,19 @@ func (b *Budget) estimate(j Job) float64 {
 	return b.Estimate(j)
 }
 
+// priced reports whether a finished job's cost is known to the budget:
+// reported (and valid), estimable (a price is known), or nothing sent.
+func (b *Budget) priced(res Result) bool {
+	t := res.Transcript
+	switch {
+	case b == nil || t == nil || len(t.Attempts) == 0:
+		return true
+	case t.Response != nil && t.Response.Usage.Cost != nil && model.ValidCost(*t.Response.Usage.Cost):
+		return true
+	}
+	return b.estimate(res.Job) > 0
+}
+
 // cost is what a finished job counts against the budget.
 func (b *Budget) cost(res Result) float64 {
 	t := res.Transcript
@@ -219,6 +232,12 @@ type Tally struct {
 	Skipped   int // Outcome Skipped
 	// Spent is the known cost of the transcripts, as Spent counts it.
 	Spent float64
+	// Unpriced counts the requests of this invocation, under a Budget,
+	// whose cost was neither reported (or was invalid: negative, absurd)
+	// nor estimable (no price known): the cap cannot count them, so the
+	// run stopped at the first (issue 45: each counted $0, and every
+	// answer went past a $0.001 cap).
+	Unpriced int
 	// Down lists, by model name, the models every job of which failed
 	// fatally (model.ErrFatal: a refused connection, an unknown host, a
 	// bad key, no credit, a missing model) or was skipped after such a
@@ -349,6 +368,9 @@ func (s *schedule) loop(ctx context.Context) error {
 		}
 		cost := s.r.Budget.cost(d.res)
 		s.tally.add(d.res, cost)
+		if d.res.Outcome == Requested && !s.r.Budget.priced(d.res) {
+			s.tally.Unpriced++
+		}
 		if s.r.Budget != nil {
 			delete(s.reserved, d.slot)
 			s.spent += cost
@@ -440,6 +462,9 @@ func (s *schedule) overBudget() bool {
 	b := s.r.Budget
 	if b == nil {
 		return false
+	}
+	if s.tally.Unpriced > 0 {
+		return true // a cost the cap cannot count: stop rather than guess
 	}
 	total := s.spent
 	for _, slot := range slices.Sorted(maps.Keys(s.reserved)) {

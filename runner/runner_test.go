@@ -715,7 +715,7 @@ func TestRenderWhenStarted(t *testing.T) {
 		if len(j.Request.Messages) == 0 {
 			unrendered.Add(1)
 		}
-		return 0
+		return 0.01 // a price: a cost the budget could not count would stop the run
 	}}
 	res, err := r.Run(context.Background(), jobs)
 	if err != nil {

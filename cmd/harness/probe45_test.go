@@ -83,3 +83,24 @@ func TestModelsFlagMakesARunInformational(t *testing.T) {
 		t.Error("the report does not say that --models made the run informational")
 	}
 }
+
+// TestUnpricedCostStopsTheCap: a negative cost is refused, and without a
+// price (--no-preflight) it counted $0 against --max-cost, so every
+// answer went past a $0.001 cap. The run now stops at the first answer
+// whose cost the cap cannot count, incomplete (exit 2), and says why.
+func TestUnpricedCostStopsTheCap(t *testing.T) {
+	t.Parallel()
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.OddUsage(`{"answer": "x", "evidence": []}`, `{"prompt_tokens": 10, "completion_tokens": 5, "cost": -1}`)
+	})
+	dir := t.TempDir()
+	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge", "--no-preflight",
+		"--max-cost", "0.001", "--per-model", "1", "--docs", "01,02,03", "--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"),
+		"--run-id", "c", "--progress", "none", "--base-url", srv.URL)
+	if code != 2 || !strings.Contains(errs, "1 answer reported no valid cost and no price is known") {
+		t.Errorf("exit %d, stderr %q; want 2, the cap unable to count the cost", code, errs)
+	}
+	if n := srv.Count(); n != 1 {
+		t.Errorf("%d requests sent; want the run stopped after the first", n)
+	}
+}
