@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/report"
 )
 
@@ -15,7 +16,11 @@ import (
 // Threshold matrix, the drift and faithfulness statistics, the calls and
 // the warnings. It holds numbers and names only, never model output.
 func WriteMarkdown(w io.Writer, r *report.Report) error {
-	bw := bufio.NewWriter(w)
+	// Every text a server or a model chose (a provider, a served model, a
+	// reason) passes the terminal filter too: mdText escapes Markdown, not
+	// ESC or a line-start "::" (issue 45: raw ESC reached reports/*.md).
+	sw := safetext.NewWriter(w)
+	bw := bufio.NewWriter(sw)
 	md := mdWriter{bw}
 	md.header(r)
 	md.failures(r)
@@ -32,7 +37,10 @@ func WriteMarkdown(w io.Writer, r *report.Report) error {
 	}
 	md.warnings(r)
 	md.footer(r)
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return sw.Flush()
 }
 
 type mdWriter struct{ w *bufio.Writer }
