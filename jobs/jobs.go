@@ -40,6 +40,10 @@ type Params struct {
 	// 0 when unknown). A request whose prompt and output budget cannot fit
 	// it is not sent (runner.Job.Skip).
 	Context int
+	// MaxOutput is the most output tokens the model's listing allows (0
+	// when unknown): a feedback round after a cut-off answer raises the
+	// budget up to it (CutOffRound).
+	MaxOutput int
 }
 
 // OutputBudget is the output budget, in tokens, that re-emitting a
