@@ -385,7 +385,12 @@ func (s *schedule) loop(ctx context.Context) error {
 		s.report(d.res)
 		s.note(d.res)
 		if s.r.Then != nil && ctx.Err() == nil {
-			for _, f := range s.r.Then(d.res) {
+			follow, err := s.then(d.res)
+			if err != nil {
+				firstErr = cmp.Or(firstErr, err)
+				continue
+			}
+			for _, f := range follow {
 				if s.r.Clients[f.Model] == nil {
 					firstErr = cmp.Or(firstErr, fmt.Errorf("no client for model %q", f.Model))
 					continue
@@ -394,6 +399,19 @@ func (s *schedule) loop(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// then is Runner.Then of res, a panic in it an error: the loop then
+// starts nothing more and waits for the jobs in flight, each archived as
+// it ends, so that no paid answer is lost (issue 45: a panic while reading
+// one answer crashed the run with requests in flight).
+func (s *schedule) then(res Result) (follow []Job, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			follow, err = nil, fmt.Errorf("following up %s: the harness failed (%v); the transcripts written are kept", res.Job.Path(""), p)
+		}
+	}()
+	return s.r.Then(res), nil
 }
 
 // note records a model's first fatal failure, and whether a job of the
