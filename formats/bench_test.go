@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 )
 
@@ -65,7 +66,10 @@ func BenchmarkSearchReplaceApply(b *testing.B) {
 		given := []byte(`{"blocks":[],"edges":[],"meta":{"x":"` + filler + `"},"z":1}`)
 		unique := formats.Block(`"z":1}`, `"z":2}`)
 		repeated := formats.Block(filler[:n/8], filler[:n/8]+"b")
-		for _, c := range []struct{ name, raw string }{{"unique", unique}, {"repeated", repeated}} {
+		for _, c := range tabletest.Cases(b, []struct{ name, raw, reason string }{
+			{"unique", unique, "the common case: one place near the end"},
+			{"repeated", repeated, "a SEARCH that overlaps itself everywhere: was quadratic"},
+		}) {
 			b.Run(fmt.Sprintf("%s/%dMiB", c.name, mib), func(b *testing.B) {
 				b.SetBytes(int64(len(given)))
 				f := formats.Lookup(formats.SearchReplace)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/projection"
 )
 
@@ -24,7 +25,10 @@ func BenchmarkParse(b *testing.B) {
 			fmt.Fprintf(&attrs, " k%d=%d", i, i)
 		}
 		attrs.WriteString("}\n")
-		for _, c := range []struct{ name, text string }{{"paragraphs", paras.String()}, {"attributes", attrs.String()}} {
+		for _, c := range tabletest.Cases(b, []struct{ name, text, reason string }{
+			{"paragraphs", paras.String(), "many blocks"},
+			{"attributes", attrs.String(), "one block of many attributes: was quadratic"},
+		}) {
 			b.Run(fmt.Sprintf("%s/%dMiB", c.name, mib), func(b *testing.B) {
 				b.SetBytes(int64(len(c.text)))
 				for b.Loop() {

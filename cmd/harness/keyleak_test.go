@@ -10,6 +10,7 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/projection"
@@ -113,15 +114,19 @@ func firstCorpusName(t *testing.T) string {
 // show's) and in no request sent on (a chain's next step).
 func TestKeyPlantedInEveryFormatInNoFile(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		name string
-		args []string
-		show string
+	for _, c := range tabletest.Cases(t, []struct {
+		name   string
+		args   []string
+		show   string
+		reason string
 	}{
-		{"formats", []string{"--formats", "document,json-patch,bend-ops,search-replace,projection", "--docs", "01", "--classes", "a,b,c"}, "01-b.search-replace"},
-		{"relay", []string{"--suite", "relay", "--steps", "2", "--formats", "search-replace,projection", "--docs", "01"}, ""},
-		{"produce", []string{"--suite", "produce", "--steps", "2", "--docs", "01,02"}, ""},
-	} {
+		{"formats", []string{"--formats", "document,json-patch,bend-ops,search-replace,projection", "--docs", "01", "--classes", "a,b,c"}, "01-b.search-replace",
+			"every answer format, and show of a spliced search/replace answer"},
+		{"relay", []string{"--suite", "relay", "--steps", "2", "--formats", "search-replace,projection", "--docs", "01"}, "",
+			"step 2's request is built from step 1's decoded answer"},
+		{"produce", []string{"--suite", "produce", "--steps", "2", "--docs", "01,02"}, "",
+			"the produce chain hands the projection's parse on"},
+	}) {
 		srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply { return plantKey(req) })
 		srv.SetModels(modeltest.Entry("vendor/a"))
 		dir := t.TempDir()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/projection/projectiontest"
 )
@@ -19,16 +20,21 @@ import (
 // request asked is archived.
 func TestDeepProjectionIsAnInvalidAnswer(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		name string
-		text string
-		args []string
+	for _, c := range tabletest.Cases(t, []struct {
+		name   string
+		text   string
+		args   []string
+		reason string
 	}{
-		{"quotes-feedback", projectiontest.Quotes(65), []string{"--formats", "document,projection", "--feedback", "1", "--docs", "01,02", "--classes", "b,c"}},
-		{"list-feedback", projectiontest.List(65), []string{"--formats", "document,projection", "--feedback", "1", "--docs", "01", "--classes", "b"}},
-		{"quotes-produce", projectiontest.Quotes(65), []string{"--suite", "produce", "--steps", "2", "--docs", "01,02"}},
-		{"list-produce", projectiontest.List(65), []string{"--suite", "produce", "--docs", "01"}},
-	} {
+		{"quotes-feedback", projectiontest.Quotes(65), []string{"--formats", "document,projection", "--feedback", "1", "--docs", "01,02", "--classes", "b,c"},
+			"the check of a feedback round reads the answer during collection"},
+		{"list-feedback", projectiontest.List(65), []string{"--formats", "document,projection", "--feedback", "1", "--docs", "01", "--classes", "b"},
+			"lists 65 deep with an empty innermost item"},
+		{"quotes-produce", projectiontest.Quotes(65), []string{"--suite", "produce", "--steps", "2", "--docs", "01,02"},
+			"the produce chain parses step 1's projection to hand it on"},
+		{"list-produce", projectiontest.List(65), []string{"--suite", "produce", "--docs", "01"},
+			"class R answers in the projection, scored in the score phase"},
+	}) {
 		srv := modeltest.NewServer(t, modeltest.FixedDelay(0, c.text))
 		srv.SetModels(modeltest.Entry("vendor/a"))
 		dir := t.TempDir()
