@@ -29,8 +29,8 @@ func TestCSVModelNameIsNoFormula(t *testing.T) {
 
 // TestMarkdownHoldsNoTerminalControls: a provider or served-model name
 // holding ESC reached reports/*.md raw (issue 45): mdText escapes
-// Markdown, not control characters. The Markdown passes the terminal
-// filter as well.
+// Markdown, not control characters. The Markdown and the HTML report pass
+// the terminal filter as well.
 func TestMarkdownHoldsNoTerminalControls(t *testing.T) {
 	t.Parallel()
 	in := inputOf(reporttest.FailingRun.Run())
@@ -49,5 +49,12 @@ func TestMarkdownHoldsNoTerminalControls(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `evil\u001b\]52`) {
 		t.Error("the provider's name is not shown, escaped")
+	}
+	var page strings.Builder
+	if err := WriteHTML(&page, report.Build(in.Input), in); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(page.String(), "\x1b\a\u202e") {
+		t.Error("the HTML report holds a raw control character")
 	}
 }
