@@ -142,6 +142,15 @@ func start(o Options, p *plan, det map[string]transcript.Determinism) (runDir st
 		if release, err = lockRun(o.ResumeDir); err != nil {
 			return "", nil, nil, err
 		}
+		// A resume with the key re-seals the run: it first checks the
+		// seal it would replace, so that it cannot seal an edited archive
+		// as the run's own.
+		if len(o.SealKey) > 0 {
+			if _, err := CheckSeal(o.ResumeDir, o.SealKey); err != nil {
+				release()
+				return "", nil, nil, fmt.Errorf("resume: %w", err)
+			}
+		}
 	}
 	if runDir, m, err = startManifest(o, p, det); err != nil {
 		release()

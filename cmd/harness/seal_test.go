@@ -47,6 +47,10 @@ func TestResealedArchiveIsNotSilent(t *testing.T) {
 	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir); code != 2 || !strings.Contains(errs, "seal does not verify") {
 		t.Errorf("rescore of an edited sealed run: exit %d, stderr %q; want 2, the seal broken", code, errs)
 	}
+	// A resume with the key would seal the edited archive as the run's own.
+	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none"); code != 2 || !strings.Contains(errs, "seal does not verify") {
+		t.Errorf("resume of an edited sealed run: exit %d, stderr %q; want 2, the seal broken", code, errs)
+	}
 	t.Setenv(pipeline.SealKeyEnv, "")
 	out, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir)
 	if code > 1 {
