@@ -108,9 +108,6 @@ type Runner struct {
 	Secret func(string) bool
 }
 
-// Withheld is the content of an answer withheld because, read in its
-// format, it spelled the API key (Runner.Secret).
-const Withheld = "[REDACTED: the answer spelled the API key once read in its answer format; the answer is not kept]"
 
 // Budget is a spending cap: no job starts once the known cost plus the
 // estimates of the jobs in flight reaches Max. Known cost is the cost of
@@ -641,7 +638,7 @@ func (r *Runner) call(ctx context.Context, job Job) *transcript.Transcript {
 }
 
 // withhold replaces an answer that spells the key, as it is or as its
-// format reads it (Runner.Secret), by the Withheld notice.
+// format reads it (Runner.Secret), by the transcript.Withheld notice.
 func (r *Runner) withhold(job Job, resp *transcript.Response) {
 	if r.Secret == nil || resp == nil {
 		return
@@ -651,8 +648,8 @@ func (r *Runner) withhold(job Job, resp *transcript.Response) {
 		spelled = r.Secret(string(job.Decode(resp.Content)))
 	}
 	if spelled {
-		resp.Content = Withheld
-		resp.RawBody, _ = json.Marshal(Withheld)
+		resp.Content = transcript.Withheld
+		resp.RawBody, _ = json.Marshal(transcript.Withheld)
 	}
 }
 

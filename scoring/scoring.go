@@ -463,6 +463,9 @@ func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	s.AnswerBytes = len(content)
 	// unscored is why the answer cannot be scored, when it says.
 	unscored := refusal(tr.Response)
+	if content == transcript.Withheld {
+		unscored, content = "the answer was withheld: read in its answer format it spelled the API key", ""
+	}
 	if len(content) > MaxAnswerSize {
 		// Archived in full, but no document can be this large (§3): it is
 		// scored as the empty answer is, invalid, with the reason.

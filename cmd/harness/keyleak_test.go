@@ -137,6 +137,9 @@ func TestKeyPlantedInEveryFormatInNoFile(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
 		}
 		outputs := []string{out, errs}
+		if html := mustRead(t, filepath.Join(dir, "reports", "k.html")); !strings.Contains(string(html), "the answer was withheld: read in its answer format it spelled the API key") {
+			t.Errorf("%s: the report does not say why an answer was withheld", c.name)
+		}
 		if c.show != "" {
 			out, errs, _ := runCLI(t, "show", filepath.Join(dir, "runs", "k"), c.show)
 			outputs = append(outputs, out, errs)
