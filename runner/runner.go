@@ -108,7 +108,6 @@ type Runner struct {
 	Secret func(string) bool
 }
 
-
 // Budget is a spending cap: no job starts once the known cost plus the
 // estimates of the jobs in flight reaches Max. Known cost is the cost of
 // every transcript this Run has seen, reused ones included (they were paid
