@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 )
 
@@ -49,6 +50,33 @@ func BenchmarkFrontInserts(b *testing.B) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkSearchReplaceApply applies one SEARCH/REPLACE block to a text
+// of 1, 4 and 16 MiB: a unique line near the end of a JSON document, and
+// a SEARCH of an eighth of the text in a text of one repeated byte (it
+// overlaps itself at every position: counting each overlapping place was
+// O(len(text)·len(SEARCH)), issue 45). Both are linear.
+func BenchmarkSearchReplaceApply(b *testing.B) {
+	for _, mib := range []int{1, 4, 16} {
+		n := mib<<20 - 64
+		filler := strings.Repeat("a", n)
+		given := []byte(`{"blocks":[],"edges":[],"meta":{"x":"` + filler + `"},"z":1}`)
+		unique := formats.Block(`"z":1}`, `"z":2}`)
+		repeated := formats.Block(filler[:n/8], filler[:n/8]+"b")
+		for _, c := range tabletest.Cases(b, []struct{ name, raw, reason string }{
+			{"unique", unique, "the common case: one place near the end"},
+			{"repeated", repeated, "a SEARCH that overlaps itself everywhere: was quadratic"},
+		}) {
+			b.Run(fmt.Sprintf("%s/%dMiB", c.name, mib), func(b *testing.B) {
+				b.SetBytes(int64(len(given)))
+				f := formats.Lookup(formats.SearchReplace)
+				for b.Loop() {
+					f.Apply(given, c.raw)
+				}
+			})
 		}
 	}
 }

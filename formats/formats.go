@@ -80,7 +80,7 @@ var Table = []*Format{
 		Name:   JSONPatch,
 		Help:   "an RFC 6902 JSON Patch against the document as given",
 		Prompt: "format-json-patch.txt",
-		Apply:  applyJSONPatch,
+		Apply:  guard(JSONPatch, applyJSONPatch),
 		Answer: answerJSONPatch,
 		Slip:   slipJSONPatch,
 	},
@@ -88,7 +88,7 @@ var Table = []*Format{
 		Name:   BendOps,
 		Help:   "operations of the gold-edit language, addressed by BendScript ids",
 		Prompt: "format-bend-ops.txt",
-		Apply:  applyBendOps,
+		Apply:  guard(BendOps, applyBendOps),
 		Answer: answerBendOps,
 		Slip:   slipBendOps,
 	},
@@ -96,7 +96,7 @@ var Table = []*Format{
 		Name:   SearchReplace,
 		Help:   "SEARCH/REPLACE blocks on the document's text, as coding agents edit files",
 		Prompt: "format-search-replace.txt",
-		Apply:  applySearchReplace,
+		Apply:  guard(SearchReplace, applySearchReplace),
 		Answer: answerSearchReplace,
 		Unit:   "block",
 		Slip:   slipSearchReplace,
@@ -105,11 +105,33 @@ var Table = []*Format{
 		Name:   Projection,
 		Help:   "the whole document in the harness's text projection (docs/projection.md)",
 		Prompt: "format-projection.txt",
-		Apply:  applyProjection,
+		Apply:  guard(Projection, applyProjection),
 		Answer: answerProjection,
 		Unit:   "line",
 		Slip:   slipProjection,
 	},
+}
+
+// guard makes a format's Apply a total function: a panic while reading or
+// applying one answer (a hostile answer meeting a parser's edge) is that
+// answer's Failure, never a crash of the run, a rescore or a resume that
+// reads it (issue 45: a projection nested 65 deep crashed a paid run).
+func guard(name string, apply func(given []byte, raw string) ([]byte, *Failure)) func([]byte, string) ([]byte, *Failure) {
+	return func(given []byte, raw string) (out []byte, fail *Failure) {
+		defer func() {
+			if p := recover(); p != nil {
+				out, fail = nil, whole(name, Failed, Crashed(p))
+			}
+		}()
+		return apply(given, raw)
+	}
+}
+
+// Crashed is the reason given for an answer on which the harness's own
+// code panicked: the answer is invalid, and the reason says it is the
+// harness's failure, so that it can be reported and fixed.
+func Crashed(p any) string {
+	return fmt.Sprintf("the harness failed while reading this answer (%s); it is scored as an invalid answer", cut(oneLine(fmt.Sprint(p)), MaxText))
 }
 
 // Lookup returns the format called name ("" is Document), or nil.

@@ -163,8 +163,14 @@ func (r *Chains) job(m string, t *task.Task, rep int, given *task.Document) runn
 // answer's JSON object with a "blocks" array, as metric.ExtractJSON finds
 // it; a patch answer applied to the given document (formats.Format.Apply).
 // The document is written as bend.Marshal writes documents; nil when the
-// answer holds none or does not apply (the chain ends there).
-func Returned(f string, given []byte, content string) *task.Document {
+// answer holds none or does not apply (the chain ends there), or when
+// reading it panics (the score phase says why: scoring.One).
+func Returned(f string, given []byte, content string) (doc *task.Document) {
+	defer func() {
+		if recover() != nil {
+			doc = nil // the harness failed on the answer: it hands on nothing
+		}
+	}()
 	if form := formats.Lookup(f); form != nil && f != "" {
 		out, fail := form.Apply(given, content)
 		if fail != nil {

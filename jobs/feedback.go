@@ -96,7 +96,13 @@ func (f *Feedback) Then(res runner.Result) []runner.Job {
 	if problem == "" {
 		return nil
 	}
+	budget := res.Job.Request.MaxTokens
+	if tr.Response.FinishReason == "length" {
+		problem, budget = CutOffRound(problem, budget, f.params[res.Job.Model].MaxOutput)
+	}
 	j := FeedbackJob(res.Job, tr, t, k+1, problem)
+	j.Request.MaxTokens = budget
+	j.Record.Request = transcript.RequestOf(j.Request)
 	if c := f.params[j.Model].Context; c > 0 {
 		size := 0
 		for _, m := range j.Request.Messages {
@@ -110,6 +116,35 @@ func (f *Feedback) Then(res runner.Result) []runner.Job {
 		}
 	}
 	return []runner.Job{j}
+}
+
+// CutOffRound is what a feedback round after an answer cut off at its
+// output budget (finish_reason "length") says, and the budget it asks
+// with: the answer ran out of budget, which its mechanical failure (a
+// JSON error, most often) does not say (issue 45). The budget is doubled,
+// up to maxOutput, the model's listed maximum; when that is unknown (0)
+// it is doubled and the message says the maximum is not known; when the
+// budget is already at it, it stays, and the message says so. A budget
+// of 0 (none sent) is left to the provider's default.
+func CutOffRound(problem string, budget, maxOutput int) (string, int) {
+	head := "Your answer was cut off: it reached the output budget"
+	if budget > 0 {
+		head += fmt.Sprintf(" of %d tokens", budget)
+	}
+	head += " before it ended."
+	raised := budget * 2
+	switch {
+	case budget == 0:
+		return head + "\n\n" + problem, 0
+	case maxOutput > 0 && budget >= maxOutput:
+		return head + fmt.Sprintf(" The budget is already the model's maximum (%d tokens): answer more briefly.", maxOutput) + "\n\n" + problem, budget
+	case maxOutput > 0:
+		raised = min(raised, maxOutput)
+		head += fmt.Sprintf(" This round's budget is %d tokens (the model's maximum is %d).", raised, maxOutput)
+	default:
+		head += fmt.Sprintf(" This round's budget is %d tokens, twice the last (the model's maximum output is not known).", raised)
+	}
+	return head + "\n\n" + problem, raised
 }
 
 // given is the document the answer's job was given: the relay step's
@@ -133,7 +168,7 @@ func FeedbackJob(prev runner.Job, tr *transcript.Transcript, t *task.Task, k int
 	rec.TaskID = task.FeedbackID(t.ID, k)
 	rec.Request = transcript.RequestOf(req)
 	n := len(req.Messages)
-	return runner.Job{Model: prev.Model, Request: req, Record: rec, Extra: true,
+	return runner.Job{Model: prev.Model, Request: req, Record: rec, Extra: true, Decode: prev.Decode,
 		Keep: func(archived *transcript.Transcript) bool {
 			m := archived.Request.Messages
 			return len(m) == n && m[n-2].Content == answer && archived.Hashes == rec.Hashes

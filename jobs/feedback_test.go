@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
@@ -61,6 +62,41 @@ func TestFeedbackThen(t *testing.T) {
 	for name, res := range map[string]runner.Result{"well-formed": answered(first, "{}"), "API failure": failed, "class A": answered(a, "x")} {
 		if got := f.Then(res); got != nil {
 			t.Errorf("%s: %d follow-ups, want none", name, len(got))
+		}
+	}
+}
+
+// TestFeedbackAfterCutOff: a feedback round after an answer cut off at
+// its output budget was asked at the same budget and told a JSON error
+// rather than that the answer ran out of budget (issue 45). It says so,
+// and doubles the budget up to the model's listed maximum.
+func TestFeedbackAfterCutOff(t *testing.T) {
+	set := testcorpus.Set(t)
+	check := func(*task.Task, []byte, string) string { return "the answer is not JSON: unexpected end" }
+	for _, c := range tabletest.Cases(t, []struct {
+		name             string
+		budget, max      int
+		wantBudget       int
+		wantSays, reason string
+	}{
+		{"raised", 8000, 32000, 16000, "This round's budget is 16000 tokens (the model's maximum is 32000)", "doubled, under the maximum"},
+		{"capped", 20000, 32000, 32000, "This round's budget is 32000 tokens", "doubled, but no more than the maximum"},
+		{"at the maximum", 32000, 32000, 32000, "already the model's maximum (32000 tokens)", "nothing to raise: say so"},
+		{"unknown maximum", 8000, 0, 16000, "twice the last (the model's maximum output is not known)", "doubled once, and said"},
+	}) {
+		f := NewFeedback(set, 1, map[string]Params{"m": {MaxOutput: c.max}}, check)
+		first := runner.Job{Model: "m", Request: model.Request{MaxTokens: c.budget, Messages: []model.Message{{Role: "system", Content: "s"}, {Role: "user", Content: "u"}}},
+			Record: transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: "02-b"}}
+		tr := first.Record
+		tr.Response = &transcript.Response{Content: `{"bendscript":`, FinishReason: "length"}
+		next := f.Then(runner.Result{Job: first, Transcript: &tr})
+		if len(next) != 1 {
+			t.Fatalf("%s: %d follow-ups", c.name, len(next))
+		}
+		msg := next[0].Request.Messages[3].Content
+		if next[0].Request.MaxTokens != c.wantBudget || next[0].Record.Request.MaxTokens != c.wantBudget ||
+			!strings.Contains(msg, "Your answer was cut off: it reached the output budget") || !strings.Contains(msg, c.wantSays) || !strings.Contains(msg, "not JSON") {
+			t.Errorf("%s: budget %d, message %q; want %d saying %q (%s)", c.name, next[0].Request.MaxTokens, msg, c.wantBudget, c.wantSays, c.reason)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
@@ -42,7 +43,8 @@ type Params struct {
 	Context int
 	// MaxOutput is the model's maximum output in tokens (the listing's
 	// top_provider.max_completion_tokens; 0 when unknown): no budget is
-	// above it (Budget).
+	// above it (Budget), and a feedback round after a cut-off answer
+	// raises the budget up to it (CutOffRound).
 	MaxOutput int
 	// ReasoningAllowance is the output tokens the model's policy leaves
 	// for reasoning (model.Policy), added to a fitted budget.
@@ -192,7 +194,7 @@ func (a *Answers) lazy(m string, t *task.Task, r int) runner.Job {
 	return runner.Job{Model: m, Record: AnswerRecord(m, t, r, a.prompts, a.runID),
 		Render: func(j *runner.Job) {
 			full := AnswerJob(m, t, r, p, a.prompts, a.runID)
-			j.Request, j.Record.Request, j.Skip = full.Request, full.Record.Request, full.Skip
+			j.Request, j.Record.Request, j.Skip, j.Decode = full.Request, full.Record.Request, full.Skip, full.Decode
 		}}
 }
 
@@ -299,7 +301,7 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 	if p.Seed != nil {
 		req.Seed = new(*p.Seed + int64(r))
 	}
-	j := runner.Job{Model: m, Request: req, Record: AnswerRecord(m, t, r, prompts, runID)}
+	j := runner.Job{Model: m, Request: req, Record: AnswerRecord(m, t, r, prompts, runID), Decode: decoder(t)}
 	j.Record.Request = transcript.RequestOf(req)
 	if skip != "" {
 		j.Skip = skip
@@ -307,6 +309,21 @@ func AnswerJob(m string, t *task.Task, r int, p Params, prompts *task.Prompts, r
 		j.Skip = fmt.Sprintf("not sent: the prompt (about %d tokens) and the output budget (%d) exceed the model's context of %d tokens", prompt, req.MaxTokens, p.Context)
 	}
 	return j
+}
+
+// decoder is runner.Job.Decode for an answer to t: a patch answer applied
+// to the document t gives (a relay step's: the step before's), nil for a
+// whole-document answer or a class A answer, read as they are.
+func decoder(t *task.Task) func(string) []byte {
+	form := formats.Lookup(t.Format)
+	if t.Class == task.ClassA || form == nil || form.Whole {
+		return nil
+	}
+	given := t.Source.Bytes
+	return func(content string) []byte {
+		out, _ := form.Apply(given, content)
+		return out
+	}
 }
 
 // AnswerRecord is the transcript record of model m's answer to task t in

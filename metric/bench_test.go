@@ -3,10 +3,12 @@ package metric
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // largeDocument returns a valid document of about size bytes: headings,
@@ -116,5 +118,54 @@ func BenchmarkScore(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Score(src, src, nil, raw, DefaultWeights())
+	}
+}
+
+// manyMembers is a document whose meta object holds members of about
+// size bytes in all: the shape on which a linear member lookup made the
+// lossless comparison quadratic (issue 45).
+func manyMembers(tb testing.TB, size int) *bend.Document {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString(`{"bendscript":"0.1","id":"x","vocabulary":"core","meta":{`)
+	for i := 0; b.Len() < size; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%d":%d`, i, i)
+	}
+	b.WriteString(`},"blocks":[],"edges":[]}`)
+	d, err := bend.Parse([]byte(b.String()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+// BenchmarkLosslessMembers measures the lossless comparison of a document
+// with itself when one object holds 1, 4 and 16 MiB of members, in the
+// same order and reversed (issue 45: with a linear lookup per key, 3× the
+// members took 11-13× the time). Same order is linear; reversed sorts
+// the keys once.
+func BenchmarkLosslessMembers(b *testing.B) {
+	same := func(s string) string { return s }
+	for _, mib := range []int{1, 4, 16} {
+		d := manyMembers(b, mib<<20-64)
+		r := d.Clone()
+		slices.Reverse(r.Meta.Members)
+		for _, c := range tabletest.Cases(b, []struct {
+			name   string
+			out    *bend.Document
+			reason string
+		}{{"same", d, "the output kept the object"}, {"reversed", r, "another order: the keys are sorted"}}) {
+			b.Run(fmt.Sprintf("%s/%dMiB", c.name, mib), func(b *testing.B) {
+				b.SetBytes(int64(mib << 20))
+				for b.Loop() {
+					if diffs, _ := losslessDiff(d, c.out, same, same); len(diffs) > 0 {
+						b.Fatal(diffs)
+					}
+				}
+			})
+		}
 	}
 }

@@ -265,3 +265,42 @@ func TestResidualFormula(t *testing.T) {
 }
 
 func near(a, b float64) bool { d := a - b; return d < 1e-12 && d > -1e-12 }
+
+// TestObjectDiffsInKeyOrder: the comparison of two objects names their
+// differences in key order whatever the members' order, reads the first
+// member of a key (as Value.Get does), and finds the same differences
+// whether or not the two objects list their keys alike (issue 45 replaced
+// its linear lookup per key with sorted positions).
+func TestObjectDiffsInKeyOrder(t *testing.T) {
+	parse := func(s string) *bend.Value {
+		v, err := bend.ParseValue([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, c := range tabletest.Cases(t, []struct {
+		a, b   string
+		want   []string
+		reason string
+	}{
+		{`{"b":1,"a":1}`, `{"b":2,"a":2}`, []string{"/a: 1 → 2", "/b: 1 → 2"}, "same keys, same order: differences in key order"},
+		{`{"b":1,"a":1}`, `{"a":2,"b":2}`, []string{"/a: 1 → 2", "/b: 1 → 2"}, "another order: the same differences"},
+		{`{"a":1,"c":1}`, `{"b":1,"c":2}`, []string{"/a: missing from the output", "/b: not expected (1)", "/c: 1 → 2"}, "keys on one side only, merged in order"},
+	}) {
+		d := &differ{}
+		d.value("", parse(c.a), parse(c.b))
+		if !slices.Equal(d.out, c.want) {
+			t.Errorf("%s vs %s: %q, want %q (%s)", c.a, c.b, d.out, c.want, c.reason)
+		}
+	}
+	// A key given twice (no parser makes one): the first is read.
+	dup := func(second string) *bend.Value {
+		return &bend.Value{Kind: bend.Object, Members: []bend.Member{{Key: "k", Value: parse("1")}, {Key: "k", Value: parse(second)}}}
+	}
+	d := &differ{}
+	d.value("", dup("2"), dup("3"))
+	if len(d.out) != 0 {
+		t.Errorf("a key given twice: %q; want the first member read, equal", d.out)
+	}
+}

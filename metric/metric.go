@@ -268,6 +268,27 @@ func ScoreDocument(source, expected *bend.Document, ops []*edit.Op, output *bend
 	return r
 }
 
+// Validity is what Score says of a raw answer's form, without scoring
+// it: Valid and Reason (a document found, or why not), and the
+// validator's errors (ValidationErrors, ValidationErrorCount,
+// SchemaValid), each as Score sets them; every other field is zero. It
+// costs a parse and a validation, where Score compares the whole
+// document: a feedback round's check needs only the form, and ran in the
+// runner's loop (issue 45).
+func Validity(raw string) Result {
+	x := ExtractJSON(raw, isDocument)
+	if x.Value == nil || x.Reason != "" {
+		return Result{Reason: x.Reason, ValidationErrors: []string{}}
+	}
+	if reason := documentShape(x.Value); reason != "" {
+		return Result{Reason: reason, ValidationErrors: []string{}}
+	}
+	r := Result{Valid: true}
+	r.ValidationErrors, r.ValidationErrorCount = validationErrors(bend.FromValue(x.Value))
+	r.SchemaValid = r.ValidationErrorCount == 0
+	return r
+}
+
 func mustValidate(w Weights) {
 	if err := w.Validate(); err != nil {
 		panic("metric: " + err.Error())

@@ -59,9 +59,16 @@ type BudgetError struct {
 	// no price is listed): the resume's cap is Spent plus Left.
 	Left   float64
 	Resume string // the command line that resumes the run
+	// Unpriced counts the answers whose cost the cap could not count
+	// (runner.Tally.Unpriced): the run stopped at the first.
+	Unpriced int
 }
 
 func (e *BudgetError) Error() string {
+	if e.Unpriced > 0 {
+		return fmt.Sprintf("spending cap: %d %s reported no valid cost and no price is known to estimate it, so the cap of $%.4f cannot count %s; no further request was sent and the run is incomplete ($%.4f known cost). Resume where costs are reported or prices listed (without --no-preflight):\n  %s",
+			e.Unpriced, report.Plural(e.Unpriced, "answer", "answers"), e.Max, report.Plural(e.Unpriced, "it", "them"), e.Spent, e.Resume)
+	}
 	left := ""
 	if e.Left > 0 {
 		left = fmt.Sprintf(" The work left is estimated at $%.4f: the cap below is the known cost plus that estimate.", e.Left)

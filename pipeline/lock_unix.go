@@ -5,6 +5,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -35,9 +36,12 @@ func lockReports(ctx context.Context, dir, runID string) (release func(), err er
 }
 
 // flock takes an exclusive flock on path, creating it: at once or
-// EWOULDBLOCK when ctx is nil, else polling until ctx ends.
+// EWOULDBLOCK when ctx is nil, else polling until ctx ends. The lock file
+// is opened without following a symlink and must be a regular file: a
+// planted symlink made rescore or resume create an empty file wherever it
+// pointed (as root, /etc/nologin; issue 45), and a FIFO would block.
 func flock(ctx context.Context, path string) (release func(), err error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := openLock(path)
 	if err != nil {
 		return nil, err
 	}
@@ -57,4 +61,25 @@ func flock(ctx context.Context, path string) (release func(), err error) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// openLock opens (creating) the lock file path: never through a symlink,
+// never a file that is not regular.
+func openLock(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s: the lock file is a symbolic link; a lock is never followed elsewhere: remove it", path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s: the lock file is not a regular file (%s): remove it", path, st.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }

@@ -421,7 +421,7 @@ func withoutListing(o Options, p *plan) {
 	fmt.Fprintf(o.Stdout, "run: %s × %s × %s = %s\n", count(len(cfg.Models), "model"), count(len(p.tasks), "task"), count(cfg.Repeats, "repeat"),
 		count(len(cfg.Models)*len(p.tasks)*cfg.Repeats, "job"))
 	if o.MaxCost > 0 {
-		fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it\n", o.MaxCost)
+		fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it, and an answer whose cost is not reported stops the run there\n", o.MaxCost)
 	}
 	if len(p.online) > 0 {
 		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")

@@ -26,6 +26,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
@@ -67,6 +68,11 @@ type Options struct {
 	NoPreflight bool // skip the model-list check
 
 	HarnessVersion, GitCommit string
+
+	// SealKey, when set ($HARNESS_SEAL_KEY), seals the run's archive when
+	// its requests are done (Seal); a run without one is unsealed, and a
+	// seal a resume would make stale is removed.
+	SealKey []byte
 
 	// Now is the run's clock: its start, each resume and its finish are
 	// read from it; nil is time.Now.
@@ -116,11 +122,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := finish(o, runDir, m, tally.AllReused()); err != nil {
 		return nil, err
 	}
+	integrity, err := seal(runDir, o.SealKey)
+	if err != nil {
+		return nil, err
+	}
 	// The runner kept no transcript: the score phase reads them back, as
 	// rescore does, so memory does not grow with the run; what the runner
 	// wrote or verified is not hashed again.
 	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.ReportDir,
-		Stdout: o.Stdout, Summary: o.Summary, Known: known,
+		Stdout: o.Stdout, Summary: o.Summary, Known: known, Integrity: integrity,
 		Ctx: ctx, Again: ResumeCommand(o.Command, runDir, m.Inputs), Command: o.Command})
 }
 
@@ -133,6 +143,15 @@ func start(o Options, p *plan, det map[string]transcript.Determinism, pol map[st
 	if o.Resume != nil {
 		if release, err = lockRun(o.ResumeDir); err != nil {
 			return "", nil, nil, err
+		}
+		// A resume with the key re-seals the run: it first checks the
+		// seal it would replace, so that it cannot seal an edited archive
+		// as the run's own.
+		if len(o.SealKey) > 0 {
+			if _, err := CheckSeal(o.ResumeDir, o.SealKey); err != nil {
+				release()
+				return "", nil, nil, fmt.Errorf("resume: %w", err)
+			}
 		}
 	}
 	if runDir, m, err = startManifest(o, p, det, pol); err != nil {
@@ -166,6 +185,9 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 		PerModel: cfg.Concurrency.PerModel, Global: cfg.Concurrency.Global, JobTimeout: cfg.Timeouts.Job.Duration,
 		Progress: o.Progress, Known: known,
 	}
+	if key := o.Conn.APIKey; key != "" {
+		r.Secret = func(s string) bool { return model.SpellsKey(s, key) }
+	}
 	if o.MaxCost > 0 {
 		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps) }}
 	}
@@ -183,7 +205,7 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 		return tally, &InterruptedError{RunDir: runDir, Resume: resume}
 	case errors.Is(err, runner.ErrBudget):
 		left := leftCost(o, p, caps, runDir)
-		return tally, &BudgetError{RunDir: runDir, Spent: tally.Spent, Max: o.MaxCost, Left: left,
+		return tally, &BudgetError{RunDir: runDir, Spent: tally.Spent, Max: o.MaxCost, Left: left, Unpriced: tally.Unpriced,
 			Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(tally.Spent, left, o.MaxCost))}
 	case err != nil:
 		// An I/O failure (a full disk): the transcripts written are kept,

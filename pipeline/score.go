@@ -48,6 +48,13 @@ type ScoreOptions struct {
 	// Again is the command that finishes the run after an interruption (a
 	// resume, or RescoreCommand).
 	Again string
+	// Integrity is what protects the archive, as the report says it
+	// (Seal, CheckSeal).
+	Integrity string
+	// Recorded is the report the run wrote before this rescore, when it
+	// can be read: a verdict or a reading that differs from it is said in
+	// the first line printed.
+	Recorded *report.Report
 	// Command is how the user runs the harness, for the rescore command
 	// printed when the reports cannot be written (RescoreCommand).
 	Command string
@@ -72,8 +79,10 @@ func Score(o ScoreOptions) (*Result, error) {
 		return nil, err
 	}
 	defer outputs.Close()
-	scores, err := scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
-		outputs.Put(slot, render.OutputOf(*s, o.Set.Task(s.TaskID), answer))
+	scores, err := whileNotDone(ctx, func() ([]scoring.Score, error) {
+		return scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
+			outputs.Put(slot, render.OutputOf(*s, o.Set.Task(s.TaskID), answer))
+		})
 	})
 	if ctx.Err() != nil {
 		return nil, &InterruptedError{RunDir: o.RunDir, Resume: o.Again}
@@ -97,8 +106,11 @@ func (o ScoreOptions) source() scoring.Source {
 // report builds the report of scores, writes it, prints its end, and
 // returns the result: ErrVerdictFail beside it when the verdict fails.
 func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *render.Spool) (*Result, error) {
-	in := report.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt}
+	in := report.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
 	rep := report.Build(in)
+	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
+		fmt.Fprintln(o.Stdout, line)
+	}
 	paths, err := writeReports(ctx, o, rep, render.Input{Input: in, Outputs: outputs})
 	if err != nil {
 		return nil, err
@@ -113,6 +125,30 @@ func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, output
 		return res, ErrVerdictFail
 	}
 	return res, nil
+}
+
+// whileNotDone returns what stream returns, or ctx's error as soon as ctx
+// ends: untilDone stops the score phase between answers, but scoring one
+// answer in hand (a 16 MiB answer applied and compared) took seconds, and
+// SIGTERM waited for it (issue 45: 9.9 s). The answer's scoring is left
+// to finish unread; the process is ending, and nothing it would write is
+// kept (the spool is closed).
+func whileNotDone(ctx context.Context, stream func() ([]scoring.Score, error)) ([]scoring.Score, error) {
+	type result struct {
+		scores []scoring.Score
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		s, err := stream()
+		done <- result{s, err}
+	}()
+	select {
+	case r := <-done:
+		return r.scores, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // untilDone is src failing with ctx's error once ctx ends: the score
@@ -240,6 +276,9 @@ type RescoreOptions struct {
 	Command string
 	// Now is the clock rescored_at is read from; nil is time.Now.
 	Now func() time.Time
+	// SealKey is $HARNESS_SEAL_KEY: a sealed run's seal is verified with
+	// it (CheckSeal); a seal that does not verify stops the rescore.
+	SealKey []byte
 }
 
 // sameDir reports whether two directory names are one directory, as
@@ -278,7 +317,12 @@ func Rescore(r RescoreOptions) (*Result, error) {
 	if err := CheckInputs(m, set, prompts); err != nil {
 		return nil, fmt.Errorf("rescore: %w", err)
 	}
+	integrity, err := CheckSeal(r.RunDir, r.SealKey)
+	if err != nil {
+		return nil, fmt.Errorf("rescore: %w", err)
+	}
 	now := clock(r.Now)
 	return Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: r.Stdout, Summary: r.Summary,
-		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command})
+		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command,
+		Integrity: integrity, Recorded: recorded(m)})
 }

@@ -73,6 +73,9 @@ func parseItem(lines []line, k, marker, depth int) (*bend.Value, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if err := nested(l.n, depth); err != nil {
+		return nil, 0, err
+	}
 	pad := strings.Repeat(" ", marker)
 	var children []line
 	j := k + 1
@@ -113,6 +116,9 @@ func parseQuote(lines []line, i, depth int) (*bend.Value, int, error) {
 	}
 	b, err := blockOf(inner[0], inner[0].text, bend.KindQuote)
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := nested(inner[0].n, depth); err != nil {
 		return nil, 0, err
 	}
 	if len(inner) > 1 && inner[1].text != "" {
@@ -182,7 +188,9 @@ func parseEdge(l line) (*bend.Value, error) {
 		return nil, &Error{l.n, "an edge has no id and no class: its attributes are key=value"}
 	}
 	for _, m := range a.members {
-		if e.Get(m.Key) != nil {
+		// The attributes' keys are distinct (parseAttrs): only the three
+		// members written before them can be given again.
+		if m.Key == "subject" || m.Key == "predicate" || m.Key == "object" {
 			return nil, &Error{l.n, fmt.Sprintf("%q is given twice", m.Key)}
 		}
 	}

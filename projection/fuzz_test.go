@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/projection"
+	"bendscript.com/round-trip-harness/projection/projectiontest"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
@@ -28,6 +29,10 @@ func FuzzParse(f *testing.F) {
 	// day may get wrong: a backslash, a line break, a tombstone with an
 	// empty marks list, a vocabulary kind with an unexpressed level.
 	f.Add("---\nbendscript: \"0.1\"\n---\n\n[]{#s text=null marks=[]}[a\\\\b\\\n_c_]{#t} {#b .x level=7}\n")
+	// The nesting edge: an empty innermost quote or item one level past
+	// MaxNesting (a panic the fuzzer had not found in 20 s).
+	f.Add(projectiontest.Quotes(projection.MaxNesting + 1))
+	f.Add(projectiontest.List(projection.MaxNesting + 1))
 	f.Fuzz(func(t *testing.T, text string) {
 		d, err := projection.Parse(text)
 		if err != nil {

@@ -219,6 +219,9 @@ func parseAttrs(l line, s string) (attrs, string, error) {
 		return a, "", &Error{l.n, fmt.Sprintf("expected attributes {…}, found %q", cutText(s))}
 	}
 	s = s[1:]
+	// seen finds a key given twice in one pass: checking each key against
+	// every earlier one made k attributes cost k² (issue 45).
+	seen := map[string]bool{}
 	for first := true; ; first = false {
 		s = strings.TrimLeft(s, " ")
 		switch {
@@ -243,11 +246,10 @@ func parseAttrs(l line, s string) (attrs, string, error) {
 			if err != nil {
 				return a, "", err
 			}
-			for _, x := range a.members {
-				if x.Key == m.Key {
-					return a, "", &Error{l.n, fmt.Sprintf("attribute %q given twice", m.Key)}
-				}
+			if seen[m.Key] {
+				return a, "", &Error{l.n, fmt.Sprintf("attribute %q given twice", m.Key)}
 			}
+			seen[m.Key] = true
 			a.members, s = append(a.members, m), rest
 		}
 	}

@@ -137,9 +137,6 @@ func frontKey(l line) (string, string, error) {
 
 // parseBlocks reads sibling blocks, separated by blank lines.
 func parseBlocks(lines []line, depth int) ([]*bend.Value, error) {
-	if depth > MaxNesting {
-		return nil, &Error{lines[0].n, fmt.Sprintf("blocks nest more than %d deep", MaxNesting)}
-	}
 	var out []*bend.Value
 	for i := 0; i < len(lines); {
 		if lines[i].text == "" {
@@ -212,6 +209,17 @@ func blockOf(l line, text, kind string) (*bend.Value, error) {
 	}
 	b.Members = append(b.Members, a.members...)
 	return b, nil
+}
+
+// nested checks that a container on line n, at depth, may hold blocks:
+// they would be at depth+1. The container's own line is named, so that
+// the check needs no blocks to exist (an empty innermost item or quote
+// used to index an empty line list here).
+func nested(n, depth int) error {
+	if depth+1 > MaxNesting {
+		return &Error{n, fmt.Sprintf("blocks nest more than %d deep", MaxNesting)}
+	}
+	return nil
 }
 
 // set adds member k to object o, refusing one an attribute gave already.

@@ -7,8 +7,10 @@ import (
 	"bendscript.com/round-trip-harness/projection"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/projection/projectiontest"
 )
 
 // roundTrip renders d, parses the text back and says what differs: the
@@ -48,6 +50,30 @@ func TestCorpusRoundTrip(t *testing.T) {
 	for _, doc := range testcorpus.Set(t).Documents {
 		if diff := roundTrip(t, doc.Name, doc.Doc); diff != "" {
 			t.Errorf("%s does not round-trip:\n%s", doc.Name, diff)
+		}
+	}
+}
+
+// TestParseNestingEdge pins the parser at MaxNesting: an innermost empty
+// item or quote whose blocks would sit one level too deep used to index
+// an empty line list (a panic that crashed a paid run's score phase).
+func TestParseNestingEdge(t *testing.T) {
+	tests := []struct {
+		name, text, wantErr, reason string
+	}{
+		{"quotes-64", projectiontest.Quotes(64), "", "the innermost quote's (empty) blocks sit at depth 64: allowed"},
+		{"quotes-65", projectiontest.Quotes(65), "blocks nest more than 64 deep", "the innermost quote at depth 64, empty: refused, no panic"},
+		{"list-64", projectiontest.List(64), "", "the innermost item's (empty) blocks sit at depth 64: allowed"},
+		{"list-65", projectiontest.List(65), "blocks nest more than 64 deep", "lists 65 deep with an empty innermost item: refused, no panic"},
+		{"list-66", projectiontest.List(66), "blocks nest more than 64 deep", "deeper still: the same error"},
+	}
+	for _, tt := range tabletest.Cases(t, tests) {
+		_, err := projection.Parse(tt.text)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.wantErr)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/report"
 )
 
 // TestCSVModelNameIsNoFormula: a model named =HYPERLINK(…) was a live
@@ -23,5 +24,37 @@ func TestCSVModelNameIsNoFormula(t *testing.T) {
 		if strings.HasPrefix(line, "=") || strings.HasPrefix(line, `"=`) {
 			t.Errorf("a formula cell: %q", line)
 		}
+	}
+}
+
+// TestMarkdownHoldsNoTerminalControls: a provider or served-model name
+// holding ESC reached reports/*.md raw (issue 45): mdText escapes
+// Markdown, not control characters. The Markdown and the HTML report pass
+// the terminal filter as well.
+func TestMarkdownHoldsNoTerminalControls(t *testing.T) {
+	t.Parallel()
+	in := inputOf(reporttest.FailingRun.Run())
+	for i := range in.Scores {
+		in.Scores[i].Provider = "evil\x1b]52;c;SGk=\a\u202e"
+		if i%7 == 0 {
+			in.Scores[i].ModelServed = "vendor/x\x1b[2J"
+		}
+	}
+	var b strings.Builder
+	if err := WriteMarkdown(&b, report.Build(in.Input)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\x1b\a\u202e") {
+		t.Error("the Markdown holds a raw control character")
+	}
+	if !strings.Contains(b.String(), `evil\u001b\]52`) {
+		t.Error("the provider's name is not shown, escaped")
+	}
+	var page strings.Builder
+	if err := WriteHTML(&page, report.Build(in.Input), in); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(page.String(), "\x1b\a\u202e") {
+		t.Error("the HTML report holds a raw control character")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/report"
 
 	"bendscript.com/round-trip-harness/bend"
@@ -76,7 +77,12 @@ const (
 // reads instructions and expected documents from in.Set and outputs from
 // in.Transcripts; what is missing there is said to be missing.
 func WriteHTML(w io.Writer, r *report.Report, in Input) error {
-	bw := bufio.NewWriter(w)
+	// The page passes the terminal filter, as the Markdown does: the
+	// template escapes markup, not ESC or a line-start "::" in a text a
+	// server or a model chose, which a terminal or a CI log printing the
+	// file would obey (issue 45).
+	sw := safetext.NewWriter(w)
+	bw := bufio.NewWriter(sw)
 	p := newPage(r, in)
 	if err := viewer.Execute(bw, p); err != nil {
 		return fmt.Errorf("writing HTML report: %w", err)
@@ -84,7 +90,10 @@ func WriteHTML(w io.Writer, r *report.Report, in Input) error {
 	if *p.failed != nil {
 		return fmt.Errorf("writing HTML report: %w", *p.failed)
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return sw.Flush()
 }
 
 // page is the template's data.

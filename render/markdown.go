@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/report"
 )
 
@@ -15,7 +16,11 @@ import (
 // Threshold matrix, the drift and faithfulness statistics, the calls and
 // the warnings. It holds numbers and names only, never model output.
 func WriteMarkdown(w io.Writer, r *report.Report) error {
-	bw := bufio.NewWriter(w)
+	// Every text a server or a model chose (a provider, a served model, a
+	// reason) passes the terminal filter too: mdText escapes Markdown, not
+	// ESC or a line-start "::" (issue 45: raw ESC reached reports/*.md).
+	sw := safetext.NewWriter(w)
+	bw := bufio.NewWriter(sw)
 	md := mdWriter{bw}
 	md.header(r)
 	md.failures(r)
@@ -32,7 +37,10 @@ func WriteMarkdown(w io.Writer, r *report.Report) error {
 	}
 	md.warnings(r)
 	md.footer(r)
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return sw.Flush()
 }
 
 type mdWriter struct{ w *bufio.Writer }
@@ -51,7 +59,8 @@ func (m mdWriter) header(r *report.Report) {
 	if len(r.Custom) > 0 {
 		var parts []string
 		for _, c := range r.Custom {
-			parts = append(parts, fmt.Sprintf("%s %s (default %s)", code(c.Key), report.Num(c.Value), report.Num(c.Default)))
+			key, rest, _ := strings.Cut(c.String(), " ")
+			parts = append(parts, code(key)+" "+mdText(rest))
 		}
 		m.p("Custom configuration, not the spec's: %s.\n\n", strings.Join(parts, "; "))
 	}
@@ -66,6 +75,9 @@ func (m mdWriter) header(r *report.Report) {
 		m.p(" API root %s.", code(r.APIRoot))
 	}
 	m.p("\n\n")
+	if r.Integrity != "" {
+		m.p("Archive: %s.\n\n", mdText(r.Integrity))
+	}
 }
 
 func (m mdWriter) failures(r *report.Report) {

@@ -62,6 +62,10 @@ func showHeader(p printer, s scoring.Score, v transcriptView) {
 		p(" · provider %s", s.Provider)
 	}
 	p("\n")
+	if s.ModelServed != "" {
+		// Issue 45: show did not say that another model answered.
+		p("served by %s, not %s: this answer is no evidence about %s (§8.6)\n", s.ModelServed, s.Model, s.Model)
+	}
 	if s.Error != nil {
 		p("error: %s\n", s.Error.Message)
 	}

@@ -28,3 +28,16 @@ func TestShowFeedbackLine(t *testing.T) {
 		t.Errorf("a feedback line without rounds:\n%s", b.String())
 	}
 }
+
+// TestShowNamesTheServedModel: show did not name the model that served a
+// swapped answer (issue 45); it does, on a line of its own.
+func TestShowNamesTheServedModel(t *testing.T) {
+	s := scoring.Score{TaskID: "02-b", Model: "openai/gpt-5.6-sol", Class: "B", Status: scoring.StatusAPIError, ModelServed: "openai/gpt-5.6-sol-mini"}
+	var b bytes.Buffer
+	if err := WriteTranscript(&b, s, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "served by openai/gpt-5.6-sol-mini, not openai/gpt-5.6-sol") {
+		t.Errorf("the served model is not named:\n%s", b.String())
+	}
+}

@@ -80,6 +80,7 @@ func header(in Input) *Report {
 		Schema:         SchemaVersion,
 		RunID:          m.RunID,
 		APIRoot:        m.Inputs.BaseURL,
+		Integrity:      in.Integrity,
 		GitCommit:      m.GitCommit,
 		MetricVersion:  metric.Version,
 		Weights:        cfg.Weights,

@@ -204,6 +204,9 @@ func eligibility(r *Report, in Input) Eligibility {
 	if n := len(r.Models); n != len(g.Vendors) {
 		add("%d answering %s, not %d (§8.6: one frontier model of each of %s)", n, Plural(n, "model", "models"), len(g.Vendors), strings.Join(g.Vendors, ", "))
 	}
+	if c := in.Manifest.Inputs.ConfiguredModels; len(c) > 0 {
+		add("--models replaced the configuration's models (%s): a run of other models is informational", strings.Join(c, ", "))
+	}
 	why = append(why, vendorReasons(r.Models, g)...)
 	for _, m := range r.Models {
 		if w := tierDownWord(m, g.TierDown); w != "" {
@@ -221,7 +224,7 @@ func eligibility(r *Report, in Input) Eligibility {
 		for _, c := range r.Custom {
 			keys = append(keys, c.Key)
 		}
-		add("custom configuration (%s): not the spec's thresholds and weights", strings.Join(keys, ", "))
+		add("custom configuration (%s): not the spec's thresholds and weights, or the shipped gating and reading rules", strings.Join(keys, ", "))
 	}
 	if staleMetric(in) {
 		add("scores computed by another metric version than %s: rescore the run", metric.Version)
@@ -269,11 +272,14 @@ func vendorReasons(models []string, g config.Gating) []string {
 }
 
 // tierDownWord is the tier-down word a model id holds as a word after its
-// vendor ("mini" in openai/gpt-5-mini), or "".
+// vendor, or "". A word is a run of letters, so that a word run together
+// with a version counts ("mini" in openai/gpt-5-mini, gpt-5mini,
+// "haiku" in claude-haiku4.5; issue 45), and a word inside a longer one
+// does not ("mini" in gemini).
 func tierDownWord(model string, words []string) string {
 	_, name, _ := strings.Cut(model, "/")
 	parts := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
-		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+		return !('a' <= r && r <= 'z')
 	})
 	for _, w := range words {
 		if slices.Contains(parts, strings.ToLower(w)) {

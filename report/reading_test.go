@@ -122,6 +122,27 @@ func TestEligibility(t *testing.T) {
 			cfg.Thresholds.ClassBP95Max = 0.5
 			in.Config = &cfg
 		}, []string{"custom configuration (thresholds.class_b_p95_max)"}, "a custom threshold is not §8.5's"},
+		{"run-together tier-down", []string{"anthropic/claude-haiku4.5", "openai/gpt-5mini", "google/gemini-3.1-pro-preview"}, nil,
+			[]string{`anthropic/claude-haiku4.5 is a tier-down model ("haiku"`, `openai/gpt-5mini is a tier-down model ("mini"`},
+			"a tier-down word run together with its version is still the word (issue 45)"},
+		{"--models", []string{"anthropic/claude-2.1", "openai/gpt-oss-20b", "google/gemma-3-4b-it"}, func(in *Input) {
+			in.Manifest.Inputs.ConfiguredModels = gatingModels
+		}, []string{"--models replaced the configuration's models (anthropic/claude-opus-4.8, "}, "--models runs other models: informational, as its help says (issue 45)"},
+		{"custom tier-down", []string{"anthropic/claude-haiku-4.5", "openai/gpt-5-mini", "google/gemini-3-flash"}, func(in *Input) {
+			cfg := *in.Config
+			cfg.Gating.TierDown = []string{}
+			in.Config = &cfg
+		}, []string{"custom configuration (gating.tier_down)"}, "an emptied tier-down list let a tier-down triple gate (issue 45)"},
+		{"custom vendors", gatingModels, func(in *Input) {
+			cfg := *in.Config
+			cfg.Gating.Vendors = []string{"anthropic", "openai", "meta"}
+			in.Config = &cfg
+		}, []string{"custom configuration (gating.vendors)"}, "the vendors are §8.6's, not a setting that gates"},
+		{"custom reading", gatingModels, func(in *Input) {
+			cfg := *in.Config
+			cfg.Reading.NarrowFraction = 0.99
+			in.Config = &cfg
+		}, []string{"custom configuration (reading.narrow_fraction)"}, "a wider margin turned a protocol failure into a weakness, unmarked (issue 45)"},
 		{"served by another model", gatingModels, func(in *Input) { in.Scores[7].ModelServed = "openai/gpt-3.5-turbo" },
 			[]string{"1 answer was served by another model than the one asked for (openai/gpt-3.5-turbo for anthropic/claude-opus-4.8)"},
 			"what answered is not the frontier model the run names (issue 32's mismatch, a reason under §8.6)"},
@@ -165,6 +186,9 @@ func TestTierDownWord(t *testing.T) {
 		{"openai/gpt-5.6-sol", "", "no tier-down word"},
 		{"vendor/miniature-7b", "", "mini inside a word is not the word"},
 		{"mini/model-large", "", "the vendor is not the model's name"},
+		{"anthropic/claude-haiku4.5", "haiku", "a word run together with its version (issue 45)"},
+		{"openai/gpt-5mini", "mini", "a version run together with the word (issue 45)"},
+		{"google/gemini-3.1-pro-preview", "", "mini inside gemini is not the word"},
 	}) {
 		if got := tierDownWord(tc.model, words); got != tc.want {
 			t.Errorf("%s: %q, want %q (%s)", tc.model, got, tc.want, tc.reason)

@@ -45,6 +45,9 @@ type Input struct {
 	Scores     []scoring.Score // every planned (model, task, repeat)
 	Set        *task.Set       // the tasks: their places and documents
 	RescoredAt *time.Time      // nil for a fresh run
+	// Integrity is what protects the run's archive (pipeline.CheckSeal:
+	// sealed and verified, or unsealed); "" when not known.
+	Integrity string
 }
 
 // Report is the JSON report of one run, reports/<run-id>.json. The fields of
@@ -61,6 +64,11 @@ type Report struct {
 	// of RanAt. It is absent from a fresh run's report, so a rescored report
 	// equals the fresh one once this single line is removed.
 	RescoredAt string `json:"rescored_at,omitempty"`
+	// Integrity says what protects the run's archive: sealed with
+	// HARNESS_SEAL_KEY and verified, or unsealed (its transcript hashes
+	// detect accidental change, not an edit by someone who can write the
+	// archive). Absent when the report was built without reading the run.
+	Integrity string `json:"integrity,omitempty"`
 	// Models are the answering models, in the run's order (§8.7).
 	Models []string `json:"models"`
 	// Results are each model's numbers, keyed by model id (§8.7).
@@ -167,6 +175,11 @@ type Custom struct {
 	// harness's own default, for its own gates).
 	Value   float64 `json:"value"`
 	Default float64 `json:"default"`
+	// List and DefaultList are the configured and default values of a
+	// list (gating.vendors, gating.tier_down); Value and Default are then
+	// 0.
+	List        []string `json:"list,omitempty"`
+	DefaultList []string `json:"default_list,omitempty"`
 }
 
 // IntervalInfo says how the report's intervals are computed: exactly,

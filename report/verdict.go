@@ -258,6 +258,12 @@ func customValues(cfg *config.Config) []Custom {
 	out := []Custom{}
 	out = append(out, differing("thresholds.", cfg.Thresholds, def.Thresholds)...)
 	out = append(out, differing("weights.", cfg.Weights, def.Weights)...)
+	// The rules of who gates and of the reading are compared like the
+	// thresholds (issue 45): an edited vendor or tier-down list let a
+	// tier-down triple gate, and a wider narrow margin turned a protocol
+	// failure into a model-specific weakness, unmarked.
+	out = append(out, differing("reading.", cfg.Reading, def.Reading)...)
+	out = append(out, differingLists("gating.", cfg.Gating, def.Gating)...)
 	if len(out) == 0 {
 		return nil
 	}
@@ -279,6 +285,46 @@ func differing(prefix string, got, want any) []Custom {
 			out = append(out, Custom{Key: prefix + k, Value: g[k], Default: w[k]})
 		}
 	}
+	return out
+}
+
+// String is the custom value as reports print it: "key value (default
+// value)", a list written [a, b].
+func (c Custom) String() string {
+	if c.List != nil || c.DefaultList != nil {
+		return fmt.Sprintf("%s [%s] (default [%s])", c.Key, strings.Join(c.List, ", "), strings.Join(c.DefaultList, ", "))
+	}
+	return fmt.Sprintf("%s %s (default %s)", c.Key, Num(c.Value), Num(c.Default))
+}
+
+// differingLists is differing for a struct of string lists (the gating
+// rules): a list differs when its members differ, in any order or case.
+func differingLists(prefix string, got, want any) []Custom {
+	g, w := listFields(got), listFields(want)
+	var out []Custom
+	for _, k := range slices.Sorted(maps.Keys(w)) {
+		if !slices.Equal(normalList(g[k]), normalList(w[k])) {
+			out = append(out, Custom{Key: prefix + k, List: append([]string{}, g[k]...), DefaultList: w[k]})
+		}
+	}
+	return out
+}
+
+// normalList is a list of names lower-cased and sorted, for comparing.
+func normalList(l []string) []string {
+	out := make([]string, len(l))
+	for i, s := range l {
+		out[i] = strings.ToLower(strings.TrimSpace(s))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// listFields is a struct's JSON form as string lists by key.
+func listFields(v any) map[string][]string {
+	b, _ := json.Marshal(v)
+	out := map[string][]string{}
+	_ = json.Unmarshal(b, &out)
 	return out
 }
 
@@ -484,7 +530,7 @@ func warnings(r *Report, in Input) []string {
 	if len(r.Custom) > 0 {
 		var parts []string
 		for _, c := range r.Custom {
-			parts = append(parts, fmt.Sprintf("%s %s (default %s)", c.Key, Num(c.Value), Num(c.Default)))
+			parts = append(parts, c.String())
 		}
 		out = append(out, fmt.Sprintf("custom configuration: %s; the verdict is not the §8.5 verdict", strings.Join(parts, ", ")))
 	}

@@ -13,6 +13,7 @@ package runner
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -56,6 +57,11 @@ type Job struct {
 	// response. An error transcript is never kept: an API failure is not a
 	// result, so a resume asks again.
 	Keep func(archived *transcript.Transcript) bool
+	// Decode, when set, is the answer's content as its format reads it
+	// (a patch applied to the document the job was given, a projection
+	// parsed back); nil when the content is read as it is. The runner
+	// looks for the key in it (Runner.Secret).
+	Decode func(content string) []byte
 }
 
 // Path is where the job's transcript is archived below dir.
@@ -93,6 +99,13 @@ type Runner struct {
 	// or kept (verified on resume), so that the score phase need not hash
 	// them again (transcript.ReadKnown).
 	Known *transcript.Known
+
+	// Secret, when set, reports whether a text spells the API key
+	// (model.SpellsKey). An answer whose content, or whose content as its
+	// format reads it (Job.Decode), spells it is withheld before it is
+	// archived, followed up or shown: its content and body are replaced
+	// by a notice, and it is scored as an answer without a document.
+	Secret func(string) bool
 }
 
 // Budget is a spending cap: no job starts once the known cost plus the
@@ -119,6 +132,19 @@ func (b *Budget) estimate(j Job) float64 {
 		return 0
 	}
 	return b.Estimate(j)
+}
+
+// priced reports whether a finished job's cost is known to the budget:
+// reported (and valid), estimable (a price is known), or nothing sent.
+func (b *Budget) priced(res Result) bool {
+	t := res.Transcript
+	switch {
+	case b == nil || t == nil || len(t.Attempts) == 0:
+		return true
+	case t.Response != nil && t.Response.Usage.Cost != nil && model.ValidCost(*t.Response.Usage.Cost):
+		return true
+	}
+	return b.estimate(res.Job) > 0
 }
 
 // cost is what a finished job counts against the budget.
@@ -226,6 +252,12 @@ type Tally struct {
 	// (transcript.CallError.Resumable: out of credit, rate limits that
 	// outlasted the retries), by cause, with the first such failure.
 	Resumable []Resumable
+	// Unpriced counts the requests of this invocation, under a Budget,
+	// whose cost was neither reported (or was invalid: negative, absurd)
+	// nor estimable (no price known): the cap cannot count them, so the
+	// run stopped at the first (issue 45: each counted $0, and every
+	// answer went past a $0.001 cap).
+	Unpriced int
 	// Down lists, by model name, the models every job of which failed
 	// fatally (model.ErrFatal: a refused connection, an unknown host, a
 	// bad key, no credit, a missing model) or was skipped after such a
@@ -390,6 +422,9 @@ func (s *schedule) loop(ctx context.Context) error {
 		}
 		cost := s.r.Budget.cost(d.res)
 		s.tally.add(d.res, cost)
+		if d.res.Outcome == Requested && !s.r.Budget.priced(d.res) {
+			s.tally.Unpriced++
+		}
 		if s.r.Budget != nil {
 			delete(s.reserved, d.slot)
 			s.spent += cost
@@ -404,7 +439,12 @@ func (s *schedule) loop(ctx context.Context) error {
 		s.report(d.res)
 		s.note(d.res)
 		if s.r.Then != nil && ctx.Err() == nil {
-			for _, f := range s.r.Then(d.res) {
+			follow, err := s.then(d.res)
+			if err != nil {
+				firstErr = cmp.Or(firstErr, err)
+				continue
+			}
+			for _, f := range follow {
 				if s.r.Clients[f.Model] == nil {
 					firstErr = cmp.Or(firstErr, fmt.Errorf("no client for model %q", f.Model))
 					continue
@@ -413,6 +453,19 @@ func (s *schedule) loop(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// then is Runner.Then of res, a panic in it an error: the loop then
+// starts nothing more and waits for the jobs in flight, each archived as
+// it ends, so that no paid answer is lost (issue 45: a panic while reading
+// one answer crashed the run with requests in flight).
+func (s *schedule) then(res Result) (follow []Job, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			follow, err = nil, fmt.Errorf("following up %s: the harness failed (%v); the transcripts written are kept", res.Job.Path(""), p)
+		}
+	}()
+	return s.r.Then(res), nil
 }
 
 // note records a model's first fatal failure, and whether a job of the
@@ -515,6 +568,9 @@ func (s *schedule) overBudget(next float64) bool {
 	b := s.r.Budget
 	if b == nil {
 		return false
+	}
+	if s.tally.Unpriced > 0 {
+		return true // a cost the cap cannot count: stop rather than guess
 	}
 	total := s.spent
 	for _, slot := range slices.Sorted(maps.Keys(s.reserved)) {
@@ -691,7 +747,24 @@ func (r *Runner) call(ctx context.Context, job Job) *transcript.Transcript {
 		return t
 	}
 	t.Response = transcript.ResponseOf(resp)
+	r.withhold(job, t.Response)
 	return t
+}
+
+// withhold replaces an answer that spells the key, as it is or as its
+// format reads it (Runner.Secret), by the transcript.Withheld notice.
+func (r *Runner) withhold(job Job, resp *transcript.Response) {
+	if r.Secret == nil || resp == nil {
+		return
+	}
+	spelled := r.Secret(resp.Content)
+	if !spelled && job.Decode != nil {
+		spelled = r.Secret(string(job.Decode(resp.Content)))
+	}
+	if spelled {
+		resp.Content = transcript.Withheld
+		resp.RawBody, _ = json.Marshal(transcript.Withheld)
+	}
 }
 
 // callError records a failed call; a job whose own deadline passed says so.

@@ -739,7 +739,7 @@ func TestRenderWhenStarted(t *testing.T) {
 		if len(j.Request.Messages) == 0 {
 			unrendered.Add(1)
 		}
-		return 0
+		return 0.01 // a price: a cost the budget could not count would stop the run
 	}}
 	res, err := r.Run(context.Background(), jobs)
 	if err != nil {
@@ -780,5 +780,34 @@ func TestCapReachedByEstimatesAloneFinishes(t *testing.T) {
 	}
 	if n := srv.Count(); n != len(jobs) {
 		t.Errorf("%d requests, want all %d", n, len(jobs))
+	}
+}
+
+// TestPanicInFollowUpKeepsJobsInFlight: a panic while following up one
+// answer (reading it, issue 45) crashed the run with requests in flight,
+// paid and never archived. The runner now returns an error after the
+// jobs in flight end, each archived.
+func TestPanicInFollowUpKeepsJobsInFlight(t *testing.T) {
+	set, _ := load(t)
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(20*time.Millisecond, "{}"))
+	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(0))
+	dir := t.TempDir()
+	r := newRunner(t, dir, map[string]model.Client{"a": c})
+	r.PerModel, r.Global = 4, 4
+	var calls atomic.Int32
+	r.Then = func(runner.Result) []runner.Job {
+		if calls.Add(1) == 1 {
+			var none []int
+			_ = none[0]
+		}
+		return nil
+	}
+	_, err := r.Run(context.Background(), answerJobs(t, []string{"a"}, set.Tasks[:8], 1, 1))
+	if err == nil || !strings.Contains(err.Error(), "the harness failed") {
+		t.Fatalf("error %v; want the panic as an error", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "a", "*.json"))
+	if n := srv.Count(); len(files) != n || n < 2 {
+		t.Errorf("%d transcripts archived for %d requests sent; want every request archived", len(files), n)
 	}
 }

@@ -1,6 +1,7 @@
 package scoring
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -80,5 +81,39 @@ func TestWithRounds(t *testing.T) {
 	none, _ := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{tk.ID}, Repeats: 1}, src, w, nil)
 	if none[0].FirstTry != nil || none[0].Rounds != 0 {
 		t.Errorf("without feedback rounds: first try %+v, rounds %d; want none recorded", none[0].FirstTry, none[0].Rounds)
+	}
+}
+
+// TestCheckAgreesWithMetric: Check reads only an answer's form
+// (metric.Validity), where the score phase scores it whole (Metric); the
+// two must say the same problem of every answer, or a rescore would read
+// other rounds than the run asked. Every corpus task's class B and C, in
+// every format, with the oracle's answer, a format slip, the answer cut
+// in half, prose, and a document whose first block lost its id.
+func TestCheckAgreesWithMetric(t *testing.T) {
+	set := testcorpus.Set(t).WithFormats(formats.Names())
+	r := rand.New(rand.NewPCG(45, 45))
+	n := 0
+	for _, tk := range set.Tasks {
+		if tk.Class == task.ClassA {
+			continue
+		}
+		form := formats.Lookup(tk.Format)
+		answer, err := form.Answer(tk.Source.Bytes, tk.Expected, tk.GoldEdit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slipped, _ := form.Slip(answer, r)
+		broken := strings.Replace(string(bend.Marshal(tk.Expected)), `"id": "blk-`, `"idx": "blk-`, 1)
+		for _, raw := range []string{answer, slipped, answer[:len(answer)/2], "I would change the paragraph.", broken, ""} {
+			res, fail := Metric(tk, tk.Source.Bytes, raw, config.Default().Weights)
+			if want, got := Problem(&res, fail), Check(tk, tk.Source.Bytes, raw); got != want {
+				t.Fatalf("%s: Check says %q, the score phase %q, of %.80q", tk.ID, got, want, raw)
+			}
+			n++
+		}
+	}
+	if n < 500 {
+		t.Errorf("only %d answers checked", n)
 	}
 }

@@ -46,6 +46,12 @@ func TestServedModelMismatchRecorded(t *testing.T) {
 		{"anthropic/claude-opus-4.8", "claude-opus-4.8", "", "the model without its vendor prefix"},
 		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.80", "anthropic/claude-opus-4.80", "another digit is another model, not a version"},
 		{"vendor/a", "", "", "the server did not say"},
+		{"openai/gpt-5.6-sol", "openai/gpt-5.6-sol-mini", "openai/gpt-5.6-sol-mini", "a -mini listing is a smaller model, not the one asked for (issue 45)"},
+		{"google/gemini-3.1-pro-preview", "google/gemini-3.1-pro-preview-flash-lite", "google/gemini-3.1-pro-preview-flash-lite", "a -flash-lite listing is another model (issue 45)"},
+		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8-2026-01-01", "", "a date written with dashes"},
+		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8:free", "", "an OpenRouter routing variant"},
+		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8:mini", "anthropic/claude-opus-4.8:mini", "a colon suffix that is no OpenRouter variant"},
+		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8-20260101:nitro", "", "a dated id of a routing variant"},
 	}) {
 		s := One(tk, c.asked, 0, answered(c.asked, c.served, transcript.Usage{}), nil, metric.DefaultWeights())
 		if s.ModelServed != c.want {
@@ -79,5 +85,18 @@ func TestRefusalIsNotAnEmptyAnswer(t *testing.T) {
 				t.Errorf("%s, %s: reason %q, want it to say %q", c.reason, id, got, c.want)
 			}
 		}
+	}
+}
+
+// TestPanicWhileScoringIsAnInvalidAnswer: a panic while scoring one
+// answer crashed the whole score phase of a paid run (issue 45: the
+// projection parser's depth edge). One recovers it: the answer is scored,
+// invalid, with a reason that says the harness failed on it. A nil judge
+// transcript stands in for any panic in the scoring code.
+func TestPanicWhileScoringIsAnInvalidAnswer(t *testing.T) {
+	tk := testcorpus.Set(t).Task("05-a")
+	s := One(tk, "v/m", 0, answered("v/m", "", transcript.Usage{}), []*transcript.Transcript{nil}, metric.DefaultWeights())
+	if s.Status != StatusScored || s.Answer == nil || !strings.Contains(s.Answer.Reason, "the harness failed while reading this answer") {
+		t.Errorf("status %s, answer %+v; want scored, with the reason", s.Status, s.Answer)
 	}
 }

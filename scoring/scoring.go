@@ -149,19 +149,37 @@ func servedOther(asked, served string) string {
 }
 
 // SameModel reports whether the model a server said it served is the one
-// asked for: the same id, or the id followed by a version or variant
-// ("-20250929", ":free", "@latest"), either with or without its
-// "vendor/" prefix (a provider may name its own models without it).
+// asked for: the same id, either with or without its "vendor/" prefix (a
+// provider may name its own models without it), followed by nothing, by
+// a date or version made of digits ("-20250929", "-2025-09-29", "-001"),
+// or by one of OpenRouter's routing variants (Variants: ":free",
+// ":nitro", ...). Any other suffix names another listing, which may be a
+// smaller model ("-mini", "-flash-lite"): not the model asked for (issue
+// 45).
 func SameModel(asked, served string) bool {
 	strip := func(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
 	if !strings.Contains(served, "/") {
 		asked = strip(asked)
 	}
-	if served == asked {
-		return true
-	}
 	rest, ok := strings.CutPrefix(served, asked)
-	return ok && rest != "" && strings.ContainsRune("-:@", rune(rest[0]))
+	if !ok {
+		return false
+	}
+	rest, variant, _ := strings.Cut(rest, ":")
+	if variant != "" && !slices.Contains(Variants, variant) {
+		return false
+	}
+	return rest == "" || isVersion(rest)
+}
+
+// Variants are OpenRouter's routing variants of a listing (the id's
+// ":suffix"): the same model, routed or priced differently.
+var Variants = []string{"free", "beta", "extended", "thinking", "online", "nitro", "floor", "exacto"}
+
+// isVersion reports whether s is "-" and a date or version of digits,
+// parts separated by "-" or ".": "-20250929", "-2025-09-29", "-001".
+func isVersion(s string) bool {
+	return len(s) >= 2 && s[0] == '-' && strings.Trim(s[1:], "0123456789-.") == "" && strings.ContainsAny(s, "0123456789")
 }
 
 // ServedWarnings says, per model in order of first appearance, how many
@@ -373,8 +391,45 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 const MaxAnswerSize = bend.MaxSize
 
 // One scores one answer transcript (nil when missing) with its judge
-// transcripts.
-func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
+// transcripts. A panic while scoring the answer (the harness's own
+// failure on a hostile answer) is recovered: the answer is scored as the
+// empty answer is, invalid, with formats.Crashed's reason, so that one
+// answer never crashes a run, a rescore or a resume (issue 45).
+func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) (s Score) {
+	defer func() {
+		if p := recover(); p != nil {
+			s = crashed(t, modelID, repeat, tr, w, p)
+		}
+	}()
+	return one(t, modelID, repeat, tr, judges, w)
+}
+
+// crashed is One's score of an answer whose scoring panicked with p.
+func crashed(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, w metric.Weights, p any) Score {
+	s := one(t, modelID, repeat, nil, nil, w)
+	s.Status = StatusScored
+	if tr != nil {
+		s.TranscriptHash, s.Attempts = tr.Hash, len(tr.Attempts)
+		s.Transcript = filepath.ToSlash(filepath.Join(transcript.Slug(modelID), filepath.Base(transcript.TaskPath("", modelID, t.ID, repeat))))
+		if tr.Response != nil {
+			s.Usage, s.LatencyMS, s.FinishReason = boundedUsage(tr.Response.Usage), tr.Response.LatencyMS, tr.Response.FinishReason
+			s.AnswerBytes = len(tr.Response.Content)
+		}
+	}
+	if t.Class == task.ClassA {
+		a := metric.ScoreAnswer(t.Source.Doc, "")
+		a.Reason = formats.Crashed(p)
+		s.Answer = &a
+		return s
+	}
+	res := metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, "", w)
+	res.Reason = formats.Crashed(p)
+	s.Metric = &res
+	return s
+}
+
+// one is One without the recovery.
+func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
 	s := Score{Model: modelID, TaskID: t.ID, Class: t.Class, Document: t.DocumentName, Repeat: repeat,
 		Suite: t.Suite, Chain: t.Chain, Step: t.Step, Rung: t.Rung, Position: t.Position, Format: t.Format}
 	if tr == nil {
@@ -408,6 +463,9 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	s.AnswerBytes = len(content)
 	// unscored is why the answer cannot be scored, when it says.
 	unscored := refusal(tr.Response)
+	if content == transcript.Withheld {
+		unscored, content = "the answer was withheld: read in its answer format it spelled the API key", ""
+	}
 	if len(content) > MaxAnswerSize {
 		// Archived in full, but no document can be this large (§3): it is
 		// scored as the empty answer is, invalid, with the reason.
@@ -497,7 +555,17 @@ func Answer(t *task.Task, raw string, w metric.Weights) any {
 // the expected document's names, the output's new ids aligned) with
 // metric.ScoreAligned, every other with metric.Score. A run, a rescore
 // and `harness score` all score through it.
-func Metric(t *task.Task, given []byte, raw string, w metric.Weights) (metric.Result, *formats.Failure) {
+//
+// A panic while scoring is recovered into an invalid result whose reason
+// is formats.Crashed's, so that Check (a feedback round, in the runner's
+// loop) and `harness score` survive one hostile answer as One does.
+func Metric(t *task.Task, given []byte, raw string, w metric.Weights) (res metric.Result, fail *formats.Failure) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, fail = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, "", w), nil
+			res.Reason = formats.Crashed(p)
+		}
+	}()
 	if t.Format != "" {
 		out, fail := apply(t.Format, given, raw)
 		if fail != nil {

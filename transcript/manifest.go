@@ -119,6 +119,11 @@ type Inputs struct {
 	// estimate of the requests in flight reaches it. 0 is no cap. A
 	// resume may raise it.
 	MaxCost float64 `json:"max_cost,omitempty"`
+	// ConfiguredModels are the configuration's answering models when
+	// --models replaced them with others: such a run is informational
+	// (§8.6 names the models that gate; issue 45). Empty when the run
+	// answers with the configuration's models.
+	ConfiguredModels []string `json:"configured_models,omitempty"`
 }
 
 // Selection is the part of a suite a run runs: each list is what was

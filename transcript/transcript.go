@@ -344,6 +344,12 @@ func Write(runDir string, t *Transcript) error {
 // answer was lost).
 const MaxSize = 3*model.MaxResponseSize + 16<<20
 
+// Withheld is the content, and the body, of an answer the runner withheld
+// because, read in its answer format, it spelled the API key: the answer
+// is not kept, and it is scored as an answer without a document, with
+// that reason.
+const Withheld = "[REDACTED: the answer spelled the API key once read in its answer format; the answer is not kept]"
+
 // ErrTampered is returned when a transcript's content does not match its hash.
 var ErrTampered = errors.New("transcript does not match its hash")
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/compare"
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 
@@ -420,11 +421,18 @@ func (tr *Report) WriteHTML(w io.Writer) error {
 		t.ID, t.Title = fmt.Sprintf("t-%d", len(d.Tables)), fmt.Sprintf("%s · %s · class %s", s.Model, s.Suite, s.Class)
 		d.Tables = append(d.Tables, t)
 	}
-	bw := bufio.NewWriter(w)
+	// The page passes the terminal filter: html/template escapes markup,
+	// not ESC or a line-start "::" from a report's text, which a CI log
+	// printing the page would obey (issue 45).
+	sw := safetext.NewWriter(w)
+	bw := bufio.NewWriter(sw)
 	if err := trendPage.ExecuteTemplate(bw, "trend", d); err != nil {
 		return fmt.Errorf("writing trend page: %w", err)
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return sw.Flush()
 }
 
 // trendChart is one quantity of one (suite, class) across the reports,

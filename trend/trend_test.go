@@ -145,3 +145,32 @@ func TestTrendNotesIdenticalSeries(t *testing.T) {
 		t.Error("the lossless plot, where all three are equal, does not say so of x/three")
 	}
 }
+
+// TestTrendPageHoldsNoTerminalControls: trend --html wrote raw ESC and
+// line-start "::error" lines from hostile report text (issue 45): a
+// failure message a report carries reaches the page. The page passes the
+// terminal filter.
+func TestTrendPageHoldsNoTerminalControls(t *testing.T) {
+	t.Parallel()
+	var reps []*report.Report
+	for i := range 2 {
+		run := reporttest.FailingRun.Run()
+		m := *run.Manifest
+		m.StartedAt = reporttest.T0.Add(time.Duration(i) * 24 * time.Hour)
+		rep := report.Build(report.Input{Manifest: &m, Config: run.Config, Scores: run.Scores, Set: run.Set})
+		rep.Failures = append(rep.Failures, report.Failure{Message: "x\x1b]52;c;SGk=\a\n::error title=t::forged"})
+		reps = append(reps, rep)
+	}
+	var page bytes.Buffer
+	if err := Of(reps, []string{"a.json", "b.json"}).WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsAny(page.Bytes(), "\x1b\a") {
+		t.Error("the trend page holds a raw control character")
+	}
+	for _, line := range strings.Split(page.String(), "\n") {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+			t.Errorf("a line of the page starts a CI command: %q", line)
+		}
+	}
+}

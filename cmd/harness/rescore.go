@@ -40,7 +40,7 @@ func cmdRescore(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	o := pipeline.RescoreOptions{RunDir: runDir, ReportDir: *out, CorpusDir: *corpusDir, TaskDir: *taskDir, Summary: *summary, Stdout: stdout,
-		Ctx: ctx, Command: commandName}
+		Ctx: ctx, Command: commandName, SealKey: sealKey()}
 	if *format == "json" {
 		o.Stdout = nil // stdout holds the JSON report alone
 	}

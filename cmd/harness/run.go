@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"io"
+	"os"
 
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/usage"
@@ -12,8 +13,17 @@ import (
 	"bendscript.com/round-trip-harness/suites/ladder"
 )
 
+// sealKey is $HARNESS_SEAL_KEY, the key that seals a run's archive and
+// verifies it on rescore (pipeline.Seal); nil when unset.
+func sealKey() []byte {
+	if k := os.Getenv(pipeline.SealKeyEnv); k != "" {
+		return []byte(k)
+	}
+	return nil
+}
+
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	r := runRequest{Options: pipeline.Options{Command: commandName, HarnessVersion: Version, Stdout: stdout}, Stderr: stderr}
+	r := runRequest{Options: pipeline.Options{Command: commandName, HarnessVersion: Version, Stdout: stdout, SealKey: sealKey()}, Stderr: stderr}
 	fs := newFlagSet("run", "run [--config FILE] [--models a,b,c] [--judges a,b] [--tasks IDS] [--max-cost USD] [--out DIR] [--resume DIR] [--dry-run]", `
 		harness run                                   # the gating run (needs OPENROUTER_API_KEY)
 		harness run --dry-run --max-cost 20           # preflight: check models, print size and cost against the cap, stop

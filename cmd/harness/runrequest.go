@@ -154,8 +154,12 @@ func startRun(ctx context.Context, r runRequest) (*pipeline.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	configured := slices.Clone(cfg.Models)
 	r.override(cfg)
 	in := &r.Inputs
+	if !sameSet(configured, cfg.Models) {
+		in.ConfiguredModels = configured
+	}
 	in.ReportDir, in.Rungs, in.Selection, in.NoPreflight = r.ReportDir, splitList(r.Rungs), r.selection(), r.NoPreflight
 	in.MaxCost = cmp.Or(r.MaxCost, cfg.MaxCost)
 	if in.Formats, err = formatsOf(r.Formats); err != nil {
@@ -163,6 +167,11 @@ func startRun(ctx context.Context, r runRequest) (*pipeline.Result, error) {
 	}
 	r.Conn.BaseURL = cmp.Or(in.BaseURL, model.BaseURLFromEnv())
 	return r.start(ctx, cfg, nil)
+}
+
+// sameSet reports whether a and b hold the same ids, in any order.
+func sameSet(a, b []string) bool {
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
 // override applies the flags that override the configuration of a new

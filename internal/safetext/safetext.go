@@ -8,7 +8,9 @@
 // clipboard (OSC 52), and a CI log reads a line that starts with "::" as
 // a GitHub Actions command (issue 32). So every C0 and C1 control
 // character but the line break and the tab, DEL, the bidirectional
-// overrides and every byte that is not UTF-8 is written as a visible
+// overrides and marks, the invisible characters (zero-width space, soft
+// hyphen, byte order mark, line and paragraph separators, tag
+// characters) and every byte that is not UTF-8 is written as a visible
 // escape (\u001b, \xff), and a line that starts with "::" has its first
 // colon escaped (\u003a:). Text that holds none of these is unchanged.
 package safetext
@@ -30,8 +32,25 @@ func escape(r rune, keepBreaks bool) string {
 	case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f,
 		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		return fmt.Sprintf(`\u%04x`, r)
+	case invisible(r):
+		return fmt.Sprintf(`\u%04x`, r)
+	case r >= 0xe0000 && r <= 0xe007f:
+		return fmt.Sprintf(`\U%08x`, r)
 	}
 	return ""
+}
+
+// invisible reports whether r prints as nothing yet changes what a text
+// says or how it reads (issue 45: show printed them raw): the marks of
+// direction (LRM, RLM, ALM), the line and paragraph separators, the byte
+// order mark, the zero-width space and the soft hyphen. Unicode's tag
+// characters (U+E0000 to U+E007F), which hide text, are escaped too.
+func invisible(r rune) bool {
+	switch r {
+	case 0x200e, 0x200f, 0x061c, 0x2028, 0x2029, 0xfeff, 0x200b, 0x00ad:
+		return true
+	}
+	return false
 }
 
 // Line makes s safe as part of one line: every control character, line

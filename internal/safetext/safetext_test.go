@@ -22,6 +22,10 @@ func TestControlCharactersNeverReachTheTerminal(t *testing.T) {
 		{"a\u009b2Jb\x7f", `a\u009b2Jb\u007f`, `a\u009b2Jb\u007f`, "C1 CSI and DEL"},
 		{"\xffz", `\xffz`, `\xffz`, "a byte that is not UTF-8"},
 		{"a\u202eb\tc\r", `a\u202eb\u0009c\u000d`, "a\\u202eb\tc\\u000d", "bidi override, tab, carriage return"},
+		{"a\u200eb\u200fc\u061cd", `a\u200eb\u200fc\u061cd`, `a\u200eb\u200fc\u061cd`, "LRM, RLM and ALM (issue 45: show printed them raw)"},
+		{"a\u2028b\u2029c", `a\u2028b\u2029c`, `a\u2028b\u2029c`, "line and paragraph separators"},
+		{"\ufeffa\u200bb\u00adc", `\ufeffa\u200bb\u00adc`, `\ufeffa\u200bb\u00adc`, "BOM, zero-width space, soft hyphen"},
+		{"a\U000e0041b", `a\U000e0041b`, `a\U000e0041b`, "a Unicode tag character, which hides text"},
 	}
 	for _, c := range tabletest.Cases(t, cases) {
 		if got := Line(c.in); got != c.line {

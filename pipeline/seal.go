@@ -1,0 +1,204 @@
+package pipeline
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"bendscript.com/round-trip-harness/internal/regularfile"
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/transcript"
+)
+
+// SealKeyEnv names the environment variable whose value seals a run's
+// archive (Seal): without it, archives are unsealed.
+const SealKeyEnv = "HARNESS_SEAL_KEY"
+
+// SealName is the file in a run directory that holds its seal.
+const SealName = "seal.json"
+
+// What the transcript hashes protect against, said wherever integrity
+// shows: an unkeyed hash is recomputed by anyone who can write the
+// archive (issue 45: an edited, re-hashed archive rescored FAIL → PASS
+// with no word).
+const (
+	Unsealed = "unsealed: the transcript hashes detect accidental change, not an edit by someone who can write the archive (set " + SealKeyEnv + " to seal runs)"
+	// SealedUnchecked is said of a sealed run rescored without the key.
+	SealedUnchecked = "sealed, not verified: " + SealKeyEnv + " is not set"
+)
+
+// ErrSealBroken is returned when a run's seal does not verify.
+var ErrSealBroken = errors.New("the archive's seal does not verify")
+
+// sealFile is the seal: an HMAC-SHA256, keyed by SealKeyEnv, over the
+// digest of every file of the run directory (sealMessage).
+type sealFile struct {
+	Schema    int    `json:"schema"`
+	Algorithm string `json:"algorithm"`
+	Files     int    `json:"files"`
+	MAC       string `json:"mac"`
+}
+
+// MaxSealed bounds one file read for the seal: a transcript holds at most
+// a 64 MB response and its request.
+const MaxSealed = 256 << 20
+
+// sealMessage is what the seal covers: a line "sha256 path" for every
+// regular file of the run directory but the seal, the lock and temporary
+// files, by path: the manifest, every transcript and every superseded
+// one. It returns the message and the number of files.
+func sealMessage(runDir string) ([]byte, int, error) {
+	var paths []string
+	err := filepath.WalkDir(runDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() || name == SealName || name == LockName || strings.HasPrefix(name, ".tmp-") {
+			return nil
+		}
+		rel, err := filepath.Rel(runDir, p)
+		paths = append(paths, filepath.ToSlash(rel))
+		return err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	slices.Sort(paths)
+	msg := []byte("bendscript harness seal v1\n")
+	for _, rel := range paths {
+		f, err := regularfile.Open(filepath.Join(runDir, filepath.FromSlash(rel)), MaxSealed)
+		if err != nil {
+			return nil, 0, err
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return nil, 0, err
+		}
+		msg = fmt.Appendf(msg, "%x %s\n", h.Sum(nil), rel)
+	}
+	return msg, len(paths), nil
+}
+
+func mac(key, msg []byte) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write(msg)
+	return m.Sum(nil)
+}
+
+// Seal writes the run directory's seal with key and returns what the
+// report says of it.
+func Seal(runDir string, key []byte) (string, error) {
+	msg, n, err := sealMessage(runDir)
+	if err != nil {
+		return "", fmt.Errorf("sealing the archive: %w", err)
+	}
+	s := sealFile{Schema: 1, Algorithm: "hmac-sha256", Files: n, MAC: hex.EncodeToString(mac(key, msg))}
+	err = transcript.WriteAtomic(filepath.Join(runDir, SealName), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	})
+	if err != nil {
+		return "", fmt.Errorf("sealing the archive: %w", err)
+	}
+	return sealed(n), nil
+}
+
+func sealed(n int) string {
+	return fmt.Sprintf("sealed with %s over %d files: verified", SealKeyEnv, n)
+}
+
+// CheckSeal says what protects the run directory's archive: Unsealed
+// when it has no seal, SealedUnchecked when it has one and key is empty,
+// the files the seal covers when it verifies with key; a seal that does
+// not verify (a file changed, added or removed since, or another key) is
+// ErrSealBroken.
+func CheckSeal(runDir string, key []byte) (string, error) {
+	b, err := regularfile.Read(filepath.Join(runDir, SealName), 1<<16)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Unsealed, nil
+	case err != nil:
+		return "", err
+	case len(key) == 0:
+		return SealedUnchecked, nil
+	}
+	var s sealFile
+	if err := json.Unmarshal(b, &s); err != nil || s.Schema != 1 || s.Algorithm != "hmac-sha256" {
+		return "", fmt.Errorf("%s: %w: not a seal this harness writes", filepath.Join(runDir, SealName), ErrSealBroken)
+	}
+	msg, n, err := sealMessage(runDir)
+	if err != nil {
+		return "", err
+	}
+	want, err := hex.DecodeString(s.MAC)
+	if err != nil || !hmac.Equal(want, mac(key, msg)) {
+		return "", fmt.Errorf("%s: %w: a file of the run changed, was added or removed after the run was sealed (it sealed %d files, the run holds %d), or %s is another key", runDir, ErrSealBroken, s.Files, n, SealKeyEnv)
+	}
+	return sealed(n), nil
+}
+
+// seal seals the run directory with key (Seal) and returns what the
+// report says; without a key it removes a seal an earlier invocation
+// made (this one may have added transcripts since) and the run is
+// Unsealed.
+func seal(runDir string, key []byte) (string, error) {
+	if len(key) > 0 {
+		return Seal(runDir, key)
+	}
+	if err := os.Remove(filepath.Join(runDir, SealName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	return Unsealed, nil
+}
+
+// recorded is the report the run wrote (its reports directory's
+// <run-id>.json), read before a rescore replaces it; nil when it cannot
+// be read.
+func recorded(m *transcript.Manifest) *report.Report {
+	dir := m.Inputs.ReportDir
+	if dir == "" {
+		dir = DefaultReportDir
+	}
+	reps, err := report.ReadFiles([]string{filepath.Join(dir, m.RunID+".json")})
+	if err != nil || len(reps) != 1 {
+		return nil
+	}
+	return reps[0]
+}
+
+// differsFrom is the line a rescore prints first when its verdict, its
+// §8.5 reading or its count of failures differs from the run's recorded
+// report; "" when they
+// agree or nothing was recorded.
+func differsFrom(old, rep *report.Report) string {
+	if old == nil {
+		return ""
+	}
+	var parts []string
+	if old.Verdict != rep.Verdict {
+		parts = append(parts, fmt.Sprintf("verdict %s → %s", old.Verdict, rep.Verdict))
+	}
+	if old.Reading.Outcome != rep.Reading.Outcome {
+		parts = append(parts, fmt.Sprintf("§8.5 reading %s → %s", old.Reading.Outcome, rep.Reading.Outcome))
+	}
+	if len(old.Failures) != len(rep.Failures) {
+		parts = append(parts, fmt.Sprintf("failures %d → %d", len(old.Failures), len(rep.Failures)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("rescore: differs from the run's recorded report (%s): %s; the archive is %s", old.RunID+".json", strings.Join(parts, "; "), rep.Integrity)
+}
