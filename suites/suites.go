@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/internal/usage"
+	"bendscript.com/round-trip-harness/suites/delegate"
 	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
@@ -31,6 +32,9 @@ const (
 	Size    = "size"
 	Relay   = "relay"
 	Produce = "produce"
+	// Delegate is the chains of round trips drawn from the pools of
+	// reversible edits (issue 48; package suites/delegate).
+	Delegate = "delegate"
 	All     = "all"
 )
 
@@ -76,6 +80,8 @@ var Table = []*Suite{
 		PartNames: []string{Relay}, Classes: Relay, Section: relaySection},
 	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R); --steps 2 chains R then P", Flags: []string{"steps"}, Build: produce,
 		PartNames: []string{Produce}, Classes: Produce, Section: produceSection},
+	{Name: Delegate, Help: "round trips drawn from each document's pool of reversible edits, every step given the model's own answer; RS@k (--round-trips, default 10 = 20 interactions)", Flags: []string{"round-trips"}, Build: delegated,
+		PartNames: []string{Delegate}, Classes: Delegate, Section: delegateSection},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
 		PartNames: []string{Gating, Natural, Relay}, Classes: Gating},
 }
@@ -237,6 +243,17 @@ func chains(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	}
 	set.Skipped = skipped
 	return mark(set, Relay), nil
+}
+
+// delegated is the delegate suite: a chain of round trips per document
+// with a pool, its forward order drawn with the run's seed (in.Shuffle)
+// and checked against the order the run recorded (in.Order).
+func delegated(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
+	set, err := delegate.Build(corpus, cmp.Or(in.RoundTrips, delegate.DefaultRoundTrips), in.Shuffle, in.Order)
+	if err != nil {
+		return nil, usage.Errorf("--round-trips: %v", err)
+	}
+	return mark(set, Delegate), nil
 }
 
 // all is the gating, natural and relay suites in one set. (The size suite
