@@ -35,7 +35,7 @@ const (
 	// Delegate is the chains of round trips drawn from the pools of
 	// reversible edits (issue 48; package suites/delegate).
 	Delegate = "delegate"
-	All     = "all"
+	All      = "all"
 )
 
 // A Suite is one entry of the table.
