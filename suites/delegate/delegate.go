@@ -11,7 +11,8 @@
 // The forward edits of a chain are drawn in a seeded shuffle that covers
 // the pool evenly: round trips 1..P use the P pairs in one shuffled order,
 // P+1..2P in another, and so on, so over R round trips each pair is used
-// ⌊R/P⌋ or ⌈R/P⌉ times. The shuffle is a Fisher–Yates shuffle driven by
+// ⌊R/P⌋ or ⌈R/P⌉ times; a pass does not start with the pair the pass
+// before ended with (the first two swap). The shuffle is a Fisher–Yates shuffle driven by
 // SHA-256 of (seed, document, pass, position): the same seed gives the
 // same order on every machine and Go version, another seed another order.
 // The order is recorded in the manifest (task.Set.Order); a rescore or
@@ -71,6 +72,9 @@ func Order(pool []*task.Pair, n int, seed int64, document string) []*task.Pair {
 		for i := len(perm) - 1; i > 0; i-- {
 			j := draw(seed, document, pass, i, i+1)
 			perm[i], perm[j] = perm[j], perm[i]
+		}
+		if len(out) > 0 && len(perm) > 1 && perm[0] == out[len(out)-1] {
+			perm[0], perm[1] = perm[1], perm[0] // no pair twice in a row
 		}
 		out = append(out, perm[:min(len(perm), n-len(out))]...)
 	}
