@@ -75,6 +75,9 @@ type Section struct {
 	// Limits shows the gating suite's thresholds beside each class's
 	// numbers, as information (they decide nothing here).
 	Limits bool
+	// Reconstruction, for chains of round trips, adds the reconstruction
+	// scores RS@k and where the loss comes from (report.Delegation).
+	Reconstruction bool
 	// WithFormats shows the section only for a run that asks for more
 	// than the whole document (the gating classes have their own tables
 	// otherwise).
@@ -152,9 +155,10 @@ var delegateSection = &Section{
 		}
 		return "forward"
 	}}},
-	Order:   func(a, b Key) int { return cmp.Compare(a.Step, b.Step) },
-	Chart:   ChartSteps,
-	Inverse: func(k Key) bool { return delegate.RoundTrip(k.Step) },
+	Order:          func(a, b Key) int { return cmp.Compare(a.Step, b.Step) },
+	Chart:          ChartSteps,
+	Inverse:        func(k Key) bool { return delegate.RoundTrip(k.Step) },
+	Reconstruction: true,
 }
 
 // rungBytes is a rung's target size in bytes (ladder.ParseRungs), so that
