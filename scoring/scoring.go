@@ -626,8 +626,8 @@ func Applied(t *task.Task, tr *transcript.Transcript) string {
 // and checked against the hash the transcript recorded. Whole-document
 // answers need no given document (nil).
 func Given(t *task.Task, tr *transcript.Transcript) ([]byte, error) {
-	if t.Format == "" {
-		return nil, nil
+	if t.Format == "" || t.Show != nil {
+		return nil, nil // a shown document (the projection) is not read back: the answer is the whole document
 	}
 	if t.Step <= 1 {
 		return t.Source.Bytes, nil

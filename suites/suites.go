@@ -51,6 +51,11 @@ type Suite struct {
 	// Flags are the run flags that take effect only with this suite
 	// ("rungs", "steps").
 	Flags []string
+	// EditsProjection shows a chain step asked in the projection answer
+	// format its document as the projection (task.ShowProjection), so that
+	// the text projection is the surface the model edits: given the
+	// projection, it returns the edited projection.
+	EditsProjection bool
 	// FitsOutput raises a B/C answer's output budget to fit its document
 	// (the size ladder's large documents).
 	FitsOutput bool
@@ -80,7 +85,7 @@ var Table = []*Suite{
 		PartNames: []string{Relay}, Classes: Relay, Section: relaySection},
 	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R); --steps 2 chains R then P", Flags: []string{"steps"}, Build: produce,
 		PartNames: []string{Produce}, Classes: Produce, Section: produceSection},
-	{Name: Delegate, Help: "round trips drawn from each document's pool of reversible edits, every step given the model's own answer; RS@k (--round-trips, default 10 = 20 interactions)", Flags: []string{"round-trips"}, Build: delegated,
+	{Name: Delegate, Help: "round trips drawn from each document's pool of reversible edits, every step given the model's own answer; RS@k (--round-trips, default 10 = 20 interactions)", Flags: []string{"round-trips"}, Build: delegated, EditsProjection: true,
 		PartNames: []string{Delegate}, Classes: Delegate, Section: delegateSection},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
 		PartNames: []string{Gating, Natural, Relay}, Classes: Gating},

@@ -252,3 +252,31 @@ func TestDelegateResume(t *testing.T) {
 		t.Errorf("the resumed run's order %v, want the one drawn with its seed %v", m.Inputs.Order, set.Order)
 	}
 }
+
+// TestDelegateProjectionSurface: with --formats projection the projection
+// is the surface edited: every step is shown its document as the
+// projection (step 1 the source's, later steps the model's own answer
+// parsed and rendered again), and offline/oracle stays exact.
+func TestDelegateProjectionSurface(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rep, _ := delegateRun(t, dir, "--models", "offline/oracle", "--round-trips", "2", "--docs", "01,02", "--formats", "projection")
+	d := delegation(t, rep)
+	if len(d.Surfaces) != 1 || d.Surfaces[0].Format != "projection" {
+		t.Fatalf("surfaces %+v", d.Surfaces)
+	}
+	for _, at := range d.Surfaces[0].RS {
+		if at.Mean != 1 || at.Lossless != at.Chains {
+			t.Errorf("oracle on the projection: RS@%d = %v, lossless %d of %d", at.K, at.Mean, at.Lossless, at.Chains)
+		}
+	}
+	for _, step := range []string{"01-d001", "01-d002", "02-d004"} {
+		tr, err := transcript.Read(filepath.Join(dir, "runs", "d", "offline_oracle", step+".projection.r0.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u := tr.Request.Messages[1].Content; !strings.Contains(u, "\n---\nbendscript: \"0.1\"") || strings.Contains(u, `"blocks":`) {
+			t.Errorf("step %s was not shown its document as the projection:\n%.300s", step, u)
+		}
+	}
+}
