@@ -107,10 +107,12 @@ func TestDelegationBrokenChain(t *testing.T) {
 	want := []struct {
 		mean   float64
 		chains int
-	}{{1, 3}, {0.5, 2}, {2.0 / 3, 3}}
-	for i, w := range want {
+		reason string
+	}{{1, 3, "RS@2: every chain back at the original"}, {0.5, 2, "RS@4: chain 02 broke (RS 0), chain 03 has no step 4"},
+		{2.0 / 3, 3, "RS@6: chain 02 still counts as RS 0"}}
+	for i, w := range tabletest.Cases(t, want) {
 		if math.Abs(rs[i].Mean-w.mean) > 1e-12 || rs[i].Chains != w.chains {
-			t.Errorf("RS@%d = %v over %d chains, want %v over %d", rs[i].K, rs[i].Mean, rs[i].Chains, w.mean, w.chains)
+			t.Errorf("RS@%d = %v over %d chains, want %v over %d (%s)", rs[i].K, rs[i].Mean, rs[i].Chains, w.mean, w.chains, w.reason)
 		}
 	}
 	if len(d.Critical) != 1 || d.Critical[0].Chain != "02" || d.Critical[0].Step != 4 || d.Critical[0].Loss != 1 || d.Critical[0].Share != 1 {
