@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -37,8 +38,8 @@ func delegationTables(sec report.Section, i int) []Table {
 	}
 	rs.Head = append(rs.Head, "ready (RS@20 ≥ 0.98)")
 	loss := Table{ID: fmt.Sprintf("section-%d-loss", i), Title: "Where the loss comes from", MDTitle: "Where the loss comes from",
-		Note:   fmt.Sprintf("The mean drift against the original at the horizon (%d interactions) split into the §8.4 components, each wᵢ·cᵢ/Σw, which sum to it; and the share of that loss carried by critical round trips (one round trip raising the chain's drift against the original by more than %s, the harness's own threshold).", d.Horizon, report.Num(d.CriticalLoss)),
-		Head:   []string{"model", "drift@" + strconv.Itoa(d.Horizon), "block structure", "edges", "span coverage", "marks", "vocabulary", "critical share"},
+		Note:   fmt.Sprintf("The mean drift against the original at the horizon (%d interactions) split into the §8.4 components, each wᵢ·cᵢ/Σw, which sum to it; and the share of that loss carried by critical round trips (one round trip raising the chain's drift against the original by more than %s, the harness's own threshold). Deleted, corrupted and added count, over every chain's document at the horizon against the original, the blocks (b), spans (s), marks (m) and edges (e) missing, present but changed, and not asked for (the harness's own count beside drift, metric.DeltaOf).", d.Horizon, report.Num(d.CriticalLoss)),
+		Head:   []string{"model", "drift@" + strconv.Itoa(d.Horizon), "block structure", "edges", "span coverage", "marks", "vocabulary", "critical share", "deleted", "corrupted", "added"},
 		MDNote: ""}
 	loss.MDNote = loss.Note
 	for _, s := range d.Surfaces {
@@ -64,13 +65,16 @@ func delegationTables(sec report.Section, i int) []Table {
 		if l := s.Loss; l != nil {
 			loss.Rows = append(loss.Rows, TableRow{Cells: []TableCell{{Text: surfaceName(sec, s)}, {Text: report.Num(l.Drift)},
 				{Text: report.Num(l.BlockStructure)}, {Text: report.Num(l.EdgePreservation)}, {Text: report.Num(l.SpanCoverage)},
-				{Text: report.Num(l.MarkFidelity)}, {Text: report.Num(l.VocabularyIntegrity)}, {Text: report.PercentOr(s.CriticalShare)}}})
+				{Text: report.Num(l.MarkFidelity)}, {Text: report.Num(l.VocabularyIntegrity)}, {Text: report.PercentOr(s.CriticalShare)},
+				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Deleted })},
+				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Corrupted })},
+				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Added })}}})
 		}
 	}
 	out := []Table{rs, loss}
 	if len(d.Critical) > 0 {
 		c := Table{ID: fmt.Sprintf("section-%d-critical", i), Title: "Critical round trips", MDTitle: "Critical round trips",
-			Head: []string{"model", "chain", "repeat", "round trip", "loss", "share of chain's", "forward", "backward"}}
+			Head: []string{"model", "chain", "repeat", "round trip", "loss", "share of chain's", "deleted at its end", "forward", "backward"}}
 		c.Note = "Round trips that raised their chain's drift against the original by more than " + report.Num(d.CriticalLoss) + ", largest first, with the transcripts of their two steps (relative to the run directory). A round trip's rises over a chain sum to its drift at the horizon, so a share over 100% means later round trips won some of it back."
 		c.MDNote = c.Note
 		for _, cs := range d.Critical {
@@ -80,11 +84,22 @@ func delegationTables(sec report.Section, i int) []Table {
 			}
 			c.Rows = append(c.Rows, TableRow{Cells: []TableCell{{Text: who}, {Text: cs.Chain}, {Text: strconv.Itoa(cs.Repeat)},
 				{Text: fmt.Sprintf("%d (steps %d–%d)", cs.Step/2, cs.Step-1, cs.Step)}, {Text: report.Num(cs.Loss)}, {Text: report.Percent(cs.Share)},
+				{Text: countsText(cs.Delta, func(d *metric.Delta) metric.Counts { return d.Deleted })},
 				{Text: cs.Transcripts[0], Prose: true}, {Text: cs.Transcripts[1], Prose: true}}})
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// countsText writes one kind of a delta's counts ("b3 s7 m0 e1"), "–"
+// when no chain's delta is known.
+func countsText(d *metric.Delta, kind func(*metric.Delta) metric.Counts) string {
+	if d == nil {
+		return "–"
+	}
+	c := kind(d)
+	return fmt.Sprintf("b%d s%d m%d e%d", c.Blocks, c.Spans, c.Marks, c.Edges)
 }
 
 // rsNote says what the RS@k table's numbers are.

@@ -60,6 +60,10 @@ type DelegateChain struct {
 	// Loss is the drift at the horizon split into components; nil when the
 	// last step is not scored.
 	Loss *Loss `json:"loss,omitempty"`
+	// Delta is what the chain's document at the horizon deleted, corrupted
+	// and added against the original (metric.DeltaOf); nil when its last
+	// answer held no document.
+	Delta *metric.Delta `json:"delta,omitempty"`
 }
 
 // DelegateSurface is one model's chains in one answer format.
@@ -76,6 +80,9 @@ type DelegateSurface struct {
 	// Loss is the mean over chains of the loss at the horizon split into
 	// the §8.4 components (each wᵢ·cᵢ/Σw), which sum to the mean drift.
 	Loss *Loss `json:"loss,omitempty"`
+	// Delta sums the chains' Delta at the horizon, over DeltaChains chains.
+	Delta       *metric.Delta `json:"delta,omitempty"`
+	DeltaChains int           `json:"delta_chains,omitempty"`
 	// CriticalShare is the share of the chains' total loss at the horizon
 	// that their critical round trips carry (nil when there is no loss).
 	CriticalShare *float64 `json:"critical_share,omitempty"`
@@ -127,6 +134,11 @@ type CriticalStep struct {
 	// steps.
 	TaskIDs     [2]string `json:"task_ids"`
 	Transcripts [2]string `json:"transcripts"`
+	// Delta is the chain's delta against the original at the round
+	// trip's end, and Before at the end of the round trip before it (nil
+	// at the first): what the round trip lost is their difference.
+	Delta  *metric.Delta `json:"delta,omitempty"`
+	Before *metric.Delta `json:"before,omitempty"`
 }
 
 // LossOf splits a scored answer's drift into its weighted components.
@@ -199,6 +211,7 @@ func (b *builder) delegation(part string) *Delegation {
 	perDoc := map[surfaceKey]map[int]map[string][]float64{} // k → document → RS per repeat
 	lossless := map[surfaceKey]map[int][2]int{}             // k → lossless, chains
 	losses := map[surfaceKey][]Loss{}
+	deltas, deltaChains := map[surfaceKey]*metric.Delta{}, map[surfaceKey]int{}
 	total, critical := map[surfaceKey]float64{}, map[surfaceKey]float64{}
 	var keys []surfaceKey
 	for _, c := range order {
@@ -234,6 +247,15 @@ func (b *builder) delegation(part string) *Delegation {
 			losses[k] = append(losses[k], l)
 			total[k] += end
 		}
+		if dl := at[horizon].Delta; ok && dl != nil {
+			ch.Delta = dl
+			sum := metric.Delta{}
+			if p := deltas[k]; p != nil {
+				sum = *p
+			}
+			sum.Deleted, sum.Corrupted, sum.Added = sum.Deleted.Add(dl.Deleted), sum.Corrupted.Add(dl.Corrupted), sum.Added.Add(dl.Added)
+			deltas[k], deltaChains[k] = &sum, deltaChains[k]+1
+		}
 		prev := 0.0
 		for st := 2; st <= horizon; st += 2 {
 			d, scored := driftOf(at[st])
@@ -251,6 +273,10 @@ func (b *builder) delegation(part string) *Delegation {
 					if s != nil {
 						cs.TaskIDs[i], cs.Transcripts[i] = s.TaskID, s.Transcript
 					}
+				}
+				cs.Delta = at[st].Delta
+				if st > 2 && at[st-2] != nil {
+					cs.Before = at[st-2].Delta
 				}
 				out.Critical = append(out.Critical, cs)
 			}
@@ -286,6 +312,7 @@ func (b *builder) delegation(part string) *Delegation {
 		if ls := losses[k]; len(ls) > 0 {
 			sf.Loss = meanLoss(ls)
 		}
+		sf.Delta, sf.DeltaChains = deltas[k], deltaChains[k]
 		if total[k] > 0 {
 			sf.CriticalShare = ptr(critical[k] / total[k])
 		}

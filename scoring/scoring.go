@@ -87,7 +87,12 @@ type Score struct {
 	// answer itself was truncated; "" when it was not cut off.
 	CutOff string `json:"cut_off,omitempty"`
 
-	Metric *metric.Result       `json:"metric,omitempty"` // class B and C
+	Metric *metric.Result `json:"metric,omitempty"` // class B and C
+	// Delta is, for a step whose task asks for it (task.Task.Delta: a
+	// delegate round trip's end), what the output deleted, corrupted and
+	// added against the expected document (metric.DeltaOf), the harness's
+	// own; nil otherwise, and for an answer that holds no document.
+	Delta  *metric.Delta        `json:"delta,omitempty"`
 	Answer *metric.AnswerResult `json:"answer,omitempty"` // class A: the deterministic grounding
 	Judge  *judge.Verdict       `json:"judge,omitempty"`  // class A: the judge panel
 
@@ -488,6 +493,9 @@ func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		return s
 	}
 	s.Metric, s.ApplyFailure = metricOf(t, tr, content, unscored, w)
+	if t.Delta && unscored == "" && s.Metric.Valid {
+		s.Delta = deltaOf(t, tr, content)
+	}
 	return s
 }
 

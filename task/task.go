@@ -55,6 +55,10 @@ type Task struct {
 	Expected *bend.Document // class B/C: Source with GoldEdit applied (natural tasks: with Names for the placeholders)
 	Forward  *Task          // inverse tasks (LoadInverse): the task undone; natural tasks (LoadNatural): the task reworded; nil for the others
 	Step     int            // relay tasks (package relay): the 1-based step of the chain; 0 for the others
+	// Delta asks scoring for the answer's deleted, corrupted and added
+	// content against Expected (metric.DeltaOf): a delegate round trip's
+	// end (package suites/delegate).
+	Delta bool
 
 	// Where the task stands in its suite, as fields, so that scoring and
 	// the report never parse an id: Suite is the suite that made it

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/report"
@@ -119,6 +121,38 @@ func TestDelegateSuite(t *testing.T) {
 			t.Errorf("%s %s chain %s: rises sum to %v, drift at the horizon %v", c.Model, c.Format, c.Chain, sum, c.Loss.Drift)
 		}
 	}
+	// Where the content went: offline/oracle loses nothing; offline/rare-slip
+	// deletes exactly the blocks (at every depth) of its chain's original
+	// but its first block from its slip on, and corrupts and adds nothing.
+	corpus := testcorpus.Set(t)
+	for _, c := range d.Chains {
+		if c.Model == offline.Noisy {
+			continue
+		}
+		if c.Delta == nil {
+			t.Fatalf("%s %s chain %s: no delta at the horizon", c.Model, c.Format, c.Chain)
+		}
+		var want metric.Delta
+		switch {
+		case c.Model == offline.Oracle, c.Format == "bend-ops": // rare-slip's bend-ops answers drop nothing
+		case c.Model == offline.RareSlip:
+			lane := c.Format
+			if lane == "document" {
+				lane = ""
+			}
+			if len(offline.Slips(seed, "delegate", c.Chain, lane, 20)) > 0 {
+				doc := corpus.Documents[atoi(c.Chain)-1].Doc
+				for _, b := range doc.Blocks[1:] {
+					want.Deleted.Blocks += subtree(b) // a deleted block's spans count with it
+				}
+			}
+		default:
+			continue
+		}
+		if *c.Delta != want {
+			t.Errorf("%s %s chain %s: delta %+v, want %+v", c.Model, c.Format, c.Chain, *c.Delta, want)
+		}
+	}
 	// Rare-slip's critical round trips are its slips. (Its bend-ops answers
 	// are the gold operations, which cannot drop blocks: no slip shows.)
 	got, want := map[string]bool{}, map[string]bool{}
@@ -148,6 +182,20 @@ func TestDelegateSuite(t *testing.T) {
 	if slips == 0 || !mapsEqual(got, want) {
 		t.Errorf("rare-slip's critical round trips %v, want its %d slips' %v", sortedKeys(got), slips, sortedKeys(want))
 	}
+}
+
+// subtree counts a block and the blocks under it.
+func subtree(b *bend.Block) int {
+	n := 1
+	for _, c := range slices.Concat(b.Items, b.Blocks) {
+		n += subtree(c)
+	}
+	return n
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 func mapsEqual(a, b map[string]bool) bool {

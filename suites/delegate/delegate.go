@@ -143,7 +143,7 @@ func step(nn string, s int, p *task.Pair, side *task.Task, dir string) *task.Tas
 	h := sha256.New()
 	fmt.Fprintf(h, "delegate %s step %d: %s %s %s\n", nn, s, dir, p.ID, side.Hash)
 	c := *side
-	c.ID, c.Step, c.Chain = TaskID(nn, s), s, nn
+	c.ID, c.Step, c.Chain, c.Delta = TaskID(nn, s), s, nn, RoundTrip(s)
 	c.Hash = hex.EncodeToString(h.Sum(nil))
 	c.Covers = append([]string{fmt.Sprintf("delegate step %d: %s %s (%s)", s, p.ID, dir, p.Kind)}, p.Covers...)
 	c.Forward = nil
