@@ -85,7 +85,7 @@ var Table = []*Suite{
 		PartNames: []string{Relay}, Classes: Relay, Section: relaySection},
 	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R); --steps 2 chains R then P", Flags: []string{"steps"}, Build: produce,
 		PartNames: []string{Produce}, Classes: Produce, Section: produceSection},
-	{Name: Delegate, Help: "round trips drawn from each document's pool of reversible edits, every step given the model's own answer; RS@k (--round-trips, default 10 = 20 interactions)", Flags: []string{"round-trips"}, Build: delegated, EditsProjection: true,
+	{Name: Delegate, Help: "round trips drawn from each document's pool of reversible edits, every step given the model's own answer; RS@k (--round-trips, default 10 = 20 interactions)", Flags: []string{"round-trips", "rungs"}, Build: delegated, EditsProjection: true,
 		PartNames: []string{Delegate}, Classes: Delegate, Section: delegateSection},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
 		PartNames: []string{Gating, Natural, Relay}, Classes: Gating},
@@ -253,8 +253,27 @@ func chains(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 // delegated is the delegate suite: a chain of round trips per document
 // with a pool, its forward order drawn with the run's seed (in.Shuffle)
 // and checked against the order the run recorded (in.Order).
+//
+// With --rungs the chains run on the size ladder's rungs instead, one per
+// rung (delegate.BuildRungs).
 func delegated(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
-	set, err := delegate.Build(corpus, cmp.Or(in.RoundTrips, delegate.DefaultRoundTrips), in.Shuffle, in.Order)
+	n := cmp.Or(in.RoundTrips, delegate.DefaultRoundTrips)
+	if len(in.Rungs) > 0 {
+		sizes, err := ladder.ParseRungs(strings.Join(in.Rungs, ","))
+		if err != nil {
+			return nil, usage.Errorf("--rungs: %v", err)
+		}
+		rungs, err := ladder.Build(corpus, ladder.Config{Rungs: sizes})
+		if err != nil {
+			return nil, fmt.Errorf("building the size ladder: %w", err)
+		}
+		set, err := delegate.BuildRungs(corpus, rungs, n, in.Shuffle, in.Order)
+		if err != nil {
+			return nil, usage.Errorf("--round-trips: %v", err)
+		}
+		return mark(set, Delegate), nil
+	}
+	set, err := delegate.Build(corpus, n, in.Shuffle, in.Order)
 	if err != nil {
 		return nil, usage.Errorf("--round-trips: %v", err)
 	}

@@ -328,3 +328,19 @@ func TestDelegateProjectionSurface(t *testing.T) {
 		}
 	}
 }
+
+// TestDelegateRungs: --rungs runs one chain per rung of the size ladder;
+// offline/oracle stays exact on it.
+func TestDelegateRungs(t *testing.T) {
+	t.Parallel()
+	rep, m := delegateRun(t, t.TempDir(), "--models", "offline/oracle", "--round-trips", "2", "--rungs", "8k")
+	d := delegation(t, rep)
+	if len(m.Inputs.Order) != 1 || !strings.HasPrefix(m.Inputs.Order[0], "8k: ") || len(d.Surfaces) != 1 || d.Surfaces[0].Documents != 1 {
+		t.Fatalf("order %v, surfaces %+v; want one chain on rung 8k", m.Inputs.Order, d.Surfaces)
+	}
+	for _, at := range d.Surfaces[0].RS {
+		if at.Mean != 1 || at.Lossless != 1 {
+			t.Errorf("oracle on rung 8k: RS@%d = %v, lossless %d", at.K, at.Mean, at.Lossless)
+		}
+	}
+}

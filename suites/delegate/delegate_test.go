@@ -2,6 +2,7 @@ package delegate_test
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/suites/delegate"
+	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -194,5 +196,37 @@ func TestBuildLoadsThePool(t *testing.T) {
 	out, err = delegate.Build(&c, 1, 1, nil)
 	if err != nil || len(out.Documents) != 0 || len(out.Skipped) != len(c.Documents) {
 		t.Fatalf("no pools: %v, %d chains, skipped %d", err, len(out.Documents), len(out.Skipped))
+	}
+}
+
+// TestBuildRungs: on the size ladder, each rung is one chain whose pairs
+// are its documents' pool pairs renamed to a copy's ids; its even steps
+// expect the rung itself byte for byte and its odd steps change it.
+func TestBuildRungs(t *testing.T) {
+	set := pooled(t)
+	rungs, err := ladder.Build(set, ladder.Config{Rungs: []int{8 << 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := delegate.BuildRungs(set, rungs, 3, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Documents) != 1 || len(out.Tasks) != 6 || len(out.Order) != 1 || !strings.HasPrefix(out.Order[0], "8k: d") {
+		t.Fatalf("%d documents, %d tasks, order %v; want one rung chain of 6 steps", len(out.Documents), len(out.Tasks), out.Order)
+	}
+	rung := out.Documents[0]
+	for s := 1; s <= 6; s++ {
+		st := out.Task(delegate.TaskID("8k", s))
+		if st == nil || st.Rung != "8k" || st.Chain != "8k" {
+			t.Fatalf("step %d: %+v", s, st)
+		}
+		same := bytes.Equal(bend.Marshal(st.Expected), rung.Bytes)
+		if same != delegate.RoundTrip(s) {
+			t.Errorf("step %d expects the rung itself: %v", s, same)
+		}
+		if !regexp.MustCompile(`\bd\d\dr\d-`).MatchString(st.Instruction) {
+			t.Errorf("step %d's instruction names no copy's ids: %.200s", s, st.Instruction)
+		}
 	}
 }
