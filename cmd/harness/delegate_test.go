@@ -344,3 +344,16 @@ func TestDelegateRungs(t *testing.T) {
 		}
 	}
 }
+
+// TestDelegateEstimate: the estimate counts every step of every chain: 20
+// calls per document per model at the default 10 round trips.
+func TestDelegateEstimate(t *testing.T) {
+	t.Parallel()
+	out, errs, code := runCLI(t, "run", "--suite", "delegate", "--models", "offline/oracle,offline/noisy", "--judges", "offline/judge", "--dry-run", "--progress", "none")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out+errs, "2 models × 400 tasks × 1 repeat = 800 jobs") {
+		t.Errorf("the estimate does not count 20 calls per document per model:\n%s%s", out, errs)
+	}
+}
