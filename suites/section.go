@@ -72,6 +72,9 @@ type Section struct {
 	// Inverse, when set, says which rows ask for an edit that undoes an
 	// earlier one (drawn apart on the chart).
 	Inverse func(Key) bool
+	// Legend, when set, names the chart's forward and inverse marks (the
+	// relay's B, C and C⁻¹, B⁻¹ otherwise).
+	Legend [2]string
 	// Limits shows the gating suite's thresholds beside each class's
 	// numbers, as information (they decide nothing here).
 	Limits bool
@@ -158,6 +161,7 @@ var delegateSection = &Section{
 	Order:          func(a, b Key) int { return cmp.Compare(a.Step, b.Step) },
 	Chart:          ChartSteps,
 	Inverse:        func(k Key) bool { return delegate.RoundTrip(k.Step) },
+	Legend:         [2]string{"a chain at a forward edit (click for its transcript)", "a chain at a backward edit, which expects the original"},
 	Reconstruction: true,
 }
 

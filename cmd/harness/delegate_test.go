@@ -318,6 +318,12 @@ func TestDelegateProjectionSurface(t *testing.T) {
 			t.Errorf("oracle on the projection: RS@%d = %v, lossless %d of %d", at.K, at.Mean, at.Lossless, at.Chains)
 		}
 	}
+	html, _ := os.ReadFile(filepath.Join(dir, "reports", "d.html"))
+	for _, want := range []string{`id="rs-offline_oracle__projection_"`, "RS@k (the harness&#39;s similarity)", "a chain at a backward edit", "Where the loss comes from"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the viewer lacks %q (the RS@k curve, the step chart's legend, the loss table)", want)
+		}
+	}
 	for _, step := range []string{"01-d001", "01-d002", "02-d004"} {
 		tr, err := transcript.Read(filepath.Join(dir, "runs", "d", "offline_oracle", step+".projection.r0.json"))
 		if err != nil {
