@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestExactGatingRunGates: the default three models answering exactly can
@@ -39,7 +39,7 @@ func TestExactGatingRunGates(t *testing.T) {
 // gating run.)
 func TestIneligibleGatingRunsAreInconclusive(t *testing.T) {
 	t.Parallel()
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		models []string
