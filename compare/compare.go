@@ -18,6 +18,7 @@ import (
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // Alpha is the significance level of Compare, after adjustment.
@@ -245,7 +246,7 @@ func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
 	var notes []string
 	if n := outside(oc.PerDocument, value) + outside(nc.PerDocument, value); n > 0 {
 		// Issue 45: a drift of −1 read "better, p = 0.000", unwarned.
-		notes = append(notes, fmt.Sprintf("%s class %s: %d per-document %s outside [0, 1], which no drift or share can be: a report this harness did not write, or an edited one", model, class, n, report.Plural(n, "value", "values")))
+		notes = append(notes, fmt.Sprintf("%s class %s: %d per-document %s outside [0, 1], which no drift or share can be: a report this harness did not write, or an edited one", model, class, n, unit.Plural(n, "value", "values")))
 	}
 	if unpaired > 0 {
 		notes = append(notes, fmt.Sprintf("%s class %s: %d documents have a value in one report only and are left out of the test", model, class, unpaired))
@@ -274,7 +275,7 @@ func outside(docs []report.DocumentResult, value func(report.DocumentResult) *fl
 
 // pairs are the differences new − old of the documents with a value in
 // both, a difference under Tie, or between values that print the same
-// (report.Num: a uniform 1e-6 shift read "worse (p = 0.000)" while every
+// (unit.Num: a uniform 1e-6 shift read "worse (p = 0.000)" while every
 // printed number was equal, issue 45), counted as none, and the number
 // of documents with a value in one only.
 func pairs(olds, news []report.DocumentResult, value func(report.DocumentResult) *float64) ([]float64, int) {
@@ -295,7 +296,7 @@ func pairs(olds, news []report.DocumentResult, value func(report.DocumentResult)
 			continue
 		}
 		diff := *n - *o
-		if math.Abs(diff) < Tie || report.Num(*o) == report.Num(*n) {
+		if math.Abs(diff) < Tie || unit.Num(*o) == unit.Num(*n) {
 			diff = 0
 		}
 		diffs = append(diffs, diff)

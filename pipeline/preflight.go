@@ -17,9 +17,9 @@ import (
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // lister is a client that can list its models (the OpenRouter client).
@@ -450,7 +450,7 @@ func dryRunLines(o Options, p *plan) {
 
 // count is "1 model", "3 models": n and a noun in its number.
 func count(n int, noun string) string {
-	return fmt.Sprintf("%d %s", n, report.Plural(n, noun, noun+"s"))
+	return fmt.Sprintf("%d %s", n, unit.Plural(n, noun, noun+"s"))
 }
 
 // paramsOf returns each answering model's request parameters: its

@@ -14,8 +14,8 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // ReconcileName is the file in a run directory that holds the costs
@@ -155,7 +155,7 @@ func reconcileAtEnd(ctx context.Context, w io.Writer, runDir string, c Generatio
 		return
 	}
 	fmt.Fprintf(w, "reconciled: %d %s of unknown cost priced by GET /generation: $%.4f", len(rec.Generations),
-		report.Plural(len(rec.Generations), "attempt", "attempts"), rec.USD)
+		unit.Plural(len(rec.Generations), "attempt", "attempts"), rec.USD)
 	if rec.Unresolved > 0 {
 		fmt.Fprintf(w, " (%d not priced yet: run `harness runs --reconcile %s` later)", rec.Unresolved, runDir)
 	}

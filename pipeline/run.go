@@ -27,11 +27,11 @@ import (
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // Options is one harness run.
@@ -309,7 +309,7 @@ func reasked(w io.Writer, jobs []runner.Reask) {
 		return
 	}
 	fmt.Fprintf(w, "asked again: %d %s whose interrupted attempt may have been paid (its transcript is kept as .superseded-N; `harness runs --reconcile` prices it):\n",
-		len(jobs), report.Plural(len(jobs), "job", "jobs"))
+		len(jobs), unit.Plural(len(jobs), "job", "jobs"))
 	for _, j := range jobs {
 		fmt.Fprintf(w, "  %s (%s)\n", j.Path, strings.Join(j.IDs, ", "))
 	}

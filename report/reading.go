@@ -10,6 +10,7 @@ import (
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // The outcomes of §8.5's reading (Reading.Outcome).
@@ -202,7 +203,7 @@ func eligibility(r *Report, in Input) Eligibility {
 		add("suite %s is informational: only the gating suite gates v0.1", r.Suite)
 	}
 	if n := len(r.Models); n != len(g.Vendors) {
-		add("%d answering %s, not %d (§8.6: one frontier model of each of %s)", n, Plural(n, "model", "models"), len(g.Vendors), strings.Join(g.Vendors, ", "))
+		add("%d answering %s, not %d (§8.6: one frontier model of each of %s)", n, unit.Plural(n, "model", "models"), len(g.Vendors), strings.Join(g.Vendors, ", "))
 	}
 	if c := in.Manifest.Inputs.ConfiguredModels; len(c) > 0 {
 		add("--models replaced the configuration's models (%s): a run of other models is informational", strings.Join(c, ", "))
@@ -236,7 +237,7 @@ func eligibility(r *Report, in Input) Eligibility {
 		add("%s", why)
 	}
 	if n, ex := servedOther(in); n > 0 {
-		add("%d %s served by another model than the one asked for (%s): §8.6 names the models that gate", n, Plural(n, "answer was", "answers were"), ex)
+		add("%d %s served by another model than the one asked for (%s): §8.6 names the models that gate", n, unit.Plural(n, "answer was", "answers were"), ex)
 	}
 	for _, f := range r.Failures {
 		if f.Metric == MetricIncomplete {
@@ -344,7 +345,7 @@ func readingOf(r *Report, m config.Reading) Reading {
 // outcome decides the reading from the models' standings.
 func outcome(r *Report, models []ModelReading) (string, string) {
 	if n := len(r.Eligibility.Reasons); !r.Eligibility.Gates {
-		return ReadingInconclusive, fmt.Sprintf("the run cannot gate v0.1, for %d %s (eligibility)", n, Plural(n, "reason", "reasons"))
+		return ReadingInconclusive, fmt.Sprintf("the run cannot gate v0.1, for %d %s (eligibility)", n, unit.Plural(n, "reason", "reasons"))
 	}
 	var failing, clean []string
 	narrow := true
@@ -364,7 +365,7 @@ func outcome(r *Report, models []ModelReading) (string, string) {
 		return ReadingPass, "§8.5's five thresholds hold for every model"
 	case len(failing) == 1 && narrow && len(clean) == len(models)-1:
 		return ReadingWeakness, fmt.Sprintf("%s alone fails, every failure within its margin (%s), and %s %s cleanly",
-			failing[0], strings.Join(failingLabels(models, failing[0]), "; "), strings.Join(clean, " and "), Plural(len(clean), "passes", "pass"))
+			failing[0], strings.Join(failingLabels(models, failing[0]), "; "), strings.Join(clean, " and "), unit.Plural(len(clean), "passes", "pass"))
 	case len(failing) == 1 && narrow:
 		return ReadingProtocolFailure, fmt.Sprintf("%s fails narrowly, but not every other model passes §8.5's thresholds cleanly (with the margin to spare)", failing[0])
 	case len(failing) == 1:
@@ -520,9 +521,9 @@ const maxNamed = 6
 // checkText is a check in one line: the value and its interval against
 // the limit, by how much, and the documents that fall short.
 func checkText(t Threshold, c Check, spare float64) string {
-	show := Num
+	show := unit.Num
 	if t.Share() {
-		show = Percent
+		show = unit.Percent
 	}
 	text := fmt.Sprintf("%s %s", t.Label, show(*c.Value))
 	if iv := c.Interval; iv != nil {
@@ -530,22 +531,22 @@ func checkText(t Threshold, c Check, spare float64) string {
 	}
 	switch {
 	case c.Over != nil && c.Holds:
-		text += fmt.Sprintf(" %s %s: %s", OpSymbol(t.Op), show(t.Limit), overText(c.Over, show(t.Limit)))
+		text += fmt.Sprintf(" %s %s: %s", unit.OpSymbol(t.Op), show(t.Limit), overText(c.Over, show(t.Limit)))
 	case c.Over != nil:
-		text += fmt.Sprintf(" misses %s %s: %s", OpSymbol(t.Op), show(t.Limit), overText(c.Over, show(t.Limit)))
+		text += fmt.Sprintf(" misses %s %s: %s", unit.OpSymbol(t.Op), show(t.Limit), overText(c.Over, show(t.Limit)))
 		if c.Narrow {
 			text += ", a narrow failure (one document too many)"
 		} else {
 			text += ", beyond the narrow margin of one document"
 		}
 	case c.Clean:
-		text += fmt.Sprintf(" %s %s", OpSymbol(t.Op), show(t.Limit))
+		text += fmt.Sprintf(" %s %s", unit.OpSymbol(t.Op), show(t.Limit))
 	case c.Holds:
-		text += fmt.Sprintf(" %s %s, with less than the margin %s to spare", OpSymbol(t.Op), show(t.Limit), show(c.Margin))
+		text += fmt.Sprintf(" %s %s, with less than the margin %s to spare", unit.OpSymbol(t.Op), show(t.Limit), show(c.Margin))
 	case c.Narrow:
-		text += fmt.Sprintf(" misses %s %s by %s, within the narrow margin %s", OpSymbol(t.Op), show(t.Limit), show(-spare), show(c.Margin))
+		text += fmt.Sprintf(" misses %s %s by %s, within the narrow margin %s", unit.OpSymbol(t.Op), show(t.Limit), show(-spare), show(c.Margin))
 	default:
-		text += fmt.Sprintf(" misses %s %s by %s, beyond the narrow margin %s", OpSymbol(t.Op), show(t.Limit), show(-spare), show(c.Margin))
+		text += fmt.Sprintf(" misses %s %s by %s, beyond the narrow margin %s", unit.OpSymbol(t.Op), show(t.Limit), show(-spare), show(c.Margin))
 	}
 	if c.WithinNoise && c.Over == nil {
 		text += ", the interval holds the limit"
@@ -561,9 +562,9 @@ func checkText(t Threshold, c Check, spare float64) string {
 	case n > 0 && c.Holds:
 		// A held check never "falls short" (issue 46): a P95 or a share
 		// holds with a few documents on the wrong side of the limit.
-		text += fmt.Sprintf("; %s %s the limit, which the threshold allows", namedDocuments(c.Deciding), Plural(n, "is "+side, "are "+side))
+		text += fmt.Sprintf("; %s %s the limit, which the threshold allows", namedDocuments(c.Deciding), unit.Plural(n, "is "+side, "are "+side))
 	case n > 0:
-		text += fmt.Sprintf(": %s %s", namedDocuments(c.Deciding), Plural(n, "falls short", "fall short"))
+		text += fmt.Sprintf(": %s %s", namedDocuments(c.Deciding), unit.Plural(n, "falls short", "fall short"))
 	}
 	return text
 }
@@ -582,7 +583,7 @@ func namedDocuments(ids []string) string {
 // noise)".
 func overText(o *Over, limit string) string {
 	text := fmt.Sprintf("%d of %d documents over %s (%d allowed; share over %s–%s, Clopper–Pearson 95%%", o.Over, o.Of, limit, o.Allowed,
-		Percent(o.Share.Low), Percent(o.Share.High))
+		unit.Percent(o.Share.Low), unit.Percent(o.Share.High))
 	switch {
 	case o.Share.Low > gateShare:
 		text += ": above 5%, a decisive fail"
@@ -627,7 +628,7 @@ func bounds(r *Report, mr *ModelResult) []string {
 		}
 		o := overOf(over, c.Documents)
 		text := fmt.Sprintf("class %s: %d of %d documents over the P95 limit %s: the share of such documents over it is %s–%s (Clopper–Pearson 95%%)",
-			cl.class, over, c.Documents, Num(cl.limit), Percent(o.Share.Low), Percent(o.Share.High))
+			cl.class, over, c.Documents, unit.Num(cl.limit), unit.Percent(o.Share.Low), unit.Percent(o.Share.High))
 		switch {
 		case o.PassDecisive:
 		case o.FailDecisiveFrom > 0:

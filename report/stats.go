@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // QuantileDefinition is the report's one quantile definition, recorded in
@@ -63,7 +64,7 @@ func IntervalShort(iv *Interval, show func(float64) string) string {
 	if iv.TwoSided() {
 		return fmt.Sprintf("[%s, %s]", show(iv.Low), show(iv.High))
 	}
-	return fmt.Sprintf("[%s, %s: %s]", show(iv.Low), show(iv.High), Percent(iv.Level))
+	return fmt.Sprintf("[%s, %s: %s]", show(iv.Low), show(iv.High), unit.Percent(iv.Level))
 }
 
 // IntervalText writes an interval with show: "[0.01, 0.05]" at 95%, or
@@ -76,5 +77,5 @@ func IntervalText(iv *Interval, show func(float64) string) string {
 	if iv.TwoSided() {
 		return fmt.Sprintf("[%s, %s]", show(iv.Low), show(iv.High))
 	}
-	return fmt.Sprintf("[≥ %s at %s, ≤ %s at %s]", show(iv.Low), Percent(iv.LowLevel), show(iv.High), Percent(iv.HighLevel))
+	return fmt.Sprintf("[≥ %s at %s, ≤ %s at %s]", show(iv.Low), unit.Percent(iv.LowLevel), show(iv.High), unit.Percent(iv.HighLevel))
 }

@@ -2,13 +2,15 @@ package report
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+
+	"bendscript.com/round-trip-harness/unit"
 )
 
-// The words and numbers of the report as people read them: the verdict's
-// line and the formatting of every number, so that the report's own
-// messages (a failure, a warning) and its writers print a number alike.
+// The words of the report as people read them: the verdict's line and a
+// number beside its interval. Numbers themselves are worded by package
+// unit, so that the report's own messages (a failure, a warning) and its
+// writers print a number alike.
 
 // VerdictWord is the verdict as a person reads it: PASS or FAIL for a run
 // that can gate v0.1; "thresholds met" or "thresholds not met" and
@@ -51,7 +53,7 @@ func VerdictReason(r *Report) string {
 	var why string
 	switch {
 	case !r.Passed():
-		why = fmt.Sprintf("%d %s", len(r.Failures), Plural(len(r.Failures), "failure", "failures"))
+		why = fmt.Sprintf("%d %s", len(r.Failures), unit.Plural(len(r.Failures), "failure", "failures"))
 	case r.Informational():
 		return fmt.Sprintf("the run is complete; suite %s decides no verdict", r.Suite)
 	case len(r.Custom) > 0:
@@ -74,7 +76,7 @@ func ReadingLine(r *Report) string {
 	}
 	if n := len(r.Eligibility.Reasons); n > 0 {
 		first, _, _ := strings.Cut(r.Eligibility.Reasons[0], " (")
-		return fmt.Sprintf("§8.5 reading: %s (cannot gate v0.1: %d %s, first: %s)", rd.Outcome, n, Plural(n, "reason", "reasons"), first)
+		return fmt.Sprintf("§8.5 reading: %s (cannot gate v0.1: %d %s, first: %s)", rd.Outcome, n, unit.Plural(n, "reason", "reasons"), first)
 	}
 	line := fmt.Sprintf("§8.5 reading: %s, %s", rd.Outcome, rd.Says)
 	return line
@@ -97,23 +99,15 @@ func ThresholdsHeading(ts []Threshold) string {
 func (t Threshold) Heading() string {
 	// A share's limit is a percentage, as its values are (issue 46: "≤
 	// 0.05" over "0%").
-	limit := Num(t.Limit)
+	limit := unit.Num(t.Limit)
 	if t.Share() {
-		limit = Percent(t.Limit)
+		limit = unit.Percent(t.Limit)
 	}
-	h := fmt.Sprintf("%s %s %s%s", t.Label, OpSymbol(t.Op), limit, Dagger(t.Own))
+	h := fmt.Sprintf("%s %s %s%s", t.Label, unit.OpSymbol(t.Op), limit, unit.Dagger(t.Own))
 	if t.Custom() {
 		h += " (custom)"
 	}
 	return h
-}
-
-// Dagger marks the harness's own thresholds.
-func Dagger(own bool) string {
-	if own {
-		return " †"
-	}
-	return ""
 }
 
 func WithInterval(v *float64, iv *Interval) string {
@@ -121,9 +115,9 @@ func WithInterval(v *float64, iv *Interval) string {
 		return "n/a"
 	}
 	if iv == nil {
-		return Num(*v)
+		return unit.Num(*v)
 	}
-	return Num(*v) + " " + IntervalText(iv, Num)
+	return unit.Num(*v) + " " + IntervalText(iv, unit.Num)
 }
 
 // WithIntervalShort is WithInterval for a narrow table cell
@@ -133,61 +127,14 @@ func WithIntervalShort(v *float64, iv *Interval) string {
 		return "n/a"
 	}
 	if iv == nil {
-		return Num(*v)
+		return unit.Num(*v)
 	}
-	return Num(*v) + " " + IntervalShort(iv, Num)
+	return unit.Num(*v) + " " + IntervalShort(iv, unit.Num)
 }
 
 func NoiseText(n *Noise) string {
 	if n == nil {
 		return "n/a"
 	}
-	return Num(n.Range)
-}
-
-func NumOr(v *float64, none string) string {
-	if v == nil {
-		return none
-	}
-	return Num(*v)
-}
-
-func IntOr(v *int) string {
-	if v == nil {
-		return "n/a"
-	}
-	return strconv.Itoa(*v)
-}
-
-func PercentOr(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.1f%%", 100**v)
-}
-
-// percent formats a fraction as a percentage: 0.9 → "90%", 0.925 → "92.5%".
-func Percent(v float64) string {
-	return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%"
-}
-
-func Mark(ok bool) string {
-	if ok {
-		return "✅"
-	}
-	return "❌"
-}
-
-func OpSymbol(op string) string {
-	if op == ">=" {
-		return "≥"
-	}
-	return "≤"
-}
-
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return unit.Num(n.Range)
 }

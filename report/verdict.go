@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -16,6 +15,7 @@ import (
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // Threshold is one threshold on one number of a model's results.
@@ -244,9 +244,9 @@ func defaultText(t Threshold) string {
 	case !ok:
 		return "the harness has no default for it"
 	case t.Own:
-		return fmt.Sprintf("the harness's default is %s %s", OpSymbol(t.Op), Num(d))
+		return fmt.Sprintf("the harness's default is %s %s", unit.OpSymbol(t.Op), unit.Num(d))
 	}
-	return fmt.Sprintf("§8.5 says %s %s", OpSymbol(t.Op), Num(d))
+	return fmt.Sprintf("§8.5 says %s %s", unit.OpSymbol(t.Op), unit.Num(d))
 }
 
 // customValues lists every threshold and weight whose configured value
@@ -294,7 +294,7 @@ func (c Custom) String() string {
 	if c.List != nil || c.DefaultList != nil {
 		return fmt.Sprintf("%s [%s] (default [%s])", c.Key, strings.Join(c.List, ", "), strings.Join(c.DefaultList, ", "))
 	}
-	return fmt.Sprintf("%s %s (default %s)", c.Key, Num(c.Value), Num(c.Default))
+	return fmt.Sprintf("%s %s (default %s)", c.Key, unit.Num(c.Value), unit.Num(c.Default))
 }
 
 // differingLists is differing for a struct of string lists (the gating
@@ -374,15 +374,15 @@ func failures(r *Report) []Failure {
 			if v == nil {
 				f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.Label, unmeasured(mr.Class(t.Class)))
 			} else {
-				f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, NumVs(*v, t.Limit), OpSymbol(t.Op), Num(t.Limit))
+				f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, unit.NumVs(*v, t.Limit), unit.OpSymbol(t.Op), unit.Num(t.Limit))
 				if t.Own && t.Share() {
-					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, Percent(*v), OpSymbol(t.Op), Percent(t.Limit))
+					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, unit.Percent(*v), unit.OpSymbol(t.Op), unit.Percent(t.Limit))
 				}
 			}
 			if c := mr.Class(t.Class); v != nil && t.Class == "A" && c != nil && c.Invalid > 0 {
 				// Faithfulness 0 read as 20 unfaithful answers when no answer
 				// was valid to judge (issue 46).
-				f.Message += fmt.Sprintf(" (%d of %d answers invalid: %s)", c.Invalid, c.Scored, Plural(c.Invalid, "it could not be judged", "they could not be judged"))
+				f.Message += fmt.Sprintf(" (%d of %d answers invalid: %s)", c.Invalid, c.Scored, unit.Plural(c.Invalid, "it could not be judged", "they could not be judged"))
 			}
 			if t.Custom() {
 				f.Message += fmt.Sprintf(" (a custom threshold: %s)", defaultText(t))
@@ -493,7 +493,7 @@ func (r *Report) Incomplete(model string) (int, string) {
 	var parts []string
 	add := func(n int, one, many string) {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, Plural(n, one, many)))
+			parts = append(parts, fmt.Sprintf("%d %s", n, unit.Plural(n, one, many)))
 		}
 	}
 	add(missing, "missing transcript", "missing transcripts")
@@ -525,7 +525,7 @@ func warnings(r *Report, in Input) []string {
 	// documents qualify no verdict of it (issue 34: its warnings said so
 	// anyway).
 	if n := len(r.Models); n > 0 && n < 3 && r.gated() {
-		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, Plural(n, "model", "models")))
+		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, unit.Plural(n, "model", "models")))
 	}
 	if len(r.Custom) > 0 {
 		var parts []string
@@ -624,31 +624,17 @@ func classWarnings(model, class string, c *ClassResult, gating bool) []string {
 		out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
 	}
 	if c.CutOffReasoning > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, Plural(c.CutOffReasoning, "answer", "answers")))
+		out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, unit.Plural(c.CutOffReasoning, "answer", "answers")))
 	}
 	if c.CutOffOutput > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, Plural(c.CutOffOutput, "answer was", "answers were")))
+		out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, unit.Plural(c.CutOffOutput, "answer was", "answers were")))
 	}
 	if rp := c.Repeatability; rp != nil && rp.Some > 0 {
 		out = append(out, fmt.Sprintf("%s class %s: %d of %d %s flaky, lossless in some repeats but not all: %s", model, class, rp.Some, rp.Tasks,
-			Plural(rp.Tasks, "task", "tasks"), strings.Join(rp.Flaky, ", ")))
+			unit.Plural(rp.Tasks, "task", "tasks"), strings.Join(rp.Flaky, ", ")))
 	}
 	if j := c.Judging; j != nil && j.Votes.Ungrounded > 0 {
-		out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, Plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
+		out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, unit.Plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
 	}
 	return out
-}
-
-// num formats a number for people: 4 decimals, trailing zeros dropped.
-func Num(v float64) string {
-	return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(v, 'f', 4, 64), "0"), ".")
-}
-
-// numVs formats v beside limit: as num, unless that would print a failing
-// value as the limit itself; then in full.
-func NumVs(v, limit float64) string {
-	if s := Num(v); s != Num(limit) || v == limit {
-		return s
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }
