@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/transcript"
@@ -84,7 +85,7 @@ func Reconcile(ctx context.Context, runDir string, g Generations, failedOnly boo
 	if err != nil {
 		return nil, err
 	}
-	if err := transcript.WriteFileAtomic(filepath.Join(runDir, ReconcileName), append(b, '\n')); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(runDir, ReconcileName), append(b, '\n')); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", ReconcileName, err)
 	}
 	return rec, nil

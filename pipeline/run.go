@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
@@ -163,7 +164,7 @@ func start(o Options, p *plan, det map[string]transcript.Determinism, pol map[st
 			return "", nil, nil, err
 		}
 	}
-	if err := transcript.RemoveOrphans(runDir); err != nil {
+	if err := atomicfile.RemoveOrphans(runDir); err != nil {
 		release()
 		return "", nil, nil, err
 	}

@@ -5,9 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/report"
-
-	"bendscript.com/round-trip-harness/transcript"
 )
 
 // WriteAll writes dir/<run-id>.json, .md, .html, .csv (WriteCSV) and
@@ -32,10 +31,10 @@ func WriteAll(dir string, r *report.Report, in Input) ([]string, error) {
 		path := filepath.Join(dir, r.RunID+wr.ext)
 		// A report write killed midway left its temporary file: the
 		// run's lock makes this process the report's one writer.
-		if err := transcript.RemoveOrphans(dir, filepath.Base(path)); err != nil {
+		if err := atomicfile.RemoveOrphans(dir, filepath.Base(path)); err != nil {
 			return paths, fmt.Errorf("writing report %s: %w", path, err)
 		}
-		if err := transcript.WriteAtomic(path, wr.write); err != nil {
+		if err := atomicfile.Write(path, wr.write); err != nil {
 			return paths, fmt.Errorf("writing report %s: %w", path, err)
 		}
 		paths = append(paths, path)

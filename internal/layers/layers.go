@@ -15,7 +15,7 @@ var Floors = []struct {
 }{
 	{"leaves: text, files, tables, data (import nothing of ours)", []string{
 		"internal/linediff", "internal/regularfile", "internal/safetext", "internal/tabletest",
-		"internal/usage", "internal/browsertest", "stats", "unit", "corpus", "instructions",
+		"internal/usage", "internal/browsertest", "internal/atomicfile", "stats", "unit", "corpus", "instructions",
 		"model/modeltest", "projection/projectiontest",
 		"cmd/harness/internal/flagargs", "cmd/harness/internal/suggest",
 	}},
