@@ -57,7 +57,7 @@ func gateRows(old, new *report.Report) []GateRow {
 			continue
 		}
 		for _, t := range new.Checks() {
-			ov, nv := t.Value(om), t.Value(nm)
+			ov, nv := om.Gated(t), nm.Gated(t)
 			if ov == nil && nv == nil {
 				continue
 			}

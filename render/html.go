@@ -23,6 +23,7 @@ import (
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // The viewer is one self-contained file: its style and script are inline,
@@ -262,7 +263,7 @@ func newPage(r *report.Report, in Input) page {
 		row := matrixRow{Model: model, Standing: standing(r, i)}
 		checks := modelChecks(r, i)
 		for j, t := range ts {
-			v := t.Value(mr)
+			v := mr.Gated(t)
 			cell := matrixCell{Value: unit.NumOr(v, "n/a")}
 			if checks != nil {
 				cell = cellParts(checks[j], t.Share())
@@ -295,7 +296,7 @@ func newPage(r *report.Report, in Input) page {
 	if p.VerdictClass == "" || !r.Eligibility.Gates {
 		p.VerdictClass = "neutral" // informational: neither a pass nor a fail
 	}
-	p.MatrixHeading = report.ThresholdsHeading(ts)
+	p.MatrixHeading = verdict.ThresholdsHeading(ts)
 	p.Numbers = numberTables(r)
 	p.Lossless, p.Footnote = losslessTable(r), strings.NewReplacer("*", "", "`", "").Replace(ownFootnote)
 	p.failed = new(error)

@@ -145,7 +145,7 @@ func modelSuite(r *report.Report, model string, mr *report.ModelResult) junitSui
 				name, typ = name+" † (harness gate)", report.SourceHarness
 			}
 			c := junitCase{Name: name, Classname: classname(model, r.Suite, "thresholds"),
-				SystemOut: fmt.Sprintf("%s = %s", t.Metric, unit.NumOr(t.Value(mr), "n/a"))}
+				SystemOut: fmt.Sprintf("%s = %s", t.Metric, unit.NumOr(mr.Gated(t), "n/a"))}
 			if f, ok := failed[t.Metric]; ok {
 				c.Failure = &junitProblem{Message: f.Message, Type: typ}
 			}

@@ -10,6 +10,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, for pull
@@ -131,7 +132,7 @@ func (m mdWriter) reading(r *report.Report) {
 
 func (m mdWriter) matrix(r *report.Report) {
 	ts := r.Checks()
-	m.p("## %s\n\n| model | standing |", report.ThresholdsHeading(ts))
+	m.p("## %s\n\n| model | standing |", verdict.ThresholdsHeading(ts))
 	own := false
 	for _, t := range ts {
 		m.p(" %s |", t.Heading())
@@ -147,7 +148,7 @@ func (m mdWriter) matrix(r *report.Report) {
 		checks := modelChecks(r, i)
 		m.p("| %s | %s |", code(model), standing(r, i))
 		for j, t := range ts {
-			v := t.Value(mr)
+			v := mr.Gated(t)
 			text := unit.NumOr(v, "n/a")
 			if checks != nil {
 				text = cellText(checks[j], t.Share())

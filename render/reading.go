@@ -7,6 +7,7 @@ import (
 
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // maxDeciding is the most deciding documents a matrix cell names; more
@@ -46,7 +47,7 @@ func cellParts(c report.Check, share bool) matrixCell {
 		show = unit.Percent
 	}
 	out := matrixCell{Value: show(*c.Value)}
-	out.Interval = report.IntervalText(c.Interval, show)
+	out.Interval = verdict.IntervalText(c.Interval, show)
 	if o := c.Over; o != nil {
 		out.Interval += fmt.Sprintf(" %d/%d over", o.Over, o.Of)
 	}

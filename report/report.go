@@ -8,6 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // SchemaVersion is the version of the report format. ReadJSON refuses any
@@ -395,22 +396,6 @@ type Repeatability struct {
 	Flaky []string `json:"flaky"`
 }
 
-// Interval is an exact confidence statement about a population value: it
-// is at least Low with confidence LowLevel and at most High with
-// confidence HighLevel, so in [Low, High] with confidence Level. At
-// Level ≥ 0.95 it is a 95% interval; below, no 95% interval exists at
-// this n and the two ends are one-sided statements (stats.Bound).
-type Interval struct {
-	Low       float64 `json:"low"`
-	High      float64 `json:"high"`
-	Level     float64 `json:"level"`
-	LowLevel  float64 `json:"low_level"`
-	HighLevel float64 `json:"high_level"`
-	// Method names how: "order statistics x(6), x(15)" (a quantile) or
-	// "Clopper–Pearson 18/20" (a share).
-	Method string `json:"method"`
-}
-
 // Noise is the spread of a headline number across repeats: the number
 // computed over each repeat's answers alone.
 type Noise struct {
@@ -539,12 +524,11 @@ type RepeatResult struct {
 	Transcript string `json:"transcript,omitempty"`
 }
 
-// SourceHarness marks a threshold that is the harness's own, beside §8.5.
-const SourceHarness = "harness"
-
-// SourceCustom marks a threshold whose configured value differs from its
-// default (§8.5's, or the harness's own): it is never called §8.5.
-const SourceCustom = "custom"
+// Whose threshold it is (verdict.SourceHarness, verdict.SourceCustom).
+const (
+	SourceHarness = verdict.SourceHarness
+	SourceCustom  = verdict.SourceCustom
+)
 
 // Failure is one reason for a failing verdict.
 type Failure struct {

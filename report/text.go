@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // The words of the report as people read them: the verdict's line and a
@@ -82,34 +83,6 @@ func ReadingLine(r *Report) string {
 	return line
 }
 
-// ThresholdsHeading names the threshold table: §8.5 only when every
-// threshold is the spec's.
-func ThresholdsHeading(ts []Threshold) string {
-	for _, t := range ts {
-		if t.Custom() {
-			return "Thresholds (custom: not §8.5)"
-		}
-	}
-	// The columns marked † are the harness's own gates, not §8.5's: the
-	// heading said §8.5 over all of them (issue 34).
-	return "Thresholds (§8.5, and † the harness's own)"
-}
-
-// Heading is a threshold's column heading; a custom one says so.
-func (t Threshold) Heading() string {
-	// A share's limit is a percentage, as its values are (issue 46: "≤
-	// 0.05" over "0%").
-	limit := unit.Num(t.Limit)
-	if t.Share() {
-		limit = unit.Percent(t.Limit)
-	}
-	h := fmt.Sprintf("%s %s %s%s", t.Label, unit.OpSymbol(t.Op), limit, unit.Dagger(t.Own))
-	if t.Custom() {
-		h += " (custom)"
-	}
-	return h
-}
-
 func WithInterval(v *float64, iv *Interval) string {
 	if v == nil {
 		return "n/a"
@@ -117,7 +90,7 @@ func WithInterval(v *float64, iv *Interval) string {
 	if iv == nil {
 		return unit.Num(*v)
 	}
-	return unit.Num(*v) + " " + IntervalText(iv, unit.Num)
+	return unit.Num(*v) + " " + verdict.IntervalText(iv, unit.Num)
 }
 
 // WithIntervalShort is WithInterval for a narrow table cell
@@ -129,7 +102,7 @@ func WithIntervalShort(v *float64, iv *Interval) string {
 	if iv == nil {
 		return unit.Num(*v)
 	}
-	return unit.Num(*v) + " " + IntervalShort(iv, unit.Num)
+	return unit.Num(*v) + " " + verdict.IntervalShort(iv, unit.Num)
 }
 
 func NoiseText(n *Noise) string {

@@ -6,47 +6,27 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
-	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
-
-// Threshold is one threshold on one number of a model's results.
-type Threshold struct {
-	Metric string // the §8.7 field, or the harness's own metric name
-	Class  string
-	Label  string // for messages
-	Op     string // ">=" or "<="
-	Limit  float64
-	Own    bool // the harness's own threshold, beside §8.5
-	// share is set on a threshold of a share of answers or documents
-	// (faithfulness, edits applied, invalid, unchanged), whose narrow
-	// margin is in share points; a drift or residual's is a fraction of
-	// its limit.
-	share bool
-	// stat reads the number, its interval and each document's own value
-	// from a class's result.
-	stat gateStat
-}
 
 // gateStat reads a gated statistic of a class: its value, its exact
 // interval, a document's own value (whether a document falls short of the
 // limit by itself) and the statistic over one repeat's answers alone (its
-// spread across repeats). p95 marks a P95, read as a count of documents
-// over its limit.
+// spread across repeats). Whether it is a share or a P95 is the verdict's
+// (verdict.Stat).
 type gateStat struct {
 	value    func(*ClassResult) *float64
 	interval func(*ClassResult) *Interval
 	document func(DocumentResult) *float64
 	repeat   func(docs []DocumentResult, r int) *float64
-	p95      bool
 }
 
 // ofRepeat is a statistic of the values one repeat's answers have (one
@@ -88,165 +68,70 @@ func repeatFaithful(r RepeatResult) *float64 {
 	return ptr(float64(b2i(*r.Faithful)))
 }
 
-// Value is the thresholded number of a model's results; nil when it was
-// not measured.
-func (t Threshold) Value(mr *ModelResult) *float64 {
+// Gated is the number a threshold is on, of a model's results; nil when
+// it was not measured.
+func (mr *ModelResult) Gated(t Threshold) *float64 {
 	if c := mr.Class(t.Class); c != nil {
-		return t.stat.value(c)
+		return gateStats[t.Stat].value(c)
 	}
 	return nil
 }
 
-// Interval is the exact interval of the thresholded number; nil when
-// there is none.
-func (t Threshold) Interval(mr *ModelResult) *Interval {
+// GatedInterval is the exact interval of the number a threshold is on;
+// nil when there is none.
+func (mr *ModelResult) GatedInterval(t Threshold) *Interval {
 	if c := mr.Class(t.Class); c != nil {
-		return t.stat.interval(c)
+		return gateStats[t.Stat].interval(c)
 	}
 	return nil
 }
+
+// Threshold is one threshold on one gated statistic (verdict.Threshold).
+type Threshold = verdict.Threshold
+
+// Checks lists the thresholds of the report's configuration: §8.5's five
+// in the order of the §8.7 fields, then the harness's own gates.
+func (r *Report) Checks() []Threshold { return verdict.Table(r.Thresholds) }
+
+// The harness's own metrics, beside §8.5's (Failure.Metric).
+const (
+	MetricClassBEditApplied = verdict.MetricClassBEditApplied
+	MetricClassCEditApplied = verdict.MetricClassCEditApplied
+	MetricClassBResidualP95 = verdict.MetricClassBResidualP95
+	MetricClassCResidualP95 = verdict.MetricClassCResidualP95
+	MetricClassBInvalid     = verdict.MetricClassBInvalid
+	MetricClassCInvalid     = verdict.MetricClassCInvalid
+	MetricClassBUnchanged   = verdict.MetricClassBUnchanged
+	MetricClassCUnchanged   = verdict.MetricClassCUnchanged
+)
 
 // gated reports whether the report's suite applies the thresholds: the
 // gating suite does, and so does "all" (on its gating tasks).
 func (r *Report) gated() bool { return suites.Of(r.Suite).Gates }
 
-// The harness's own metrics, beside §8.5's (Failure.Metric).
-const (
-	MetricClassBEditApplied = "class_b_edit_applied"
-	MetricClassCEditApplied = "class_c_edit_applied"
-	MetricClassBResidualP95 = "class_b_residual_p95"
-	MetricClassCResidualP95 = "class_c_residual_p95"
-	MetricClassBInvalid     = "class_b_invalid"
-	MetricClassCInvalid     = "class_c_invalid"
-	MetricClassBUnchanged   = "class_b_unchanged"
-	MetricClassCUnchanged   = "class_c_unchanged"
-)
-
-// The gated statistics of a class.
-var (
-	statFaithfulness = gateStat{func(c *ClassResult) *float64 { return c.Faithfulness },
+// gateStats reads each gated statistic of a class.
+var gateStats = map[verdict.Stat]gateStat{
+	verdict.StatFaithfulness: {func(c *ClassResult) *float64 { return c.Faithfulness },
 		func(c *ClassResult) *Interval { return c.FaithfulnessInterval }, func(d DocumentResult) *float64 { return d.Faithful },
-		ofRepeat(repeatFaithful, stats.Mean), false}
-	statMedian = gateStat{func(c *ClassResult) *float64 { return c.MedianDrift },
+		ofRepeat(repeatFaithful, stats.Mean)},
+	verdict.StatMedian: {func(c *ClassResult) *float64 { return c.MedianDrift },
 		func(c *ClassResult) *Interval { return c.MedianInterval }, func(d DocumentResult) *float64 { return d.Drift },
-		ofRepeat(repeatDrift, stats.Median), false}
-	statP95 = gateStat{func(c *ClassResult) *float64 { return c.P95Drift },
+		ofRepeat(repeatDrift, stats.Median)},
+	verdict.StatP95: {func(c *ClassResult) *float64 { return c.P95Drift },
 		func(c *ClassResult) *Interval { return c.P95Interval }, func(d DocumentResult) *float64 { return d.Drift },
-		ofRepeat(repeatDrift, stats.P95), true}
-	statApplied = gateStat{func(c *ClassResult) *float64 { return c.EditComplianceRate },
+		ofRepeat(repeatDrift, stats.P95)},
+	verdict.StatApplied: {func(c *ClassResult) *float64 { return c.EditComplianceRate },
 		func(c *ClassResult) *Interval { return c.EditAppliedInterval }, func(d DocumentResult) *float64 { return shareOf(d, applied) },
-		ofRepeat(asShare(applied), stats.Mean), false}
-	statResidual = gateStat{func(c *ClassResult) *float64 { return c.ResidualP95 },
+		ofRepeat(asShare(applied), stats.Mean)},
+	verdict.StatResidualP95: {func(c *ClassResult) *float64 { return c.ResidualP95 },
 		func(c *ClassResult) *Interval { return c.ResidualP95Interval }, func(d DocumentResult) *float64 { return d.Residual },
-		ofRepeat(repeatResidual, stats.P95), true}
-	statInvalid = gateStat{func(c *ClassResult) *float64 { return c.InvalidRate },
+		ofRepeat(repeatResidual, stats.P95)},
+	verdict.StatInvalid: {func(c *ClassResult) *float64 { return c.InvalidRate },
 		func(c *ClassResult) *Interval { return c.InvalidInterval }, func(d DocumentResult) *float64 { return shareOf(d, invalid) },
-		ofRepeat(asShare(invalid), stats.Mean), false}
-	statUnchanged = gateStat{func(c *ClassResult) *float64 { return c.UnchangedRate },
+		ofRepeat(asShare(invalid), stats.Mean)},
+	verdict.StatUnchanged: {func(c *ClassResult) *float64 { return c.UnchangedRate },
 		func(c *ClassResult) *Interval { return c.UnchangedInterval }, func(d DocumentResult) *float64 { return shareOf(d, unchanged) },
-		ofRepeat(asShare(unchanged), stats.Mean), false}
-)
-
-// ownGates lists the harness's own thresholds that t configures, in a
-// fixed order: per class B then C, edits applied, residual P95, invalid
-// share, unchanged share.
-func ownGates(t config.Thresholds) []Threshold {
-	type gate struct {
-		metric, label, op string
-		limit             *float64
-		share             bool
-		stat              gateStat
-	}
-	atLeast := func(v float64) *float64 {
-		if v > 0 {
-			return &v
-		}
-		return nil // 0 applies no gate
-	}
-	var out []Threshold
-	for _, class := range []string{task.ClassB, task.ClassC} {
-		pick := func(b, c *float64) *float64 {
-			if class == task.ClassB {
-				return b
-			}
-			return c
-		}
-		lc := strings.ToLower(class)
-		gates := []gate{
-			{"class_" + lc + "_edit_applied", "edits applied", ">=", pick(atLeast(t.ClassBEditAppliedMin), atLeast(t.ClassCEditAppliedMin)), true, statApplied},
-			{"class_" + lc + "_residual_p95", "P95 residual", "<=", pick(t.ClassBResidualP95Max, t.ClassCResidualP95Max), false, statResidual},
-			{"class_" + lc + "_invalid", "answers invalid", "<=", pick(t.ClassBInvalidMax, t.ClassCInvalidMax), true, statInvalid},
-			{"class_" + lc + "_unchanged", "answers without unrequested change", ">=", pick(atLeast(t.ClassBUnchangedMin), atLeast(t.ClassCUnchangedMin)), true, statUnchanged},
-		}
-		for _, g := range gates {
-			if g.limit != nil {
-				out = append(out, Threshold{Metric: g.metric, Class: class, Label: "class " + class + " " + g.label, Op: g.op, Limit: *g.limit, Own: true, share: g.share, stat: g.stat})
-			}
-		}
-	}
-	return out
-}
-
-// Checks lists the §8.5 thresholds in the order of the §8.7 fields, then
-// the harness's own gates.
-func (r *Report) Checks() []Threshold {
-	t := r.Thresholds
-	out := []Threshold{
-		{Metric: "class_a_faithfulness", Class: task.ClassA, Label: "class A faithfulness", Op: ">=", Limit: t.ClassAFaithfulnessMin, share: true, stat: statFaithfulness},
-		{Metric: "class_b_median_drift", Class: task.ClassB, Label: "class B median drift", Op: "<=", Limit: t.ClassBMedianMax, stat: statMedian},
-		{Metric: "class_b_p95_drift", Class: task.ClassB, Label: "class B P95 drift", Op: "<=", Limit: t.ClassBP95Max, stat: statP95},
-		{Metric: "class_c_median_drift", Class: task.ClassC, Label: "class C median drift", Op: "<=", Limit: t.ClassCMedianMax, stat: statMedian},
-		{Metric: "class_c_p95_drift", Class: task.ClassC, Label: "class C P95 drift", Op: "<=", Limit: t.ClassCP95Max, stat: statP95},
-	}
-	// The harness's own gates, where configured: a model that does not
-	// edit, loses what §8.4 cannot see, returns documents a processor
-	// rejects or changes what it was not asked to must not pass classes B
-	// and C on low drift alone.
-	return append(out, ownGates(t)...)
-}
-
-// Share reports whether the threshold is on a share of answers or
-// documents (printed as a percentage) rather than a drift-like number.
-func (t Threshold) Share() bool { return t.share }
-
-// defaultLimits are the limits of the thresholds at their defaults (§8.5,
-// and the harness's own gates), by metric; computed once.
-var defaultLimits = sync.OnceValue(func() map[string]float64 {
-	out := map[string]float64{}
-	for _, t := range (&Report{Thresholds: config.Default().Thresholds}).Checks() {
-		out[t.Metric] = t.Limit
-	}
-	return out
-})
-
-// Custom reports whether the threshold's limit differs from its default:
-// such a threshold is labelled custom wherever it shows, never §8.5.
-func (t Threshold) Custom() bool {
-	d, ok := defaultLimits()[t.Metric]
-	return !ok || d != t.Limit
-}
-
-// Source is whose threshold it is: custom, the harness's own, or §8.5.
-func (t Threshold) Source() string {
-	switch {
-	case t.Custom():
-		return SourceCustom
-	case t.Own:
-		return SourceHarness
-	}
-	return "§8.5"
-}
-
-// defaultText says what a custom threshold's default is.
-func defaultText(t Threshold) string {
-	d, ok := defaultLimits()[t.Metric]
-	switch {
-	case !ok:
-		return "the harness has no default for it"
-	case t.Own:
-		return fmt.Sprintf("the harness's default is %s %s", unit.OpSymbol(t.Op), unit.Num(d))
-	}
-	return fmt.Sprintf("§8.5 says %s %s", unit.OpSymbol(t.Op), unit.Num(d))
+		ofRepeat(asShare(unchanged), stats.Mean)},
 }
 
 // customValues lists every threshold and weight whose configured value
@@ -336,18 +221,6 @@ func floatFields(v any) map[string]float64 {
 	return out
 }
 
-// Holds reports whether v passes the threshold; a value that was not
-// measured does not.
-func (t Threshold) Holds(v *float64) bool {
-	if v == nil {
-		return false
-	}
-	if t.Op == ">=" {
-		return *v >= t.Limit
-	}
-	return *v <= t.Limit
-}
-
 // failures enumerates every reason the verdict fails: each threshold that
 // does not hold, and each incomplete model.
 func failures(r *Report) []Failure {
@@ -366,7 +239,7 @@ func failures(r *Report) []Failure {
 			if !r.gated() {
 				break // an informational suite is judged on completeness alone
 			}
-			v := t.Value(mr)
+			v := mr.Gated(t)
 			if t.Holds(v) || (v == nil && mr.Class(t.Class) == nil && r.Partial != nil) {
 				continue // held, or not selected: a class a selection left out is no failure
 			}
@@ -385,7 +258,7 @@ func failures(r *Report) []Failure {
 				f.Message += fmt.Sprintf(" (%d of %d answers invalid: %s)", c.Invalid, c.Scored, unit.Plural(c.Invalid, "it could not be judged", "they could not be judged"))
 			}
 			if t.Custom() {
-				f.Message += fmt.Sprintf(" (a custom threshold: %s)", defaultText(t))
+				f.Message += fmt.Sprintf(" (a custom threshold: %s)", verdict.DefaultText(t))
 			}
 			out = append(out, f)
 		}

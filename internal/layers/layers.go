@@ -27,7 +27,8 @@ var Floors = []struct {
 		"task", "config", "formats", "model",
 	}},
 	{"the archive", []string{"transcript"}},
-	{"what answers and judges: judge, runner, offline models, suite parts", []string{
+	{"what answers and judges, and the verdict's rules: judge, runner, offline models, suite parts, verdict", []string{
+		"verdict",
 		"judge", "runner", "offline", "suites/ladder", "suites/relay", "task/tasktest",
 	}},
 	{"scoring, suites, jobs", []string{"scoring", "suites", "jobs"}},
