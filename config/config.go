@@ -268,12 +268,15 @@ type Gating struct {
 }
 
 // Reading sets when a failure of §8.5's thresholds is narrow (§8.5: "a
-// single model fails by a small margin"): a failure is narrow when it
-// misses its limit by at most the margin, and a model passes cleanly when
-// every threshold holds with at least the margin to spare.
+// single model fails by a small margin"): a median or faithfulness
+// failure is narrow when it misses its limit by at most the margin, a
+// P95 failure when one document too many is over its limit (a count, not
+// a setting: report.NarrowDocuments); a model passes cleanly when every
+// threshold holds with at least the margin to spare. Changing either is
+// custom configuration, and a custom run cannot gate.
 type Reading struct {
-	// NarrowFraction is the margin of a drift or residual limit, as a
-	// fraction of the limit (0.2: a P95 of 0.24 against 0.20 is narrow).
+	// NarrowFraction is the margin of a median drift limit, as a fraction
+	// of the limit (0.2: a median of 0.06 against 0.05 is narrow).
 	NarrowFraction float64 `yaml:"narrow_fraction" json:"narrow_fraction"`
 	// NarrowShare is the margin of a share's limit, in share points (0.05:
 	// faithfulness 0.86 against 0.90 is narrow).

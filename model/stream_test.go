@@ -151,7 +151,7 @@ func TestStreamLongerThanAnIdleTimeout(t *testing.T) {
 			if resp.LatencyMS < 1000 || resp.Attempts[0].GenerationID != "gen-1" {
 				t.Errorf("latency %d ms, generation %q; want over 1000 ms and gen-1 (%s)", resp.LatencyMS, resp.Attempts[0].GenerationID, tt.reason)
 			}
-			waitBilling(t, srv, func(b modeltest.Billing) bool { return b.Completed == 1 }, "one completed generation: "+tt.reason)
+			srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Completed == 1 }, "one completed generation: "+tt.reason)
 		})
 	}
 }
@@ -171,20 +171,7 @@ func TestSilentStreamClosed(t *testing.T) {
 	if a.GenerationID != "gen-silent" || a.Provider != "Anthropic" || a.Status != 200 || !strings.Contains(string(resp.RawBody), "first ") {
 		t.Errorf("attempt %+v, raw %s; want the generation id, provider and the chunk that arrived", a, resp.RawBody)
 	}
-	waitBilling(t, srv, func(b modeltest.Billing) bool { return b.Closed == 1 && b.Completed == 0 }, "the closed stream stopped billing")
-}
-
-// waitBilling waits until the fake's account holds ok: the server learns
-// of a closed connection a moment after the client closes it.
-func waitBilling(t *testing.T, srv *modeltest.Server, ok func(modeltest.Billing) bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !ok(srv.Billing()) {
-		if time.Now().After(deadline) {
-			t.Fatalf("billing %+v: want %s", srv.Billing(), what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Closed == 1 && b.Completed == 0 }, "the closed stream stopped billing")
 }
 
 // TestStreamedAnswerRead: a streamed answer is assembled from its chunks:
@@ -221,7 +208,7 @@ func TestBlankCompletionRetried(t *testing.T) {
 	if err != nil || resp.Content != "ok" || len(resp.Attempts) != 2 || !strings.Contains(resp.Attempts[0].Error, model.CodeBlank) {
 		t.Fatalf("err %v, resp %+v; want a retry after the blank completion", err, resp)
 	}
-	waitBilling(t, srv, func(b modeltest.Billing) bool { return b.Blank == 1 && b.Completed == 1 }, "one blank (unbilled) and one completed")
+	srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Blank == 1 && b.Completed == 1 }, "one blank (unbilled) and one completed")
 }
 
 // TestContentFilterIsTheRequests: finish_reason content_filter is recorded
@@ -254,5 +241,5 @@ func TestCancelClosesTheStream(t *testing.T) {
 	if a := resp.Attempts[0]; !a.Interrupted || a.GenerationID != "gen-1" {
 		t.Errorf("attempt %+v, want interrupted with its generation id", a)
 	}
-	waitBilling(t, srv, func(b modeltest.Billing) bool { return b.Closed == 1 }, "the closed stream stopped billing")
+	srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Closed == 1 }, "the closed stream stopped billing")
 }

@@ -139,9 +139,22 @@ func suiteText(in transcript.Inputs) string {
 // attempt (a failed call asked again) that reported no cost is not
 // unknown: a later attempt replaced it, and a failed call is not charged
 // unless it says so.
+//
+// The costs GET /generation gave later for attempts whose transcript knew
+// none (ReconcileName, written by the run or by harness runs --reconcile)
+// are added: transcripts are never rewritten, so that file is where an
+// interrupted or silent stream's cost is kept (issue 42).
 func runCost(runDir string) (usd float64, unknown bool) {
+	if b, err := regularfile.Read(filepath.Join(runDir, ReconcileName), transcript.MaxSize); err == nil {
+		var rec Reconciliation
+		if json.Unmarshal(b, &rec) != nil || !(rec.USD >= 0 && rec.USD <= 1e6) {
+			unknown = true // a reconciliation that cannot be read is a cost unknown, never 0
+		} else {
+			usd += rec.USD
+		}
+	}
 	filepath.WalkDir(runDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path == filepath.Join(runDir, transcript.ManifestName) ||
+		if err != nil || d.IsDir() || path == filepath.Join(runDir, transcript.ManifestName) || path == filepath.Join(runDir, ReconcileName) ||
 			!strings.HasSuffix(path, ".json") && !strings.Contains(path, ".json.superseded-") {
 			return nil
 		}

@@ -31,6 +31,15 @@ func TestRunCostSupersededAttemptIsNotUnknown(t *testing.T) {
 			"m/01-b.json": `{"response": {"usage": {"cost": 0.25}}}`,
 			"m/02-b.json": `{"response": {"usage": {}}}`,
 		}, 0.25, true, "a current answer whose cost was not reported is unknown"},
+		{"reconciled", map[string]string{
+			"m/01-b.json": `{"response": {"usage": {"cost": 0.25}}}`,
+			"m/02-b.json": `{"error": {"message": "interrupted"}, "attempts": [{"generation_id": "gen-1"}]}`,
+			ReconcileName: `{"generations": [{"transcript": "m/02-b.json", "id": "gen-1", "cost": 0.5}], "usd": 0.5, "unresolved": 0}`,
+		}, 0.75, false, "an interrupted attempt's cost that GET /generation gave later (issue 42) is in the run's cost"},
+		{"unreadable reconciliation", map[string]string{
+			"m/01-b.json": `{"response": {"usage": {"cost": 0.25}}}`,
+			ReconcileName: `{"usd": "a lot"}`,
+		}, 0.25, true, "a reconciliation that cannot be read leaves the cost unknown, never 0"},
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -43,14 +43,14 @@ func TestInterruptedStreamsArchivedAndResumed(t *testing.T) {
 	go func() {
 		// The signal comes once the three quick answers are in and the
 		// three slow streams have sent their first chunk.
-		waitBilling(t, srv, func(b modeltest.Billing) bool { return b.Completed == 3 && srv.Count() == 6 }, "three answers")
+		srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Completed == 3 && srv.Count() == 6 }, "three answers")
 		time.Sleep(50 * time.Millisecond)
 		cancel()
 	}()
 	if _, err := r.Drain(ctx, jobs); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Drain = %v, want context.Canceled", err)
 	}
-	waitBilling(t, srv, func(b modeltest.Billing) bool { return b.Closed == 3 && b.Completed == 3 }, "three streams closed (billing stopped), three answers completed")
+	srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Closed == 3 && b.Completed == 3 }, "three streams closed (billing stopped), three answers completed")
 	var interrupted []string
 	for _, j := range jobs {
 		tr, err := transcript.Read(j.Path(dir))
@@ -90,19 +90,6 @@ func TestInterruptedStreamsArchivedAndResumed(t *testing.T) {
 	}
 	if len(tally.Reasked) != 3 || len(tally.Reasked[0].IDs) != 1 || !strings.HasPrefix(tally.Reasked[0].IDs[0], "gen-") || !strings.Contains(tally.Reasked[0].Path, tasks[0].ID) {
 		t.Errorf("reasked %+v; want the three jobs with the generation id each may have been paid for", tally.Reasked)
-	}
-}
-
-// waitBilling waits until the fake's account holds ok: the server learns
-// of a closed connection a moment after the client closes it.
-func waitBilling(t *testing.T, srv *modeltest.Server, ok func(modeltest.Billing) bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !ok(srv.Billing()) {
-		if time.Now().After(deadline) {
-			t.Fatalf("billing %+v: want %s", srv.Billing(), what)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -148,5 +135,5 @@ func TestSilentStreamArchived(t *testing.T) {
 	if err != nil || !slow.OK() || slow.Response.Content != "{}" {
 		t.Errorf("slow job: %v %+v; want the answer, 500 ms of chunks and keep-alives under a 400 ms idle timeout", err, slow)
 	}
-	waitBilling(t, srv, func(b modeltest.Billing) bool { return b.Closed == 2 && b.Completed == 1 }, "both silent attempts closed, the slow answer completed")
+	srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Closed == 2 && b.Completed == 1 }, "both silent attempts closed, the slow answer completed")
 }

@@ -375,6 +375,20 @@ func (s *Server) Billing() Billing {
 	return b
 }
 
+// WaitBilling waits until the fake's account holds ok, failing t after
+// 5 s: the server learns of a closed connection a moment after the
+// client closes it, so a test reads the account once it has settled.
+func (s *Server) WaitBilling(t testing.TB, ok func(Billing) bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok(s.Billing()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("billing %+v: want %s", s.Billing(), what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // Generations returns the fake's account of every chat request so far,
 // in arrival order.
 func (s *Server) Generations() []Generation {
