@@ -161,7 +161,7 @@ func TestRun(t *testing.T) {
 		}
 	}
 	for _, req := range srv.Requests() {
-		if m := answerer[req.Messages[len(req.Messages)-1].Content]; judge.SameModel(m, req.Model) {
+		if m := answerer[req.Messages[len(req.Messages)-1].Content]; model.SameWeights(m, req.Model) {
 			t.Errorf("%s was asked to judge its own answer", req.Model)
 		}
 		if req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 {
