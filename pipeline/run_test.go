@@ -18,7 +18,6 @@ import (
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -71,7 +70,7 @@ func testOptions(t *testing.T, models []string, url string) (Options, *bytes.Buf
 		Config: cfg, Set: set, Prompts: prompts,
 		Conn:   Connection{BaseURL: url, APIKey: "test-key", Retries: cfg.Retries, IdleTimeout: time.Minute},
 		OutDir: dir + "/runs", ReportDir: dir + "/reports", RunID: "t",
-		Progress: &runner.Lines{W: &progress}, Stdout: &out,
+		Progress: &lineLog{w: &progress}, Stdout: &out,
 	}, &progress
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/cmd/harness/internal/progress"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/regularfile"
@@ -17,7 +18,6 @@ import (
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
@@ -81,7 +81,7 @@ func (r *runRequest) checkNumbers() error {
 // models and judges, the run id and the suite.
 func (r *runRequest) checkNames() error {
 	switch {
-	case !slices.Contains(runner.ProgressModes, r.ProgressMode):
+	case !slices.Contains(progress.Modes, r.ProgressMode):
 		return usage.Errorf("run: --progress takes auto, bars, lines or none, not %q", r.ProgressMode)
 	case r.given("models") && len(splitList(r.Models)) == 0:
 		return usage.Errorf("run: --models takes a comma-separated list of models, not %q", r.Models)
@@ -232,7 +232,7 @@ func (r *runRequest) start(ctx context.Context, cfg *config.Config, m *transcrip
 	}
 	r.Config, r.Prompts, r.Resume, r.MaxCost = cfg, prompts, m, r.Inputs.MaxCost
 	r.Conn = pipeline.ConnectionFrom(cfg, r.Conn.BaseURL, key)
-	r.GitCommit, r.Progress = gitCommit(), runner.ProgressFor(r.ProgressMode, r.Stderr)
+	r.GitCommit, r.Progress = gitCommit(), progress.For(r.ProgressMode, r.Stderr)
 	res, err := pipeline.Run(ctx, r.Options)
 	if err := r.printJSON(res); err != nil {
 		return nil, err

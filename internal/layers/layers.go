@@ -35,6 +35,6 @@ var Floors = []struct {
 	{"the report", []string{"report", "scoring/scoringtest"}},
 	{"over reports: writers, sensitivity, test runs", []string{"render", "sensitivity", "pipeline/pipelinetest"}},
 	{"comparing reports", []string{"compare"}},
-	{"the run and trends", []string{"pipeline", "trend"}},
+	{"the run, trends and the CLI's progress drawing", []string{"pipeline", "trend", "cmd/harness/internal/progress"}},
 	{"the edge", []string{"cmd/harness"}},
 }
