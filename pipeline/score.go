@@ -120,7 +120,7 @@ func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, output
 			return nil, err
 		}
 	}
-	res := &Result{RunDir: o.RunDir, Passed: rep.Passed(), Reports: paths}
+	res := &Result{RunDir: o.RunDir, Passed: rep.Passed(), Reports: paths, Report: rep}
 	if !res.Passed {
 		return res, ErrVerdictFail
 	}
