@@ -173,7 +173,7 @@ func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in re
 	if err == nil {
 		defer release()
 		var paths []string
-		if paths, err = render.WriteAll(o.ReportDir, rep, in); err == nil {
+		if paths, err = writeAll(o.ReportDir, rep, in); err == nil {
 			return paths, nil
 		}
 	}

@@ -1,4 +1,4 @@
-package render
+package pipeline
 
 import (
 	"fmt"
@@ -6,13 +6,14 @@ import (
 	"path/filepath"
 
 	"bendscript.com/round-trip-harness/internal/atomicfile"
+	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 )
 
-// WriteAll writes dir/<run-id>.json, .md, .html, .csv (WriteCSV) and
+// writeAll writes dir/<run-id>.json, .md, .html, .csv (render.WriteCSV) and
 // .junit.xml (the report as CI test results), each atomically (a reader
 // never sees half a report), and returns their paths in that order.
-func WriteAll(dir string, r *report.Report, in Input) ([]string, error) {
+func writeAll(dir string, r *report.Report, in render.Input) ([]string, error) {
 	if r.RunID == "" {
 		return nil, fmt.Errorf("writing report: the report has no run id")
 	}
@@ -21,10 +22,10 @@ func WriteAll(dir string, r *report.Report, in Input) ([]string, error) {
 		write func(io.Writer) error
 	}{
 		{".json", func(w io.Writer) error { return report.WriteJSON(w, r) }},
-		{".md", func(w io.Writer) error { return WriteMarkdown(w, r) }},
-		{".html", func(w io.Writer) error { return WriteHTML(w, r, in) }},
-		{".csv", func(w io.Writer) error { return WriteCSV(w, in) }},
-		{".junit.xml", func(w io.Writer) error { return WriteJUnit(w, r) }},
+		{".md", func(w io.Writer) error { return render.WriteMarkdown(w, r) }},
+		{".html", func(w io.Writer) error { return render.WriteHTML(w, r, in) }},
+		{".csv", func(w io.Writer) error { return render.WriteCSV(w, in) }},
+		{".junit.xml", func(w io.Writer) error { return render.WriteJUnit(w, r) }},
 	}
 	var paths []string
 	for _, wr := range writers {
