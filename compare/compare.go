@@ -5,6 +5,16 @@
 // documents' values (each the mean of the repeats both runs asked),
 // adjusted together for multiplicity (Holm), with what
 // this many documents can and cannot resolve.
+//
+// # The test
+//
+// Package compare pairs the per-document values of two reports by task
+// id (each the mean of the repeats both runs asked) and tests the paired
+// differences with the exact Wilcoxon signed-rank test (zero differences
+// dropped, ties given average ranks, two-sided, exact permutation
+// distribution), every test of a comparison adjusted together (Holm), in
+// the manner of benchstat: a change is "better" or "worse" when the
+// adjusted p < compare.Alpha, "~" otherwise.
 package compare
 
 import (

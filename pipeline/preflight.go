@@ -433,7 +433,7 @@ func withoutListing(o Options, p *plan) {
 
 // dryRunLines prints, for a dry run without a model listing (offline
 // models, --no-preflight), each model's jobs and tokens as the preflight
-// does: a dry run printed one line where the README promised the table
+// does: a dry run printed one line where the manual promised the table
 // (issue 34). Without a listing there are no prices.
 func dryRunLines(o Options, p *plan) {
 	planned := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
