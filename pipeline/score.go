@@ -202,7 +202,7 @@ func printEnd(w io.Writer, rep *report.Report, paths []string, summary bool) err
 			fmt.Fprintf(w, "wrote %s\n", p)
 		}
 	}
-	fmt.Fprintf(w, "%s\n", report.VerdictLine(rep))
+	fmt.Fprintf(w, "%s\n", render.VerdictLine(rep))
 	fmt.Fprintf(w, "HTML report: %s\n", byExt[".html"])
 	_, err := fmt.Fprintf(w, "JSON report: %s\n", byExt[".json"])
 	return err

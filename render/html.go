@@ -291,7 +291,7 @@ func newPage(r *report.Report, in Input) page {
 	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), newFormatPlots(r, in), jobsText(r)
 	p.Reading = newReadingView(r)
 	p.Gated = !r.Informational()
-	p.VerdictText = report.VerdictPlain(r) + ": " + report.VerdictReason(r) + "."
+	p.VerdictText = VerdictPlain(r) + ": " + VerdictReason(r) + "."
 	p.VerdictClass = map[string]string{report.Pass: "pass", report.Fail: "fail"}[r.Verdict]
 	if p.VerdictClass == "" || !r.Eligibility.Gates {
 		p.VerdictClass = "neutral" // informational: neither a pass nor a fail

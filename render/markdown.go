@@ -54,7 +54,7 @@ func (m mdWriter) header(r *report.Report) {
 	if r.Informational() {
 		m.p("Suite `%s`, informational: no §8.5 threshold applies; the verdict says only whether the run is complete.\n\n", r.Suite)
 	}
-	m.p("**Verdict: %s**: %s.\n\n", report.VerdictWord(r), report.VerdictReason(r))
+	m.p("**Verdict: %s**: %s.\n\n", VerdictWord(r), VerdictReason(r))
 	if r.Partial != nil {
 		m.p("Partial run: %s, %d of the suite's %d tasks.\n\n", mdText(r.Partial.String()), r.Tasks, r.Partial.Of)
 	}

@@ -27,7 +27,7 @@ func TestProviderCannotForgeVerdictInMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := b.String()
-	if strings.Count(md, "**Verdict:") != 1 || !strings.Contains(md, "**Verdict: "+report.VerdictWord(rep)+"**") || report.VerdictWord(rep) == "✅ PASS" {
+	if strings.Count(md, "**Verdict:") != 1 || !strings.Contains(md, "**Verdict: "+VerdictWord(rep)+"**") || VerdictWord(rep) == "✅ PASS" {
 		t.Errorf("the Markdown has a forged verdict line:\n%s", md)
 	}
 	for _, line := range strings.Split(md, "\n") {

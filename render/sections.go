@@ -53,7 +53,7 @@ func sectionTable(r *report.Report, sec report.Section, index int) Table {
 			cells = append(cells, strconv.Itoa(row.DocumentBytes))
 		}
 		s := row.Summary
-		cells = append(cells, strconv.Itoa(s.Scored), report.WithIntervalShort(s.MedianDrift, s.MedianInterval), unit.NumOr(s.P95Drift, "n/a"),
+		cells = append(cells, strconv.Itoa(s.Scored), WithIntervalShort(s.MedianDrift, s.MedianInterval), unit.NumOr(s.P95Drift, "n/a"),
 			unit.PercentOr(s.EditsApplied), unit.PercentOr(s.Lossless), unit.PercentOr(s.Unchanged), strconv.Itoa(s.Invalid))
 		if sec.Formats {
 			cells = append(cells, strconv.Itoa(s.FailedToApply))

@@ -134,8 +134,8 @@ func driftTable(r *report.Report) Table {
 			if c == nil {
 				continue
 			}
-			cells := []string{model, class, strconv.Itoa(c.Documents), report.WithInterval(c.MedianDrift, c.MedianInterval),
-				unit.NumOr(c.P95Drift, "n/a"), unit.NumOr(c.MaxDrift, "n/a"), report.NoiseText(c.Noise)}
+			cells := []string{model, class, strconv.Itoa(c.Documents), WithInterval(c.MedianDrift, c.MedianInterval),
+				unit.NumOr(c.P95Drift, "n/a"), unit.NumOr(c.MaxDrift, "n/a"), NoiseText(c.Noise)}
 			for i := range metric.NumComponents {
 				if cm := c.ComponentMedians; cm != nil {
 					cells = append(cells, unit.Num(cm.List()[i]))
@@ -179,7 +179,7 @@ func faithTable(r *report.Report) Table {
 			continue
 		}
 		j := c.Judging
-		t.add(model, strconv.Itoa(c.Documents), report.WithInterval(c.Faithfulness, c.FaithfulnessInterval), report.NoiseText(c.Noise),
+		t.add(model, strconv.Itoa(c.Documents), WithInterval(c.Faithfulness, c.FaithfulnessInterval), NoiseText(c.Noise),
 			strconv.Itoa(j.Decided), strconv.Itoa(j.Undecided), fmt.Sprintf("%d / %d / %d", j.Votes.Faithful, j.Votes.Unfaithful, j.Votes.Error),
 			strconv.Itoa(j.Votes.Ungrounded), unit.PercentOr(j.Agreement), unit.PercentOr(c.EvidenceResolvedMean), strconv.Itoa(c.Invalid))
 	}

@@ -164,9 +164,6 @@ func TestEligibility(t *testing.T) {
 					t.Errorf("no reason %q in %q (%s)", w, r.Eligibility.Reasons, tc.reason)
 				}
 			}
-			if word := VerdictWord(r); len(tc.want) > 0 && strings.Contains(word, "PASS") {
-				t.Errorf("an ineligible run's verdict reads %q, the words of a gating pass", word)
-			}
 		})
 	}
 }

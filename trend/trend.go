@@ -169,7 +169,7 @@ func b2i(b bool) int {
 
 // nightOf is a report as a night of the trend.
 func nightOf(r *report.Report, name string) Night {
-	n := Night{Side: compare.SideOf(r, name), Verdict: report.VerdictPlain(r), Reading: "none (informational)", Failures: []string{}}
+	n := Night{Side: compare.SideOf(r, name), Verdict: render.VerdictPlain(r), Reading: "none (informational)", Failures: []string{}}
 	if !r.Informational() {
 		n.Reading = r.Reading.Outcome
 	}

@@ -1,9 +1,10 @@
-package report
+package render
 
 import (
 	"fmt"
 	"strings"
 
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/unit"
 	"bendscript.com/round-trip-harness/verdict"
 )
@@ -18,15 +19,15 @@ import (
 // informational for a gating suite's run that cannot (§8.6), so that it
 // never reads as a gating pass; "complete (informational)" or "incomplete
 // (informational)" for a suite that decides none.
-func VerdictWord(r *Report) string {
+func VerdictWord(r *report.Report) string {
 	switch {
 	case r.Informational():
 		return r.Verdict + " (informational)"
-	case !r.Eligibility.Gates && r.Verdict == Pass:
+	case !r.Eligibility.Gates && r.Verdict == report.Pass:
 		return "thresholds met (informational: cannot gate v0.1)"
 	case !r.Eligibility.Gates:
 		return "thresholds not met (informational: cannot gate v0.1)"
-	case r.Verdict == Pass:
+	case r.Verdict == report.Pass:
 		return "✅ PASS"
 	}
 	return "❌ FAIL"
@@ -35,7 +36,7 @@ func VerdictWord(r *Report) string {
 // VerdictLine is the verdict in one line, for the end of a run: the
 // verdict, why, and for a failure how many there are; then §8.5's
 // reading.
-func VerdictLine(r *Report) string {
+func VerdictLine(r *report.Report) string {
 	line := fmt.Sprintf("Verdict: %s: %s", VerdictWord(r), VerdictReason(r))
 	if r.Partial != nil {
 		line += fmt.Sprintf(" (partial run: %d of %d tasks)", r.Tasks, r.Partial.Of)
@@ -44,13 +45,13 @@ func VerdictLine(r *Report) string {
 }
 
 // VerdictPlain is VerdictWord without its mark.
-func VerdictPlain(r *Report) string {
+func VerdictPlain(r *report.Report) string {
 	return strings.TrimSpace(strings.NewReplacer("✅", "", "❌", "").Replace(VerdictWord(r)))
 }
 
 // VerdictReason says in a phrase why the verdict is what it is, and what
 // §8.5 (or §8.6) concludes.
-func VerdictReason(r *Report) string {
+func VerdictReason(r *report.Report) string {
 	var why string
 	switch {
 	case !r.Passed():
@@ -70,7 +71,7 @@ func VerdictReason(r *Report) string {
 
 // ReadingLine is §8.5's reading in a phrase: the outcome and what it
 // means, and for a run that cannot gate, how many reasons say so.
-func ReadingLine(r *Report) string {
+func ReadingLine(r *report.Report) string {
 	rd := r.Reading
 	if rd.Outcome == "" {
 		return "§8.5 reading: not recorded (a report from before readings)"
@@ -83,7 +84,7 @@ func ReadingLine(r *Report) string {
 	return line
 }
 
-func WithInterval(v *float64, iv *Interval) string {
+func WithInterval(v *float64, iv *report.Interval) string {
 	if v == nil {
 		return "n/a"
 	}
@@ -95,7 +96,7 @@ func WithInterval(v *float64, iv *Interval) string {
 
 // WithIntervalShort is WithInterval for a narrow table cell
 // (IntervalShort).
-func WithIntervalShort(v *float64, iv *Interval) string {
+func WithIntervalShort(v *float64, iv *report.Interval) string {
 	if v == nil {
 		return "n/a"
 	}
@@ -105,7 +106,7 @@ func WithIntervalShort(v *float64, iv *Interval) string {
 	return unit.Num(*v) + " " + verdict.IntervalShort(iv, unit.Num)
 }
 
-func NoiseText(n *Noise) string {
+func NoiseText(n *report.Noise) string {
 	if n == nil {
 		return "n/a"
 	}
