@@ -19,12 +19,13 @@ import (
 func TestWritersReadOnlyTheJSON(t *testing.T) {
 	t.Parallel()
 	writers := []struct {
-		name  string
-		write func(*bytes.Buffer, *report.Report, Input) error
+		name   string
+		write  func(*bytes.Buffer, *report.Report, Input) error
+		reason string
 	}{
-		{"markdown", func(b *bytes.Buffer, r *report.Report, _ Input) error { return WriteMarkdown(b, r) }},
-		{"junit", func(b *bytes.Buffer, r *report.Report, _ Input) error { return WriteJUnit(b, r) }},
-		{"html", func(b *bytes.Buffer, r *report.Report, in Input) error { return WriteHTML(b, r, in) }},
+		{"markdown", func(b *bytes.Buffer, r *report.Report, _ Input) error { return WriteMarkdown(b, r) }, "the summary a pull request shows"},
+		{"junit", func(b *bytes.Buffer, r *report.Report, _ Input) error { return WriteJUnit(b, r) }, "the CI test results"},
+		{"html", func(b *bytes.Buffer, r *report.Report, in Input) error { return WriteHTML(b, r, in) }, "the viewer, given the same scores and transcripts"},
 	}
 	for _, c := range tabletest.Cases(t, []struct {
 		name   string
@@ -46,7 +47,7 @@ func TestWritersReadOnlyTheJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, w := range writers {
+		for _, w := range tabletest.Cases(t, writers) {
 			var want, got bytes.Buffer
 			if err := w.write(&want, built, c.in); err != nil {
 				t.Fatal(err)
