@@ -530,33 +530,8 @@ const (
 	SourceCustom  = verdict.SourceCustom
 )
 
-// Failure is one reason for a failing verdict.
-type Failure struct {
-	// Model is the model that fails; empty for a failure of the whole run.
-	Model string `json:"model"`
-	// Metric is the §8.7 field that fails the threshold
-	// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
-	// class_c_median_drift, class_c_p95_drift), a harness metric
-	// (class_b_edit_applied, class_b_residual_p95, class_b_invalid,
-	// class_b_unchanged and their class C twins), "incomplete", or
-	// "partial" (a selection of the gating suite, MetricPartial).
-	Metric string `json:"metric"`
-	// Value is the measured value; for "incomplete" the number of
-	// transcripts missing, errored or without a valid judge vote. Null when
-	// nothing was measured.
-	Value *float64 `json:"value"`
-	// Op is how Value must compare with Limit to pass: ">=" or "<=".
-	Op string `json:"op"`
-	// Limit is the threshold (0 for "incomplete").
-	Limit float64 `json:"limit"`
-	// Source says whose threshold it is: "§8.5", SourceHarness for the
-	// harness's own gates beside it (edit compliance), or SourceCustom for
-	// any threshold configured to a value other than its default; empty
-	// for "incomplete" and "partial".
-	Source string `json:"source,omitempty"`
-	// Message says what failed in a sentence.
-	Message string `json:"message"`
-}
+// Failure is one reason for a failing verdict (verdict.Failure).
+type Failure = verdict.Failure
 
 // Passed reports whether the run succeeds (exit 0): the gating verdict is
 // pass, or an informational suite is complete.

@@ -243,23 +243,13 @@ func failures(r *Report) []Failure {
 			if t.Holds(v) || (v == nil && mr.Class(t.Class) == nil && r.Partial != nil) {
 				continue // held, or not selected: a class a selection left out is no failure
 			}
-			f := Failure{Model: model, Metric: t.Metric, Value: v, Op: t.Op, Limit: t.Limit, Source: t.Source()}
-			if v == nil {
-				f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.Label, unmeasured(mr.Class(t.Class)))
-			} else {
-				f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, unit.NumVs(*v, t.Limit), unit.OpSymbol(t.Op), unit.Num(t.Limit))
-				if t.Own && t.Share() {
-					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, unit.Percent(*v), unit.OpSymbol(t.Op), unit.Percent(t.Limit))
-				}
-			}
+			f := verdict.Miss(model, t, v, unmeasured(mr.Class(t.Class)))
 			if c := mr.Class(t.Class); v != nil && t.Class == "A" && c != nil && c.Invalid > 0 {
 				// Faithfulness 0 read as 20 unfaithful answers when no answer
 				// was valid to judge (issue 46).
 				f.Message += fmt.Sprintf(" (%d of %d answers invalid: %s)", c.Invalid, c.Scored, unit.Plural(c.Invalid, "it could not be judged", "they could not be judged"))
 			}
-			if t.Custom() {
-				f.Message += fmt.Sprintf(" (a custom threshold: %s)", verdict.DefaultText(t))
-			}
+			f.Message += verdict.CustomNote(t)
 			out = append(out, f)
 		}
 	}
