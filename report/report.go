@@ -168,20 +168,9 @@ type Report struct {
 	Partial *transcript.Selection `json:"partial,omitempty"`
 }
 
-// Custom is one configured value that differs from its default.
-type Custom struct {
-	// Key is the configuration key, e.g. "thresholds.class_a_faithfulness_min".
-	Key string `json:"key"`
-	// Value is the configured value; Default is the spec's (or the
-	// harness's own default, for its own gates).
-	Value   float64 `json:"value"`
-	Default float64 `json:"default"`
-	// List and DefaultList are the configured and default values of a
-	// list (gating.vendors, gating.tier_down); Value and Default are then
-	// 0.
-	List        []string `json:"list,omitempty"`
-	DefaultList []string `json:"default_list,omitempty"`
-}
+// Custom is one configured value that differs from its default
+// (verdict.Custom).
+type Custom = verdict.Custom
 
 // IntervalInfo says how the report's intervals are computed: exactly,
 // without resampling, so that the same scores give the same intervals
