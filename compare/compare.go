@@ -5,6 +5,16 @@
 // documents' values (each the mean of the repeats both runs asked),
 // adjusted together for multiplicity (Holm), with what
 // this many documents can and cannot resolve.
+//
+// # The test
+//
+// Package compare pairs the per-document values of two reports by task
+// id (each the mean of the repeats both runs asked) and tests the paired
+// differences with the exact Wilcoxon signed-rank test (zero differences
+// dropped, ties given average ranks, two-sided, exact permutation
+// distribution), every test of a comparison adjusted together (Holm), in
+// the manner of benchstat: a change is "better" or "worse" when the
+// adjusted p < compare.Alpha, "~" otherwise.
 package compare
 
 import (
@@ -18,6 +28,7 @@ import (
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // Alpha is the significance level of Compare, after adjustment.
@@ -249,7 +260,7 @@ func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
 	var notes []string
 	if n := outside(oc.PerDocument, value) + outside(nc.PerDocument, value); n > 0 {
 		// Issue 45: a drift of −1 read "better, p = 0.000", unwarned.
-		notes = append(notes, fmt.Sprintf("%s class %s: %d per-document %s outside [0, 1], which no drift or share can be: a report this harness did not write, or an edited one", model, class, n, report.Plural(n, "value", "values")))
+		notes = append(notes, fmt.Sprintf("%s class %s: %d per-document %s outside [0, 1], which no drift or share can be: a report this harness did not write, or an edited one", model, class, n, unit.Plural(n, "value", "values")))
 	}
 	if unpaired > 0 {
 		notes = append(notes, fmt.Sprintf("%s class %s: %d documents have a value in one report only and are left out of the test", model, class, unpaired))
@@ -278,7 +289,7 @@ func outside(docs []report.DocumentResult, value func(report.DocumentResult) *fl
 
 // pairs are the differences new − old of the documents with a value in
 // both, a difference under Tie, or between values that print the same
-// (report.Num: a uniform 1e-6 shift read "worse (p = 0.000)" while every
+// (unit.Num: a uniform 1e-6 shift read "worse (p = 0.000)" while every
 // printed number was equal, issue 45), counted as none, and the number
 // of documents with a value in one only.
 func pairs(olds, news []report.DocumentResult, value func(report.DocumentResult) *float64) ([]float64, int) {
@@ -299,7 +310,7 @@ func pairs(olds, news []report.DocumentResult, value func(report.DocumentResult)
 			continue
 		}
 		diff := *n - *o
-		if math.Abs(diff) < Tie || report.Num(*o) == report.Num(*n) {
+		if math.Abs(diff) < Tie || unit.Num(*o) == unit.Num(*n) {
 			diff = 0
 		}
 		diffs = append(diffs, diff)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
 	"bendscript.com/round-trip-harness/report"
 
@@ -22,10 +22,10 @@ import (
 // only.
 func comparePair() (old, new *report.Report) {
 	base := func(model, id string, r int) (float64, bool, string) {
-		return reporttest.FailingRun.Answer(model, id, r)
+		return scoringtest.FailingRun.Answer(model, id, r)
 	}
-	o := reporttest.Synthetic{Models: []string{"vendor/steady", "vendor/drifty", "vendor/flaky"}, Repeats: 1, Answer: base}
-	n := reporttest.Synthetic{Models: []string{"vendor/steady", "vendor/drifty", "vendor/new"}, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
+	o := scoringtest.Synthetic{Models: []string{"vendor/steady", "vendor/drifty", "vendor/flaky"}, Repeats: 1, Answer: base}
+	n := scoringtest.Synthetic{Models: []string{"vendor/steady", "vendor/drifty", "vendor/new"}, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
 		d, f, s := base(model, id, r)
 		switch {
 		case model == "vendor/drifty" && id[3] == 'b':

@@ -8,6 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // RSRow compares one model's RS@k in one answer format (the delegate
@@ -92,7 +93,7 @@ func (c *Comparison) compareRS(old, new *report.Report) {
 				}
 				os, ns = append(os, ov), append(ns, n[doc])
 				diff := n[doc] - ov
-				if report.Num(ov) == report.Num(n[doc]) {
+				if unit.Num(ov) == unit.Num(n[doc]) {
 					diff = 0
 				}
 				diffs = append(diffs, diff)
@@ -133,7 +134,7 @@ func (c *Comparison) rsTable() render.Table {
 	for _, r := range c.RS {
 		p := ""
 		if r.P != nil {
-			p = fmt.Sprintf(" (p=%s)", report.Num(*r.P))
+			p = fmt.Sprintf(" (p=%s)", unit.Num(*r.P))
 		}
 		t.Add(r.Model, r.Format, strconv.Itoa(r.K), arrow(r.Old, r.New), delta(r.Old, r.New), strconv.Itoa(r.Pairs), r.Change+p)
 		free(&t)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 )
 
@@ -16,9 +17,9 @@ func verdictChange(old, new *report.Report) VerdictChange {
 		if r.Informational() {
 			return "none (informational)"
 		}
-		return strings.TrimPrefix(report.ReadingLine(r), "§8.5 reading: ")
+		return strings.TrimPrefix(render.ReadingLine(r), "§8.5 reading: ")
 	}
-	return VerdictChange{Old: report.VerdictPlain(old), New: report.VerdictPlain(new), OldReading: reading(old), NewReading: reading(new)}
+	return VerdictChange{Old: render.VerdictPlain(old), New: render.VerdictPlain(new), OldReading: reading(old), NewReading: reading(new)}
 }
 
 // failureChanges are the failures of the new report only and of the old
@@ -57,7 +58,7 @@ func gateRows(old, new *report.Report) []GateRow {
 			continue
 		}
 		for _, t := range new.Checks() {
-			ov, nv := t.Value(om), t.Value(nm)
+			ov, nv := om.Gated(t), nm.Gated(t)
 			if ov == nil && nv == nil {
 				continue
 			}

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/compare"
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/trend"
 )
 
@@ -27,7 +28,7 @@ func TestSeedsAloneCryNoWolf(t *testing.T) {
 	models := []string{offline.Oracle, offline.Identity, offline.Noisy}
 	var reps []*report.Report
 	for seed := range int64(21) {
-		run, _ := reporttest.Pipeline(t, models, nil, 1, 1000+seed)
+		run, _ := pipelinetest.Pipeline(t, models, nil, 1, 1000+seed)
 		reps = append(reps, build(run))
 	}
 	flagged := 0
@@ -60,7 +61,7 @@ func TestDeterministicModelTiesAtAnyRepeats(t *testing.T) {
 	var reps []*report.Report
 	var names []string
 	for _, k := range []int{1, 3, 10, 11} {
-		run, _ := reporttest.Pipeline(t, []string{offline.Identity}, nil, k, 20260427)
+		run, _ := pipelinetest.Pipeline(t, []string{offline.Identity}, nil, k, 20260427)
 		reps = append(reps, build(run))
 		names = append(names, strings.Repeat("r", k))
 	}
@@ -94,7 +95,7 @@ func TestIdenticalModelAcrossRepeats(t *testing.T) {
 	t.Parallel()
 	var reps []*report.Report
 	for _, k := range []int{1, 3, 11} {
-		run, _ := reporttest.Pipeline(t, []string{offline.Noisy}, nil, k, 20260427)
+		run, _ := pipelinetest.Pipeline(t, []string{offline.Noisy}, nil, k, 20260427)
 		reps = append(reps, build(run))
 	}
 	for _, rep := range reps[1:] {
@@ -117,14 +118,14 @@ func TestIdenticalModelAcrossRepeats(t *testing.T) {
 func TestSeedOnlyPairsAcrossRepeats(t *testing.T) {
 	t.Parallel()
 	run := func(seed int64, k int) *report.Report {
-		s := reporttest.Synthetic{Models: []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"}, Repeats: k,
+		s := scoringtest.Synthetic{Models: []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"}, Repeats: k,
 			Answer: func(model, id string, r int) (float64, bool, string) {
-				u := reporttest.Jitter("drift", seed, model, id, r)
+				u := scoringtest.Jitter("drift", seed, model, id, r)
 				d := 0.0
 				if u > 0.5 {
 					d = (u - 0.5) * 0.4
 				}
-				return d, reporttest.Jitter("faithful", seed, model, id, r) < 0.9, scoring.StatusScored
+				return d, scoringtest.Jitter("faithful", seed, model, id, r) < 0.9, scoring.StatusScored
 			}}
 		return build(s.Run())
 	}

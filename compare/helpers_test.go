@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/golden"
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // checkGolden compares got with testdata/name, or rewrites it with -update.
@@ -16,6 +16,6 @@ func checkGolden(t *testing.T, name string, got []byte) {
 }
 
 // build is the report of a test run.
-func build(r reporttest.Run) *report.Report {
+func build(r scoringtest.Run) *report.Report {
 	return report.Build(report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set})
 }

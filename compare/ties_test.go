@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/compare"
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // TestCompareOpensWithWhatChanged: a second night that adds a failure (a
@@ -18,8 +18,8 @@ import (
 // served by two providers).
 func TestCompareOpensWithWhatChanged(t *testing.T) {
 	t.Parallel()
-	old := build(reporttest.PassingRun.Run())
-	s := reporttest.PassingRun
+	old := build(scoringtest.PassingRun.Run())
+	s := scoringtest.PassingRun
 	base := s.Answer
 	s.Answer = func(model, id string, r int) (float64, bool, string) {
 		d, f, st := base(model, id, r)
@@ -42,6 +42,6 @@ func TestCompareOpensWithWhatChanged(t *testing.T) {
 }
 
 // build is the report of a test run.
-func build(r reporttest.Run) *report.Report {
+func build(r scoringtest.Run) *report.Report {
 	return report.Build(report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set})
 }

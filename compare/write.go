@@ -12,6 +12,7 @@ import (
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // CompareFiles reads two JSON reports and compares them (Compare). A file
@@ -112,7 +113,7 @@ func (c *Comparison) opening() []string {
 
 func (c *Comparison) writeNotes(w io.Writer, esc func(string) string) {
 	fmt.Fprintf(w, "\n%d %s adjusted together (Holm): better and worse need an adjusted p < %s; = means no document differs (no test).\n",
-		c.Tests, report.Plural(c.Tests, "test", "tests"), report.Num(Alpha))
+		c.Tests, unit.Plural(c.Tests, "test", "tests"), unit.Num(Alpha))
 	for i, n := range c.Notes {
 		fmt.Fprintf(w, "%d. %s\n", i+1, esc(n))
 	}
@@ -153,7 +154,7 @@ func (c *Comparison) tables() []render.Table {
 func (c *Comparison) feedbackTable() render.Table {
 	t := render.Table{Head: []string{"model", "group", "well-formed 1st try old → new", "lossless 1st try old → new", "well-formed after feedback old → new", "lossless after feedback old → new", "rounds old → new"},
 		MDAlign: "|---|---|---:|---:|---:|---:|---:|"}
-	pc := func(o, n *float64) string { return report.PercentOr(o) + " → " + report.PercentOr(n) }
+	pc := func(o, n *float64) string { return unit.PercentOr(o) + " → " + unit.PercentOr(n) }
 	for _, f := range c.Feedback {
 		t.Add(f.Model, f.Group, pc(f.Old.WellFormedFirst, f.New.WellFormedFirst), pc(f.Old.LosslessFirst, f.New.LosslessFirst),
 			pc(f.Old.WellFormedAfter, f.New.WellFormedAfter), pc(f.Old.LosslessAfter, f.New.LosslessAfter), fmt.Sprintf("%d → %d", f.Old.Rounds, f.New.Rounds))
@@ -172,9 +173,9 @@ func (c *Comparison) gateTable() render.Table {
 		return "✘"
 	}
 	for _, g := range c.Gates {
-		show := func(v *float64) string { return report.NumOr(v, "n/a") }
+		show := func(v *float64) string { return unit.NumOr(v, "n/a") }
 		if g.Share {
-			show = report.PercentOr
+			show = unit.PercentOr
 		}
 		t.Add(g.Model, g.Label, show(g.Old), show(g.New), held(g.OldHolds)+" → "+held(g.NewHolds))
 	}
@@ -198,7 +199,7 @@ func resolutionText(r Row) string {
 		if text != "" {
 			text += "; "
 		}
-		text += fmt.Sprintf("repeat noise ±%s per document (median of each document's own); %d of %d changed beyond their own", report.Num(*r.RepeatNoise), r.BeyondNoise, r.Pairs)
+		text += fmt.Sprintf("repeat noise ±%s per document (median of each document's own); %d of %d changed beyond their own", unit.Num(*r.RepeatNoise), r.BeyondNoise, r.Pairs)
 	}
 	return text
 }

@@ -200,7 +200,7 @@ type Thresholds struct {
 }
 
 // DefaultResidualP95Max, DefaultInvalidMax and DefaultUnchangedMin are the
-// defaults of the harness's own gates (README, "What a pass means"):
+// defaults of the harness's own gates (docs/statistics.md, "What a pass means"):
 // exact answers pass them all; answers that strip meta, are not valid
 // documents, or change one unrequested thing in most documents fail.
 const (

@@ -7,7 +7,7 @@ import (
 
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // frontInserts is an answer of n operations that each insert a block at
@@ -38,7 +38,7 @@ func frontInserts(format string, n int, fail bool) string {
 // with and without a failing last operation: up to MaxOps they are
 // applied, beyond it refused.
 func BenchmarkFrontInserts(b *testing.B) {
-	given := testcorpus.Set(b).Task("02-b").Source.Bytes
+	given := tasktest.Set(b).Task("02-b").Source.Bytes
 	for _, format := range []string{formats.JSONPatch, formats.BendOps} {
 		f := formats.Lookup(format)
 		for _, n := range []int{250, formats.MaxOps, 20000} {

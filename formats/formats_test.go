@@ -13,15 +13,15 @@ import (
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // source02 is the document of tasks 02-b and 02-c, as the model is given it.
 func source02(t *testing.T) []byte {
 	t.Helper()
-	return testcorpus.Set(t).Task("02-b").Source.Bytes
+	return tasktest.Set(t).Task("02-b").Source.Bytes
 }
 
 const (
@@ -132,7 +132,7 @@ type editTask struct {
 // tasks, their inverses and the natural tasks (bound to their default
 // names, which is how their expected document was made).
 func editTasks(t *testing.T) []editTask {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	var out []editTask
 	add := func(kind string, ts []*task.Task) {
 		for _, tk := range ts {

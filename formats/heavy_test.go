@@ -16,14 +16,14 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/suites/ladder"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestSizeLadder512k: on the 512k rung, the oracle's patch answers are
 // under 1% of the bytes of its document answers.
 func TestSizeLadder512k(t *testing.T) {
-	rungs, err := ladder.Build(testcorpus.Set(t), ladder.Config{Rungs: []int{512 << 10}})
+	rungs, err := ladder.Build(tasktest.Set(t), ladder.Config{Rungs: []int{512 << 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestCopyChainIsBounded(t *testing.T) {
 // answers apply, give the expected document and are under 2% of the
 // bytes of its document answers (issue 35).
 func TestSearchReplace512k(t *testing.T) {
-	rungs, err := ladder.Build(testcorpus.Set(t), ladder.Config{Rungs: []int{512 << 10}})
+	rungs, err := ladder.Build(tasktest.Set(t), ladder.Config{Rungs: []int{512 << 10}})
 	if err != nil {
 		t.Fatal(err)
 	}

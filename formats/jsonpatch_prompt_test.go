@@ -8,8 +8,8 @@ import (
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestJSONPatchPromptClaims pins what format-json-patch.txt tells the
@@ -24,7 +24,7 @@ func TestJSONPatchPromptClaims(t *testing.T) {
 	// Task 17-c's inverse: its document's last edge (index 6 of 7) has the
 	// relative subject bend:#blk-e002.spn-02.
 	var inv *task.Task
-	for _, tk := range testcorpus.Set(t).Inverse {
+	for _, tk := range tasktest.Set(t).Inverse {
 		if tk.ID == "17-c" {
 			inv = tk
 		}

@@ -9,8 +9,8 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 var block = formats.Block
@@ -154,7 +154,7 @@ func TestSearchReplaceSlipExamples(t *testing.T) {
 // included (0/3 lossless against 3/3 in the other formats): the answer's
 // "\r\n" was read as "\n", the given text's was not. Both are now.
 func TestSearchReplaceOnCRLFDocument(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	f := formats.Lookup(formats.SearchReplace)
 	for _, id := range []string{"02-b", "05-c", "11-b"} {
 		tk := set.Task(id)

@@ -12,11 +12,11 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -26,7 +26,7 @@ const relaySteps = 4
 // relaySet returns the relay tasks of the embedded corpus.
 func relaySet(t *testing.T) *task.Set {
 	t.Helper()
-	set, skipped, err := relay.Build(testcorpus.Set(t), relaySteps)
+	set, skipped, err := relay.Build(tasktest.Set(t), relaySteps)
 	if err != nil || len(skipped) > 0 {
 		t.Fatalf("relay.Build: %v, skipped %q", err, skipped)
 	}
@@ -152,7 +152,7 @@ func TestRelayThenEndsChain(t *testing.T) {
 // a "blocks" array, bare or fenced, rewritten as bend.Marshal writes it
 // and hashed over those bytes; anything else hands on nothing.
 func TestReturned(t *testing.T) {
-	d := testcorpus.Set(t).Documents[0]
+	d := tasktest.Set(t).Documents[0]
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, d.Bytes); err != nil {
 		t.Fatal(err)

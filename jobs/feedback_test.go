@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -18,7 +18,7 @@ import (
 // an API failure and class A bring none; a round archived with another
 // answer is not kept.
 func TestFeedbackThen(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	check := func(_ *task.Task, _ []byte, raw string) string {
 		if strings.HasPrefix(raw, "{") {
 			return ""
@@ -71,7 +71,7 @@ func TestFeedbackThen(t *testing.T) {
 // rather than that the answer ran out of budget (issue 45). It says so,
 // and doubles the budget up to the model's listed maximum.
 func TestFeedbackAfterCutOff(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	check := func(*task.Task, []byte, string) string { return "the answer is not JSON: unexpected end" }
 	for _, c := range tabletest.Cases(t, []struct {
 		name             string

@@ -14,12 +14,12 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -46,7 +46,7 @@ func testConfig(models ...string) *config.Config {
 // tasksOf returns the corpus tasks of the given ids, in that order.
 func tasksOf(t *testing.T, ids ...string) []*task.Task {
 	t.Helper()
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	out := make([]*task.Task, len(ids))
 	for i, id := range ids {
 		if out[i] = set.Task(id); out[i] == nil {
@@ -492,7 +492,7 @@ func TestPlannedVotes(t *testing.T) {
 // TestPlannedVotesMatchJudgeVotes: the progress totals PlannedVotes gives
 // are the votes JudgeVotes queues when every class A answer is valid.
 func TestPlannedVotesMatchJudgeVotes(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	cfg := testConfig("a/alpha", "b/beta", "c/gamma")
 	tasks := tasksOf(t, "01-a", "01-b", "02-a")
 	jc := judge.Config{Gating: cfg.Models, Fixed: []string{"j/judge", "b/beta"}}
@@ -518,7 +518,7 @@ func TestPlannedVotesMatchJudgeVotes(t *testing.T) {
 // their prompts); rendered, it is exactly the call judge.Config.Calls
 // makes.
 func TestJudgeVotesRenderWhenStarted(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	jc := judge.Config{Gating: []string{"a/alpha", "b/beta", "c/gamma"}, Seed: 7, MaxTokens: 99, Lacking: map[string][]string{"c/gamma": {"seed"}}}
 	a := answer(t, "b/beta", "01-a", 1, `{"answer": "x", "evidence": []}`)
 	calls := jc.Calls(set.Task("01-a"), a)
@@ -541,7 +541,7 @@ func TestJudgeVotesRenderWhenStarted(t *testing.T) {
 // answer is a sealed answer transcript of model m to task id in repeat r.
 func answer(t *testing.T, m, id string, r int, content string) *transcript.Transcript {
 	t.Helper()
-	a := testcorpus.Answer(t, m, id, content)
+	a := tasktest.Answer(t, m, id, content)
 	a.Repeat, a.Class = r, strings.ToUpper(id[3:])
 	if err := a.Seal(); err != nil {
 		t.Fatal(err)
@@ -586,7 +586,7 @@ func TestChain(t *testing.T) {
 // vote per judge of its panel, sorted by judge, that keeps an archived
 // vote on the same answer only; any other transcript brings none.
 func TestJudgeVotes(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	jc := judge.Config{Gating: []string{"a/alpha", "b/beta", "c/gamma"}, Seed: 7}
 	votes := jobs.JudgeVotes(set, jc, nil)
 	valid := `{"answer": "x", "evidence": []}`

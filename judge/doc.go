@@ -6,7 +6,7 @@
 //
 // # Who judges
 //
-// An answer is never judged by the model that gave it ([SameModel] ignores
+// An answer is never judged by the model that gave it ([model.SameWeights] ignores
 // OpenRouter variant suffixes). By default each answer is judged by the
 // other gating models, a cross-vendor panel; a fixed judge list may replace
 // it ([Config].Fixed), still without the answerer ([Panel]). The panel's

@@ -3,12 +3,12 @@ package judge
 import (
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // corpusSet returns the embedded corpus and tasks, loaded once.
-func corpusSet(t testing.TB) *task.Set { return testcorpus.Set(t) }
+func corpusSet(t testing.TB) *task.Set { return tasktest.Set(t) }
 
 // taskA returns class A task id of the embedded set.
 func taskA(t testing.TB, id string) *task.Task {

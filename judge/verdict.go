@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -137,7 +138,7 @@ func isJudgeOf(j, answer *transcript.Transcript) bool {
 	r := j.Judged
 	return j.Kind == transcript.KindJudge && r != nil &&
 		r.Model == answer.Model && r.TaskID == answer.TaskID && r.Repeat == answer.Repeat && r.Hash == answer.Hash &&
-		!SameModel(j.Model, answer.Model)
+		!model.SameWeights(j.Model, answer.Model)
 }
 
 // voteFrom reads one judge transcript as a vote.

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/task/tasktest"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/transcript"
@@ -96,7 +96,7 @@ func TestDecideSortsVotesAndCountsUngrounded(t *testing.T) {
 
 // answerTranscript returns a sealed class A task transcript.
 func answerTranscript(t *testing.T, modelID, taskID, content string) *transcript.Transcript {
-	return testcorpus.Answer(t, modelID, taskID, content)
+	return tasktest.Answer(t, modelID, taskID, content)
 }
 
 // judgeTranscript returns a sealed judge transcript of answer by judge

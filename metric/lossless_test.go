@@ -9,8 +9,8 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // bcTask is a class B/C task of any kind with the ops its answers are
@@ -23,7 +23,7 @@ type bcTask struct {
 
 // allBC returns the gating, inverse and natural class B/C tasks.
 func allBC(t *testing.T) []bcTask {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	var out []bcTask
 	for _, tk := range slices.Concat(set.Tasks, set.Inverse) {
 		if tk.Class == task.ClassA {

@@ -7,7 +7,7 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestAlignNaturalAnswers: for every natural task, an output equal to its
@@ -16,7 +16,7 @@ import (
 // with a new block given an id the source already has does not (reusing an
 // id is never rewarded).
 func TestAlignNaturalAnswers(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	if len(set.Natural) != 40 {
 		t.Fatalf("%d natural tasks, want 40", len(set.Natural))
 	}
@@ -76,7 +76,7 @@ func isName(names map[string]string, id string) bool {
 // predicate and object, with self-references in either form or as bare
 // ids; an edge the document does not have does not resolve.
 func TestEvidenceInEdges(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	doc := set.Task("18-a").Source.Doc
 	abs := "bend:" + doc.ID + "#blk-b205"
 	for _, tc := range tabletest.Cases(t, []struct {
@@ -105,7 +105,7 @@ func TestEvidenceInEdges(t *testing.T) {
 // answering the natural instructions blind: alignment took any span id
 // used anywhere in the source as old.)
 func TestAlignSpanIDsAreBlockScoped(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	n := 0
 	for _, nt := range set.Natural {
 		ops, _ := edit.Bind(nt.GoldEdit, nt.Names)

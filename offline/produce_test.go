@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -20,7 +20,7 @@ import (
 func produceScores(t *testing.T, name string) (*task.Set, map[string]metric.Result) {
 	t.Helper()
 	s, _ := suites.Lookup(suites.Produce)
-	set, err := s.Build(testcorpus.Set(t), transcript.Inputs{})
+	set, err := s.Build(tasktest.Set(t), transcript.Inputs{})
 	if err != nil {
 		t.Fatal(err)
 	}

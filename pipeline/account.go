@@ -13,7 +13,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/model"
-	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // The preflight's questions about the account and the listing's future:
@@ -158,13 +158,13 @@ func listingNotes(w io.Writer, cfg *config.Config, online []string, byID map[str
 // version the numbers that follow ("4.8" < "5").
 func newerInFamily(m string, byID map[string]model.ModelInfo, tierDown []string) []string {
 	family, version, ok := familyVersion(m)
-	if !ok || report.TierDownWord(m, tierDown) != "" {
+	if !ok || verdict.TierDownWord(m, tierDown) != "" {
 		return nil
 	}
 	var out []string
 	for id := range byID {
 		f, v, ok := familyVersion(id)
-		if ok && f == family && slices.Compare(v, version) > 0 && report.TierDownWord(id, tierDown) == "" {
+		if ok && f == family && slices.Compare(v, version) > 0 && verdict.TierDownWord(id, tierDown) == "" {
 			out = append(out, id)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // BenchmarkRunWallTime is a whole harness run (preflight, answers, judge
@@ -59,7 +60,7 @@ func benchRun(b *testing.B, L time.Duration, judgeModel bool) {
 		_, err := Run(context.Background(), Options{
 			Config: cfg, Set: set, Prompts: prompts,
 			Conn:   Connection{BaseURL: srv.URL, APIKey: "k", Retries: cfg.Retries, IdleTimeout: time.Minute},
-			OutDir: dir, ReportDir: dir, RunID: "bench", Stdout: io.Discard,
+			OutDir: dir, RunID: "bench", Inputs: transcript.Inputs{ReportDir: dir}, Stdout: io.Discard,
 		})
 		if err != nil && !errors.Is(err, ErrVerdictFail) {
 			b.Fatal(err)

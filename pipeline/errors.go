@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // ErrNoKey is returned when a run needs an online model and no key is set.
@@ -67,7 +67,7 @@ type BudgetError struct {
 func (e *BudgetError) Error() string {
 	if e.Unpriced > 0 {
 		return fmt.Sprintf("spending cap: %d %s reported no valid cost and no price is known to estimate it, so the cap of $%.4f cannot count %s; no further request was sent and the run is incomplete ($%.4f known cost). Resume where costs are reported or prices listed (without --no-preflight):\n  %s",
-			e.Unpriced, report.Plural(e.Unpriced, "answer", "answers"), e.Max, report.Plural(e.Unpriced, "it", "them"), e.Spent, e.Resume)
+			e.Unpriced, unit.Plural(e.Unpriced, "answer", "answers"), e.Max, unit.Plural(e.Unpriced, "it", "them"), e.Spent, e.Resume)
 	}
 	left := ""
 	if e.Left > 0 {
@@ -98,7 +98,7 @@ func (e *StoppedError) Error() string {
 	var b strings.Builder
 	for _, c := range e.Causes {
 		fmt.Fprintf(&b, "stopped: %d %s unanswered: %s (the first: %s); %s, then resume\n",
-			c.Jobs, report.Plural(c.Jobs, "job", "jobs"), c.Cause, c.First, advice[c.Cause])
+			c.Jobs, unit.Plural(c.Jobs, "job", "jobs"), c.Cause, c.First, advice[c.Cause])
 	}
 	fmt.Fprintf(&b, "no report was written; the transcripts are kept in %s. Resume with\n  %s", e.RunDir, e.Resume)
 	return b.String()

@@ -12,22 +12,22 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
 var gating = []string{"a/alpha", "b/beta", "c/gamma"}
 
-func corpusSet(t testing.TB) *task.Set { return testcorpus.Set(t) }
+func corpusSet(t testing.TB) *task.Set { return tasktest.Set(t) }
 
 func answerTranscript(t *testing.T, modelID, taskID, content string) *transcript.Transcript {
-	return testcorpus.Answer(t, modelID, taskID, content)
+	return tasktest.Answer(t, modelID, taskID, content)
 }
 
 // runVotes asks the judges about answers as a run does: each answer's
@@ -161,7 +161,7 @@ func TestRun(t *testing.T) {
 		}
 	}
 	for _, req := range srv.Requests() {
-		if m := answerer[req.Messages[len(req.Messages)-1].Content]; judge.SameModel(m, req.Model) {
+		if m := answerer[req.Messages[len(req.Messages)-1].Content]; model.SameWeights(m, req.Model) {
 			t.Errorf("%s was asked to judge its own answer", req.Model)
 		}
 		if req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 {

@@ -73,7 +73,7 @@ func offlineRun(b *testing.B, dir string, n int) {
 		b.Fatal(err)
 	}
 	o := Options{Config: cfg, Set: set, Prompts: prompts, Conn: ConnectionFrom(cfg, "", ""), Inputs: in,
-		OutDir: dir, ReportDir: dir, RunID: "r", NoPreflight: true, Stdout: io.Discard}
+		OutDir: dir, RunID: "r", Stdout: io.Discard}
 	if _, err := Run(context.Background(), o); err != nil && !errors.Is(err, ErrVerdictFail) {
 		b.Fatal(err)
 	}

@@ -17,9 +17,9 @@ import (
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // lister is a client that can list its models (the OpenRouter client).
@@ -121,7 +121,7 @@ func preflight(ctx context.Context, o Options, p *plan, votes map[string]int) (*
 	answers, known := answerLines(w, p.online, caps, planned, o.Set, p.suite.FitsOutput)
 	budgetLines(w, planned, o.Set, paramsOf(o, p, caps))
 	votesCost, votesKnown := voteLines(w, p.online, byID, caps, voteEstimate(planned, o.Set, votes, caps))
-	total := printTotal(w, answers, votesCost, known && votesKnown, o.MaxCost)
+	total := printTotal(w, answers, votesCost, known && votesKnown, o.Inputs.MaxCost)
 	listingNotes(w, cfg, p.online, byID, caps, clock(o.Now))
 	if err := creditCheck(w, caps.key, total); err != nil {
 		return nil, err
@@ -385,7 +385,7 @@ func formatLines(w io.Writer, m string, caps *capabilities, planned []runner.Job
 func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, error) {
 	cfg := o.Config
 	planNotes(o)
-	if len(p.online) > 0 && !o.NoPreflight {
+	if len(p.online) > 0 && !o.Inputs.NoPreflight {
 		votes := map[string]int{}
 		if len(p.judges) > 0 {
 			votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
@@ -420,8 +420,8 @@ func withoutListing(o Options, p *plan) {
 	cfg := o.Config
 	fmt.Fprintf(o.Stdout, "run: %s × %s × %s = %s\n", count(len(cfg.Models), "model"), count(len(p.tasks), "task"), count(cfg.Repeats, "repeat"),
 		count(len(cfg.Models)*len(p.tasks)*cfg.Repeats, "job"))
-	if o.MaxCost > 0 {
-		fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it, and an answer whose cost is not reported stops the run there\n", o.MaxCost)
+	if o.Inputs.MaxCost > 0 {
+		fmt.Fprintf(o.Stdout, "run: spending cap $%.2f: without a model listing's prices there is no estimate; only reported costs count against it, and an answer whose cost is not reported stops the run there\n", o.Inputs.MaxCost)
 	}
 	if len(p.online) > 0 {
 		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")
@@ -433,7 +433,7 @@ func withoutListing(o Options, p *plan) {
 
 // dryRunLines prints, for a dry run without a model listing (offline
 // models, --no-preflight), each model's jobs and tokens as the preflight
-// does: a dry run printed one line where the README promised the table
+// does: a dry run printed one line where the manual promised the table
 // (issue 34). Without a listing there are no prices.
 func dryRunLines(o Options, p *plan) {
 	planned := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
@@ -450,7 +450,7 @@ func dryRunLines(o Options, p *plan) {
 
 // count is "1 model", "3 models": n and a noun in its number.
 func count(n int, noun string) string {
-	return fmt.Sprintf("%d %s", n, report.Plural(n, noun, noun+"s"))
+	return fmt.Sprintf("%d %s", n, unit.Plural(n, noun, noun+"s"))
 }
 
 // paramsOf returns each answering model's request parameters: its

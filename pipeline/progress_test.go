@@ -3,11 +3,14 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"sync"
 	"testing"
 
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/runner"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // tally is a runner.Progress that keeps each model's total (the sum of
@@ -29,6 +32,26 @@ func (p *tally) Done(res runner.Result) {
 	if !res.Job.Extra {
 		p.done[res.Job.Model]++
 	}
+}
+
+// lineLog is a runner.Progress that writes a line per ended job, in the
+// order they end: "<model> judges <answerer> <task>" for a judge vote,
+// "[<model>] <task>" for an answer (the CLI's progress lines read alike).
+type lineLog struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineLog) Add(string, int) {}
+
+func (l *lineLog) Done(res runner.Result) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if t := res.Transcript; t.Kind == transcript.KindJudge && t.Judged != nil {
+		fmt.Fprintf(l.w, "%s judges %s %s\n", res.Job.Model, t.Judged.Model, t.TaskID)
+		return
+	}
+	fmt.Fprintf(l.w, "[%s] %s\n", res.Job.Model, res.Transcript.TaskID)
 }
 
 // TestProgressEndsAtItsTotal: a finished run's progress shows done =

@@ -12,10 +12,11 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // ReconcileName is the file in a run directory that holds the costs
@@ -84,7 +85,7 @@ func Reconcile(ctx context.Context, runDir string, g Generations, failedOnly boo
 	if err != nil {
 		return nil, err
 	}
-	if err := transcript.WriteFileAtomic(filepath.Join(runDir, ReconcileName), append(b, '\n')); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(runDir, ReconcileName), append(b, '\n')); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", ReconcileName, err)
 	}
 	return rec, nil
@@ -155,7 +156,7 @@ func reconcileAtEnd(ctx context.Context, w io.Writer, runDir string, c Generatio
 		return
 	}
 	fmt.Fprintf(w, "reconciled: %d %s of unknown cost priced by GET /generation: $%.4f", len(rec.Generations),
-		report.Plural(len(rec.Generations), "attempt", "attempts"), rec.USD)
+		unit.Plural(len(rec.Generations), "attempt", "attempts"), rec.USD)
 	if rec.Unresolved > 0 {
 		fmt.Fprintf(w, " (%d not priced yet: run `harness runs --reconcile %s` later)", rec.Unresolved, runDir)
 	}

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
@@ -32,6 +33,7 @@ import (
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // Options is one harness run.
@@ -49,23 +51,22 @@ type Options struct {
 	ResumeDir string
 
 	// Inputs are recorded in a new run's manifest (its BaseURL is filled
-	// in from Conn when the run has online models).
+	// in from Conn when the run has online models), and are the one home
+	// of what they hold: the reports' directory, the spending cap (USD,
+	// runner.Budget; 0 is none) and whether the model-list check is
+	// skipped are read from here, never copied beside it.
 	Inputs transcript.Inputs
 
-	OutDir    string // parent of new run directories
-	RunID     string // the new run's directory name (ValidRunID); "" is NewRunID
-	ReportDir string // where the reports go
+	OutDir string // parent of new run directories
+	RunID  string // the new run's directory name (ValidRunID); "" is NewRunID
 
 	// Summary prints the whole Markdown report before the verdict.
 	Summary bool
-	// MaxCost is the spending cap in USD (runner.Budget); 0 is none.
-	MaxCost float64
 	// Command is how the user runs the harness (e.g. "bin/harness"), for
 	// the printed resume command; "" is "harness".
 	Command string
 
-	DryRun      bool // preflight, then stop
-	NoPreflight bool // skip the model-list check
+	DryRun bool // preflight, then stop
 
 	HarnessVersion, GitCommit string
 
@@ -89,6 +90,9 @@ type Result struct {
 	RunDir  string
 	Passed  bool
 	Reports []string // the JSON, Markdown, HTML and CSV reports' paths
+	// Report is the report those files were written from: a caller that
+	// prints it (--format json) writes it, never reads it back.
+	Report *report.Report
 }
 
 // Run carries out one harness run in named steps: plan (tasks, judges,
@@ -108,7 +112,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil || o.DryRun {
 		return nil, err
 	}
-	det := determinism(p, caps, o.NoPreflight)
+	det := determinism(p, caps, o.Inputs.NoPreflight)
 	runDir, m, release, err := start(o, p, det, policies(caps))
 	if err != nil {
 		return nil, err
@@ -129,7 +133,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// The runner kept no transcript: the score phase reads them back, as
 	// rescore does, so memory does not grow with the run; what the runner
 	// wrote or verified is not hashed again.
-	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.ReportDir,
+	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.Inputs.ReportDir,
 		Stdout: o.Stdout, Summary: o.Summary, Known: known, Integrity: integrity,
 		Ctx: ctx, Again: ResumeCommand(o.Command, runDir, m.Inputs), Command: o.Command})
 }
@@ -163,7 +167,7 @@ func start(o Options, p *plan, det map[string]transcript.Determinism, pol map[st
 			return "", nil, nil, err
 		}
 	}
-	if err := transcript.RemoveOrphans(runDir); err != nil {
+	if err := atomicfile.RemoveOrphans(runDir); err != nil {
 		release()
 		return "", nil, nil, err
 	}
@@ -188,8 +192,8 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 	if key := o.Conn.APIKey; key != "" {
 		r.Secret = func(s string) bool { return model.SpellsKey(s, key) }
 	}
-	if o.MaxCost > 0 {
-		r.Budget = &runner.Budget{Max: o.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps) }}
+	if o.Inputs.MaxCost > 0 {
+		r.Budget = &runner.Budget{Max: o.Inputs.MaxCost, Estimate: func(j runner.Job) float64 { return jobCost(j, o.Set, caps) }}
 	}
 	first := follow(o, p, caps, r, m.RunID)
 	tally, err := r.Drain(ctx, first)
@@ -205,8 +209,8 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 		return tally, &InterruptedError{RunDir: runDir, Resume: resume}
 	case errors.Is(err, runner.ErrBudget):
 		left := leftCost(o, p, caps, runDir)
-		return tally, &BudgetError{RunDir: runDir, Spent: tally.Spent, Max: o.MaxCost, Left: left, Unpriced: tally.Unpriced,
-			Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(tally.Spent, left, o.MaxCost))}
+		return tally, &BudgetError{RunDir: runDir, Spent: tally.Spent, Max: o.Inputs.MaxCost, Left: left, Unpriced: tally.Unpriced,
+			Resume: resume + fmt.Sprintf(" --max-cost %s", suggestCap(tally.Spent, left, o.Inputs.MaxCost))}
 	case err != nil:
 		// An I/O failure (a full disk): the transcripts written are kept,
 		// and the run is resumed as an interrupted one is.
@@ -309,7 +313,7 @@ func reasked(w io.Writer, jobs []runner.Reask) {
 		return
 	}
 	fmt.Fprintf(w, "asked again: %d %s whose interrupted attempt may have been paid (its transcript is kept as .superseded-N; `harness runs --reconcile` prices it):\n",
-		len(jobs), report.Plural(len(jobs), "job", "jobs"))
+		len(jobs), unit.Plural(len(jobs), "job", "jobs"))
 	for _, j := range jobs {
 		fmt.Fprintf(w, "  %s (%s)\n", j.Path, strings.Join(j.IDs, ", "))
 	}

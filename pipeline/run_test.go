@@ -18,7 +18,6 @@ import (
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -70,8 +69,8 @@ func testOptions(t *testing.T, models []string, url string) (Options, *bytes.Buf
 	return Options{
 		Config: cfg, Set: set, Prompts: prompts,
 		Conn:   Connection{BaseURL: url, APIKey: "test-key", Retries: cfg.Retries, IdleTimeout: time.Minute},
-		OutDir: dir + "/runs", ReportDir: dir + "/reports", RunID: "t",
-		Progress: &runner.Lines{W: &progress}, Stdout: &out,
+		OutDir: dir + "/runs", RunID: "t", Inputs: transcript.Inputs{ReportDir: dir + "/reports"},
+		Progress: &lineLog{w: &progress}, Stdout: &out,
 	}, &progress
 }
 
@@ -237,7 +236,7 @@ func TestOneClock(t *testing.T) {
 	o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
 	// One task, selected as the command selects it, so that the rescore
 	// rebuilds the same set from the manifest.
-	o.Inputs = transcript.Inputs{Suite: suites.Gating, Selection: &transcript.Selection{Tasks: []string{"03-b"}}}
+	o.Inputs.Suite, o.Inputs.Selection = suites.Gating, &transcript.Selection{Tasks: []string{"03-b"}}
 	set, err := SuiteSet(o.Set, o.Inputs)
 	if err != nil {
 		t.Fatal(err)

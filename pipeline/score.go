@@ -120,7 +120,7 @@ func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, output
 			return nil, err
 		}
 	}
-	res := &Result{RunDir: o.RunDir, Passed: rep.Passed(), Reports: paths}
+	res := &Result{RunDir: o.RunDir, Passed: rep.Passed(), Reports: paths, Report: rep}
 	if !res.Passed {
 		return res, ErrVerdictFail
 	}
@@ -173,7 +173,7 @@ func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in re
 	if err == nil {
 		defer release()
 		var paths []string
-		if paths, err = render.WriteAll(o.ReportDir, rep, in); err == nil {
+		if paths, err = writeAll(o.ReportDir, rep, in); err == nil {
 			return paths, nil
 		}
 	}
@@ -202,7 +202,7 @@ func printEnd(w io.Writer, rep *report.Report, paths []string, summary bool) err
 			fmt.Fprintf(w, "wrote %s\n", p)
 		}
 	}
-	fmt.Fprintf(w, "%s\n", report.VerdictLine(rep))
+	fmt.Fprintf(w, "%s\n", render.VerdictLine(rep))
 	fmt.Fprintf(w, "HTML report: %s\n", byExt[".html"])
 	_, err := fmt.Fprintf(w, "JSON report: %s\n", byExt[".json"])
 	return err

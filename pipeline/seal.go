@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
@@ -105,7 +106,7 @@ func Seal(runDir string, key []byte) (string, error) {
 		return "", fmt.Errorf("sealing the archive: %w", err)
 	}
 	s := sealFile{Schema: 1, Algorithm: "hmac-sha256", Files: n, MAC: hex.EncodeToString(mac(key, msg))}
-	err = transcript.WriteAtomic(filepath.Join(runDir, SealName), func(w io.Writer) error {
+	err = atomicfile.Write(filepath.Join(runDir, SealName), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)

@@ -31,7 +31,7 @@ func TestTheInstrumentSeparates(t *testing.T) {
 			o.Config.Judges = config.Judges{Models: []string{"offline/judge"}}
 			o.Progress = nil
 			// Classes B and C only: the test reads nothing of class A.
-			o.Inputs = transcript.Inputs{Suite: suite, Selection: &transcript.Selection{Classes: []string{"b", "c"}}}
+			o.Inputs.Suite, o.Inputs.Selection = suite, &transcript.Selection{Classes: []string{"b", "c"}}
 			set, err := SuiteSet(o.Set, o.Inputs)
 			if err != nil {
 				t.Fatal(err)

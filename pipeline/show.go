@@ -26,7 +26,7 @@ type ShowOptions struct {
 }
 
 // Show writes one answer of a run as a person reads it
-// (report.WriteTranscript), scored as rescore scores it: the same score
+// (render.WriteTranscript), scored as rescore scores it: the same score
 // phase over the one slot.
 func Show(w io.Writer, o ShowOptions) error {
 	m := o.Manifest

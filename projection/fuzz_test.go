@@ -8,7 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/projection/projectiontest"
 
 	"bendscript.com/round-trip-harness/bend"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // FuzzParse is seeded with the projection of every corpus document. No
@@ -17,7 +17,7 @@ import (
 // (§8.1.1's parse → serialize → parse, for the projection). Under plain
 // go test it runs its seeds as a unit test.
 func FuzzParse(f *testing.F) {
-	for _, d := range testcorpus.Set(f).Documents {
+	for _, d := range tasktest.Set(f).Documents {
 		text, err := projection.Render(d.Doc)
 		if err != nil {
 			f.Fatal(err)

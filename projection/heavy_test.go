@@ -9,15 +9,15 @@ package projection_test
 import (
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/suites/ladder"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestLadderRoundTrip holds the round trip on every default rung of the
 // size ladder (ladder.Build): documents of 8k to 512k composed from the
 // whole corpus under fresh ids.
 func TestLadderRoundTrip(t *testing.T) {
-	rungs, err := ladder.Build(testcorpus.Set(t), ladder.Config{})
+	rungs, err := ladder.Build(tasktest.Set(t), ladder.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

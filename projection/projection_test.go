@@ -8,9 +8,9 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/projection/projectiontest"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // roundTrip renders d, parses the text back and says what differs: the
@@ -47,7 +47,7 @@ func diagnostics(r metric.Result) []string {
 // every corpus document: projection.Parse(projection.Render(d)) is d up to the lossless check's
 // equivalences, with d's own computed id.
 func TestCorpusRoundTrip(t *testing.T) {
-	for _, doc := range testcorpus.Set(t).Documents {
+	for _, doc := range tasktest.Set(t).Documents {
 		if diff := roundTrip(t, doc.Name, doc.Doc); diff != "" {
 			t.Errorf("%s does not round-trip:\n%s", doc.Name, diff)
 		}

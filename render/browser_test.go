@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/browsertest"
-	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
 	"bendscript.com/round-trip-harness/report"
 
@@ -56,7 +56,7 @@ func TestBrowser(t *testing.T) {
 		}
 	}
 	pages := map[string]string{"main": path}
-	for suite, run := range map[string]reporttest.Run{suites.Size: reporttest.SizeRun(), suites.Relay: reporttest.RelayRun()} {
+	for suite, run := range map[string]scoringtest.Run{suites.Size: scoringtest.SizeRun(), suites.Relay: scoringtest.RelayRun()} {
 		in := inputOf(run)
 		var buf bytes.Buffer
 		if err := WriteHTML(&buf, report.Build(in.Input), in); err != nil {

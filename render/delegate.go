@@ -8,6 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // This file shows a delegate section's reconstruction scores
@@ -38,7 +39,7 @@ func delegationTables(sec report.Section, i int) []Table {
 	}
 	rs.Head = append(rs.Head, "ready (RS@20 ≥ 0.98)")
 	loss := Table{ID: fmt.Sprintf("section-%d-loss", i), Title: "Where the loss comes from", MDTitle: "Where the loss comes from",
-		Note:   fmt.Sprintf("The mean drift against the original at the horizon (%d interactions) split into the §8.4 components, each wᵢ·cᵢ/Σw, which sum to it; and the share of that loss carried by critical round trips (one round trip raising the chain's drift against the original by more than %s, the harness's own threshold). Deleted, corrupted and added count, over every chain's document at the horizon against the original, the blocks (b), spans (s), marks (m) and edges (e) missing, present but changed, and not asked for (the harness's own count beside drift, metric.DeltaOf).", d.Horizon, report.Num(d.CriticalLoss)),
+		Note:   fmt.Sprintf("The mean drift against the original at the horizon (%d interactions) split into the §8.4 components, each wᵢ·cᵢ/Σw, which sum to it; and the share of that loss carried by critical round trips (one round trip raising the chain's drift against the original by more than %s, the harness's own threshold). Deleted, corrupted and added count, over every chain's document at the horizon against the original, the blocks (b), spans (s), marks (m) and edges (e) missing, present but changed, and not asked for (the harness's own count beside drift, metric.DeltaOf).", d.Horizon, unit.Num(d.CriticalLoss)),
 		Head:   []string{"model", "drift@" + strconv.Itoa(d.Horizon), "block structure", "edges", "span coverage", "marks", "vocabulary", "critical share", "deleted", "corrupted", "added"},
 		MDNote: ""}
 	loss.MDNote = loss.Note
@@ -50,7 +51,7 @@ func delegationTables(sec report.Section, i int) []Table {
 				row = append(row, TableCell{Text: "–"}, TableCell{Text: "–"})
 				continue
 			}
-			row = append(row, TableCell{Text: fmt.Sprintf("%s [%s, %s]", report.Num(at.Mean), report.Num(at.Low), report.Num(at.High))},
+			row = append(row, TableCell{Text: fmt.Sprintf("%s [%s, %s]", unit.Num(at.Mean), unit.Num(at.Low), unit.Num(at.High))},
 				TableCell{Text: fmt.Sprintf("%d/%d", at.Lossless, at.Chains)})
 		}
 		switch {
@@ -63,9 +64,9 @@ func delegationTables(sec report.Section, i int) []Table {
 		}
 		rs.Rows = append(rs.Rows, TableRow{Cells: row})
 		if l := s.Loss; l != nil {
-			loss.Rows = append(loss.Rows, TableRow{Cells: []TableCell{{Text: surfaceName(sec, s)}, {Text: report.Num(l.Drift)},
-				{Text: report.Num(l.BlockStructure)}, {Text: report.Num(l.EdgePreservation)}, {Text: report.Num(l.SpanCoverage)},
-				{Text: report.Num(l.MarkFidelity)}, {Text: report.Num(l.VocabularyIntegrity)}, {Text: report.PercentOr(s.CriticalShare)},
+			loss.Rows = append(loss.Rows, TableRow{Cells: []TableCell{{Text: surfaceName(sec, s)}, {Text: unit.Num(l.Drift)},
+				{Text: unit.Num(l.BlockStructure)}, {Text: unit.Num(l.EdgePreservation)}, {Text: unit.Num(l.SpanCoverage)},
+				{Text: unit.Num(l.MarkFidelity)}, {Text: unit.Num(l.VocabularyIntegrity)}, {Text: unit.PercentOr(s.CriticalShare)},
 				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Deleted })},
 				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Corrupted })},
 				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Added })}}})
@@ -75,7 +76,7 @@ func delegationTables(sec report.Section, i int) []Table {
 	if len(d.Critical) > 0 {
 		c := Table{ID: fmt.Sprintf("section-%d-critical", i), Title: "Critical round trips", MDTitle: "Critical round trips",
 			Head: []string{"model", "chain", "repeat", "round trip", "loss", "share of chain's", "deleted at its end", "forward", "backward"}}
-		c.Note = "Round trips that raised their chain's drift against the original by more than " + report.Num(d.CriticalLoss) + ", largest first, with the transcripts of their two steps (relative to the run directory). A round trip's rises over a chain sum to its drift at the horizon, so a share over 100% means later round trips won some of it back."
+		c.Note = "Round trips that raised their chain's drift against the original by more than " + unit.Num(d.CriticalLoss) + ", largest first, with the transcripts of their two steps (relative to the run directory). A round trip's rises over a chain sum to its drift at the horizon, so a share over 100% means later round trips won some of it back."
 		c.MDNote = c.Note
 		for _, cs := range d.Critical {
 			who := cs.Model
@@ -83,7 +84,7 @@ func delegationTables(sec report.Section, i int) []Table {
 				who += " (" + cs.Format + ")"
 			}
 			c.Rows = append(c.Rows, TableRow{Cells: []TableCell{{Text: who}, {Text: cs.Chain}, {Text: strconv.Itoa(cs.Repeat)},
-				{Text: fmt.Sprintf("%d (steps %d–%d)", cs.Step/2, cs.Step-1, cs.Step)}, {Text: report.Num(cs.Loss)}, {Text: report.Percent(cs.Share)},
+				{Text: fmt.Sprintf("%d (steps %d–%d)", cs.Step/2, cs.Step-1, cs.Step)}, {Text: unit.Num(cs.Loss)}, {Text: unit.Percent(cs.Share)},
 				{Text: countsText(cs.Delta, func(d *metric.Delta) metric.Counts { return d.Deleted })},
 				{Text: cs.Transcripts[0], Prose: true}, {Text: cs.Transcripts[1], Prose: true}}})
 		}
@@ -133,7 +134,7 @@ func criticalLinks(sec report.Section) []criticalLink {
 			who += " (" + cs.Format + ")"
 		}
 		out = append(out, criticalLink{Href: "#" + anchor(cs.Model, cs.TaskIDs[1], cs.Repeat),
-			Text: fmt.Sprintf("%s, chain %s r%d, round trip %d (steps %d–%d): drift +%s, %s of the chain's loss", who, cs.Chain, cs.Repeat, cs.Step/2, cs.Step-1, cs.Step, report.Num(cs.Loss), report.Percent(cs.Share))})
+			Text: fmt.Sprintf("%s, chain %s r%d, round trip %d (steps %d–%d): drift +%s, %s of the chain's loss", who, cs.Chain, cs.Repeat, cs.Step/2, cs.Step-1, cs.Step, unit.Num(cs.Loss), unit.Percent(cs.Share))})
 	}
 	return out
 }
@@ -163,7 +164,7 @@ func rsPlots(sec report.Section) []chart {
 			line = append(line, f1(x(i))+","+f1(p.y(at.Mean)))
 			upper = append(upper, f1(x(i))+","+f1(p.y(at.High)))
 			lower = append([]string{f1(x(i)) + "," + f1(p.y(at.Low))}, lower...)
-			p.mark("circle", "forward", x(i), p.y(at.Mean), "", fmt.Sprintf("RS@%d: %s [%s, %s] over %d documents", k, report.Num(at.Mean), report.Num(at.Low), report.Num(at.High), at.Documents))
+			p.mark("circle", "forward", x(i), p.y(at.Mean), "", fmt.Sprintf("RS@%d: %s [%s, %s] over %d documents", k, unit.Num(at.Mean), unit.Num(at.Low), unit.Num(at.High), at.Documents))
 			if at.Chains > 0 {
 				share := float64(at.Lossless) / float64(at.Chains)
 				lossless = append(lossless, f1(x(i))+","+f1(p.y(share)))

@@ -13,6 +13,7 @@ import (
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // formatName is a score's answer format: "" is the whole document.
@@ -123,7 +124,7 @@ func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, 
 			}
 			cx := x(pt.bytes)
 			seen[pt.bytes] = true
-			p.mark(shape, class, cx, p.y(v), "", fmt.Sprintf("%s, %d bytes: median drift %s, median output tokens %.0f", f, pt.bytes, report.Num(pt.drift), pt.tokens))
+			p.mark(shape, class, cx, p.y(v), "", fmt.Sprintf("%s, %d bytes: median drift %s, median output tokens %.0f", f, pt.bytes, unit.Num(pt.drift), pt.tokens))
 			line = append(line, f1(cx)+","+f1(p.y(v)))
 		}
 		p.Polylines = append(p.Polylines, polyline{class, strings.Join(line, " ")})

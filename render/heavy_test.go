@@ -18,8 +18,8 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -64,7 +64,7 @@ func (h huge) Complete(ctx context.Context, req model.Request) (*model.Response,
 func TestHugeAnswersKeepTheHTMLBounded(t *testing.T) {
 	t.Parallel()
 	set, _ := task.Load(corpus.FS, instructions.FS)
-	run, _ := reporttest.Pipeline(t, []string{"vendor/huge"}, map[string]model.Client{"vendor/huge": huge{set}}, 1, 7)
+	run, _ := pipelinetest.Pipeline(t, []string{"vendor/huge"}, map[string]model.Client{"vendor/huge": huge{set}}, 1, 7)
 	in := inputOf(run)
 	var b bytes.Buffer
 	if err := WriteHTML(&b, report.Build(in.Input), in); err != nil {

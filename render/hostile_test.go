@@ -4,15 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // TestCSVModelNameIsNoFormula: a model named =HYPERLINK(…) was a live
 // formula in the CSV report.
 func TestCSVModelNameIsNoFormula(t *testing.T) {
 	t.Parallel()
-	in := inputOf(reporttest.FailingRun.Run())
+	in := inputOf(scoringtest.FailingRun.Run())
 	for i := range in.Scores {
 		in.Scores[i].Model = `=HYPERLINK("http://x","y")`
 	}
@@ -33,7 +33,7 @@ func TestCSVModelNameIsNoFormula(t *testing.T) {
 // the terminal filter as well.
 func TestMarkdownHoldsNoTerminalControls(t *testing.T) {
 	t.Parallel()
-	in := inputOf(reporttest.FailingRun.Run())
+	in := inputOf(scoringtest.FailingRun.Run())
 	for i := range in.Scores {
 		in.Scores[i].Provider = "evil\x1b]52;c;SGk=\a\u202e"
 		if i%7 == 0 {

@@ -13,16 +13,17 @@ import (
 	"strconv"
 	"strings"
 
-	"bendscript.com/round-trip-harness/internal/safetext"
-	"bendscript.com/round-trip-harness/report"
-
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/linediff"
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // The viewer is one self-contained file: its style and script are inline,
@@ -144,9 +145,9 @@ func losslessTable(r *report.Report) *Table {
 		for _, model := range r.Models {
 			for _, c := range []*report.ClassResult{r.Results[model].ClassB, r.Results[model].ClassC} {
 				if c != nil {
-					t.add(r.Suite, model, "class "+c.Class, strconv.Itoa(c.Scored), report.PercentOr(c.LosslessRate),
-						report.NumOr(c.ResidualMedian, "n/a")+" / "+report.NumOr(c.ResidualP95, "n/a"), report.PercentOr(c.UnchangedRate),
-						report.NumOr(c.UnrequestedMedian, "n/a")+" / "+report.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))
+					t.add(r.Suite, model, "class "+c.Class, strconv.Itoa(c.Scored), unit.PercentOr(c.LosslessRate),
+						unit.NumOr(c.ResidualMedian, "n/a")+" / "+unit.NumOr(c.ResidualP95, "n/a"), unit.PercentOr(c.UnchangedRate),
+						unit.NumOr(c.UnrequestedMedian, "n/a")+" / "+unit.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))
 				}
 			}
 		}
@@ -161,8 +162,8 @@ func losslessTable(r *report.Report) *Table {
 			// A section's row has no residual: it is a median over a
 			// class's documents (the note under the table says so; the
 			// cell was blank: issue 34).
-			t.add(row.Part, row.Model, group, strconv.Itoa(row.Scored), report.PercentOr(row.Lossless), "—",
-				report.PercentOr(row.Unchanged), report.NumOr(row.UnrequestedMedian, "n/a")+" / "+report.IntOr(row.UnrequestedMax), strconv.Itoa(row.Invalid))
+			t.add(row.Part, row.Model, group, strconv.Itoa(row.Scored), unit.PercentOr(row.Lossless), "—",
+				unit.PercentOr(row.Unchanged), unit.NumOr(row.UnrequestedMedian, "n/a")+" / "+unit.IntOr(row.UnrequestedMax), strconv.Itoa(row.Invalid))
 		}
 	}
 	if len(t.Rows) == 0 {
@@ -269,8 +270,8 @@ func newPage(r *report.Report, in Input) page {
 		row := matrixRow{Model: model, Standing: standing(r, i)}
 		checks := modelChecks(r, i)
 		for j, t := range ts {
-			v := t.Value(mr)
-			cell := matrixCell{Value: report.NumOr(v, "n/a")}
+			v := mr.Gated(t)
+			cell := matrixCell{Value: unit.NumOr(v, "n/a")}
 			if checks != nil {
 				cell = cellParts(checks[j], t.Share())
 			}
@@ -297,12 +298,12 @@ func newPage(r *report.Report, in Input) page {
 	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), newFormatPlots(r, in), jobsText(r)
 	p.Reading = newReadingView(r)
 	p.Gated = !r.Informational()
-	p.VerdictText = report.VerdictPlain(r) + ": " + report.VerdictReason(r) + "."
+	p.VerdictText = VerdictPlain(r) + ": " + VerdictReason(r) + "."
 	p.VerdictClass = map[string]string{report.Pass: "pass", report.Fail: "fail"}[r.Verdict]
 	if p.VerdictClass == "" || !r.Eligibility.Gates {
 		p.VerdictClass = "neutral" // informational: neither a pass nor a fail
 	}
-	p.MatrixHeading = report.ThresholdsHeading(ts)
+	p.MatrixHeading = verdict.ThresholdsHeading(ts)
 	p.Numbers = numberTables(r)
 	p.Lossless, p.Footnote = losslessTable(r), strings.NewReplacer("*", "", "`", "").Replace(ownFootnote)
 	p.failed = new(error)
@@ -441,13 +442,13 @@ func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript)
 		v.Reference, v.RefEvidence = t.ReferenceAnswer, t.Evidence
 	}
 	if m := s.Metric; m != nil {
-		v.Drift = report.Num(m.Drift)
+		v.Drift = unit.Num(m.Drift)
 		for _, x := range m.Components.List() {
-			v.Comps = append(v.Comps, report.Num(x))
+			v.Comps = append(v.Comps, unit.Num(x))
 		}
-		v.Edit = report.Num(m.EditCompliance)
+		v.Edit = unit.Num(m.EditCompliance)
 		v.Valid = yesNo(m.Valid)
-		v.Lossless, v.Residual, v.Unreq = yesNo(m.Lossless), report.Num(m.Residual), report.IntOr(m.UnrequestedChanges)
+		v.Lossless, v.Residual, v.Unreq = yesNo(m.Lossless), unit.Num(m.Residual), unit.IntOr(m.UnrequestedChanges)
 		v.Invalid = m.Reason
 		v.Diagnostics, v.Validation = m.Diagnostics, m.ValidationErrors
 		for _, op := range m.Ops {

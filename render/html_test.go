@@ -9,7 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
 	"bendscript.com/round-trip-harness/report"
 
@@ -36,7 +37,7 @@ func viewerRun(t testing.TB) (Input, []byte) {
 	t.Helper()
 	viewerOnce.Do(func() {
 		set, _ := task.Load(corpus.FS, instructions.FS)
-		run, _ := reporttest.Pipeline(t, []string{offline.Oracle, offline.Noisy, evilModel}, map[string]model.Client{evilModel: reporttest.Evil{Set: set}}, 1, 20260427)
+		run, _ := pipelinetest.Pipeline(t, []string{offline.Oracle, offline.Noisy, evilModel}, map[string]model.Client{evilModel: pipelinetest.Evil{Set: set}}, 1, 20260427)
 		in := inputOf(run)
 		var buf bytes.Buffer
 		viewerErr = WriteHTML(&buf, report.Build(in.Input), in)
@@ -165,10 +166,10 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 		in     Input
 		reason string
 	}{
-		{"gating, failing", inputOf(reporttest.FailingRun.Run()), "a failing gating run (thresholds missed, transcripts missing, API errors) has the tables only failures bring, and each must reach the viewer"},
+		{"gating, failing", inputOf(scoringtest.FailingRun.Run()), "a failing gating run (thresholds missed, transcripts missing, API errors) has the tables only failures bring, and each must reach the viewer"},
 		{"gating, offline models", viewer, "the offline pipeline's own run, with a model whose outputs hold live markup, is the gating report users see"},
-		{"size", inputOf(reporttest.SizeRun()), "the size suite's report has tables the gating report has not, which the viewer must show too"},
-		{"relay", inputOf(reporttest.RelayRun()), "the relay suite's report has tables of its own (drift by step), which the viewer must show too"},
+		{"size", inputOf(scoringtest.SizeRun()), "the size suite's report has tables the gating report has not, which the viewer must show too"},
+		{"relay", inputOf(scoringtest.RelayRun()), "the relay suite's report has tables of its own (drift by step), which the viewer must show too"},
 	}
 	thRe := regexp.MustCompile(`(?s)<thead><tr>(.*?)</tr></thead>`)
 	cellRe := regexp.MustCompile(`(?s)<th[^>]*>(.*?)</th>`)

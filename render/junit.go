@@ -10,8 +10,8 @@ import (
 
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
-
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // The JUnit XML file, <run-id>.junit.xml, is the report in the shape every
@@ -139,13 +139,13 @@ func modelSuite(r *report.Report, model string, mr *report.ModelResult) junitSui
 	}
 	if !r.Informational() {
 		for _, t := range r.Checks() {
-			name := fmt.Sprintf("%s %s %s", t.Label, report.OpSymbol(t.Op), report.Num(t.Limit))
+			name := fmt.Sprintf("%s %s %s", t.Label, unit.OpSymbol(t.Op), unit.Num(t.Limit))
 			typ := "§8.5"
 			if t.Own {
 				name, typ = name+" † (harness gate)", report.SourceHarness
 			}
 			c := junitCase{Name: name, Classname: classname(model, r.Suite, "thresholds"),
-				SystemOut: fmt.Sprintf("%s = %s", t.Metric, report.NumOr(t.Value(mr), "n/a"))}
+				SystemOut: fmt.Sprintf("%s = %s", t.Metric, unit.NumOr(mr.Gated(t), "n/a"))}
 			if f, ok := failed[t.Metric]; ok {
 				c.Failure = &junitProblem{Message: f.Message, Type: typ}
 			}
@@ -223,7 +223,7 @@ func answerOutcome(class string, rr report.RepeatResult) (string, bool) {
 		}
 		return "judged faithful", false
 	}
-	drift := "drift " + report.NumOr(rr.Drift, "n/a")
+	drift := "drift " + unit.NumOr(rr.Drift, "n/a")
 	lossless := rr.Lossless != nil && *rr.Lossless
 	applied := rr.EditApplied != nil && *rr.EditApplied
 	switch {
@@ -232,7 +232,7 @@ func answerOutcome(class string, rr report.RepeatResult) (string, bool) {
 	case !applied:
 		return "edit not applied, not lossless (" + drift + ")", true
 	}
-	return "edit applied but not lossless (" + drift + ", residual " + report.NumOr(rr.Residual, "n/a") + ", unrequested changes " + report.IntOr(rr.Unrequested) + ")", true
+	return "edit applied but not lossless (" + drift + ", residual " + unit.NumOr(rr.Residual, "n/a") + ", unrequested changes " + unit.IntOr(rr.Unrequested) + ")", true
 }
 
 // readingSuite is §8.5's reading as test cases, for a gating suite's

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 
 	"bendscript.com/round-trip-harness/report"
 
@@ -63,7 +63,7 @@ func parseJUnit(t *testing.T, b []byte) junitDoc {
 // every count attribute adds up.
 func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 	t.Parallel()
-	run, _ := reporttest.Pipeline(t, []string{offline.Oracle, offline.Identity, offline.Noisy}, nil, 1, 20260427)
+	run, _ := pipelinetest.Pipeline(t, []string{offline.Oracle, offline.Identity, offline.Noisy}, nil, 1, 20260427)
 	in := inputOf(run)
 	r := report.Build(in.Input)
 	var buf bytes.Buffer
@@ -149,7 +149,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 // relabelled as a size run is such a report.
 func TestJUnitInformationalSuiteStaysGreen(t *testing.T) {
 	t.Parallel()
-	r := report.Build(inputOf(reporttest.OracleNoisyRun(t)).Input)
+	r := report.Build(inputOf(pipelinetest.OracleNoisyRun(t)).Input)
 	r.Suite = suites.Size
 	r.Failures = nil // an informational suite fails only when incomplete, and the run is complete
 	var buf bytes.Buffer

@@ -9,6 +9,8 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, for pull
@@ -55,7 +57,7 @@ func (m mdWriter) header(r *report.Report) {
 	if r.Informational() {
 		m.p("Suite `%s`, informational: no §8.5 threshold applies; the verdict says only whether the run is complete.\n\n", r.Suite)
 	}
-	m.p("**Verdict: %s**: %s.\n\n", report.VerdictWord(r), report.VerdictReason(r))
+	m.p("**Verdict: %s**: %s.\n\n", VerdictWord(r), VerdictReason(r))
 	if r.Partial != nil {
 		m.p("Partial run: %s, %d of the suite's %d tasks.\n\n", mdText(r.Partial.String()), r.Tasks, r.Partial.Of)
 	}
@@ -133,7 +135,7 @@ func (m mdWriter) reading(r *report.Report) {
 
 func (m mdWriter) matrix(r *report.Report) {
 	ts := r.Checks()
-	m.p("## %s\n\n| model | standing |", report.ThresholdsHeading(ts))
+	m.p("## %s\n\n| model | standing |", verdict.ThresholdsHeading(ts))
 	own := false
 	for _, t := range ts {
 		m.p(" %s |", t.Heading())
@@ -149,15 +151,15 @@ func (m mdWriter) matrix(r *report.Report) {
 		checks := modelChecks(r, i)
 		m.p("| %s | %s |", code(model), standing(r, i))
 		for j, t := range ts {
-			v := t.Value(mr)
-			text := report.NumOr(v, "n/a")
+			v := mr.Gated(t)
+			text := unit.NumOr(v, "n/a")
 			if checks != nil {
 				text = cellText(checks[j], t.Share())
 			}
-			m.p(" %s %s |", report.Mark(t.Holds(v) || (checks != nil && checks[j].NotSelected)), mdText(text))
+			m.p(" %s %s |", unit.Mark(t.Holds(v) || (checks != nil && checks[j].NotSelected)), mdText(text))
 		}
 		n, _ := r.Incomplete(model)
-		m.p(" %s %d/%d |\n", report.Mark(n == 0), r.Planned(model)-n, r.Planned(model))
+		m.p(" %s %d/%d |\n", unit.Mark(n == 0), r.Planned(model)-n, r.Planned(model))
 	}
 	if own {
 		m.p("\n† %s\n", ownFootnote)
@@ -180,8 +182,8 @@ func (m mdWriter) table(t Table) {
 // jobsText counts what the run asked: models × tasks (in every answer
 // format) × repeats = jobs.
 func jobsText(r *report.Report) string {
-	return fmt.Sprintf("%d %s × %d %s × %d %s = %d %s", len(r.Models), report.Plural(len(r.Models), "model", "models"),
-		r.Tasks, report.Plural(r.Tasks, "task", "tasks"), r.Repeats, report.Plural(r.Repeats, "repeat", "repeats"), r.Jobs, report.Plural(r.Jobs, "job", "jobs"))
+	return fmt.Sprintf("%d %s × %d %s × %d %s = %d %s", len(r.Models), unit.Plural(len(r.Models), "model", "models"),
+		r.Tasks, unit.Plural(r.Tasks, "task", "tasks"), r.Repeats, unit.Plural(r.Repeats, "repeat", "repeats"), r.Jobs, unit.Plural(r.Jobs, "job", "jobs"))
 }
 
 // WriteMarkdownTable writes a table's head, alignment and rows as
@@ -210,7 +212,7 @@ func writeMarkdownRows(w *bufio.Writer, t Table) {
 			case c.Strong:
 				cells[i] = "**" + c.Text + "**"
 			case c.Class != "":
-				cells[i] = report.Mark(c.Class == "ok") + " (" + c.Text + ")"
+				cells[i] = unit.Mark(c.Class == "ok") + " (" + c.Text + ")"
 			default:
 				cells[i] = c.Text
 			}
@@ -277,7 +279,7 @@ func (m mdWriter) warnings(r *report.Report) {
 
 func (m mdWriter) footer(r *report.Report) {
 	m.p("<sub>Quantiles: %s. Intervals: exact at %s, no seed (order statistics for quantiles, Clopper–Pearson for shares), over %s. Report schema %d.</sub>\n",
-		mdText(r.Quantile), report.Percent(r.Intervals.Level), mdText(r.Intervals.Unit), r.Schema)
+		mdText(r.Quantile), unit.Percent(r.Intervals.Level), mdText(r.Intervals.Unit), r.Schema)
 }
 
 // short abbreviates a hash to 12 characters.

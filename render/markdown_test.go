@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // TestMarkdownGolden pins the Markdown reports of a passing and a failing
@@ -15,11 +15,11 @@ func TestMarkdownGolden(t *testing.T) {
 	t.Parallel()
 	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
-		run    reporttest.Synthetic
+		run    scoringtest.Synthetic
 		reason string
 	}{
-		{"pass", reporttest.PassingRun, "a gating run inside every threshold: verdict pass, the matrix all ✅"},
-		{"fail", reporttest.FailingRun, "three repeats: noise and intervals; failures listed; an incomplete model's complete column"},
+		{"pass", scoringtest.PassingRun, "a gating run inside every threshold: verdict pass, the matrix all ✅"},
+		{"fail", scoringtest.FailingRun, "three repeats: noise and intervals; failures listed; an incomplete model's complete column"},
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer

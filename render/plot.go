@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/report"
-
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // The viewer's plots are inline SVG charts that explain themselves: both
@@ -122,7 +122,7 @@ func (c *chart) yScale(top float64) {
 	c.top = top
 	for i := 0.0; i*step <= top+1e-9; i++ {
 		v := i * step
-		c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(v) + 4), Label: report.Num(v)})
+		c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(v) + 4), Label: unit.Num(v)})
 	}
 }
 
@@ -210,10 +210,10 @@ func newPlot(r *report.Report, model string, c *report.ClassResult, top float64)
 		href := "#" + anchor(model, d.TaskID, 0)
 		if c.Class == task.ClassA {
 			if d.Faithful != nil {
-				p.Bars = append(p.Bars, p.bar(cx, step, *d.Faithful, href, fmt.Sprintf("%s: faithful %s", d.TaskID, report.Num(*d.Faithful))))
+				p.Bars = append(p.Bars, p.bar(cx, step, *d.Faithful, href, fmt.Sprintf("%s: faithful %s", d.TaskID, unit.Num(*d.Faithful))))
 			}
 		} else if d.Drift != nil {
-			p.mark("circle", "doc", cx, p.y(*d.Drift), href, fmt.Sprintf("%s: drift %s", d.TaskID, report.Num(*d.Drift)))
+			p.mark("circle", "doc", cx, p.y(*d.Drift), href, fmt.Sprintf("%s: drift %s", d.TaskID, unit.Num(*d.Drift)))
 		}
 		if i%5 == 0 || i == n-1 {
 			doc, _, _ := strings.Cut(d.TaskID, "-")
@@ -283,10 +283,10 @@ func plotLines(r *report.Report, c *report.ClassResult) []lineSpec {
 	}
 	switch {
 	case c.Class == task.ClassA && c.Faithfulness != nil:
-		ls = append(ls, lineSpec{*c.Faithfulness, "median", "faithful " + report.Num(*c.Faithfulness)})
+		ls = append(ls, lineSpec{*c.Faithfulness, "median", "faithful " + unit.Num(*c.Faithfulness)})
 	case c.MedianDrift != nil:
-		ls = append(ls, lineSpec{*c.MedianDrift, "median", "median " + report.Num(*c.MedianDrift)},
-			lineSpec{*c.P95Drift, "p95", "P95 " + report.Num(*c.P95Drift)})
+		ls = append(ls, lineSpec{*c.MedianDrift, "median", "median " + unit.Num(*c.MedianDrift)},
+			lineSpec{*c.P95Drift, "p95", "P95 " + unit.Num(*c.P95Drift)})
 	}
 	return ls
 }
@@ -296,11 +296,11 @@ func plotLines(r *report.Report, c *report.ClassResult) []lineSpec {
 func limitLabel(t report.Threshold) string {
 	switch {
 	case strings.Contains(t.Metric, "p95"):
-		return "P95 limit " + report.Num(t.Limit)
+		return "P95 limit " + unit.Num(t.Limit)
 	case strings.Contains(t.Metric, "median"):
-		return "median limit " + report.Num(t.Limit)
+		return "median limit " + unit.Num(t.Limit)
 	}
-	return fmt.Sprintf("limit %s %s", report.OpSymbol(t.Op), report.Num(t.Limit))
+	return fmt.Sprintf("limit %s %s", unit.OpSymbol(t.Op), unit.Num(t.Limit))
 }
 
 // placeLabels positions the lines and their labels: each label at its
@@ -424,7 +424,7 @@ func sizePlotOf(sec report.Section, rows []report.Row, lo, hi, top, maxCost floa
 			continue
 		}
 		title := fmt.Sprintf("%s (%d bytes): median drift %s, P95 %s, edits applied %s, lossless %s, %d invalid, %d cut off", label, row.DocumentBytes,
-			report.Num(*row.MedianDrift), report.NumOr(row.P95Drift, "n/a"), report.PercentOr(row.EditsApplied), report.PercentOr(row.Lossless), row.Invalid, row.CutOff)
+			unit.Num(*row.MedianDrift), unit.NumOr(row.P95Drift, "n/a"), unit.PercentOr(row.EditsApplied), unit.PercentOr(row.Lossless), row.Invalid, row.CutOff)
 		p.mark("circle", "median", cx, p.y(*row.MedianDrift), "", title)
 		median = append(median, f1(cx)+","+f1(p.y(*row.MedianDrift)))
 		if row.P95Drift != nil {
@@ -528,7 +528,7 @@ func stepPlotOf(sec report.Section, rows []report.Row, in Input, top float64, in
 		if s.Step == 0 || s.Model != rows[0].Model || s.Suite != sec.Part || !scored || cmp.Or(s.Format, rows[0].Format) != rows[0].Format {
 			continue
 		}
-		dots = append(dots, dot{"#" + anchor(s.Model, s.TaskID, s.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", s.Chain, s.Repeat, s.Step, label[s.Step], report.Num(d)),
+		dots = append(dots, dot{"#" + anchor(s.Model, s.TaskID, s.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", s.Chain, s.Repeat, s.Step, label[s.Step], unit.Num(d)),
 			suites.Key{Model: s.Model, Part: s.Suite, Step: s.Step}, d})
 	}
 	slices.SortStableFunc(dots, func(a, b dot) int { return cmp.Compare(a.href, b.href) })

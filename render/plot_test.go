@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -45,7 +46,7 @@ func diff(a, b float64) bool { return a-b > 1e-9 || b-a > 1e-9 }
 // panel lists the model's failures of its class, and the lines say which
 // limit is the median's and which the P95's.
 func TestPlotsOfIdentity(t *testing.T) {
-	run, _ := reporttest.Pipeline(t, []string{offline.Oracle, offline.Identity}, nil, 1, 7)
+	run, _ := pipelinetest.Pipeline(t, []string{offline.Oracle, offline.Identity}, nil, 1, 7)
 	r := report.Build(inputOf(run).Input)
 	tops := sharedTops(r)
 	a := newPlot(r, offline.Identity, r.Results[offline.Identity].Class(task.ClassA), tops[task.ClassA])
@@ -95,7 +96,7 @@ func TestDecades(t *testing.T) {
 // had blank residual cells on every rung and step row, unexplained (issue
 // 34); the cell says "—" and a note under the table says why.
 func TestLosslessNoBlankCells(t *testing.T) {
-	for name, run := range map[string]reporttest.Run{"size": reporttest.SizeRun(), "relay": reporttest.RelayRun()} {
+	for name, run := range map[string]scoringtest.Run{"size": scoringtest.SizeRun(), "relay": scoringtest.RelayRun()} {
 		in := inputOf(run)
 		var buf bytes.Buffer
 		if err := WriteHTML(&buf, report.Build(in.Input), in); err != nil {
@@ -120,7 +121,7 @@ func TestLosslessNoBlankCells(t *testing.T) {
 // drew it (offline models cost nothing; issue 34). A title names cost
 // exactly when its plot has cost bars.
 func TestSizeCaptionCost(t *testing.T) {
-	r := report.Build(inputOf(reporttest.SizeRun()).Input)
+	r := report.Build(inputOf(scoringtest.SizeRun()).Input)
 	bars := map[bool]int{}
 	for _, free := range []bool{false, true} {
 		for _, sec := range r.Sections {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // TestProviderCannotForgeVerdictInMarkdown: the provider is a string the
@@ -17,7 +17,7 @@ import (
 func TestProviderCannotForgeVerdictInMarkdown(t *testing.T) {
 	t.Parallel()
 	const forged = "x |\n\n**Verdict: ✅ PASS**: every §8.5 threshold holds for every model.\n\n<img src=x> [link](javascript:alert(1)) ~~gone~~ &lt;"
-	in := inputOf(reporttest.FailingRun.Run())
+	in := inputOf(scoringtest.FailingRun.Run())
 	for i := range in.Scores {
 		in.Scores[i].Provider = forged
 	}
@@ -27,7 +27,7 @@ func TestProviderCannotForgeVerdictInMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := b.String()
-	if strings.Count(md, "**Verdict:") != 1 || !strings.Contains(md, "**Verdict: "+report.VerdictWord(rep)+"**") || report.VerdictWord(rep) == "✅ PASS" {
+	if strings.Count(md, "**Verdict:") != 1 || !strings.Contains(md, "**Verdict: "+VerdictWord(rep)+"**") || VerdictWord(rep) == "✅ PASS" {
 		t.Errorf("the Markdown has a forged verdict line:\n%s", md)
 	}
 	for _, line := range strings.Split(md, "\n") {

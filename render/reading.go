@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // maxDeciding is the most deciding documents a matrix cell names; more
@@ -40,12 +42,12 @@ func cellParts(c report.Check, share bool) matrixCell {
 	if c.Value == nil {
 		return matrixCell{Value: "n/a"}
 	}
-	show := report.Num
+	show := unit.Num
 	if share {
-		show = report.Percent
+		show = unit.Percent
 	}
 	out := matrixCell{Value: show(*c.Value)}
-	out.Interval = report.IntervalText(c.Interval, show)
+	out.Interval = verdict.IntervalText(c.Interval, show)
 	if o := c.Over; o != nil {
 		out.Interval += fmt.Sprintf(" %d/%d over", o.Over, o.Of)
 	}
@@ -165,7 +167,7 @@ func marginsText(r *report.Report) string {
 		"Intervals are exact at 95%%, without a seed: order statistics for a median, Clopper–Pearson for a share; "+
 		"a P95 of fewer than 59 documents has no 95%% interval, and its one-sided ends show their own confidence. "+
 		"Repeats a–b: with --repeats, the statistic over each repeat alone, smallest and largest (the verdict reads each document's first).",
-		report.Percent(r.Reading.NarrowFraction), report.Percent(r.Reading.NarrowShare))
+		unit.Percent(r.Reading.NarrowFraction), unit.Percent(r.Reading.NarrowShare))
 }
 
 // sentence is s begun with a capital letter and ended with a full stop.

@@ -8,6 +8,7 @@ import (
 
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // sectionTable is a section's rows as a table: the model, the key's
@@ -52,8 +53,8 @@ func sectionTable(r *report.Report, sec report.Section, index int) Table {
 			cells = append(cells, strconv.Itoa(row.DocumentBytes))
 		}
 		s := row.Summary
-		cells = append(cells, strconv.Itoa(s.Scored), report.WithIntervalShort(s.MedianDrift, s.MedianInterval), report.NumOr(s.P95Drift, "n/a"),
-			report.PercentOr(s.EditsApplied), report.PercentOr(s.Lossless), report.PercentOr(s.Unchanged), strconv.Itoa(s.Invalid))
+		cells = append(cells, strconv.Itoa(s.Scored), WithIntervalShort(s.MedianDrift, s.MedianInterval), unit.NumOr(s.P95Drift, "n/a"),
+			unit.PercentOr(s.EditsApplied), unit.PercentOr(s.Lossless), unit.PercentOr(s.Unchanged), strconv.Itoa(s.Invalid))
 		if sec.Formats {
 			cells = append(cells, strconv.Itoa(s.FailedToApply))
 		}
@@ -65,8 +66,8 @@ func sectionTable(r *report.Report, sec report.Section, index int) Table {
 		}
 		cells = append(cells, costText(s.Cost.USD, s.Cost.Unknown))
 		if feedback {
-			cells = append(cells, report.PercentOr(s.WellFormedFirst), report.PercentOr(s.AppliedFirst), report.PercentOr(s.LosslessFirst),
-				report.PercentOr(s.WellFormedAfter), strconv.Itoa(s.FeedbackRounds))
+			cells = append(cells, unit.PercentOr(s.WellFormedFirst), unit.PercentOr(s.AppliedFirst), unit.PercentOr(s.LosslessFirst),
+				unit.PercentOr(s.WellFormedAfter), strconv.Itoa(s.FeedbackRounds))
 		}
 		t.add(cells...)
 		if row.Total {

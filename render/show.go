@@ -6,11 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"bendscript.com/round-trip-harness/report"
-
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // WriteTranscript writes one scored transcript as a person reads it in a
@@ -57,7 +56,7 @@ func showHeader(p printer, s scoring.Score, v transcriptView) {
 		cost = fmt.Sprintf("$%.4f", *s.Usage.Cost)
 	}
 	p("cost %s · %s prompt + %s completion tokens · %d %s · %d ms", cost, tokenText(s.Usage.PromptTokens, s.Usage.Estimated),
-		tokenText(s.Usage.CompletionTokens, s.Usage.Estimated), s.Attempts, report.Plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
+		tokenText(s.Usage.CompletionTokens, s.Usage.Estimated), s.Attempts, unit.Plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
 	if s.Provider != "" {
 		p(" · provider %s", s.Provider)
 	}
@@ -72,7 +71,7 @@ func showHeader(p printer, s scoring.Score, v transcriptView) {
 	if f := s.FirstTry; f != nil && s.Rounds > 0 {
 		// The numbers above are the last round's; say what the first
 		// answer was told (the cost covers every round).
-		p("feedback: %d %s after a first answer that was not well-formed: %s\n", s.Rounds, report.Plural(s.Rounds, "round", "rounds"), oneLine(f.Problem))
+		p("feedback: %d %s after a first answer that was not well-formed: %s\n", s.Rounds, unit.Plural(s.Rounds, "round", "rounds"), oneLine(f.Problem))
 	}
 }
 
@@ -109,7 +108,7 @@ func showFindings(p printer, v transcriptView) {
 	if len(v.Ops) > 0 {
 		p("\nEdit operations\n")
 		for _, op := range v.Ops {
-			p("  %s %s", report.Mark(op.OK), op.Op)
+			p("  %s %s", unit.Mark(op.OK), op.Op)
 			if op.Reason != "" {
 				p(": %s", op.Reason)
 			}

@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/formats"
-	"bendscript.com/round-trip-harness/report"
-
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // The report's tables are built here, once, from the Report: rows of
@@ -134,18 +134,18 @@ func driftTable(r *report.Report) Table {
 			if c == nil {
 				continue
 			}
-			cells := []string{model, class, strconv.Itoa(c.Documents), report.WithInterval(c.MedianDrift, c.MedianInterval),
-				report.NumOr(c.P95Drift, "n/a"), report.NumOr(c.MaxDrift, "n/a"), report.NoiseText(c.Noise)}
+			cells := []string{model, class, strconv.Itoa(c.Documents), WithInterval(c.MedianDrift, c.MedianInterval),
+				unit.NumOr(c.P95Drift, "n/a"), unit.NumOr(c.MaxDrift, "n/a"), NoiseText(c.Noise)}
 			for i := range metric.NumComponents {
 				if cm := c.ComponentMedians; cm != nil {
-					cells = append(cells, report.Num(cm.List()[i]))
+					cells = append(cells, unit.Num(cm.List()[i]))
 				} else {
 					cells = append(cells, "n/a")
 				}
 			}
-			t.add(append(cells, report.PercentOr(c.EditComplianceRate), report.PercentOr(c.LosslessRate),
-				report.NumOr(c.ResidualMedian, "n/a")+" / "+report.NumOr(c.ResidualP95, "n/a"), report.PercentOr(c.UnchangedRate),
-				report.NumOr(c.UnrequestedMedian, "n/a")+" / "+report.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))...)
+			t.add(append(cells, unit.PercentOr(c.EditComplianceRate), unit.PercentOr(c.LosslessRate),
+				unit.NumOr(c.ResidualMedian, "n/a")+" / "+unit.NumOr(c.ResidualP95, "n/a"), unit.PercentOr(c.UnchangedRate),
+				unit.NumOr(c.UnrequestedMedian, "n/a")+" / "+unit.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))...)
 			if r.Repeats >= 2 {
 				last := &t.Rows[len(t.Rows)-1]
 				last.Cells = append(last.Cells, TableCell{Text: repeatText(c.Repeatability)})
@@ -179,9 +179,9 @@ func faithTable(r *report.Report) Table {
 			continue
 		}
 		j := c.Judging
-		t.add(model, strconv.Itoa(c.Documents), report.WithInterval(c.Faithfulness, c.FaithfulnessInterval), report.NoiseText(c.Noise),
+		t.add(model, strconv.Itoa(c.Documents), WithInterval(c.Faithfulness, c.FaithfulnessInterval), NoiseText(c.Noise),
 			strconv.Itoa(j.Decided), strconv.Itoa(j.Undecided), fmt.Sprintf("%d / %d / %d", j.Votes.Faithful, j.Votes.Unfaithful, j.Votes.Error),
-			strconv.Itoa(j.Votes.Ungrounded), report.PercentOr(j.Agreement), report.PercentOr(c.EvidenceResolvedMean), strconv.Itoa(c.Invalid))
+			strconv.Itoa(j.Votes.Ungrounded), unit.PercentOr(j.Agreement), unit.PercentOr(c.EvidenceResolvedMean), strconv.Itoa(c.Invalid))
 	}
 	return t
 }
@@ -216,9 +216,9 @@ func withinLimit(v *float64, limit float64, atLeast bool) (ok bool, bound string
 		return false, "", false
 	}
 	if atLeast {
-		return *v >= limit, "≥ " + report.Num(limit), true
+		return *v >= limit, "≥ " + unit.Num(limit), true
 	}
-	return *v <= limit, "≤ " + report.Num(limit), true
+	return *v <= limit, "≤ " + unit.Num(limit), true
 }
 
 // costText is a known cost in USD, with the calls whose cost is unknown

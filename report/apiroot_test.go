@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // TestOnlyOpenRouterGates: §8.6 "All three are run via OpenRouter": a
@@ -29,7 +29,7 @@ func TestOnlyOpenRouterGates(t *testing.T) {
 		{"listed gateway", local, []string{local}, true, "a root listed in gating.api_roots stands for OpenRouter"},
 		{"another listed", local, []string{"https://gw.example/api/v1"}, false, "only the listed roots"},
 	}) {
-		in := inputOf(reporttest.Synthetic{Models: gatingModels, Repeats: 1, Answer: constant(0, true)}.Run())
+		in := inputOf(scoringtest.Synthetic{Models: gatingModels, Repeats: 1, Answer: constant(0, true)}.Run())
 		m := *in.Manifest
 		m.Inputs.BaseURL = c.root
 		cfg := *in.Config

@@ -9,13 +9,13 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
-
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // Classes are the task classes in report order.
@@ -97,7 +97,7 @@ func header(in Input) *Report {
 		Warnings:       []string{},
 		Suite:          suites.Of(m.Inputs.Suite).Name,
 		Partial:        m.Inputs.Selection,
-		Custom:         customValues(cfg),
+		Custom:         verdict.CustomValues(cfg),
 	}
 	if in.RescoredAt != nil {
 		r.RescoredAt = stamp(*in.RescoredAt)

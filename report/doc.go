@@ -1,8 +1,9 @@
-// Package report turns the scores of a run into its verdict report (§8.5,
-// §8.7): reports/<run-id>.json, a Markdown summary for pull requests and CI
-// job summaries, and a self-contained HTML viewer. Build is a pure function
-// of the scores and the configuration; the writers only format what Build
-// computed.
+// Package report is the verdict report's schema and Build, which turns the
+// scores of a run into it (§8.5, §8.7): reports/<run-id>.json. Build is a
+// pure function of the scores and the configuration; the rules it applies
+// (thresholds, §8.6 eligibility, §8.5's reading) are package verdict's,
+// over the measures Build reads out of its results; the writers (package
+// render: Markdown, HTML, CSV, JUnit) only format what Build computed.
 //
 // # Schema
 //
@@ -12,7 +13,8 @@
 // (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
 // class_c_median_drift, class_c_p95_drift, transcripts), with their spec
 // names. Everything else is added beside them. Its schema field is
-// SchemaVersion; ReadJSON refuses any other.
+// SchemaVersion; ReadJSON also reads schema 2, converting it (fromSchema2),
+// and refuses any other.
 //
 // # Statistics
 //
@@ -55,7 +57,8 @@
 //
 // # Verdict
 //
-// The verdict is "pass" when, for every model, every §8.5 threshold holds
+// The rules below are package verdict's (Table, Eligible, Read); the
+// report carries what they return. The verdict is "pass" when, for every model, every §8.5 threshold holds
 // (faithfulness ≥ its minimum, each median and P95 ≤ its maximum; a value
 // equal to its threshold holds) and the run is complete: no missing
 // transcript, no API error of an answer or a judge, and no class A answer
@@ -76,21 +79,4 @@
 // transcripts and rebuilds the report. Same transcripts, same metric: the
 // JSON report is byte-identical to the fresh one except for one added line,
 // "rescored_at", right after "ran_at" (StripRescoredAt removes it).
-//
-// # Comparing
-//
-// Package compare pairs the per-document values of two reports by task
-// id (each the mean of the repeats both runs asked) and tests the paired
-// differences with the exact Wilcoxon signed-rank test (zero differences
-// dropped, ties given average ranks, two-sided, exact permutation
-// distribution), every test of a comparison adjusted together (Holm), in
-// the manner of benchstat: a change is "better" or "worse" when the
-// adjusted p < compare.Alpha, "~" otherwise.
-//
-// # Viewer
-//
-// The HTML viewer is one file that loads nothing. Model output is
-// untrusted: it reaches the page only through html/template's contextual
-// escaping, and a Content-Security-Policy that allows only the page's own
-// inline style and script (by hash) is the second wall.
 package report

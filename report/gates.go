@@ -1,29 +1,6 @@
 package report
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-
-	"bendscript.com/round-trip-harness/model"
-)
-
-// apiRootReason is why a run's API root keeps it from gating, "" when it
-// does not: §8.6 says "All three are run via OpenRouter", so a run
-// through another root (a local server answering under the gating ids)
-// gates only when the configuration lists that root in gating.api_roots
-// (a gateway that forwards to OpenRouter). A run with no online model
-// records no root, and its offline models are their own reason.
-func apiRootReason(in Input) string {
-	root := strings.TrimSuffix(in.Manifest.Inputs.BaseURL, "/")
-	if root == "" || root == model.DefaultBaseURL {
-		return ""
-	}
-	if slices.ContainsFunc(in.Config.Gating.APIRoots, func(r string) bool { return strings.TrimSuffix(r, "/") == root }) {
-		return ""
-	}
-	return fmt.Sprintf("the API root %s is not OpenRouter's (%s; §8.6: \"all three are run via OpenRouter\"): list it under gating.api_roots in harness.yaml if it forwards to OpenRouter", root, model.DefaultBaseURL)
-}
+import ()
 
 // Whether a document's answer has a property (edit applied, invalid,
 // unchanged), as the gates' deciding documents and spreads read it.
@@ -116,8 +93,3 @@ func repeatability(docs []DocumentResult, repeats int) *Repeatability {
 	}
 	return out
 }
-
-// TierDownWord is the tier-down word (of words, the configuration's
-// gating.tier_down) that model's id holds as a word after its vendor, or
-// "": such a model cannot gate (§8.6).
-func TierDownWord(model string, words []string) string { return tierDownWord(model, words) }

@@ -6,7 +6,7 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/golden"
 	"bendscript.com/round-trip-harness/internal/linediff"
-	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // checkGolden compares got with testdata/name, or rewrites it with -update.
@@ -20,6 +20,6 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func lineDiffText(want, got string) string { return linediff.Unified(want, got, 2) }
 
 // inputOf is a test run's report input.
-func inputOf(r reporttest.Run) Input {
+func inputOf(r scoringtest.Run) Input {
 	return Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set}
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // TestServedModelMismatchWarned: the server said openai/gpt-3.5-turbo
@@ -15,7 +15,7 @@ import (
 // model_served recorded it; the report now warns, naming both.
 func TestServedModelMismatchWarned(t *testing.T) {
 	t.Parallel()
-	in := inputOf(reporttest.FailingRun.Run())
+	in := inputOf(scoringtest.FailingRun.Run())
 	n := 0
 	for i := range in.Scores {
 		if in.Scores[i].Status == scoring.StatusScored && n < 2 {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // TestInformationalWarnings: the size and relay reports warned that "§8.5
@@ -14,7 +14,7 @@ import (
 // what qualifies the numbers themselves (one repeat, cut-off answers)
 // stays.
 func TestInformationalWarnings(t *testing.T) {
-	for name, run := range map[string]reporttest.Run{"size": reporttest.SizeRun(), "relay": reporttest.RelayRun()} {
+	for name, run := range map[string]scoringtest.Run{"size": scoringtest.SizeRun(), "relay": scoringtest.RelayRun()} {
 		r := Build(inputOf(run))
 		all := strings.Join(r.Warnings, "\n")
 		for _, gating := range []string{"§8.5 gates on three", "not the 20 of §8.5"} {

@@ -34,8 +34,10 @@ func MarshalJSON(r *Report) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// ReadJSON reads a report written by WriteJSON, refusing other schema
-// versions. name is used in errors.
+// ReadJSON reads a report written by WriteJSON: of this schema, or of
+// schema 2, which it converts (fromSchema2), so that an old report still
+// opens, renders and compares. It refuses other schema versions. name is
+// used in errors.
 func ReadJSON(rd io.Reader, name string) (*Report, error) {
 	var probe struct {
 		Schema *int `json:"schema"`
@@ -50,12 +52,16 @@ func ReadJSON(rd io.Reader, name string) (*Report, error) {
 	if kind := notReport(b); kind != "" {
 		return nil, fmt.Errorf("%s: not a report but %s: give a report, reports/<run-id>.json", name, kind)
 	}
-	if probe.Schema == nil || *probe.Schema != SchemaVersion {
+	if probe.Schema != nil && *probe.Schema == 2 {
+		if b, err = fromSchema2(b); err != nil {
+			return nil, fmt.Errorf("%s: converting a schema 2 report: %w", name, err)
+		}
+	} else if probe.Schema == nil || *probe.Schema != SchemaVersion {
 		got := "none"
 		if probe.Schema != nil {
 			got = fmt.Sprint(*probe.Schema)
 		}
-		return nil, fmt.Errorf("%s: /schema: report schema %s, this harness reads %d", name, got, SchemaVersion)
+		return nil, fmt.Errorf("%s: /schema: report schema %s, this harness reads %d and 2", name, got, SchemaVersion)
 	}
 	var r Report
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -121,4 +127,56 @@ func StripRescoredAt(report []byte) []byte {
 		}
 	}
 	return out
+}
+
+// fromSchema2 converts a schema 2 report's JSON to this schema's. Schema 2
+// gave each interval as a percentile bootstrap's two ends (low, high),
+// with one record of its resamples and seed (bootstrap); schema 3 gives
+// each its confidences and method, and says how every interval is made
+// (intervals). The conversion keeps every number as schema 2 computed it
+// and says so: each interval is a two-sided 95% one (each end at 97.5%,
+// as a percentile bootstrap's are) whose method names the bootstrap, and
+// intervals says the report was converted. Fields schema 3 added (a
+// check's documents over a P95, the spread across repeats) stay absent,
+// as they are in any report that lacks them.
+func fromSchema2(b []byte) ([]byte, error) {
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	if doc["verdict"] == nil || doc["results"] == nil {
+		return nil, fmt.Errorf("it has no verdict or no results: not a report")
+	}
+	method := "percentile bootstrap (a schema 2 report)"
+	if bs, ok := doc["bootstrap"].(map[string]any); ok {
+		method = fmt.Sprintf("percentile bootstrap, %v resamples, seed %v (a schema 2 report)", bs["resamples"], bs["seed"])
+	}
+	delete(doc, "bootstrap")
+	doc["intervals"] = map[string]any{
+		"level": 0.95, "quantiles": method, "shares": method,
+		"unit": "each document's mean over its repeats, as schema 2 computed it (a report converted from schema 2; its intervals were bootstrapped)",
+	}
+	doc["schema"] = SchemaVersion
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			_, low := v["low"]
+			_, high := v["high"]
+			if _, level := v["level"]; low && high && !level {
+				v["level"], v["low_level"], v["high_level"], v["method"] = 0.95, 0.975, 0.975, method
+			}
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	return json.Marshal(doc)
 }

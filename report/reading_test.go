@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/config"
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -69,7 +68,7 @@ func TestReadingBranches(t *testing.T) {
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s := reporttest.Synthetic{Models: gatingModels, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
+			s := scoringtest.Synthetic{Models: gatingModels, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
 				for i, m := range gatingModels {
 					if m == model {
 						return tc.drift[i](id), true, scoring.StatusScored
@@ -151,7 +150,7 @@ func TestEligibility(t *testing.T) {
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			in := inputOf(reporttest.Synthetic{Models: tc.models, Repeats: 1, Answer: constant(0, true)}.Run())
+			in := inputOf(scoringtest.Synthetic{Models: tc.models, Repeats: 1, Answer: constant(0, true)}.Run())
 			if tc.change != nil {
 				tc.change(&in)
 			}
@@ -165,34 +164,7 @@ func TestEligibility(t *testing.T) {
 					t.Errorf("no reason %q in %q (%s)", w, r.Eligibility.Reasons, tc.reason)
 				}
 			}
-			if word := VerdictWord(r); len(tc.want) > 0 && strings.Contains(word, "PASS") {
-				t.Errorf("an ineligible run's verdict reads %q, the words of a gating pass", word)
-			}
 		})
-	}
-}
-
-// TestTierDownWord: a tier-down word counts as a word of the id after the
-// vendor, whatever its case, never as part of another word.
-func TestTierDownWord(t *testing.T) {
-	t.Parallel()
-	words := config.Default().Gating.TierDown
-	for _, tc := range tabletest.Cases(t, []struct {
-		model, want, reason string
-	}{
-		{"openai/gpt-5-mini", "mini", "a word of its own"},
-		{"google/gemini-2.5-Flash-Lite", "flash", "any case; the first word of the list found"},
-		{"anthropic/claude-sonnet-4.5", "sonnet", "Sonnet is tier-down (§8.6 names it)"},
-		{"openai/gpt-5.6-sol", "", "no tier-down word"},
-		{"vendor/miniature-7b", "", "mini inside a word is not the word"},
-		{"mini/model-large", "", "the vendor is not the model's name"},
-		{"anthropic/claude-haiku4.5", "haiku", "a word run together with its version (issue 45)"},
-		{"openai/gpt-5mini", "mini", "a version run together with the word (issue 45)"},
-		{"google/gemini-3.1-pro-preview", "", "mini inside gemini is not the word"},
-	}) {
-		if got := tierDownWord(tc.model, words); got != tc.want {
-			t.Errorf("%s: %q, want %q (%s)", tc.model, got, tc.want, tc.reason)
-		}
 	}
 }
 
@@ -201,7 +173,7 @@ func TestTierDownWord(t *testing.T) {
 // never passes: it is partial.
 func TestNotSelectedIsNoFailure(t *testing.T) {
 	t.Parallel()
-	in := inputOf(reporttest.Synthetic{Models: gatingModels, Repeats: 1, Answer: constant(0, true)}.Run())
+	in := inputOf(scoringtest.Synthetic{Models: gatingModels, Repeats: 1, Answer: constant(0, true)}.Run())
 	ids := []string{"01-b", "02-b", "03-b", "04-b", "05-b"}
 	var scores []scoring.Score
 	for _, s := range in.Scores {
@@ -238,7 +210,7 @@ func selection(class string, limit int) *transcript.Selection {
 // no interval, and nothing said which documents decided it.
 func TestEveryGatedStatisticHasAnInterval(t *testing.T) {
 	t.Parallel()
-	r := Build(inputOf(reporttest.FailingRun.Run()))
+	r := Build(inputOf(scoringtest.FailingRun.Run()))
 	failing := 0
 	for _, m := range r.Reading.Models {
 		for _, c := range m.Checks {
@@ -266,7 +238,7 @@ func TestEveryGatedStatisticHasAnInterval(t *testing.T) {
 // not.
 func TestFlakyTasks(t *testing.T) {
 	t.Parallel()
-	s := reporttest.Synthetic{Models: gatingModels, Repeats: 3, Answer: func(model, id string, r int) (float64, bool, string) {
+	s := scoringtest.Synthetic{Models: gatingModels, Repeats: 3, Answer: func(model, id string, r int) (float64, bool, string) {
 		switch {
 		case id == "03-b" && r == 1, id == "04-b":
 			return 0.01, true, scoring.StatusScored // lossy in one repeat of 03-b, in every repeat of 04-b
@@ -296,7 +268,7 @@ func TestP95IsACount(t *testing.T) {
 		{3, false, true, 0.0321, 0.3789, "three over fails the P95, yet the share over may be under 5%"},
 		{4, false, false, 0.0573, 0.4366, "four over: the share over is above 5%, a decisive fail"},
 	}) {
-		s := reporttest.Synthetic{Models: gatingModels, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
+		s := scoringtest.Synthetic{Models: gatingModels, Repeats: 1, Answer: func(model, id string, r int) (float64, bool, string) {
 			if model == gatingModels[0] {
 				return over(tc.over, 0.5)(id), true, scoring.StatusScored
 			}

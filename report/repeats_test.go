@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // TestVerdictDoesNotMoveWithRepeats: offline/noisy at --repeats 1, 4 and
@@ -26,7 +27,7 @@ func TestVerdictDoesNotMoveWithRepeats(t *testing.T) {
 	var first map[string]gated
 	var verdict string
 	for _, k := range []int{1, 4, 11} {
-		run, _ := reporttest.Pipeline(t, []string{offline.Noisy}, nil, k, 20260427)
+		run, _ := pipelinetest.Pipeline(t, []string{offline.Noisy}, nil, k, 20260427)
 		r := Build(inputOf(run))
 		got := map[string]gated{}
 		for _, c := range r.Reading.Models[0].Checks {
@@ -63,7 +64,7 @@ func TestVerdictDoesNotMoveWithRepeats(t *testing.T) {
 // run's seed, and the P95's lower end moved between x(15) and x(16)).
 func TestIntervalsNeedNoSeed(t *testing.T) {
 	t.Parallel()
-	run := reporttest.FailingRun.Run()
+	run := scoringtest.FailingRun.Run()
 	a := Build(inputOf(run))
 	m := *run.Manifest
 	m.Seed = 7

@@ -8,6 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // SchemaVersion is the version of the report format. ReadJSON refuses any
@@ -167,20 +168,9 @@ type Report struct {
 	Partial *transcript.Selection `json:"partial,omitempty"`
 }
 
-// Custom is one configured value that differs from its default.
-type Custom struct {
-	// Key is the configuration key, e.g. "thresholds.class_a_faithfulness_min".
-	Key string `json:"key"`
-	// Value is the configured value; Default is the spec's (or the
-	// harness's own default, for its own gates).
-	Value   float64 `json:"value"`
-	Default float64 `json:"default"`
-	// List and DefaultList are the configured and default values of a
-	// list (gating.vendors, gating.tier_down); Value and Default are then
-	// 0.
-	List        []string `json:"list,omitempty"`
-	DefaultList []string `json:"default_list,omitempty"`
-}
+// Custom is one configured value that differs from its default
+// (verdict.Custom).
+type Custom = verdict.Custom
 
 // IntervalInfo says how the report's intervals are computed: exactly,
 // without resampling, so that the same scores give the same intervals
@@ -395,22 +385,6 @@ type Repeatability struct {
 	Flaky []string `json:"flaky"`
 }
 
-// Interval is an exact confidence statement about a population value: it
-// is at least Low with confidence LowLevel and at most High with
-// confidence HighLevel, so in [Low, High] with confidence Level. At
-// Level ≥ 0.95 it is a 95% interval; below, no 95% interval exists at
-// this n and the two ends are one-sided statements (stats.Bound).
-type Interval struct {
-	Low       float64 `json:"low"`
-	High      float64 `json:"high"`
-	Level     float64 `json:"level"`
-	LowLevel  float64 `json:"low_level"`
-	HighLevel float64 `json:"high_level"`
-	// Method names how: "order statistics x(6), x(15)" (a quantile) or
-	// "Clopper–Pearson 18/20" (a share).
-	Method string `json:"method"`
-}
-
 // Noise is the spread of a headline number across repeats: the number
 // computed over each repeat's answers alone.
 type Noise struct {
@@ -539,40 +513,14 @@ type RepeatResult struct {
 	Transcript string `json:"transcript,omitempty"`
 }
 
-// SourceHarness marks a threshold that is the harness's own, beside §8.5.
-const SourceHarness = "harness"
+// Whose threshold it is (verdict.SourceHarness, verdict.SourceCustom).
+const (
+	SourceHarness = verdict.SourceHarness
+	SourceCustom  = verdict.SourceCustom
+)
 
-// SourceCustom marks a threshold whose configured value differs from its
-// default (§8.5's, or the harness's own): it is never called §8.5.
-const SourceCustom = "custom"
-
-// Failure is one reason for a failing verdict.
-type Failure struct {
-	// Model is the model that fails; empty for a failure of the whole run.
-	Model string `json:"model"`
-	// Metric is the §8.7 field that fails the threshold
-	// (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
-	// class_c_median_drift, class_c_p95_drift), a harness metric
-	// (class_b_edit_applied, class_b_residual_p95, class_b_invalid,
-	// class_b_unchanged and their class C twins), "incomplete", or
-	// "partial" (a selection of the gating suite, MetricPartial).
-	Metric string `json:"metric"`
-	// Value is the measured value; for "incomplete" the number of
-	// transcripts missing, errored or without a valid judge vote. Null when
-	// nothing was measured.
-	Value *float64 `json:"value"`
-	// Op is how Value must compare with Limit to pass: ">=" or "<=".
-	Op string `json:"op"`
-	// Limit is the threshold (0 for "incomplete").
-	Limit float64 `json:"limit"`
-	// Source says whose threshold it is: "§8.5", SourceHarness for the
-	// harness's own gates beside it (edit compliance), or SourceCustom for
-	// any threshold configured to a value other than its default; empty
-	// for "incomplete" and "partial".
-	Source string `json:"source,omitempty"`
-	// Message says what failed in a sentence.
-	Message string `json:"message"`
-}
+// Failure is one reason for a failing verdict (verdict.Failure).
+type Failure = verdict.Failure
 
 // Passed reports whether the run succeeds (exit 0): the gating verdict is
 // pass, or an informational suite is complete.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/scoring"
@@ -27,11 +27,11 @@ func TestGolden(t *testing.T) {
 	t.Parallel()
 	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
-		run    reporttest.Synthetic
+		run    scoringtest.Synthetic
 		reason string
 	}{
-		{"pass", reporttest.PassingRun, "a gating run inside every threshold: verdict pass, no failures, no noise with one repeat"},
-		{"fail", reporttest.FailingRun, "three repeats: noise and intervals; thresholds failed; missing transcripts and API errors make a model incomplete"},
+		{"pass", scoringtest.PassingRun, "a gating run inside every threshold: verdict pass, no failures, no noise with one repeat"},
+		{"fail", scoringtest.FailingRun, "three repeats: noise and intervals; thresholds failed; missing transcripts and API errors make a model incomplete"},
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Build(inputOf(tc.run.Run()))
@@ -43,7 +43,7 @@ func TestGolden(t *testing.T) {
 // TestDeterministic: the same scores in any order give the same bytes.
 func TestDeterministic(t *testing.T) {
 	t.Parallel()
-	in := inputOf(reporttest.FailingRun.Run())
+	in := inputOf(scoringtest.FailingRun.Run())
 	want := marshal(t, Build(in))
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 3 {
@@ -61,7 +61,7 @@ func TestDeterministic(t *testing.T) {
 // TestVerdict checks the verdict rule case by case.
 func TestVerdict(t *testing.T) {
 	t.Parallel()
-	type change func(*reporttest.Synthetic)
+	type change func(*scoringtest.Synthetic)
 	for _, tc := range tabletest.Cases(t, []struct {
 		name    string
 		change  change
@@ -70,13 +70,13 @@ func TestVerdict(t *testing.T) {
 		reason  string
 	}{
 		{"clean", nil, true, nil, "every threshold holds and nothing is missing"},
-		{"median at the limit", func(s *reporttest.Synthetic) {
+		{"median at the limit", func(s *scoringtest.Synthetic) {
 			s.Answer = constant(0.05, true)
 		}, true, nil, "the thresholds are inclusive: median = P95 = 0.05 ≤ 0.05 passes class B"},
-		{"median just over", func(s *reporttest.Synthetic) {
+		{"median just over", func(s *scoringtest.Synthetic) {
 			s.Answer = constant(0.0500001, true)
 		}, false, []string{"class_b_median_drift", "class_b_median_drift", "class_b_median_drift"}, "a hair over the class B median fails each model"},
-		{"one outlier", func(s *reporttest.Synthetic) {
+		{"one outlier", func(s *scoringtest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				if id == "20-b" {
 					return 1, true, scoring.StatusScored
@@ -84,7 +84,7 @@ func TestVerdict(t *testing.T) {
 				return 0, true, scoring.StatusScored
 			}
 		}, true, nil, "with 20 documents the P95 is the 19th smallest: one invalid document alone does not fail P95"},
-		{"two outliers", func(s *reporttest.Synthetic) {
+		{"two outliers", func(s *scoringtest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				if id == "20-b" || id == "19-b" {
 					return 1, true, scoring.StatusScored
@@ -92,17 +92,17 @@ func TestVerdict(t *testing.T) {
 				return 0, true, scoring.StatusScored
 			}
 		}, false, []string{"class_b_p95_drift", "class_b_residual_p95", "class_b_invalid", "class_b_p95_drift", "class_b_residual_p95", "class_b_invalid", "class_b_p95_drift", "class_b_residual_p95", "class_b_invalid"}, "two bad documents of 20 put the P95 at 1 (drift and residual: an answer with no document lost everything), and 10% invalid answers fail the harness's 5% gate"},
-		{"faithfulness 0.9", func(s *reporttest.Synthetic) {
+		{"faithfulness 0.9", func(s *scoringtest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				return 0, !(id == "01-a" || id == "02-a"), scoring.StatusScored
 			}
 		}, true, nil, "18 of 20 faithful is 0.9, which meets ≥ 0.90"},
-		{"faithfulness 0.85", func(s *reporttest.Synthetic) {
+		{"faithfulness 0.85", func(s *scoringtest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				return 0, !(id == "01-a" || id == "02-a" || id == "03-a"), scoring.StatusScored
 			}
 		}, false, []string{"class_a_faithfulness", "class_a_faithfulness", "class_a_faithfulness"}, "17 of 20 fails"},
-		{"one API error", func(s *reporttest.Synthetic) {
+		{"one API error", func(s *scoringtest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				if m == s.Models[1] && id == "10-c" {
 					return 0, true, scoring.StatusAPIError
@@ -110,7 +110,7 @@ func TestVerdict(t *testing.T) {
 				return 0, true, scoring.StatusScored
 			}
 		}, false, []string{"incomplete"}, "numbers within thresholds do not pass an incomplete run"},
-		{"one missing", func(s *reporttest.Synthetic) {
+		{"one missing", func(s *scoringtest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				if m == s.Models[2] && id == "11-a" {
 					return 0, true, scoring.StatusMissing
@@ -118,7 +118,7 @@ func TestVerdict(t *testing.T) {
 				return 0, true, scoring.StatusScored
 			}
 		}, false, []string{"incomplete"}, "a missing transcript is a failure, named incomplete"},
-		{"class B never scored", func(s *reporttest.Synthetic) {
+		{"class B never scored", func(s *scoringtest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				if m == s.Models[0] && strings.HasSuffix(id, "b") {
 					return 0, true, scoring.StatusAPIError
@@ -126,17 +126,17 @@ func TestVerdict(t *testing.T) {
 				return 0, true, scoring.StatusScored
 			}
 		}, false, []string{"incomplete", "class_b_median_drift", "class_b_p95_drift", "class_b_edit_applied", "class_b_residual_p95", "class_b_invalid", "class_b_unchanged"}, "a threshold that cannot be measured fails, with a null value; the incomplete run, its cause, leads (issue 34)"},
-		{"edits not applied", func(s *reporttest.Synthetic) {
+		{"edits not applied", func(s *scoringtest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				// Drift 0.15 is within §8.5's class B P95 but marks the
-				// edit as not applied (reporttest.Synthetic: applied when drift < 0.1).
+				// edit as not applied (scoringtest.Synthetic: applied when drift < 0.1).
 				if strings.HasSuffix(id, "b") && id <= "03-b" {
 					return 0.15, true, scoring.StatusScored
 				}
 				return 0, true, scoring.StatusScored
 			}
 		}, false, []string{"class_b_edit_applied", "class_b_edit_applied", "class_b_edit_applied"}, "17 of 20 edits applied (85%) is below the harness's 90% gate although every §8.5 threshold holds"},
-		{"edits applied 90%", func(s *reporttest.Synthetic) {
+		{"edits applied 90%", func(s *scoringtest.Synthetic) {
 			s.Answer = func(m, id string, r int) (float64, bool, string) {
 				if strings.HasSuffix(id, "b") && id <= "02-b" {
 					return 0.15, true, scoring.StatusScored
@@ -144,7 +144,7 @@ func TestVerdict(t *testing.T) {
 				return 0, true, scoring.StatusScored
 			}
 		}, true, nil, "18 of 20 (90%) meets the gate"},
-		{"meta stripped", func(s *reporttest.Synthetic) {
+		{"meta stripped", func(s *scoringtest.Synthetic) {
 			s.Loses = func(m, id string) (float64, int) {
 				if m == s.Models[1] {
 					return 0.85, 1 // every document's meta gone: one place (/meta/…) changed
@@ -152,7 +152,7 @@ func TestVerdict(t *testing.T) {
 				return 0, 0
 			}
 		}, false, []string{"class_b_residual_p95", "class_b_unchanged", "class_c_residual_p95", "class_c_unchanged"}, "drift 0 everywhere, but what the five components cannot see was lost in every answer"},
-		{"one invented sentence in most documents", func(s *reporttest.Synthetic) {
+		{"one invented sentence in most documents", func(s *scoringtest.Synthetic) {
 			s.Loses = func(m, id string) (float64, int) {
 				if id > "02" {
 					return 0, 1
@@ -160,7 +160,7 @@ func TestVerdict(t *testing.T) {
 				return 0, 0
 			}
 		}, false, []string{"class_b_unchanged", "class_c_unchanged", "class_b_unchanged", "class_c_unchanged", "class_b_unchanged", "class_c_unchanged"}, "a drift too small for §8.5 in 18 of 20 documents fails the unchanged gate (10% < 90%)"},
-		{"two unrequested changes of 20", func(s *reporttest.Synthetic) {
+		{"two unrequested changes of 20", func(s *scoringtest.Synthetic) {
 			s.Loses = func(m, id string) (float64, int) {
 				if id < "03" {
 					return 0, 3
@@ -168,11 +168,11 @@ func TestVerdict(t *testing.T) {
 				return 0, 0
 			}
 		}, true, nil, "18 of 20 unchanged (90%) meets the gate"},
-		{"no models", func(s *reporttest.Synthetic) { s.Models = nil }, false, []string{"incomplete"}, "a run with no model proves nothing"},
+		{"no models", func(s *scoringtest.Synthetic) { s.Models = nil }, false, []string{"incomplete"}, "a run with no model proves nothing"},
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s := reporttest.Synthetic{Models: []string{"m/one", "m/two", "m/three"}, Repeats: 1, Answer: constant(0, true)}
+			s := scoringtest.Synthetic{Models: []string{"m/one", "m/two", "m/three"}, Repeats: 1, Answer: constant(0, true)}
 			if tc.change != nil {
 				tc.change(&s)
 			}
@@ -199,9 +199,9 @@ func constant(d float64, faithful bool) func(string, string, int) (float64, bool
 // report is the rescored_at line.
 func TestRescoredAt(t *testing.T) {
 	t.Parallel()
-	in := inputOf(reporttest.PassingRun.Run())
+	in := inputOf(scoringtest.PassingRun.Run())
 	fresh := marshal(t, Build(in))
-	at := reporttest.T1.Add(48 * 3600e9)
+	at := scoringtest.T1.Add(48 * 3600e9)
 	in.RescoredAt = &at
 	rescored := marshal(t, Build(in))
 	if bytes.Equal(fresh, rescored) {
@@ -218,7 +218,7 @@ func TestRescoredAt(t *testing.T) {
 // TestReadJSON reads back what WriteJSON writes and refuses other schemas.
 func TestReadJSON(t *testing.T) {
 	t.Parallel()
-	r := Build(inputOf(reporttest.FailingRun.Run()))
+	r := Build(inputOf(scoringtest.FailingRun.Run()))
 	b := marshal(t, r)
 	back, err := ReadJSON(bytes.NewReader(b), "x.json")
 	if err != nil {
@@ -228,9 +228,9 @@ func TestReadJSON(t *testing.T) {
 		t.Errorf("read and written again, the report changed:\n%s", lineDiffText(string(b), string(again)))
 	}
 	for _, tc := range tabletest.Cases(t, []struct{ in, want, reason string }{
-		{`{"schema": 4}`, "x.json: /schema: report schema 4, this harness reads 3", "a newer schema is refused"},
-		{`{"schema": 2}`, "x.json: /schema: report schema 2, this harness reads 3", "an older schema (document values as means over repeats, bootstrap intervals) is refused"},
-		{`{"verdict": "pass"}`, "x.json: /schema: report schema none, this harness reads 3", "a file without schema is not a report"},
+		{`{"schema": 4}`, "x.json: /schema: report schema 4, this harness reads 3 and 2", "a newer schema is refused"},
+		{`{"schema": 2}`, "x.json: converting a schema 2 report: it has no verdict or no results: not a report", "schema 2 is converted (TestReadsSchema2), but only a report of it"},
+		{`{"verdict": "pass"}`, "x.json: /schema: report schema none, this harness reads 3 and 2", "a file without schema is not a report"},
 		{`{"schema": 3, "run_id": "r", "models": ["m"], "task_ids": ["01-a"]}`, "x.json: not a report but a run's manifest (run.json): give a report, reports/<run-id>.json",
 			"a manifest of the report's schema number printed 'metric versions differ (, 2)' in compare (issue 33)"},
 		{`{"schema": 1, "kind": "task", "request": {}, "attempts": []}`, "x.json: not a report but a transcript: give a report, reports/<run-id>.json", "a transcript is named as one"},
@@ -246,7 +246,7 @@ func TestReadJSON(t *testing.T) {
 // TestSpecFields: the §8.7 fields are present under their spec names.
 func TestSpecFields(t *testing.T) {
 	t.Parallel()
-	b := string(marshal(t, Build(inputOf(reporttest.PassingRun.Run()))))
+	b := string(marshal(t, Build(inputOf(scoringtest.PassingRun.Run()))))
 	for _, f := range []string{`"harness_version": "0.1.0"`, `"ran_at": "2026-04-27T15:30:00Z"`, `"models": [`, `"results": {`,
 		`"class_a_faithfulness": `, `"class_b_median_drift": `, `"class_b_p95_drift": `, `"class_c_median_drift": `,
 		`"class_c_p95_drift": `, `"transcripts": "runs/synthetic/anthropic_claude-opus-4.8/"`, `"verdict": "pass"`} {

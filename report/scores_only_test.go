@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/scoring"
@@ -17,7 +18,7 @@ import (
 // transcripts or without any gives the same bytes.
 func TestBuildReadsScoresOnly(t *testing.T) {
 	t.Parallel()
-	run, dir := reporttest.Pipeline(t, []string{"offline/oracle"}, nil, 1, 20260427)
+	run, dir := pipelinetest.Pipeline(t, []string{"offline/oracle"}, nil, 1, 20260427)
 	// The offline judge's vote on one answer is replaced by a failed call.
 	var answer *transcript.Transcript
 	in := inputOf(run)
@@ -58,7 +59,7 @@ func TestBuildReadsScoresOnly(t *testing.T) {
 // unfaithful.
 func TestJudgeOutageIsNotUnfaithfulness(t *testing.T) {
 	t.Parallel()
-	s := reporttest.Synthetic{Models: []string{"m/one", "m/two", "m/three"}, Repeats: 1, Answer: constant(0, true)}
+	s := scoringtest.Synthetic{Models: []string{"m/one", "m/two", "m/three"}, Repeats: 1, Answer: constant(0, true)}
 	in := inputOf(s.Run())
 	for i := range in.Scores {
 		sc := &in.Scores[i]
@@ -95,7 +96,7 @@ func TestJudgeOutageIsNotUnfaithfulness(t *testing.T) {
 // like an answer whose judges all failed.
 func TestNotAnAnswerIsUnfaithful(t *testing.T) {
 	t.Parallel()
-	s := reporttest.Synthetic{Models: []string{"m/one"}, Repeats: 1, Answer: constant(0, true)}
+	s := scoringtest.Synthetic{Models: []string{"m/one"}, Repeats: 1, Answer: constant(0, true)}
 	in := inputOf(s.Run())
 	for i := range in.Scores {
 		if sc := &in.Scores[i]; sc.Class == "A" && sc.TaskID <= "05-a" {
@@ -118,7 +119,7 @@ func TestNotAnAnswerIsUnfaithful(t *testing.T) {
 // says nothing of them.
 func TestInvalidAnswersNamedInClassAFailure(t *testing.T) {
 	t.Parallel()
-	s := reporttest.Synthetic{Models: []string{"m/one"}, Repeats: 1, Answer: constant(0, true)}
+	s := scoringtest.Synthetic{Models: []string{"m/one"}, Repeats: 1, Answer: constant(0, true)}
 	in := inputOf(s.Run())
 	for i := range in.Scores {
 		if sc := &in.Scores[i]; sc.Class == "A" {

@@ -1,52 +1,30 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 
-	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
-	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
-
-// Threshold is one threshold on one number of a model's results.
-type Threshold struct {
-	Metric string // the §8.7 field, or the harness's own metric name
-	Class  string
-	Label  string // for messages
-	Op     string // ">=" or "<="
-	Limit  float64
-	Own    bool // the harness's own threshold, beside §8.5
-	// share is set on a threshold of a share of answers or documents
-	// (faithfulness, edits applied, invalid, unchanged), whose narrow
-	// margin is in share points; a drift or residual's is a fraction of
-	// its limit.
-	share bool
-	// stat reads the number, its interval and each document's own value
-	// from a class's result.
-	stat gateStat
-}
 
 // gateStat reads a gated statistic of a class: its value, its exact
 // interval, a document's own value (whether a document falls short of the
 // limit by itself) and the statistic over one repeat's answers alone (its
-// spread across repeats). p95 marks a P95, read as a count of documents
-// over its limit.
+// spread across repeats). Whether it is a share or a P95 is the verdict's
+// (verdict.Stat).
 type gateStat struct {
 	value    func(*ClassResult) *float64
 	interval func(*ClassResult) *Interval
 	document func(DocumentResult) *float64
 	repeat   func(docs []DocumentResult, r int) *float64
-	p95      bool
 }
 
 // ofRepeat is a statistic of the values one repeat's answers have (one
@@ -88,264 +66,70 @@ func repeatFaithful(r RepeatResult) *float64 {
 	return ptr(float64(b2i(*r.Faithful)))
 }
 
-// Value is the thresholded number of a model's results; nil when it was
-// not measured.
-func (t Threshold) Value(mr *ModelResult) *float64 {
+// Gated is the number a threshold is on, of a model's results; nil when
+// it was not measured.
+func (mr *ModelResult) Gated(t Threshold) *float64 {
 	if c := mr.Class(t.Class); c != nil {
-		return t.stat.value(c)
+		return gateStats[t.Stat].value(c)
 	}
 	return nil
 }
 
-// Interval is the exact interval of the thresholded number; nil when
-// there is none.
-func (t Threshold) Interval(mr *ModelResult) *Interval {
+// GatedInterval is the exact interval of the number a threshold is on;
+// nil when there is none.
+func (mr *ModelResult) GatedInterval(t Threshold) *Interval {
 	if c := mr.Class(t.Class); c != nil {
-		return t.stat.interval(c)
+		return gateStats[t.Stat].interval(c)
 	}
 	return nil
 }
+
+// Threshold is one threshold on one gated statistic (verdict.Threshold).
+type Threshold = verdict.Threshold
+
+// Checks lists the thresholds of the report's configuration: §8.5's five
+// in the order of the §8.7 fields, then the harness's own gates.
+func (r *Report) Checks() []Threshold { return verdict.Table(r.Thresholds) }
+
+// The harness's own metrics, beside §8.5's (Failure.Metric).
+const (
+	MetricClassBEditApplied = verdict.MetricClassBEditApplied
+	MetricClassCEditApplied = verdict.MetricClassCEditApplied
+	MetricClassBResidualP95 = verdict.MetricClassBResidualP95
+	MetricClassCResidualP95 = verdict.MetricClassCResidualP95
+	MetricClassBInvalid     = verdict.MetricClassBInvalid
+	MetricClassCInvalid     = verdict.MetricClassCInvalid
+	MetricClassBUnchanged   = verdict.MetricClassBUnchanged
+	MetricClassCUnchanged   = verdict.MetricClassCUnchanged
+)
 
 // gated reports whether the report's suite applies the thresholds: the
 // gating suite does, and so does "all" (on its gating tasks).
 func (r *Report) gated() bool { return suites.Of(r.Suite).Gates }
 
-// The harness's own metrics, beside §8.5's (Failure.Metric).
-const (
-	MetricClassBEditApplied = "class_b_edit_applied"
-	MetricClassCEditApplied = "class_c_edit_applied"
-	MetricClassBResidualP95 = "class_b_residual_p95"
-	MetricClassCResidualP95 = "class_c_residual_p95"
-	MetricClassBInvalid     = "class_b_invalid"
-	MetricClassCInvalid     = "class_c_invalid"
-	MetricClassBUnchanged   = "class_b_unchanged"
-	MetricClassCUnchanged   = "class_c_unchanged"
-)
-
-// The gated statistics of a class.
-var (
-	statFaithfulness = gateStat{func(c *ClassResult) *float64 { return c.Faithfulness },
+// gateStats reads each gated statistic of a class.
+var gateStats = map[verdict.Stat]gateStat{
+	verdict.StatFaithfulness: {func(c *ClassResult) *float64 { return c.Faithfulness },
 		func(c *ClassResult) *Interval { return c.FaithfulnessInterval }, func(d DocumentResult) *float64 { return d.Faithful },
-		ofRepeat(repeatFaithful, stats.Mean), false}
-	statMedian = gateStat{func(c *ClassResult) *float64 { return c.MedianDrift },
+		ofRepeat(repeatFaithful, stats.Mean)},
+	verdict.StatMedian: {func(c *ClassResult) *float64 { return c.MedianDrift },
 		func(c *ClassResult) *Interval { return c.MedianInterval }, func(d DocumentResult) *float64 { return d.Drift },
-		ofRepeat(repeatDrift, stats.Median), false}
-	statP95 = gateStat{func(c *ClassResult) *float64 { return c.P95Drift },
+		ofRepeat(repeatDrift, stats.Median)},
+	verdict.StatP95: {func(c *ClassResult) *float64 { return c.P95Drift },
 		func(c *ClassResult) *Interval { return c.P95Interval }, func(d DocumentResult) *float64 { return d.Drift },
-		ofRepeat(repeatDrift, stats.P95), true}
-	statApplied = gateStat{func(c *ClassResult) *float64 { return c.EditComplianceRate },
+		ofRepeat(repeatDrift, stats.P95)},
+	verdict.StatApplied: {func(c *ClassResult) *float64 { return c.EditComplianceRate },
 		func(c *ClassResult) *Interval { return c.EditAppliedInterval }, func(d DocumentResult) *float64 { return shareOf(d, applied) },
-		ofRepeat(asShare(applied), stats.Mean), false}
-	statResidual = gateStat{func(c *ClassResult) *float64 { return c.ResidualP95 },
+		ofRepeat(asShare(applied), stats.Mean)},
+	verdict.StatResidualP95: {func(c *ClassResult) *float64 { return c.ResidualP95 },
 		func(c *ClassResult) *Interval { return c.ResidualP95Interval }, func(d DocumentResult) *float64 { return d.Residual },
-		ofRepeat(repeatResidual, stats.P95), true}
-	statInvalid = gateStat{func(c *ClassResult) *float64 { return c.InvalidRate },
+		ofRepeat(repeatResidual, stats.P95)},
+	verdict.StatInvalid: {func(c *ClassResult) *float64 { return c.InvalidRate },
 		func(c *ClassResult) *Interval { return c.InvalidInterval }, func(d DocumentResult) *float64 { return shareOf(d, invalid) },
-		ofRepeat(asShare(invalid), stats.Mean), false}
-	statUnchanged = gateStat{func(c *ClassResult) *float64 { return c.UnchangedRate },
+		ofRepeat(asShare(invalid), stats.Mean)},
+	verdict.StatUnchanged: {func(c *ClassResult) *float64 { return c.UnchangedRate },
 		func(c *ClassResult) *Interval { return c.UnchangedInterval }, func(d DocumentResult) *float64 { return shareOf(d, unchanged) },
-		ofRepeat(asShare(unchanged), stats.Mean), false}
-)
-
-// ownGates lists the harness's own thresholds that t configures, in a
-// fixed order: per class B then C, edits applied, residual P95, invalid
-// share, unchanged share.
-func ownGates(t config.Thresholds) []Threshold {
-	type gate struct {
-		metric, label, op string
-		limit             *float64
-		share             bool
-		stat              gateStat
-	}
-	atLeast := func(v float64) *float64 {
-		if v > 0 {
-			return &v
-		}
-		return nil // 0 applies no gate
-	}
-	var out []Threshold
-	for _, class := range []string{task.ClassB, task.ClassC} {
-		pick := func(b, c *float64) *float64 {
-			if class == task.ClassB {
-				return b
-			}
-			return c
-		}
-		lc := strings.ToLower(class)
-		gates := []gate{
-			{"class_" + lc + "_edit_applied", "edits applied", ">=", pick(atLeast(t.ClassBEditAppliedMin), atLeast(t.ClassCEditAppliedMin)), true, statApplied},
-			{"class_" + lc + "_residual_p95", "P95 residual", "<=", pick(t.ClassBResidualP95Max, t.ClassCResidualP95Max), false, statResidual},
-			{"class_" + lc + "_invalid", "answers invalid", "<=", pick(t.ClassBInvalidMax, t.ClassCInvalidMax), true, statInvalid},
-			{"class_" + lc + "_unchanged", "answers without unrequested change", ">=", pick(atLeast(t.ClassBUnchangedMin), atLeast(t.ClassCUnchangedMin)), true, statUnchanged},
-		}
-		for _, g := range gates {
-			if g.limit != nil {
-				out = append(out, Threshold{Metric: g.metric, Class: class, Label: "class " + class + " " + g.label, Op: g.op, Limit: *g.limit, Own: true, share: g.share, stat: g.stat})
-			}
-		}
-	}
-	return out
-}
-
-// Checks lists the §8.5 thresholds in the order of the §8.7 fields, then
-// the harness's own gates.
-func (r *Report) Checks() []Threshold {
-	t := r.Thresholds
-	out := []Threshold{
-		{Metric: "class_a_faithfulness", Class: task.ClassA, Label: "class A faithfulness", Op: ">=", Limit: t.ClassAFaithfulnessMin, share: true, stat: statFaithfulness},
-		{Metric: "class_b_median_drift", Class: task.ClassB, Label: "class B median drift", Op: "<=", Limit: t.ClassBMedianMax, stat: statMedian},
-		{Metric: "class_b_p95_drift", Class: task.ClassB, Label: "class B P95 drift", Op: "<=", Limit: t.ClassBP95Max, stat: statP95},
-		{Metric: "class_c_median_drift", Class: task.ClassC, Label: "class C median drift", Op: "<=", Limit: t.ClassCMedianMax, stat: statMedian},
-		{Metric: "class_c_p95_drift", Class: task.ClassC, Label: "class C P95 drift", Op: "<=", Limit: t.ClassCP95Max, stat: statP95},
-	}
-	// The harness's own gates, where configured: a model that does not
-	// edit, loses what §8.4 cannot see, returns documents a processor
-	// rejects or changes what it was not asked to must not pass classes B
-	// and C on low drift alone.
-	return append(out, ownGates(t)...)
-}
-
-// Share reports whether the threshold is on a share of answers or
-// documents (printed as a percentage) rather than a drift-like number.
-func (t Threshold) Share() bool { return t.share }
-
-// defaultLimits are the limits of the thresholds at their defaults (§8.5,
-// and the harness's own gates), by metric; computed once.
-var defaultLimits = sync.OnceValue(func() map[string]float64 {
-	out := map[string]float64{}
-	for _, t := range (&Report{Thresholds: config.Default().Thresholds}).Checks() {
-		out[t.Metric] = t.Limit
-	}
-	return out
-})
-
-// Custom reports whether the threshold's limit differs from its default:
-// such a threshold is labelled custom wherever it shows, never §8.5.
-func (t Threshold) Custom() bool {
-	d, ok := defaultLimits()[t.Metric]
-	return !ok || d != t.Limit
-}
-
-// Source is whose threshold it is: custom, the harness's own, or §8.5.
-func (t Threshold) Source() string {
-	switch {
-	case t.Custom():
-		return SourceCustom
-	case t.Own:
-		return SourceHarness
-	}
-	return "§8.5"
-}
-
-// defaultText says what a custom threshold's default is.
-func defaultText(t Threshold) string {
-	d, ok := defaultLimits()[t.Metric]
-	switch {
-	case !ok:
-		return "the harness has no default for it"
-	case t.Own:
-		return fmt.Sprintf("the harness's default is %s %s", OpSymbol(t.Op), Num(d))
-	}
-	return fmt.Sprintf("§8.5 says %s %s", OpSymbol(t.Op), Num(d))
-}
-
-// customValues lists every threshold and weight whose configured value
-// differs from its default, by configuration key. It compares the JSON
-// forms, so a threshold or a weight added later is covered without a
-// change here; a key absent from one side (omitted as zero) counts as 0.
-func customValues(cfg *config.Config) []Custom {
-	def := config.Default()
-	out := []Custom{}
-	out = append(out, differing("thresholds.", cfg.Thresholds, def.Thresholds)...)
-	out = append(out, differing("weights.", cfg.Weights, def.Weights)...)
-	// The rules of who gates and of the reading are compared like the
-	// thresholds (issue 45): an edited vendor or tier-down list let a
-	// tier-down triple gate, and a wider narrow margin turned a protocol
-	// failure into a model-specific weakness, unmarked.
-	out = append(out, differing("reading.", cfg.Reading, def.Reading)...)
-	out = append(out, differingLists("gating.", cfg.Gating, def.Gating)...)
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
-
-func differing(prefix string, got, want any) []Custom {
-	g, w := floatFields(got), floatFields(want)
-	keys := map[string]bool{}
-	for k := range g {
-		keys[k] = true
-	}
-	for k := range w {
-		keys[k] = true
-	}
-	var out []Custom
-	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		if g[k] != w[k] {
-			out = append(out, Custom{Key: prefix + k, Value: g[k], Default: w[k]})
-		}
-	}
-	return out
-}
-
-// String is the custom value as reports print it: "key value (default
-// value)", a list written [a, b].
-func (c Custom) String() string {
-	if c.List != nil || c.DefaultList != nil {
-		return fmt.Sprintf("%s [%s] (default [%s])", c.Key, strings.Join(c.List, ", "), strings.Join(c.DefaultList, ", "))
-	}
-	return fmt.Sprintf("%s %s (default %s)", c.Key, Num(c.Value), Num(c.Default))
-}
-
-// differingLists is differing for a struct of string lists (the gating
-// rules): a list differs when its members differ, in any order or case.
-func differingLists(prefix string, got, want any) []Custom {
-	g, w := listFields(got), listFields(want)
-	var out []Custom
-	for _, k := range slices.Sorted(maps.Keys(w)) {
-		if !slices.Equal(normalList(g[k]), normalList(w[k])) {
-			out = append(out, Custom{Key: prefix + k, List: append([]string{}, g[k]...), DefaultList: w[k]})
-		}
-	}
-	return out
-}
-
-// normalList is a list of names lower-cased and sorted, for comparing.
-func normalList(l []string) []string {
-	out := make([]string, len(l))
-	for i, s := range l {
-		out[i] = strings.ToLower(strings.TrimSpace(s))
-	}
-	slices.Sort(out)
-	return out
-}
-
-// listFields is a struct's JSON form as string lists by key.
-func listFields(v any) map[string][]string {
-	b, _ := json.Marshal(v)
-	out := map[string][]string{}
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
-// floatFields is a struct's JSON form as numbers by key.
-func floatFields(v any) map[string]float64 {
-	b, _ := json.Marshal(v)
-	out := map[string]float64{}
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
-// Holds reports whether v passes the threshold; a value that was not
-// measured does not.
-func (t Threshold) Holds(v *float64) bool {
-	if v == nil {
-		return false
-	}
-	if t.Op == ">=" {
-		return *v >= t.Limit
-	}
-	return *v <= t.Limit
+		ofRepeat(asShare(unchanged), stats.Mean)},
 }
 
 // failures enumerates every reason the verdict fails: each threshold that
@@ -366,27 +150,17 @@ func failures(r *Report) []Failure {
 			if !r.gated() {
 				break // an informational suite is judged on completeness alone
 			}
-			v := t.Value(mr)
+			v := mr.Gated(t)
 			if t.Holds(v) || (v == nil && mr.Class(t.Class) == nil && r.Partial != nil) {
 				continue // held, or not selected: a class a selection left out is no failure
 			}
-			f := Failure{Model: model, Metric: t.Metric, Value: v, Op: t.Op, Limit: t.Limit, Source: t.Source()}
-			if v == nil {
-				f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.Label, unmeasured(mr.Class(t.Class)))
-			} else {
-				f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, NumVs(*v, t.Limit), OpSymbol(t.Op), Num(t.Limit))
-				if t.Own && t.Share() {
-					f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, Percent(*v), OpSymbol(t.Op), Percent(t.Limit))
-				}
-			}
+			f := verdict.Miss(model, t, v, unmeasured(mr.Class(t.Class)))
 			if c := mr.Class(t.Class); v != nil && t.Class == "A" && c != nil && c.Invalid > 0 {
 				// Faithfulness 0 read as 20 unfaithful answers when no answer
 				// was valid to judge (issue 46).
-				f.Message += fmt.Sprintf(" (%d of %d answers invalid: %s)", c.Invalid, c.Scored, Plural(c.Invalid, "it could not be judged", "they could not be judged"))
+				f.Message += fmt.Sprintf(" (%d of %d answers invalid: %s)", c.Invalid, c.Scored, unit.Plural(c.Invalid, "it could not be judged", "they could not be judged"))
 			}
-			if t.Custom() {
-				f.Message += fmt.Sprintf(" (a custom threshold: %s)", defaultText(t))
-			}
+			f.Message += verdict.CustomNote(t)
 			out = append(out, f)
 		}
 	}
@@ -493,7 +267,7 @@ func (r *Report) Incomplete(model string) (int, string) {
 	var parts []string
 	add := func(n int, one, many string) {
 		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, Plural(n, one, many)))
+			parts = append(parts, fmt.Sprintf("%d %s", n, unit.Plural(n, one, many)))
 		}
 	}
 	add(missing, "missing transcript", "missing transcripts")
@@ -525,7 +299,7 @@ func warnings(r *Report, in Input) []string {
 	// documents qualify no verdict of it (issue 34: its warnings said so
 	// anyway).
 	if n := len(r.Models); n > 0 && n < 3 && r.gated() {
-		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, Plural(n, "model", "models")))
+		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, unit.Plural(n, "model", "models")))
 	}
 	if len(r.Custom) > 0 {
 		var parts []string
@@ -624,31 +398,17 @@ func classWarnings(model, class string, c *ClassResult, gating bool) []string {
 		out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
 	}
 	if c.CutOffReasoning > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, Plural(c.CutOffReasoning, "answer", "answers")))
+		out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, unit.Plural(c.CutOffReasoning, "answer", "answers")))
 	}
 	if c.CutOffOutput > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, Plural(c.CutOffOutput, "answer was", "answers were")))
+		out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, unit.Plural(c.CutOffOutput, "answer was", "answers were")))
 	}
 	if rp := c.Repeatability; rp != nil && rp.Some > 0 {
 		out = append(out, fmt.Sprintf("%s class %s: %d of %d %s flaky, lossless in some repeats but not all: %s", model, class, rp.Some, rp.Tasks,
-			Plural(rp.Tasks, "task", "tasks"), strings.Join(rp.Flaky, ", ")))
+			unit.Plural(rp.Tasks, "task", "tasks"), strings.Join(rp.Flaky, ", ")))
 	}
 	if j := c.Judging; j != nil && j.Votes.Ungrounded > 0 {
-		out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, Plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
+		out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, unit.Plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
 	}
 	return out
-}
-
-// num formats a number for people: 4 decimals, trailing zeros dropped.
-func Num(v float64) string {
-	return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(v, 'f', 4, 64), "0"), ".")
-}
-
-// numVs formats v beside limit: as num, unless that would print a failing
-// value as the limit itself; then in full.
-func NumVs(v, limit float64) string {
-	if s := Num(v); s != Num(limit) || v == limit {
-		return s
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }

@@ -9,8 +9,8 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -18,7 +18,7 @@ import (
 // failure alone: the applier's, the extraction's or the validator's, with
 // JSON pointers; nothing for a well-formed answer, even a lossy one.
 func TestProblem(t *testing.T) {
-	set := testcorpus.Set(t).WithFormats([]string{"", formats.JSONPatch})
+	set := tasktest.Set(t).WithFormats([]string{"", formats.JSONPatch})
 	doc, patch := set.Task("02-b"), set.Task("02-b."+formats.JSONPatch)
 	expected := string(bend.Marshal(doc.Expected))
 	for _, c := range tabletest.Cases(t, []struct {
@@ -49,7 +49,7 @@ func TestProblem(t *testing.T) {
 // transcript and adds up what every round cost; rounds after a well-formed
 // answer are not read.
 func TestWithRounds(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	tk := set.Task("02-b")
 	w := config.Default().Weights
 	cost := func(c float64) *float64 { return &c }
@@ -91,7 +91,7 @@ func TestWithRounds(t *testing.T) {
 // every format, with the oracle's answer, a format slip, the answer cut
 // in half, prose, and a document whose first block lost its id.
 func TestCheckAgreesWithMetric(t *testing.T) {
-	set := testcorpus.Set(t).WithFormats(formats.Names())
+	set := tasktest.Set(t).WithFormats(formats.Names())
 	r := rand.New(rand.NewPCG(45, 45))
 	n := 0
 	for _, tk := range set.Tasks {

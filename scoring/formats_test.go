@@ -7,7 +7,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -15,7 +15,7 @@ import (
 // failure is scored as an invalid answer (drift 1, every component 1),
 // with the failing operation and the reason in the score, never a panic.
 func TestPatchThatDoesNotApplyIsInvalid(t *testing.T) {
-	set := testcorpus.Set(t).WithFormats([]string{"", formats.JSONPatch, formats.BendOps})
+	set := tasktest.Set(t).WithFormats([]string{"", formats.JSONPatch, formats.BendOps})
 	w := config.Default().Weights
 	for _, tt := range tabletest.Cases(t, []struct {
 		name, format, answer, kind string

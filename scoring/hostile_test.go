@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -25,7 +25,7 @@ func answered(asked, served string, u transcript.Usage) *transcript.Transcript {
 // the sums were +Inf (json: unsupported value) or overflowed. The score
 // takes them out, as the client does.
 func TestArchivedAbsurdCostNeverScored(t *testing.T) {
-	tk := testcorpus.Set(t).Task("05-a")
+	tk := tasktest.Set(t).Task("05-a")
 	for _, usd := range []float64{1e308, -1} {
 		s := One(tk, "v/m", 0, answered("v/m", "v/m", transcript.Usage{Cost: &usd, PromptTokens: 1<<63 - 1}), nil, metric.DefaultWeights())
 		if s.Usage.Cost != nil || s.Usage.PromptTokens != 0 || len(s.Usage.Unread) != 2 {
@@ -39,7 +39,7 @@ func TestArchivedAbsurdCostNeverScored(t *testing.T) {
 // the score now carries it for the report's warning. A dated or variant
 // id of the model asked for is the same model.
 func TestServedModelMismatchRecorded(t *testing.T) {
-	tk := testcorpus.Set(t).Task("05-a")
+	tk := tasktest.Set(t).Task("05-a")
 	for _, c := range tabletest.Cases(t, []struct{ asked, served, want, reason string }{
 		{"anthropic/claude-opus-4.8", "openai/gpt-3.5-turbo", "openai/gpt-3.5-turbo", "another model"},
 		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8-20260101", "", "a dated version of the model asked for"},
@@ -63,7 +63,7 @@ func TestServedModelMismatchRecorded(t *testing.T) {
 // TestRefusalIsNotAnEmptyAnswer: a model's refusal (message.refusal, or
 // the provider's content filter) showed as "the answer is empty".
 func TestRefusalIsNotAnEmptyAnswer(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	for _, c := range tabletest.Cases(t, []struct {
 		raw, finish, want, reason string
 	}{
@@ -94,7 +94,7 @@ func TestRefusalIsNotAnEmptyAnswer(t *testing.T) {
 // invalid, with a reason that says the harness failed on it. A nil judge
 // transcript stands in for any panic in the scoring code.
 func TestPanicWhileScoringIsAnInvalidAnswer(t *testing.T) {
-	tk := testcorpus.Set(t).Task("05-a")
+	tk := tasktest.Set(t).Task("05-a")
 	s := One(tk, "v/m", 0, answered("v/m", "", transcript.Usage{}), []*transcript.Transcript{nil}, metric.DefaultWeights())
 	if s.Status != StatusScored || s.Answer == nil || !strings.Contains(s.Answer.Reason, "the harness failed while reading this answer") {
 		t.Errorf("status %s, answer %+v; want scored, with the reason", s.Status, s.Answer)

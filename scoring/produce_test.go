@@ -3,10 +3,10 @@ package scoring
 import (
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestEndChainsAcrossFormats: the produce chain renders (step 1, answer
@@ -14,7 +14,7 @@ import (
 // in one lane although its steps' formats differ, so a projection that
 // does not parse ends it and step 2, never asked, is not run, drift 1.
 func TestEndChainsAcrossFormats(t *testing.T) {
-	doc := testcorpus.Set(t).Documents[15]
+	doc := tasktest.Set(t).Documents[15]
 	steps, err := task.ProducedChain(doc, relay.TaskID)
 	if err != nil {
 		t.Fatal(err)

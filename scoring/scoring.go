@@ -20,6 +20,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/formats"
@@ -29,7 +31,6 @@ import (
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
-	"golang.org/x/sync/errgroup"
 )
 
 // Status of a score.
@@ -107,7 +108,7 @@ type Score struct {
 	JudgeAPIErrors int `json:"judge_api_errors,omitempty"`
 
 	// ModelServed is the model the server said answered, set only when it
-	// is another model than the one asked for (SameModel): the answer is
+	// is another model than the one asked for (model.ServedAsAsked): the answer is
 	// not evidence about the requested model (issue 32).
 	ModelServed string `json:"model_served,omitempty"`
 
@@ -145,46 +146,12 @@ func boundedUsage(u transcript.Usage) transcript.Usage {
 }
 
 // servedOther returns served when it names another model than asked
-// (SameModel), else "".
+// (model.ServedAsAsked), else "".
 func servedOther(asked, served string) string {
-	if served == "" || SameModel(asked, served) {
+	if served == "" || model.ServedAsAsked(asked, served) {
 		return ""
 	}
 	return served
-}
-
-// SameModel reports whether the model a server said it served is the one
-// asked for: the same id, either with or without its "vendor/" prefix (a
-// provider may name its own models without it), followed by nothing, by
-// a date or version made of digits ("-20250929", "-2025-09-29", "-001"),
-// or by one of OpenRouter's routing variants (Variants: ":free",
-// ":nitro", ...). Any other suffix names another listing, which may be a
-// smaller model ("-mini", "-flash-lite"): not the model asked for (issue
-// 45).
-func SameModel(asked, served string) bool {
-	strip := func(s string) string { return s[strings.LastIndexByte(s, '/')+1:] }
-	if !strings.Contains(served, "/") {
-		asked = strip(asked)
-	}
-	rest, ok := strings.CutPrefix(served, asked)
-	if !ok {
-		return false
-	}
-	rest, variant, _ := strings.Cut(rest, ":")
-	if variant != "" && !slices.Contains(Variants, variant) {
-		return false
-	}
-	return rest == "" || isVersion(rest)
-}
-
-// Variants are OpenRouter's routing variants of a listing (the id's
-// ":suffix"): the same model, routed or priced differently.
-var Variants = []string{"free", "beta", "extended", "thinking", "online", "nitro", "floor", "exacto"}
-
-// isVersion reports whether s is "-" and a date or version of digits,
-// parts separated by "-" or ".": "-20250929", "-2025-09-29", "-001".
-func isVersion(s string) bool {
-	return len(s) >= 2 && s[0] == '-' && strings.Trim(s[1:], "0123456789-.") == "" && strings.ContainsAny(s, "0123456789")
 }
 
 // ServedWarnings says, per model in order of first appearance, how many

@@ -12,7 +12,6 @@ import (
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
@@ -21,6 +20,7 @@ import (
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -125,7 +125,7 @@ func TestRun(t *testing.T) {
 // was never sent, so its cost is a known 0; a call that was sent and failed
 // without saying what it cost stays unknown (nil).
 func TestNeverSentCostsNothing(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	tk := set.Task("05-b")
 	skipped := &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: "05-b", Attempts: []transcript.Attempt{},
 		Error: &transcript.CallError{Code: transcript.CodeSkipped, Message: "not requested", Fatal: true}}
@@ -163,7 +163,7 @@ func TestCutOff(t *testing.T) {
 // chain that stalled on an API error keeps its missing steps missing (the
 // run is incomplete and a resume goes on).
 func TestEndChains(t *testing.T) {
-	set, _, err := relay.Build(testcorpus.Set(t), 4)
+	set, _, err := relay.Build(tasktest.Set(t), 4)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -17,7 +17,7 @@ var srBlock = formats.Block
 // failure (issue 35) is scored as an invalid answer, drift 1, with its
 // kind, the block that failed and an excerpt in the score.
 func TestSearchReplaceFailureKinds(t *testing.T) {
-	set := testcorpus.Set(t).WithFormats([]string{"", formats.SearchReplace})
+	set := tasktest.Set(t).WithFormats([]string{"", formats.SearchReplace})
 	tk := set.Task("02-b." + formats.SearchReplace)
 	if tk == nil {
 		t.Fatal("no task 02-b.search-replace")

@@ -12,6 +12,7 @@ import (
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // The operating characteristics of the verdict (`harness corpus
@@ -178,12 +179,12 @@ func WriteOC(w io.Writer, rows []OCRow, trials int, seed uint64) error {
 	fmt.Fprintf(&b, "Chance that each of §8.5's thresholds holds for one model, and all five (its part of the verdict), by the model's true distance from the limits (%d simulated runs of 20 documents per class, seed %d):\n\n", trials, seed)
 	b.WriteString("| true values at | A faithfulness | B median | B P95 | C median | C P95 | all five |\n|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s × the limits | %s | %s | %s | %s | %s | %s |\n", report.Num(r.R), pc(r.Holds[0]), pc(r.Holds[1]), pc(r.Holds[2]), pc(r.Holds[3]), pc(r.Holds[4]), pc(r.Verdict))
+		fmt.Fprintf(&b, "| %s × the limits | %s | %s | %s | %s | %s | %s |\n", unit.Num(r.R), pc(r.Holds[0]), pc(r.Holds[1]), pc(r.Holds[2]), pc(r.Holds[3]), pc(r.Holds[4]), pc(r.Verdict))
 	}
-	fmt.Fprintf(&b, "\nChance of each §8.5 reading: all three models at the distance, and §8.5's own case, one model at it and two at %s × the limits:\n\n", report.Num(nearPerfect))
+	fmt.Fprintf(&b, "\nChance of each §8.5 reading: all three models at the distance, and §8.5's own case, one model at it and two at %s × the limits:\n\n", unit.Num(nearPerfect))
 	b.WriteString("| true values at | three: pass | weakness | protocol failure | one: pass | weakness | protocol failure |\n|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s × the limits | %s | %s | %s | %s | %s | %s |\n", report.Num(r.R), pc(r.Three[0]), pc(r.Three[1]), pc(r.Three[2]), pc(r.One[0]), pc(r.One[1]), pc(r.One[2]))
+		fmt.Fprintf(&b, "| %s × the limits | %s | %s | %s | %s | %s | %s |\n", unit.Num(r.R), pc(r.Three[0]), pc(r.Three[1]), pc(r.Three[2]), pc(r.One[0]), pc(r.One[1]), pc(r.One[2]))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -10,7 +10,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/linediff"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden file")
@@ -26,7 +26,7 @@ var table struct {
 
 func defaultTable(t *testing.T) []Row {
 	t.Helper()
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	table.once.Do(func() { table.rows = Table(set, config.Default()) })
 	return table.rows
 }

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/formats"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/internal/usage"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -16,7 +16,7 @@ import (
 // other step count is a usage error, as is another answer format.
 func TestProduceBuild(t *testing.T) {
 	s, _ := Lookup(Produce)
-	corpus := testcorpus.Set(t)
+	corpus := tasktest.Set(t)
 	set, err := s.Build(corpus, transcript.Inputs{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -13,7 +13,7 @@ import (
 // task set from the corpus whose every task names a part of the suite,
 // and whose classes part is among them.
 func TestEverySuiteBuildsAndMarksItsTasks(t *testing.T) {
-	corpus := testcorpus.Set(t)
+	corpus := tasktest.Set(t)
 	in := transcript.Inputs{Rungs: []string{"8k"}, Steps: 2} // 2: a step count every suite that takes --steps accepts
 	for _, s := range Table {
 		set, err := s.Build(corpus, in)
@@ -92,7 +92,7 @@ func equal(a, b any) bool {
 // is left out of the relay with its reason in Skipped (the run prints it),
 // never silently.
 func TestRelayReportsWhatItLeavesOut(t *testing.T) {
-	corpus := *testcorpus.Set(t)
+	corpus := *tasktest.Set(t)
 	corpus.Inverse = corpus.Inverse[1:] // the first document's B has no inverse now
 	for _, name := range []string{Relay, All} {
 		s, _ := Lookup(name)

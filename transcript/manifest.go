@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
 )
@@ -171,7 +172,7 @@ func WriteManifest(runDir string, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(runDir, ManifestName), append(b, '\n'))
+	return atomicfile.WriteFile(filepath.Join(runDir, ManifestName), append(b, '\n'))
 }
 
 // MaxManifestSize bounds run.json: its largest parts are the task ids and

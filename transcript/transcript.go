@@ -19,7 +19,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,6 +27,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
 )
@@ -332,7 +332,7 @@ func Write(runDir string, t *Transcript) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(t.Path(runDir), append(b, '\n'))
+	return atomicfile.WriteFile(t.Path(runDir), append(b, '\n'))
 }
 
 // MaxSize bounds a transcript file. A transcript holds its answer twice
@@ -521,79 +521,6 @@ func ReadAll(runDir string) ([]*Transcript, error) {
 		return nil
 	})
 	return out, err
-}
-
-// TempPrefix is the name prefix of the temporary files WriteAtomic writes
-// on the way to name: hidden, and naming the file they become, so that an
-// orphan left by a killed process can be told apart and removed
-// (RemoveOrphans).
-func TempPrefix(name string) string { return ".tmp-" + filepath.Base(name) + "-" }
-
-// RemoveOrphans removes below dir the temporary files that a killed
-// process left on the way to a file (TempPrefix); names, when given,
-// limits it to the orphans of those files in dir alone. The caller must be
-// the only writer of those files (it holds the run's lock).
-func RemoveOrphans(dir string, names ...string) error {
-	if len(names) > 0 {
-		for _, n := range names {
-			orphans, _ := filepath.Glob(filepath.Join(dir, TempPrefix(n)+"*"))
-			for _, o := range orphans {
-				if err := os.Remove(o); err != nil && !errors.Is(err, os.ErrNotExist) {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	return filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasPrefix(d.Name(), ".tmp-") {
-			return err
-		}
-		return os.Remove(p)
-	})
-}
-
-// WriteFileAtomic writes data to a temporary file in the same directory and
-// renames it over name, so that readers never see a partial file. The file
-// is made 0644 (less the umask).
-func WriteFileAtomic(name string, data []byte) error {
-	return WriteAtomic(name, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// WriteAtomic is WriteFileAtomic for content that write produces as it
-// goes (a large report), so that it need not be held in memory first.
-func WriteAtomic(name string, write func(io.Writer) error) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, TempPrefix(name)+"*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	// No fsync: the rename already guarantees that a killed process leaves
-	// no partial file, and a sync per transcript cost a fifth of the wall
-	// time of a fast run (BenchmarkFanOut).
-	err = write(f)
-	if err == nil {
-		// CreateTemp makes the file 0600; archives and reports are build
-		// outputs that others read, like any file the umask allows.
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // String formats a reference as model/task/r<repeat>; a nil one as "-".

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"bendscript.com/round-trip-harness/internal/tabletest"
 	"github.com/gowebpki/jcs"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 func sample() *Transcript {
@@ -151,22 +151,6 @@ func TestSlug(t *testing.T) {
 		if got := Slug(c.in); got != c.want {
 			t.Errorf("Slug(%q) = %q, want %q (%s)", c.in, got, c.want, c.reason)
 		}
-	}
-}
-
-// TestWriteFileAtomicMode: written files are readable by others (0644, as
-// build outputs are), not the 0600 of a temporary file.
-func TestWriteFileAtomicMode(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "r.json")
-	if err := WriteFileAtomic(p, []byte("{}\n")); err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Mode().Perm()&0o044 == 0 {
-		t.Errorf("mode %v: others cannot read the file", st.Mode().Perm())
 	}
 }
 

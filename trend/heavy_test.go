@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
 // TestNoiseNightsRaiseNoFlag: forty trends of twenty noise-only nights
@@ -24,17 +24,17 @@ func TestNoiseNightsRaiseNoFlag(t *testing.T) {
 	t.Parallel()
 	models := []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"}
 	night := func(trend, seed int) *report.Report {
-		s := reporttest.Synthetic{Models: models, Repeats: 3, Answer: func(model, id string, r int) (float64, bool, string) {
-			u := reporttest.Jitter("drift", trend, seed, model, id, r)
+		s := scoringtest.Synthetic{Models: models, Repeats: 3, Answer: func(model, id string, r int) (float64, bool, string) {
+			u := scoringtest.Jitter("drift", trend, seed, model, id, r)
 			d := 0.0
 			if u > 0.5 {
 				d = (u - 0.5) * 0.4
 			}
-			return d, reporttest.Jitter("faithful", trend, seed, model, id, r) < 0.9, scoring.StatusScored
+			return d, scoringtest.Jitter("faithful", trend, seed, model, id, r) < 0.9, scoring.StatusScored
 		}}
 		run := s.Run()
 		m := *run.Manifest
-		m.Seed, m.StartedAt = int64(seed), reporttest.T0.Add(time.Duration(seed)*24*time.Hour)
+		m.Seed, m.StartedAt = int64(seed), scoringtest.T0.Add(time.Duration(seed)*24*time.Hour)
 		run.Manifest = &m
 		return report.Build(report.Input{Manifest: run.Manifest, Config: run.Config, Scores: run.Scores})
 	}

@@ -17,8 +17,8 @@ import (
 	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
-
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // Report is the headline numbers of any number of reports in date
@@ -169,7 +169,7 @@ func b2i(b bool) int {
 
 // nightOf is a report as a night of the trend.
 func nightOf(r *report.Report, name string) Night {
-	n := Night{Side: compare.SideOf(r, name), Verdict: report.VerdictPlain(r), Reading: "none (informational)", Failures: []string{}}
+	n := Night{Side: compare.SideOf(r, name), Verdict: render.VerdictPlain(r), Reading: "none (informational)", Failures: []string{}}
 	if !r.Informational() {
 		n.Reading = r.Reading.Outcome
 	}
@@ -262,15 +262,15 @@ func (s Series) table(tr *Report) render.Table {
 		t := render.Table{Head: []string{"report", "ran at", "faithfulness", "cost (USD)", "vs previous"}}
 		for _, p := range s.Points {
 			r := tr.Reports[p.Report]
-			t.Add(r.RunID, r.RanAt, report.NumOr(p.Faithfulness, "n/a"), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P, p.PAdjusted))
+			t.Add(r.RunID, r.RanAt, unit.NumOr(p.Faithfulness, "n/a"), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P, p.PAdjusted))
 		}
 		return t
 	}
 	t := render.Table{Head: []string{"report", "ran at", "median drift", "P95 drift", "lossless", "edits applied", "cost (USD)", "drift vs previous", "lossless vs previous"}}
 	for _, p := range s.Points {
 		r := tr.Reports[p.Report]
-		t.Add(r.RunID, r.RanAt, report.NumOr(p.Median, "n/a"), report.NumOr(p.P95, "n/a"), report.PercentOr(p.Lossless),
-			report.PercentOr(p.Edits), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P, p.PAdjusted), changeText(p.LosslessChange, p.LosslessP, p.LosslessPAdjusted))
+		t.Add(r.RunID, r.RanAt, unit.NumOr(p.Median, "n/a"), unit.NumOr(p.P95, "n/a"), unit.PercentOr(p.Lossless),
+			unit.PercentOr(p.Edits), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P, p.PAdjusted), changeText(p.LosslessChange, p.LosslessP, p.LosslessPAdjusted))
 	}
 	return t
 }
@@ -311,7 +311,7 @@ func (tr *Report) footnotes(w io.Writer) {
 		for j, f := range r.Failures {
 			items[j] = render.MDText(f)
 		}
-		fmt.Fprintf(w, "\n[^f%d]: Report %d's %d %s: %s.\n", i+1, i+1, len(r.Failures), report.Plural(len(r.Failures), "failure", "failures"), strings.Join(items, "; "))
+		fmt.Fprintf(w, "\n[^f%d]: Report %d's %d %s: %s.\n", i+1, i+1, len(r.Failures), unit.Plural(len(r.Failures), "failure", "failures"), strings.Join(items, "; "))
 	}
 }
 
@@ -320,8 +320,8 @@ func (tr *Report) footnotes(w io.Writer) {
 // table of its numbers report by report.
 func (tr *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "## Trend over %d %s\n\n", len(tr.Reports), report.Plural(len(tr.Reports), "report", "reports"))
-	fmt.Fprintf(bw, "Each change from the previous report is marked better, worse (▼) or ~ by the paired tests of `harness compare` (the signed-rank test on the documents' drift or faithfulness, the exact test on the lossless answers), every test of the whole window (%d) adjusted together (Holm), so that a window of noise-only nights rarely shows any flag: better and worse need an adjusted p < %s; = means no document differs.\n\n", tr.Tests, report.Num(compare.Alpha))
+	fmt.Fprintf(bw, "## Trend over %d %s\n\n", len(tr.Reports), unit.Plural(len(tr.Reports), "report", "reports"))
+	fmt.Fprintf(bw, "Each change from the previous report is marked better, worse (▼) or ~ by the paired tests of `harness compare` (the signed-rank test on the documents' drift or faithfulness, the exact test on the lossless answers), every test of the whole window (%d) adjusted together (Holm), so that a window of noise-only nights rarely shows any flag: better and worse need an adjusted p < %s; = means no document differs.\n\n", tr.Tests, unit.Num(compare.Alpha))
 	render.WriteMarkdownTable(bw, tr.nightsTable())
 	tr.footnotes(bw)
 	for _, s := range tr.Series {
@@ -475,7 +475,7 @@ func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point)
 			if name == "lossless" {
 				change = p.LosslessChange
 			}
-			title := fmt.Sprintf("%s, report %d (%s): %s", s.Model, p.Report+1, tr.Reports[p.Report].RunID, report.Num(*v))
+			title := fmt.Sprintf("%s, report %d (%s): %s", s.Model, p.Report+1, tr.Reports[p.Report].RunID, unit.Num(*v))
 			if change != "" {
 				title += ", vs previous: " + change
 			}

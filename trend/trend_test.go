@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"bendscript.com/round-trip-harness/internal/reporttest"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
 	"bendscript.com/round-trip-harness/report"
 
@@ -45,17 +46,17 @@ func trendNights(t *testing.T) ([]*report.Report, []string) {
 	// Given out of date order: the trend orders them by ran_at.
 	for _, i := range []int{2, 0, 1} {
 		n := nights[i]
-		var run reporttest.Run
+		var run scoringtest.Run
 		if n.seed == 20260427 && n.extra == nil {
-			run = reporttest.OracleNoisyRun(t) // the first night is the shared run
+			run = pipelinetest.OracleNoisyRun(t) // the first night is the shared run
 		} else {
-			run, _ = reporttest.Pipeline(t, []string{offline.Oracle, offline.Noisy}, n.extra, 1, n.seed)
+			run, _ = pipelinetest.Pipeline(t, []string{offline.Oracle, offline.Noisy}, n.extra, 1, n.seed)
 		}
 		in := report.Input{Manifest: run.Manifest, Config: run.Config, Scores: run.Scores, Set: run.Set}
 		m := *in.Manifest
 		in.Manifest = &m
 		in.Manifest.RunID = strings.TrimSuffix(n.name, ".json")
-		in.Manifest.StartedAt = reporttest.T0.Add(time.Duration(i) * 24 * time.Hour)
+		in.Manifest.StartedAt = scoringtest.T0.Add(time.Duration(i) * 24 * time.Hour)
 		reps, names = append(reps, report.Build(in)), append(names, n.name)
 	}
 	return reps, names
@@ -154,9 +155,9 @@ func TestTrendPageHoldsNoTerminalControls(t *testing.T) {
 	t.Parallel()
 	var reps []*report.Report
 	for i := range 2 {
-		run := reporttest.FailingRun.Run()
+		run := scoringtest.FailingRun.Run()
 		m := *run.Manifest
-		m.StartedAt = reporttest.T0.Add(time.Duration(i) * 24 * time.Hour)
+		m.StartedAt = scoringtest.T0.Add(time.Duration(i) * 24 * time.Hour)
 		rep := report.Build(report.Input{Manifest: &m, Config: run.Config, Scores: run.Scores, Set: run.Set})
 		rep.Failures = append(rep.Failures, report.Failure{Message: "x\x1b]52;c;SGk=\a\n::error title=t::forged"})
 		reps = append(reps, rep)

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
-	"bendscript.com/round-trip-harness/internal/flagargs"
+	"bendscript.com/round-trip-harness/cmd/harness/internal/flagargs"
+	"bendscript.com/round-trip-harness/cmd/harness/internal/suggest"
 	"bendscript.com/round-trip-harness/internal/safetext"
-	"bendscript.com/round-trip-harness/internal/suggest"
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/pipeline"
 )

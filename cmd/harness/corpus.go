@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"bendscript.com/round-trip-harness/cmd/harness/internal/suggest"
 	"bendscript.com/round-trip-harness/config"
-	"bendscript.com/round-trip-harness/internal/suggest"
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/sensitivity"
 	"bendscript.com/round-trip-harness/suites/ladder"

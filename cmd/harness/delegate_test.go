@@ -16,13 +16,13 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/instructions"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites/delegate"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -124,7 +124,7 @@ func TestDelegateSuite(t *testing.T) {
 	// Where the content went: offline/oracle loses nothing; offline/rare-slip
 	// deletes exactly the blocks (at every depth) of its chain's original
 	// but its first block from its slip on, and corrupts and adds nothing.
-	corpus := testcorpus.Set(t)
+	corpus := tasktest.Set(t)
 	for _, c := range d.Chains {
 		if c.Model == offline.Noisy {
 			continue
@@ -232,7 +232,7 @@ func TestDelegateOrderBySeed(t *testing.T) {
 // byte for byte but for rescored_at.
 func TestDelegateResume(t *testing.T) {
 	t.Parallel()
-	c := *testcorpus.Set(t)
+	c := *tasktest.Set(t)
 	if probs := task.WithPool(&c, instructions.FS); len(probs) > 0 {
 		t.Fatal(probs)
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestCompareSaysTheProviderChanged: two runs of one model that
@@ -16,7 +16,7 @@ import (
 // that differed in what they asked said nothing of it (issue 33).
 func TestCompareSaysTheProviderChanged(t *testing.T) {
 	t.Parallel()
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	dir := t.TempDir()
 	for _, run := range tabletest.Cases(t, []struct{ id, provider, reason string }{
 		{"p1", "Anthropic", "the first run, served by one provider"},

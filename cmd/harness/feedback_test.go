@@ -14,11 +14,11 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // askedTask is the task a request asks, read from its first user message
@@ -41,7 +41,7 @@ func askedTask(req modeltest.ChatRequest) (string, int) {
 // finished round again; rescore reproduces the report.
 func TestFeedbackRound(t *testing.T) {
 	t.Parallel()
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	ids := []string{"01-b", "01-c", "02-b", "02-c"}
 	expected := map[string]string{}
 	for _, id := range ids {
@@ -136,7 +136,7 @@ func keptRounds(t *testing.T, runDir string) map[string]bool {
 // found (scoring.Check of that answer) and nothing else.
 func checkFollowUps(t *testing.T, reqs []modeltest.ChatRequest, expected map[string]string, malformed string) {
 	t.Helper()
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	n := 0
 	for _, req := range reqs {
 		id, round := askedTask(req)

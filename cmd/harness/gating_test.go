@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // seen is one chat request as the fake server saw it.
@@ -48,7 +48,7 @@ var exactGating made[exactRun]
 func exactGatingRun(t *testing.T) exactRun {
 	t.Helper()
 	return exactGating.get(t, "the exact gating run", func(dir string) (exactRun, error) {
-		set := testcorpus.Set(t)
+		set := tasktest.Set(t)
 		var mu sync.Mutex
 		var r exactRun
 		var srv *modeltest.Server

@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/internal/usage"
-	"bendscript.com/round-trip-harness/transcript"
 )
 
 func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -39,7 +39,7 @@ func cmdID(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return false, nil
 		case *write && d.ID != id:
 			bend.SetID(d, id)
-			return true, transcript.WriteFileAtomic(name, bend.Marshal(d))
+			return true, atomicfile.WriteFile(name, bend.Marshal(d))
 		}
 		return true, nil
 	})

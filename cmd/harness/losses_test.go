@@ -10,10 +10,10 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/sensitivity"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestGatingVerdictCatchesLosses replays the default gating run (the
@@ -72,7 +72,7 @@ func gatingRunWithLoss(t *testing.T, lossName string, code int) *report.Report {
 		}
 		return parseReport(t, r.report)
 	}
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	i := slices.IndexFunc(sensitivity.Losses, func(l sensitivity.Loss) bool { return l.Name == lossName })
 	loss := sensitivity.Losses[i]
 	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {

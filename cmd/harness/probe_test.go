@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/transcript"
@@ -334,10 +335,10 @@ func TestWriteFailureLeavesResumeAndNoOrphans(t *testing.T) {
 	runDir := offlineRun(t, dir, "r", "--docs", "03")
 	reports := filepath.Join(dir, "reports")
 	orphans := []string{
-		filepath.Join(runDir, "offline_oracle", transcript.TempPrefix("03-b.r0.json")+"123"),
-		filepath.Join(reports, transcript.TempPrefix("r.html")+"456"),
+		filepath.Join(runDir, "offline_oracle", atomicfile.TempPrefix("03-b.r0.json")+"123"),
+		filepath.Join(reports, atomicfile.TempPrefix("r.html")+"456"),
 	}
-	other := filepath.Join(reports, transcript.TempPrefix("another-run.html")+"789")
+	other := filepath.Join(reports, atomicfile.TempPrefix("another-run.html")+"789")
 	for _, o := range append(orphans, other) {
 		writeFile(t, filepath.Dir(o), filepath.Base(o), "half a file")
 	}

@@ -8,9 +8,10 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestExactGatingRunGates: the default three models answering exactly can
@@ -22,7 +23,7 @@ func TestExactGatingRunGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := report.VerdictLine(rep)
+	line := render.VerdictLine(rep)
 	if md, err := os.ReadFile(filepath.Join(exactGating.dir, "g.md")); err != nil || !bytes.Contains(md, []byte("This run can gate v0.1 (§8.6).")) {
 		t.Errorf("the Markdown does not say the run can gate v0.1 (%v)", err)
 	}
@@ -39,7 +40,7 @@ func TestExactGatingRunGates(t *testing.T) {
 // gating run.)
 func TestIneligibleGatingRunsAreInconclusive(t *testing.T) {
 	t.Parallel()
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		models []string

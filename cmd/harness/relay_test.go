@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/bend"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites/relay"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestRelaySuite is the relay's done-when, offline: per model 8 steps of
@@ -69,7 +69,7 @@ func TestRelayResume(t *testing.T) {
 	// The key is TestMain's; the server is passed by --base-url, to the
 	// run and to its resume.
 	t.Parallel()
-	set, _, err := relay.Build(testcorpus.Set(t), relay.DefaultSteps)
+	set, _, err := relay.Build(tasktest.Set(t), relay.DefaultSteps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,15 +9,14 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/cmd/harness/internal/progress"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
-	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/suites/delegate"
 	"bendscript.com/round-trip-harness/suites/relay"
@@ -28,7 +27,7 @@ import (
 // runRequest is harness run's command line. Its flags bind straight to the
 // fields: those that mean the same in a run bind to pipeline.Options and
 // its Inputs (--out, --run-id, --reports, --resume, --dry-run,
-// --no-preflight, --summary, --max-cost, --base-url, --corpus,
+// --no-preflight, --summary, --base-url, --corpus,
 // --instructions, --suite, --steps); the others, which override the
 // configuration or become a selection, are the fields below. startRun
 // resolves them (the configuration, the environment, the data) into the
@@ -36,8 +35,11 @@ import (
 type runRequest struct {
 	pipeline.Options
 	ConfigFile, Models, Judges, ProgressMode, Rungs, Tasks, Classes, Docs, Format, Formats string
-	Repeats, PerModel, Global, Limit                                                       int
-	Seed                                                                                   int64
+	// MaxCost is --max-cost: it overrides the configuration's max_cost (a
+	// new run) or raises the manifest's cap (a resume), into Inputs.MaxCost.
+	MaxCost                          float64
+	Repeats, PerModel, Global, Limit int
+	Seed                             int64
 	// Given are the flags given, by name, as flag.Value prints them: a
 	// flag given with its default value still overrides (0 is a seed), and
 	// a resume refuses one that contradicts the manifest.
@@ -82,7 +84,7 @@ func (r *runRequest) checkNumbers() error {
 // models and judges, the run id and the suite.
 func (r *runRequest) checkNames() error {
 	switch {
-	case !slices.Contains(runner.ProgressModes, r.ProgressMode):
+	case !slices.Contains(progress.Modes, r.ProgressMode):
 		return usage.Errorf("run: --progress takes auto, bars, lines or none, not %q", r.ProgressMode)
 	case r.given("models") && len(splitList(r.Models)) == 0:
 		return usage.Errorf("run: --models takes a comma-separated list of models, not %q", r.Models)
@@ -165,7 +167,7 @@ func startRun(ctx context.Context, r runRequest) (*pipeline.Result, error) {
 	if !sameSet(configured, cfg.Models) {
 		in.ConfiguredModels = configured
 	}
-	in.ReportDir, in.Rungs, in.Selection, in.NoPreflight = r.ReportDir, splitList(r.Rungs), r.selection(), r.NoPreflight
+	in.Rungs, in.Selection = splitList(r.Rungs), r.selection()
 	in.MaxCost = cmp.Or(r.MaxCost, cfg.MaxCost)
 	if suites.Of(in.Suite).Takes("round-trips") {
 		in.Shuffle = cfg.Request.Seed // the forward order's seed, recorded
@@ -214,7 +216,7 @@ func (r *runRequest) resume(ctx context.Context) (*pipeline.Result, error) {
 		// A capped run resumes with a higher cap; the manifest keeps it.
 		in.MaxCost, m.Inputs.MaxCost = r.MaxCost, r.MaxCost
 	}
-	r.ReportDir, r.NoPreflight, r.Inputs = in.ReportDir, in.NoPreflight, in
+	r.Inputs = in
 	r.Conn.BaseURL = url
 	return r.start(ctx, cfg, m)
 }
@@ -238,9 +240,9 @@ func (r *runRequest) start(ctx context.Context, cfg *config.Config, m *transcrip
 	if err != nil {
 		return nil, err
 	}
-	r.Config, r.Prompts, r.Resume, r.MaxCost = cfg, prompts, m, r.Inputs.MaxCost
+	r.Config, r.Prompts, r.Resume = cfg, prompts, m
 	r.Conn = pipeline.ConnectionFrom(cfg, r.Conn.BaseURL, key)
-	r.GitCommit, r.Progress = gitCommit(), runner.ProgressFor(r.ProgressMode, r.Stderr)
+	r.GitCommit, r.Progress = gitCommit(), progress.For(r.ProgressMode, r.Stderr)
 	res, err := pipeline.Run(ctx, r.Options)
 	if err := r.printJSON(res); err != nil {
 		return nil, err
@@ -257,14 +259,10 @@ func (r *runRequest) printJSON(res *pipeline.Result) error {
 	return copyJSON(r.JSONOut, res)
 }
 
-// copyJSON writes the JSON report the run or rescore wrote to w.
+// copyJSON writes the JSON report of the run or rescore to w, as its
+// file holds it (report.WriteJSON, the writer of reports/<run-id>.json).
 func copyJSON(w io.Writer, res *pipeline.Result) error {
-	b, err := regularfile.Read(res.Reports[0], report.MaxFileSize)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
+	return report.WriteJSON(w, res.Report)
 }
 
 // formatsOf parses --formats (formats.Parse) as a run records it: the

@@ -13,7 +13,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/pipeline"
-	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/unit"
 )
 
 // cmdRuns lists the runs in a directory of run directories.
@@ -169,7 +169,7 @@ func reconcileRun(ctx context.Context, w io.Writer, runDir, baseURL string) erro
 		return err
 	}
 	fmt.Fprintf(w, "%d %s of unknown cost; GET /generation priced them at $%.4f", len(rec.Generations),
-		report.Plural(len(rec.Generations), "attempt", "attempts"), rec.USD)
+		unit.Plural(len(rec.Generations), "attempt", "attempts"), rec.USD)
 	if rec.Unresolved > 0 {
 		fmt.Fprintf(w, "; %d not priced", rec.Unresolved)
 	}

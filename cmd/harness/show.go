@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"bendscript.com/round-trip-harness/internal/suggest"
+	"bendscript.com/round-trip-harness/cmd/harness/internal/suggest"
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/transcript"

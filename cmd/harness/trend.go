@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/trend"
 )
 
@@ -29,7 +29,7 @@ func cmdTrend(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	tr := trend.Of(reps, fs.Args())
 	if *htmlOut != "" {
-		if err := transcript.WriteAtomic(*htmlOut, tr.WriteHTML); err != nil {
+		if err := atomicfile.Write(*htmlOut, tr.WriteHTML); err != nil {
 			return err
 		}
 	}

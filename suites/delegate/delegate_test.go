@@ -10,16 +10,16 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/suites/delegate"
 	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // pooled is the embedded corpus with its pools loaded.
 func pooled(t *testing.T) *task.Set {
 	t.Helper()
-	c := *testcorpus.Set(t)
+	c := *tasktest.Set(t)
 	if probs := task.WithPool(&c, instructions.FS); len(probs) > 0 {
 		t.Fatalf("loading the pools: %v", probs)
 	}
@@ -184,7 +184,7 @@ func TestBuildRefuses(t *testing.T) {
 // TestBuildLoadsThePool: a corpus loaded without its pools (task.Load)
 // draws them from its task directory.
 func TestBuildLoadsThePool(t *testing.T) {
-	c := *testcorpus.Set(t)
+	c := *tasktest.Set(t)
 	if c.Pairs != nil || c.PoolFS == nil {
 		t.Fatalf("Load: pairs %d, pool FS %v", len(c.Pairs), c.PoolFS)
 	}

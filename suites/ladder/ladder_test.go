@@ -12,8 +12,8 @@ import (
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/internal/golden"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 var (
@@ -26,7 +26,7 @@ var (
 // (about 0.5 s under -race).
 func defaultRungs(t *testing.T) []*Rung {
 	t.Helper()
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	buildOnce.Do(func() { built, buildErr = Build(set, Config{}) })
 	if buildErr != nil {
 		t.Fatal(buildErr)
@@ -66,7 +66,7 @@ func TestRungsAreValidWithTheirIDs(t *testing.T) {
 
 func TestBuildIsReproducible(t *testing.T) {
 	first := defaultRungs(t)
-	again, err := Build(testcorpus.Set(t), Config{})
+	again, err := Build(tasktest.Set(t), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestBuildIsReproducible(t *testing.T) {
 // the source's edges forward and finds them in the rung: what the ladder
 // copies, and only that, is renamed, and nothing else changes.
 func TestCopiesAreTheirDocuments(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	for _, r := range defaultRungs(t) {
 		edges := map[string]bool{}
 		for _, e := range r.Doc.Edges {
@@ -209,7 +209,7 @@ func unrename(t *testing.T, blocks []*bend.Block, prefix, rungID, srcID string) 
 // document that resolves there (Document.Resolves) resolves in every rung,
 // at the copy's block or span, and that the rung holds it.
 func TestReferencesStillResolve(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	checked := 0
 	for _, r := range defaultRungs(t) {
 		held := map[string]bool{}
@@ -399,7 +399,7 @@ func TestVocabularyBlocksFrom32k(t *testing.T) {
 // TestManyTasks places every corpus task that has a position, in groups
 // that fit one rung each, so that every kind of operation is renamed.
 func TestManyTasks(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	groups := []struct {
 		tasks  []string
 		size   int
@@ -438,7 +438,7 @@ func TestManyTasks(t *testing.T) {
 // 01-b landed at block 20 of 84, in the first third, because documents 04
 // and 05 hold many short list items.
 func TestMiddleSplitByBlocks(t *testing.T) {
-	rungs, err := Build(testcorpus.Set(t), Config{Rungs: []int{32 << 10}, Tasks: []string{"01-b", "01-c", "02-b", "02-c"}})
+	rungs, err := Build(tasktest.Set(t), Config{Rungs: []int{32 << 10}, Tasks: []string{"01-b", "01-c", "02-b", "02-c"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +453,7 @@ func TestMiddleSplitByBlocks(t *testing.T) {
 // middle edit landed at block 4 of 18. Starting the walk one document later
 // gives two small documents, one on each side.
 func TestFillerWalkStartsLater(t *testing.T) {
-	rungs, err := Build(testcorpus.Set(t), Config{Rungs: []int{10 << 10, 11 << 10, 12 << 10, 13 << 10}})
+	rungs, err := Build(tasktest.Set(t), Config{Rungs: []int{10 << 10, 11 << 10, 12 << 10, 13 << 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +465,7 @@ func TestFillerWalkStartsLater(t *testing.T) {
 }
 
 func TestBuildRefuses(t *testing.T) {
-	set := testcorpus.Set(t)
+	set := tasktest.Set(t)
 	for _, c := range tabletest.Cases(t, []struct {
 		name   string
 		config Config
@@ -567,7 +567,7 @@ func TestRewriteInstruction(t *testing.T) {
 }
 
 func BenchmarkBuild(b *testing.B) {
-	set := testcorpus.Set(b)
+	set := tasktest.Set(b)
 	for _, size := range DefaultRungs {
 		b.Run(RungName(size), func(b *testing.B) {
 			for b.Loop() {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/internal/atomicfile"
 )
 
 // Write writes each rung into dir as harness corpus ladder does: its
@@ -18,10 +18,10 @@ func Write(dir string, rungs []*Rung, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := transcript.WriteFileAtomic(filepath.Join(dir, r.File()), r.Bytes); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, r.File()), r.Bytes); err != nil {
 			return err
 		}
-		if err := transcript.WriteFileAtomic(filepath.Join(dir, r.TasksFile()), tasksJSON); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, r.TasksFile()), tasksJSON); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "%s\t%d bytes\t%d blocks\t%d tasks\t%s\n", r.Name, len(r.Bytes), CountBlocks(r.Doc), len(r.Tasks), r.Doc.ID)

@@ -12,9 +12,9 @@ import (
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/edit"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/internal/testcorpus"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
 // TestTaskIDSortsInStepOrder: TaskID names step s of document NN with
@@ -43,7 +43,7 @@ func TestTaskIDSortsInStepOrder(t *testing.T) {
 // are accepted and give one task per step of every chain.
 func TestBuildStepCount(t *testing.T) {
 	// Two documents are enough to count steps, and keep 99 of them fast.
-	full := testcorpus.Set(t)
+	full := tasktest.Set(t)
 	corpus := &task.Set{Documents: full.Documents[:2], Tasks: full.Tasks, Inverse: full.Inverse}
 	tests := []struct {
 		steps   int
@@ -88,7 +88,7 @@ func TestBuildStepCount(t *testing.T) {
 // instruction and gold edit, the previous step's expected document as its
 // source and its gold edit applied to that as its own.
 func TestBuildChains(t *testing.T) {
-	corpus := testcorpus.Set(t)
+	corpus := tasktest.Set(t)
 	set, skipped, err := relay.Build(corpus, relay.DefaultSteps)
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +176,7 @@ func checkSource(t *testing.T, id string, src *task.Document, name string, want 
 // give the corpus file back byte for byte, and the second cycle asks
 // exactly what the first asked; building does not change the corpus.
 func TestBuildCycleGivesSourceBack(t *testing.T) {
-	corpus := testcorpus.Set(t)
+	corpus := tasktest.Set(t)
 	set, _, err := relay.Build(corpus, relay.DefaultSteps)
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +208,7 @@ func TestBuildCycleGivesSourceBack(t *testing.T) {
 // tasks of a cycle, or whose edits do not chain, has no chain; Build names
 // it with the reason and builds the others.
 func TestBuildSkipsDocumentsThatDoNotChain(t *testing.T) {
-	corpus := testcorpus.Set(t)
+	corpus := tasktest.Set(t)
 	tests := []struct {
 		name   string
 		doc    string // the document broken
@@ -296,7 +296,7 @@ func replace(tasks []*task.Task, id string, ops []*edit.Op) {
 // number) and its step as fields, so scoring and the report never parse
 // an id.
 func TestBuildMarksChainAndStep(t *testing.T) {
-	set, _, err := relay.Build(testcorpus.Set(t), 4)
+	set, _, err := relay.Build(tasktest.Set(t), 4)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
-// Package testcorpus gives tests the embedded corpus and tasks, loaded
+// Package tasktest gives tests the embedded corpus and tasks, loaded
 // once per test binary, and sealed answer transcripts to judge or score.
-package testcorpus
+package tasktest
 
 import (
 	"sync"

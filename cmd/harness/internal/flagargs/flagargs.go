@@ -5,7 +5,7 @@ package flagargs
 import "flag"
 
 // Parse parses flags wherever they stand among the arguments,
-// as the README writes them (harness show RUN TASK --model M): the flag
+// as the manual writes them (harness show RUN TASK --model M): the flag
 // package stops at the first argument that is not a flag, so each such
 // argument is set aside and parsing goes on after it; "--" ends the flags.
 // The arguments set aside become fs.Args().

@@ -1,10 +1,11 @@
-package runner_test
+package progress_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/cmd/harness/internal/progress"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -16,7 +17,7 @@ import (
 // whole, and redrawn when a total changes after that.
 func TestBarsDrawTheWholeTotal(t *testing.T) {
 	var out bytes.Buffer
-	b := &runner.Bars{W: &out}
+	b := &progress.Bars{W: &out}
 	b.Add("m", 40)
 	for range 20 {
 		b.Add("m", 1)

@@ -1,21 +1,23 @@
-package runner
+package progress
 
 import (
 	"io"
 	"os"
+
+	"bendscript.com/round-trip-harness/runner"
 )
 
-// ProgressModes are the progress outputs ProgressFor knows.
-var ProgressModes = []string{"auto", "bars", "lines", "none"}
+// Modes are the progress outputs For knows.
+var Modes = []string{"auto", "bars", "lines", "none"}
 
-// ProgressFor is the progress output of a mode: none (nil), bars, lines,
+// For is the progress output of a mode: none (nil), bars, lines,
 // or auto: bars on a terminal outside CI, lines elsewhere (a log keeps
 // lines readable where redrawn bars would be noise).
 //
 // A w that makes text safe for a terminal (safetext.Writer) is passed over
 // by the bars, which write their own escape sequences and make each string
 // they draw safe themselves.
-func ProgressFor(mode string, w io.Writer) Progress {
+func For(mode string, w io.Writer) runner.Progress {
 	raw := w
 	if r, ok := w.(interface{ Raw() io.Writer }); ok {
 		raw = r.Raw()
