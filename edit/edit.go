@@ -78,24 +78,6 @@ func FromValue(v *bend.Value) ([]*Op, error) {
 	return ops, nil
 }
 
-// fields lists, per operation, the members it requires and those it allows.
-var fields = map[string]struct{ required, optional []string }{
-	SetText:          {[]string{"block", "span", "text"}, nil},
-	SetCodeText:      {[]string{"block", "text"}, nil},
-	AddMark:          {[]string{"block", "span", "mark"}, []string{"position"}},
-	RemoveMark:       {[]string{"block", "span", "mark"}, []string{"drop_empty"}},
-	SetLinkPredicate: {[]string{"block", "span", "target"}, []string{"predicate"}},
-	InsertBlock:      {[]string{"after", "block"}, []string{"parent"}},
-	RemoveBlock:      {[]string{"block"}, nil},
-	InsertSpan:       {[]string{"block", "after", "span"}, nil},
-	RemoveSpan:       {[]string{"block", "span"}, nil},
-	SupersedeSpan:    {[]string{"block", "span", "new_span"}, nil},
-	AddEdge:          {[]string{"edge"}, []string{"position"}},
-	RemoveEdge:       {[]string{"subject", "predicate", "object"}, nil},
-	SetVocabulary:    {[]string{"vocabulary"}, nil},
-	SetTitle:         {[]string{"title"}, nil},
-}
-
 func parseOp(v *bend.Value) (*Op, error) {
 	if v.Kind != bend.Object {
 		return nil, fmt.Errorf("must be an object")
@@ -104,7 +86,7 @@ func parseOp(v *bend.Value) (*Op, error) {
 	if name == nil || name.Kind != bend.String {
 		return nil, fmt.Errorf(`missing "op"`)
 	}
-	spec, ok := fields[name.Str]
+	spec, ok := kinds[name.Str]
 	if !ok {
 		return nil, fmt.Errorf("unknown op %q", name.Str)
 	}
@@ -141,10 +123,10 @@ func parseOp(v *bend.Value) (*Op, error) {
 			err = e
 		}
 	}
-	if op.Name != InsertBlock {
+	if spec.valueKey != "block" {
 		check(str("block", &op.Block))
 	}
-	if op.Name != InsertSpan {
+	if spec.valueKey != "span" {
 		check(str("span", &op.Span))
 	}
 	check(str("text", &op.Text))
@@ -179,116 +161,36 @@ func parseOp(v *bend.Value) (*Op, error) {
 		s := p.Str
 		op.Predicate = &s
 	}
-	switch op.Name {
-	case AddMark, RemoveMark:
-		m, errs := bend.MarkFromValue(v.Get("mark"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("%s: mark: %v", op.Name, errs)
+	if spec.parse != nil {
+		if perr := spec.parse(v, op, func(key string, dst *string) { check(str(key, dst)) }); perr != nil {
+			return nil, perr
 		}
-		op.Mark = m
-	case InsertBlock:
-		b, errs := bend.BlockFromValue(v.Get("block"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("insert_block: block: %v", errs)
-		}
-		op.NewBlock = b
-	case InsertSpan:
-		check(str("block", &op.Block))
-		s, errs := bend.SpanFromValue(v.Get("span"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("insert_span: span: %v", errs)
-		}
-		op.NewSpan = s
-	case SupersedeSpan:
-		s, errs := bend.SpanFromValue(v.Get("new_span"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("supersede_span: new_span: %v", errs)
-		}
-		op.NewSpan = s
-	case AddEdge:
-		e, errs := bend.EdgeFromValue(v.Get("edge"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("add_edge: edge: %v", errs)
-		}
-		op.Edge = e
-	case RemoveEdge:
-		e := &bend.Edge{}
-		check(str("subject", &e.Subject))
-		check(str("object", &e.Object))
-		if op.Predicate != nil {
-			e.Predicate = *op.Predicate
-		}
-		op.Edge, op.Predicate = e, nil
 	}
 	return op, err
 }
 
 // Value returns the operation as JSON, in the form Parse reads.
 func (op *Op) Value() *bend.Value {
-	o := &bend.Value{Kind: bend.Object}
-	add := func(k string, v *bend.Value) { o.Members = append(o.Members, bend.Member{Key: k, Value: v}) }
-	str := func(k, s string) { add(k, bend.StringValue(s)) }
-	position := func() {
-		if op.Position != nil {
-			add("position", &bend.Value{Kind: bend.Number, Str: strconv.Itoa(*op.Position)})
-		}
+	m := &members{o: &bend.Value{Kind: bend.Object}}
+	m.str("op", op.Name)
+	kindOf(op.Name).value(op, m)
+	return m.o
+}
+
+// members builds the members of an operation's JSON object in order.
+type members struct{ o *bend.Value }
+
+func (m *members) add(k string, v *bend.Value) {
+	m.o.Members = append(m.o.Members, bend.Member{Key: k, Value: v})
+}
+
+func (m *members) str(k, s string) { m.add(k, bend.StringValue(s)) }
+
+// position adds "position" when p is given.
+func (m *members) position(p *int) {
+	if p != nil {
+		m.add("position", &bend.Value{Kind: bend.Number, Str: strconv.Itoa(*p)})
 	}
-	str("op", op.Name)
-	switch op.Name {
-	case SetText:
-		str("block", op.Block)
-		str("span", op.Span)
-		str("text", op.Text)
-	case SetCodeText:
-		str("block", op.Block)
-		str("text", op.Text)
-	case AddMark, RemoveMark:
-		str("block", op.Block)
-		str("span", op.Span)
-		add("mark", op.Mark.Value())
-		position()
-		if op.DropEmpty {
-			add("drop_empty", &bend.Value{Kind: bend.Bool, Bool: true})
-		}
-	case SetLinkPredicate:
-		str("block", op.Block)
-		str("span", op.Span)
-		str("target", op.Target)
-		if op.Predicate != nil {
-			str("predicate", *op.Predicate)
-		}
-	case InsertBlock:
-		str("after", op.After)
-		if op.After == "" {
-			str("parent", op.Parent)
-		}
-		add("block", op.NewBlock.Value())
-	case RemoveBlock:
-		str("block", op.Block)
-	case InsertSpan:
-		str("block", op.Block)
-		str("after", op.After)
-		add("span", op.NewSpan.Value())
-	case RemoveSpan:
-		str("block", op.Block)
-		str("span", op.Span)
-	case SupersedeSpan:
-		str("block", op.Block)
-		str("span", op.Span)
-		add("new_span", op.NewSpan.Value())
-	case AddEdge:
-		add("edge", op.Edge.Value())
-		position()
-	case RemoveEdge:
-		str("subject", op.Edge.Subject)
-		str("predicate", op.Edge.Predicate)
-		str("object", op.Edge.Object)
-	case SetVocabulary:
-		str("vocabulary", op.Vocabulary)
-	case SetTitle:
-		str("title", op.Title)
-	}
-	return o
 }
 
 // MarshalJSON implements json.Marshaler so that ops embed in reports.
