@@ -25,6 +25,8 @@ type opKind struct {
 	apply             func(a at, op *Op) error
 	check             func(c *checker, a at, op *Op) string // "" when op holds
 	inverse           func(a at, op *Op) ([]*Op, error)
+	// slots adds the id slots of op in the order Op.Value writes them.
+	slots func(op *Op, s *slotter)
 }
 
 // scope is what an operation addresses.
@@ -81,6 +83,7 @@ var unknownOp = &opKind{
 	apply:      func(at, *Op) error { return fmt.Errorf("unknown op") },
 	check:      func(*checker, at, *Op) string { return "" },
 	inverse:    func(at, *Op) ([]*Op, error) { return nil, nil },
+	slots:      addressSlots,
 }
 
 // ops is the operation set of instructions/FORMAT.md.
@@ -106,6 +109,7 @@ var kinds = map[string]*opKind{
 			}
 			return []*Op{{Name: SetText, Block: op.Block, Span: op.Span, Text: *a.s.Text}}, nil
 		},
+		slots: addressSlots,
 	},
 	SetCodeText: {
 		required: []string{"block", "text"},
@@ -131,6 +135,7 @@ var kinds = map[string]*opKind{
 			}
 			return []*Op{{Name: SetCodeText, Block: op.Block, Text: *a.b.Text}}, nil
 		},
+		slots: addressSlots,
 	},
 	AddMark: {
 		required: []string{"block", "span", "mark"}, optional: []string{"position"},
@@ -168,6 +173,7 @@ var kinds = map[string]*opKind{
 			}
 			return []*Op{{Name: RemoveMark, Block: op.Block, Span: op.Span, Mark: cloneMark(op.Mark), DropEmpty: a.s.Marks == nil}}, nil
 		},
+		slots: markSlots,
 	},
 	RemoveMark: {
 		required: []string{"block", "span", "mark"}, optional: []string{"drop_empty"},
@@ -199,6 +205,7 @@ var kinds = map[string]*opKind{
 			return ""
 		},
 		inverse: func(a at, op *Op) ([]*Op, error) { return restoreMark(a.d, op, a.s) },
+		slots:   markSlots,
 	},
 	SetLinkPredicate: {
 		required: []string{"block", "span", "target"}, optional: []string{"predicate"},
@@ -232,6 +239,10 @@ var kinds = map[string]*opKind{
 				return nil, nil
 			}
 			return []*Op{{Name: SetLinkPredicate, Block: op.Block, Span: op.Span, Target: op.Target, Predicate: clonePtr(l.Predicate)}}, nil
+		},
+		slots: func(op *Op, s *slotter) {
+			s.address(op)
+			s.ref(&op.Target)
 		},
 	},
 	InsertBlock: {
@@ -274,6 +285,11 @@ var kinds = map[string]*opKind{
 		inverse: func(_ at, op *Op) ([]*Op, error) {
 			return []*Op{{Name: RemoveBlock, Block: op.NewBlock.ID}}, nil
 		},
+		slots: func(op *Op, s *slotter) {
+			s.field(&op.After, blockID, false)
+			s.field(&op.Parent, blockID, false)
+			s.block(op.NewBlock)
+		},
 	},
 	RemoveBlock: {
 		required: []string{"block"},
@@ -294,6 +310,7 @@ var kinds = map[string]*opKind{
 			return ""
 		},
 		inverse: func(a at, op *Op) ([]*Op, error) { return restoreBlock(a.d, op.Block) },
+		slots:   addressSlots,
 	},
 	InsertSpan: {
 		required: []string{"block", "after", "span"},
@@ -330,6 +347,11 @@ var kinds = map[string]*opKind{
 		inverse: func(_ at, op *Op) ([]*Op, error) {
 			return []*Op{{Name: RemoveSpan, Block: op.Block, Span: op.NewSpan.ID}}, nil
 		},
+		slots: func(op *Op, s *slotter) {
+			s.address(op)
+			s.field(&op.After, spanID, false)
+			s.span(op.NewSpan, true)
+		},
 	},
 	RemoveSpan: {
 		required: []string{"block", "span"},
@@ -352,6 +374,7 @@ var kinds = map[string]*opKind{
 			}
 			return []*Op{{Name: InsertSpan, Block: op.Block, After: after, NewSpan: cloneSpan(a.s)}}, nil
 		},
+		slots: addressSlots,
 	},
 	SupersedeSpan: {
 		required: []string{"block", "span", "new_span"},
@@ -381,6 +404,10 @@ var kinds = map[string]*opKind{
 		},
 		check:   func(c *checker, a at, op *Op) string { return c.superseded(a.b, op) },
 		inverse: func(a at, op *Op) ([]*Op, error) { return unsupersede(a.d, op, a.s) },
+		slots: func(op *Op, s *slotter) {
+			s.address(op)
+			s.span(op.NewSpan, true)
+		},
 	},
 	AddEdge: {
 		required: []string{"edge"}, optional: []string{"position"},
@@ -420,6 +447,7 @@ var kinds = map[string]*opKind{
 			}
 			return []*Op{removeEdge(op.Edge)}, nil
 		},
+		slots: edgeSlots,
 	},
 	RemoveEdge: {
 		required: []string{"subject", "predicate", "object"},
@@ -454,6 +482,7 @@ var kinds = map[string]*opKind{
 			return ""
 		},
 		inverse: func(a at, op *Op) ([]*Op, error) { return restoreEdges(a.d, op.Edge), nil },
+		slots:   edgeSlots,
 	},
 	SetVocabulary: {
 		required: []string{"vocabulary"},
@@ -472,6 +501,7 @@ var kinds = map[string]*opKind{
 		inverse: func(a at, _ *Op) ([]*Op, error) {
 			return []*Op{{Name: SetVocabulary, Vocabulary: a.d.Vocabulary}}, nil
 		},
+		slots: addressSlots,
 	},
 	SetTitle: {
 		required: []string{"title"},
@@ -494,6 +524,7 @@ var kinds = map[string]*opKind{
 			}
 			return []*Op{{Name: SetTitle, Title: *a.d.Title}}, nil
 		},
+		slots: addressSlots,
 	},
 }
 
@@ -521,4 +552,16 @@ func markValue(op *Op, m *members) {
 // supersedes returns the edge a supersede_span adds: new span supersedes old.
 func supersedes(op *Op) *bend.Edge {
 	return &bend.Edge{Subject: bend.SpanRef(op.Block, op.NewSpan.ID), Predicate: "supersedes", Object: bend.SpanRef(op.Block, op.Span)}
+}
+
+// markSlots are the slots of add_mark and remove_mark.
+func markSlots(op *Op, s *slotter) {
+	s.address(op)
+	s.mark(op.Mark)
+}
+
+// edgeSlots are the slots of add_edge and remove_edge.
+func edgeSlots(op *Op, s *slotter) {
+	s.ref(&op.Edge.Subject)
+	s.ref(&op.Edge.Object)
 }
