@@ -86,87 +86,116 @@ func parseOp(v *bend.Value) (*Op, error) {
 	if name == nil || name.Kind != bend.String {
 		return nil, fmt.Errorf(`missing "op"`)
 	}
-	spec, ok := kinds[name.Str]
+	k, ok := kinds[name.Str]
 	if !ok {
 		return nil, fmt.Errorf("unknown op %q", name.Str)
 	}
-	allowed := map[string]bool{"op": true}
-	for _, k := range spec.required {
-		if v.Get(k) == nil {
-			return nil, fmt.Errorf("%s needs %q", name.Str, k)
-		}
-		allowed[k] = true
+	if err := k.members(v, name.Str); err != nil {
+		return nil, err
 	}
-	for _, k := range spec.optional {
-		allowed[k] = true
+	op := &Op{Name: name.Str}
+	r := &reader{v: v, name: name.Str}
+	r.ids(op, k.valueKey)
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := r.options(op); err != nil {
+		return nil, err
+	}
+	if k.parse != nil {
+		if err := k.parse(v, op, r.str); err != nil {
+			return nil, err
+		}
+	}
+	return op, r.err
+}
+
+// members checks that v, an operation named name, has every member k
+// requires and no member k does not allow.
+func (k *opKind) members(v *bend.Value, name string) error {
+	allowed := map[string]bool{"op": true}
+	for _, key := range k.required {
+		if v.Get(key) == nil {
+			return fmt.Errorf("%s needs %q", name, key)
+		}
+		allowed[key] = true
+	}
+	for _, key := range k.optional {
+		allowed[key] = true
 	}
 	for _, m := range v.Members {
 		if !allowed[m.Key] {
-			return nil, fmt.Errorf("%s does not take %q", name.Str, m.Key)
+			return fmt.Errorf("%s does not take %q", name, m.Key)
 		}
 	}
-	op := &Op{Name: name.Str}
-	str := func(key string, dst *string) error {
-		f := v.Get(key)
-		if f == nil {
-			return nil
+	return nil
+}
+
+// reader reads the members of one operation object, keeping the first
+// error of its string reads so that the rest still run.
+type reader struct {
+	v    *bend.Value
+	name string
+	err  error
+}
+
+// str reads the string member key into dst, when present.
+func (r *reader) str(key string, dst *string) {
+	f := r.v.Get(key)
+	switch {
+	case f == nil:
+	case f.Kind != bend.String:
+		if r.err == nil {
+			r.err = fmt.Errorf("%s: %q must be a string", r.name, key)
 		}
-		if f.Kind != bend.String {
-			return fmt.Errorf("%s: %q must be a string", name.Str, key)
-		}
+	default:
 		*dst = f.Str
-		return nil
 	}
-	var err error
-	check := func(e error) {
-		if err == nil {
-			err = e
-		}
+}
+
+// ids reads the string members every operation shares, skipping valueKey
+// (a member that holds a value there, see opKind).
+func (r *reader) ids(op *Op, valueKey string) {
+	if valueKey != "block" {
+		r.str("block", &op.Block)
 	}
-	if spec.valueKey != "block" {
-		check(str("block", &op.Block))
+	if valueKey != "span" {
+		r.str("span", &op.Span)
 	}
-	if spec.valueKey != "span" {
-		check(str("span", &op.Span))
+	r.str("text", &op.Text)
+	r.str("target", &op.Target)
+	r.str("after", &op.After)
+	r.str("vocabulary", &op.Vocabulary)
+	r.str("title", &op.Title)
+	r.str("parent", &op.Parent)
+}
+
+// options reads parent's condition, position, drop_empty and predicate.
+func (r *reader) options(op *Op) error {
+	if r.v.Get("parent") != nil && op.After != "" {
+		return fmt.Errorf(`%s: "parent" is only for "after": ""`, op.Name)
 	}
-	check(str("text", &op.Text))
-	check(str("target", &op.Target))
-	check(str("after", &op.After))
-	check(str("vocabulary", &op.Vocabulary))
-	check(str("title", &op.Title))
-	check(str("parent", &op.Parent))
-	if err != nil {
-		return nil, err
-	}
-	if v.Get("parent") != nil && op.After != "" {
-		return nil, fmt.Errorf(`%s: "parent" is only for "after": ""`, op.Name)
-	}
-	if p := v.Get("position"); p != nil {
-		n, perr := strconv.Atoi(p.Str)
-		if p.Kind != bend.Number || perr != nil || n < 0 {
-			return nil, fmt.Errorf("%s: \"position\" must be a non-negative integer", op.Name)
+	if p := r.v.Get("position"); p != nil {
+		n, err := strconv.Atoi(p.Str)
+		if p.Kind != bend.Number || err != nil || n < 0 {
+			return fmt.Errorf("%s: \"position\" must be a non-negative integer", op.Name)
 		}
 		op.Position = &n
 	}
-	if de := v.Get("drop_empty"); de != nil {
+	if de := r.v.Get("drop_empty"); de != nil {
 		if de.Kind != bend.Bool || !de.Bool {
-			return nil, fmt.Errorf("%s: \"drop_empty\" must be true when given", op.Name)
+			return fmt.Errorf("%s: \"drop_empty\" must be true when given", op.Name)
 		}
 		op.DropEmpty = true
 	}
-	if p := v.Get("predicate"); p != nil {
+	if p := r.v.Get("predicate"); p != nil {
 		if p.Kind != bend.String {
-			return nil, fmt.Errorf("%s: \"predicate\" must be a string", op.Name)
+			return fmt.Errorf("%s: \"predicate\" must be a string", op.Name)
 		}
 		s := p.Str
 		op.Predicate = &s
 	}
-	if spec.parse != nil {
-		if perr := spec.parse(v, op, func(key string, dst *string) { check(str(key, dst)) }); perr != nil {
-			return nil, perr
-		}
-	}
-	return op, err
+	return nil
 }
 
 // Value returns the operation as JSON, in the form Parse reads.
