@@ -72,103 +72,32 @@ func (c *checker) rel(s string) string { return bend.RelativeTo(s, c.self...) }
 
 // check returns "" when op holds, or the reason it does not.
 func (c *checker) check(op *Op) string {
-	switch op.Name {
-	case SetVocabulary:
-		if c.out.Vocabulary != op.Vocabulary {
-			return fmt.Sprintf("vocabulary is %q, want %q", c.out.Vocabulary, op.Vocabulary)
-		}
-		return ""
-	case SetTitle:
-		if c.out.Title == nil || *c.out.Title != op.Title {
-			return "title differs"
-		}
-		return ""
-	case AddEdge:
-		if !c.hasEdge(op.Edge, true) {
-			return fmt.Sprintf("no edge %s %s %s", op.Edge.Subject, op.Edge.Predicate, op.Edge.Object)
-		}
-		if p := op.Position; p != nil && (*p >= len(c.out.Edges) || !c.sameEdge(c.out.Edges[*p], op.Edge, true)) {
-			return fmt.Sprintf("edge %s %s %s is not at position %d of edges", op.Edge.Subject, op.Edge.Predicate, op.Edge.Object, *p)
-		}
-		return ""
-	case RemoveEdge:
-		if c.hasEdge(op.Edge, false) {
-			return fmt.Sprintf("edge %s %s %s is still there", op.Edge.Subject, op.Edge.Predicate, op.Edge.Object)
-		}
-		return ""
-	case RemoveBlock:
-		if c.out.FindBlock(op.Block) != nil {
-			return fmt.Sprintf("block %q is still there", op.Block)
-		}
-		return ""
-	case InsertBlock:
-		return c.insertedBlock(op)
+	k := kindOf(op.Name)
+	a, err := locate(c.out, op, k.checkScope)
+	if err != nil {
+		return err.Error()
 	}
-	b := c.out.FindBlock(op.Block)
-	if b == nil {
-		return fmt.Sprintf("no block %q", op.Block)
+	return k.check(c, a, op)
+}
+
+// superseded says why a supersede_span does not hold in block b of the
+// output.
+func (c *checker) superseded(b *bend.Block, op *Op) string {
+	if r := c.insertedSpan(b, op.Span, op.NewSpan); r != "" {
+		if b.FindSpan(op.Span) != nil || b.FindSpan(op.NewSpan.ID) == nil {
+			return r
+		}
+		// The old span may be removed entirely (§5.3); then the new
+		// span only has to exist with its text.
+		if ns := b.FindSpan(op.NewSpan.ID); !sameSpanContent(ns, op.NewSpan, c.self) {
+			return fmt.Sprintf("span %q differs from the requested one", op.NewSpan.ID)
+		}
 	}
-	switch op.Name {
-	case SetCodeText:
-		if b.Text == nil || *b.Text != op.Text {
-			return "code text differs"
-		}
-		return ""
-	case InsertSpan:
-		return c.insertedSpan(b, op.After, op.NewSpan)
-	case RemoveSpan:
-		if b.FindSpan(op.Span) != nil {
-			return fmt.Sprintf("span %q is still there", op.Span)
-		}
-		return ""
-	case SupersedeSpan:
-		if r := c.insertedSpan(b, op.Span, op.NewSpan); r != "" {
-			if b.FindSpan(op.Span) != nil || b.FindSpan(op.NewSpan.ID) == nil {
-				return r
-			}
-			// The old span may be removed entirely (§5.3); then the new
-			// span only has to exist with its text.
-			if ns := b.FindSpan(op.NewSpan.ID); !sameSpanContent(ns, op.NewSpan, c.self) {
-				return fmt.Sprintf("span %q differs from the requested one", op.NewSpan.ID)
-			}
-		}
-		if old := b.FindSpan(op.Span); old != nil && (old.Text != nil || len(old.Marks) > 0) {
-			return fmt.Sprintf("span %q is neither a tombstone nor removed", op.Span)
-		}
-		e := &bend.Edge{Subject: bend.SpanRef(op.Block, op.NewSpan.ID), Predicate: "supersedes", Object: bend.SpanRef(op.Block, op.Span)}
-		if !c.hasEdge(e, false) {
-			return "no supersedes edge from the new span to the old one"
-		}
-		return ""
+	if old := b.FindSpan(op.Span); old != nil && (old.Text != nil || len(old.Marks) > 0) {
+		return fmt.Sprintf("span %q is neither a tombstone nor removed", op.Span)
 	}
-	s := b.FindSpan(op.Span)
-	if s == nil {
-		return fmt.Sprintf("block %q has no span %q", op.Block, op.Span)
-	}
-	switch op.Name {
-	case SetText:
-		if s.Text == nil || *s.Text != op.Text {
-			return "span text differs from the requested text"
-		}
-	case AddMark:
-		if !slices.ContainsFunc(s.Marks, func(m *bend.Mark) bool { return c.sameMark(m, op.Mark) }) {
-			return "the span does not carry the mark"
-		}
-		if p := op.Position; p != nil && (*p >= len(s.Marks) || !c.sameMark(s.Marks[*p], op.Mark)) {
-			return fmt.Sprintf("the mark is not at position %d of the span's marks", *p)
-		}
-	case RemoveMark:
-		if slices.ContainsFunc(s.Marks, func(m *bend.Mark) bool { return c.sameMark(m, op.Mark) }) {
-			return "the span still carries the mark"
-		}
-		if op.DropEmpty && s.Marks != nil {
-			return `the span still has a "marks" member`
-		}
-	case SetLinkPredicate:
-		want := &bend.Mark{Link: &bend.Link{Target: op.Target, Predicate: op.Predicate}}
-		if !slices.ContainsFunc(s.Marks, func(m *bend.Mark) bool { return c.sameMark(m, want) }) {
-			return "no link mark to the target with the requested predicate"
-		}
+	if !c.hasEdge(supersedes(op), false) {
+		return "no supersedes edge from the new span to the old one"
 	}
 	return ""
 }

@@ -78,24 +78,6 @@ func FromValue(v *bend.Value) ([]*Op, error) {
 	return ops, nil
 }
 
-// fields lists, per operation, the members it requires and those it allows.
-var fields = map[string]struct{ required, optional []string }{
-	SetText:          {[]string{"block", "span", "text"}, nil},
-	SetCodeText:      {[]string{"block", "text"}, nil},
-	AddMark:          {[]string{"block", "span", "mark"}, []string{"position"}},
-	RemoveMark:       {[]string{"block", "span", "mark"}, []string{"drop_empty"}},
-	SetLinkPredicate: {[]string{"block", "span", "target"}, []string{"predicate"}},
-	InsertBlock:      {[]string{"after", "block"}, []string{"parent"}},
-	RemoveBlock:      {[]string{"block"}, nil},
-	InsertSpan:       {[]string{"block", "after", "span"}, nil},
-	RemoveSpan:       {[]string{"block", "span"}, nil},
-	SupersedeSpan:    {[]string{"block", "span", "new_span"}, nil},
-	AddEdge:          {[]string{"edge"}, []string{"position"}},
-	RemoveEdge:       {[]string{"subject", "predicate", "object"}, nil},
-	SetVocabulary:    {[]string{"vocabulary"}, nil},
-	SetTitle:         {[]string{"title"}, nil},
-}
-
 func parseOp(v *bend.Value) (*Op, error) {
 	if v.Kind != bend.Object {
 		return nil, fmt.Errorf("must be an object")
@@ -104,191 +86,140 @@ func parseOp(v *bend.Value) (*Op, error) {
 	if name == nil || name.Kind != bend.String {
 		return nil, fmt.Errorf(`missing "op"`)
 	}
-	spec, ok := fields[name.Str]
+	k, ok := kinds[name.Str]
 	if !ok {
 		return nil, fmt.Errorf("unknown op %q", name.Str)
 	}
-	allowed := map[string]bool{"op": true}
-	for _, k := range spec.required {
-		if v.Get(k) == nil {
-			return nil, fmt.Errorf("%s needs %q", name.Str, k)
-		}
-		allowed[k] = true
+	if err := k.members(v, name.Str); err != nil {
+		return nil, err
 	}
-	for _, k := range spec.optional {
-		allowed[k] = true
+	op := &Op{Name: name.Str}
+	r := &reader{v: v, name: name.Str}
+	r.ids(op, k.valueKey)
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := r.options(op); err != nil {
+		return nil, err
+	}
+	if k.parse != nil {
+		if err := k.parse(v, op, r.str); err != nil {
+			return nil, err
+		}
+	}
+	return op, r.err
+}
+
+// members checks that v, an operation named name, has every member k
+// requires and no member k does not allow.
+func (k *opKind) members(v *bend.Value, name string) error {
+	allowed := map[string]bool{"op": true}
+	for _, key := range k.required {
+		if v.Get(key) == nil {
+			return fmt.Errorf("%s needs %q", name, key)
+		}
+		allowed[key] = true
+	}
+	for _, key := range k.optional {
+		allowed[key] = true
 	}
 	for _, m := range v.Members {
 		if !allowed[m.Key] {
-			return nil, fmt.Errorf("%s does not take %q", name.Str, m.Key)
+			return fmt.Errorf("%s does not take %q", name, m.Key)
 		}
 	}
-	op := &Op{Name: name.Str}
-	str := func(key string, dst *string) error {
-		f := v.Get(key)
-		if f == nil {
-			return nil
+	return nil
+}
+
+// reader reads the members of one operation object, keeping the first
+// error of its string reads so that the rest still run.
+type reader struct {
+	v    *bend.Value
+	name string
+	err  error
+}
+
+// str reads the string member key into dst, when present.
+func (r *reader) str(key string, dst *string) {
+	f := r.v.Get(key)
+	switch {
+	case f == nil:
+	case f.Kind != bend.String:
+		if r.err == nil {
+			r.err = fmt.Errorf("%s: %q must be a string", r.name, key)
 		}
-		if f.Kind != bend.String {
-			return fmt.Errorf("%s: %q must be a string", name.Str, key)
-		}
+	default:
 		*dst = f.Str
-		return nil
 	}
-	var err error
-	check := func(e error) {
-		if err == nil {
-			err = e
-		}
+}
+
+// ids reads the string members every operation shares, skipping valueKey
+// (a member that holds a value there, see opKind).
+func (r *reader) ids(op *Op, valueKey string) {
+	if valueKey != "block" {
+		r.str("block", &op.Block)
 	}
-	if op.Name != InsertBlock {
-		check(str("block", &op.Block))
+	if valueKey != "span" {
+		r.str("span", &op.Span)
 	}
-	if op.Name != InsertSpan {
-		check(str("span", &op.Span))
+	r.str("text", &op.Text)
+	r.str("target", &op.Target)
+	r.str("after", &op.After)
+	r.str("vocabulary", &op.Vocabulary)
+	r.str("title", &op.Title)
+	r.str("parent", &op.Parent)
+}
+
+// options reads parent's condition, position, drop_empty and predicate.
+func (r *reader) options(op *Op) error {
+	if r.v.Get("parent") != nil && op.After != "" {
+		return fmt.Errorf(`%s: "parent" is only for "after": ""`, op.Name)
 	}
-	check(str("text", &op.Text))
-	check(str("target", &op.Target))
-	check(str("after", &op.After))
-	check(str("vocabulary", &op.Vocabulary))
-	check(str("title", &op.Title))
-	check(str("parent", &op.Parent))
-	if err != nil {
-		return nil, err
-	}
-	if v.Get("parent") != nil && op.After != "" {
-		return nil, fmt.Errorf(`%s: "parent" is only for "after": ""`, op.Name)
-	}
-	if p := v.Get("position"); p != nil {
-		n, perr := strconv.Atoi(p.Str)
-		if p.Kind != bend.Number || perr != nil || n < 0 {
-			return nil, fmt.Errorf("%s: \"position\" must be a non-negative integer", op.Name)
+	if p := r.v.Get("position"); p != nil {
+		n, err := strconv.Atoi(p.Str)
+		if p.Kind != bend.Number || err != nil || n < 0 {
+			return fmt.Errorf("%s: \"position\" must be a non-negative integer", op.Name)
 		}
 		op.Position = &n
 	}
-	if de := v.Get("drop_empty"); de != nil {
+	if de := r.v.Get("drop_empty"); de != nil {
 		if de.Kind != bend.Bool || !de.Bool {
-			return nil, fmt.Errorf("%s: \"drop_empty\" must be true when given", op.Name)
+			return fmt.Errorf("%s: \"drop_empty\" must be true when given", op.Name)
 		}
 		op.DropEmpty = true
 	}
-	if p := v.Get("predicate"); p != nil {
+	if p := r.v.Get("predicate"); p != nil {
 		if p.Kind != bend.String {
-			return nil, fmt.Errorf("%s: \"predicate\" must be a string", op.Name)
+			return fmt.Errorf("%s: \"predicate\" must be a string", op.Name)
 		}
 		s := p.Str
 		op.Predicate = &s
 	}
-	switch op.Name {
-	case AddMark, RemoveMark:
-		m, errs := bend.MarkFromValue(v.Get("mark"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("%s: mark: %v", op.Name, errs)
-		}
-		op.Mark = m
-	case InsertBlock:
-		b, errs := bend.BlockFromValue(v.Get("block"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("insert_block: block: %v", errs)
-		}
-		op.NewBlock = b
-	case InsertSpan:
-		check(str("block", &op.Block))
-		s, errs := bend.SpanFromValue(v.Get("span"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("insert_span: span: %v", errs)
-		}
-		op.NewSpan = s
-	case SupersedeSpan:
-		s, errs := bend.SpanFromValue(v.Get("new_span"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("supersede_span: new_span: %v", errs)
-		}
-		op.NewSpan = s
-	case AddEdge:
-		e, errs := bend.EdgeFromValue(v.Get("edge"))
-		if len(errs) > 0 {
-			return nil, fmt.Errorf("add_edge: edge: %v", errs)
-		}
-		op.Edge = e
-	case RemoveEdge:
-		e := &bend.Edge{}
-		check(str("subject", &e.Subject))
-		check(str("object", &e.Object))
-		if op.Predicate != nil {
-			e.Predicate = *op.Predicate
-		}
-		op.Edge, op.Predicate = e, nil
-	}
-	return op, err
+	return nil
 }
 
 // Value returns the operation as JSON, in the form Parse reads.
 func (op *Op) Value() *bend.Value {
-	o := &bend.Value{Kind: bend.Object}
-	add := func(k string, v *bend.Value) { o.Members = append(o.Members, bend.Member{Key: k, Value: v}) }
-	str := func(k, s string) { add(k, bend.StringValue(s)) }
-	position := func() {
-		if op.Position != nil {
-			add("position", &bend.Value{Kind: bend.Number, Str: strconv.Itoa(*op.Position)})
-		}
+	m := &members{o: &bend.Value{Kind: bend.Object}}
+	m.str("op", op.Name)
+	kindOf(op.Name).value(op, m)
+	return m.o
+}
+
+// members builds the members of an operation's JSON object in order.
+type members struct{ o *bend.Value }
+
+func (m *members) add(k string, v *bend.Value) {
+	m.o.Members = append(m.o.Members, bend.Member{Key: k, Value: v})
+}
+
+func (m *members) str(k, s string) { m.add(k, bend.StringValue(s)) }
+
+// position adds "position" when p is given.
+func (m *members) position(p *int) {
+	if p != nil {
+		m.add("position", &bend.Value{Kind: bend.Number, Str: strconv.Itoa(*p)})
 	}
-	str("op", op.Name)
-	switch op.Name {
-	case SetText:
-		str("block", op.Block)
-		str("span", op.Span)
-		str("text", op.Text)
-	case SetCodeText:
-		str("block", op.Block)
-		str("text", op.Text)
-	case AddMark, RemoveMark:
-		str("block", op.Block)
-		str("span", op.Span)
-		add("mark", op.Mark.Value())
-		position()
-		if op.DropEmpty {
-			add("drop_empty", &bend.Value{Kind: bend.Bool, Bool: true})
-		}
-	case SetLinkPredicate:
-		str("block", op.Block)
-		str("span", op.Span)
-		str("target", op.Target)
-		if op.Predicate != nil {
-			str("predicate", *op.Predicate)
-		}
-	case InsertBlock:
-		str("after", op.After)
-		if op.After == "" {
-			str("parent", op.Parent)
-		}
-		add("block", op.NewBlock.Value())
-	case RemoveBlock:
-		str("block", op.Block)
-	case InsertSpan:
-		str("block", op.Block)
-		str("after", op.After)
-		add("span", op.NewSpan.Value())
-	case RemoveSpan:
-		str("block", op.Block)
-		str("span", op.Span)
-	case SupersedeSpan:
-		str("block", op.Block)
-		str("span", op.Span)
-		add("new_span", op.NewSpan.Value())
-	case AddEdge:
-		add("edge", op.Edge.Value())
-		position()
-	case RemoveEdge:
-		str("subject", op.Edge.Subject)
-		str("predicate", op.Edge.Predicate)
-		str("object", op.Edge.Object)
-	case SetVocabulary:
-		str("vocabulary", op.Vocabulary)
-	case SetTitle:
-		str("title", op.Title)
-	}
-	return o
 }
 
 // MarshalJSON implements json.Marshaler so that ops embed in reports.

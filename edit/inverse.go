@@ -93,73 +93,12 @@ func Inverse(source *bend.Document, ops []*Op) ([]*Op, error) {
 // inverse returns the operations that undo op on d, the document as op finds
 // it. An op that does not apply to d is left for apply to report.
 func inverse(d *bend.Document, op *Op) ([]*Op, error) {
-	switch op.Name {
-	case SetVocabulary:
-		return []*Op{{Name: SetVocabulary, Vocabulary: d.Vocabulary}}, nil
-	case SetTitle:
-		if d.Title == nil {
-			return nil, fmt.Errorf("the document has no title, and no operation removes one")
-		}
-		return []*Op{{Name: SetTitle, Title: *d.Title}}, nil
-	case AddEdge:
-		if slices.ContainsFunc(d.Edges, func(e *bend.Edge) bool { return sameEdge(e, op.Edge, d.ID) }) {
-			return nil, errTwin(op.Edge)
-		}
-		return []*Op{removeEdge(op.Edge)}, nil
-	case RemoveEdge:
-		return restoreEdges(d, op.Edge), nil
-	case InsertBlock:
-		return []*Op{{Name: RemoveBlock, Block: op.NewBlock.ID}}, nil
-	case RemoveBlock:
-		return restoreBlock(d, op.Block)
-	}
-	b := d.FindBlock(op.Block)
-	if b == nil {
+	k := kindOf(op.Name)
+	a, err := locate(d, op, k.scope)
+	if err != nil {
 		return nil, nil
 	}
-	switch op.Name {
-	case SetCodeText:
-		if b.Text == nil {
-			return nil, nil
-		}
-		return []*Op{{Name: SetCodeText, Block: op.Block, Text: *b.Text}}, nil
-	case InsertSpan:
-		return []*Op{{Name: RemoveSpan, Block: op.Block, Span: op.NewSpan.ID}}, nil
-	}
-	i := spanIndex(b, op.Span)
-	if i < 0 {
-		return nil, nil
-	}
-	s := b.Spans[i]
-	switch op.Name {
-	case SetText:
-		if s.Text == nil {
-			return nil, fmt.Errorf("span %s.%s is a tombstone, and no operation sets its text back to null", op.Block, op.Span)
-		}
-		return []*Op{{Name: SetText, Block: op.Block, Span: op.Span, Text: *s.Text}}, nil
-	case AddMark:
-		if op.Mark.Raw != nil {
-			return nil, errRawMark
-		}
-		return []*Op{{Name: RemoveMark, Block: op.Block, Span: op.Span, Mark: cloneMark(op.Mark), DropEmpty: s.Marks == nil}}, nil
-	case RemoveMark:
-		return restoreMark(d, op, s)
-	case SetLinkPredicate:
-		l := findLink(s, op.Target, d.ID, d.ID)
-		if l == nil {
-			return nil, nil
-		}
-		return []*Op{{Name: SetLinkPredicate, Block: op.Block, Span: op.Span, Target: op.Target, Predicate: clonePtr(l.Predicate)}}, nil
-	case RemoveSpan:
-		after := ""
-		if i > 0 {
-			after = b.Spans[i-1].ID
-		}
-		return []*Op{{Name: InsertSpan, Block: op.Block, After: after, NewSpan: cloneSpan(s)}}, nil
-	case SupersedeSpan:
-		return unsupersede(d, op, s)
-	}
-	return nil, nil
+	return k.inverse(a, op)
 }
 
 var errRawMark = fmt.Errorf("a mark that is neither a name nor a link cannot be matched by value")
@@ -268,7 +207,7 @@ func restoreMark(d *bend.Document, op *Op, s *bend.Span) ([]*Op, error) {
 
 // unsupersede returns the operations that undo a supersede_span of span s.
 func unsupersede(d *bend.Document, op *Op, s *bend.Span) ([]*Op, error) {
-	edge := &bend.Edge{Subject: bend.SpanRef(op.Block, op.NewSpan.ID), Predicate: "supersedes", Object: bend.SpanRef(op.Block, op.Span)}
+	edge := supersedes(op)
 	if slices.ContainsFunc(d.Edges, func(e *bend.Edge) bool { return sameEdge(e, edge, d.ID) }) {
 		return nil, errTwin(edge)
 	}

@@ -74,76 +74,72 @@ type slot struct {
 // JSON form (Op.Value), so that "first appearance" means the same in the
 // file and here. A reference yields one slot per component present.
 func slots(op *Op) []slot {
-	var out []slot
-	field := func(p *string, k idKind, created bool) {
-		if *p != "" {
-			out = append(out, slot{k, created, func() string { return *p }, func(s string) { *p = s }})
-		}
-	}
-	ref := func(p *string) {
-		doc, blk, spn, ok := bend.CutRef(*p)
-		if !ok {
-			return
-		}
-		set := func(b, s string) { *p = bend.Ref{Bend: true, Doc: doc, Block: b, Span: s}.String() }
-		out = append(out, slot{blockID, false, func() string { return blk }, func(v string) { blk = v; set(blk, spn) }})
-		if spn != "" {
-			out = append(out, slot{spanID, false, func() string { return spn }, func(v string) { spn = v; set(blk, spn) }})
-		}
-	}
-	mark := func(m *bend.Mark) {
-		if m != nil && m.Link != nil {
-			ref(&m.Link.Target)
-		}
-	}
-	span := func(s *bend.Span, created bool) {
-		field(&s.ID, spanID, created)
-		for _, m := range s.Marks {
-			mark(m)
-		}
-	}
-	var block func(b *bend.Block)
-	block = func(b *bend.Block) {
-		field(&b.ID, blockID, true)
-		if b.Target != nil {
-			ref(b.Target)
-		}
-		for _, s := range b.Spans {
-			span(s, true)
-		}
-		for _, c := range b.Items {
-			block(c)
-		}
-		for _, c := range b.Blocks {
-			block(c)
-		}
-	}
-	switch op.Name {
-	case InsertBlock:
-		field(&op.After, blockID, false)
-		field(&op.Parent, blockID, false)
-		block(op.NewBlock)
-		return out
-	case AddEdge, RemoveEdge:
-		ref(&op.Edge.Subject)
-		ref(&op.Edge.Object)
-		return out
-	}
-	field(&op.Block, blockID, false)
-	field(&op.Span, spanID, false)
-	switch op.Name {
-	case InsertSpan:
-		field(&op.After, spanID, false)
-		span(op.NewSpan, true)
-	case SupersedeSpan:
-		span(op.NewSpan, true)
-	case AddMark, RemoveMark:
-		mark(op.Mark)
-	case SetLinkPredicate:
-		ref(&op.Target)
-	}
-	return out
+	var s slotter
+	kindOf(op.Name).slots(op, &s)
+	return s.out
 }
+
+// slotter collects the id slots of an operation.
+type slotter struct{ out []slot }
+
+// field adds the id field at p when it is set.
+func (s *slotter) field(p *string, k idKind, created bool) {
+	if *p != "" {
+		s.out = append(s.out, slot{k, created, func() string { return *p }, func(v string) { *p = v }})
+	}
+}
+
+// ref adds the block and span components of the bend: reference at p.
+func (s *slotter) ref(p *string) {
+	doc, blk, spn, ok := bend.CutRef(*p)
+	if !ok {
+		return
+	}
+	set := func(b, sp string) { *p = bend.Ref{Bend: true, Doc: doc, Block: b, Span: sp}.String() }
+	s.out = append(s.out, slot{blockID, false, func() string { return blk }, func(v string) { blk = v; set(blk, spn) }})
+	if spn != "" {
+		s.out = append(s.out, slot{spanID, false, func() string { return spn }, func(v string) { spn = v; set(blk, spn) }})
+	}
+}
+
+func (s *slotter) mark(m *bend.Mark) {
+	if m != nil && m.Link != nil {
+		s.ref(&m.Link.Target)
+	}
+}
+
+func (s *slotter) span(sp *bend.Span, created bool) {
+	s.field(&sp.ID, spanID, created)
+	for _, m := range sp.Marks {
+		s.mark(m)
+	}
+}
+
+func (s *slotter) block(b *bend.Block) {
+	s.field(&b.ID, blockID, true)
+	if b.Target != nil {
+		s.ref(b.Target)
+	}
+	for _, sp := range b.Spans {
+		s.span(sp, true)
+	}
+	for _, c := range b.Items {
+		s.block(c)
+	}
+	for _, c := range b.Blocks {
+		s.block(c)
+	}
+}
+
+// address adds the block and span an operation addresses.
+func (s *slotter) address(op *Op) {
+	s.field(&op.Block, blockID, false)
+	s.field(&op.Span, spanID, false)
+}
+
+// addressSlots are the slots of an operation whose only ids are the block
+// and span it addresses.
+func addressSlots(op *Op, s *slotter) { s.address(op) }
 
 // Placeholders lists the placeholders of ops in order of first appearance.
 func Placeholders(ops []*Op) []string {
