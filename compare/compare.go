@@ -64,6 +64,9 @@ type Comparison struct {
 	// for (--feedback), the first try's shares and the shares after the
 	// rounds, old → new.
 	Feedback []FeedbackRow `json:"feedback,omitempty"`
+	// RS compares the delegate suite's RS@k per model, format and k
+	// (delegate.go).
+	RS []RSRow `json:"rs,omitempty"`
 	// Tests is the number of tests of the comparison (signed-rank and
 	// exact), adjusted together (Holm): each row's PAdjusted.
 	Tests int `json:"tests"`
@@ -228,6 +231,7 @@ func Compare(old, new *report.Report, oldName, newName string) *Comparison {
 		}
 	}
 	c.compareSections(old, new)
+	c.compareRS(old, new)
 	c.Tests = Adjust(c.Rows)
 	if old.Repeats != new.Repeats {
 		c.Notes = append(c.Notes, fmt.Sprintf("the runs asked %d and %d repeats: each document is compared on the mean of its first %d, the repeats both asked (a mean of more repeats spreads less, which the test would read as a change)",

@@ -141,7 +141,7 @@ func (c *Comparison) tables() []render.Table {
 		free(&lossless)
 	}
 	var out []render.Table
-	for _, t := range []render.Table{drift, lossless, faith, c.feedbackTable(), c.gateTable()} {
+	for _, t := range []render.Table{drift, lossless, faith, c.rsTable(), c.feedbackTable(), c.gateTable()} {
 		if len(t.Rows) > 0 {
 			out = append(out, t)
 		}

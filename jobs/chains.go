@@ -5,7 +5,6 @@ import (
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/runner"
-	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -27,6 +26,7 @@ type Chains struct {
 	// progress, when set, is told of the planned steps a chain that ends
 	// early will not ask (Later counted them).
 	progress runner.Progress
+	steps    map[stepKey]*task.Task // next's index
 }
 
 // WithProgress makes a chain that ends early take its later steps off
@@ -46,7 +46,13 @@ func (r *Chains) WithFeedback(f *Feedback) *Chains {
 
 // NewChains plans the chains of set (relay.Build) for models × repeats.
 func NewChains(set *task.Set, prompts *task.Prompts, models []string, repeats int, params map[string]Params, runID string) *Chains {
-	return &Chains{set: set, prompts: prompts, params: params, models: models, repeats: repeats, runID: runID}
+	steps := map[stepKey]*task.Task{}
+	for _, t := range set.Tasks {
+		if t.Step > 0 {
+			steps[stepKey{t.Suite, t.Chain, t.Lane, t.Step}] = t
+		}
+	}
+	return &Chains{set: set, prompts: prompts, params: params, models: models, repeats: repeats, runID: runID, steps: steps}
 }
 
 // First returns step 1 of every chain, by model, document and repeat.
@@ -107,7 +113,7 @@ func (r *Chains) Then(res runner.Result) []runner.Job {
 	if r.feedback != nil && !r.feedback.Final(res) {
 		return nil // the step's next round is asked (Feedback.Then)
 	}
-	next := r.set.Task(task.FormatID(relay.TaskID(step.Chain, step.Step+1), step.Lane))
+	next := r.next(step)
 	if next == nil {
 		return nil
 	}
@@ -119,6 +125,17 @@ func (r *Chains) Then(res runner.Result) []runner.Job {
 	j := r.job(t.Model, next, t.Repeat, given)
 	j.Counted = true
 	return []runner.Job{j}
+}
+
+// next is the step after step in its chain and lane (the relay's NN-sSS,
+// the delegate suite's NN-dIII), or nil at the chain's end.
+func (r *Chains) next(step *task.Task) *task.Task {
+	return r.steps[stepKey{step.Suite, step.Chain, step.Lane, step.Step + 1}]
+}
+
+type stepKey struct {
+	suite, chain, lane string
+	step               int
 }
 
 // ended takes the steps after step of its chain off model m's progress

@@ -53,6 +53,8 @@ func (m *Model) formatComplete(f *formats.Format, t *task.Task, given []byte, se
 	switch m.name {
 	case Oracle:
 		return f.Answer(given, t.Expected, ops)
+	case RareSlip:
+		return f.Answer(given, m.slipped(t, seed), ops)
 	case Identity:
 		return identity(f, given)
 	}
@@ -72,7 +74,7 @@ func (m *Model) formatComplete(f *formats.Format, t *task.Task, given []byte, se
 func (m *Model) formatTarget(t *task.Task, given []byte) (*task.Task, []byte, []*edit.Op, error) {
 	switch {
 	case t.Step > 0 && given != nil:
-		if m.name == Oracle {
+		if m.name == Oracle || m.name == RareSlip {
 			return t, given, t.GoldEdit, nil
 		}
 		if d, err := bend.Parse(given); err == nil {

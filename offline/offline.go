@@ -42,6 +42,8 @@ const (
 	NoisyHigh = "offline/noisy-high"
 )
 
+// RareSlip (slip.go) is exact but for rare large slips in chains.
+
 // IsOffline reports whether name is an offline model.
 func IsOffline(name string) bool { return strings.HasPrefix(name, Prefix) }
 
@@ -56,10 +58,10 @@ var _ model.Client = (*Model)(nil)
 // New returns the offline model called name.
 func New(name string, set *task.Set) (*Model, error) {
 	switch name {
-	case Oracle, Identity, Noisy, NoisyLow, NoisyHigh:
+	case Oracle, Identity, Noisy, NoisyLow, NoisyHigh, RareSlip:
 		return &Model{name: name, set: set}, nil
 	}
-	return nil, fmt.Errorf("unknown offline model %q (have %s, %s, %s, %s, %s)", name, Oracle, Identity, Noisy, NoisyLow, NoisyHigh)
+	return nil, fmt.Errorf("unknown offline model %q (have %s, %s, %s, %s, %s, %s)", name, Oracle, Identity, Noisy, NoisyLow, NoisyHigh, RareSlip)
 }
 
 // Complete answers req.TaskID. The answer depends only on the task, the
@@ -97,7 +99,9 @@ func (m *Model) Complete(ctx context.Context, req model.Request) (*model.Respons
 		return resp, nil
 	}
 	content, finish := m.answer(t, seed)
-	if t.Step > 0 && req.Document != nil {
+	if m.name == RareSlip && t.Step > 0 && t.Class != task.ClassA {
+		content, finish = string(bend.Marshal(m.slipped(t, seed))), "stop"
+	} else if t.Step > 0 && req.Document != nil {
 		content, finish = m.relayStep(t, req.Document, seed), "stop"
 	}
 	resp := model.LocalResponse(m.name, "offline-"+t.ID, content).Estimate(req)
@@ -113,7 +117,7 @@ func (m *Model) answer(t *task.Task, seed int64) (content, finish string) {
 		t, _ = ownNames(t)
 	}
 	switch m.name {
-	case Oracle:
+	case Oracle, RareSlip:
 		return string(bend.Marshal(t.Expected)), "stop"
 	case Identity:
 		return string(t.Source.Bytes), "stop"

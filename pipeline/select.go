@@ -34,7 +34,7 @@ func Select(set *task.Set, sel *transcript.Selection) (*task.Set, error) {
 	if err := checkSelection(set, sel); err != nil {
 		return nil, err
 	}
-	out := &task.Set{Documents: set.Documents, Inverse: set.Inverse, Natural: set.Natural}
+	out := &task.Set{Documents: set.Documents, Inverse: set.Inverse, Natural: set.Natural, Order: set.Order}
 	kept := 0
 	for _, u := range units(set) {
 		if sel.Limit > 0 && kept == sel.Limit {

@@ -55,7 +55,27 @@ func withFormats(s *suites.Suite, set *task.Set, names []string) (*task.Set, err
 			asked[i] = n
 		}
 	}
-	return set.WithFormats(asked), nil
+	out := set.WithFormats(asked)
+	if s.EditsProjection {
+		out = projectionShown(out)
+	}
+	return out, nil
+}
+
+// projectionShown is set with every chain step asked in the projection
+// format shown its document as the projection (suites.Suite.EditsProjection).
+func projectionShown(set *task.Set) *task.Set {
+	out := *set
+	out.Tasks = make([]*task.Task, len(set.Tasks))
+	for i, t := range set.Tasks {
+		out.Tasks[i] = t
+		if t.Step > 0 && t.Format == formats.Projection {
+			c := *t
+			c.Show = task.ShowProjection
+			out.Tasks[i] = &c
+		}
+	}
+	return &out
 }
 
 // chained reports whether a set holds relay chains (steps asked with the

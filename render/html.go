@@ -180,6 +180,12 @@ type sectionView struct {
 	Plots                      []chart
 	Table                      Table
 	Breaks                     []string
+	// RSPlots, Extra and Critical are a delegate section's RS@k curves,
+	// its RS@k, loss and critical tables, and its critical round trips
+	// linked to their transcripts (delegate.go).
+	RSPlots  []chart
+	Extra    []Table
+	Critical []criticalLink
 }
 
 // chartNotes say how to read each kind of chart (suites.Section.Chart).
@@ -193,7 +199,8 @@ func sectionViews(r *report.Report, in Input) []sectionView {
 	var out []sectionView
 	for i, sec := range r.Sections {
 		v := sectionView{ID: fmt.Sprintf("section-%d", i), Title: sec.Title, Note: plainNote(sec.Note), ChartNote: chartNotes[sec.Chart],
-			Table: sectionTable(r, sec, i), Breaks: breakLines(sec)}
+			Table: sectionTable(r, sec, i), Breaks: breakLines(sec),
+			RSPlots: rsPlots(sec), Extra: delegationTables(sec, i), Critical: criticalLinks(sec)}
 		switch sec.Chart {
 		case suites.ChartSize:
 			v.Plots = newSizePlots(sec)

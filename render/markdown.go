@@ -33,6 +33,9 @@ func WriteMarkdown(w io.Writer, r *report.Report) error {
 	for i, sec := range r.Sections {
 		md.table(sectionTable(r, sec, i))
 		md.breaks(sec)
+		for _, t := range delegationTables(sec, i) {
+			md.table(t)
+		}
 	}
 	for _, t := range []Table{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
 		md.table(t)

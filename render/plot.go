@@ -469,8 +469,12 @@ func kib(b int) string {
 // exact interval as a band.
 func newStepPlots(suite *suites.Suite, sec report.Section, in Input) []chart {
 	inverse := func(suites.Key) bool { return false }
+	legend := [2]string{"a chain at a forward step (B, C; click for its transcript)", "a chain at an inverse step (C⁻¹, B⁻¹)"}
 	if s := suite.SectionOf(sec.Part); s != nil && s.Inverse != nil {
 		inverse = s.Inverse
+		if s.Legend[0] != "" {
+			legend = s.Legend
+		}
 	}
 	// The scale reaches the largest chain drift, so that no mark is
 	// clamped.
@@ -484,12 +488,12 @@ func newStepPlots(suite *suites.Suite, sec report.Section, in Input) []chart {
 	}
 	var out []chart
 	for _, rows := range byModelFormat(sec, func(report.Row) bool { return true }) {
-		out = append(out, stepPlotOf(sec, rows, in, niceTop(top), inverse))
+		out = append(out, stepPlotOf(sec, rows, in, niceTop(top), inverse, legend))
 	}
 	return out
 }
 
-func stepPlotOf(sec report.Section, rows []report.Row, in Input, top float64, inverse func(suites.Key) bool) chart {
+func stepPlotOf(sec report.Section, rows []report.Row, in Input, top float64, inverse func(suites.Key) bool, legend [2]string) chart {
 	name := chartName(sec, rows[0])
 	p := newChart("steps-"+transcript.Slug(name), name+": drift against step", "step (edit asked for; ↺ expects the source)", "drift (0 = as expected)")
 	p.yScale(top)
@@ -536,8 +540,8 @@ func stepPlotOf(sec report.Section, rows []report.Row, in Input, top float64, in
 		p.mark(shape, class, x(d.key.Step), p.y(d.d), d.href, d.title)
 	}
 	p.Legend = []legendItem{
-		{Kind: "circle", Class: "forward", Label: "a chain at a forward step (B, C; click for its transcript)"},
-		{Kind: "triangle", Class: "inverse", Label: "a chain at an inverse step (C⁻¹, B⁻¹)"},
+		{Kind: "circle", Class: "forward", Label: legend[0]},
+		{Kind: "triangle", Class: "inverse", Label: legend[1]},
 		{Kind: "line", Class: "median", Label: "median per step"},
 		{Kind: "band", Class: "band", Label: "exact 95% interval of the median"},
 		{Kind: "symbol", Symbol: "↺", Label: "the step expects the source itself"},

@@ -129,6 +129,9 @@ type Section struct {
 	// Breaks says, for a section of steps, per model and format where
 	// chains first broke (Break).
 	Breaks []Break `json:"breaks,omitempty"`
+	// Delegation is, for chains of round trips, RS@k per model and
+	// format and where the loss comes from.
+	Delegation *Delegation `json:"delegation,omitempty"`
 }
 
 // Break is where one model's chains broke in one answer format.
@@ -408,6 +411,9 @@ func (b *builder) section(part string, sec *suites.Section, multi bool) Section 
 	}
 	if slices.Contains(sec.By, suites.ByStep) {
 		out.Breaks = b.breaks(part)
+	}
+	if sec.Reconstruction {
+		out.Delegation = b.delegation(part)
 	}
 	return out
 }

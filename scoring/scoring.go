@@ -88,7 +88,12 @@ type Score struct {
 	// answer itself was truncated; "" when it was not cut off.
 	CutOff string `json:"cut_off,omitempty"`
 
-	Metric *metric.Result       `json:"metric,omitempty"` // class B and C
+	Metric *metric.Result `json:"metric,omitempty"` // class B and C
+	// Delta is, for a step whose task asks for it (task.Task.Delta: a
+	// delegate round trip's end), what the output deleted, corrupted and
+	// added against the expected document (metric.DeltaOf), the harness's
+	// own; nil otherwise, and for an answer that holds no document.
+	Delta  *metric.Delta        `json:"delta,omitempty"`
 	Answer *metric.AnswerResult `json:"answer,omitempty"` // class A: the deterministic grounding
 	Judge  *judge.Verdict       `json:"judge,omitempty"`  // class A: the judge panel
 
@@ -455,6 +460,9 @@ func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 		return s
 	}
 	s.Metric, s.ApplyFailure = metricOf(t, tr, content, unscored, w)
+	if t.Delta && unscored == "" && s.Metric.Valid {
+		s.Delta = deltaOf(t, tr, content)
+	}
 	return s
 }
 
@@ -593,8 +601,8 @@ func Applied(t *task.Task, tr *transcript.Transcript) string {
 // and checked against the hash the transcript recorded. Whole-document
 // answers need no given document (nil).
 func Given(t *task.Task, tr *transcript.Transcript) ([]byte, error) {
-	if t.Format == "" {
-		return nil, nil
+	if t.Format == "" || t.Show != nil {
+		return nil, nil // a shown document (the projection) is not read back: the answer is the whole document
 	}
 	if t.Step <= 1 {
 		return t.Source.Bytes, nil

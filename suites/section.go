@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"bendscript.com/round-trip-harness/suites/delegate"
 	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/suites/relay"
 )
@@ -71,9 +72,15 @@ type Section struct {
 	// Inverse, when set, says which rows ask for an edit that undoes an
 	// earlier one (drawn apart on the chart).
 	Inverse func(Key) bool
+	// Legend, when set, names the chart's forward and inverse marks (the
+	// relay's B, C and C⁻¹, B⁻¹ otherwise).
+	Legend [2]string
 	// Limits shows the gating suite's thresholds beside each class's
 	// numbers, as information (they decide nothing here).
 	Limits bool
+	// Reconstruction, for chains of round trips, adds the reconstruction
+	// scores RS@k and where the loss comes from (report.Delegation).
+	Reconstruction bool
 	// WithFormats shows the section only for a run that asks for more
 	// than the whole document (the gating classes have their own tables
 	// otherwise).
@@ -134,6 +141,28 @@ var relaySection = &Section{
 	Order:   func(a, b Key) int { return cmp.Compare(a.Step, b.Step) },
 	Chart:   ChartSteps,
 	Inverse: func(k Key) bool { return relay.Inverse(k.Step) },
+}
+
+var delegateSection = &Section{
+	Title: "Delegation",
+	Note:  "Each chain is round trips on one document: a forward edit drawn from the document's pool of reversible edits, then the edit that returns it to its original state, every step given the model's own previous answer. Steps marked ↺ end a round trip and expect the original, so their drift is the drift against the original (RS@k = 1 − that drift: the harness's similarity, not DELEGATE-52's). A chain whose answer held no document ends there; its later steps are not run and count as drift 1.",
+	By:    []string{ByStep},
+	Columns: []Column{{Head: "step", Text: func(k Key) string {
+		if delegate.RoundTrip(k.Step) {
+			return strconv.Itoa(k.Step) + " ↺"
+		}
+		return strconv.Itoa(k.Step)
+	}}, {Head: "edit", Text: func(k Key) string {
+		if delegate.RoundTrip(k.Step) {
+			return "backward"
+		}
+		return "forward"
+	}}},
+	Order:          func(a, b Key) int { return cmp.Compare(a.Step, b.Step) },
+	Chart:          ChartSteps,
+	Inverse:        func(k Key) bool { return delegate.RoundTrip(k.Step) },
+	Legend:         [2]string{"a chain at a forward edit (click for its transcript)", "a chain at a backward edit, which expects the original"},
+	Reconstruction: true,
 }
 
 // rungBytes is a rung's target size in bytes (ladder.ParseRungs), so that

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/internal/usage"
+	"bendscript.com/round-trip-harness/suites/delegate"
 	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
@@ -31,7 +32,10 @@ const (
 	Size    = "size"
 	Relay   = "relay"
 	Produce = "produce"
-	All     = "all"
+	// Delegate is the chains of round trips drawn from the pools of
+	// reversible edits (issue 48; package suites/delegate).
+	Delegate = "delegate"
+	All      = "all"
 )
 
 // A Suite is one entry of the table.
@@ -47,6 +51,11 @@ type Suite struct {
 	// Flags are the run flags that take effect only with this suite
 	// ("rungs", "steps").
 	Flags []string
+	// EditsProjection shows a chain step asked in the projection answer
+	// format its document as the projection (task.ShowProjection), so that
+	// the text projection is the surface the model edits: given the
+	// projection, it returns the edited projection.
+	EditsProjection bool
 	// FitsOutput raises a B/C answer's output budget to fit its document
 	// (the size ladder's large documents).
 	FitsOutput bool
@@ -76,6 +85,8 @@ var Table = []*Suite{
 		PartNames: []string{Relay}, Classes: Relay, Section: relaySection},
 	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R); --steps 2 chains R then P", Flags: []string{"steps"}, Build: produce,
 		PartNames: []string{Produce}, Classes: Produce, Section: produceSection},
+	{Name: Delegate, Help: "round trips drawn from each document's pool of reversible edits, every step given the model's own answer; RS@k (--round-trips, default 10 = 20 interactions)", Flags: []string{"round-trips", "rungs"}, Build: delegated, EditsProjection: true,
+		PartNames: []string{Delegate}, Classes: Delegate, Section: delegateSection},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
 		PartNames: []string{Gating, Natural, Relay}, Classes: Gating},
 }
@@ -237,6 +248,36 @@ func chains(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	}
 	set.Skipped = skipped
 	return mark(set, Relay), nil
+}
+
+// delegated is the delegate suite: a chain of round trips per document
+// with a pool, its forward order drawn with the run's seed (in.Shuffle)
+// and checked against the order the run recorded (in.Order).
+//
+// With --rungs the chains run on the size ladder's rungs instead, one per
+// rung (delegate.BuildRungs).
+func delegated(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
+	n := cmp.Or(in.RoundTrips, delegate.DefaultRoundTrips)
+	if len(in.Rungs) > 0 {
+		sizes, err := ladder.ParseRungs(strings.Join(in.Rungs, ","))
+		if err != nil {
+			return nil, usage.Errorf("--rungs: %v", err)
+		}
+		rungs, err := ladder.Build(corpus, ladder.Config{Rungs: sizes})
+		if err != nil {
+			return nil, fmt.Errorf("building the size ladder: %w", err)
+		}
+		set, err := delegate.BuildRungs(corpus, rungs, n, in.Shuffle, in.Order)
+		if err != nil {
+			return nil, usage.Errorf("--round-trips: %v", err)
+		}
+		return mark(set, Delegate), nil
+	}
+	set, err := delegate.Build(corpus, n, in.Shuffle, in.Order)
+	if err != nil {
+		return nil, usage.Errorf("--round-trips: %v", err)
+	}
+	return mark(set, Delegate), nil
 }
 
 // all is the gating, natural and relay suites in one set. (The size suite

@@ -55,6 +55,10 @@ type Task struct {
 	Expected *bend.Document // class B/C: Source with GoldEdit applied (natural tasks: with Names for the placeholders)
 	Forward  *Task          // inverse tasks (LoadInverse): the task undone; natural tasks (LoadNatural): the task reworded; nil for the others
 	Step     int            // relay tasks (package relay): the 1-based step of the chain; 0 for the others
+	// Delta asks scoring for the answer's deleted, corrupted and added
+	// content against Expected (metric.DeltaOf): a delegate round trip's
+	// end (package suites/delegate).
+	Delta bool
 
 	// Where the task stands in its suite, as fields, so that scoring and
 	// the report never parse an id: Suite is the suite that made it
@@ -96,9 +100,16 @@ type Set struct {
 	Inverse   []*Task     // the inverse of each class B/C task (LoadInverse), sorted by id
 	Natural   []*Task     // each class B/C task as an editor would ask for it (LoadNatural), sorted by id
 	Pairs     []*Pair     // the pools of reversible edits (WithPool; nil after Load), sorted by id
+	// PoolFS is the task directory Load read, where a suite that draws
+	// from the pools loads them (LoadPool): Load leaves them unloaded.
+	PoolFS fs.FS
 	// Skipped says which documents a suite could not use, and why (a
 	// relay chain that does not apply); the run prints it.
 	Skipped []string
+	// Order is the delegate suite's forward edits, one line per chain
+	// ("01: 01-p03 01-p01 …", package suites/delegate), which the manifest
+	// records; nil for the other suites.
+	Order []string
 }
 
 // Task returns the task with the given id, or nil.
@@ -151,7 +162,7 @@ func (p Problem) String() string { return p.File + ": " + p.Msg }
 // with a problem that prevents its use is left out of the set, so callers
 // that need a complete set must treat any problem as fatal.
 func Load(corpusFS, taskFS fs.FS) (*Set, []Problem) {
-	s := &Set{}
+	s := &Set{PoolFS: taskFS}
 	var probs []Problem
 	names, _ := fs.Glob(corpusFS, "*.bend.json")
 	docs := map[string]*Document{}

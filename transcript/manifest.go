@@ -100,6 +100,15 @@ type Inputs struct {
 	// Steps is the relay suite's chain length; 0 for the default and for
 	// other suites.
 	Steps int `json:"steps,omitempty"`
+	// RoundTrips is the delegate suite's round trips per chain; 0 for the
+	// default and for other suites.
+	RoundTrips int `json:"round_trips,omitempty"`
+	// Shuffle is the seed of the delegate suite's forward order (the
+	// run's --seed); 0 for other suites.
+	Shuffle int64 `json:"shuffle,omitempty"`
+	// Order is the delegate suite's forward edits, one line per chain
+	// (task.Set.Order), as the run drew them; empty for other suites.
+	Order []string `json:"order,omitempty"`
 	// Formats are the answer formats class B and C tasks are asked in
 	// (package formats: document, json-patch, bend-ops), in table order;
 	// empty for the whole document alone, as §8 asks.

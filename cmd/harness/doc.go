@@ -99,7 +99,7 @@
 //	| flag | default | meaning |
 //	|---|---|---|
 //	| `--config FILE` | `harness.yaml` | the configuration (models, judges, parameters, concurrency, timeouts, retries, thresholds, weights) |
-//	| `--models a,b,c` | the configuration's | answering models; `offline/oracle`, `offline/identity`, `offline/noisy` work anywhere a model does |
+//	| `--models a,b,c` | the configuration's | answering models; `offline/oracle`, `offline/identity`, `offline/noisy` work anywhere a model does (and `offline/rare-slip`, exact but for one large slip per chain: see *Delegation* in docs/suites.md) |
 //	| `--judges a,b` | the panel | fixed judge list (`offline/judge` decides by the grounding checks alone) |
 //	| `--repeats N`, `--seed S` | the configuration's (`repeats: 1`, `seed: 20260427`) | repeats per job, 1 to 1000; repeat r uses seed S+r |
 //	| `--per-model N`, `--global N` | 6, 18 | requests in flight per model and in all, at least 1; a judge's votes count against its model's budget together with its answers |
@@ -111,9 +111,10 @@
 //	| `--base-url URL` | `$OPENROUTER_BASE_URL`, else OpenRouter | any OpenAI-compatible API root (vLLM, llama.cpp, a local test server) |
 //	| `--progress MODE` | `auto` | `bars` (one live line per model), `lines` (one line per job, for CI logs), `none`. Each shows done/total per model: the total is the jobs planned before the run (answers, relay steps, judge votes) and never grows; a chain that ends early takes its later steps off it, and a class A answer that brings no vote (an API error, no valid answer) its votes, so a finished run ends at done = total; feedback rounds, which no plan can count, show beside it as `+N extra` |
 //	| `--corpus DIR`, `--instructions DIR` | `corpus`, `instructions`, else the embedded ones | another corpus or task set; only the default names fall back to the embedded data: any other directory that does not exist is refused |
-//	| `--suite S` | `gating` | `gating` (§8: the verdict), `natural` (the same changes asked for as an editor would), `size` (the size ladder), `relay` (chains of edits), `produce` (each document written as `.bend` from its text projection, and as the projection; see *The produce suite* in docs/suites.md), `all` (gating, natural and relay; the gating verdict) |
-//	| `--rungs 8k,32k,...` | `8k,32k,128k,512k` | the size suite's rungs, each at most `2m` (memory grows with the rung: 2 MiB rungs with two models × three formats peak at 1.1 GB) |
+//	| `--suite S` | `gating` | `gating` (§8: the verdict), `natural` (the same changes asked for as an editor would), `size` (the size ladder), `relay` (chains of edits), `produce` (each document written as `.bend` from its text projection, and as the projection; see *The produce suite* in docs/suites.md), `delegate` (round trips drawn from each document's pool of reversible edits, RS@k; see *Delegation* in docs/suites.md), `all` (gating, natural and relay; the gating verdict) |
+//	| `--rungs 8k,32k,...` | `8k,32k,128k,512k` | the size suite's rungs (with `--suite delegate`: one chain per rung instead of per document), each at most `2m` (memory grows with the rung: 2 MiB rungs with two models × three formats peak at 1.1 GB) |
 //	| `--steps K` | 8 | the relay's steps per chain, 1 to 99 |
+//	| `--round-trips R` | 10 | the delegate suite's round trips per chain, 1 to 50 (2R interactions: 20 calls per document per model at the default) |
 //	| `--formats F,...` | `document` | answer formats of class B and C tasks: `document`, `json-patch`, `bend-ops`, `search-replace`, each scored and reported apart (see *Answer formats* in docs/suites.md); a gating run must include `document`, its verdict |
 //	| `--feedback N` | 0 | feedback rounds, 0 to 3: a class B/C answer that does not parse, apply or validate is asked again in the same conversation, told only its mechanical failure, up to N times; the last round is scored, the first try reported beside it (see *Feedback rounds* in docs/suites.md) |
 //	| `--tasks IDS`, `--classes a,b,c`, `--docs NN,...`, `--limit N` | the whole suite | run part of the suite: task ids and globs (`03-b,17-*`), classes, documents (numbers, names or globs), at most N tasks in id order (a relay chain counts as one, and is kept whole). A selected run is partial in every report and never gives the gating verdict `pass` |

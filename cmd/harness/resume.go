@@ -24,7 +24,7 @@ func recordedFlags(m *transcript.Manifest, cfg *config.Config, in transcript.Inp
 		"models": strings.Join(m.Models, ","), "judges": strings.Join(cfg.Judges.Models, ","),
 		"repeats": strconv.Itoa(m.Repeats), "seed": strconv.FormatInt(m.Seed, 10),
 		"corpus": in.CorpusDir, "instructions": in.InstructionsDir, "reports": in.ReportDir, "no-preflight": strconv.FormatBool(in.NoPreflight),
-		"suite": suites.Of(in.Suite).Name, "rungs": strings.Join(in.Rungs, ","), "steps": strconv.Itoa(in.Steps),
+		"suite": suites.Of(in.Suite).Name, "rungs": strings.Join(in.Rungs, ","), "steps": strconv.Itoa(in.Steps), "round-trips": strconv.Itoa(in.RoundTrips),
 		"formats": strings.Join(in.Formats, ","), "feedback": strconv.Itoa(in.Feedback),
 	}
 }

@@ -52,6 +52,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&r.Rungs, "rungs", "", "size suite: the rungs to run, e.g. 8k,32k,128k (default "+ladder.RungList(ladder.DefaultRungs)+")")
 	fs.IntVar(&r.Inputs.Steps, "steps", 0, "relay suite: steps per chain, at least 1 (default 8: B, C, C⁻¹, B⁻¹ twice)")
 	fs.StringVar(&r.Formats, "formats", "", formats.FlagHelp())
+	fs.IntVar(&r.Inputs.RoundTrips, "round-trips", 0, "delegate suite: round trips per chain, 1 to 50 (default 10 = 20 interactions)")
 	fs.IntVar(&r.Inputs.Feedback, "feedback", 0, "feedback rounds, 0 to 3: a class B/C answer that does not parse, apply or validate is asked again in the same conversation, told only its mechanical failure, up to N times; the last round is scored, the first try reported beside it")
 	fs.StringVar(&r.Tasks, "tasks", "", "run only these tasks: ids and globs, e.g. 03-b,17-* (a partial run: never the gating verdict pass)")
 	fs.StringVar(&r.Classes, "classes", "", "run only these classes, e.g. b,c (a partial run)")

@@ -18,6 +18,7 @@ import (
 	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/suites/delegate"
 	"bendscript.com/round-trip-harness/suites/relay"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -107,6 +108,10 @@ func (r *runRequest) checkCombinations() error {
 		return usage.Errorf("run: --steps goes with --suite %s", strings.Join(suites.UsingFlag("steps"), " or "))
 	case r.given("steps") && (r.Inputs.Steps < 1 || r.Inputs.Steps > relay.MaxSteps):
 		return usage.Errorf("run: --steps takes a whole number from 1 to %d, not %d", relay.MaxSteps, r.Inputs.Steps)
+	case r.given("round-trips") && !slices.Contains(suites.UsingFlag("round-trips"), r.Inputs.Suite):
+		return usage.Errorf("run: --round-trips goes with --suite %s", strings.Join(suites.UsingFlag("round-trips"), " or "))
+	case r.given("round-trips") && (r.Inputs.RoundTrips < 1 || r.Inputs.RoundTrips > delegate.MaxRoundTrips):
+		return usage.Errorf("run: --round-trips takes a whole number from 1 to %d, not %d", delegate.MaxRoundTrips, r.Inputs.RoundTrips)
 	case r.given("resume") && r.given("run-id"):
 		return usage.Errorf("run: --resume names the run; --run-id is for a new run")
 	case r.given("limit") && r.Limit < 1:
@@ -164,6 +169,9 @@ func startRun(ctx context.Context, r runRequest) (*pipeline.Result, error) {
 	}
 	in.Rungs, in.Selection = splitList(r.Rungs), r.selection()
 	in.MaxCost = cmp.Or(r.MaxCost, cfg.MaxCost)
+	if suites.Of(in.Suite).Takes("round-trips") {
+		in.Shuffle = cfg.Request.Seed // the forward order's seed, recorded
+	}
 	if in.Formats, err = formatsOf(r.Formats); err != nil {
 		return nil, err
 	}

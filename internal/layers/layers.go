@@ -31,6 +31,7 @@ var Floors = []struct {
 		"verdict",
 		"judge", "runner", "offline", "suites/ladder", "suites/relay", "task/tasktest",
 	}},
+	{"suite parts made of other suite parts: the delegate suite's chains on the ladder's rungs", []string{"suites/delegate"}},
 	{"scoring, suites, jobs", []string{"scoring", "suites", "jobs"}},
 	{"the report", []string{"report", "scoring/scoringtest"}},
 	{"over reports: writers, sensitivity, test runs", []string{"render", "sensitivity", "pipeline/pipelinetest"}},

@@ -1,0 +1,190 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/unit"
+)
+
+// This file shows a delegate section's reconstruction scores
+// (report.Delegation): the RS@k table and curve per model and editing
+// surface, where the loss comes from, and the critical round trips linked
+// to their transcripts.
+
+// surfaceName is a delegate surface's model, with its format when the run
+// asks for more than one.
+func surfaceName(sec report.Section, s report.DelegateSurface) string {
+	if sec.Formats {
+		return s.Model + " (" + s.Format + ")"
+	}
+	return s.Model
+}
+
+// delegationTables are the RS@k table, the loss table and the critical
+// round trips of a delegate section; none for another section.
+func delegationTables(sec report.Section, i int) []Table {
+	d := sec.Delegation
+	if d == nil {
+		return nil
+	}
+	rs := Table{ID: fmt.Sprintf("section-%d-rs", i), Title: "Reconstruction (RS@k)", MDTitle: "Reconstruction (RS@k)",
+		Note: plainNote(rsNote(d)), MDNote: rsNote(d), Head: []string{"model", "documents"}}
+	for _, k := range d.Ks {
+		rs.Head = append(rs.Head, fmt.Sprintf("RS@%d [95%%]", k), fmt.Sprintf("lossless@%d", k))
+	}
+	rs.Head = append(rs.Head, "ready (RS@20 ≥ 0.98)")
+	loss := Table{ID: fmt.Sprintf("section-%d-loss", i), Title: "Where the loss comes from", MDTitle: "Where the loss comes from",
+		Note:   fmt.Sprintf("The mean drift against the original at the horizon (%d interactions) split into the §8.4 components, each wᵢ·cᵢ/Σw, which sum to it; and the share of that loss carried by critical round trips (one round trip raising the chain's drift against the original by more than %s, the harness's own threshold). Deleted, corrupted and added count, over every chain's document at the horizon against the original, the blocks (b), spans (s), marks (m) and edges (e) missing, present but changed, and not asked for (the harness's own count beside drift, metric.DeltaOf).", d.Horizon, unit.Num(d.CriticalLoss)),
+		Head:   []string{"model", "drift@" + strconv.Itoa(d.Horizon), "block structure", "edges", "span coverage", "marks", "vocabulary", "critical share", "deleted", "corrupted", "added"},
+		MDNote: ""}
+	loss.MDNote = loss.Note
+	for _, s := range d.Surfaces {
+		row := []TableCell{{Text: surfaceName(sec, s)}, {Text: strconv.Itoa(s.Documents)}}
+		for _, k := range d.Ks {
+			at := rsAt(s, k)
+			if at == nil {
+				row = append(row, TableCell{Text: "–"}, TableCell{Text: "–"})
+				continue
+			}
+			row = append(row, TableCell{Text: fmt.Sprintf("%s [%s, %s]", unit.Num(at.Mean), unit.Num(at.Low), unit.Num(at.High))},
+				TableCell{Text: fmt.Sprintf("%d/%d", at.Lossless, at.Chains)})
+		}
+		switch {
+		case s.Ready == nil:
+			row = append(row, TableCell{Text: "– (shorter than 20)"})
+		case *s.Ready:
+			row = append(row, TableCell{Text: "ready", Class: "ok"})
+		default:
+			row = append(row, TableCell{Text: "not ready", Class: "bad"})
+		}
+		rs.Rows = append(rs.Rows, TableRow{Cells: row})
+		if l := s.Loss; l != nil {
+			loss.Rows = append(loss.Rows, TableRow{Cells: []TableCell{{Text: surfaceName(sec, s)}, {Text: unit.Num(l.Drift)},
+				{Text: unit.Num(l.BlockStructure)}, {Text: unit.Num(l.EdgePreservation)}, {Text: unit.Num(l.SpanCoverage)},
+				{Text: unit.Num(l.MarkFidelity)}, {Text: unit.Num(l.VocabularyIntegrity)}, {Text: unit.PercentOr(s.CriticalShare)},
+				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Deleted })},
+				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Corrupted })},
+				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Added })}}})
+		}
+	}
+	out := []Table{rs, loss}
+	if len(d.Critical) > 0 {
+		c := Table{ID: fmt.Sprintf("section-%d-critical", i), Title: "Critical round trips", MDTitle: "Critical round trips",
+			Head: []string{"model", "chain", "repeat", "round trip", "loss", "share of chain's", "deleted at its end", "forward", "backward"}}
+		c.Note = "Round trips that raised their chain's drift against the original by more than " + unit.Num(d.CriticalLoss) + ", largest first, with the transcripts of their two steps (relative to the run directory). A round trip's rises over a chain sum to its drift at the horizon, so a share over 100% means later round trips won some of it back."
+		c.MDNote = c.Note
+		for _, cs := range d.Critical {
+			who := cs.Model
+			if sec.Formats {
+				who += " (" + cs.Format + ")"
+			}
+			c.Rows = append(c.Rows, TableRow{Cells: []TableCell{{Text: who}, {Text: cs.Chain}, {Text: strconv.Itoa(cs.Repeat)},
+				{Text: fmt.Sprintf("%d (steps %d–%d)", cs.Step/2, cs.Step-1, cs.Step)}, {Text: unit.Num(cs.Loss)}, {Text: unit.Percent(cs.Share)},
+				{Text: countsText(cs.Delta, func(d *metric.Delta) metric.Counts { return d.Deleted })},
+				{Text: cs.Transcripts[0], Prose: true}, {Text: cs.Transcripts[1], Prose: true}}})
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// countsText writes one kind of a delta's counts ("b3 s7 m0 e1"), "–"
+// when no chain's delta is known.
+func countsText(d *metric.Delta, kind func(*metric.Delta) metric.Counts) string {
+	if d == nil {
+		return "–"
+	}
+	c := kind(d)
+	return fmt.Sprintf("b%d s%d m%d e%d", c.Blocks, c.Spans, c.Marks, c.Edges)
+}
+
+// rsNote says what the RS@k table's numbers are.
+func rsNote(d *report.Delegation) string {
+	return d.Note + " Per model (and answer format): the mean over documents of each document's RS@k (its repeats averaged) with a Student-t 95% interval; lossless@k counts the chains whose document after k interactions is the original up to the harness's equivalences. *Ready* is DELEGATE-52's rule applied to this similarity: mean RS@20 ≥ 0.98. A chain whose answer held no document ends there and counts as drift 1 (RS 0) from then on."
+}
+
+func rsAt(s report.DelegateSurface, k int) *report.RSAt {
+	for i := range s.RS {
+		if s.RS[i].K == k {
+			return &s.RS[i]
+		}
+	}
+	return nil
+}
+
+// criticalLink is a critical round trip as the viewer lists it, linked to
+// its backward step's transcript.
+type criticalLink struct {
+	Href, Text string
+}
+
+func criticalLinks(sec report.Section) []criticalLink {
+	if sec.Delegation == nil {
+		return nil
+	}
+	var out []criticalLink
+	for _, cs := range sec.Delegation.Critical {
+		who := cs.Model
+		if sec.Formats {
+			who += " (" + cs.Format + ")"
+		}
+		out = append(out, criticalLink{Href: "#" + anchor(cs.Model, cs.TaskIDs[1], cs.Repeat),
+			Text: fmt.Sprintf("%s, chain %s r%d, round trip %d (steps %d–%d): drift +%s, %s of the chain's loss", who, cs.Chain, cs.Repeat, cs.Step/2, cs.Step-1, cs.Step, unit.Num(cs.Loss), unit.Percent(cs.Share))})
+	}
+	return out
+}
+
+// rsPlots are the RS@k curves of a delegate section, one panel per model
+// and surface: the mean RS@k (line) in its 95% interval (band) and the
+// lossless share (squares), on the same [0, 1] axis.
+func rsPlots(sec report.Section) []chart {
+	d := sec.Delegation
+	if d == nil {
+		return nil
+	}
+	var out []chart
+	for _, s := range d.Surfaces {
+		name := surfaceName(sec, s)
+		p := newChart("rs-"+transcript.Slug(name), name+": RS@k (the harness's similarity)", "interactions k (each round trip is 2)", "RS@k = 1 − drift against the original")
+		p.yScale(1)
+		n := len(d.Ks)
+		x := func(i int) float64 { return p.x0f + (p.x1f-p.x0f)*(float64(i)+0.5)/float64(n) }
+		var line, lossless, upper, lower []string
+		for i, k := range d.Ks {
+			p.xTick(x(i), strconv.Itoa(k), "", i == n-1)
+			at := rsAt(s, k)
+			if at == nil {
+				continue
+			}
+			line = append(line, f1(x(i))+","+f1(p.y(at.Mean)))
+			upper = append(upper, f1(x(i))+","+f1(p.y(at.High)))
+			lower = append([]string{f1(x(i)) + "," + f1(p.y(at.Low))}, lower...)
+			p.mark("circle", "forward", x(i), p.y(at.Mean), "", fmt.Sprintf("RS@%d: %s [%s, %s] over %d documents", k, unit.Num(at.Mean), unit.Num(at.Low), unit.Num(at.High), at.Documents))
+			if at.Chains > 0 {
+				share := float64(at.Lossless) / float64(at.Chains)
+				lossless = append(lossless, f1(x(i))+","+f1(p.y(share)))
+				p.mark("square", "p95", x(i), p.y(share), "", fmt.Sprintf("lossless@%d: %d of %d chains", k, at.Lossless, at.Chains))
+			}
+		}
+		if len(line) == 0 {
+			p.Empty = true
+		}
+		p.Bands = []string{strings.Join(append(upper, lower...), " ")}
+		p.Polylines = []polyline{{"median", strings.Join(line, " ")}, {"p95", strings.Join(lossless, " ")}}
+		y := p.y(report.ReadyMin)
+		p.Lines = []plotLine{{Y: f1(y), LabelY: f1(y + 4), Class: "threshold", Label: "ready 0.98"}}
+		p.Legend = []legendItem{
+			{Kind: "circle", Class: "forward", Label: "mean RS@k over documents"},
+			{Kind: "band", Class: "band", Label: "Student-t 95% interval of the mean"},
+			{Kind: "square", Class: "p95", Label: "share of chains lossless at k"},
+			{Kind: "line", Class: "threshold", Label: "ready: RS@20 ≥ 0.98 (DELEGATE-52's rule)"},
+		}
+		out = append(out, p)
+	}
+	return out
+}
