@@ -399,6 +399,11 @@ func TestDelegateRSPerRung(t *testing.T) {
 			t.Errorf("the Markdown lacks %q", row)
 		}
 	}
+	html, _ := os.ReadFile(filepath.Join(dir, "reports", "d.html"))
+	small, large := strings.Index(string(html), `id="rs-offline_noisy__rung_8k"`), strings.Index(string(html), `id="rs-offline_noisy__rung_32k"`)
+	if small < 0 || large < small {
+		t.Errorf("the viewer's RS@k panels per rung: 8k at %d, 32k at %d; want both, 8k first", small, large)
+	}
 }
 
 // TestDelegateEstimate: the estimate counts every step of every chain: 20
