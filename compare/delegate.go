@@ -18,22 +18,27 @@ import (
 // recomputed from the chains' round-trip rises). The test is reported
 // unadjusted, apart from the Holm family of the drift rows.
 type RSRow struct {
-	Model  string   `json:"model"`
-	Format string   `json:"format"`
-	K      int      `json:"k"`
-	Old    *float64 `json:"old,omitempty"`
-	New    *float64 `json:"new,omitempty"`
-	Pairs  int      `json:"pairs"`
-	P      *float64 `json:"p,omitempty"`
+	Model  string `json:"model"`
+	Format string `json:"format"`
+	// Rung is the size-ladder rung ("" for corpus documents).
+	Rung  string   `json:"rung,omitempty"`
+	K     int      `json:"k"`
+	Old   *float64 `json:"old,omitempty"`
+	New   *float64 `json:"new,omitempty"`
+	Pairs int      `json:"pairs"`
+	P     *float64 `json:"p,omitempty"`
 	// Change is "better" (higher RS), "worse", "~" (p ≥ Alpha) or "=" (no
 	// document differs).
 	Change string `json:"change"`
 }
 
-// perDocumentRS is, per (model, format), each document's RS@k (the mean
-// of its repeats) from a delegation's chains.
-func perDocumentRS(d *report.Delegation, k int) map[[2]string]map[string]float64 {
-	sums := map[[2]string]map[string][]float64{}
+// rsKey is a delegate surface's key: model, format and rung.
+type rsKey [3]string
+
+// perDocumentRS is, per (model, format, rung), each document's RS@k (the
+// mean of its repeats) from a delegation's chains.
+func perDocumentRS(d *report.Delegation, k int) map[rsKey]map[string]float64 {
+	sums := map[rsKey]map[string][]float64{}
 	for _, c := range d.Chains {
 		if len(c.Rises) < k/2 {
 			continue
@@ -42,13 +47,13 @@ func perDocumentRS(d *report.Delegation, k int) map[[2]string]map[string]float64
 		for _, r := range c.Rises[:k/2] {
 			drift += r
 		}
-		key := [2]string{c.Model, c.Format}
+		key := rsKey{c.Model, c.Format, c.Rung}
 		if sums[key] == nil {
 			sums[key] = map[string][]float64{}
 		}
 		sums[key][c.Chain] = append(sums[key][c.Chain], 1-drift)
 	}
-	out := map[[2]string]map[string]float64{}
+	out := map[rsKey]map[string]float64{}
 	for key, docs := range sums {
 		out[key] = map[string]float64{}
 		for doc, xs := range docs {
@@ -78,29 +83,11 @@ func (c *Comparison) compareRS(old, new *report.Report) {
 			if !slices.Contains(od.Ks, at.K) {
 				continue
 			}
-			key := [2]string{s.Model, s.Format}
-			o, n := perDocumentRS(od, at.K)[key], perDocumentRS(nd, at.K)[key]
-			if len(o) == 0 || len(n) == 0 {
-				continue
-			}
-			row := RSRow{Model: s.Model, Format: s.Format, K: at.K, Change: "="}
-			var diffs []float64
-			var os, ns []float64
-			for _, doc := range slices.Sorted(mapKeys(n)) {
-				ov, ok := o[doc]
-				if !ok {
-					continue
-				}
-				os, ns = append(os, ov), append(ns, n[doc])
-				diff := n[doc] - ov
-				if unit.Num(ov) == unit.Num(n[doc]) {
-					diff = 0
-				}
-				diffs = append(diffs, diff)
-			}
+			os, ns, diffs := rsDiffs(od, nd, rsKey{s.Model, s.Format, s.Rung}, at.K)
 			if len(diffs) == 0 {
 				continue
 			}
+			row := RSRow{Model: s.Model, Format: s.Format, Rung: s.Rung, K: at.K, Change: "="}
 			row.Old, row.New, row.Pairs = ptr(stats.Mean(os)), ptr(stats.Mean(ns)), len(diffs)
 			if p, m, sign := stats.SignedRank(diffs); m > 0 {
 				row.P = &p
@@ -116,6 +103,44 @@ func (c *Comparison) compareRS(old, new *report.Report) {
 			c.RS = append(c.RS, row)
 		}
 	}
+}
+
+// rsDiffs are one surface's RS@k per document in two delegations, over
+// the documents both have (old, new), and their differences new − old,
+// 0 where they print the same.
+func rsDiffs(od, nd *report.Delegation, key rsKey, k int) (olds, news, diffs []float64) {
+	o, n := perDocumentRS(od, k)[key], perDocumentRS(nd, k)[key]
+	for _, doc := range slices.Sorted(mapKeys(n)) {
+		ov, ok := o[doc]
+		if !ok {
+			continue
+		}
+		olds, news = append(olds, ov), append(news, n[doc])
+		diff := n[doc] - ov
+		if unit.Num(ov) == unit.Num(n[doc]) {
+			diff = 0
+		}
+		diffs = append(diffs, diff)
+	}
+	return olds, news, diffs
+}
+
+// RS is one surface's RS@k compared between two delegations as a Row of
+// a family that Adjust adjusts together (the trend's): the mean RS@k old
+// and new as its centers (higher is better), and the signed-rank test
+// over the documents both have, as compareRS computes it. It is false
+// when no document has RS@k in both.
+func RS(od, nd *report.Delegation, model, format, rung string, k int) (Row, bool) {
+	os, ns, diffs := rsDiffs(od, nd, rsKey{model, format, rung}, k)
+	if len(diffs) == 0 {
+		return Row{}, false
+	}
+	row := Row{Model: model, Class: fmt.Sprintf("RS@%d", k), Pairs: len(diffs), higher: true,
+		OldCenter: ptr(stats.Mean(os)), NewCenter: ptr(stats.Mean(ns))}
+	if p, n, sign := stats.SignedRank(diffs); n > 0 {
+		row.P, row.N, row.sign = &p, n, sign
+	}
+	return row, true
 }
 
 func mapKeys(m map[string]float64) func(func(string) bool) {
@@ -136,7 +161,11 @@ func (c *Comparison) rsTable() render.Table {
 		if r.P != nil {
 			p = fmt.Sprintf(" (p=%s)", unit.Num(*r.P))
 		}
-		t.Add(r.Model, r.Format, strconv.Itoa(r.K), arrow(r.Old, r.New), delta(r.Old, r.New), strconv.Itoa(r.Pairs), r.Change+p)
+		format := r.Format
+		if r.Rung != "" {
+			format += " (rung " + r.Rung + ")"
+		}
+		t.Add(r.Model, format, strconv.Itoa(r.K), arrow(r.Old, r.New), delta(r.Old, r.New), strconv.Itoa(r.Pairs), r.Change+p)
 		free(&t)
 	}
 	return t

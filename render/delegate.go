@@ -25,6 +25,35 @@ func surfaceName(sec report.Section, s report.DelegateSurface) string {
 	return s.Model
 }
 
+// hasRungs is whether a delegation's chains ran on the size ladder's
+// rungs: its tables then key each row by rung too.
+func hasRungs(d *report.Delegation) bool {
+	for _, s := range d.Surfaces {
+		if s.Rung != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// keyCells are a surface row's leading cells: its name, and its rung
+// when the run has rungs.
+func keyCells(sec report.Section, s report.DelegateSurface, rungs bool) []TableCell {
+	out := []TableCell{{Text: surfaceName(sec, s)}}
+	if rungs {
+		out = append(out, TableCell{Text: s.Rung})
+	}
+	return out
+}
+
+// keyHead is keyCells' head.
+func keyHead(rungs bool) []string {
+	if rungs {
+		return []string{"model", "rung"}
+	}
+	return []string{"model"}
+}
+
 // delegationTables are the RS@k table, the loss table and the critical
 // round trips of a delegate section; none for another section.
 func delegationTables(sec report.Section, i int) []Table {
@@ -32,19 +61,20 @@ func delegationTables(sec report.Section, i int) []Table {
 	if d == nil {
 		return nil
 	}
+	rungs := hasRungs(d)
 	rs := Table{ID: fmt.Sprintf("section-%d-rs", i), Title: "Reconstruction (RS@k)", MDTitle: "Reconstruction (RS@k)",
-		Note: plainNote(rsNote(d)), MDNote: rsNote(d), Head: []string{"model", "documents"}}
+		Note: plainNote(rsNote(d)), MDNote: rsNote(d), Head: append(keyHead(rungs), "documents")}
 	for _, k := range d.Ks {
 		rs.Head = append(rs.Head, fmt.Sprintf("RS@%d [95%%]", k), fmt.Sprintf("lossless@%d", k))
 	}
 	rs.Head = append(rs.Head, "ready (RS@20 ≥ 0.98)")
 	loss := Table{ID: fmt.Sprintf("section-%d-loss", i), Title: "Where the loss comes from", MDTitle: "Where the loss comes from",
 		Note:   fmt.Sprintf("The mean drift against the original at the horizon (%d interactions) split into the §8.4 components, each wᵢ·cᵢ/Σw, which sum to it; and the share of that loss carried by critical round trips (one round trip raising the chain's drift against the original by more than %s, the harness's own threshold). Deleted, corrupted and added count, over every chain's document at the horizon against the original, the blocks (b), spans (s), marks (m) and edges (e) missing, present but changed, and not asked for (the harness's own count beside drift, metric.DeltaOf).", d.Horizon, unit.Num(d.CriticalLoss)),
-		Head:   []string{"model", "drift@" + strconv.Itoa(d.Horizon), "block structure", "edges", "span coverage", "marks", "vocabulary", "critical share", "deleted", "corrupted", "added"},
+		Head:   append(keyHead(rungs), "drift@"+strconv.Itoa(d.Horizon), "block structure", "edges", "span coverage", "marks", "vocabulary", "critical share", "deleted", "corrupted", "added"),
 		MDNote: ""}
 	loss.MDNote = loss.Note
 	for _, s := range d.Surfaces {
-		row := []TableCell{{Text: surfaceName(sec, s)}, {Text: strconv.Itoa(s.Documents)}}
+		row := append(keyCells(sec, s, rungs), TableCell{Text: strconv.Itoa(s.Documents)})
 		for _, k := range d.Ks {
 			at := rsAt(s, k)
 			if at == nil {
@@ -64,12 +94,12 @@ func delegationTables(sec report.Section, i int) []Table {
 		}
 		rs.Rows = append(rs.Rows, TableRow{Cells: row})
 		if l := s.Loss; l != nil {
-			loss.Rows = append(loss.Rows, TableRow{Cells: []TableCell{{Text: surfaceName(sec, s)}, {Text: unit.Num(l.Drift)},
+			loss.Rows = append(loss.Rows, TableRow{Cells: append(keyCells(sec, s, rungs), []TableCell{{Text: unit.Num(l.Drift)},
 				{Text: unit.Num(l.BlockStructure)}, {Text: unit.Num(l.EdgePreservation)}, {Text: unit.Num(l.SpanCoverage)},
 				{Text: unit.Num(l.MarkFidelity)}, {Text: unit.Num(l.VocabularyIntegrity)}, {Text: unit.PercentOr(s.CriticalShare)},
 				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Deleted })},
 				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Corrupted })},
-				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Added })}}})
+				{Text: countsText(s.Delta, func(d *metric.Delta) metric.Counts { return d.Added })}}...)})
 		}
 	}
 	out := []Table{rs, loss}
@@ -105,7 +135,11 @@ func countsText(d *metric.Delta, kind func(*metric.Delta) metric.Counts) string 
 
 // rsNote says what the RS@k table's numbers are.
 func rsNote(d *report.Delegation) string {
-	return d.Note + " Per model (and answer format): the mean over documents of each document's RS@k (its repeats averaged) with a Student-t 95% interval; lossless@k counts the chains whose document after k interactions is the original up to the harness's equivalences. *Ready* is DELEGATE-52's rule applied to this similarity: mean RS@20 ≥ 0.98. A chain whose answer held no document ends there and counts as drift 1 (RS 0) from then on."
+	rungs := ""
+	if hasRungs(d) {
+		rungs = " On the size ladder (--rungs) each rung is a row of its own, smallest first: its one chain's RS@k, the mean of its repeats (one document, so its interval is the value itself)."
+	}
+	return d.Note + " Per model (and answer format): the mean over documents of each document's RS@k (its repeats averaged) with a Student-t 95% interval; lossless@k counts the chains whose document after k interactions is the original up to the harness's equivalences. *Ready* is DELEGATE-52's rule applied to this similarity: mean RS@20 ≥ 0.98. A chain whose answer held no document ends there and counts as drift 1 (RS 0) from then on." + rungs
 }
 
 func rsAt(s report.DelegateSurface, k int) *report.RSAt {
@@ -150,6 +184,9 @@ func rsPlots(sec report.Section) []chart {
 	var out []chart
 	for _, s := range d.Surfaces {
 		name := surfaceName(sec, s)
+		if s.Rung != "" {
+			name += ", rung " + s.Rung
+		}
 		p := newChart("rs-"+transcript.Slug(name), name+": RS@k (the harness's similarity)", "interactions k (each round trip is 2)", "RS@k = 1 − drift against the original")
 		p.yScale(1)
 		n := len(d.Ks)

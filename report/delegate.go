@@ -8,6 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
+	"bendscript.com/round-trip-harness/suites"
 )
 
 // SimilarityNote says what RS@k is here, wherever it shows.
@@ -52,6 +53,9 @@ type DelegateChain struct {
 	Model  string `json:"model"`
 	Format string `json:"format"`
 	Chain  string `json:"chain"`
+	// Rung is the size-ladder rung the chain ran on (--rungs), "" for a
+	// corpus document's chain.
+	Rung   string `json:"rung,omitempty"`
 	Repeat int    `json:"repeat"`
 	// Rises are, per round trip in order, its rise in drift against the
 	// original (negative when it won some back); only round trips scored
@@ -66,10 +70,15 @@ type DelegateChain struct {
 	Delta *metric.Delta `json:"delta,omitempty"`
 }
 
-// DelegateSurface is one model's chains in one answer format.
+// DelegateSurface is one model's chains in one answer format, and on one
+// rung of the size ladder when the run has rungs (--rungs).
 type DelegateSurface struct {
 	Model  string `json:"model"`
 	Format string `json:"format"`
+	// Rung is the rung its chains ran on ("" for corpus documents): with
+	// rungs, each rung is a row of its own, since the ladder is run to
+	// tell sizes apart (docs/interpretations.md, issue 48).
+	Rung string `json:"rung,omitempty"`
 	// Documents is how many documents' chains it has.
 	Documents int `json:"documents"`
 	// RS is RS@k at each of Delegation.Ks.
@@ -175,8 +184,8 @@ func Ks(horizon int) []int {
 // (scoring.EndChains), as the relay's do.
 func (b *builder) delegation(part string) *Delegation {
 	type chain struct {
-		model, format, doc string
-		repeat             int
+		model, format, doc, rung string
+		repeat                   int
 	}
 	steps := map[chain]map[int]*scoring.Score{}
 	var order []chain
@@ -186,7 +195,7 @@ func (b *builder) delegation(part string) *Delegation {
 		if s.Step == 0 || b.partOf(s) != part {
 			continue
 		}
-		c := chain{s.Model, formatName(s), s.Chain, s.Repeat}
+		c := chain{s.Model, formatName(s), s.Chain, s.Rung, s.Repeat}
 		if steps[c] == nil {
 			steps[c] = map[int]*scoring.Score{}
 			order = append(order, c)
@@ -206,7 +215,7 @@ func (b *builder) delegation(part string) *Delegation {
 		return nil
 	}
 	out := &Delegation{Note: SimilarityNote, Ks: Ks(horizon), Horizon: horizon, CriticalLoss: CriticalLoss}
-	type surfaceKey [2]string
+	type surfaceKey [3]string // model, format, rung
 	surfaces := map[surfaceKey]*DelegateSurface{}
 	perDoc := map[surfaceKey]map[int]map[string][]float64{} // k → document → RS per repeat
 	lossless := map[surfaceKey]map[int][2]int{}             // k → lossless, chains
@@ -215,9 +224,9 @@ func (b *builder) delegation(part string) *Delegation {
 	total, critical := map[surfaceKey]float64{}, map[surfaceKey]float64{}
 	var keys []surfaceKey
 	for _, c := range order {
-		k := surfaceKey{c.model, c.format}
+		k := surfaceKey{c.model, c.format, c.rung}
 		if surfaces[k] == nil {
-			surfaces[k] = &DelegateSurface{Model: c.model, Format: c.format}
+			surfaces[k] = &DelegateSurface{Model: c.model, Format: c.format, Rung: c.rung}
 			perDoc[k], lossless[k] = map[int]map[string][]float64{}, map[int][2]int{}
 			keys = append(keys, k)
 		}
@@ -239,7 +248,7 @@ func (b *builder) delegation(part string) *Delegation {
 			}
 			lossless[k][kk] = n
 		}
-		ch := DelegateChain{Model: c.model, Format: c.format, Chain: c.doc, Repeat: c.repeat, Rises: []float64{}}
+		ch := DelegateChain{Model: c.model, Format: c.format, Chain: c.doc, Rung: c.rung, Repeat: c.repeat, Rises: []float64{}}
 		end, ok := driftOf(at[horizon])
 		if ok {
 			l := LossOf(at[horizon].Metric)
@@ -285,7 +294,7 @@ func (b *builder) delegation(part string) *Delegation {
 		out.Chains = append(out.Chains, ch)
 	}
 	slices.SortStableFunc(keys, func(x, y surfaceKey) int {
-		return cmp.Or(cmp.Compare(b.modelIndex[x[0]], b.modelIndex[y[0]]), cmp.Compare(b.formatIndex[x[1]], b.formatIndex[y[1]]))
+		return cmp.Or(cmp.Compare(b.modelIndex[x[0]], b.modelIndex[y[0]]), cmp.Compare(b.formatIndex[x[1]], b.formatIndex[y[1]]), suites.RungLess(x[2], y[2]))
 	})
 	for _, k := range keys {
 		sf := surfaces[k]

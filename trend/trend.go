@@ -34,6 +34,10 @@ type Report struct {
 	// Series are the (model, suite, class) rows, in the order they first
 	// appear.
 	Series []Series
+	// RS are the delegate suite's surfaces (model, answer format, rung)
+	// with their RS@k, in the order they first appear; none for another
+	// suite.
+	RS []RSSeries
 	// Notes qualify the trend: what differs between a report and the one
 	// before it (compare.Differences).
 	Notes []string
@@ -101,6 +105,7 @@ func Of(reports []*report.Report, names []string) *Report {
 	type key struct{ model, suite, class string }
 	var keys []key
 	at := map[key]map[int]*report.ClassResult{}
+	delegations, parts := make([]*report.Delegation, len(order)), make([]string, len(order))
 	add := func(k key, i int, c *report.ClassResult) {
 		if c == nil {
 			return
@@ -114,6 +119,7 @@ func Of(reports []*report.Report, names []string) *Report {
 	for i, ri := range order {
 		r := reports[ri]
 		tr.Reports = append(tr.Reports, nightOf(r, names[ri]))
+		delegations[i], parts[i] = delegationOf(r)
 		if i > 0 {
 			tr.Reports[i].changes(tr.Reports[i-1])
 			for _, n := range compare.Differences(reports[order[i-1]], r) {
@@ -143,7 +149,11 @@ func Of(reports []*report.Report, names []string) *Report {
 			func(s, j int) *report.ClassResult { return at[keys[s]][j] })
 		rows, points = append(rows, r...), append(points, p...)
 	}
-	tr.Tests = compare.Adjust(rows)
+	rsRows, rsRefs := tr.rsSteps(delegations, parts)
+	all := append(rows, rsRows...)
+	tr.Tests = compare.Adjust(all)
+	rows, rsRows = all[:len(rows)], all[len(rows):]
+	tr.setRS(rsRows, rsRefs)
 	for k, row := range rows {
 		// A reference, not a pointer: a later step's append may have moved
 		// the series' points.
@@ -335,6 +345,20 @@ func (tr *Report) WriteMarkdown(w io.Writer) error {
 		}
 		render.WriteMarkdownTable(bw, t)
 	}
+	for i, s := range tr.RS {
+		if i == 0 {
+			fmt.Fprintf(bw, "\n%s\n", render.MDText(rsNote()))
+		}
+		fmt.Fprintf(bw, "\n### %s · %s\n\n", render.Code(s.Model), render.MDText(s.title()))
+		t := s.table(tr)
+		t.MDAlign = "|---|---|" + strings.Repeat("---:|", len(t.Head)-2)
+		for _, row := range t.Rows {
+			for i := 1; i < len(row.Cells); i++ {
+				row.Cells[i].Free = true
+			}
+		}
+		render.WriteMarkdownTable(bw, t)
+	}
 	if len(tr.Notes) > 0 {
 		fmt.Fprintln(bw)
 		for i, n := range tr.Notes {
@@ -419,6 +443,11 @@ func (tr *Report) WriteHTML(w io.Writer) error {
 	for _, s := range tr.Series {
 		t := s.table(tr)
 		t.ID, t.Title = fmt.Sprintf("t-%d", len(d.Tables)), fmt.Sprintf("%s · %s · class %s", s.Model, s.Suite, s.Class)
+		d.Tables = append(d.Tables, t)
+	}
+	for _, s := range tr.RS {
+		t := s.table(tr)
+		t.ID, t.Title, t.Note = fmt.Sprintf("t-%d", len(d.Tables)), s.Model+" · "+s.title(), rsNote()
 		d.Tables = append(d.Tables, t)
 	}
 	// The page passes the terminal filter: html/template escapes markup,

@@ -351,6 +351,61 @@ func TestDelegateRungs(t *testing.T) {
 	}
 }
 
+// TestDelegateRSPerRung: with --rungs 8k,32k the RS@k rows are per
+// (model, format, rung), smallest rung first, each holding exactly what
+// its rung's chains give (RS@k = 1 − the sum of the chain's first k/2
+// round-trip rises, lossless when that is 0), and the Markdown's RS@k and
+// loss tables have a row per rung.
+func TestDelegateRSPerRung(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rep, _ := delegateRun(t, dir, "--models", "offline/oracle,offline/noisy", "--round-trips", "2", "--rungs", "32k,8k")
+	d := delegation(t, rep)
+	var keys []string
+	for _, s := range d.Surfaces {
+		keys = append(keys, s.Model+" "+s.Rung)
+	}
+	want := []string{"offline/oracle 8k", "offline/oracle 32k", "offline/noisy 8k", "offline/noisy 32k"}
+	if !slices.Equal(keys, want) {
+		t.Fatalf("surfaces %v, want %v (per model and rung, by rung size)", keys, want)
+	}
+	for _, s := range d.Surfaces {
+		var chains []report.DelegateChain
+		for _, c := range d.Chains {
+			if c.Model == s.Model && c.Format == s.Format && c.Rung == s.Rung {
+				chains = append(chains, c)
+			}
+		}
+		if s.Documents != 1 || len(chains) != 1 || len(s.RS) != len(d.Ks) {
+			t.Fatalf("%s rung %s: %d documents, %d chains, %d ks; want one chain at every k", s.Model, s.Rung, s.Documents, len(chains), len(s.RS))
+		}
+		for _, at := range s.RS {
+			drift := 0.0
+			for _, r := range chains[0].Rises[:at.K/2] {
+				drift += r
+			}
+			lossless := 0
+			if math.Abs(drift) < 1e-12 {
+				lossless = 1
+			}
+			if math.Abs(at.Mean-(1-drift)) > 1e-9 || at.Low != at.Mean || at.High != at.Mean || at.Chains != 1 || at.Lossless != lossless {
+				t.Errorf("%s rung %s RS@%d: %+v; its chain gives RS %v, lossless %d", s.Model, s.Rung, at.K, at, 1-drift, lossless)
+			}
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "reports", "d.md"))
+	for _, row := range []string{"| `offline/noisy` | 8k | 1 | ", "| `offline/noisy` | 32k | 1 | ", "| `offline/noisy` | 8k | 0.", "| model | rung | documents | RS@2 [95%] |"} {
+		if !strings.Contains(string(md), row) {
+			t.Errorf("the Markdown lacks %q", row)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "reports", "d.html"))
+	small, large := strings.Index(string(html), `id="rs-offline_noisy__rung_8k"`), strings.Index(string(html), `id="rs-offline_noisy__rung_32k"`)
+	if small < 0 || large < small {
+		t.Errorf("the viewer's RS@k panels per rung: 8k at %d, 32k at %d; want both, 8k first", small, large)
+	}
+}
+
 // TestDelegateEstimate: the estimate counts every step of every chain: 20
 // calls per document per model at the default 10 round trips.
 func TestDelegateEstimate(t *testing.T) {
