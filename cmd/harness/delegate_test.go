@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,12 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites/delegate"
@@ -240,52 +237,7 @@ func TestDelegateResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
-		tk := set.Task(taskIDOf(req))
-		if tk == nil {
-			return modeltest.StatusError(400)
-		}
-		return modeltest.Reply{Content: string(bend.Marshal(tk.Expected)), Delay: 10 * time.Millisecond}
-	})
-	srv.SetModels(modeltest.Entry("vendor/a"))
-	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for srv.Count() < 12 {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
-	var out, errb bytes.Buffer
-	err = run(ctx, []string{"run", "--base-url", srv.URL, "--suite", "delegate", "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge",
-		"--round-trips", "2", "--seed", "20260427", "--docs", "01,02,03,04,05,06,07,08",
-		"--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "4"}, &out, &errb)
-	runDir := filepath.Join(dir, "k")
-	if exitCode(err) != 2 || !strings.Contains(errb.String(), "--resume "+runDir) {
-		t.Fatalf("interrupted run: exit %d: %s", exitCode(err), errb.String())
-	}
-	finished := answered(t, filepath.Join(runDir, "vendor_a", "*.json"))
-	const steps = 8 * 4
-	if len(finished) == 0 || len(finished) >= steps {
-		t.Fatalf("%d steps finished; the test needs a partial run", len(finished))
-	}
-	kept := map[string]bool{}
-	for _, f := range finished {
-		kept[strings.TrimSuffix(filepath.Base(f), ".r0.json")] = true
-	}
-	before := srv.Count()
-	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--base-url", srv.URL, "--progress", "none"); code != 0 {
-		t.Fatalf("resume: exit %d: %s", code, errs)
-	}
-	checkResumeAsked(t, srv.Requests()[before:], taskIDOf, kept, steps)
-	fresh, _ := os.ReadFile(filepath.Join(dir, "k.json"))
-	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir); code != 0 {
-		t.Fatalf("rescore: exit %d: %s", code, errs)
-	}
-	again, _ := os.ReadFile(filepath.Join(dir, "re", "k.json"))
-	if !bytes.Equal(report.StripRescoredAt(again), fresh) || !bytes.Contains(fresh, []byte(`"delegation"`)) {
-		t.Error("rescore does not reproduce the delegate report")
-	}
+	runDir, fresh := killResumeRescore(t, set, "delegation", "delegate", "--round-trips", "2", "--seed", "20260427")
 	m, err := transcript.ReadManifest(runDir)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites/relay"
+	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/task/tasktest"
 )
 
@@ -73,6 +74,19 @@ func TestRelayResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	killResumeRescore(t, set, "relay", "relay", "--steps", "4")
+}
+
+// killResumeRescore runs a chain suite (its flags after --suite) of 8
+// documents against a fake server answering each step's expected
+// document, kills it part-way (exit 2, the resume command printed),
+// resumes it and checks that no finished step is asked again (counted at
+// the server) and that every chain goes on from its last finished step;
+// then rescore must reproduce the report byte for byte but for
+// rescored_at. The report must have a section key named key. It returns
+// the run directory and the report's bytes.
+func killResumeRescore(t *testing.T, set *task.Set, key string, suite ...string) (runDir string, fresh []byte) {
+	t.Helper()
 	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
 		tk := set.Task(taskIDOf(req))
 		if tk == nil {
@@ -90,12 +104,13 @@ func TestRelayResume(t *testing.T) {
 		cancel()
 	}()
 	var out, errb bytes.Buffer
-	err = run(ctx, []string{"run", "--base-url", srv.URL, "--suite", "relay", "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge",
-		"--steps", "4", "--docs", "01,02,03,04,05,06,07,08",
-		"--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "4"}, &out, &errb)
-	runDir := filepath.Join(dir, "k")
+	args := append([]string{"run", "--base-url", srv.URL, "--suite"}, suite...)
+	args = append(args, "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge", "--docs", "01,02,03,04,05,06,07,08",
+		"--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "4")
+	err := run(ctx, args, &out, &errb)
+	runDir = filepath.Join(dir, "k")
 	if exitCode(err) != 2 || !strings.Contains(errb.String(), "--resume "+runDir) {
-		t.Fatalf("interrupted run: exit %d: %s", exitCode(err), errb.String())
+		t.Fatalf("interrupted run: exit %d (%v): %s", exitCode(err), err, errb.String())
 	}
 	finished := answered(t, filepath.Join(runDir, "vendor_a", "*.json"))
 	const steps = 8 * 4
@@ -111,14 +126,15 @@ func TestRelayResume(t *testing.T) {
 		t.Fatalf("resume: exit %d: %s", code, errs)
 	}
 	checkResumeAsked(t, srv.Requests()[before:], taskIDOf, kept, steps)
-	fresh, _ := os.ReadFile(filepath.Join(dir, "k.json"))
+	fresh, _ = os.ReadFile(filepath.Join(dir, "k.json"))
 	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "re"), runDir); code != 0 {
 		t.Fatalf("rescore: exit %d: %s", code, errs)
 	}
 	again, _ := os.ReadFile(filepath.Join(dir, "re", "k.json"))
-	if !bytes.Equal(report.StripRescoredAt(again), fresh) || !bytes.Contains(fresh, []byte(`"relay"`)) {
-		t.Error("rescore does not reproduce the relay report")
+	if !bytes.Equal(report.StripRescoredAt(again), fresh) || !bytes.Contains(fresh, []byte(`"`+key+`"`)) {
+		t.Errorf("rescore does not reproduce the %s report", suite[0])
 	}
+	return runDir, fresh
 }
 
 // TestSuiteAll: --suite all runs the gating suite and the relay in one run;
