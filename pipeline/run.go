@@ -249,7 +249,12 @@ func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID stri
 	if chained(o.Set) {
 		first = append(first, followChains(o, r, params, feedback, runID, later)...)
 	}
-	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID, Policies: caps.policies}
+	// A judge without a policy (--no-preflight: no listing to decide one
+	// from) still gets an output budget: a vote's answer and a medium
+	// reasoning allowance, since reasoning may be on by default (issue 43:
+	// judges were sent with no budget at all).
+	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID, Policies: caps.policies,
+		MaxTokens: NoPolicyJudgeTokens}
 	if len(p.judges) > 0 {
 		r.Then = jobs.Chain(r.Then, jobs.JudgeVotes(o.Set, jc, o.Progress))
 	}
@@ -318,3 +323,9 @@ func reasked(w io.Writer, jobs []runner.Reask) {
 		fmt.Fprintf(w, "  %s (%s)\n", j.Path, strings.Join(j.IDs, ", "))
 	}
 }
+
+// NoPolicyJudgeTokens is the output budget of a judge vote sent without a
+// request policy (no listing was read): model.JudgeAnswerTokens plus the
+// medium reasoning allowance, what a policy gives a judge whose listing
+// turns reasoning on without an effort.
+var NoPolicyJudgeTokens = model.JudgeAnswerTokens + model.ReasoningAllowance(&model.ReasoningPrefs{Enabled: new(true)})

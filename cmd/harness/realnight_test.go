@@ -13,6 +13,7 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/pipeline"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -232,5 +233,39 @@ func TestEveryReportNamesTheAPIRoot(t *testing.T) {
 	out, errs, code := runCLI(t, "runs", exactGating.dir)
 	if code != 0 || !strings.Contains(out, root) {
 		t.Errorf("harness runs does not name the API root %s: exit %d\n%s%s", root, code, out, errs)
+	}
+}
+
+// TestJudgeVotesHaveABudgetWithoutPreflight: with --no-preflight no
+// listing is read and no policy decided, and judge votes were sent with
+// no output budget at all (issue 43: "judges are sent with no output
+// budget"); they now carry pipeline.NoPolicyJudgeTokens.
+func TestJudgeVotesHaveABudgetWithoutPreflight(t *testing.T) {
+	t.Parallel()
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		if req.Model == "vendor/judge" {
+			return modeltest.Text(`{"faithful": true, "reason": "x"}`)
+		}
+		return modeltest.Text(`{"answer": "x", "evidence": []}`)
+	})
+	dir := t.TempDir()
+	_, errs, code := runCLI(t, "run", "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "vendor/judge", "--no-preflight",
+		"--docs", "01", "--classes", "a", "--out", filepath.Join(dir, "runs"), "--reports", filepath.Join(dir, "reports"),
+		"--run-id", "j", "--progress", "none", "--base-url", srv.URL)
+	if code > 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	votes := 0
+	for _, req := range srv.Requests() {
+		if req.Model != "vendor/judge" {
+			continue
+		}
+		votes++
+		if req.MaxTokens == nil || *req.MaxTokens != pipeline.NoPolicyJudgeTokens {
+			t.Errorf("a judge vote was sent with max_tokens %v; want %d", req.MaxTokens, pipeline.NoPolicyJudgeTokens)
+		}
+	}
+	if votes == 0 {
+		t.Fatal("no judge vote was asked")
 	}
 }
