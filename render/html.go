@@ -295,7 +295,7 @@ func newPage(r *report.Report, in Input) page {
 			}
 		}
 	}
-	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), newFormatPlots(r, in), jobsText(r)
+	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), newFormatPlots(r), jobsText(r)
 	p.Reading = newReadingView(r)
 	p.Gated = !r.Informational()
 	p.VerdictText = VerdictPlain(r) + ": " + VerdictReason(r) + "."

@@ -59,6 +59,7 @@ func Build(in Input) *Report {
 	r.Calls = b.summarize(in.Scores, "", []string{suites.ByClass}, "", func(x, y suites.Key) int {
 		return cmp.Or(cmp.Compare(b.partIndex[x.Part], b.partIndex[y.Part]), cmp.Compare(x.Class, y.Class))
 	})
+	r.FormatPoints = b.formatPoints(in)
 	r.Failures = failures(r)
 	r.Verdict = verdictOf(r)
 	r.Warnings = warnings(r, in)

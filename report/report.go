@@ -157,6 +157,10 @@ type Report struct {
 	// Calls summarizes every answer of the run, per model, suite part,
 	// class and answer format: what completeness, tokens and cost count.
 	Calls []Row `json:"calls"`
+	// FormatPoints are, for a run of several answer formats, the median
+	// drift and output tokens per model, format and document size
+	// (FormatPoint); absent otherwise.
+	FormatPoints []FormatPoint `json:"format_points,omitempty"`
 
 	// Custom lists every threshold and weight that differs from the
 	// spec's (§8.5 thresholds, §8.4 weights) or from the harness's own
