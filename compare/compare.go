@@ -328,7 +328,7 @@ func pairs(olds, news []report.DocumentResult, value func(report.DocumentResult)
 // change, each discordant pair is as likely gained as lost, so the
 // two-sided p-value is that of a fair binomial over Gained + Lost.
 func compareLossless(row *Row, oc, nc *report.ClassResult) {
-	row.OldLossless, row.NewLossless = oc.LosslessRate, nc.LosslessRate
+	row.OldLossless, row.NewLossless = oc.Lossless, nc.Lossless
 	type key struct {
 		task   string
 		repeat int
@@ -412,5 +412,5 @@ func sharesOf(s report.Summary) FeedbackShares {
 // AsClass is a section row as a class result, for Class: its median and
 // P95 drift, lossless share and tasks.
 func AsClass(class string, row report.Row) *report.ClassResult {
-	return &report.ClassResult{Class: class, MedianDrift: row.MedianDrift, P95Drift: row.P95Drift, LosslessRate: row.Lossless, PerDocument: row.PerDocument}
+	return &report.ClassResult{Class: class, Summary: report.Summary{MedianDrift: row.MedianDrift, P95Drift: row.P95Drift, Lossless: row.Lossless}, PerDocument: row.PerDocument}
 }

@@ -145,8 +145,8 @@ func losslessTable(r *report.Report) *Table {
 		for _, model := range r.Models {
 			for _, c := range []*report.ClassResult{r.Results[model].ClassB, r.Results[model].ClassC} {
 				if c != nil {
-					t.add(r.Suite, model, "class "+c.Class, strconv.Itoa(c.Scored), unit.PercentOr(c.LosslessRate),
-						unit.NumOr(c.ResidualMedian, "n/a")+" / "+unit.NumOr(c.ResidualP95, "n/a"), unit.PercentOr(c.UnchangedRate),
+					t.add(r.Suite, model, "class "+c.Class, strconv.Itoa(c.Scored), unit.PercentOr(c.Lossless),
+						unit.NumOr(c.ResidualMedian, "n/a")+" / "+unit.NumOr(c.ResidualP95, "n/a"), unit.PercentOr(c.Unchanged),
 						unit.NumOr(c.UnrequestedMedian, "n/a")+" / "+unit.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))
 				}
 			}

@@ -118,16 +118,16 @@ var gateStats = map[verdict.Stat]gateStat{
 	verdict.StatP95: {func(c *ClassResult) *float64 { return c.P95Drift },
 		func(c *ClassResult) *Interval { return c.P95Interval }, func(d DocumentResult) *float64 { return d.Drift },
 		ofRepeat(repeatDrift, stats.P95)},
-	verdict.StatApplied: {func(c *ClassResult) *float64 { return c.EditComplianceRate },
+	verdict.StatApplied: {func(c *ClassResult) *float64 { return c.EditsApplied },
 		func(c *ClassResult) *Interval { return c.EditAppliedInterval }, func(d DocumentResult) *float64 { return shareOf(d, applied) },
 		ofRepeat(asShare(applied), stats.Mean)},
 	verdict.StatResidualP95: {func(c *ClassResult) *float64 { return c.ResidualP95 },
 		func(c *ClassResult) *Interval { return c.ResidualP95Interval }, func(d DocumentResult) *float64 { return d.Residual },
 		ofRepeat(repeatResidual, stats.P95)},
-	verdict.StatInvalid: {func(c *ClassResult) *float64 { return c.InvalidRate },
+	verdict.StatInvalid: {func(c *ClassResult) *float64 { return c.InvalidShare },
 		func(c *ClassResult) *Interval { return c.InvalidInterval }, func(d DocumentResult) *float64 { return shareOf(d, invalid) },
 		ofRepeat(asShare(invalid), stats.Mean)},
-	verdict.StatUnchanged: {func(c *ClassResult) *float64 { return c.UnchangedRate },
+	verdict.StatUnchanged: {func(c *ClassResult) *float64 { return c.Unchanged },
 		func(c *ClassResult) *Interval { return c.UnchangedInterval }, func(d DocumentResult) *float64 { return shareOf(d, unchanged) },
 		ofRepeat(asShare(unchanged), stats.Mean)},
 }
@@ -394,8 +394,8 @@ func classWarnings(model, class string, c *ClassResult, gating bool) []string {
 		return []string{fmt.Sprintf("%s: the run has no class %s task", model, class)}
 	}
 	var out []string
-	if c.Documents > 0 && c.Documents < 20 && gating {
-		out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
+	if c.Tasks > 0 && c.Tasks < 20 && gating {
+		out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Tasks))
 	}
 	if c.CutOffReasoning > 0 {
 		out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, unit.Plural(c.CutOffReasoning, "answer", "answers")))
