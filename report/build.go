@@ -95,7 +95,7 @@ func header(in Input) *Report {
 		Tasks:          len(m.TaskIDs),
 		Quantile:       QuantileDefinition,
 		Intervals:      intervalInfo(),
-		Warnings:       []string{},
+		Warnings:       []Warning{},
 		Suite:          suites.Of(m.Inputs.Suite).Name,
 		Partial:        m.Inputs.Selection,
 		Custom:         verdict.CustomValues(cfg),

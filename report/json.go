@@ -207,8 +207,17 @@ var schema3Class = []struct{ from, to string }{
 }
 
 // fromSchema3 renames, in each model's class results, the keys schema 4
-// renamed (schema3Class); every number stays as written.
+// renamed (schema3Class), every number staying as written, and keeps each
+// warning, which schema 3 wrote as a sentence, as that sentence
+// (WarnWritten).
 func fromSchema3(doc map[string]any) {
+	if ws, ok := doc["warnings"].([]any); ok {
+		for i, w := range ws {
+			if text, ok := w.(string); ok {
+				ws[i] = map[string]any{"kind": WarnWritten, "items": []any{text}}
+			}
+		}
+	}
 	results, _ := doc["results"].(map[string]any)
 	for _, m := range results {
 		mr, _ := m.(map[string]any)

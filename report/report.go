@@ -135,7 +135,7 @@ type Report struct {
 	Intervals IntervalInfo `json:"intervals"`
 	// Warnings are findings that do not decide the verdict but qualify it,
 	// in a fixed order.
-	Warnings []string `json:"warnings"`
+	Warnings []Warning `json:"warnings"`
 
 	// Suite is the task suite the run ran, a name of the suite table
 	// (package suites: gating, natural, size, relay, all). A suite that
