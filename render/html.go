@@ -125,7 +125,8 @@ type page struct {
 	VerdictClass               string  // pass, fail, or neutral (informational)
 	Numbers                    []Table // the Markdown's other tables: drift, faithfulness, calls, models
 	Lossless                   *Table
-	Footnote                   string // explains the † of the harness's own thresholds
+	Footnote                   string   // explains the † of the harness's own thresholds
+	Warnings                   []string // the report's warnings as text (WarningText)
 	// Rows and Transcripts yield each transcript's table row and its
 	// detail, one at a time: a page of many transcripts is written
 	// without holding them. failed is the first output that could not
@@ -296,6 +297,9 @@ func newPage(r *report.Report, in Input) page {
 		}
 	}
 	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), newFormatPlots(r), jobsText(r)
+	for _, w := range r.Warnings {
+		p.Warnings = append(p.Warnings, WarningText(w))
+	}
 	p.Reading = newReadingView(r)
 	p.Gated = !r.Informational()
 	p.VerdictText = VerdictPlain(r) + ": " + VerdictReason(r) + "."
