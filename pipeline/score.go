@@ -15,6 +15,7 @@ import (
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/viewer"
 )
 
 // ScoreOptions is one pass of the score phase over a run directory.
@@ -63,7 +64,7 @@ type ScoreOptions struct {
 // Score is the score phase, shared by run and rescore: read the archived
 // transcripts (verifying their hashes) a (model, task, repeat) at a time on
 // every core, score each and keep only its score, spooling what the viewer
-// shows of it to a temporary file (render.Spool), then build the report
+// shows of it to a temporary file (viewer.Spool), then build the report
 // from the scores alone and write it. No transcript and no diff is held
 // past its slot. A failing verdict returns the result with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
@@ -74,14 +75,14 @@ func Score(o ScoreOptions) (*Result, error) {
 	}
 	src := untilDone(ctx, o.source())
 	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
-	outputs, err := render.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
+	outputs, err := viewer.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
 	if err != nil {
 		return nil, err
 	}
 	defer outputs.Close()
 	scores, err := whileNotDone(ctx, func() ([]scoring.Score, error) {
 		return scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
-			outputs.Put(slot, render.OutputOf(*s, o.Set.Task(s.TaskID), answer))
+			outputs.Put(slot, viewer.OutputOf(*s, o.Set.Task(s.TaskID), answer))
 		})
 	})
 	if ctx.Err() != nil {
@@ -105,13 +106,13 @@ func (o ScoreOptions) source() scoring.Source {
 
 // report builds the report of scores, writes it, prints its end, and
 // returns the result: ErrVerdictFail beside it when the verdict fails.
-func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *render.Spool) (*Result, error) {
+func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *viewer.Spool) (*Result, error) {
 	in := report.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
 	rep := report.Build(in)
 	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
 		fmt.Fprintln(o.Stdout, line)
 	}
-	paths, err := writeReports(ctx, o, rep, render.Input{Input: in, Outputs: outputs})
+	paths, err := writeReports(ctx, o, rep, viewer.Input{Input: in, Outputs: outputs})
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +169,7 @@ func untilDone(ctx context.Context, src scoring.Source) scoring.Source {
 // error says that every transcript is archived and which command writes
 // the reports once the problem is fixed; an interruption is an
 // *InterruptedError.
-func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in render.Input) ([]string, error) {
+func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in viewer.Input) ([]string, error) {
 	release, err := lockReports(ctx, o.ReportDir, o.Manifest.RunID)
 	if err == nil {
 		defer release()
