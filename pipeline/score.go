@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,11 +19,13 @@ import (
 
 // ScoreOptions is one pass of the score phase over a run directory.
 type ScoreOptions struct {
-	RunDir    string
-	Manifest  *transcript.Manifest
-	Config    *config.Config // the run's (thresholds, weights)
-	Set       *task.Set
-	ReportDir string
+	RunDir string
+	// Manifest is the run's; the reports go to its Inputs.ReportDir (a
+	// rescore's --out is set there, on its copy: run.json is not
+	// rewritten).
+	Manifest *transcript.Manifest
+	Config   *config.Config // the run's (thresholds, weights)
+	Set      *task.Set
 	// RescoredAt is set by rescore and recorded in the report; nil for a
 	// fresh run.
 	RescoredAt *time.Time
@@ -170,11 +171,12 @@ func untilDone(ctx context.Context, src scoring.Source) scoring.Source {
 // the reports once the problem is fixed; an interruption is an
 // *InterruptedError.
 func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in viewer.Input) ([]string, error) {
-	release, err := lockReports(ctx, o.ReportDir, o.Manifest.RunID)
+	dir := reportDir(o.Manifest.Inputs)
+	release, err := lockReports(ctx, dir, o.Manifest.RunID)
 	if err == nil {
 		defer release()
 		var paths []string
-		if paths, err = writeAll(o.ReportDir, rep, in); err == nil {
+		if paths, err = writeAll(dir, rep, in); err == nil {
 			return paths, nil
 		}
 	}
@@ -182,7 +184,7 @@ func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in vi
 		return nil, &InterruptedError{RunDir: o.RunDir, Resume: o.Again}
 	}
 	return nil, fmt.Errorf("writing the reports in %s: %w\nevery transcript is archived in %s; when the problem is fixed, write the reports with\n  %s",
-		o.ReportDir, err, o.RunDir, RescoreCommand(o.Command, o.RunDir, o.ReportDir))
+		dir, err, o.RunDir, RescoreCommand(o.Command, o.RunDir, dir))
 }
 
 // printEnd prints the end of a run or rescore: the Markdown report when
@@ -304,7 +306,7 @@ func Rescore(r RescoreOptions) (*Result, error) {
 	}
 	release, held := shareRun(r.RunDir)
 	defer release()
-	if held && sameDir(r.ReportDir, cmp.Or(m.Inputs.ReportDir, DefaultReportDir)) {
+	if held && sameDir(r.ReportDir, reportDir(m.Inputs)) {
 		return nil, fmt.Errorf("rescore: %w", &LockedError{RunDir: r.RunDir, Rescore: true})
 	}
 	corpusSet, prompts, err := task.LoadAll(r.CorpusDir, r.TaskDir)
@@ -322,8 +324,9 @@ func Rescore(r RescoreOptions) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rescore: %w", err)
 	}
-	now := clock(r.Now)
-	return Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: r.Stdout, Summary: r.Summary,
+	now, before := clock(r.Now), recorded(m)
+	m.Inputs.ReportDir = r.ReportDir // where this rescore writes (--out); run.json is not rewritten
+	return Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, RescoredAt: &now, Stdout: r.Stdout, Summary: r.Summary,
 		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command,
-		Integrity: integrity, Recorded: recorded(m)})
+		Integrity: integrity, Recorded: before})
 }
