@@ -160,11 +160,11 @@ func Of(reports []*report.Report, names []string) *Report {
 		// A reference, not a pointer: a later step's append may have moved
 		// the series' points.
 		p := &tr.Series[points[k].series].Points[points[k].point]
-		p.Change, p.P, p.PAdjusted = row.Change, row.P, row.PAdjusted
-		if row.LosslessChange != "" {
-			p.LosslessChange, p.LosslessP, p.LosslessPAdjusted = row.LosslessChange, row.LosslessP, row.LosslessPAdjusted
+		p.Change, p.P, p.PAdjusted = row.Center.Change, row.Center.P, row.Center.PAdjusted
+		if row.Lossless.Change != "" {
+			p.LosslessChange, p.LosslessP, p.LosslessPAdjusted = row.Lossless.Change, row.Lossless.P, row.Lossless.PAdjusted
 		}
-		tr.Reports[p.Report].Tests += b2i(row.P != nil) + b2i(row.LosslessP != nil)
+		tr.Reports[p.Report].Tests += b2i(row.Center.P != nil) + b2i(row.Lossless.P != nil)
 	}
 	return tr
 }
