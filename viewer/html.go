@@ -201,7 +201,7 @@ type sectionView struct {
 	Critical []criticalLink
 }
 
-// chartNotes say how to read each kind of chart (suites.Section.Chart).
+// chartNotes say how to read each kind of chart (suites.Grouping.Chart).
 var chartNotes = map[string]string{
 	suites.ChartSize:  "Per model, one column of marks per rung, placed by the size of the rung's document (log scale): the median drift of the rung's answers (circles, joined by a line) and their P95 (squares, dashed line); every model's plot has the same axes. Bars: the rung's cost (right axis), drawn only when some answer reported a cost (offline models cost nothing; the table gives it per rung). Hover a mark for the rung's numbers.",
 	suites.ChartSteps: "Per model: the drift of every chain at every step (forward edits as circles, inverse edits as triangles; click one for its transcript), the median drift per step (line) and its exact 95% interval (band); every model's plot has the same y-scale. Steps marked ↺ expect the source itself. Each step starts from the model's own previous answer, so slips compound.",

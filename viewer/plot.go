@@ -303,13 +303,13 @@ func nonTotal(labels []string) []string {
 
 // newStepPlots are the charts of a section of steps, one per model (and
 // format), with one y-scale: every chain's drift at every step, forward
-// edits as circles and inverse ones (suites.Section.Inverse) as triangles
+// edits as circles and inverse ones (suites.Grouping.Inverse) as triangles
 // of another colour, the median per step joined by a line, and its
 // exact interval as a band.
 func newStepPlots(suite *suites.Suite, sec report.Section, in Input) []chart.Chart {
 	inverse := func(suites.Key) bool { return false }
 	legend := [2]string{"a chain at a forward step (B, C; click for its transcript)", "a chain at an inverse step (C⁻¹, B⁻¹)"}
-	if s := suite.SectionOf(sec.Part); s != nil && s.Inverse != nil {
+	if s := suite.GroupingOf(sec.Part); s != nil && s.Inverse != nil {
 		inverse = s.Inverse
 		if s.Legend[0] != "" {
 			legend = s.Legend
