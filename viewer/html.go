@@ -123,7 +123,7 @@ type page struct {
 	// Reading is §8.5's reading as the verdict box shows it; nil for an
 	// informational suite.
 	Reading *render.ReadingView
-	// Jobs counts what the run asked (jobsText).
+	// Jobs counts what the run asked (render.JobsText).
 	Jobs string
 	// Sections are the suite parts' sections (report.Section), each
 	// with its charts and table.
