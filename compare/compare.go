@@ -14,7 +14,9 @@
 // dropped, ties given average ranks, two-sided, exact permutation
 // distribution), every test of a comparison adjusted together (Holm), in
 // the manner of benchstat: a change is "better" or "worse" when the
-// adjusted p < compare.Alpha, "~" otherwise.
+// adjusted p < compare.Alpha, "~" otherwise. Each metric of a row (the
+// median drift, the faithfulness, the lossless share, RS@k) is one Delta:
+// old, new, its test, its adjustment and the change they decide.
 package compare
 
 import (
