@@ -51,7 +51,7 @@ HEAVY_TESTS := $(shell sed -n 's/^func \(Test[A-Za-z0-9_]*\)(t \*testing\.T).*/\
 test: fmt-check vet
 	$(GO) test -race ./...
 	$(GO) test -run '^($(HEAVY_TESTS))$$' $(HEAVY_DIRS)
-	@$(GO) test -count=1 -v -run '^TestBrowser$$' ./render | \
+	@$(GO) test -count=1 -v -run '^TestBrowser$$' ./viewer | \
 		awk '/^--- PASS: TestBrowser/ {print "browser test: ran"} /no Chromium found/ {sub(/^[ \t]*browser_test.go:[0-9]+: /, ""); print "browser test: SKIP: " $$0}'
 
 fmt-check:

@@ -19,11 +19,10 @@ func Adjust(rows []Row) int {
 	var dst []**float64
 	for i := range rows {
 		r := &rows[i]
-		if r.P != nil {
-			ps, dst = append(ps, *r.P), append(dst, &r.PAdjusted)
-		}
-		if r.LosslessP != nil {
-			ps, dst = append(ps, *r.LosslessP), append(dst, &r.LosslessPAdjusted)
+		for _, d := range []*Delta{&r.Center, &r.Lossless} {
+			if d.P != nil {
+				ps, dst = append(ps, *d.P), append(dst, &d.PAdjusted)
+			}
 		}
 	}
 	for i, p := range stats.Holm(ps) {
@@ -37,24 +36,10 @@ func Adjust(rows []Row) int {
 
 // setChange decides a row's changes from its adjusted tests.
 func setChange(r *Row, tests int) {
-	r.Change = "="
-	if r.PAdjusted != nil {
-		r.Change = "~"
-		if *r.PAdjusted < Alpha {
-			r.Change = "worse"
-			if (r.sign > 0) == r.higher {
-				r.Change = "better"
-			}
-		}
-	}
-	if r.LosslessChange != "" && r.LosslessPAdjusted != nil {
-		r.LosslessChange = "~"
-		if *r.LosslessPAdjusted < Alpha {
-			r.LosslessChange = "worse"
-			if r.Gained > r.Lost {
-				r.LosslessChange = "better"
-			}
-		}
+	r.Center.Change = "="
+	r.Center.decide(r.Center.PAdjusted)
+	if r.Lossless.Change != "" {
+		r.Lossless.decide(r.Lossless.PAdjusted)
 	}
 	r.Resolution = resolution(r, tests)
 }
@@ -65,7 +50,7 @@ func setChange(r *Row, tests int) {
 // p < Alpha at all, before adjustment; beyond that, that the difference
 // is within what this n and this many tests can tell from chance.
 func resolution(r *Row, tests int) string {
-	if r.Change != "~" {
+	if r.Center.Change != "~" {
 		return ""
 	}
 	need, sure := stats.SignedRankNeeds(Alpha), stats.SignedRankNeeds(Alpha/float64(max(tests, 1)))
@@ -73,7 +58,7 @@ func resolution(r *Row, tests int) string {
 		return fmt.Sprintf("unresolved: %d of %d documents differ; the signed-rank test needs at least %d, and %d to pass Holm's adjustment over %d tests whatever the others show",
 			r.N, r.Pairs, need, sure, tests)
 	}
-	text := fmt.Sprintf("unresolved: %d of %d documents differ, p = %.3g (%.3g adjusted over %d tests)", r.N, r.Pairs, *r.P, *r.PAdjusted, tests)
+	text := fmt.Sprintf("unresolved: %d of %d documents differ, p = %.3g (%.3g adjusted over %d tests)", r.N, r.Pairs, *r.Center.P, *r.Center.PAdjusted, tests)
 	if r.N < sure {
 		text += fmt.Sprintf("; %d differing documents could pass Holm's adjustment whatever the others show", sure)
 	}

@@ -14,10 +14,13 @@
 // dropped, ties given average ranks, two-sided, exact permutation
 // distribution), every test of a comparison adjusted together (Holm), in
 // the manner of benchstat: a change is "better" or "worse" when the
-// adjusted p < compare.Alpha, "~" otherwise.
+// adjusted p < compare.Alpha, "~" otherwise. Each metric of a row (the
+// median drift, the faithfulness, the lossless share, RS@k) is one Delta:
+// old, new, its test, its adjustment and the change they decide.
 package compare
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -131,57 +134,107 @@ type FeedbackShares struct {
 	Rounds          int      `json:"feedback_rounds"`
 }
 
-// Row compares one (model, class), or one section row. For classes B and
-// C the center is the median drift (lower is better) and P95 is compared
-// too; for class A the center is the faithfulness (higher is better).
+// Row compares one (model, class), or one section row, metric by metric
+// (Delta). For classes B and C the center is the median drift (lower is
+// better) and P95 is compared too; for class A the center is the
+// faithfulness (higher is better). Its JSON is flat (rowJSON): the
+// metrics' values under their own keys, as before the Delta type.
 type Row struct {
-	Model string `json:"model"`
-	Class string `json:"class"`
-	// OldCenter and NewCenter are the median drift (B, C) or the
-	// faithfulness (A); nil when not measured.
-	OldCenter *float64 `json:"old_center"`
-	NewCenter *float64 `json:"new_center"`
-	// OldP95 and NewP95 are the P95 drift (B, C).
-	OldP95 *float64 `json:"old_p95,omitempty"`
-	NewP95 *float64 `json:"new_p95,omitempty"`
+	Model string
+	Class string
+	// Center is the median drift (B, C) or the faithfulness (A), its
+	// test the exact signed-rank test over the N differing pairs, adjusted
+	// with every test of the comparison (Holm); its Change "=" when no
+	// document differs.
+	Center Delta
+	// P95 is the P95 drift (B, C), compared untested.
+	P95 Delta
 	// Repeats is how many repeats of each document the test compares:
 	// the first min(k_old, k_new), the repeats both runs asked, each
 	// document's value the mean of those. The means of k and of k' ≠ k
 	// repeats of one model spread differently, and the signed-rank test
 	// read that as a change (k = 1 against 3 flagged 11% of identical
 	// pairs); the same number of repeats on both sides is exchangeable.
-	Repeats int `json:"repeats"`
+	Repeats int
 	// Pairs is the number of documents with a value in both reports, N
 	// those whose values differ (by Tie or more).
-	Pairs int `json:"pairs"`
-	N     int `json:"n"`
-	// P is the two-sided p-value of the exact signed-rank test over the N
-	// differing pairs, PAdjusted the same adjusted with every test of the
-	// comparison (Holm); both absent when no pair differs (no test).
-	P         *float64 `json:"p,omitempty"`
-	PAdjusted *float64 `json:"p_adjusted,omitempty"`
-	// Change is "better" or "worse" (PAdjusted < Alpha), "~" (a test, not
-	// significant) or "=" (no document differs: no test).
-	Change string `json:"change"`
+	Pairs int
+	N     int
 	// Resolution says, for a difference that is not significant, what the
 	// test would have needed ("unresolved: 2 of 20 documents differ; the
 	// signed-rank test needs at least 6").
-	Resolution string `json:"resolution,omitempty"`
+	Resolution string
 	// RepeatNoise, with two compared repeats or more, is the median over
 	// documents of how far a document's value moves between the runs by
 	// its own repeat noise alone (95%: 1.96 · √(s²_old/m + s²_new/m), s²
 	// each side's variance over that document's m repeats); BeyondNoise
 	// counts the documents whose change exceeds their own.
-	RepeatNoise *float64 `json:"repeat_noise,omitempty"`
-	BeyondNoise int      `json:"beyond_noise,omitempty"`
+	RepeatNoise *float64
+	BeyondNoise int
 
-	// The lossless share (B, C), the harness's own headline, compared on
-	// answers paired by (task, repeat): OldLossless and NewLossless are the
-	// two shares; Gained counts pairs lossless only in the new report, Lost
-	// those lossless only in the old; LosslessP is the two-sided exact
-	// (McNemar) test over the discordant pairs, LosslessPAdjusted adjusted
-	// with every test (both absent without a discordant pair), and
-	// LosslessChange "better", "worse", "~" or "=".
+	// Lossless is the lossless share (B, C), the harness's own headline,
+	// compared on answers paired by (task, repeat): Gained counts pairs
+	// lossless only in the new report, Lost those lossless only in the
+	// old; its test is the two-sided exact (McNemar) test over the
+	// discordant pairs. Its Change is "" when it was not compared (A).
+	Lossless Delta
+	Gained   int
+	Lost     int
+}
+
+// Delta compares one metric of a row between two reports (as
+// benchmath.Comparison does): the old and new values, the paired exact
+// test, its p-value adjusted with every test of its family, and the
+// change they decide. Drift, faithfulness, lossless and RS@k rows are each
+// a Delta.
+type Delta struct {
+	Old, New *float64
+	// P is the two-sided p-value of the paired test; PAdjusted the same
+	// adjusted with every test of the family (Adjust; Holm). Both are nil
+	// without a test (no pair differs); PAdjusted is nil for a test
+	// reported unadjusted (the comparison's RS@k rows).
+	P, PAdjusted *float64
+	// Change is "better" or "worse" (p < Alpha), "~" (a test, not
+	// significant) or "=" (no pair differs: no test).
+	Change string
+	// better is set when the test's direction is an improvement (a
+	// larger faithfulness, RS@k or lossless share, a smaller drift).
+	better bool
+}
+
+// decide sets the change from p, the test's p-value as the family reads
+// it (adjusted, or raw for a test reported unadjusted); a nil p leaves it.
+func (d *Delta) decide(p *float64) {
+	if p == nil {
+		return
+	}
+	d.Change = "~"
+	if *p < Alpha {
+		d.Change = "worse"
+		if d.better {
+			d.Change = "better"
+		}
+	}
+}
+
+// rowJSON is a Row as its JSON has it: each metric's values under keys of
+// their own (harness compare --format json, which scripts read).
+type rowJSON struct {
+	Model             string   `json:"model"`
+	Class             string   `json:"class"`
+	OldCenter         *float64 `json:"old_center"`
+	NewCenter         *float64 `json:"new_center"`
+	OldP95            *float64 `json:"old_p95,omitempty"`
+	NewP95            *float64 `json:"new_p95,omitempty"`
+	Repeats           int      `json:"repeats"`
+	Pairs             int      `json:"pairs"`
+	N                 int      `json:"n"`
+	P                 *float64 `json:"p,omitempty"`
+	PAdjusted         *float64 `json:"p_adjusted,omitempty"`
+	Change            string   `json:"change"`
+	Resolution        string   `json:"resolution,omitempty"`
+	RepeatNoise       *float64 `json:"repeat_noise,omitempty"`
+	BeyondNoise       int      `json:"beyond_noise,omitempty"`
 	OldLossless       *float64 `json:"old_lossless,omitempty"`
 	NewLossless       *float64 `json:"new_lossless,omitempty"`
 	Gained            int      `json:"lossless_gained,omitempty"`
@@ -189,10 +242,15 @@ type Row struct {
 	LosslessP         *float64 `json:"lossless_p,omitempty"`
 	LosslessPAdjusted *float64 `json:"lossless_p_adjusted,omitempty"`
 	LosslessChange    string   `json:"lossless_change,omitempty"`
-	// higher is set when a larger center is better (class A); sign is
-	// the sign of the differing pairs' rank sum.
-	higher bool
-	sign   int
+}
+
+// MarshalJSON writes the row flat (rowJSON).
+func (r Row) MarshalJSON() ([]byte, error) {
+	return json.Marshal(rowJSON{Model: r.Model, Class: r.Class, OldCenter: r.Center.Old, NewCenter: r.Center.New, OldP95: r.P95.Old, NewP95: r.P95.New,
+		Repeats: r.Repeats, Pairs: r.Pairs, N: r.N, P: r.Center.P, PAdjusted: r.Center.PAdjusted, Change: r.Center.Change,
+		Resolution: r.Resolution, RepeatNoise: r.RepeatNoise, BeyondNoise: r.BeyondNoise,
+		OldLossless: r.Lossless.Old, NewLossless: r.Lossless.New, Gained: r.Gained, Lost: r.Lost,
+		LosslessP: r.Lossless.P, LosslessPAdjusted: r.Lossless.PAdjusted, LosslessChange: r.Lossless.Change})
 }
 
 // Compare compares two reports.
@@ -250,11 +308,12 @@ func SideOf(r *report.Report, name string) Side {
 func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
 	row := Row{Model: model, Class: class, Repeats: min(repeatsOf(oc.PerDocument), repeatsOf(nc.PerDocument))}
 	value := func(d report.DocumentResult) *float64 { return meanOf(repeatValues(d, row.Repeats)) }
-	if class == task.ClassA {
-		row.OldCenter, row.NewCenter, row.higher = oc.Faithfulness, nc.Faithfulness, true
+	higher := class == task.ClassA
+	if higher {
+		row.Center = Delta{Old: oc.Faithfulness, New: nc.Faithfulness}
 	} else {
-		row.OldCenter, row.NewCenter = oc.MedianDrift, nc.MedianDrift
-		row.OldP95, row.NewP95 = oc.P95Drift, nc.P95Drift
+		row.Center = Delta{Old: oc.MedianDrift, New: nc.MedianDrift}
+		row.P95 = Delta{Old: oc.P95Drift, New: nc.P95Drift}
 	}
 	diffs, unpaired := pairs(oc.PerDocument, nc.PerDocument, value)
 	var notes []string
@@ -267,7 +326,7 @@ func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
 	}
 	row.Pairs = len(diffs)
 	if p, n, sign := stats.SignedRank(diffs); n > 0 {
-		row.P, row.N, row.sign = &p, n, sign
+		row.Center.P, row.N, row.Center.better = &p, n, (sign > 0) == higher
 	}
 	row.RepeatNoise, row.BeyondNoise = repeatNoise(oc.PerDocument, nc.PerDocument, row.Repeats)
 	if class != task.ClassA {
@@ -328,7 +387,7 @@ func pairs(olds, news []report.DocumentResult, value func(report.DocumentResult)
 // change, each discordant pair is as likely gained as lost, so the
 // two-sided p-value is that of a fair binomial over Gained + Lost.
 func compareLossless(row *Row, oc, nc *report.ClassResult) {
-	row.OldLossless, row.NewLossless = oc.Lossless, nc.Lossless
+	row.Lossless = Delta{Old: oc.Lossless, New: nc.Lossless, Change: "="}
 	type key struct {
 		task   string
 		repeat int
@@ -353,10 +412,9 @@ func compareLossless(row *Row, oc, nc *report.ClassResult) {
 			}
 		}
 	}
-	row.LosslessChange = "="
 	if row.Gained+row.Lost > 0 {
 		p := stats.ExactBinomial(row.Gained, row.Lost)
-		row.LosslessP = &p
+		row.Lossless.P, row.Lossless.better = &p, row.Gained > row.Lost
 	}
 }
 

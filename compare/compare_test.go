@@ -75,14 +75,14 @@ func TestCompareRows(t *testing.T) {
 		"vendor/steady C": "=",      // unchanged: every difference zero, no test
 	}
 	for _, r := range c.Rows {
-		if w, ok := want[r.Model+" "+r.Class]; ok && r.Change != w {
-			t.Errorf("%s class %s: change %q (p=%v n=%d), want %q", r.Model, r.Class, r.Change, r.P, r.N, w)
+		if w, ok := want[r.Model+" "+r.Class]; ok && r.Center.Change != w {
+			t.Errorf("%s class %s: change %q (p=%v n=%d), want %q", r.Model, r.Class, r.Center.Change, r.Center.P, r.N, w)
 		}
 	}
 	self := Compare(old, old, "a", "a")
 	for _, r := range self.Rows {
-		if r.Change != "=" || r.N != 0 || r.P != nil || (r.LosslessChange != "" && r.LosslessChange != "=") {
-			t.Errorf("a report against itself: %s class %s changes %q (p=%v n=%d)", r.Model, r.Class, r.Change, r.P, r.N)
+		if r.Center.Change != "=" || r.N != 0 || r.Center.P != nil || (r.Lossless.Change != "" && r.Lossless.Change != "=") {
+			t.Errorf("a report against itself: %s class %s changes %q (p=%v n=%d)", r.Model, r.Class, r.Center.Change, r.Center.P, r.N)
 		}
 	}
 }
@@ -124,11 +124,11 @@ func TestCompareLossless(t *testing.T) {
 		Adjust(rows)
 		row = rows[0]
 		p := 1.0
-		if row.LosslessP != nil {
-			p = *row.LosslessP
+		if row.Lossless.P != nil {
+			p = *row.Lossless.P
 		}
-		if row.LosslessChange != c.change || row.Gained != c.gain || row.Lost != c.lost || math.Abs(p-c.p) > 1e-12 {
-			t.Errorf("%s: %s, gained %d, lost %d, p %v; want %s, %d, %d, %v (%s)", c.name, row.LosslessChange, row.Gained, row.Lost, p, c.change, c.gain, c.lost, c.p, c.reason)
+		if row.Lossless.Change != c.change || row.Gained != c.gain || row.Lost != c.lost || math.Abs(p-c.p) > 1e-12 {
+			t.Errorf("%s: %s, gained %d, lost %d, p %v; want %s, %d, %d, %v (%s)", c.name, row.Lossless.Change, row.Gained, row.Lost, p, c.change, c.gain, c.lost, c.p, c.reason)
 		}
 	}
 	if p := stats.ExactBinomial(1, 4); math.Abs(p-12.0/32) > 1e-12 {
@@ -143,14 +143,14 @@ func TestAdjustIsHolm(t *testing.T) {
 	t.Parallel()
 	var rows []Row
 	for _, p := range []float64{0.01, 0.04, 0.03, 0.005} {
-		rows = append(rows, Row{Model: "m", Class: "B", P: ptr(p), N: 20, Pairs: 20, sign: -1})
+		rows = append(rows, Row{Model: "m", Class: "B", Center: Delta{P: ptr(p), better: true}, N: 20, Pairs: 20}) // a falling drift
 	}
 	if n := Adjust(rows); n != 4 {
 		t.Fatalf("%d tests, want 4", n)
 	}
 	var got []string
 	for _, r := range rows {
-		got = append(got, fmt.Sprintf("%s %.2f", r.Change, *r.PAdjusted))
+		got = append(got, fmt.Sprintf("%s %.2f", r.Center.Change, *r.Center.PAdjusted))
 	}
 	if want := "better 0.03,~ 0.06,~ 0.06,better 0.02"; strings.Join(got, ",") != want {
 		t.Errorf("adjusted %q, want %q", strings.Join(got, ","), want)
@@ -166,10 +166,10 @@ func TestResolutionKnowsHolm(t *testing.T) {
 	rows := make([]Row, 14)
 	for i := range rows {
 		p := 0.5
-		rows[i] = Row{P: &p, N: 2, Pairs: 20}
+		rows[i] = Row{Center: Delta{P: &p}, N: 2, Pairs: 20}
 	}
 	p := 0.03125
-	rows[0] = Row{P: &p, N: 6, Pairs: 20}
+	rows[0] = Row{Center: Delta{P: &p}, N: 6, Pairs: 20}
 	Adjust(rows)
 	if want := "unresolved: 2 of 20 documents differ; the signed-rank test needs at least 6, and 10 to pass Holm's adjustment over 14 tests whatever the others show"; rows[1].Resolution != want {
 		t.Errorf("resolution %q, want %q", rows[1].Resolution, want)

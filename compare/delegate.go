@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -18,18 +19,34 @@ import (
 // recomputed from the chains' round-trip rises). The test is reported
 // unadjusted, apart from the Holm family of the drift rows.
 type RSRow struct {
-	Model  string `json:"model"`
-	Format string `json:"format"`
+	Model  string
+	Format string
 	// Rung is the size-ladder rung ("" for corpus documents).
-	Rung  string   `json:"rung,omitempty"`
-	K     int      `json:"k"`
-	Old   *float64 `json:"old,omitempty"`
-	New   *float64 `json:"new,omitempty"`
-	Pairs int      `json:"pairs"`
-	P     *float64 `json:"p,omitempty"`
-	// Change is "better" (higher RS), "worse", "~" (p ≥ Alpha) or "=" (no
-	// document differs).
-	Change string `json:"change"`
+	Rung string
+	K    int
+	// RS is the mean RS@k old → new and its signed-rank test, unadjusted
+	// (no PAdjusted): Change "better" (higher RS), "worse", "~" (p ≥
+	// Alpha) or "=" (no document differs).
+	RS    Delta
+	Pairs int
+}
+
+// rsRowJSON is an RSRow as its JSON has it, flat.
+type rsRowJSON struct {
+	Model  string   `json:"model"`
+	Format string   `json:"format"`
+	Rung   string   `json:"rung,omitempty"`
+	K      int      `json:"k"`
+	Old    *float64 `json:"old,omitempty"`
+	New    *float64 `json:"new,omitempty"`
+	Pairs  int      `json:"pairs"`
+	P      *float64 `json:"p,omitempty"`
+	Change string   `json:"change"`
+}
+
+// MarshalJSON writes the row flat (rsRowJSON).
+func (r RSRow) MarshalJSON() ([]byte, error) {
+	return json.Marshal(rsRowJSON{Model: r.Model, Format: r.Format, Rung: r.Rung, K: r.K, Old: r.RS.Old, New: r.RS.New, Pairs: r.Pairs, P: r.RS.P, Change: r.RS.Change})
 }
 
 // rsKey is a delegate surface's key: model, format and rung.
@@ -87,18 +104,11 @@ func (c *Comparison) compareRS(old, new *report.Report) {
 			if len(diffs) == 0 {
 				continue
 			}
-			row := RSRow{Model: s.Model, Format: s.Format, Rung: s.Rung, K: at.K, Change: "="}
-			row.Old, row.New, row.Pairs = ptr(stats.Mean(os)), ptr(stats.Mean(ns)), len(diffs)
+			row := RSRow{Model: s.Model, Format: s.Format, Rung: s.Rung, K: at.K, Pairs: len(diffs),
+				RS: Delta{Old: ptr(stats.Mean(os)), New: ptr(stats.Mean(ns)), Change: "="}}
 			if p, m, sign := stats.SignedRank(diffs); m > 0 {
-				row.P = &p
-				switch {
-				case p >= Alpha:
-					row.Change = "~"
-				case sign > 0:
-					row.Change = "better"
-				default:
-					row.Change = "worse"
-				}
+				row.RS.P, row.RS.better = &p, sign > 0
+				row.RS.decide(row.RS.P) // reported unadjusted
 			}
 			c.RS = append(c.RS, row)
 		}
@@ -135,10 +145,10 @@ func RS(od, nd *report.Delegation, model, format, rung string, k int) (Row, bool
 	if len(diffs) == 0 {
 		return Row{}, false
 	}
-	row := Row{Model: model, Class: fmt.Sprintf("RS@%d", k), Pairs: len(diffs), higher: true,
-		OldCenter: ptr(stats.Mean(os)), NewCenter: ptr(stats.Mean(ns))}
+	row := Row{Model: model, Class: fmt.Sprintf("RS@%d", k), Pairs: len(diffs),
+		Center: Delta{Old: ptr(stats.Mean(os)), New: ptr(stats.Mean(ns))}}
 	if p, n, sign := stats.SignedRank(diffs); n > 0 {
-		row.P, row.N, row.sign = &p, n, sign
+		row.Center.P, row.N, row.Center.better = &p, n, sign > 0
 	}
 	return row, true
 }
@@ -158,14 +168,14 @@ func (c *Comparison) rsTable() render.Table {
 	t := render.Table{Head: []string{"model", "format", "k", "RS@k old → new (the harness's similarity)", "Δ", "documents", "vs old (signed-rank, unadjusted)"}, MDAlign: "|---|---|---:|---:|---:|---:|---:|"}
 	for _, r := range c.RS {
 		p := ""
-		if r.P != nil {
-			p = fmt.Sprintf(" (p=%s)", unit.Num(*r.P))
+		if r.RS.P != nil {
+			p = fmt.Sprintf(" (p=%s)", unit.Num(*r.RS.P))
 		}
 		format := r.Format
 		if r.Rung != "" {
 			format += " (rung " + r.Rung + ")"
 		}
-		t.Add(r.Model, format, strconv.Itoa(r.K), arrow(r.Old, r.New), delta(r.Old, r.New), strconv.Itoa(r.Pairs), r.Change+p)
+		t.Add(r.Model, format, strconv.Itoa(r.K), arrow(r.RS), delta(r.RS), strconv.Itoa(r.Pairs), r.RS.Change+p)
 		free(&t)
 	}
 	return t

@@ -36,12 +36,12 @@ func TestCompareRS(t *testing.T) {
 			t.Fatalf("%d RS rows, want k = 2 and 4 (%s)", len(c.RS), tt.reason)
 		}
 		for _, r := range c.RS {
-			if r.Change != tt.want || r.Pairs != 12 {
-				t.Errorf("RS@%d: %s over %d documents, want %s over 12 (%s)", r.K, r.Change, r.Pairs, tt.want, tt.reason)
+			if r.RS.Change != tt.want || r.Pairs != 12 {
+				t.Errorf("RS@%d: %s over %d documents, want %s over 12 (%s)", r.K, r.RS.Change, r.Pairs, tt.want, tt.reason)
 			}
 		}
-		if want := 1 - tt.new*6.5/12; c.RS[0].New == nil || *c.RS[0].New-want > 1e-12 || want-*c.RS[0].New > 1e-12 {
-			t.Errorf("RS@2 new %v, want %v (%s)", c.RS[0].New, want, tt.reason)
+		if want := 1 - tt.new*6.5/12; c.RS[0].RS.New == nil || *c.RS[0].RS.New-want > 1e-12 || want-*c.RS[0].RS.New > 1e-12 {
+			t.Errorf("RS@2 new %v, want %v (%s)", c.RS[0].RS.New, want, tt.reason)
 		}
 	}
 }

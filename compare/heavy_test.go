@@ -36,10 +36,10 @@ func TestSeedsAloneCryNoWolf(t *testing.T) {
 		c := compare.Compare(reps[i], reps[i+1], fmt.Sprint(i), fmt.Sprint(i+1))
 		any := false
 		for _, r := range c.Rows {
-			if r.Model != offline.Noisy && (r.P != nil || r.LosslessP != nil) {
-				t.Errorf("pair %d: deterministic %s class %s is tested (p=%v, lossless p=%v)", i, r.Model, r.Class, r.P, r.LosslessP)
+			if r.Model != offline.Noisy && (r.Center.P != nil || r.Lossless.P != nil) {
+				t.Errorf("pair %d: deterministic %s class %s is tested (p=%v, lossless p=%v)", i, r.Model, r.Class, r.Center.P, r.Lossless.P)
 			}
-			any = any || r.Change == "better" || r.Change == "worse" || r.LosslessChange == "better" || r.LosslessChange == "worse"
+			any = any || r.Center.Change == "better" || r.Center.Change == "worse" || r.Lossless.Change == "better" || r.Lossless.Change == "worse"
 		}
 		if any {
 			flagged++
@@ -68,8 +68,8 @@ func TestDeterministicModelTiesAtAnyRepeats(t *testing.T) {
 	for i, rep := range reps[1:] {
 		c := compare.Compare(reps[0], rep, names[0], names[i+1])
 		for _, r := range c.Rows {
-			if r.Change != "=" || r.P != nil || (r.LosslessChange != "" && r.LosslessChange != "=") {
-				t.Errorf("1 against %d repeats: %s class %s is %q/%q (p=%v, n=%d), want = without a test", len(names[i+1]), r.Model, r.Class, r.Change, r.LosslessChange, r.P, r.N)
+			if r.Center.Change != "=" || r.Center.P != nil || (r.Lossless.Change != "" && r.Lossless.Change != "=") {
+				t.Errorf("1 against %d repeats: %s class %s is %q/%q (p=%v, n=%d), want = without a test", len(names[i+1]), r.Model, r.Class, r.Center.Change, r.Lossless.Change, r.Center.P, r.N)
 			}
 		}
 		if c.Tests != 0 {
@@ -101,8 +101,8 @@ func TestIdenticalModelAcrossRepeats(t *testing.T) {
 	for _, rep := range reps[1:] {
 		c := compare.Compare(reps[0], rep, "one", "more")
 		for _, r := range c.Rows {
-			if r.Change != "=" || r.P != nil || (r.LosslessChange != "" && r.LosslessChange != "=") || r.Repeats != 1 {
-				t.Errorf("1 against %d repeats: %s class %s is %q/%q (p=%v, n=%d, over %d repeats), want = over 1", rep.Repeats, r.Model, r.Class, r.Change, r.LosslessChange, r.P, r.N, r.Repeats)
+			if r.Center.Change != "=" || r.Center.P != nil || (r.Lossless.Change != "" && r.Lossless.Change != "=") || r.Repeats != 1 {
+				t.Errorf("1 against %d repeats: %s class %s is %q/%q (p=%v, n=%d, over %d repeats), want = over 1", rep.Repeats, r.Model, r.Class, r.Center.Change, r.Lossless.Change, r.Center.P, r.N, r.Repeats)
 			}
 		}
 		if !strings.Contains(strings.Join(c.Notes, "\n"), "compared on the mean of its first 1") {
@@ -137,7 +137,7 @@ func TestSeedOnlyPairsAcrossRepeats(t *testing.T) {
 		}
 		c := compare.Compare(run(int64(2*i), 1), run(int64(2*i+1), k), "old", "new")
 		for _, r := range c.Rows {
-			if r.Change == "better" || r.Change == "worse" || r.LosslessChange == "better" || r.LosslessChange == "worse" {
+			if r.Center.Change == "better" || r.Center.Change == "worse" || r.Lossless.Change == "better" || r.Lossless.Change == "worse" {
 				flagged++
 				break
 			}

@@ -67,8 +67,8 @@ func TestCompareImpossibleAndUnprintedDifferences(t *testing.T) {
 		return &c
 	}
 	row, _ := Class("m", "B", old.Results["vendor/steady"].Class("B"), shift(old, 1e-6).Results["vendor/steady"].Class("B"))
-	if row.P != nil {
-		t.Errorf("a 1e-6 shift was tested (p = %g); every printed value is equal, a tie", *row.P)
+	if row.Center.P != nil {
+		t.Errorf("a 1e-6 shift was tested (p = %g); every printed value is equal, a tie", *row.Center.P)
 	}
 	bad := shift(old, 0)
 	cb := bad.Results["vendor/steady"].Class("B")

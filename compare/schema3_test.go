@@ -32,8 +32,8 @@ func TestComparesASchema3Report(t *testing.T) {
 	for _, row := range c.Rows {
 		if row.Model == "offline/noisy" && row.Class == "B" {
 			found = true
-			if row.OldLossless == nil || *row.OldLossless != *want {
-				t.Errorf("offline/noisy class B: old lossless %v, want %v", row.OldLossless, *want)
+			if row.Lossless.Old == nil || *row.Lossless.Old != *want {
+				t.Errorf("offline/noisy class B: old lossless %v, want %v", row.Lossless.Old, *want)
 			}
 		}
 	}

@@ -129,15 +129,13 @@ func (c *Comparison) tables() []render.Table {
 	faith := render.Table{Head: []string{"model", "class", "faithfulness old → new", "Δ", "vs old", "resolution"}, MDAlign: align(5) + "---|"}
 	for _, r := range c.Rows {
 		if r.Class == task.ClassA {
-			faith.Add(r.Model, r.Class, arrow(r.OldCenter, r.NewCenter), delta(r.OldCenter, r.NewCenter), changeText(r.Change, r.P, r.PAdjusted, r.N), resolutionText(r))
+			faith.Add(r.Model, r.Class, arrow(r.Center), delta(r.Center), changeText(r.Center, r.N), resolutionText(r))
 			free(&faith)
 			continue
 		}
-		drift.Add(r.Model, r.Class, arrow(r.OldCenter, r.NewCenter), delta(r.OldCenter, r.NewCenter),
-			arrow(r.OldP95, r.NewP95), delta(r.OldP95, r.NewP95), changeText(r.Change, r.P, r.PAdjusted, r.N), resolutionText(r))
+		drift.Add(r.Model, r.Class, arrow(r.Center), delta(r.Center), arrow(r.P95), delta(r.P95), changeText(r.Center, r.N), resolutionText(r))
 		free(&drift)
-		lossless.Add(r.Model, r.Class, arrow(r.OldLossless, r.NewLossless), delta(r.OldLossless, r.NewLossless),
-			fmt.Sprintf("%d / %d", r.Gained, r.Lost), changeText(r.LosslessChange, r.LosslessP, r.LosslessPAdjusted, r.Gained+r.Lost))
+		lossless.Add(r.Model, r.Class, arrow(r.Lossless), delta(r.Lossless), fmt.Sprintf("%d / %d", r.Gained, r.Lost), changeText(r.Lossless, r.Gained+r.Lost))
 		free(&lossless)
 	}
 	var out []render.Table
@@ -182,13 +180,13 @@ func (c *Comparison) gateTable() render.Table {
 	return t
 }
 
-// changeText is a change with its raw and adjusted p-values and its n;
-// "=" alone when there was no test.
-func changeText(change string, p, adjusted *float64, n int) string {
-	if p == nil || adjusted == nil {
+// changeText is a metric's change with its raw and adjusted p-values and
+// its n; "=" alone when there was no test.
+func changeText(d Delta, n int) string {
+	if d.P == nil || d.PAdjusted == nil {
 		return "= (no difference)"
 	}
-	return fmt.Sprintf("%s (p=%s, adjusted %s, n=%d)", change, strconv.FormatFloat(*p, 'f', 3, 64), strconv.FormatFloat(*adjusted, 'f', 3, 64), n)
+	return fmt.Sprintf("%s (p=%s, adjusted %s, n=%d)", d.Change, strconv.FormatFloat(*d.P, 'f', 3, 64), strconv.FormatFloat(*d.PAdjusted, 'f', 3, 64), n)
 }
 
 // resolutionText is what a row's test could not resolve, and the repeat
@@ -208,15 +206,17 @@ func resolutionText(r Row) string {
 // Markdown escapes.
 func free(t *render.Table) { t.Rows[len(t.Rows)-1].Cells[1].Free = true }
 
-func arrow(o, n *float64) string {
-	return fmt.Sprintf("%s → %s", fixed(o), fixed(n))
+// arrow is a metric's values, old → new.
+func arrow(d Delta) string {
+	return fmt.Sprintf("%s → %s", fixed(d.Old), fixed(d.New))
 }
 
-func delta(o, n *float64) string {
-	if o == nil || n == nil {
+// delta is a metric's change new − old, "n/a" when either is missing.
+func delta(d Delta) string {
+	if d.Old == nil || d.New == nil {
 		return "n/a"
 	}
-	s := fmt.Sprintf("%+.4f", *n-*o)
+	s := fmt.Sprintf("%+.4f", *d.New-*d.Old)
 	if s == "-0.0000" {
 		s = "+0.0000"
 	}

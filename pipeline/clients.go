@@ -65,6 +65,15 @@ func (c Connection) Clients(models []string, set *task.Set) (clients map[string]
 	return clients, online, nil
 }
 
+// recorded is the API root a run's manifest records: the one its online
+// models are asked through, or "" for a run that has none.
+func (c Connection) recorded(online []string) string {
+	if len(online) == 0 {
+		return ""
+	}
+	return c.baseURL()
+}
+
 // baseURL is the API root online models are asked through.
 func (c Connection) baseURL() string {
 	return cmp.Or(c.BaseURL, model.DefaultBaseURL)

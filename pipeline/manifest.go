@@ -91,11 +91,8 @@ func newManifest(o Options, p *plan, det map[string]transcript.Determinism, id s
 		TaskIDs: ids, CorpusHash: o.Set.Hash(), PromptHash: o.Prompts.HashFor(o.Inputs.Formats),
 		ConfigHash: cfg.Hash(), Config: cfg.JSON(), Inputs: o.Inputs, Determinism: det, StartedAt: now,
 	}
-	m.Inputs.BaseURL = ""
 	m.Inputs.Order = o.Set.Order // the delegate suite's forward order, as drawn
-	if len(p.online) > 0 {
-		m.Inputs.BaseURL = o.Conn.baseURL()
-	}
+	m.Inputs.BaseURL = o.Conn.recorded(p.online)
 	return m
 }
 

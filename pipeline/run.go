@@ -14,6 +14,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,11 +51,14 @@ type Options struct {
 	Resume    *transcript.Manifest
 	ResumeDir string
 
-	// Inputs are recorded in a new run's manifest (its BaseURL is filled
-	// in from Conn when the run has online models), and are the one home
+	// Inputs are recorded in a new run's manifest, and are the one home
 	// of what they hold: the reports' directory, the spending cap (USD,
 	// runner.Budget; 0 is none) and whether the model-list check is
-	// skipped are read from here, never copied beside it.
+	// skipped are read from here, never copied beside it. Their BaseURL
+	// is the manifest's alone: where requests go is Conn.BaseURL, and a
+	// new run's manifest records it from there (an offline run records
+	// none); a resume's Inputs carry the recorded one, which nothing
+	// here reads.
 	Inputs transcript.Inputs
 
 	OutDir string // parent of new run directories
@@ -133,7 +137,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// The runner kept no transcript: the score phase reads them back, as
 	// rescore does, so memory does not grow with the run; what the runner
 	// wrote or verified is not hashed again.
-	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set, ReportDir: o.Inputs.ReportDir,
+	return Score(ScoreOptions{RunDir: runDir, Manifest: m, Config: o.Config, Set: o.Set,
 		Stdout: o.Stdout, Summary: o.Summary, Known: known, Integrity: integrity,
 		Ctx: ctx, Again: ResumeCommand(o.Command, runDir, m.Inputs), Command: o.Command})
 }
@@ -228,40 +232,92 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 	return tally, nil
 }
 
-// follow sets the runner's follow-up rules (a document's B and C after its
-// A, the next relay step, judge votes), counts the jobs they will add for
-// the progress bars, and returns the jobs to start with.
+// schedule is the order of a run's jobs, phase by phase: what each
+// phase asks and what its jobs wait for. Each phase that applies to the
+// run adds its follow-up rule to the runner, in this order (the order in
+// which a finished job's follow-ups are started), its first jobs, and the
+// jobs it will add for the progress bars. The score phase waits for every
+// job: it starts when the runner has drained (Run, Score).
+var schedule = []phase{
+	{"answers", "a document's class A answer first; its B and C wait for it", nil, scheduleAnswers},
+	{"feedback rounds", "an answer or relay step that did not parse, apply or validate (--feedback)",
+		func(o Options, _ *plan) bool { return o.Inputs.Feedback > 0 }, scheduleFeedback},
+	{"relay steps", "the model's own previous step of the chain, after its feedback rounds",
+		func(o Options, _ *plan) bool { return chained(o.Set) }, scheduleChains},
+	{"judge votes", "the class A answer they judge, as it is archived",
+		func(_ Options, p *plan) bool { return len(p.judges) > 0 }, scheduleVotes},
+}
+
+// phase is one phase of the schedule: its name, what its jobs wait for,
+// whether the run has it (nil: always) and how it is added.
+type phase struct {
+	name, waitsFor string
+	applies        func(Options, *plan) bool
+	add            func(*scheduling)
+}
+
+// scheduling is the schedule being set on one runner: the run, the
+// jobs to start with, and the jobs the rules will add, per model.
+type scheduling struct {
+	o        Options
+	p        *plan
+	caps     *capabilities
+	r        *runner.Runner
+	runID    string
+	params   map[string]jobs.Params
+	feedback *jobs.Feedback
+	first    []runner.Job
+	later    map[string]int
+}
+
+// follow sets the runner's follow-up rules by the schedule, counts the
+// jobs they will add for the progress bars, and returns the jobs to start
+// with.
 func follow(o Options, p *plan, caps *capabilities, r *runner.Runner, runID string) []runner.Job {
-	cfg := o.Config
-	params := paramsOf(o, p, caps)
-	answers := jobs.NewAnswers(cfg, o.Prompts, singleTasks(p.tasks), params, runID)
-	first, later := answers.First(), map[string]int{}
-	for _, j := range answers.Later() {
-		later[j.Model]++
-	}
-	r.Then = answers.Then
-	var feedback *jobs.Feedback
-	if n := o.Inputs.Feedback; n > 0 {
-		// Rounds are asked as answers fail, so none is counted ahead.
-		feedback = jobs.NewFeedback(o.Set, n, params, scoring.Check)
-		r.Then = jobs.Chain(r.Then, feedback.Then)
-	}
-	if chained(o.Set) {
-		first = append(first, followChains(o, r, params, feedback, runID, later)...)
-	}
-	// A judge without a policy (--no-preflight: no listing to decide one
-	// from) still gets an output budget: a vote's answer and a medium
-	// reasoning allowance, since reasoning may be on by default (issue 43:
-	// judges were sent with no budget at all).
-	jc := judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID, Policies: caps.policies,
-		MaxTokens: NoPolicyJudgeTokens}
-	if len(p.judges) > 0 {
-		r.Then = jobs.Chain(r.Then, jobs.JudgeVotes(o.Set, jc, o.Progress))
+	s := &scheduling{o: o, p: p, caps: caps, r: r, runID: runID, params: paramsOf(o, p, caps), later: map[string]int{}}
+	for _, ph := range schedule {
+		if ph.applies == nil || ph.applies(o, p) {
+			ph.add(s)
+		}
 	}
 	if o.Progress != nil {
-		countLater(o, p, jc, later)
+		countLater(o, p, judgeConfig(o, caps, runID), s.later)
 	}
-	return first
+	return s.first
+}
+
+// scheduleAnswers starts every task asked on its own, a document's B and
+// C after its A.
+func scheduleAnswers(s *scheduling) {
+	answers := jobs.NewAnswers(s.o.Config, s.o.Prompts, singleTasks(s.p.tasks), s.params, s.runID)
+	s.first = answers.First()
+	for _, j := range answers.Later() {
+		s.later[j.Model]++
+	}
+	s.r.Then = answers.Then
+}
+
+// scheduleFeedback asks a failed answer again in its conversation. Rounds
+// are asked as answers fail, so none is counted ahead.
+func scheduleFeedback(s *scheduling) {
+	s.feedback = jobs.NewFeedback(s.o.Set, s.o.Inputs.Feedback, s.params, scoring.Check)
+	s.r.Then = jobs.Chain(s.r.Then, s.feedback.Then)
+}
+
+// scheduleVotes asks each judge's vote on each class A answer.
+func scheduleVotes(s *scheduling) {
+	s.r.Then = jobs.Chain(s.r.Then, jobs.JudgeVotes(s.o.Set, judgeConfig(s.o, s.caps, s.runID), s.o.Progress))
+}
+
+// judgeConfig is how the run's judges are asked. A judge without a policy
+// (--no-preflight: no listing to decide one from) still gets an output
+// budget: a vote's answer and a medium reasoning allowance, since
+// reasoning may be on by default (issue 43: judges were sent with no
+// budget at all).
+func judgeConfig(o Options, caps *capabilities, runID string) judge.Config {
+	cfg := o.Config
+	return judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models, Seed: cfg.Request.Seed, Unstructured: caps.unstructured, Lacking: caps.lacking, RunID: runID, Policies: caps.policies,
+		MaxTokens: NoPolicyJudgeTokens}
 }
 
 // singleTasks are the tasks asked on their own: every task but the steps
@@ -276,19 +332,19 @@ func singleTasks(tasks []*task.Task) []*task.Task {
 	return single
 }
 
-// followChains adds the relay chains' rule to r (each step after the
+// scheduleChains adds the relay chains' rule (each step after the
 // model's own previous answer, with feedback rounds when asked), counts
-// their later steps in later, and returns their first steps.
-func followChains(o Options, r *runner.Runner, params map[string]jobs.Params, feedback *jobs.Feedback, runID string, later map[string]int) []runner.Job {
-	chains := jobs.NewChains(o.Set, o.Prompts, o.Config.Models, o.Config.Repeats, params, runID).WithProgress(o.Progress)
-	if feedback != nil {
-		chains.WithFeedback(feedback)
+// their later steps, and starts their first steps.
+func scheduleChains(s *scheduling) {
+	chains := jobs.NewChains(s.o.Set, s.o.Prompts, s.o.Config.Models, s.o.Config.Repeats, s.params, s.runID).WithProgress(s.o.Progress)
+	if s.feedback != nil {
+		chains.WithFeedback(s.feedback)
 	}
 	for mod, n := range chains.Later() {
-		later[mod] += n
+		s.later[mod] += n
 	}
-	r.Then = jobs.Chain(r.Then, chains.Then)
-	return chains.First()
+	s.r.Then = jobs.Chain(s.r.Then, chains.Then)
+	s.first = append(s.first, chains.First()...)
 }
 
 // countLater tells the progress bars the jobs the rules will add: later
@@ -307,6 +363,10 @@ func countLater(o Options, p *plan, jc judge.Config, later map[string]int) {
 
 // DefaultReportDir is the reports directory when --reports is not given.
 const DefaultReportDir = "reports"
+
+// reportDir is where a run's reports go: its recorded directory, or the
+// default for a manifest from before it was recorded.
+func reportDir(in transcript.Inputs) string { return cmp.Or(in.ReportDir, DefaultReportDir) }
 
 // reasked says which jobs a resume asked again although an interrupted
 // attempt of each may have been paid (docs/interpretations.md: "A resume

@@ -159,7 +159,8 @@ func TestScoreReproducesRunAndReadRunChecksHashes(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	re, err := Score(ScoreOptions{RunDir: res.RunDir, Manifest: m, Config: cfg, Set: o.Set, ReportDir: t.TempDir(), RescoredAt: &now, Integrity: Unsealed})
+	m.Inputs.ReportDir = t.TempDir()
+	re, err := Score(ScoreOptions{RunDir: res.RunDir, Manifest: m, Config: cfg, Set: o.Set, RescoredAt: &now, Integrity: Unsealed})
 	if err != nil && !errors.Is(err, ErrVerdictFail) {
 		t.Fatal(err)
 	}

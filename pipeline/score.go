@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,15 +14,18 @@ import (
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/viewer"
 )
 
 // ScoreOptions is one pass of the score phase over a run directory.
 type ScoreOptions struct {
-	RunDir    string
-	Manifest  *transcript.Manifest
-	Config    *config.Config // the run's (thresholds, weights)
-	Set       *task.Set
-	ReportDir string
+	RunDir string
+	// Manifest is the run's; the reports go to its Inputs.ReportDir (a
+	// rescore's --out is set there, on its copy: run.json is not
+	// rewritten).
+	Manifest *transcript.Manifest
+	Config   *config.Config // the run's (thresholds, weights)
+	Set      *task.Set
 	// RescoredAt is set by rescore and recorded in the report; nil for a
 	// fresh run.
 	RescoredAt *time.Time
@@ -63,7 +65,7 @@ type ScoreOptions struct {
 // Score is the score phase, shared by run and rescore: read the archived
 // transcripts (verifying their hashes) a (model, task, repeat) at a time on
 // every core, score each and keep only its score, spooling what the viewer
-// shows of it to a temporary file (render.Spool), then build the report
+// shows of it to a temporary file (viewer.Spool), then build the report
 // from the scores alone and write it. No transcript and no diff is held
 // past its slot. A failing verdict returns the result with ErrVerdictFail.
 func Score(o ScoreOptions) (*Result, error) {
@@ -74,14 +76,14 @@ func Score(o ScoreOptions) (*Result, error) {
 	}
 	src := untilDone(ctx, o.source())
 	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
-	outputs, err := render.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
+	outputs, err := viewer.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
 	if err != nil {
 		return nil, err
 	}
 	defer outputs.Close()
 	scores, err := whileNotDone(ctx, func() ([]scoring.Score, error) {
 		return scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
-			outputs.Put(slot, render.OutputOf(*s, o.Set.Task(s.TaskID), answer))
+			outputs.Put(slot, viewer.OutputOf(*s, o.Set.Task(s.TaskID), answer))
 		})
 	})
 	if ctx.Err() != nil {
@@ -105,13 +107,13 @@ func (o ScoreOptions) source() scoring.Source {
 
 // report builds the report of scores, writes it, prints its end, and
 // returns the result: ErrVerdictFail beside it when the verdict fails.
-func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *render.Spool) (*Result, error) {
+func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *viewer.Spool) (*Result, error) {
 	in := report.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
 	rep := report.Build(in)
 	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
 		fmt.Fprintln(o.Stdout, line)
 	}
-	paths, err := writeReports(ctx, o, rep, render.Input{Input: in, Outputs: outputs})
+	paths, err := writeReports(ctx, o, rep, viewer.Input{Input: in, Outputs: outputs})
 	if err != nil {
 		return nil, err
 	}
@@ -168,12 +170,13 @@ func untilDone(ctx context.Context, src scoring.Source) scoring.Source {
 // error says that every transcript is archived and which command writes
 // the reports once the problem is fixed; an interruption is an
 // *InterruptedError.
-func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in render.Input) ([]string, error) {
-	release, err := lockReports(ctx, o.ReportDir, o.Manifest.RunID)
+func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in viewer.Input) ([]string, error) {
+	dir := reportDir(o.Manifest.Inputs)
+	release, err := lockReports(ctx, dir, o.Manifest.RunID)
 	if err == nil {
 		defer release()
 		var paths []string
-		if paths, err = writeAll(o.ReportDir, rep, in); err == nil {
+		if paths, err = writeAll(dir, rep, in); err == nil {
 			return paths, nil
 		}
 	}
@@ -181,7 +184,7 @@ func writeReports(ctx context.Context, o ScoreOptions, rep *report.Report, in re
 		return nil, &InterruptedError{RunDir: o.RunDir, Resume: o.Again}
 	}
 	return nil, fmt.Errorf("writing the reports in %s: %w\nevery transcript is archived in %s; when the problem is fixed, write the reports with\n  %s",
-		o.ReportDir, err, o.RunDir, RescoreCommand(o.Command, o.RunDir, o.ReportDir))
+		dir, err, o.RunDir, RescoreCommand(o.Command, o.RunDir, dir))
 }
 
 // printEnd prints the end of a run or rescore: the Markdown report when
@@ -303,7 +306,7 @@ func Rescore(r RescoreOptions) (*Result, error) {
 	}
 	release, held := shareRun(r.RunDir)
 	defer release()
-	if held && sameDir(r.ReportDir, cmp.Or(m.Inputs.ReportDir, DefaultReportDir)) {
+	if held && sameDir(r.ReportDir, reportDir(m.Inputs)) {
 		return nil, fmt.Errorf("rescore: %w", &LockedError{RunDir: r.RunDir, Rescore: true})
 	}
 	corpusSet, prompts, err := task.LoadAll(r.CorpusDir, r.TaskDir)
@@ -321,8 +324,9 @@ func Rescore(r RescoreOptions) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rescore: %w", err)
 	}
-	now := clock(r.Now)
-	return Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, ReportDir: r.ReportDir, RescoredAt: &now, Stdout: r.Stdout, Summary: r.Summary,
+	now, before := clock(r.Now), recorded(m)
+	m.Inputs.ReportDir = r.ReportDir // where this rescore writes (--out); run.json is not rewritten
+	return Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, RescoredAt: &now, Stdout: r.Stdout, Summary: r.Summary,
 		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command,
-		Integrity: integrity, Recorded: recorded(m)})
+		Integrity: integrity, Recorded: before})
 }

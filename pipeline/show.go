@@ -5,10 +5,10 @@ import (
 	"io"
 
 	"bendscript.com/round-trip-harness/config"
-	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/viewer"
 )
 
 // ShowOptions name one answer of an archived run, and the data it is
@@ -26,7 +26,7 @@ type ShowOptions struct {
 }
 
 // Show writes one answer of a run as a person reads it
-// (render.WriteTranscript), scored as rescore scores it: the same score
+// (viewer.WriteTranscript), scored as rescore scores it: the same score
 // phase over the one slot.
 func Show(w io.Writer, o ShowOptions) error {
 	m := o.Manifest
@@ -49,5 +49,5 @@ func Show(w io.Writer, o ShowOptions) error {
 		return fmt.Errorf("show: %w", err)
 	}
 	fmt.Fprintf(w, "run %s\n", o.RunDir)
-	return render.WriteTranscript(w, scores[o.Repeat], set.Task(o.TaskID), answer)
+	return viewer.WriteTranscript(w, scores[o.Repeat], set.Task(o.TaskID), answer)
 }

@@ -8,12 +8,13 @@ import (
 	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/viewer"
 )
 
 // writeAll writes dir/<run-id>.json, .md, .html, .csv (render.WriteCSV) and
 // .junit.xml (the report as CI test results), each atomically (a reader
 // never sees half a report), and returns their paths in that order.
-func writeAll(dir string, r *report.Report, in render.Input) ([]string, error) {
+func writeAll(dir string, r *report.Report, in viewer.Input) ([]string, error) {
 	if r.RunID == "" {
 		return nil, fmt.Errorf("writing report: the report has no run id")
 	}
@@ -23,8 +24,8 @@ func writeAll(dir string, r *report.Report, in render.Input) ([]string, error) {
 	}{
 		{".json", func(w io.Writer) error { return report.WriteJSON(w, r) }},
 		{".md", func(w io.Writer) error { return render.WriteMarkdown(w, r) }},
-		{".html", func(w io.Writer) error { return render.WriteHTML(w, r, in) }},
-		{".csv", func(w io.Writer) error { return render.WriteCSV(w, in) }},
+		{".html", func(w io.Writer) error { return viewer.WriteHTML(w, r, in) }},
+		{".csv", func(w io.Writer) error { return render.WriteCSV(w, in.Input) }},
 		{".junit.xml", func(w io.Writer) error { return render.WriteJUnit(w, r) }},
 	}
 	var paths []string

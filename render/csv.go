@@ -19,7 +19,7 @@ import (
 // valid, faithful (A), prompt_tokens, completion_tokens, cost_usd (empty
 // when unknown), latency_ms, attempts and transcript (its path below the
 // run directory). A value that does not apply is empty.
-func WriteCSV(w io.Writer, in Input) error {
+func WriteCSV(w io.Writer, in report.Input) error {
 	cw := csv.NewWriter(w)
 	head := []string{"model", "task", "class", "document", "repeat", "status", "drift"}
 	head = append(head, metric.ComponentLabels[:]...)

@@ -3,11 +3,9 @@ package render
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
 )
 
@@ -16,9 +14,9 @@ import (
 // surface, where the loss comes from, and the critical round trips linked
 // to their transcripts.
 
-// surfaceName is a delegate surface's model, with its format when the run
+// SurfaceName is a delegate surface's model, with its format when the run
 // asks for more than one.
-func surfaceName(sec report.Section, s report.DelegateSurface) string {
+func SurfaceName(sec report.Section, s report.DelegateSurface) string {
 	if sec.Formats {
 		return s.Model + " (" + s.Format + ")"
 	}
@@ -39,7 +37,7 @@ func hasRungs(d *report.Delegation) bool {
 // keyCells are a surface row's leading cells: its name, and its rung
 // when the run has rungs.
 func keyCells(sec report.Section, s report.DelegateSurface, rungs bool) []TableCell {
-	out := []TableCell{{Text: surfaceName(sec, s)}}
+	out := []TableCell{{Text: SurfaceName(sec, s)}}
 	if rungs {
 		out = append(out, TableCell{Text: s.Rung})
 	}
@@ -54,16 +52,16 @@ func keyHead(rungs bool) []string {
 	return []string{"model"}
 }
 
-// delegationTables are the RS@k table, the loss table and the critical
+// DelegationTables are the RS@k table, the loss table and the critical
 // round trips of a delegate section; none for another section.
-func delegationTables(sec report.Section, i int) []Table {
+func DelegationTables(sec report.Section, i int) []Table {
 	d := sec.Delegation
 	if d == nil {
 		return nil
 	}
 	rungs := hasRungs(d)
 	rs := Table{ID: fmt.Sprintf("section-%d-rs", i), Title: "Reconstruction (RS@k)", MDTitle: "Reconstruction (RS@k)",
-		Note: plainNote(rsNote(d)), MDNote: rsNote(d), Head: append(keyHead(rungs), "documents")}
+		Note: PlainNote(rsNote(d)), MDNote: rsNote(d), Head: append(keyHead(rungs), "documents")}
 	for _, k := range d.Ks {
 		rs.Head = append(rs.Head, fmt.Sprintf("RS@%d [95%%]", k), fmt.Sprintf("lossless@%d", k))
 	}
@@ -76,7 +74,7 @@ func delegationTables(sec report.Section, i int) []Table {
 	for _, s := range d.Surfaces {
 		row := append(keyCells(sec, s, rungs), TableCell{Text: strconv.Itoa(s.Documents)})
 		for _, k := range d.Ks {
-			at := rsAt(s, k)
+			at := RSAtK(s, k)
 			if at == nil {
 				row = append(row, TableCell{Text: "–"}, TableCell{Text: "–"})
 				continue
@@ -142,86 +140,12 @@ func rsNote(d *report.Delegation) string {
 	return d.Note + " Per model (and answer format): the mean over documents of each document's RS@k (its repeats averaged) with a Student-t 95% interval; lossless@k counts the chains whose document after k interactions is the original up to the harness's equivalences. *Ready* is DELEGATE-52's rule applied to this similarity: mean RS@20 ≥ 0.98. A chain whose answer held no document ends there and counts as drift 1 (RS 0) from then on." + rungs
 }
 
-func rsAt(s report.DelegateSurface, k int) *report.RSAt {
+// RSAtK is a surface's RS@k at k; nil when it has none there.
+func RSAtK(s report.DelegateSurface, k int) *report.RSAt {
 	for i := range s.RS {
 		if s.RS[i].K == k {
 			return &s.RS[i]
 		}
 	}
 	return nil
-}
-
-// criticalLink is a critical round trip as the viewer lists it, linked to
-// its backward step's transcript.
-type criticalLink struct {
-	Href, Text string
-}
-
-func criticalLinks(sec report.Section) []criticalLink {
-	if sec.Delegation == nil {
-		return nil
-	}
-	var out []criticalLink
-	for _, cs := range sec.Delegation.Critical {
-		who := cs.Model
-		if sec.Formats {
-			who += " (" + cs.Format + ")"
-		}
-		out = append(out, criticalLink{Href: "#" + anchor(cs.Model, cs.TaskIDs[1], cs.Repeat),
-			Text: fmt.Sprintf("%s, chain %s r%d, round trip %d (steps %d–%d): drift +%s, %s of the chain's loss", who, cs.Chain, cs.Repeat, cs.Step/2, cs.Step-1, cs.Step, unit.Num(cs.Loss), unit.Percent(cs.Share))})
-	}
-	return out
-}
-
-// rsPlots are the RS@k curves of a delegate section, one panel per model
-// and surface: the mean RS@k (line) in its 95% interval (band) and the
-// lossless share (squares), on the same [0, 1] axis.
-func rsPlots(sec report.Section) []chart {
-	d := sec.Delegation
-	if d == nil {
-		return nil
-	}
-	var out []chart
-	for _, s := range d.Surfaces {
-		name := surfaceName(sec, s)
-		if s.Rung != "" {
-			name += ", rung " + s.Rung
-		}
-		p := newChart("rs-"+transcript.Slug(name), name+": RS@k (the harness's similarity)", "interactions k (each round trip is 2)", "RS@k = 1 − drift against the original")
-		p.yScale(1)
-		n := len(d.Ks)
-		x := func(i int) float64 { return p.x0f + (p.x1f-p.x0f)*(float64(i)+0.5)/float64(n) }
-		var line, lossless, upper, lower []string
-		for i, k := range d.Ks {
-			p.xTick(x(i), strconv.Itoa(k), "", i == n-1)
-			at := rsAt(s, k)
-			if at == nil {
-				continue
-			}
-			line = append(line, f1(x(i))+","+f1(p.y(at.Mean)))
-			upper = append(upper, f1(x(i))+","+f1(p.y(at.High)))
-			lower = append([]string{f1(x(i)) + "," + f1(p.y(at.Low))}, lower...)
-			p.mark("circle", "forward", x(i), p.y(at.Mean), "", fmt.Sprintf("RS@%d: %s [%s, %s] over %d documents", k, unit.Num(at.Mean), unit.Num(at.Low), unit.Num(at.High), at.Documents))
-			if at.Chains > 0 {
-				share := float64(at.Lossless) / float64(at.Chains)
-				lossless = append(lossless, f1(x(i))+","+f1(p.y(share)))
-				p.mark("square", "p95", x(i), p.y(share), "", fmt.Sprintf("lossless@%d: %d of %d chains", k, at.Lossless, at.Chains))
-			}
-		}
-		if len(line) == 0 {
-			p.Empty = true
-		}
-		p.Bands = []string{strings.Join(append(upper, lower...), " ")}
-		p.Polylines = []polyline{{"median", strings.Join(line, " ")}, {"p95", strings.Join(lossless, " ")}}
-		y := p.y(report.ReadyMin)
-		p.Lines = []plotLine{{Y: f1(y), LabelY: f1(y + 4), Class: "threshold", Label: "ready 0.98"}}
-		p.Legend = []legendItem{
-			{Kind: "circle", Class: "forward", Label: "mean RS@k over documents"},
-			{Kind: "band", Class: "band", Label: "Student-t 95% interval of the mean"},
-			{Kind: "square", Class: "p95", Label: "share of chains lossless at k"},
-			{Kind: "line", Class: "threshold", Label: "ready: RS@20 ≥ 0.98 (DELEGATE-52's rule)"},
-		}
-		out = append(out, p)
-	}
-	return out
 }

@@ -1,14 +1,12 @@
-// Package render prints a report for people: the Markdown summary (for
-// pull requests and CI job summaries), the self-contained HTML viewer and
-// its plots, the CSV of every answer, the JUnit file of every threshold
-// and answer, and one transcript as harness show prints it. It prints
-// what package report computed and numbers as package unit words them; it
-// computes no statistic of its own.
+// Package render prints a report as text: the Markdown summary (for pull
+// requests and CI job summaries), the JUnit file of every threshold and
+// answer, and the CSV of every answer; and the pieces every writer shares,
+// the HTML page (package viewer) included: the tables (Table, and the
+// section, number and delegation tables), the verdict's and the
+// reading's words for people, and the format comparison's charts.
 //
-// # Viewer
-//
-// The HTML viewer is one file that loads nothing. Model output is
-// untrusted: it reaches the page only through html/template's contextual
-// escaping, and a Content-Security-Policy that allows only the page's own
-// inline style and script (by hash) is the second wall.
+// Rules: it prints what package report computed and numbers as package
+// unit words them; it computes no statistic of its own. It draws nothing
+// itself: a chart's geometry is package viewer/chart's. It imports no
+// writer above it (viewer, compare, trend build on it).
 package render

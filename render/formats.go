@@ -10,6 +10,7 @@ import (
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/viewer/chart"
 )
 
 // formatPoint is one (model, format, document size): the median drift
@@ -37,10 +38,10 @@ func formatPoints(r *report.Report) map[string][]formatPoint {
 var formatShapes = []string{"circle", "triangle", "square"}
 var formatClasses = []string{"m0", "m1", "m2", "m3"} // a fourth colour, so that a fourth format's series is not the first's
 
-// newFormatPlots are the format comparison's charts, two per model with
+// FormatPlots are the format comparison's charts, two per model with
 // shared axes: drift against the size of the document the answer was
 // given, and output tokens (log scale) against it, one series per format.
-func newFormatPlots(r *report.Report) []chart {
+func FormatPlots(r *report.Report) []chart.Chart {
 	points := formatPoints(r)
 	if len(points) == 0 {
 		return nil
@@ -53,10 +54,10 @@ func newFormatPlots(r *report.Report) []chart {
 			topDrift, topTokens = math.Max(topDrift, p.drift), math.Max(topTokens, p.tokens)
 		}
 	}
-	var out []chart
+	var out []chart.Chart
 	for _, m := range r.Models {
 		if ps := points[m]; len(ps) > 0 {
-			out = append(out, formatPlot(m, "drift", ps, r.Formats, lo, hi, niceTop(topDrift)),
+			out = append(out, formatPlot(m, "drift", ps, r.Formats, lo, hi, chart.NiceTop(topDrift)),
 				formatPlot(m, "tokens", ps, r.Formats, lo, hi, math.Log10(topTokens+1)))
 		}
 	}
@@ -65,22 +66,22 @@ func newFormatPlots(r *report.Report) []chart {
 
 // formatPlot is one model's chart of what (drift, or output tokens on a
 // log scale whose top is log10(tokens+1) = top) against document size.
-func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, top float64) chart {
+func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, top float64) chart.Chart {
 	caption, yTitle := model+": drift against document size, per answer format", "median drift (0 = as expected)"
 	if what == "tokens" {
 		caption, yTitle = model+": output tokens against document size, per answer format", "median output tokens (log scale)"
 	}
-	p := newChart("formats-"+what+"-"+transcript.Slug(model), caption, "document size (KiB, log scale)", yTitle)
+	p := chart.New("formats-"+what+"-"+transcript.Slug(model), caption, "document size (KiB, log scale)", yTitle)
 	if what == "tokens" {
-		p.decades(top)
+		p.Decades(top)
 	} else {
-		p.yScale(math.Max(top, 1e-9))
+		p.YScale(math.Max(top, 1e-9))
 	}
 	x := func(bytes int) float64 {
 		if hi == lo {
-			return (p.x0f + p.x1f) / 2
+			return (p.X0f + p.X1f) / 2
 		}
-		return p.x0f + (p.x1f-p.x0f)*(0.08+0.84*(math.Log(float64(max(bytes, 1)))-lo)/(hi-lo))
+		return p.X0f + (p.X1f-p.X0f)*(0.08+0.84*(math.Log(float64(max(bytes, 1)))-lo)/(hi-lo))
 	}
 	seen := map[int]bool{}
 	for fi, f := range formats {
@@ -96,11 +97,11 @@ func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, 
 			}
 			cx := x(pt.bytes)
 			seen[pt.bytes] = true
-			p.mark(shape, class, cx, p.y(v), "", fmt.Sprintf("%s, %d bytes: median drift %s, median output tokens %.0f", f, pt.bytes, unit.Num(pt.drift), pt.tokens))
-			line = append(line, f1(cx)+","+f1(p.y(v)))
+			p.Mark(shape, class, cx, p.Y(v), "", fmt.Sprintf("%s, %d bytes: median drift %s, median output tokens %.0f", f, pt.bytes, unit.Num(pt.drift), pt.tokens))
+			line = append(line, chart.F1(cx)+","+chart.F1(p.Y(v)))
 		}
-		p.Polylines = append(p.Polylines, polyline{class, strings.Join(line, " ")})
-		p.Legend = append(p.Legend, legendItem{Kind: shape, Class: class, Label: f})
+		p.Polylines = append(p.Polylines, chart.Polyline{Class: class, Points: strings.Join(line, " ")})
+		p.Legend = append(p.Legend, chart.LegendItem{Kind: shape, Class: class, Label: f})
 	}
 	sizes := make([]int, 0, len(seen))
 	for b := range seen {
@@ -108,36 +109,13 @@ func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, 
 	}
 	slices.Sort(sizes)
 	for i, b := range sizes {
-		p.xTick(x(b), kib(b), "", i == len(sizes)-1)
+		p.XTick(x(b), chart.KiB(b), "", i == len(sizes)-1)
 	}
 	return p
 }
 
-// decades sets a log value axis, v = log10(n+1), from 0 up to the
-// decade above top, with a tick at 0 and at each power of ten: the axis
-// read 0/420/177399 (issue 34).
-func (c *chart) decades(top float64) {
-	c.top = math.Max(1, math.Ceil(top-1e-9))
-	c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(0) + 4), Label: "0"})
-	for k := 1.0; k <= c.top; k++ {
-		n := math.Pow(10, k)
-		c.YTicks = append(c.YTicks, plotTick{X: f1(c.x0f - 6), Y: f1(c.y(math.Log10(n+1)) + 4), Label: shortCount(n)})
-	}
-}
-
-// shortCount writes a power of ten as 10, 100, 1k, 10k, 100k, 1M, 10M.
-func shortCount(n float64) string {
-	switch {
-	case n >= 1e6:
-		return strconv.FormatFloat(n/1e6, 'f', -1, 64) + "M"
-	case n >= 1e3:
-		return strconv.FormatFloat(n/1e3, 'f', -1, 64) + "k"
-	}
-	return strconv.FormatFloat(n, 'f', -1, 64)
-}
-
-// tokenText is a token count, marked ≈ when it is an estimate.
-func tokenText(n int64, estimated bool) string {
+// TokenText is a token count, marked ≈ when it is an estimate.
+func TokenText(n int64, estimated bool) string {
 	if estimated {
 		return "≈" + strconv.FormatInt(n, 10)
 	}

@@ -38,7 +38,7 @@ func TestTokensVsDocument(t *testing.T) {
 	}
 	sec := report.Section{Part: "gating", Heads: []string{"class"}, Formats: true, Rows: []report.Row{
 		row("document", 4, 40000, 120000), row("search-replace", 2, 600, 1200)}}
-	tab := sectionTable(&report.Report{}, sec, 0)
+	tab := SectionTable(&report.Report{}, sec, 0)
 	col := slices.Index(tab.Head, "tokens vs whole document")
 	if col < 0 {
 		t.Fatalf("no tokens column in %v", tab.Head)

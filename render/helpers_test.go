@@ -21,6 +21,6 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func lineDiffText(want, got string) string { return linediff.Unified(want, got, 2) }
 
 // inputOf is a test run's input to the writers.
-func inputOf(r scoringtest.Run) Input {
-	return Input{Input: report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set}, Transcripts: r.Transcripts}
+func inputOf(r scoringtest.Run) report.Input {
+	return report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set}
 }

@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
-
-	"bendscript.com/round-trip-harness/report"
-
 	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
 )
 
@@ -65,7 +63,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 	t.Parallel()
 	run, _ := pipelinetest.Pipeline(t, []string{offline.Oracle, offline.Identity, offline.Noisy}, nil, 1, 20260427)
 	in := inputOf(run)
-	r := report.Build(in.Input)
+	r := report.Build(in)
 	var buf bytes.Buffer
 	if err := WriteJUnit(&buf, r); err != nil {
 		t.Fatal(err)
@@ -149,7 +147,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 // relabelled as a size run is such a report.
 func TestJUnitInformationalSuiteStaysGreen(t *testing.T) {
 	t.Parallel()
-	r := report.Build(inputOf(pipelinetest.OracleNoisyRun(t)).Input)
+	r := report.Build(inputOf(pipelinetest.OracleNoisyRun(t)))
 	r.Suite = suites.Size
 	r.Failures = nil // an informational suite fails only when incomplete, and the run is complete
 	var buf bytes.Buffer

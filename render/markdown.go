@@ -31,9 +31,9 @@ func WriteMarkdown(w io.Writer, r *report.Report) error {
 		md.matrix(r)
 	}
 	for i, sec := range r.Sections {
-		md.table(sectionTable(r, sec, i))
+		md.table(SectionTable(r, sec, i))
 		md.breaks(sec)
-		for _, t := range delegationTables(sec, i) {
+		for _, t := range DelegationTables(sec, i) {
 			md.table(t)
 		}
 	}
@@ -74,7 +74,7 @@ func (m mdWriter) header(r *report.Report) {
 		when += ", rescored at " + r.RescoredAt
 	}
 	m.p("Harness %s, %s; %s; metric version %s (what its thresholds let through: `harness corpus sensitivity`).  \n",
-		mdText(r.HarnessVersion), when, jobsText(r), mdText(r.MetricVersion))
+		mdText(r.HarnessVersion), when, JobsText(r), mdText(r.MetricVersion))
 	m.p("Corpus %s, prompts %s, config %s.", code(short(r.CorpusHash)), code(short(r.PromptHash)), code(short(r.ConfigHash)))
 	if r.APIRoot != "" {
 		m.p(" API root %s.", code(r.APIRoot))
@@ -148,8 +148,8 @@ func (m mdWriter) matrix(r *report.Report) {
 	m.p("---:|\n")
 	for i, model := range r.Models {
 		mr := r.Results[model]
-		checks := modelChecks(r, i)
-		m.p("| %s | %s |", code(model), standing(r, i))
+		checks := ModelChecks(r, i)
+		m.p("| %s | %s |", code(model), Standing(r, i))
 		for j, t := range ts {
 			v := mr.Gated(t)
 			text := unit.NumOr(v, "n/a")
@@ -162,7 +162,7 @@ func (m mdWriter) matrix(r *report.Report) {
 		m.p(" %s %d/%d |\n", unit.Mark(n == 0), r.Planned(model)-n, r.Planned(model))
 	}
 	if own {
-		m.p("\n† %s\n", ownFootnote)
+		m.p("\n† %s\n", OwnFootnote)
 	}
 	m.p("\n")
 }
@@ -179,9 +179,9 @@ func (m mdWriter) table(t Table) {
 	m.p("\n")
 }
 
-// jobsText counts what the run asked: models × tasks (in every answer
+// JobsText counts what the run asked: models × tasks (in every answer
 // format) × repeats = jobs.
-func jobsText(r *report.Report) string {
+func JobsText(r *report.Report) string {
 	return fmt.Sprintf("%d %s × %d %s × %d %s = %d %s", len(r.Models), unit.Plural(len(r.Models), "model", "models"),
 		r.Tasks, unit.Plural(r.Tasks, "task", "tasks"), r.Repeats, unit.Plural(r.Repeats, "repeat", "repeats"), r.Jobs, unit.Plural(r.Jobs, "job", "jobs"))
 }
@@ -259,8 +259,8 @@ func (m mdWriter) breaks(sec report.Section) {
 	m.p("\n")
 }
 
-// ownFootnote explains the † of the harness's own thresholds.
-const ownFootnote = "the harness's own threshold, beside §8.5 (`thresholds.class_b_…`/`class_c_…` in harness.yaml; README, \"What a pass means\"): " +
+// OwnFootnote explains the † of the harness's own thresholds.
+const OwnFootnote = "the harness's own threshold, beside §8.5 (`thresholds.class_b_…`/`class_c_…` in harness.yaml; README, \"What a pass means\"): " +
 	"*edits applied*, the share of scored answers whose edit was fully applied (`edit_applied_min`), so a model that does not edit cannot pass on low drift; " +
 	"*P95 residual*, the residual component that sees what §8.4's five cannot (meta, unknown members, the version, duplicated edges; `residual_p95_max`); " +
 	"*answers invalid*, the share of outputs with no document or one a conformant processor rejects (`invalid_max`); " +

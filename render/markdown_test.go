@@ -23,7 +23,7 @@ func TestMarkdownGolden(t *testing.T) {
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := WriteMarkdown(&buf, report.Build(inputOf(tc.run.Run()).Input)); err != nil {
+			if err := WriteMarkdown(&buf, report.Build(inputOf(tc.run.Run()))); err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, tc.name+".md.golden", buf.Bytes())

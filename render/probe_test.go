@@ -21,7 +21,7 @@ func TestProviderCannotForgeVerdictInMarkdown(t *testing.T) {
 	for i := range in.Scores {
 		in.Scores[i].Provider = forged
 	}
-	rep := report.Build(in.Input)
+	rep := report.Build(in)
 	var b bytes.Buffer
 	if err := WriteMarkdown(&b, rep); err != nil {
 		t.Fatal(err)

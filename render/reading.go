@@ -18,7 +18,7 @@ const maxDeciding = 6
 // value and its interval, and for a failure whether it is narrow; the
 // documents that decide a P95 or a failure.
 func cellText(c report.Check, share bool) string {
-	p := cellParts(c, share)
+	p := CellParts(c, share)
 	text := p.Value
 	if p.Interval != "" {
 		text += " " + p.Interval
@@ -32,21 +32,21 @@ func cellText(c report.Check, share bool) string {
 	return text
 }
 
-// cellParts is cellText in its three parts, which the viewer sets on
+// CellParts is cellText in its three parts, which the viewer sets on
 // lines of their own: the value, its interval ("[low, high]"), and the
 // rest ("(narrow); 02-c, 03-c short").
-func cellParts(c report.Check, share bool) matrixCell {
+func CellParts(c report.Check, share bool) MatrixCell {
 	if c.NotSelected {
-		return matrixCell{Value: "not selected"}
+		return MatrixCell{Value: "not selected"}
 	}
 	if c.Value == nil {
-		return matrixCell{Value: "n/a"}
+		return MatrixCell{Value: "n/a"}
 	}
 	show := unit.Num
 	if share {
 		show = unit.Percent
 	}
-	out := matrixCell{Value: show(*c.Value)}
+	out := MatrixCell{Value: show(*c.Value)}
 	out.Interval = verdict.IntervalText(c.Interval, show)
 	if o := c.Over; o != nil {
 		out.Interval += fmt.Sprintf(" %d/%d over", o.Over, o.Of)
@@ -104,31 +104,31 @@ func decidingText(c report.Check) string {
 
 // readingLines are the reading's models, each with its groups of notes:
 // why, the models, and the reasons a run cannot gate.
-func readingLines(r *report.Report) (why string, models []readingModel, reasons []string) {
+func readingLines(r *report.Report) (why string, models []ReadingModel, reasons []string) {
 	return r.Reading.Why, readingModels(r), r.Eligibility.Reasons
 }
 
-// readingModel is one model's line of the reading: its standing, then its
+// ReadingModel is one model's line of the reading: its standing, then its
 // notes in groups, which the viewer and the Markdown list beneath it: the
 // thresholds it misses, those it holds with less than the margin to spare
 // (issue 46: told apart from the misses by their wording alone), and the
 // bounds its clean classes support. Each note is a sentence.
-type readingModel struct {
+type ReadingModel struct {
 	Model, Standing string
-	Groups          []noteGroup
+	Groups          []NoteGroup
 }
 
-// noteGroup is a heading and its notes.
-type noteGroup struct {
+// NoteGroup is a heading and its notes.
+type NoteGroup struct {
 	Title string
 	Notes []string
 }
 
 // readingModels are the reading's models, in its order.
-func readingModels(r *report.Report) []readingModel {
-	var out []readingModel
+func readingModels(r *report.Report) []ReadingModel {
+	var out []ReadingModel
 	for _, m := range r.Reading.Models {
-		rm := readingModel{Model: m.Model, Standing: m.Standing}
+		rm := ReadingModel{Model: m.Model, Standing: m.Standing}
 		var misses, spare []string
 		for _, c := range m.Checks {
 			switch {
@@ -146,7 +146,7 @@ func readingModels(r *report.Report) []readingModel {
 		for _, h := range m.Harness {
 			harness = append(harness, sentence(h))
 		}
-		for _, g := range []noteGroup{{"Misses", misses}, {"Holds with less than the margin to spare", spare}, {"Bounds", bounds},
+		for _, g := range []NoteGroup{{"Misses", misses}, {"Holds with less than the margin to spare", spare}, {"Bounds", bounds},
 			{"Harness gates (†), which fail the verdict but not the reading", harness}} {
 			if len(g.Notes) > 0 {
 				g.Title = fmt.Sprintf("%s (%d)", g.Title, len(g.Notes))
@@ -184,44 +184,54 @@ func readingHeading(r *report.Report) string {
 	return fmt.Sprintf("§8.5 reading: %s", r.Reading.Outcome)
 }
 
-// modelChecks are the reading's checks of the i-th model, in the order of
+// ModelChecks are the reading's checks of the i-th model, in the order of
 // Report.Checks; nil for a report without a reading.
-func modelChecks(r *report.Report, i int) []report.Check {
+func ModelChecks(r *report.Report, i int) []report.Check {
 	if i < len(r.Reading.Models) && len(r.Reading.Models[i].Checks) == len(r.Checks()) {
 		return r.Reading.Models[i].Checks
 	}
 	return nil
 }
 
-// standing is the i-th model's standing, or "n/a".
-func standing(r *report.Report, i int) string {
+// Standing is the i-th model's standing, or "n/a".
+func Standing(r *report.Report, i int) string {
 	if i < len(r.Reading.Models) {
 		return r.Reading.Models[i].Standing
 	}
 	return "n/a"
 }
 
-// readingView is §8.5's reading as the viewer's verdict box shows it.
-type readingView struct {
+// ReadingView is §8.5's reading as the viewer's verdict box shows it.
+type ReadingView struct {
 	Heading, Says, Why, Margins string
 	Reasons                     []string
 	// Models are one item each, its notes listed beneath it (a run-on
 	// line per model was hard to read).
-	Models []readingModel
+	Models []ReadingModel
 	// Gates is set when the run can gate v0.1 (§8.6).
 	Gates bool
 }
 
-// newReadingView is the reading of a gating suite's report; nil for an
+// NewReadingView is the reading of a gating suite's report; nil for an
 // informational suite or a report without one.
-func newReadingView(r *report.Report) *readingView {
+func NewReadingView(r *report.Report) *ReadingView {
 	if r.Informational() || r.Reading.Outcome == "" {
 		return nil
 	}
 	why, reasons := r.Reading.Why, r.Eligibility.Reasons
-	v := &readingView{Heading: readingHeading(r), Says: r.Reading.Says, Reasons: reasons, Models: readingModels(r), Margins: marginsText(r)}
+	v := &ReadingView{Heading: readingHeading(r), Says: r.Reading.Says, Reasons: reasons, Models: readingModels(r), Margins: marginsText(r)}
 	if len(reasons) == 0 {
 		v.Why, v.Gates = why, true
 	}
 	return v
+}
+
+// MatrixCell is one threshold of one model: its value, interval and
+// note (CellParts), and whether it holds.
+type MatrixCell struct {
+	Value, Interval, Note string
+	OK                    bool
+	// Model names the cell's model where the matrix is stacked (a
+	// phone's width, where the models' header row is not shown).
+	Model string
 }

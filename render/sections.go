@@ -11,11 +11,11 @@ import (
 	"bendscript.com/round-trip-harness/unit"
 )
 
-// sectionTable is a section's rows as a table: the model, the key's
+// SectionTable is a section's rows as a table: the model, the key's
 // columns (and the format, in a run of several), then the one summary's
 // columns. The writers print it without knowing what a row means.
-func sectionTable(r *report.Report, sec report.Section, index int) Table {
-	t := Table{ID: fmt.Sprintf("section-%d", index), MDTitle: sec.Title, MDNote: sec.Note + intervalNote, Note: plainNote(sec.Note) + intervalNote}
+func SectionTable(r *report.Report, sec report.Section, index int) Table {
+	t := Table{ID: fmt.Sprintf("section-%d", index), MDTitle: sec.Title, MDNote: sec.Note + intervalNote, Note: PlainNote(sec.Note) + intervalNote}
 	head := append([]string{"model"}, sec.Heads...)
 	if sec.Formats {
 		head = append(head, "format")
@@ -59,7 +59,7 @@ func sectionTable(r *report.Report, sec report.Section, index int) Table {
 			cells = append(cells, strconv.Itoa(s.FailedToApply))
 		}
 		cells = append(cells, strconv.Itoa(s.CutOff), strconv.Itoa(s.NotRun), strconv.Itoa(s.APIErrors), strconv.Itoa(s.Missing),
-			tokenText(s.Tokens.Completion, s.Tokens.Estimated))
+			TokenText(s.Tokens.Completion, s.Tokens.Estimated))
 		if sec.Formats {
 			cells = append(cells, vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.Tokens.Completion) }),
 				strconv.FormatInt(s.AnswerBytes, 10), vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.AnswerBytes) }))
@@ -76,15 +76,15 @@ func sectionTable(r *report.Report, sec report.Section, index int) Table {
 		if sec.Limits {
 			last := &t.Rows[len(t.Rows)-1]
 			median, p95, gate := naturalLimits(r, row.Class)
-			last.Cells = append(last.Cells, within(s.MedianDrift, median, false), within(s.P95Drift, p95, false), within(s.EditsApplied, gate, true))
+			last.Cells = append(last.Cells, Within(s.MedianDrift, median, false), Within(s.P95Drift, p95, false), Within(s.EditsApplied, gate, true))
 		}
 	}
 	return t
 }
 
-// within is a cell that says whether v is within limit (at most, or at
+// Within is a cell that says whether v is within limit (at most, or at
 // least), as information.
-func within(v *float64, limit float64, atLeast bool) TableCell {
+func Within(v *float64, limit float64, atLeast bool) TableCell {
 	ok, bound, measured := withinLimit(v, limit, atLeast)
 	if !measured {
 		return TableCell{Text: "n/a"}
@@ -121,12 +121,12 @@ func btoi(b bool) int {
 	return 0
 }
 
-// plainNote is a Markdown note as the viewer's plain text.
-func plainNote(s string) string { return strings.NewReplacer("`", "", "*", "").Replace(s) }
+// PlainNote is a Markdown note as the viewer's plain text.
+func PlainNote(s string) string { return strings.NewReplacer("`", "", "*", "").Replace(s) }
 
-// breakLines say, per model (and format), how many chains first exceed
+// BreakLines say, per model (and format), how many chains first exceed
 // their class's P95 threshold at each step.
-func breakLines(sec report.Section) []string {
+func BreakLines(sec report.Section) []string {
 	var out []string
 	for _, b := range sec.Breaks {
 		who := b.Model
@@ -169,7 +169,7 @@ func callsTable(r *report.Report) Table {
 		}
 		s := c.Summary
 		t.add(append(cells, strconv.Itoa(s.Planned), strconv.Itoa(s.Scored), strconv.Itoa(s.APIErrors), strconv.Itoa(s.Missing),
-			tokenText(s.Tokens.Prompt, s.Tokens.Estimated), cachedText(s.Tokens), tokenText(s.Tokens.Completion, s.Tokens.Estimated),
+			TokenText(s.Tokens.Prompt, s.Tokens.Estimated), cachedText(s.Tokens), TokenText(s.Tokens.Completion, s.Tokens.Estimated),
 			costText(s.Cost.USD, s.Cost.Unknown), fmt.Sprintf("%d / %d / %d", s.LatencyMS.P50, s.LatencyMS.P95, s.LatencyMS.Max))...)
 	}
 	return t

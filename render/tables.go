@@ -107,9 +107,9 @@ func checked(ok bool, text string) TableCell {
 	return TableCell{Text: text, Class: "bad"}
 }
 
-// numberTables are the tables of the viewer's "Numbers" section, in the
+// NumberTables are the tables of the viewer's "Numbers" section, in the
 // Markdown's order: drift, faithfulness, calls, models.
-func numberTables(r *report.Report) []Table {
+func NumberTables(r *report.Report) []Table {
 	var out []Table
 	for _, t := range []Table{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
 		if len(t.Rows) > 0 {

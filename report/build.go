@@ -52,8 +52,8 @@ func Build(in Input) *Report {
 	// (produce: P a document, R a projection).
 	multi := formats.Several(m.Inputs.Formats) || b.severalFormats()
 	for _, p := range b.suite.Parts() {
-		if p.Section != nil && (multi || m.Inputs.Feedback > 0 || !p.Section.WithFormats) {
-			r.Sections = append(r.Sections, b.section(p.Name, p.Section, multi))
+		if p.Grouping != nil && (multi || m.Inputs.Feedback > 0 || !p.Grouping.WithFormats) {
+			r.Sections = append(r.Sections, b.section(p.Name, p.Grouping, multi))
 		}
 	}
 	r.Calls = b.summarize(in.Scores, "", []string{suites.ByClass}, "", func(x, y suites.Key) int {

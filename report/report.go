@@ -149,7 +149,7 @@ type Report struct {
 	// Jobs counts the answers the run planned, in every format: models ×
 	// Tasks × Repeats (Tasks counting every task in every format).
 	Jobs int `json:"jobs"`
-	// Sections are the suite parts' tables (suites.Section), in the
+	// Sections are the suite parts' tables (suites.Grouping), in the
 	// suite's order: the natural suite per class, the size ladder per rung
 	// and position, the relay per step, and for a run of several answer
 	// formats the classes per format; every row per answer format.

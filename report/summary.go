@@ -95,7 +95,7 @@ type Row struct {
 	// in order.
 	Labels []string `json:"labels"`
 	// Total is set on a row that totals a field over its values
-	// (suites.Section.Total).
+	// (suites.Grouping.Total).
 	Total bool `json:"total,omitempty"`
 	Summary
 	// PerDocument lists the group's tasks, each with its value (its first
@@ -104,7 +104,7 @@ type Row struct {
 	PerDocument []DocumentResult `json:"per_document,omitempty"`
 }
 
-// Section is one suite part's answers as its table (suites.Section):
+// Section is one suite part's answers as its table (suites.Grouping):
 // rows per model, key and answer format.
 type Section struct {
 	// Part is the suite part whose answers the rows group.
@@ -399,7 +399,7 @@ func (b *builder) documentBytes(ids []string) int {
 
 // section is the rows of one part of the run, as the suite table says
 // its section groups them.
-func (b *builder) section(part string, sec *suites.Section, multi bool) Section {
+func (b *builder) section(part string, sec *suites.Grouping, multi bool) Section {
 	out := Section{Part: part, Title: sec.Title, Note: sec.Note, Formats: multi, Chart: sec.Chart, Limits: sec.Limits}
 	for _, c := range sec.Columns {
 		out.Heads = append(out.Heads, c.Head)

@@ -39,8 +39,8 @@ func produce(corpus *task.Set, in transcript.Inputs) (*task.Set, error) {
 	return mark(out, Produce), nil
 }
 
-var produceSection = func() *Section {
-	s := classSection("Produce and render (information)",
+var produceGrouping = func() *Grouping {
+	s := classGrouping("Produce and render (information)",
 		"Class P gives each corpus document as the harness's text projection (`docs/projection.md`) and asks for the `.bend` JSON; class R gives the `.bend` and asks for the projection, parsed back before scoring (a text that does not parse is invalid, drift 1, its line and rule in the score). Both expect the corpus document itself, so every difference is a loss; the declared id is not asked for in P (id_status records it). Information: no threshold applies.")
 	return s
 }()

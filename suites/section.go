@@ -24,7 +24,7 @@ type Key struct {
 	Step     int    `json:"step,omitempty"`
 }
 
-// The fields of Key a Section groups by (Section.By).
+// The fields of Key a Grouping groups by (Grouping.By).
 const (
 	ByClass    = "class"
 	ByRung     = "rung"
@@ -32,11 +32,11 @@ const (
 	ByStep     = "step"
 )
 
-// Total is the label of a row that totals a Section.Total field over its
+// Total is the label of a row that totals a Grouping.Total field over its
 // values (a size rung's row over its positions).
 const Total = "all"
 
-// The charts the viewer draws of a section's rows (Section.Chart).
+// The charts the viewer draws of a section's rows (Grouping.Chart).
 const (
 	// ChartSize plots drift (and cost) against the size of the document
 	// the answers were given, one mark per total row.
@@ -46,12 +46,13 @@ const (
 	ChartSteps = "steps"
 )
 
-// A Section is how the report shows a suite part's answers: a table whose
-// rows group them by model, the fields in By and the answer format, with
-// the summary every table has (report.Summary). Which fields, how each is
+// A Grouping is how the report shows a suite part's answers: the report
+// section (report.Section) whose table's rows group them by model, the
+// fields in By and the answer format, with the summary every table has
+// (report.Summary). Which fields, how each is
 // written and in what order the rows come is data here, so that the
 // report's writers print rows without knowing what a row means.
-type Section struct {
+type Grouping struct {
 	// Title is the section's heading; Note says what its rows are
 	// (Markdown: `code` and *emphasis* may appear).
 	Title, Note string
@@ -93,29 +94,29 @@ type Column struct {
 	Text func(Key) string
 }
 
-// classSection groups by class: the natural suite's, and the gating
+// classGrouping groups by class: the natural suite's, and the gating
 // classes' per answer format.
-func classSection(title, note string) *Section {
-	return &Section{Title: title, Note: note, By: []string{ByClass},
+func classGrouping(title, note string) *Grouping {
+	return &Grouping{Title: title, Note: note, By: []string{ByClass},
 		Columns: []Column{{Head: "class", Text: func(k Key) string { return k.Class }}},
 		Order:   func(a, b Key) int { return cmp.Compare(a.Class, b.Class) }}
 }
 
-var gatingSection = func() *Section {
-	s := classSection("Answer formats",
+var gatingGrouping = func() *Grouping {
+	s := classGrouping("Answer formats",
 		"The same class B and C edits, answered as the whole document or in another answer format (a patch the harness applies to the document the model was given); the output is scored as a whole-document answer is. Failed to apply: answers that did not apply (invalid, drift 1). Information: the verdict is on whole-document answers.")
 	s.WithFormats = true
 	return s
 }()
 
-var naturalSection = func() *Section {
-	s := classSection("Natural suite (information)",
+var naturalGrouping = func() *Grouping {
+	s := classGrouping("Natural suite (information)",
 		"The 40 class B and C changes asked for as an editor would, no id dictated for new content; the output's new ids are aligned to the expected document's before scoring (`metric/doc.go`). The same numbers and thresholds as the gating suite's, shown as information: they decide no verdict.")
 	s.Limits = true
 	return s
 }()
 
-var sizeSection = &Section{
+var sizeGrouping = &Grouping{
 	Title: "Size ladder",
 	Note:  "The same edits at the start, middle and end of documents of growing size (the rung's row, *all*, totals its positions). Cut off: answers stopped at the output budget.",
 	By:    []string{ByRung, ByPosition}, Total: ByPosition,
@@ -128,7 +129,7 @@ var sizeSection = &Section{
 	Chart: ChartSize,
 }
 
-var relaySection = &Section{
+var relayGrouping = &Grouping{
 	Title: "Relay",
 	Note:  "Each chain edits one document step after step, every step given the model's own previous answer (B, C, C⁻¹, B⁻¹, repeated); steps marked ↺ expect the source itself, so their drift is the drift against the source. A chain whose answer held no document ends there; its later steps are not run and count as drift 1.",
 	By:    []string{ByStep},
@@ -143,7 +144,7 @@ var relaySection = &Section{
 	Inverse: func(k Key) bool { return relay.Inverse(k.Step) },
 }
 
-var delegateSection = &Section{
+var delegateGrouping = &Grouping{
 	Title: "Delegation",
 	Note:  "Each chain is round trips on one document: a forward edit drawn from the document's pool of reversible edits, then the edit that returns it to its original state, every step given the model's own previous answer. Steps marked ↺ end a round trip and expect the original, so their drift is the drift against the original (RS@k = 1 − that drift: the harness's similarity, not DELEGATE-52's). A chain whose answer held no document ends there; its later steps are not run and count as drift 1.",
 	By:    []string{ByStep},
@@ -188,13 +189,13 @@ func positionIndex(p string) int {
 	return len(ladder.Positions)
 }
 
-// SectionOf returns the section a part's answers add to a run of s: the
-// part's own section, or nil when it has none. The part that makes the
+// GroupingOf returns the grouping a part's answers add to a run of s: the
+// part's own grouping, or nil when it has none. The part that makes the
 // classes has no section but the answer formats'.
-func (s *Suite) SectionOf(part string) *Section {
+func (s *Suite) GroupingOf(part string) *Grouping {
 	p, err := Lookup(part)
 	if err != nil || !slices.Contains(s.PartNames, part) {
 		return nil
 	}
-	return p.Section
+	return p.Grouping
 }

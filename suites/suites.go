@@ -67,26 +67,26 @@ type Suite struct {
 	// make the report's per-class results (the §8.7 numbers).
 	PartNames []string
 	Classes   string
-	// Section is how the report shows the suite's answers as a part of a
+	// Grouping is how the report shows the suite's answers as a part of a
 	// run (rows per class, rung and position, or step, and per answer
 	// format); nil for a suite made only of other suites.
-	Section *Section
+	Grouping *Grouping
 }
 
 // Table is the table, in the order of the --suite help.
 var Table = []*Suite{
 	{Name: Gating, Gates: true, Help: "§8: the corpus, the verdict", Build: gating,
-		PartNames: []string{Gating}, Classes: Gating, Section: gatingSection},
+		PartNames: []string{Gating}, Classes: Gating, Grouping: gatingGrouping},
 	{Name: Natural, Help: "the same changes asked for as an editor would", Build: func(c *task.Set, _ transcript.Inputs) (*task.Set, error) { return natural(c), nil },
-		PartNames: []string{Natural}, Classes: Natural, Section: naturalSection},
+		PartNames: []string{Natural}, Classes: Natural, Grouping: naturalGrouping},
 	{Name: Size, Help: "the size ladder", Flags: []string{"rungs"}, FitsOutput: true, Build: size,
-		PartNames: []string{Size}, Classes: Size, Section: sizeSection},
+		PartNames: []string{Size}, Classes: Size, Grouping: sizeGrouping},
 	{Name: Relay, Help: "chains of edits", Flags: []string{"steps"}, Build: chains,
-		PartNames: []string{Relay}, Classes: Relay, Section: relaySection},
+		PartNames: []string{Relay}, Classes: Relay, Grouping: relayGrouping},
 	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R); --steps 2 chains R then P", Flags: []string{"steps"}, Build: produce,
-		PartNames: []string{Produce}, Classes: Produce, Section: produceSection},
+		PartNames: []string{Produce}, Classes: Produce, Grouping: produceGrouping},
 	{Name: Delegate, Help: "round trips drawn from each document's pool of reversible edits, every step given the model's own answer; RS@k (--round-trips, default 10 = 20 interactions)", Flags: []string{"round-trips", "rungs"}, Build: delegated, EditsProjection: true,
-		PartNames: []string{Delegate}, Classes: Delegate, Section: delegateSection},
+		PartNames: []string{Delegate}, Classes: Delegate, Grouping: delegateGrouping},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
 		PartNames: []string{Gating, Natural, Relay}, Classes: Gating},
 }
@@ -94,8 +94,8 @@ var Table = []*Suite{
 // A Part is one suite a run holds tasks of, and the report section its
 // answers make.
 type Part struct {
-	Name    string
-	Section *Section
+	Name     string
+	Grouping *Grouping
 }
 
 // Parts returns the parts of a run of s, in the order of its PartNames,
@@ -104,7 +104,7 @@ func (s *Suite) Parts() []Part {
 	var out []Part
 	for _, p := range s.PartNames {
 		if ps, err := Lookup(p); err == nil {
-			out = append(out, Part{p, ps.Section})
+			out = append(out, Part{p, ps.Grouping})
 		}
 	}
 	return out
@@ -125,7 +125,7 @@ func (s *Suite) PerDocument() bool {
 		return false // a suite of no classes ("" would look up as gating)
 	}
 	c, err := Lookup(s.Classes)
-	return err == nil && (c.Section == nil || c.Section.Chart == "")
+	return err == nil && (c.Grouping == nil || c.Grouping.Chart == "")
 }
 
 // Names lists the suites' names in table order.

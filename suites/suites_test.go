@@ -62,11 +62,11 @@ func TestTableAnswers(t *testing.T) {
 		{Of(Gating).InClasses(""), true, "a task of no recorded part counts"},
 		{Of(Gating).PerDocument() && Of(Natural).PerDocument() && Of(All).PerDocument(), true, "corpus-document classes are plotted per document"},
 		{Of(Size).PerDocument() || Of(Relay).PerDocument() || Of("nope").PerDocument(), false, "the size ladder and the relay have plots of their own; an unknown suite none"},
-		{Of(All).SectionOf(Relay) == relaySection && Of(Gating).SectionOf(Relay) == nil, true, "a part's section belongs to a run that holds the part"},
+		{Of(All).GroupingOf(Relay) == relayGrouping && Of(Gating).GroupingOf(Relay) == nil, true, "a part's section belongs to a run that holds the part"},
 		{UsingFlag("steps"), []string{Relay, Produce, All}, "--steps goes with the suites that hold chains"},
 		{UsingFlag("rungs"), []string{Size, Delegate}, "--rungs goes with the size suite, and puts the delegate suite's chains on rungs"},
 		{UsingFlag("round-trips"), []string{Delegate}, "--round-trips goes with the delegate suite alone"},
-		{Of(All).Parts(), []Part{{Gating, gatingSection}, {Natural, naturalSection}, {Relay, relaySection}}, "all's parts and their sections"},
+		{Of(All).Parts(), []Part{{Gating, gatingGrouping}, {Natural, naturalGrouping}, {Relay, relayGrouping}}, "all's parts and their sections"},
 	}
 	for i, c := range tabletest.Cases(t, cases) {
 		if !equal(c.got, c.want) {

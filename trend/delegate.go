@@ -116,11 +116,11 @@ func (tr *Report) setRS(rows []compare.Row, refs []rsRef) {
 		r := refs[k]
 		p := &tr.RS[r.series].Points[r.point]
 		if r.at20 {
-			p.Change20, p.P20, p.P20Adjusted = row.Change, row.P, row.PAdjusted
+			p.Change20, p.P20, p.P20Adjusted = row.Center.Change, row.Center.P, row.Center.PAdjusted
 		} else {
-			p.Change, p.P, p.PAdjusted = row.Change, row.P, row.PAdjusted
+			p.Change, p.P, p.PAdjusted = row.Center.Change, row.Center.P, row.Center.PAdjusted
 		}
-		tr.Reports[p.Report].Tests += b2i(row.P != nil)
+		tr.Reports[p.Report].Tests += b2i(row.Center.P != nil)
 	}
 }
 

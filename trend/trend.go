@@ -19,6 +19,8 @@ import (
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/viewer"
+	"bendscript.com/round-trip-harness/viewer/chart"
 )
 
 // Report is the headline numbers of any number of reports in date
@@ -158,11 +160,11 @@ func Of(reports []*report.Report, names []string) *Report {
 		// A reference, not a pointer: a later step's append may have moved
 		// the series' points.
 		p := &tr.Series[points[k].series].Points[points[k].point]
-		p.Change, p.P, p.PAdjusted = row.Change, row.P, row.PAdjusted
-		if row.LosslessChange != "" {
-			p.LosslessChange, p.LosslessP, p.LosslessPAdjusted = row.LosslessChange, row.LosslessP, row.LosslessPAdjusted
+		p.Change, p.P, p.PAdjusted = row.Center.Change, row.Center.P, row.Center.PAdjusted
+		if row.Lossless.Change != "" {
+			p.LosslessChange, p.LosslessP, p.LosslessPAdjusted = row.Lossless.Change, row.Lossless.P, row.Lossless.PAdjusted
 		}
-		tr.Reports[p.Report].Tests += b2i(row.P != nil) + b2i(row.LosslessP != nil)
+		tr.Reports[p.Report].Tests += b2i(row.Center.P != nil) + b2i(row.Lossless.P != nil)
 	}
 	return tr
 }
@@ -373,14 +375,14 @@ var trendTemplate string
 
 // trendPage is the trend's self-contained HTML page: the viewer's style,
 // charts and tables, no script.
-var trendPage = template.Must(render.ViewerTemplate().New("trend").Parse(trendTemplate))
+var trendPage = template.Must(viewer.Template().New("trend").Parse(trendTemplate))
 
 type trendData struct {
 	Policy string
 	CSS    template.CSS
 	T      *Report
 	Nights []nightRow
-	Charts []render.Chart
+	Charts []chart.Chart
 	Tables []render.Table
 }
 
@@ -399,8 +401,8 @@ var trendShapes = []string{"circle", "triangle", "square"}
 // WriteHTML writes the trend as a self-contained page: per suite, class
 // and quantity a chart with one line per model, then the tables.
 func (tr *Report) WriteHTML(w io.Writer) error {
-	d := trendData{Policy: fmt.Sprintf("default-src 'none'; style-src '%s'; img-src data:; base-uri 'none'; form-action 'none'", render.CSPHash(render.ViewerCSS())),
-		CSS: template.CSS(render.ViewerCSS()), T: tr}
+	d := trendData{Policy: fmt.Sprintf("default-src 'none'; style-src '%s'; img-src data:; base-uri 'none'; form-action 'none'", viewer.CSPHash(viewer.CSS())),
+		CSS: template.CSS(viewer.CSS()), T: tr}
 	for i, n := range tr.Reports {
 		d.Nights = append(d.Nights, nightRow{Night: n, Number: i + 1, First: i == 0})
 	}
@@ -467,8 +469,8 @@ func (tr *Report) WriteHTML(w io.Writer) error {
 // trendChart is one quantity of one (suite, class) across the reports,
 // one line per model; changes marked worse or better are named in the
 // marks' titles.
-func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point) *float64, series []Series, models map[string]int) render.Chart {
-	c := render.NewChart(fmt.Sprintf("trend-%s-%s-%s", suite, class, name), fmt.Sprintf("%s, class %s: %s", suite, class, name), "date the run started (report number above)", yTitle)
+func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point) *float64, series []Series, models map[string]int) chart.Chart {
+	c := chart.New(fmt.Sprintf("trend-%s-%s-%s", suite, class, name), fmt.Sprintf("%s, class %s: %s", suite, class, name), "date the run started (report number above)", yTitle)
 	top := 1.0
 	if name == "median" {
 		top = 0
@@ -479,7 +481,7 @@ func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point)
 				}
 			}
 		}
-		top = render.NiceTop(top)
+		top = chart.NiceTop(top)
 	}
 	c.YScale(top)
 	n := len(tr.Reports)
@@ -499,7 +501,7 @@ func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point)
 			if v == nil {
 				continue
 			}
-			pts = append(pts, render.F1(x(p.Report))+","+render.F1(c.Y(*v)))
+			pts = append(pts, chart.F1(x(p.Report))+","+chart.F1(c.Y(*v)))
 			change := p.Change
 			if name == "lossless" {
 				change = p.LosslessChange

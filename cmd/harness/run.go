@@ -42,7 +42,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.StringVar(&r.RunID, "run-id", "", "name of the new run directory: letters, digits, '.', '-', '_' (default: the UTC start time to the millisecond and a random suffix)")
 	fs.BoolVar(&r.DryRun, "dry-run", false, "check the models and print the run's size and estimated cost, then stop")
 	fs.BoolVar(&r.Inputs.NoPreflight, "no-preflight", false, "skip the model-list check (for servers without /models)")
-	baseURLFlag(fs, &r.Inputs.BaseURL, "; a resume must name the run's own, or is refused")
+	baseURLFlag(fs, &r.Conn.BaseURL, "; a resume must name the run's own, or is refused")
 	corpusFlag(fs, &r.Inputs.CorpusDir, "corpus")
 	instructionsFlag(fs, &r.Inputs.InstructionsDir, "instructions")
 	fs.IntVar(&r.PerModel, "per-model", 0, "requests in flight per model, at least 1 (default: the configuration's)")

@@ -175,7 +175,7 @@ func startRun(ctx context.Context, r runRequest) (*pipeline.Result, error) {
 	if in.Formats, err = formatsOf(r.Formats); err != nil {
 		return nil, err
 	}
-	r.Conn.BaseURL = cmp.Or(in.BaseURL, model.BaseURLFromEnv())
+	r.Conn.BaseURL = cmp.Or(r.Conn.BaseURL, model.BaseURLFromEnv())
 	return r.start(ctx, cfg, nil)
 }
 
@@ -202,7 +202,7 @@ func (r *runRequest) override(cfg *config.Config) {
 // resume continues the run in ResumeDir with everything its manifest
 // recorded; only the spending cap, concurrency and progress may change.
 func (r *runRequest) resume(ctx context.Context) (*pipeline.Result, error) {
-	url := cmp.Or(r.Inputs.BaseURL, model.BaseURLFromEnv())
+	url := cmp.Or(r.Conn.BaseURL, model.BaseURLFromEnv())
 	dir, err := runDirOf("resume", r.ResumeDir)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,6 @@
 //go:build !race
 
-package render
+package viewer
 
 // TestHugeAnswersKeepTheHTMLBounded moves answers of tens of megabytes
 // through scoring and the viewer: under the race detector it took 40 s of

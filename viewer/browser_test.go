@@ -4,7 +4,7 @@
 // see; make test runs it in a go test of its own without -race (and says
 // whether it ran), so the race run does not pay for it twice.
 
-package render
+package viewer
 
 import (
 	"bytes"
@@ -15,13 +15,12 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/browsertest"
-	"bendscript.com/round-trip-harness/scoring/scoringtest"
-
-	"bendscript.com/round-trip-harness/report"
-
-	"bendscript.com/round-trip-harness/suites"
 	"github.com/chromedp/chromedp"
+
+	"bendscript.com/round-trip-harness/internal/browsertest"
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
+	"bendscript.com/round-trip-harness/suites"
 )
 
 // TestBrowser opens the viewer in headless Chromium, driven over the

@@ -1,43 +1,18 @@
-package render
+package viewer
 
 import (
 	"bytes"
-	"math"
 	"slices"
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/viewer/chart"
 )
-
-// TestNiceScale: the drift axes read 0/0.225/0.45 (issue 34); a value
-// axis now counts in round steps, at most five above 0, up to a top that
-// is a whole number of steps at or above the largest value.
-func TestNiceScale(t *testing.T) {
-	tests := []struct {
-		top, wantTop, wantStep float64
-		reason                 string
-	}{
-		{0.45, 0.5, 0.1, "the axis that read 0.225: tenths"},
-		{1, 1, 0.2, "faithfulness: fifths"},
-		{0.05, 0.05, 0.01, "the smallest drift axis: hundredths"},
-		{0.3, 0.3, 0.1, "a top that is already round stays"},
-		{0.11, 0.125, 0.025, "just above a tenth: quarters of a tenth, not 0.2"},
-	}
-	for _, tc := range tabletest.Cases(t, tests) {
-		top, step := niceScale(tc.top)
-		if diff(top, tc.wantTop) || diff(step, tc.wantStep) {
-			t.Errorf("niceScale(%v) = %v, %v; want %v, %v (%s)", tc.top, top, step, tc.wantTop, tc.wantStep, tc.reason)
-		}
-	}
-}
-
-func diff(a, b float64) bool { return a-b > 1e-9 || b-a > 1e-9 }
 
 // TestPlotsOfIdentity: offline/identity's panels looked empty and all
 // green (issue 34): its class A bars, all 0, had height 0, invisible and
@@ -54,8 +29,8 @@ func TestPlotsOfIdentity(t *testing.T) {
 		t.Fatalf("%d bars, want 20", len(a.Bars))
 	}
 	for _, b := range a.Bars {
-		if b.H != f1(zeroBar) || b.Class != "bar zero" || b.Href == "" {
-			t.Errorf("bar %+v; want a %v-unit stub of class \"bar zero\" with a link", b, zeroBar)
+		if b.H != chart.F1(chart.ZeroBar) || b.Class != "bar zero" || b.Href == "" {
+			t.Errorf("bar %+v; want a %v-unit stub of class \"bar zero\" with a link", b, chart.ZeroBar)
 		}
 	}
 	b := newPlot(r, offline.Identity, r.Results[offline.Identity].Class(task.ClassB), tops[task.ClassB])
@@ -74,21 +49,6 @@ func TestPlotsOfIdentity(t *testing.T) {
 	oracle := newPlot(r, offline.Oracle, r.Results[offline.Oracle].Class(task.ClassB), tops[task.ClassB])
 	if len(oracle.Fails) != 0 {
 		t.Errorf("the oracle's class B panel lists failures %q", oracle.Fails)
-	}
-}
-
-// TestDecades: the log token axis read 0/420/177399 (issue 34); it now
-// has a tick at 0 and at each power of ten up to the decade above the
-// largest count.
-func TestDecades(t *testing.T) {
-	c := newChart("x", "x", "x", "x")
-	c.decades(math.Log10(177399 + 1))
-	var labels []string
-	for _, tk := range c.YTicks {
-		labels = append(labels, tk.Label)
-	}
-	if want := []string{"0", "10", "100", "1k", "10k", "100k", "1M"}; !slices.Equal(labels, want) {
-		t.Errorf("ticks %q, want %q", labels, want)
 	}
 }
 

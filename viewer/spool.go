@@ -1,4 +1,4 @@
-package render
+package viewer
 
 import (
 	"encoding/binary"

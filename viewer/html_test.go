@@ -1,4 +1,4 @@
-package render
+package viewer
 
 import (
 	"bytes"
@@ -9,16 +9,15 @@ import (
 	"sync"
 	"testing"
 
-	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
-	"bendscript.com/round-trip-harness/scoring/scoringtest"
-
-	"bendscript.com/round-trip-harness/report"
-
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/render"
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -94,7 +93,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	style := between(s, "<style>", "</style>")
 	script := between(s, "<script>", "</script>")
 	policy := contentPolicy()
-	if !strings.Contains(policy, cspHash(style)) || !strings.Contains(policy, cspHash(script)) {
+	if !strings.Contains(policy, CSPHash(style)) || !strings.Contains(policy, CSPHash(script)) {
 		t.Errorf("the inline style or script does not match the policy's hashes: the browser would block them")
 	}
 	m := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`).FindStringSubmatch(s)
@@ -176,7 +175,7 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 	for _, tc := range tabletest.Cases(t, cases) {
 		r := report.Build(tc.in.Input)
 		var md, page bytes.Buffer
-		if err := WriteMarkdown(&md, r); err != nil {
+		if err := render.WriteMarkdown(&md, r); err != nil {
 			t.Fatal(err)
 		}
 		if err := WriteHTML(&page, r, tc.in); err != nil {

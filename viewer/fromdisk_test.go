@@ -1,4 +1,4 @@
-package render
+package viewer
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
@@ -28,11 +29,11 @@ func TestWritersReadOnlyTheJSON(t *testing.T) {
 		write  func(*bytes.Buffer, *report.Report, Input) error
 		reason string
 	}{
-		{"markdown", func(b *bytes.Buffer, r *report.Report, _ Input) error { return WriteMarkdown(b, r) }, "the summary a pull request shows"},
-		{"junit", func(b *bytes.Buffer, r *report.Report, _ Input) error { return WriteJUnit(b, r) }, "the CI test results"},
+		{"markdown", func(b *bytes.Buffer, r *report.Report, _ Input) error { return render.WriteMarkdown(b, r) }, "the summary a pull request shows"},
+		{"junit", func(b *bytes.Buffer, r *report.Report, _ Input) error { return render.WriteJUnit(b, r) }, "the CI test results"},
 		{"html", func(b *bytes.Buffer, r *report.Report, in Input) error { return WriteHTML(b, r, in) }, "the viewer, given the same scores and transcripts"},
 		{"format charts", func(b *bytes.Buffer, r *report.Report, _ Input) error {
-			_, err := fmt.Fprintf(b, "%+v", newFormatPlots(r))
+			_, err := fmt.Fprintf(b, "%+v", render.FormatPlots(r))
 			return err
 		}, "the viewer's drift and tokens against document size per format: the report's format points alone"},
 	}

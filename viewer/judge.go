@@ -1,4 +1,4 @@
-package render
+package viewer
 
 import "bendscript.com/round-trip-harness/judge"
 

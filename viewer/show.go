@@ -1,4 +1,4 @@
-package render
+package viewer
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -55,8 +56,8 @@ func showHeader(p printer, s scoring.Score, v transcriptView) {
 	if s.Usage.Cost != nil {
 		cost = fmt.Sprintf("$%.4f", *s.Usage.Cost)
 	}
-	p("cost %s · %s prompt + %s completion tokens · %d %s · %d ms", cost, tokenText(s.Usage.PromptTokens, s.Usage.Estimated),
-		tokenText(s.Usage.CompletionTokens, s.Usage.Estimated), s.Attempts, unit.Plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
+	p("cost %s · %s prompt + %s completion tokens · %d %s · %d ms", cost, render.TokenText(s.Usage.PromptTokens, s.Usage.Estimated),
+		render.TokenText(s.Usage.CompletionTokens, s.Usage.Estimated), s.Attempts, unit.Plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
 	if s.Provider != "" {
 		p(" · provider %s", s.Provider)
 	}

@@ -1,4 +1,4 @@
-package render
+package viewer
 
 import (
 	"bufio"
@@ -14,9 +14,11 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/linediff"
 	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suites"
@@ -24,6 +26,7 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
 	"bendscript.com/round-trip-harness/verdict"
+	"bendscript.com/round-trip-harness/viewer/chart"
 )
 
 // The viewer is one self-contained file: its style and script are inline,
@@ -45,13 +48,23 @@ var (
 // contentPolicy is the viewer's Content-Security-Policy.
 func contentPolicy() string {
 	return fmt.Sprintf("default-src 'none'; style-src '%s'; script-src '%s'; img-src data:; base-uri 'none'; form-action 'none'",
-		cspHash(viewerCSS), cspHash(viewerJS))
+		CSPHash(viewerCSS), CSPHash(viewerJS))
 }
 
-func cspHash(s string) string {
+// CSPHash is the Content-Security-Policy hash of an inline style or
+// script.
+func CSPHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
+
+// Template is a clone of the page's templates ("chart", "table"), for a
+// page of its own (the trend) to define itself on: it draws with the same
+// geometry (package chart), style and template.
+func Template() *template.Template { return template.Must(viewer.Clone()) }
+
+// CSS is the page's style sheet.
+func CSS() string { return viewerCSS }
 
 // MaxShown bounds the bytes of one raw model output shown in the viewer,
 // and of one diff's lines; the transcript holds all of it. Every other
@@ -104,29 +117,29 @@ type page struct {
 	CSS        template.CSS
 	JS         template.JS
 	Matrix     []matrixRow
-	Heads      []string // the matrix's threshold columns
-	Components []string // the drift components' column headings
-	Plots      []chart  // per (model, class): the documents' values
+	Heads      []string      // the matrix's threshold columns
+	Components []string      // the drift components' column headings
+	Plots      []chart.Chart // per (model, class): the documents' values
 	// Reading is §8.5's reading as the verdict box shows it; nil for an
 	// informational suite.
-	Reading *readingView
-	// Jobs counts what the run asked (jobsText).
+	Reading *render.ReadingView
+	// Jobs counts what the run asked (render.JobsText).
 	Jobs string
 	// Sections are the suite parts' sections (report.Section), each
 	// with its charts and table.
 	Sections []sectionView
 	// FormatPlots are the answer formats' charts (a run of several):
 	// drift and output tokens against document size, per model.
-	FormatPlots []chart
+	FormatPlots []chart.Chart
 	Gated       bool // the verdict applies the thresholds (gating, all)
 	// VerdictText is the verdict line; MatrixHeading the threshold
 	// table's heading (custom when any threshold differs from §8.5).
 	VerdictText, MatrixHeading string
-	VerdictClass               string  // pass, fail, or neutral (informational)
-	Numbers                    []Table // the Markdown's other tables: drift, faithfulness, calls, models
-	Lossless                   *Table
+	VerdictClass               string         // pass, fail, or neutral (informational)
+	Numbers                    []render.Table // the Markdown's other tables: drift, faithfulness, calls, models
+	Lossless                   *render.Table
 	Footnote                   string   // explains the † of the harness's own thresholds
-	Warnings                   []string // the report's warnings as text (WarningText)
+	Warnings                   []string // the report's warnings as text (render.WarningText)
 	// Rows and Transcripts yield each transcript's table row and its
 	// detail, one at a time: a page of many transcripts is written
 	// without holding them. failed is the first output that could not
@@ -139,14 +152,14 @@ type page struct {
 // holds: the classes (where they are corpus documents), then each
 // section's rows (a section with total rows, its totals) but for the
 // classes again.
-func losslessTable(r *report.Report) *Table {
-	t := &Table{ID: "lossless-table", Head: []string{"suite", "model", "group", "n", "lossless", "residual", "unchanged", "unrequested", "invalid"}}
+func losslessTable(r *report.Report) *render.Table {
+	t := &render.Table{ID: "lossless-table", Head: []string{"suite", "model", "group", "n", "lossless", "residual", "unchanged", "unrequested", "invalid"}}
 	suite := suites.Of(r.Suite)
 	if suite.PerDocument() {
 		for _, model := range r.Models {
 			for _, c := range []*report.ClassResult{r.Results[model].ClassB, r.Results[model].ClassC} {
 				if c != nil {
-					t.add(r.Suite, model, "class "+c.Class, strconv.Itoa(c.Scored), unit.PercentOr(c.Lossless),
+					t.Add(r.Suite, model, "class "+c.Class, strconv.Itoa(c.Scored), unit.PercentOr(c.Lossless),
 						unit.NumOr(c.ResidualMedian, "n/a")+" / "+unit.NumOr(c.ResidualP95, "n/a"), unit.PercentOr(c.Unchanged),
 						unit.NumOr(c.UnrequestedMedian, "n/a")+" / "+unit.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))
 				}
@@ -156,14 +169,14 @@ func losslessTable(r *report.Report) *Table {
 	for _, sec := range r.Sections {
 		totals := slices.ContainsFunc(sec.Rows, func(row report.Row) bool { return row.Total })
 		for _, row := range sec.Rows {
-			if (totals && !row.Total) || (row.Part == suite.Classes && formatsWhole(row.Format) && suite.PerDocument()) {
+			if (totals && !row.Total) || (row.Part == suite.Classes && formats.Of(row.Format).Whole && suite.PerDocument()) {
 				continue
 			}
 			group := strings.Join(nonTotal(append(slices.Clone(row.Labels), row.Format)), " ")
 			// A section's row has no residual: it is a median over a
 			// class's documents (the note under the table says so; the
 			// cell was blank: issue 34).
-			t.add(row.Part, row.Model, group, strconv.Itoa(row.Scored), unit.PercentOr(row.Lossless), "—",
+			t.Add(row.Part, row.Model, group, strconv.Itoa(row.Scored), unit.PercentOr(row.Lossless), "—",
 				unit.PercentOr(row.Unchanged), unit.NumOr(row.UnrequestedMedian, "n/a")+" / "+unit.IntOr(row.UnrequestedMax), strconv.Itoa(row.Invalid))
 		}
 	}
@@ -178,18 +191,18 @@ func losslessTable(r *report.Report) *Table {
 // chains' breaks.
 type sectionView struct {
 	ID, Title, Note, ChartNote string
-	Plots                      []chart
-	Table                      Table
+	Plots                      []chart.Chart
+	Table                      render.Table
 	Breaks                     []string
 	// RSPlots, Extra and Critical are a delegate section's RS@k curves,
 	// its RS@k, loss and critical tables, and its critical round trips
 	// linked to their transcripts (delegate.go).
-	RSPlots  []chart
-	Extra    []Table
+	RSPlots  []chart.Chart
+	Extra    []render.Table
 	Critical []criticalLink
 }
 
-// chartNotes say how to read each kind of chart (suites.Section.Chart).
+// chartNotes say how to read each kind of chart (suites.Grouping.Chart).
 var chartNotes = map[string]string{
 	suites.ChartSize:  "Per model, one column of marks per rung, placed by the size of the rung's document (log scale): the median drift of the rung's answers (circles, joined by a line) and their P95 (squares, dashed line); every model's plot has the same axes. Bars: the rung's cost (right axis), drawn only when some answer reported a cost (offline models cost nothing; the table gives it per rung). Hover a mark for the rung's numbers.",
 	suites.ChartSteps: "Per model: the drift of every chain at every step (forward edits as circles, inverse edits as triangles; click one for its transcript), the median drift per step (line) and its exact 95% interval (band); every model's plot has the same y-scale. Steps marked ↺ expect the source itself. Each step starts from the model's own previous answer, so slips compound.",
@@ -199,9 +212,9 @@ var chartNotes = map[string]string{
 func sectionViews(r *report.Report, in Input) []sectionView {
 	var out []sectionView
 	for i, sec := range r.Sections {
-		v := sectionView{ID: fmt.Sprintf("section-%d", i), Title: sec.Title, Note: plainNote(sec.Note), ChartNote: chartNotes[sec.Chart],
-			Table: sectionTable(r, sec, i), Breaks: breakLines(sec),
-			RSPlots: rsPlots(sec), Extra: delegationTables(sec, i), Critical: criticalLinks(sec)}
+		v := sectionView{ID: fmt.Sprintf("section-%d", i), Title: sec.Title, Note: render.PlainNote(sec.Note), ChartNote: chartNotes[sec.Chart],
+			Table: render.SectionTable(r, sec, i), Breaks: render.BreakLines(sec),
+			RSPlots: rsPlots(sec), Extra: render.DelegationTables(sec, i), Critical: criticalLinks(sec)}
 		switch sec.Chart {
 		case suites.ChartSize:
 			v.Plots = newSizePlots(sec)
@@ -216,18 +229,8 @@ func sectionViews(r *report.Report, in Input) []sectionView {
 type matrixRow struct {
 	Model    string
 	Standing string
-	Cells    []matrixCell
-	Complete matrixCell
-}
-
-// matrixCell is one threshold of one model: its value, interval and
-// note (cellParts), and whether it holds.
-type matrixCell struct {
-	Value, Interval, Note string
-	OK                    bool
-	// Model names the cell's model where the matrix is stacked (a
-	// phone's width, where the models' header row is not shown).
-	Model string
+	Cells    []render.MatrixCell
+	Complete render.MatrixCell
 }
 
 // matrixLine is one threshold across the models: the matrix is shown
@@ -235,7 +238,7 @@ type matrixCell struct {
 // with more gates instead of running off a 1280 px window (issue 34).
 type matrixLine struct {
 	Head  string
-	Cells []matrixCell
+	Cells []render.MatrixCell
 }
 
 // MatrixLines is the matrix turned: one line per threshold, then the
@@ -268,19 +271,19 @@ func newPage(r *report.Report, in Input) page {
 	}
 	for i, model := range r.Models {
 		mr := r.Results[model]
-		row := matrixRow{Model: model, Standing: standing(r, i)}
-		checks := modelChecks(r, i)
+		row := matrixRow{Model: model, Standing: render.Standing(r, i)}
+		checks := render.ModelChecks(r, i)
 		for j, t := range ts {
 			v := mr.Gated(t)
-			cell := matrixCell{Value: unit.NumOr(v, "n/a")}
+			cell := render.MatrixCell{Value: unit.NumOr(v, "n/a")}
 			if checks != nil {
-				cell = cellParts(checks[j], t.Share())
+				cell = render.CellParts(checks[j], t.Share())
 			}
 			cell.OK = t.Holds(v) || (checks != nil && checks[j].NotSelected)
 			row.Cells = append(row.Cells, cell)
 		}
 		n, _ := r.Incomplete(model)
-		row.Complete = matrixCell{Value: fmt.Sprintf("%d/%d", r.Planned(model)-n, r.Planned(model)), OK: n == 0}
+		row.Complete = render.MatrixCell{Value: fmt.Sprintf("%d/%d", r.Planned(model)-n, r.Planned(model)), OK: n == 0}
 		p.Matrix = append(p.Matrix, row)
 	}
 	// The size and relay suites have plots of their own; their tasks'
@@ -296,20 +299,20 @@ func newPage(r *report.Report, in Input) page {
 			}
 		}
 	}
-	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), newFormatPlots(r), jobsText(r)
+	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), render.FormatPlots(r), render.JobsText(r)
 	for _, w := range r.Warnings {
-		p.Warnings = append(p.Warnings, WarningText(w))
+		p.Warnings = append(p.Warnings, render.WarningText(w))
 	}
-	p.Reading = newReadingView(r)
+	p.Reading = render.NewReadingView(r)
 	p.Gated = !r.Informational()
-	p.VerdictText = VerdictPlain(r) + ": " + VerdictReason(r) + "."
+	p.VerdictText = render.VerdictPlain(r) + ": " + render.VerdictReason(r) + "."
 	p.VerdictClass = map[string]string{report.Pass: "pass", report.Fail: "fail"}[r.Verdict]
 	if p.VerdictClass == "" || !r.Eligibility.Gates {
 		p.VerdictClass = "neutral" // informational: neither a pass nor a fail
 	}
 	p.MatrixHeading = verdict.ThresholdsHeading(ts)
-	p.Numbers = numberTables(r)
-	p.Lossless, p.Footnote = losslessTable(r), strings.NewReplacer("*", "", "`", "").Replace(ownFootnote)
+	p.Numbers = render.NumberTables(r)
+	p.Lossless, p.Footnote = losslessTable(r), strings.NewReplacer("*", "", "`", "").Replace(render.OwnFootnote)
 	p.failed = new(error)
 	p.Rows, p.Transcripts = rowViews(in), detailViews(in, p.failed)
 	return p
