@@ -387,7 +387,7 @@ func pairs(olds, news []report.DocumentResult, value func(report.DocumentResult)
 // change, each discordant pair is as likely gained as lost, so the
 // two-sided p-value is that of a fair binomial over Gained + Lost.
 func compareLossless(row *Row, oc, nc *report.ClassResult) {
-	row.Lossless = Delta{Old: oc.LosslessRate, New: nc.LosslessRate, Change: "="}
+	row.Lossless = Delta{Old: oc.Lossless, New: nc.Lossless, Change: "="}
 	type key struct {
 		task   string
 		repeat int
@@ -470,5 +470,5 @@ func sharesOf(s report.Summary) FeedbackShares {
 // AsClass is a section row as a class result, for Class: its median and
 // P95 drift, lossless share and tasks.
 func AsClass(class string, row report.Row) *report.ClassResult {
-	return &report.ClassResult{Class: class, MedianDrift: row.MedianDrift, P95Drift: row.P95Drift, LosslessRate: row.Lossless, PerDocument: row.PerDocument}
+	return &report.ClassResult{Class: class, Summary: report.Summary{MedianDrift: row.MedianDrift, P95Drift: row.P95Drift, Lossless: row.Lossless}, PerDocument: row.PerDocument}
 }

@@ -101,7 +101,7 @@ func TestCompareLossless(t *testing.T) {
 			}
 			c.PerDocument = append(c.PerDocument, report.DocumentResult{TaskID: fmt.Sprintf("%02d-b", i+1), Repeats: []report.RepeatResult{{Repeat: 0, Status: "scored", Lossless: &l}}})
 		}
-		c.LosslessRate = ptr(float64(n) / 20)
+		c.Lossless = ptr(float64(n) / 20)
 		return c
 	}
 	all := class(func(int) bool { return true })

@@ -53,7 +53,7 @@ func TestTheInstrumentSeparates(t *testing.T) {
 			for i, m := range models {
 				mr := rep.Results[m]
 				b, c := mr.ClassB, mr.ClassC
-				applied[i] = (*b.EditComplianceRate*float64(b.Scored) + *c.EditComplianceRate*float64(c.Scored)) / float64(b.Scored+c.Scored)
+				applied[i] = (*b.EditsApplied*float64(b.Scored) + *c.EditsApplied*float64(c.Scored)) / float64(b.Scored+c.Scored)
 				n := 0
 				for _, d := range append(slices.Clone(b.PerDocument), c.PerDocument...) {
 					if d.Drift != nil {

@@ -1,24 +1,17 @@
 package render
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/stats"
-	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
 	"bendscript.com/round-trip-harness/viewer/chart"
 )
-
-// formatName is a score's answer format: "" is the whole document.
-func formatName(f string) string { return formats.Of(f).Name }
 
 // formatPoint is one (model, format, document size): the median drift
 // and median output tokens of its scored answers.
@@ -28,36 +21,15 @@ type formatPoint struct {
 	drift, tokens float64
 }
 
-// formatPoints groups the class B and C scores of a multi-format run per
-// model, format and source document size.
-func formatPoints(in report.Input) map[string][]formatPoint {
-	if !formats.Several(in.Manifest.Inputs.Formats) || in.Set == nil {
+// formatPoints are the report's format points (report.FormatPoint) per
+// model, by format and document size.
+func formatPoints(r *report.Report) map[string][]formatPoint {
+	if len(r.FormatPoints) == 0 {
 		return nil
 	}
-	type key struct {
-		model, format string
-		bytes         int
-	}
-	drifts, tokens := map[key][]float64{}, map[key][]float64{}
-	for i := range in.Scores {
-		s := &in.Scores[i]
-		t := in.Set.Task(s.TaskID)
-		d, ok := s.Drift()
-		if t == nil || s.Class == task.ClassA || !ok || s.NotRun {
-			continue
-		}
-		k := key{s.Model, formatName(s.Format), len(t.Source.Bytes)}
-		drifts[k] = append(drifts[k], d)
-		tokens[k] = append(tokens[k], float64(s.Usage.CompletionTokens))
-	}
 	out := map[string][]formatPoint{}
-	for k, ds := range drifts {
-		out[k.model] = append(out[k.model], formatPoint{k.format, k.bytes, stats.Median(ds), stats.Median(tokens[k])})
-	}
-	for _, ps := range out {
-		slices.SortFunc(ps, func(a, b formatPoint) int {
-			return cmp.Or(strings.Compare(a.format, b.format), cmp.Compare(a.bytes, b.bytes))
-		})
+	for _, p := range r.FormatPoints {
+		out[p.Model] = append(out[p.Model], formatPoint{p.Format, p.DocumentBytes, p.MedianDrift, p.MedianOutputTokens})
 	}
 	return out
 }
@@ -69,8 +41,8 @@ var formatClasses = []string{"m0", "m1", "m2", "m3"} // a fourth colour, so that
 // FormatPlots are the format comparison's charts, two per model with
 // shared axes: drift against the size of the document the answer was
 // given, and output tokens (log scale) against it, one series per format.
-func FormatPlots(r *report.Report, in report.Input) []chart.Chart {
-	points := formatPoints(in)
+func FormatPlots(r *report.Report) []chart.Chart {
+	points := formatPoints(r)
 	if len(points) == 0 {
 		return nil
 	}
@@ -85,8 +57,8 @@ func FormatPlots(r *report.Report, in report.Input) []chart.Chart {
 	var out []chart.Chart
 	for _, m := range r.Models {
 		if ps := points[m]; len(ps) > 0 {
-			out = append(out, formatPlot(m, "drift", ps, in.Manifest.Inputs.Formats, lo, hi, chart.NiceTop(topDrift)),
-				formatPlot(m, "tokens", ps, in.Manifest.Inputs.Formats, lo, hi, math.Log10(topTokens+1)))
+			out = append(out, formatPlot(m, "drift", ps, r.Formats, lo, hi, chart.NiceTop(topDrift)),
+				formatPlot(m, "tokens", ps, r.Formats, lo, hi, math.Log10(topTokens+1)))
 		}
 	}
 	return out

@@ -272,7 +272,7 @@ func (m mdWriter) warnings(r *report.Report) {
 	}
 	m.p("## Warnings\n\n")
 	for i, w := range r.Warnings {
-		m.p("%d. %s\n", i+1, mdText(w))
+		m.p("%d. %s\n", i+1, mdText(WarningText(w)))
 	}
 	m.p("\n")
 }

@@ -134,7 +134,7 @@ func driftTable(r *report.Report) Table {
 			if c == nil {
 				continue
 			}
-			cells := []string{model, class, strconv.Itoa(c.Documents), WithInterval(c.MedianDrift, c.MedianInterval),
+			cells := []string{model, class, strconv.Itoa(c.Tasks), WithInterval(c.MedianDrift, c.MedianInterval),
 				unit.NumOr(c.P95Drift, "n/a"), unit.NumOr(c.MaxDrift, "n/a"), NoiseText(c.Noise)}
 			for i := range metric.NumComponents {
 				if cm := c.ComponentMedians; cm != nil {
@@ -143,8 +143,8 @@ func driftTable(r *report.Report) Table {
 					cells = append(cells, "n/a")
 				}
 			}
-			t.add(append(cells, unit.PercentOr(c.EditComplianceRate), unit.PercentOr(c.LosslessRate),
-				unit.NumOr(c.ResidualMedian, "n/a")+" / "+unit.NumOr(c.ResidualP95, "n/a"), unit.PercentOr(c.UnchangedRate),
+			t.add(append(cells, unit.PercentOr(c.EditsApplied), unit.PercentOr(c.Lossless),
+				unit.NumOr(c.ResidualMedian, "n/a")+" / "+unit.NumOr(c.ResidualP95, "n/a"), unit.PercentOr(c.Unchanged),
 				unit.NumOr(c.UnrequestedMedian, "n/a")+" / "+unit.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))...)
 			if r.Repeats >= 2 {
 				last := &t.Rows[len(t.Rows)-1]
@@ -179,7 +179,7 @@ func faithTable(r *report.Report) Table {
 			continue
 		}
 		j := c.Judging
-		t.add(model, strconv.Itoa(c.Documents), WithInterval(c.Faithfulness, c.FaithfulnessInterval), NoiseText(c.Noise),
+		t.add(model, strconv.Itoa(c.Tasks), WithInterval(c.Faithfulness, c.FaithfulnessInterval), NoiseText(c.Noise),
 			strconv.Itoa(j.Decided), strconv.Itoa(j.Undecided), fmt.Sprintf("%d / %d / %d", j.Votes.Faithful, j.Votes.Unfaithful, j.Votes.Error),
 			strconv.Itoa(j.Votes.Ungrounded), unit.PercentOr(j.Agreement), unit.PercentOr(c.EvidenceResolvedMean), strconv.Itoa(c.Invalid))
 	}

@@ -59,6 +59,7 @@ func Build(in Input) *Report {
 	r.Calls = b.summarize(in.Scores, "", []string{suites.ByClass}, "", func(x, y suites.Key) int {
 		return cmp.Or(cmp.Compare(b.partIndex[x.Part], b.partIndex[y.Part]), cmp.Compare(x.Class, y.Class))
 	})
+	r.FormatPoints = b.formatPoints(in)
 	r.Failures = failures(r)
 	r.Verdict = verdictOf(r)
 	r.Warnings = warnings(r, in)
@@ -94,7 +95,7 @@ func header(in Input) *Report {
 		Tasks:          len(m.TaskIDs),
 		Quantile:       QuantileDefinition,
 		Intervals:      intervalInfo(),
-		Warnings:       []string{},
+		Warnings:       []Warning{},
 		Suite:          suites.Of(m.Inputs.Suite).Name,
 		Partial:        m.Inputs.Selection,
 		Custom:         verdict.CustomValues(cfg),
@@ -304,12 +305,11 @@ func (b *builder) class(model, class string, ids []string) *ClassResult {
 	g := b.accumulate(model, ids, func(string) string { return class })
 	c := g.c
 	c.Class = class
+	c.Summary = b.summary(g, true)
 	if class == task.ClassA {
 		b.finishA(c, &g.acc)
 	} else {
-		sum := b.summary(g, true)
-		finishBC(c, sum, &g.acc)
-		c.P95Interval = sum.P95Interval
+		finishBC(c, &g.acc)
 		gateIntervals(c, &g.acc)
 		c.Repeatability = repeatability(c.PerDocument, b.repeats)
 	}
@@ -471,11 +471,10 @@ func (b *builder) finishA(c *ClassResult, acc *classAcc) {
 	}
 }
 
-// finishBC sets a class B or C result's numbers from its group's
-// summary (the one computation every section shares) and adds what only
-// a class has: the component medians and the residual.
-func finishBC(c *ClassResult, s Summary, acc *classAcc) {
-	c.MedianDrift, c.P95Drift, c.MaxDrift, c.MedianInterval = s.MedianDrift, s.P95Drift, s.MaxDrift, s.MedianInterval
+// finishBC adds to a class B or C result, beside its summary (the one
+// computation every section shares), what only a class has: the
+// component medians, the residual and the count of lossless answers.
+func finishBC(c *ClassResult, acc *classAcc) {
 	if len(acc.values) > 0 {
 		c.ComponentMedians = ptr(metric.ComponentsOf(func(i int) float64 { return stats.Median(acc.components[i]) }))
 	}
@@ -483,10 +482,7 @@ func finishBC(c *ClassResult, s Summary, acc *classAcc) {
 		c.ResidualMedian = ptr(stats.Median(acc.residuals))
 		c.ResidualP95 = ptr(stats.P95(acc.residuals))
 	}
-	c.Invalid, c.Lossless = s.Invalid, acc.t.lossless
-	c.EditComplianceRate, c.EditComplianceMean, c.LosslessRate = s.EditsApplied, s.EditCompliance, s.Lossless
-	c.InvalidRate, c.UnchangedRate = s.InvalidShare, s.Unchanged
-	c.UnrequestedMedian, c.UnrequestedMax = s.UnrequestedMedian, s.UnrequestedMax
+	c.LosslessCount = acc.t.lossless
 }
 
 // noise is the headline number of each repeat alone and their range; nil

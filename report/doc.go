@@ -13,8 +13,8 @@
 // (class_a_faithfulness, class_b_median_drift, class_b_p95_drift,
 // class_c_median_drift, class_c_p95_drift, transcripts), with their spec
 // names. Everything else is added beside them. Its schema field is
-// SchemaVersion; ReadJSON also reads schema 2, converting it (fromSchema2),
-// and refuses any other.
+// SchemaVersion; ReadJSON also reads schemas 2 and 3, converting them
+// (fromSchema2, fromSchema3), and refuses any other.
 //
 // # Statistics
 //

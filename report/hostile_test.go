@@ -3,6 +3,7 @@ package report
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,11 +26,11 @@ func TestServedModelMismatchWarned(t *testing.T) {
 	}
 	rep := Build(in)
 	for _, w := range rep.Warnings {
-		if strings.Contains(w, "2 answers were served by another model (openai/gpt-3.5-turbo ×2)") && strings.Contains(w, "cannot gate") {
+		if w.Kind == WarnServed && w.N == 2 && slices.Equal(w.Items, []string{"openai/gpt-3.5-turbo"}) && slices.Equal(w.Counts, []int{2}) {
 			return
 		}
 	}
-	t.Errorf("warnings %q; want one naming the served model", rep.Warnings)
+	t.Errorf("warnings %+v; want one naming the served model", rep.Warnings)
 }
 
 // TestReportSymlinkToDeviceRefused: a report that was a symlink to

@@ -35,8 +35,8 @@ func MarshalJSON(r *Report) ([]byte, error) {
 }
 
 // ReadJSON reads a report written by WriteJSON: of this schema, or of
-// schema 2, which it converts (fromSchema2), so that an old report still
-// opens, renders and compares. It refuses other schema versions. name is
+// schema 2 or 3, which it converts (fromSchema2, fromSchema3), so that an
+// old report still opens, renders and compares. It refuses other schema versions. name is
 // used in errors.
 func ReadJSON(rd io.Reader, name string) (*Report, error) {
 	var probe struct {
@@ -52,16 +52,15 @@ func ReadJSON(rd io.Reader, name string) (*Report, error) {
 	if kind := notReport(b); kind != "" {
 		return nil, fmt.Errorf("%s: not a report but %s: give a report, reports/<run-id>.json", name, kind)
 	}
-	if probe.Schema != nil && *probe.Schema == 2 {
-		if b, err = fromSchema2(b); err != nil {
-			return nil, fmt.Errorf("%s: converting a schema 2 report: %w", name, err)
+	switch {
+	case probe.Schema == nil:
+		return nil, fmt.Errorf("%s: /schema: report schema none, this harness reads %d, 3 and 2", name, SchemaVersion)
+	case *probe.Schema == 2 || *probe.Schema == 3:
+		if b, err = convert(b, *probe.Schema); err != nil {
+			return nil, fmt.Errorf("%s: converting a schema %d report: %w", name, *probe.Schema, err)
 		}
-	} else if probe.Schema == nil || *probe.Schema != SchemaVersion {
-		got := "none"
-		if probe.Schema != nil {
-			got = fmt.Sprint(*probe.Schema)
-		}
-		return nil, fmt.Errorf("%s: /schema: report schema %s, this harness reads %d and 2", name, got, SchemaVersion)
+	case *probe.Schema != SchemaVersion:
+		return nil, fmt.Errorf("%s: /schema: report schema %d, this harness reads %d, 3 and 2", name, *probe.Schema, SchemaVersion)
 	}
 	var r Report
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -129,7 +128,7 @@ func StripRescoredAt(report []byte) []byte {
 	return out
 }
 
-// fromSchema2 converts a schema 2 report's JSON to this schema's. Schema 2
+// fromSchema2 converts a schema 2 report's JSON to schema 3's. Schema 2
 // gave each interval as a percentile bootstrap's two ends (low, high),
 // with one record of its resamples and seed (bootstrap); schema 3 gives
 // each its confidences and method, and says how every interval is made
@@ -139,16 +138,7 @@ func StripRescoredAt(report []byte) []byte {
 // intervals says the report was converted. Fields schema 3 added (a
 // check's documents over a P95, the spread across repeats) stay absent,
 // as they are in any report that lacks them.
-func fromSchema2(b []byte) ([]byte, error) {
-	var doc map[string]any
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
-		return nil, err
-	}
-	if doc["verdict"] == nil || doc["results"] == nil {
-		return nil, fmt.Errorf("it has no verdict or no results: not a report")
-	}
+func fromSchema2(doc map[string]any) {
 	method := "percentile bootstrap (a schema 2 report)"
 	if bs, ok := doc["bootstrap"].(map[string]any); ok {
 		method = fmt.Sprintf("percentile bootstrap, %v resamples, seed %v (a schema 2 report)", bs["resamples"], bs["seed"])
@@ -158,7 +148,6 @@ func fromSchema2(b []byte) ([]byte, error) {
 		"level": 0.95, "quantiles": method, "shares": method,
 		"unit": "each document's mean over its repeats, as schema 2 computed it (a report converted from schema 2; its intervals were bootstrapped)",
 	}
-	doc["schema"] = SchemaVersion
 	var walk func(any)
 	walk = func(v any) {
 		switch v := v.(type) {
@@ -178,5 +167,72 @@ func fromSchema2(b []byte) ([]byte, error) {
 		}
 	}
 	walk(doc)
+}
+
+// convert is a schema 2 or 3 report's JSON as this schema's.
+func convert(b []byte, schema int) ([]byte, error) {
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	if doc["verdict"] == nil || doc["results"] == nil {
+		return nil, fmt.Errorf("it has no verdict or no results: not a report")
+	}
+	if schema == 2 {
+		fromSchema2(doc)
+	}
+	fromSchema3(doc)
+	doc["schema"] = SchemaVersion
 	return json.Marshal(doc)
+}
+
+// schema3Class maps a schema 3 class result's keys that schema 4 renamed,
+// when its ClassResult came to embed Summary, to their new names: the
+// shares take Summary's names, the count of lossless answers is
+// lossless_count (schema 3's lossless was a count in a class and a share
+// in a row), and tasks counts the tasks with a value (schema 3's
+// documents; schema 3's tasks, the class's tasks in the run, is planned
+// over the repeats and goes).
+var schema3Class = []struct{ from, to string }{
+	{"tasks", ""},
+	{"documents", "tasks"},
+	{"lossless", "lossless_count"},
+	{"lossless_rate", "lossless"},
+	{"edit_compliance_rate", "edits_applied"},
+	{"edit_compliance_mean", "edit_compliance"},
+	{"invalid_rate", "invalid_share"},
+	{"unchanged_rate", "unchanged"},
+}
+
+// fromSchema3 renames, in each model's class results, the keys schema 4
+// renamed (schema3Class), every number staying as written, and keeps each
+// warning, which schema 3 wrote as a sentence, as that sentence
+// (WarnWritten).
+func fromSchema3(doc map[string]any) {
+	if ws, ok := doc["warnings"].([]any); ok {
+		for i, w := range ws {
+			if text, ok := w.(string); ok {
+				ws[i] = map[string]any{"kind": WarnWritten, "items": []any{text}}
+			}
+		}
+	}
+	results, _ := doc["results"].(map[string]any)
+	for _, m := range results {
+		mr, _ := m.(map[string]any)
+		for _, k := range []string{"class_a", "class_b", "class_c"} {
+			c, ok := mr[k].(map[string]any)
+			if !ok {
+				continue
+			}
+			for _, r := range schema3Class {
+				v, had := c[r.from]
+				delete(c, r.from)
+				if had && r.to != "" {
+					c[r.to] = v
+				}
+			}
+		}
+	}
 }

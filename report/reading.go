@@ -107,7 +107,7 @@ func readingOf(r *Report, m config.Reading) Reading {
 			if c == nil {
 				continue
 			}
-			tail := verdict.Tail{Class: cl.class, Limit: cl.limit, Documents: c.Documents}
+			tail := verdict.Tail{Class: cl.class, Limit: cl.limit, Documents: c.Tasks}
 			for _, d := range c.PerDocument {
 				tail.Drifts = append(tail.Drifts, d.Drift)
 			}

@@ -14,7 +14,7 @@ import (
 // SchemaVersion is the version of the report format. ReadJSON refuses any
 // other version. Version 3: a document's value is its first scored
 // repeat's (the others measure the spread), and intervals are exact.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // The values of Report.Verdict.
 // An informational suite (size, relay, natural) decides no verdict: its
@@ -135,7 +135,7 @@ type Report struct {
 	Intervals IntervalInfo `json:"intervals"`
 	// Warnings are findings that do not decide the verdict but qualify it,
 	// in a fixed order.
-	Warnings []string `json:"warnings"`
+	Warnings []Warning `json:"warnings"`
 
 	// Suite is the task suite the run ran, a name of the suite table
 	// (package suites: gating, natural, size, relay, all). A suite that
@@ -157,6 +157,10 @@ type Report struct {
 	// Calls summarizes every answer of the run, per model, suite part,
 	// class and answer format: what completeness, tokens and cost count.
 	Calls []Row `json:"calls"`
+	// FormatPoints are, for a run of several answer formats, the median
+	// drift and output tokens per model, format and document size
+	// (FormatPoint); absent otherwise.
+	FormatPoints []FormatPoint `json:"format_points,omitempty"`
 
 	// Custom lists every threshold and weight that differs from the
 	// spec's (§8.5 thresholds, §8.4 weights) or from the harness's own
@@ -252,19 +256,12 @@ func (m *ModelResult) Class(c string) *ClassResult {
 type ClassResult struct {
 	// Class is "A", "B" or "C".
 	Class string `json:"class"`
-	// Tasks is the number of tasks of this class in the run.
-	Tasks int `json:"tasks"`
-	// Planned is the number of transcripts the run should have: Tasks ×
-	// repeats.
-	Planned int `json:"planned"`
-	// Scored counts answers that were scored.
-	Scored int `json:"scored"`
-	// Missing counts planned transcripts that do not exist (an interrupted
-	// run).
-	Missing int `json:"missing"`
-	// APIErrors counts calls that failed after their retries; they are never
-	// scored as drift.
-	APIErrors int `json:"api_errors"`
+	// Summary is the class's numbers as every section counts them
+	// (Summary): planned, scored, missing and failed answers, the drift
+	// statistics and shares (B, C), tokens, cost and latency. Its Tasks
+	// counts the tasks with a value (a drift, or a judges' decision for
+	// class A): the n of every statistic of the class.
+	Summary
 	// FirstAPIError is the text of the first API error, in task and
 	// repeat order: what the verdict quotes, so that "60 API errors" says
 	// what failed. Absent when there was none.
@@ -274,54 +271,21 @@ type ClassResult struct {
 	// request (a refusal, a moderation block) left unanswered. Absent when
 	// there was none.
 	FailedCalls []FailedCall `json:"failed_calls,omitempty"`
-	// Invalid counts scored answers that held no usable document (B, C:
-	// drift 1), or a document that fails validation (B, C: scored, but not
-	// a round trip), or no answer object (A).
-	Invalid int `json:"invalid"`
-	// InvalidRate is Invalid / Scored (B, C); absent when nothing was
-	// scored.
-	InvalidRate *float64 `json:"invalid_rate,omitempty"`
 	// CutOffReasoning counts answers that ran out of their output budget
 	// while reasoning (finish_reason "length", mostly reasoning tokens);
 	// CutOffOutput those whose answer itself was truncated.
 	CutOffReasoning int `json:"cut_off_reasoning"`
 	CutOffOutput    int `json:"cut_off_output"`
-	// Documents is the number of documents with a value: the n of every
-	// statistic below.
-	Documents int `json:"documents"`
-
-	// MedianDrift is the median of the document drifts (B, C).
-	MedianDrift *float64 `json:"median_drift,omitempty"`
-	// P95Drift is the P95 of the document drifts (B, C).
-	P95Drift *float64 `json:"p95_drift,omitempty"`
-	// MaxDrift is the largest document drift (B, C).
-	MaxDrift *float64 `json:"max_drift,omitempty"`
-	// MedianInterval is the exact order-statistic interval of the
-	// population median drift (B, C): [x(6), x(15)] at 20 documents.
-	MedianInterval *Interval `json:"median_interval,omitempty"`
-	// P95Interval is the order-statistic statement of the population P95
-	// (B, C): below 59 documents no two-sided 95% interval exists, and it
-	// is one-sided, each end with its own confidence (20 documents: at
-	// least x(17) with 98.4%, at most x(20) with 64.2%).
-	P95Interval *Interval `json:"p95_interval,omitempty"`
 	// ComponentMedians are, per drift component, the median over documents
 	// of the document's component (its first scored repeat's) (B, C).
 	ComponentMedians *metric.Components `json:"component_medians,omitempty"`
-	// EditComplianceRate is the fraction of the documents' first scored
-	// answers in which every operation of the gold edit holds
-	// (metric.Result.EditApplied) (B, C).
-	EditComplianceRate *float64 `json:"edit_compliance_rate,omitempty"`
-	// EditComplianceMean is the mean over scored answers of the fraction of
-	// gold-edit operations that hold (metric.Result.EditCompliance) (B, C).
-	EditComplianceMean *float64 `json:"edit_compliance_mean,omitempty"`
 
 	// The harness's own measures beside §8.4 (metric/doc.go).
 	//
-	// Lossless counts scored answers that are lossless
-	// (metric.Result.Lossless), and LosslessRate is Lossless / Scored
-	// (B, C): the headline of whether anything was lost.
-	Lossless     int      `json:"lossless,omitempty"`
-	LosslessRate *float64 `json:"lossless_rate,omitempty"`
+	// LosslessCount counts scored answers that are lossless
+	// (metric.Result.Lossless) (B, C); Summary.Lossless is the share of
+	// the tasks' first scored answers.
+	LosslessCount int `json:"lossless_count,omitempty"`
 	// ResidualMedian and ResidualP95 are the median and P95 over documents
 	// of the document's residual component (its first scored repeat's) (B, C).
 	ResidualMedian *float64 `json:"residual_median,omitempty"`
@@ -336,14 +300,6 @@ type ClassResult struct {
 	// Repeatability says, with two repeats or more, which tasks were
 	// lossless in every repeat, in some only (flaky) or in none (B, C).
 	Repeatability *Repeatability `json:"repeatability,omitempty"`
-	// UnchangedRate is the fraction of scored answers with no unrequested
-	// change (an answer with no document counts as changed) (B, C).
-	UnchangedRate *float64 `json:"unchanged_rate,omitempty"`
-	// UnrequestedMedian and UnrequestedMax are the median and largest
-	// count of unrequested changes over the scored answers that held a
-	// document (B, C).
-	UnrequestedMedian *float64 `json:"unrequested_median,omitempty"`
-	UnrequestedMax    *int     `json:"unrequested_max,omitempty"`
 
 	// Faithfulness is the mean of the document values (A).
 	Faithfulness *float64 `json:"faithfulness,omitempty"`
@@ -359,12 +315,6 @@ type ClassResult struct {
 	// Noise is the inter-run noise of the class's headline number (median
 	// drift, or faithfulness); absent with a single repeat (§8.7).
 	Noise *Noise `json:"noise,omitempty"`
-	// Tokens sums the token usage of every answer, scored or not.
-	Tokens Tokens `json:"tokens"`
-	// Cost sums the known cost of every answer.
-	Cost Cost `json:"cost"`
-	// LatencyMS are percentiles of the latency of scored answers.
-	LatencyMS Latency `json:"latency_ms"`
 	// PerDocument lists each task of the class, by task id.
 	PerDocument []DocumentResult `json:"per_document"`
 }

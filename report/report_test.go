@@ -228,9 +228,9 @@ func TestReadJSON(t *testing.T) {
 		t.Errorf("read and written again, the report changed:\n%s", lineDiffText(string(b), string(again)))
 	}
 	for _, tc := range tabletest.Cases(t, []struct{ in, want, reason string }{
-		{`{"schema": 4}`, "x.json: /schema: report schema 4, this harness reads 3 and 2", "a newer schema is refused"},
+		{`{"schema": 5}`, "x.json: /schema: report schema 5, this harness reads 4, 3 and 2", "a newer schema is refused"},
 		{`{"schema": 2}`, "x.json: converting a schema 2 report: it has no verdict or no results: not a report", "schema 2 is converted (TestReadsSchema2), but only a report of it"},
-		{`{"verdict": "pass"}`, "x.json: /schema: report schema none, this harness reads 3 and 2", "a file without schema is not a report"},
+		{`{"verdict": "pass"}`, "x.json: /schema: report schema none, this harness reads 4, 3 and 2", "a file without schema is not a report"},
 		{`{"schema": 3, "run_id": "r", "models": ["m"], "task_ids": ["01-a"]}`, "x.json: not a report but a run's manifest (run.json): give a report, reports/<run-id>.json",
 			"a manifest of the report's schema number printed 'metric versions differ (, 2)' in compare (issue 33)"},
 		{`{"schema": 1, "kind": "task", "request": {}, "attempts": []}`, "x.json: not a report but a transcript: give a report, reports/<run-id>.json", "a transcript is named as one"},

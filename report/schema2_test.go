@@ -60,7 +60,7 @@ func TestReadsSchema2(t *testing.T) {
 func TestRefusesOtherSchemas(t *testing.T) {
 	t.Parallel()
 	_, err := ReadJSON(strings.NewReader(`{"schema": 1, "verdict": "pass", "results": {}}`), "old.json")
-	if err == nil || !strings.Contains(err.Error(), "/schema: report schema 1, this harness reads 3 and 2") {
+	if err == nil || !strings.Contains(err.Error(), "/schema: report schema 1, this harness reads 4, 3 and 2") {
 		t.Errorf("schema 1: %v", err)
 	}
 }

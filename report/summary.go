@@ -155,7 +155,7 @@ type group struct {
 // accumulate reads the answers of model to the tasks ids (each of the
 // class classOf gives) into a group.
 func (b *builder) accumulate(model string, ids []string, classOf func(id string) string) *group {
-	g := &group{c: &ClassResult{Tasks: len(ids), Planned: len(ids) * b.repeats, PerDocument: []DocumentResult{}},
+	g := &group{c: &ClassResult{Summary: Summary{Planned: len(ids) * b.repeats}, PerDocument: []DocumentResult{}},
 		acc: classAcc{perRepeat: make([][]float64, b.repeats)}}
 	for _, id := range ids {
 		class := classOf(id)
@@ -164,7 +164,6 @@ func (b *builder) accumulate(model string, ids []string, classOf func(id string)
 		}
 		g.c.PerDocument = append(g.c.PerDocument, b.document(model, class, id, g.c, &g.acc))
 	}
-	g.c.Documents = len(g.acc.values)
 	g.c.LatencyMS = latency(g.acc.latencies)
 	return g
 }
@@ -174,11 +173,13 @@ func (b *builder) accumulate(model string, ids []string, classOf func(id string)
 // interval of.
 func (b *builder) summary(g *group, intervals bool) Summary {
 	c, t, f := g.c, g.acc.t, g.acc.first
-	s := Summary{Planned: c.Planned, Scored: c.Scored, Missing: c.Missing, APIErrors: c.APIErrors, NotRun: t.notRun,
-		Invalid: t.invalid, FailedToApply: t.failedToApply, CutOff: t.cutOff, Tokens: c.Tokens, Cost: c.Cost,
-		AnswerBytes: t.answerBytes, LatencyMS: c.LatencyMS}
+	// The counts, tokens, cost and latency the group's answers were
+	// accumulated into (builder.document); a class A answer's invalid
+	// count is there, a class B or C one's in the tally.
+	s := c.Summary
+	s.NotRun, s.Invalid, s.FailedToApply, s.CutOff, s.AnswerBytes = t.notRun, c.Invalid+t.invalid, t.failedToApply, t.cutOff, t.answerBytes
+	s.Tasks = len(g.acc.values)
 	if vals := g.acc.drifts; len(vals) > 0 {
-		s.Tasks = len(vals)
 		s.MedianDrift, s.P95Drift, s.MaxDrift = ptr(stats.Median(vals)), ptr(stats.P95(vals)), ptr(stats.Quantile(1, vals))
 		if intervals {
 			s.MedianInterval, s.P95Interval = quantileInterval(vals, 0.5), quantileInterval(vals, 0.95)

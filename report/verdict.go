@@ -2,15 +2,10 @@ package report
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
-	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
-	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
 	"bendscript.com/round-trip-harness/verdict"
 )
@@ -118,16 +113,16 @@ var gateStats = map[verdict.Stat]gateStat{
 	verdict.StatP95: {func(c *ClassResult) *float64 { return c.P95Drift },
 		func(c *ClassResult) *Interval { return c.P95Interval }, func(d DocumentResult) *float64 { return d.Drift },
 		ofRepeat(repeatDrift, stats.P95)},
-	verdict.StatApplied: {func(c *ClassResult) *float64 { return c.EditComplianceRate },
+	verdict.StatApplied: {func(c *ClassResult) *float64 { return c.EditsApplied },
 		func(c *ClassResult) *Interval { return c.EditAppliedInterval }, func(d DocumentResult) *float64 { return shareOf(d, applied) },
 		ofRepeat(asShare(applied), stats.Mean)},
 	verdict.StatResidualP95: {func(c *ClassResult) *float64 { return c.ResidualP95 },
 		func(c *ClassResult) *Interval { return c.ResidualP95Interval }, func(d DocumentResult) *float64 { return d.Residual },
 		ofRepeat(repeatResidual, stats.P95)},
-	verdict.StatInvalid: {func(c *ClassResult) *float64 { return c.InvalidRate },
+	verdict.StatInvalid: {func(c *ClassResult) *float64 { return c.InvalidShare },
 		func(c *ClassResult) *Interval { return c.InvalidInterval }, func(d DocumentResult) *float64 { return shareOf(d, invalid) },
 		ofRepeat(asShare(invalid), stats.Mean)},
-	verdict.StatUnchanged: {func(c *ClassResult) *float64 { return c.UnchangedRate },
+	verdict.StatUnchanged: {func(c *ClassResult) *float64 { return c.Unchanged },
 		func(c *ClassResult) *Interval { return c.UnchangedInterval }, func(d DocumentResult) *float64 { return shareOf(d, unchanged) },
 		ofRepeat(asShare(unchanged), stats.Mean)},
 }
@@ -287,128 +282,4 @@ func (r *Report) Planned(model string) int {
 		}
 	}
 	return n
-}
-
-// warnings lists what qualifies the verdict without deciding it.
-func warnings(r *Report, in Input) []string {
-	out := []string{}
-	if in.Manifest.FinishedAt == nil {
-		out = append(out, "the manifest records no finish: the run was interrupted or is still running")
-	}
-	// An informational suite gates nothing: §8.5's counts of models and
-	// documents qualify no verdict of it (issue 34: its warnings said so
-	// anyway).
-	if n := len(r.Models); n > 0 && n < 3 && r.gated() {
-		out = append(out, fmt.Sprintf("%d %s: §8.5 gates on three frontier models (§8.6); this verdict covers only the models run", n, unit.Plural(n, "model", "models")))
-	}
-	if len(r.Custom) > 0 {
-		var parts []string
-		for _, c := range r.Custom {
-			parts = append(parts, c.String())
-		}
-		out = append(out, fmt.Sprintf("custom configuration: %s; the verdict is not the §8.5 verdict", strings.Join(parts, ", ")))
-	}
-	if r.Partial != nil {
-		out = append(out, fmt.Sprintf("partial run (%s): %d of the suite's %d tasks", r.Partial, r.Tasks, r.Partial.Of))
-	}
-	if !r.gated() {
-		out = append(out, fmt.Sprintf("suite %s is informational: no §8.5 threshold applies, and the verdict says only whether the run is complete; the gating verdict comes from the gating suite", r.Suite))
-	}
-	if r.Repeats < 2 {
-		out = append(out, "one repeat per task: inter-run noise is not measured (run with --repeats 3 to measure it)")
-	}
-	for _, s := range in.Scores {
-		if s.Metric != nil && s.Metric.MetricVersion != metric.Version {
-			out = append(out, fmt.Sprintf("scores were computed by metric version %q, not the current %q: rescore the run", s.Metric.MetricVersion, metric.Version))
-			break
-		}
-	}
-	for _, model := range r.Models {
-		out = append(out, modelWarnings(model, r.Results[model], r.gated() && r.Partial == nil, r.gated())...)
-	}
-	out = append(out, scoring.ServedWarnings(in.Scores)...)
-	return append(out, costWarnings(r)...)
-}
-
-// modelWarnings qualify one model's numbers: determinism it lacks, more
-// than one provider, and per class too few documents, cut-off answers,
-// unknown costs and ungrounded judge votes.
-// gates says whether every class must be there (a whole gating suite);
-// gating, whether §8.5's counts qualify the numbers at all.
-func modelWarnings(model string, mr *ModelResult, gates, gating bool) []string {
-	var out []string
-	if d := mr.Determinism; d != nil && len(d.Lacking) > 0 {
-		var why []string
-		for _, c := range d.Lacking {
-			if n := d.Notes[c]; n != "" {
-				why = append(why, c+" "+n)
-			} else {
-				why = append(why, "does not support "+c+" (not sent)")
-			}
-		}
-		out = append(out, fmt.Sprintf("%s: %s: its numbers are not reproducible call for call; --repeats N measures the noise", model, strings.Join(why, "; ")))
-	}
-	if d := mr.Determinism; d != nil {
-		for _, c := range slices.Sorted(maps.Keys(d.Notes)) {
-			if slices.Contains(d.Honoured, c) {
-				out = append(out, fmt.Sprintf("%s: %s %s", model, c, d.Notes[c]))
-			}
-		}
-	}
-	if d := mr.Determinism; d != nil && d.Source == transcript.DeterminismUnchecked {
-		out = append(out, fmt.Sprintf("%s: no preflight: temperature and seed were sent without knowing whether the model honours them", model))
-	}
-	if len(mr.Providers) > 1 {
-		out = append(out, fmt.Sprintf("%s: answers were served by %d providers (%s): pin one with model_settings.provider in harness.yaml", model, len(mr.Providers), strings.Join(slices.Sorted(maps.Keys(mr.Providers)), ", ")))
-	}
-	for _, class := range Classes {
-		if c := mr.Class(class); c != nil || gates {
-			out = append(out, classWarnings(model, class, c, gating)...)
-		}
-	}
-	return out
-}
-
-// costWarnings says, per model, how many calls of every part and format
-// have no reported cost.
-func costWarnings(r *Report) []string {
-	var out []string
-	for _, model := range r.Models {
-		unknown, calls := 0, 0
-		for _, c := range r.Calls {
-			if c.Model == model {
-				unknown += c.Cost.Unknown
-				calls += c.Scored + c.APIErrors
-			}
-		}
-		if unknown > 0 {
-			out = append(out, fmt.Sprintf("%s: cost unknown for %d of %d calls; the cost leaves them out", model, unknown, calls))
-		}
-	}
-	return out
-}
-
-// classWarnings qualify one (model, class).
-func classWarnings(model, class string, c *ClassResult, gating bool) []string {
-	if c == nil {
-		return []string{fmt.Sprintf("%s: the run has no class %s task", model, class)}
-	}
-	var out []string
-	if c.Documents > 0 && c.Documents < 20 && gating {
-		out = append(out, fmt.Sprintf("%s class %s: statistics over %d documents, not the 20 of §8.5", model, class, c.Documents))
-	}
-	if c.CutOffReasoning > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: %d %s ran out of output budget while reasoning: raise model_settings max_tokens or lower the reasoning effort", model, class, c.CutOffReasoning, unit.Plural(c.CutOffReasoning, "answer", "answers")))
-	}
-	if c.CutOffOutput > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: %d %s cut off at the output budget (finish_reason length)", model, class, c.CutOffOutput, unit.Plural(c.CutOffOutput, "answer was", "answers were")))
-	}
-	if rp := c.Repeatability; rp != nil && rp.Some > 0 {
-		out = append(out, fmt.Sprintf("%s class %s: %d of %d %s flaky, lossless in some repeats but not all: %s", model, class, rp.Some, rp.Tasks,
-			unit.Plural(rp.Tasks, "task", "tasks"), strings.Join(rp.Flaky, ", ")))
-	}
-	if j := c.Judging; j != nil && j.Votes.Ungrounded > 0 {
-		out = append(out, fmt.Sprintf("%s class A: %d %s text the document does not hold", model, j.Votes.Ungrounded, unit.Plural(j.Votes.Ungrounded, "judge vote quotes", "judge votes quote")))
-	}
-	return out
 }

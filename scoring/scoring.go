@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -152,36 +151,6 @@ func servedOther(asked, served string) string {
 		return ""
 	}
 	return served
-}
-
-// ServedWarnings says, per model in order of first appearance, how many
-// of its scored answers the server said another model served
-// (Score.ModelServed), and which: those answers are not evidence about
-// the model asked for, so a run holding one cannot gate v0.1 (§8.6).
-func ServedWarnings(scores []Score) []string {
-	var order []string
-	others := map[string]map[string]int{}
-	for _, s := range scores {
-		if s.ModelServed == "" {
-			continue
-		}
-		if others[s.Model] == nil {
-			order = append(order, s.Model)
-			others[s.Model] = map[string]int{}
-		}
-		others[s.Model][s.ModelServed]++
-	}
-	out := make([]string, 0, len(order))
-	for _, m := range order {
-		var parts []string
-		n := 0
-		for _, served := range slices.Sorted(maps.Keys(others[m])) {
-			parts = append(parts, fmt.Sprintf("%s ×%d", served, others[m][served]))
-			n += others[m][served]
-		}
-		out = append(out, fmt.Sprintf("%s: %d answers were served by another model (%s): they are no evidence about %s, and the run cannot gate v0.1 (§8.6)", m, n, strings.Join(parts, ", "), m))
-	}
-	return out
 }
 
 // cutOff applies model.ReasoningExhausted's rule to an archived response.

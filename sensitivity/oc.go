@@ -123,7 +123,7 @@ func read(t config.Thresholds, m config.Reading, models [3]*report.ModelResult) 
 func draw(rng *rand.Rand, t config.Thresholds, r float64) *report.ModelResult {
 	const n = 20
 	mr := &report.ModelResult{}
-	a := &report.ClassResult{Class: task.ClassA, Documents: n}
+	a := &report.ClassResult{Class: task.ClassA, Summary: report.Summary{Tasks: n}}
 	k := 0
 	for i := range n {
 		f := 0.0
@@ -142,7 +142,7 @@ func draw(rng *rand.Rand, t config.Thresholds, r float64) *report.ModelResult {
 		{task.ClassB, t.ClassBMedianMax, t.ClassBP95Max, func(c *report.ClassResult) { mr.ClassB = c }},
 		{task.ClassC, t.ClassCMedianMax, t.ClassCP95Max, func(c *report.ClassResult) { mr.ClassC = c }},
 	} {
-		cr := &report.ClassResult{Class: c.class, Documents: n}
+		cr := &report.ClassResult{Class: c.class, Summary: report.Summary{Tasks: n}}
 		xs := make([]float64, n)
 		for i := range xs {
 			xs[i] = drift(rng.Float64(), r*c.median, r*c.p95)

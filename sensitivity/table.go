@@ -100,7 +100,7 @@ func Write(w io.Writer, rows []Row) error {
 		if fails == "" {
 			fails = "nothing: passes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f3(c.ResidualMedian), pct(c.LosslessRate), pct(c.UnchangedRate), fails)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f3(c.ResidualMedian), pct(c.Lossless), pct(c.Unchanged), fails)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -231,8 +231,8 @@ func (tr *Report) step(i int, now func(s int) *report.ClassResult, then func(s, 
 			continue
 		}
 		s := &tr.Series[si]
-		s.Points = append(s.Points, Point{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.LosslessRate,
-			Edits: c.EditComplianceRate, Faithfulness: c.Faithfulness})
+		s.Points = append(s.Points, Point{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.Lossless,
+			Edits: c.EditsApplied, Faithfulness: c.Faithfulness})
 		if len(s.Points) < 2 {
 			continue
 		}

@@ -2,8 +2,11 @@ package viewer
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"testing"
 
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/render"
@@ -14,9 +17,11 @@ import (
 // TestWritersReadOnlyTheJSON: the Markdown, the JUnit file and the HTML
 // page written from a report read back from its JSON are the bytes
 // written from the report Build returned: every number they print is in
-// the JSON, none is computed beside it. (The CSV lists every answer, from
-// the scores, and the page's documents come from the run's transcripts:
-// those are given to both alike.)
+// the JSON, none is computed beside it. The Markdown, the JUnit file and
+// the page's format charts are given no scores at all (they take the
+// report alone); the page's list of answers and their documents come from
+// the run's scores and transcripts, given to both alike. (The CSV lists
+// every answer, from the scores.)
 func TestWritersReadOnlyTheJSON(t *testing.T) {
 	t.Parallel()
 	writers := []struct {
@@ -27,6 +32,10 @@ func TestWritersReadOnlyTheJSON(t *testing.T) {
 		{"markdown", func(b *bytes.Buffer, r *report.Report, _ Input) error { return render.WriteMarkdown(b, r) }, "the summary a pull request shows"},
 		{"junit", func(b *bytes.Buffer, r *report.Report, _ Input) error { return render.WriteJUnit(b, r) }, "the CI test results"},
 		{"html", func(b *bytes.Buffer, r *report.Report, in Input) error { return WriteHTML(b, r, in) }, "the viewer, given the same scores and transcripts"},
+		{"format charts", func(b *bytes.Buffer, r *report.Report, _ Input) error {
+			_, err := fmt.Fprintf(b, "%+v", render.FormatPlots(r))
+			return err
+		}, "the viewer's drift and tokens against document size per format: the report's format points alone"},
 	}
 	for _, c := range tabletest.Cases(t, []struct {
 		name   string
@@ -38,8 +47,12 @@ func TestWritersReadOnlyTheJSON(t *testing.T) {
 		{"size", inputOf(scoringtest.SizeRun()), "a size ladder's sections and plots"},
 		{"relay", inputOf(scoringtest.RelayRun()), "a relay's steps, breaks and curves"},
 		{"offline", inputOf(pipelinetest.OracleNoisyRun(t)), "the real offline pipeline, with transcripts"},
+		{"formats", severalFormats(inputOf(pipelinetest.OracleNoisyRun(t))), "two answer formats: the format charts' points"},
 	}) {
 		built := report.Build(c.in.Input)
+		if formats.Several(c.in.Manifest.Inputs.Formats) && len(built.FormatPoints) == 0 {
+			t.Fatalf("%s: a run of several formats has no format points", c.name)
+		}
 		js, err := report.MarshalJSON(built)
 		if err != nil {
 			t.Fatal(err)
@@ -61,4 +74,21 @@ func TestWritersReadOnlyTheJSON(t *testing.T) {
 			}
 		}
 	}
+}
+
+// severalFormats is in as a run of two answer formats: every answer given
+// again as a JSON Patch one with half its output tokens, so that the
+// formats' points differ.
+func severalFormats(in Input) Input {
+	m := *in.Manifest
+	m.Inputs.Formats = []string{formats.Document, formats.JSONPatch}
+	in.Manifest = &m
+	scores := slices.Clone(in.Scores)
+	for _, s := range in.Scores {
+		s.Format = formats.JSONPatch
+		s.Usage.CompletionTokens /= 2
+		scores = append(scores, s)
+	}
+	in.Scores, in.Transcripts = scores, nil
+	return in
 }

@@ -138,7 +138,8 @@ type page struct {
 	VerdictClass               string         // pass, fail, or neutral (informational)
 	Numbers                    []render.Table // the Markdown's other tables: drift, faithfulness, calls, models
 	Lossless                   *render.Table
-	Footnote                   string // explains the † of the harness's own thresholds
+	Footnote                   string   // explains the † of the harness's own thresholds
+	Warnings                   []string // the report's warnings as text (render.WarningText)
 	// Rows and Transcripts yield each transcript's table row and its
 	// detail, one at a time: a page of many transcripts is written
 	// without holding them. failed is the first output that could not
@@ -158,8 +159,8 @@ func losslessTable(r *report.Report) *render.Table {
 		for _, model := range r.Models {
 			for _, c := range []*report.ClassResult{r.Results[model].ClassB, r.Results[model].ClassC} {
 				if c != nil {
-					t.Add(r.Suite, model, "class "+c.Class, strconv.Itoa(c.Scored), unit.PercentOr(c.LosslessRate),
-						unit.NumOr(c.ResidualMedian, "n/a")+" / "+unit.NumOr(c.ResidualP95, "n/a"), unit.PercentOr(c.UnchangedRate),
+					t.Add(r.Suite, model, "class "+c.Class, strconv.Itoa(c.Scored), unit.PercentOr(c.Lossless),
+						unit.NumOr(c.ResidualMedian, "n/a")+" / "+unit.NumOr(c.ResidualP95, "n/a"), unit.PercentOr(c.Unchanged),
 						unit.NumOr(c.UnrequestedMedian, "n/a")+" / "+unit.IntOr(c.UnrequestedMax), strconv.Itoa(c.Invalid))
 				}
 			}
@@ -298,7 +299,10 @@ func newPage(r *report.Report, in Input) page {
 			}
 		}
 	}
-	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), render.FormatPlots(r, in.Input), render.JobsText(r)
+	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), render.FormatPlots(r), render.JobsText(r)
+	for _, w := range r.Warnings {
+		p.Warnings = append(p.Warnings, render.WarningText(w))
+	}
 	p.Reading = render.NewReadingView(r)
 	p.Gated = !r.Informational()
 	p.VerdictText = render.VerdictPlain(r) + ": " + render.VerdictReason(r) + "."
