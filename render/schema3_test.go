@@ -1,14 +1,11 @@
 package render
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
-
-	"bendscript.com/round-trip-harness/report"
 )
 
 // TestRendersASchema3Report: a schema 3 report, converted on reading,
@@ -17,22 +14,7 @@ import (
 // documents, edits applied, lossless and unchanged from the *_rate keys).
 func TestRendersASchema3Report(t *testing.T) {
 	t.Parallel()
-	f, err := os.Open("../report/testdata/schema-3.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := report.ReadJSON(f, "schema-3.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var md, junit bytes.Buffer
-	if err := WriteMarkdown(&md, r); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteJUnit(&junit, r); err != nil {
-		t.Fatal(err)
-	}
+	md, junit := renderOld(t, "schema-3.json")
 	// schema-3.json: offline/noisy class B has documents 4,
 	// edit_compliance_rate 0.75, lossless_rate 0.25, unchanged_rate 0.5.
 	const row = "| `offline/noisy` | B | 4 | 0.0089 [≥ 0 at 93.8%, ≤ 0.1 at 93.8%] | 0.1 | 0.1 | n/a | 0 | 0 | 0 | 0 | 0 | 75.0% | 25.0% | 0 / 0 | 50.0% | 0 / 2 | 0 |"
