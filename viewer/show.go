@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/render"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -22,7 +23,7 @@ import (
 // and answer nil (no output is shown).
 func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer *transcript.Transcript) error {
 	bw := bufio.NewWriter(w)
-	v := newTranscriptView(s, t, answer)
+	v := newTranscriptView(report.AnswerOf(&s), s, t, answer)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	showHeader(p, s, v)
 	if v.Instruction != "" {

@@ -1,0 +1,130 @@
+package report
+
+import (
+	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/scoring"
+)
+
+// Answer is one planned (model, task, repeat) of the run, as every writer
+// that lists answers prints it: the CSV's rows, the viewer's transcript
+// table and its step plots read their numbers from here, never from the
+// scores, so that a report read back from its JSON prints the same. It
+// is the harness's own, beside the §8.7 fields (JSON: Report.Answers,
+// "answers").
+//
+// The record is compact: a value that does not apply to the answer (a
+// drift for class A, a judges' decision for B and C, any measure of an
+// answer that was not scored) is absent rather than null, so that a run
+// of a few thousand answers adds about 330 bytes per answer to the
+// report (measured on the offline run of the viewer's tests, indented as
+// WriteJSON writes it).
+//
+// Adding Answers did not change the schema version (4): a reader that
+// does not know the field ignores it. A schema 4 report written before
+// it has no answers; the CSV written from such a report has its header
+// alone and the viewer no transcript rows, details or step-plot dots
+// (every writer is given a freshly built report: `harness rescore`
+// rebuilds one with its answers).
+type Answer struct {
+	// Model, TaskID, Class and Document name the answer (the score's).
+	Model    string `json:"model"`
+	TaskID   string `json:"task_id"`
+	Class    string `json:"class"`
+	Document string `json:"document"`
+	// Part is the task's suite part (suites.Suite.Parts); Format its
+	// answer format ("" for the whole document); Chain and Step a relay
+	// or delegate chain's and the step's (absent for a task of no chain).
+	Part   string `json:"part,omitempty"`
+	Format string `json:"format,omitempty"`
+	Chain  string `json:"chain,omitempty"`
+	Step   int    `json:"step,omitempty"`
+	// Repeat is the 0-based repeat index.
+	Repeat int `json:"repeat"`
+	// Status is "scored", "api_error" or "missing" (scoring.Status*).
+	Status string `json:"status"`
+
+	// Drift, Components, Lossless, Residual, Unrequested and
+	// EditCompliance are the answer's metric.Result's Drift, Components
+	// (in metric.ComponentLabels order), Lossless, Residual,
+	// UnrequestedChanges and EditCompliance (B, C; absent when the answer
+	// has no metric result; Unrequested also when the answer held no
+	// document). The CSV's edit_applied column is EditCompliance.
+	Drift          *float64                       `json:"drift,omitempty"`
+	Components     *[metric.NumComponents]float64 `json:"components,omitempty"`
+	Lossless       *bool                          `json:"lossless,omitempty"`
+	Residual       *float64                       `json:"residual,omitempty"`
+	Unrequested    *int                           `json:"unrequested,omitempty"`
+	EditCompliance *float64                       `json:"edit_compliance,omitempty"`
+	// Valid is whether the answer held a valid document (B, C) or a valid
+	// answer object (A); absent when neither was measured.
+	Valid *bool `json:"valid,omitempty"`
+	// Judged is the judges' decision on a class A answer (Decision):
+	// JudgedFaithful, JudgedUnfaithful, or JudgedUndecided when there is
+	// a verdict without a valid vote; absent when there is no verdict.
+	Judged string `json:"judged,omitempty"`
+
+	// PromptTokens and CompletionTokens are the answer's usage (every
+	// feedback round's added up); TokensEstimated is set when they are
+	// estimates from the text's length (transcript.Usage.Estimated).
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+	TokensEstimated  bool  `json:"tokens_estimated,omitempty"`
+	// CostUSD is the answer's reported cost; null when unknown.
+	CostUSD *float64 `json:"cost_usd"`
+	// LatencyMS and Attempts are the answer's latency in milliseconds and
+	// its HTTP attempts.
+	LatencyMS int64 `json:"latency_ms"`
+	Attempts  int   `json:"attempts"`
+	// Transcript is the transcript's path below the run directory; absent
+	// when missing.
+	Transcript string `json:"transcript,omitempty"`
+}
+
+// The values of Answer.Judged.
+const (
+	JudgedFaithful   = "faithful"
+	JudgedUnfaithful = "unfaithful"
+	JudgedUndecided  = "undecided"
+)
+
+// Answers are the records of scores, in their order (Report.Answers).
+func Answers(scores []scoring.Score) []Answer {
+	out := make([]Answer, len(scores))
+	for i := range scores {
+		out[i] = AnswerOf(&scores[i])
+	}
+	return out
+}
+
+// AnswerOf is the record of one score.
+func AnswerOf(s *scoring.Score) Answer {
+	a := Answer{Model: s.Model, TaskID: s.TaskID, Class: s.Class, Document: s.Document,
+		Part: s.Suite, Format: s.Format, Chain: s.Chain, Step: s.Step, Repeat: s.Repeat, Status: s.Status,
+		PromptTokens: s.Usage.PromptTokens, CompletionTokens: s.Usage.CompletionTokens, TokensEstimated: s.Usage.Estimated,
+		LatencyMS: s.LatencyMS, Attempts: s.Attempts, Transcript: s.Transcript}
+	if s.Usage.Cost != nil {
+		a.CostUSD = new(*s.Usage.Cost)
+	}
+	if m := s.Metric; m != nil {
+		comps := m.Components.List()
+		a.Drift, a.Components, a.Lossless, a.Residual = new(m.Drift), &comps, new(m.Lossless), new(m.Residual)
+		a.EditCompliance, a.Valid = new(m.EditCompliance), new(m.Valid)
+		if m.UnrequestedChanges != nil {
+			a.Unrequested = new(*m.UnrequestedChanges)
+		}
+	}
+	if s.Answer != nil {
+		a.Valid = new(s.Answer.Valid)
+	}
+	if s.Judge != nil {
+		a.Judged = JudgedUndecided
+		if faithful, decided := Decision(s.Judge); decided {
+			a.Judged = map[bool]string{true: JudgedFaithful, false: JudgedUnfaithful}[faithful]
+		}
+	}
+	return a
+}
+
+// Scored reports whether the answer was scored: its drift (B, C) or its
+// judges' decision (A) is a measurement.
+func (a *Answer) Scored() bool { return a.Status == scoring.StatusScored }
