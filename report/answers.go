@@ -1,6 +1,12 @@
 package report
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
 )
@@ -87,13 +93,49 @@ const (
 	JudgedUndecided  = "undecided"
 )
 
-// Answers are the records of scores, in their order (Report.Answers).
-func Answers(scores []scoring.Score) []Answer {
-	out := make([]Answer, len(scores))
-	for i := range scores {
-		out[i] = AnswerOf(&scores[i])
+// Answers are the records of in.Scores (Report.Answers), in the run's
+// plan order whatever the order of the scores: by model (as the
+// manifest's models), task (as its task ids) and repeat, then answer
+// format; an answer of a model or task the manifest does not name comes
+// after those it names, by name. The plan order is the order a run and a
+// rescore score in (scoring.Stream), so the CSV and the viewer list the
+// answers as they always have.
+func Answers(in Input) []Answer {
+	out := make([]Answer, len(in.Scores))
+	for i := range in.Scores {
+		out[i] = AnswerOf(&in.Scores[i])
 	}
+	models, tasks := placeOf(in.Manifest.Models), placeOf(in.Manifest.TaskIDs)
+	slices.SortStableFunc(out, func(a, b Answer) int {
+		return cmp.Or(compareIn(models, a.Model, b.Model), compareIn(tasks, a.TaskID, b.TaskID),
+			cmp.Compare(a.Repeat, b.Repeat), cmp.Compare(a.Format, b.Format))
+	})
 	return out
+}
+
+// placeOf maps each name to its first place in names.
+func placeOf(names []string) map[string]int {
+	at := make(map[string]int, len(names))
+	for i, n := range names {
+		if _, seen := at[n]; !seen {
+			at[n] = i
+		}
+	}
+	return at
+}
+
+// compareIn orders x and y by their place in at, a name at has none
+// after every name it has, by name.
+func compareIn(at map[string]int, x, y string) int {
+	i, okX := at[x]
+	j, okY := at[y]
+	switch {
+	case okX && okY:
+		return cmp.Compare(i, j)
+	case okX != okY:
+		return map[bool]int{true: -1, false: 1}[okX]
+	}
+	return cmp.Compare(x, y)
 }
 
 // AnswerOf is the record of one score.
@@ -128,3 +170,33 @@ func AnswerOf(s *scoring.Score) Answer {
 // Scored reports whether the answer was scored: its drift (B, C) or its
 // judges' decision (A) is a measurement.
 func (a *Answer) Scored() bool { return a.Status == scoring.StatusScored }
+
+// appendAnswers adds answers to the indented JSON object report as its
+// last member, "answers", one answer to a line: a run of thousands of
+// answers reads (and greps and diffs) as a table, at about half the bytes
+// of the indented form.
+func appendAnswers(report []byte, answers []Answer) ([]byte, error) {
+	if len(answers) == 0 {
+		return report, nil
+	}
+	body, ok := bytes.CutSuffix(report, []byte("\n}\n"))
+	if !ok {
+		return nil, fmt.Errorf("encoding report: not an indented JSON object")
+	}
+	out := bytes.NewBuffer(body)
+	out.WriteString(",\n  \"answers\": [")
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for i := range answers {
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString("\n    ")
+		if err := enc.Encode(&answers[i]); err != nil {
+			return nil, fmt.Errorf("encoding report: /answers/%d: %w", i, err)
+		}
+		out.Truncate(out.Len() - 1) // Encode's newline
+	}
+	out.WriteString("\n  ]\n}\n")
+	return out.Bytes(), nil
+}

@@ -22,16 +22,19 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return err
 }
 
-// MarshalJSON returns what WriteJSON writes.
+// MarshalJSON returns what WriteJSON writes: r indented, with its
+// answers last, one to a line (appendAnswers).
 func MarshalJSON(r *Report) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	head := *r
+	head.Answers = nil
+	if err := enc.Encode(&head); err != nil {
 		return nil, fmt.Errorf("encoding report: %w", err)
 	}
-	return buf.Bytes(), nil
+	return appendAnswers(buf.Bytes(), r.Answers)
 }
 
 // ReadJSON reads a report written by WriteJSON: of this schema, or of

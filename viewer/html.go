@@ -408,16 +408,14 @@ type answerKey struct {
 }
 
 // detailViews yields each transcript's detail, in the order of
-// r.Answers, with its numbers from the answer's record and its evidence
-// from in.Scores (the answers are one per score, in their order) and its
-// output: read back from in.Outputs (the first failure is put in *failed,
-// and the page ends there), else computed from in.Transcripts. A report
-// without answers (one written before them) has no details.
+// r.Answers, with its numbers from the answer's record, its evidence from
+// its score in in.Scores (scoreSlots) and its output: read back from
+// in.Outputs (the first failure is put in *failed, and the page ends
+// there), else computed from in.Transcripts. A report without answers
+// (one written before them) has no details.
 func detailViews(r *report.Report, in Input, failed *error) iter.Seq[transcriptView] {
 	return func(yield func(transcriptView) bool) {
-		if len(r.Answers) != len(in.Scores) {
-			return
-		}
+		slots := scoreSlots(r.Answers, in.Scores)
 		if in.Outputs == nil {
 			outputs := map[answerKey]*transcript.Transcript{}
 			for _, t := range in.Transcripts {
@@ -426,25 +424,64 @@ func detailViews(r *report.Report, in Input, failed *error) iter.Seq[transcriptV
 				}
 			}
 			for i, a := range r.Answers {
-				if !yield(newTranscriptView(a, in.Scores[i], taskOf(in, a.TaskID), outputs[answerKey{a.Model, a.TaskID, a.Repeat}])) {
+				if !yield(newTranscriptView(a, scoreAt(in, slots[i]), taskOf(in, a.TaskID), outputs[answerKey{a.Model, a.TaskID, a.Repeat}])) {
 					return
 				}
 			}
 			return
 		}
 		for i, a := range r.Answers {
-			o, err := in.Outputs.Output(i)
+			if slots[i] < 0 {
+				if !yield(newTranscriptView(a, scoring.Score{}, taskOf(in, a.TaskID), nil)) {
+					return
+				}
+				continue
+			}
+			o, err := in.Outputs.Output(slots[i])
 			if err != nil {
 				*failed = err
 				return
 			}
-			v := newTranscriptView(a, in.Scores[i], taskOf(in, a.TaskID), nil)
+			v := newTranscriptView(a, in.Scores[slots[i]], taskOf(in, a.TaskID), nil)
 			v.Output = o
 			if !yield(v) {
 				return
 			}
 		}
 	}
+}
+
+// scoreSlots is, for each answer, the index in scores of its score: the
+// one of the same model, task, repeat and answer format, each score
+// given to one answer, in order; -1 for an answer without one. The
+// answers are in the plan's order (report.Answers), the scores in any.
+func scoreSlots(answers []report.Answer, scores []scoring.Score) []int {
+	type key struct {
+		answerKey
+		format string
+	}
+	free := map[key][]int{}
+	for i, s := range scores {
+		k := key{answerKey{s.Model, s.TaskID, s.Repeat}, s.Format}
+		free[k] = append(free[k], i)
+	}
+	out := make([]int, len(answers))
+	for i, a := range answers {
+		k := key{answerKey{a.Model, a.TaskID, a.Repeat}, a.Format}
+		out[i] = -1
+		if q := free[k]; len(q) > 0 {
+			out[i], free[k] = q[0], q[1:]
+		}
+	}
+	return out
+}
+
+// scoreAt is in.Scores[i], or no score (no evidence) when i < 0.
+func scoreAt(in Input, i int) scoring.Score {
+	if i < 0 {
+		return scoring.Score{}
+	}
+	return in.Scores[i]
 }
 
 // taskOf is the task of id in in.Set; nil without a set or such a task.
