@@ -20,17 +20,17 @@ import (
 //
 // The record is compact: a value that does not apply to the answer (a
 // drift for class A, a judges' decision for B and C, any measure of an
-// answer that was not scored) is absent rather than null, so that a run
-// of a few thousand answers adds about 330 bytes per answer to the
-// report (measured on the offline run of the viewer's tests, indented as
-// WriteJSON writes it).
+// answer that was not scored) is absent rather than null, and WriteJSON
+// writes one answer to a line (appendAnswers): an answer adds 406 to 478
+// bytes to the report (measured on make demo's runs and an offline
+// delegate run of 1,200 answers; indented, 600 to 720).
 //
 // Adding Answers did not change the schema version (4): a reader that
-// does not know the field ignores it. A schema 4 report written before
-// it has no answers; the CSV written from such a report has its header
-// alone and the viewer no transcript rows, details or step-plot dots
-// (every writer is given a freshly built report: `harness rescore`
-// rebuilds one with its answers).
+// does not know the field ignores it. A schema 2, 3 or 4 report written
+// before it has no answers; the CSV written from such a report has its
+// header alone and the viewer no transcript rows, details or step-plot
+// dots (no command writes them from a report read from disk: `harness
+// rescore` rebuilds the report with its answers).
 type Answer struct {
 	// Model, TaskID, Class and Document name the answer (the score's).
 	Model    string `json:"model"`

@@ -96,8 +96,9 @@ func notReport(b []byte) string {
 
 // MaxFileSize bounds a JSON report that compare, trend and runs read
 // (regularfile: a device or a pipe is refused too): a 300 MB report took
-// 908 MB to compare (issue 32). A report holds about 450 bytes per
-// transcript, so this is over half a million transcripts.
+// 908 MB to compare (issue 32). A report holds about 1.5 to 2.5 kB per
+// answer (make demo's gating run, an offline delegate run), so this is
+// over a hundred thousand answers.
 const MaxFileSize = 256 << 20
 
 // ReadFiles reads JSON reports (ReadJSON), in the order named.
