@@ -91,11 +91,18 @@ func ReadingOf(r *Report, m config.Reading) Reading { return readingOf(r, m) }
 // eligibility are known, with the margins m: its measures handed to
 // verdict.Read.
 func readingOf(r *Report, m config.Reading) Reading {
+	return verdict.Read(r.Checks(), measuredModels(r), r.Eligibility, m)
+}
+
+// measuredModels are the measures of each model of a report: its gated
+// statistics, its class B and C tails and what makes it incomplete.
+func measuredModels(r *Report) []verdict.Measured {
 	ts := r.Checks()
 	var models []verdict.Measured
 	for _, model := range r.Models {
 		mr := r.Results[model]
-		ms := verdict.Measured{Model: model}
+		ms := verdict.Measured{Model: model, Incomplete: r.Incomplete(model)}
+		ms.FailedCalls, ms.FirstAPIError = requestFailures(mr), firstAPIError(mr)
 		for _, t := range ts {
 			ms.Measures = append(ms.Measures, measure(r, mr, t))
 		}
@@ -115,7 +122,7 @@ func readingOf(r *Report, m config.Reading) Reading {
 		}
 		models = append(models, ms)
 	}
-	return verdict.Read(ts, models, r.Eligibility, m)
+	return models
 }
 
 // measure reads the statistic a threshold is on from a model's results:
@@ -124,10 +131,10 @@ func readingOf(r *Report, m config.Reading) Reading {
 func measure(r *Report, mr *ModelResult, t Threshold) verdict.Measure {
 	class := mr.Class(t.Class)
 	if class == nil {
-		return verdict.Measure{NotSelected: r.Partial != nil}
+		return verdict.Measure{NotSelected: r.Partial != nil, NoClass: true}
 	}
 	s := gateStats[t.Stat]
-	ms := verdict.Measure{Value: mr.Gated(t), Interval: mr.GatedInterval(t)}
+	ms := verdict.Measure{Value: mr.Gated(t), Interval: mr.GatedInterval(t), Invalid: class.Invalid, Scored: class.Scored}
 	for _, d := range class.PerDocument {
 		ms.Documents = append(ms.Documents, verdict.Document{TaskID: d.TaskID, Value: s.document(d)})
 	}

@@ -26,15 +26,12 @@ const (
 	Incomplete = "incomplete"
 )
 
-// MetricPartial is the Failure.Metric of a gating run that ran only a
-// selection of its suite (--tasks, --classes, --docs, --limit): a partial
-// run can never give the gating verdict pass.
-const MetricPartial = "partial"
-
-// MetricIncomplete is the Failure.Metric of a model whose run is incomplete:
-// a missing transcript, an API error (of an answer or of a judge), or a
-// class A answer without a valid judge vote.
-const MetricIncomplete = "incomplete"
+// The Failure.Metric of a partial gating run and of an incomplete model
+// (verdict.MetricPartial, verdict.MetricIncomplete).
+const (
+	MetricPartial    = verdict.MetricPartial
+	MetricIncomplete = verdict.MetricIncomplete
+)
 
 // Input is everything a report is built from. Build reads Manifest, Config
 // and Scores only (Set, when given, only to place the tasks and size their

@@ -2,11 +2,9 @@ package report
 
 import (
 	"fmt"
-	"strings"
 
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
-	"bendscript.com/round-trip-harness/unit"
 	"bendscript.com/round-trip-harness/verdict"
 )
 
@@ -127,72 +125,37 @@ var gateStats = map[verdict.Stat]gateStat{
 		ofRepeat(asShare(unchanged), stats.Mean)},
 }
 
-// failures enumerates every reason the verdict fails: each threshold that
-// does not hold, and each incomplete model.
+// failures enumerates every reason the verdict fails (verdict.Failures),
+// over the measures of each model.
 func failures(r *Report) []Failure {
-	out := []Failure{}
-	if len(r.Models) == 0 {
-		out = append(out, Failure{Metric: MetricIncomplete, Op: "<=", Message: "the run has no models"})
+	run := verdict.Run{Gates: r.gated(), Tasks: r.Tasks}
+	if r.Partial != nil {
+		run.Partial, run.Of = fmt.Sprintf("%s", r.Partial), r.Partial.Of
 	}
-	if r.Partial != nil && r.gated() {
-		out = append(out, Failure{Metric: MetricPartial, Op: "<=", Message: fmt.Sprintf(
-			"partial run (%s: %d of the suite's %d tasks): a selection can never give the gating verdict pass", r.Partial, r.Tasks, r.Partial.Of)})
-	}
-	out = append(out, incomplete(r)...)
-	for _, model := range r.Models {
-		mr := r.Results[model]
-		for _, t := range r.Checks() {
-			if !r.gated() {
-				break // an informational suite is judged on completeness alone
-			}
-			v := mr.Gated(t)
-			if t.Holds(v) || (v == nil && mr.Class(t.Class) == nil && r.Partial != nil) {
-				continue // held, or not selected: a class a selection left out is no failure
-			}
-			f := verdict.Miss(model, t, v, unmeasured(mr.Class(t.Class)))
-			if c := mr.Class(t.Class); v != nil && t.Class == "A" && c != nil && c.Invalid > 0 {
-				// Faithfulness 0 read as 20 unfaithful answers when no answer
-				// was valid to judge (issue 46).
-				f.Message += fmt.Sprintf(" (%d of %d answers invalid: %s)", c.Invalid, c.Scored, unit.Plural(c.Invalid, "it could not be judged", "they could not be judged"))
-			}
-			f.Message += verdict.CustomNote(t)
-			out = append(out, f)
-		}
-	}
-	return out
+	return verdict.Failures(r.Checks(), run, measuredModels(r))
 }
 
-// incomplete lists each model's incomplete run, quoting its first API
-// error: they lead the verdict, since an API failure is why thresholds
-// read "not measured" (issue 34: "60 API errors" came fourteenth, after
-// thirteen such lines, with no error text).
-func incomplete(r *Report) []Failure {
-	var out []Failure
-	for _, model := range r.Models {
-		n, why := r.Incomplete(model)
-		if n == 0 {
-			continue
+// requestFailures are a model's answers that failed for their own request
+// (Scope "request": a refusal, a moderation block), in class, task and
+// repeat order: they are why the run is incomplete although the model
+// answered its other tasks.
+func requestFailures(mr *ModelResult) []verdict.FailedCall {
+	var out []verdict.FailedCall
+	for _, class := range Classes {
+		if c := mr.Class(class); c != nil {
+			for _, f := range c.FailedCalls {
+				if f.Scope == "request" {
+					out = append(out, verdict.FailedCall{TaskID: f.TaskID, Repeat: f.Repeat, Reason: f.Reason})
+				}
+			}
 		}
-		if failed := r.failedCalls(model); failed != "" {
-			why += ": " + failed
-		} else if first := r.firstAPIError(model); first != "" {
-			why += fmt.Sprintf(" (the first: %s)", first)
-		}
-		out = append(out, Failure{
-			Model: model, Metric: MetricIncomplete, Value: ptr(float64(n)), Op: "<=", Limit: 0,
-			Message: fmt.Sprintf("%s: incomplete run: %s; an incomplete run cannot pass", model, why),
-		})
 	}
 	return out
 }
 
 // firstAPIError is the first API error of a model's answers, by class.
-func (r *Report) firstAPIError(model string) string {
-	mr := r.Results[model]
-	if mr == nil {
-		return ""
-	}
-	for _, class := range []string{"A", "B", "C"} {
+func firstAPIError(mr *ModelResult) string {
+	for _, class := range Classes {
 		if c := mr.Class(class); c != nil && c.FirstAPIError != "" {
 			return c.FirstAPIError
 		}
@@ -200,76 +163,22 @@ func (r *Report) firstAPIError(model string) string {
 	return ""
 }
 
-// maxNamedFailures bounds the failed answers a verdict line names; the
-// rest are counted ("and N more"), and all are in the JSON.
-const maxNamedFailures = 8
-
-// failedCalls names a model's answers that failed for their own request
-// (Scope "request": a refusal, a moderation block), by task and reason, in
-// class, task and repeat order: they are why the run is incomplete
-// although the model answered its other tasks. "" when there is none.
-func (r *Report) failedCalls(model string) string {
-	mr := r.Results[model]
-	if mr == nil {
-		return ""
-	}
-	var named []string
-	n := 0
-	for _, class := range []string{"A", "B", "C"} {
-		c := mr.Class(class)
-		if c == nil {
-			continue
-		}
-		for _, f := range c.FailedCalls {
-			if f.Scope != "request" {
-				continue
-			}
-			n++
-			if len(named) < maxNamedFailures {
-				named = append(named, fmt.Sprintf("%s r%d: %s", f.TaskID, f.Repeat, f.Reason))
-			}
-		}
-	}
-	if n > len(named) {
-		named = append(named, fmt.Sprintf("and %d more", n-len(named)))
-	}
-	return strings.Join(named, "; ")
-}
-
-// unmeasured says why a class has no headline number.
-func unmeasured(c *ClassResult) string {
-	if c == nil {
-		return "the run has no task of this class"
-	}
-	return "no answer was scored"
-}
-
 // Incomplete counts what makes a model's run incomplete, over every
 // answer the run planned in every part and answer format (Calls) and the
-// judges' votes, and says what.
-func (r *Report) Incomplete(model string) (int, string) {
-	var missing, apiErrors, undecided, judgeErrors int
+// judges' votes.
+func (r *Report) Incomplete(model string) verdict.Incomplete {
+	var n verdict.Incomplete
 	for _, c := range r.Calls {
 		if c.Model == model {
-			missing += c.Missing
-			apiErrors += c.APIErrors
+			n.Missing += c.Missing
+			n.APIErrors += c.APIErrors
 		}
 	}
 	if mr := r.Results[model]; mr != nil && mr.ClassA != nil && mr.ClassA.Judging != nil {
-		undecided += mr.ClassA.Judging.Undecided
-		judgeErrors += mr.ClassA.Judging.JudgeAPIErrors
+		n.Undecided += mr.ClassA.Judging.Undecided
+		n.JudgeAPIErrors += mr.ClassA.Judging.JudgeAPIErrors
 	}
-	var parts []string
-	add := func(n int, one, many string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, unit.Plural(n, one, many)))
-		}
-	}
-	add(missing, "missing transcript", "missing transcripts")
-	add(apiErrors, "API error", "API errors")
-	add(judgeErrors, "judge API error", "judge API errors")
-	add(undecided, "class A answer without a valid judge vote", "class A answers without a valid judge vote")
-	return missing + apiErrors + judgeErrors + undecided, strings.Join(parts, ", ")
+	return n
 }
 
 // Planned counts the answers the run planned of a model, in every part and

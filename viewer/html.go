@@ -282,7 +282,7 @@ func newPage(r *report.Report, in Input) page {
 			cell.OK = t.Holds(v) || (checks != nil && checks[j].NotSelected)
 			row.Cells = append(row.Cells, cell)
 		}
-		n, _ := r.Incomplete(model)
+		n := r.Incomplete(model).Count()
 		row.Complete = render.MatrixCell{Value: fmt.Sprintf("%d/%d", r.Planned(model)-n, r.Planned(model)), OK: n == 0}
 		p.Matrix = append(p.Matrix, row)
 	}
