@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/linediff"
@@ -468,7 +469,7 @@ func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript)
 		v.Diagnostics = a.Diagnostics
 	}
 	if s.Judge != nil {
-		faithful, _ := report.Decision(s.Judge)
+		faithful, _ := aggregate.Decision(s.Judge)
 		v.Faithful = yesNo(faithful)
 		v.Decision = decisionText(s.Judge)
 		v.Votes = votesOf(s.Judge)

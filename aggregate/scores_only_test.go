@@ -1,10 +1,11 @@
-package report
+package aggregate
 
 import (
 	"strings"
 	"testing"
 
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
 	"bendscript.com/round-trip-harness/judge"
@@ -83,7 +84,7 @@ func TestJudgeOutageIsNotUnfaithfulness(t *testing.T) {
 	for _, f := range r.Failures {
 		metrics = append(metrics, f.Metric)
 	}
-	if len(metrics) != 1 || metrics[0] != MetricIncomplete {
+	if len(metrics) != 1 || metrics[0] != report.MetricIncomplete {
 		t.Errorf("failures %v; want only incomplete", metrics)
 	}
 	if j := mr.ClassA.Judging; j.Undecided != 10 || j.JudgeAPIErrors != 20 {
