@@ -7,14 +7,15 @@ import (
 // Delegation is a delegate section's reconstruction scores, per model and
 // answer format (the editing surface), and where the loss comes from.
 type Delegation struct {
-	// Note is SimilarityNote.
+	// Note says what RS@k is here (aggregate.SimilarityNote).
 	Note string `json:"note"`
 	// Ks are the interactions RS@k is given at: 2, 4, 10, 20 and the
 	// horizon, those the chains reach.
 	Ks []int `json:"ks"`
 	// Horizon is the chains' length in interactions.
 	Horizon int `json:"horizon"`
-	// CriticalLoss is the threshold of a critical round trip.
+	// CriticalLoss is the threshold of a critical round trip
+	// (verdict.CriticalLoss).
 	CriticalLoss float64           `json:"critical_loss"`
 	Surfaces     []DelegateSurface `json:"surfaces"`
 	// Critical lists the critical round trips of every chain, largest
@@ -103,7 +104,7 @@ type Loss struct {
 }
 
 // CriticalStep is one round trip that raised its chain's drift against
-// the original by more than CriticalLoss.
+// the original by more than Delegation.CriticalLoss.
 type CriticalStep struct {
 	Model  string `json:"model"`
 	Format string `json:"format"`
