@@ -45,7 +45,7 @@ func TestBuildReadsScoresOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// report.Input holds no transcript: the judge's failure reaches the
+	// aggregate.Input holds no transcript: the judge's failure reaches the
 	// report through the answer's score alone.
 	r := Build(in)
 	j := r.Results["offline/oracle"].ClassA.Judging
