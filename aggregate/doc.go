@@ -7,7 +7,10 @@
 // and what it returns stored. Build is pure: the same Input gives the same
 // Report, byte for byte. Its one reason to change is how a run's numbers
 // are computed from its scores; the report's format is package report's,
-// the rules package verdict's, and the words the writers'.
+// the rules package verdict's, and the words the writers'. The few
+// sentences the JSON itself holds are written here, where they are
+// stored: what the intervals are (QuantileMethod, ShareMethod) and what
+// RS@k is (SimilarityNote).
 //
 // # Statistics
 //
