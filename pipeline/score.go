@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
@@ -82,8 +83,8 @@ func Score(o ScoreOptions) (*Result, error) {
 	}
 	defer outputs.Close()
 	scores, err := whileNotDone(ctx, func() ([]scoring.Score, error) {
-		return scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
-			outputs.Put(slot, viewer.OutputOf(*s, o.Set.Task(s.TaskID), answer))
+		return scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, out scoring.Output) {
+			outputs.Put(slot, viewer.OutputOf(*s, o.Set.Task(s.TaskID), out))
 		})
 	})
 	if ctx.Err() != nil {
@@ -108,8 +109,8 @@ func (o ScoreOptions) source() scoring.Source {
 // report builds the report of scores, writes it, prints its end, and
 // returns the result: ErrVerdictFail beside it when the verdict fails.
 func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *viewer.Spool) (*Result, error) {
-	in := report.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
-	rep := report.Build(in)
+	in := aggregate.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
+	rep := aggregate.Build(in)
 	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
 		fmt.Fprintln(o.Stdout, line)
 	}

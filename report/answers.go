@@ -2,10 +2,8 @@ package report
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/scoring"
@@ -16,7 +14,7 @@ import (
 // table and its step plots read their numbers from here, never from the
 // scores, so that a report read back from its JSON prints the same. It
 // is the harness's own, beside the §8.7 fields (JSON: Report.Answers,
-// "answers").
+// "answers"); aggregate.Answers builds them.
 //
 // The record is compact: a value that does not apply to the answer (a
 // drift for class A, a judges' decision for B and C, any measure of an
@@ -64,7 +62,7 @@ type Answer struct {
 	// Valid is whether the answer held a valid document (B, C) or a valid
 	// answer object (A); absent when neither was measured.
 	Valid *bool `json:"valid,omitempty"`
-	// Judged is the judges' decision on a class A answer (Decision):
+	// Judged is the judges' decision on a class A answer (aggregate.Decision):
 	// JudgedFaithful, JudgedUnfaithful, or JudgedUndecided when there is
 	// a verdict without a valid vote; absent when there is no verdict.
 	Judged string `json:"judged,omitempty"`
@@ -92,80 +90,6 @@ const (
 	JudgedUnfaithful = "unfaithful"
 	JudgedUndecided  = "undecided"
 )
-
-// Answers are the records of in.Scores (Report.Answers), in the run's
-// plan order whatever the order of the scores: by model (as the
-// manifest's models), task (as its task ids) and repeat, then answer
-// format; an answer of a model or task the manifest does not name comes
-// after those it names, by name. The plan order is the order a run and a
-// rescore score in (scoring.Stream), so the CSV and the viewer list the
-// answers as they always have.
-func Answers(in Input) []Answer {
-	out := make([]Answer, len(in.Scores))
-	for i := range in.Scores {
-		out[i] = AnswerOf(&in.Scores[i])
-	}
-	models, tasks := placeOf(in.Manifest.Models), placeOf(in.Manifest.TaskIDs)
-	slices.SortStableFunc(out, func(a, b Answer) int {
-		return cmp.Or(compareIn(models, a.Model, b.Model), compareIn(tasks, a.TaskID, b.TaskID),
-			cmp.Compare(a.Repeat, b.Repeat), cmp.Compare(a.Format, b.Format))
-	})
-	return out
-}
-
-// placeOf maps each name to its first place in names.
-func placeOf(names []string) map[string]int {
-	at := make(map[string]int, len(names))
-	for i, n := range names {
-		if _, seen := at[n]; !seen {
-			at[n] = i
-		}
-	}
-	return at
-}
-
-// compareIn orders x and y by their place in at, a name at has none
-// after every name it has, by name.
-func compareIn(at map[string]int, x, y string) int {
-	i, okX := at[x]
-	j, okY := at[y]
-	switch {
-	case okX && okY:
-		return cmp.Compare(i, j)
-	case okX != okY:
-		return map[bool]int{true: -1, false: 1}[okX]
-	}
-	return cmp.Compare(x, y)
-}
-
-// AnswerOf is the record of one score.
-func AnswerOf(s *scoring.Score) Answer {
-	a := Answer{Model: s.Model, TaskID: s.TaskID, Class: s.Class, Document: s.Document,
-		Part: s.Suite, Format: s.Format, Chain: s.Chain, Step: s.Step, Repeat: s.Repeat, Status: s.Status,
-		PromptTokens: s.Usage.PromptTokens, CompletionTokens: s.Usage.CompletionTokens, TokensEstimated: s.Usage.Estimated,
-		LatencyMS: s.LatencyMS, Attempts: s.Attempts, Transcript: s.Transcript}
-	if s.Usage.Cost != nil {
-		a.CostUSD = new(*s.Usage.Cost)
-	}
-	if m := s.Metric; m != nil {
-		comps := m.Components.List()
-		a.Drift, a.Components, a.Lossless, a.Residual = new(m.Drift), &comps, new(m.Lossless), new(m.Residual)
-		a.EditCompliance, a.Valid = new(m.EditCompliance), new(m.Valid)
-		if m.UnrequestedChanges != nil {
-			a.Unrequested = new(*m.UnrequestedChanges)
-		}
-	}
-	if s.Answer != nil {
-		a.Valid = new(s.Answer.Valid)
-	}
-	if s.Judge != nil {
-		a.Judged = JudgedUndecided
-		if faithful, decided := Decision(s.Judge); decided {
-			a.Judged = map[bool]string{true: JudgedFaithful, false: JudgedUnfaithful}[faithful]
-		}
-	}
-	return a
-}
 
 // Scored reports whether the answer was scored: its drift (B, C) or its
 // judges' decision (A) is a measurement.

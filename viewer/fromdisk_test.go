@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/metric"
@@ -53,7 +54,7 @@ func TestWritersReadOnlyTheJSON(t *testing.T) {
 		{"offline", inputOf(pipelinetest.OracleNoisyRun(t)), "the real offline pipeline, with transcripts"},
 		{"formats", severalFormats(inputOf(pipelinetest.OracleNoisyRun(t))), "two answer formats: the format charts' points"},
 	}) {
-		built := report.Build(c.in.Input)
+		built := aggregate.Build(c.in.Input)
 		if formats.Several(c.in.Manifest.Inputs.Formats) && len(built.FormatPoints) == 0 {
 			t.Fatalf("%s: a run of several formats has no format points", c.name)
 		}
@@ -66,7 +67,7 @@ func TestWritersReadOnlyTheJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		altered := alteredNumbers(c.in)
-		if csvOf(t, report.Build(c.in.Input)) == csvOf(t, report.Build(altered.Input)) {
+		if csvOf(t, aggregate.Build(c.in.Input)) == csvOf(t, aggregate.Build(altered.Input)) {
 			t.Fatalf("%s: the altered scores give the same answers: the test would prove nothing", c.name)
 		}
 		for _, w := range tabletest.Cases(t, writers) {
@@ -97,7 +98,7 @@ func severalFormats(in Input) Input {
 		s.Usage.CompletionTokens /= 2
 		scores = append(scores, s)
 	}
-	in.Scores, in.Transcripts = scores, nil
+	in.Scores, in.Answers = scores, nil
 	return in
 }
 

@@ -282,7 +282,7 @@ func newPage(r *report.Report, in Input) page {
 			cell.OK = t.Holds(v) || (checks != nil && checks[j].NotSelected)
 			row.Cells = append(row.Cells, cell)
 		}
-		n, _ := r.Incomplete(model)
+		n := r.Incomplete(model).Count()
 		row.Complete = render.MatrixCell{Value: fmt.Sprintf("%d/%d", r.Planned(model)-n, r.Planned(model)), OK: n == 0}
 		p.Matrix = append(p.Matrix, row)
 	}
@@ -373,11 +373,12 @@ type Output struct {
 	DiffCut string
 }
 
-// OutputOf is what the viewer shows of the answer transcript tr (nil when
-// missing) of score s to task t (nil when unknown).
-func OutputOf(s scoring.Score, t *task.Task, tr *transcript.Transcript) Output {
+// OutputOf is what the viewer shows of the answer o (scoring.Output: its
+// transcript, nil when missing, and the document it made) of score s to
+// task t (nil when unknown).
+func OutputOf(s scoring.Score, t *task.Task, o scoring.Output) Output {
 	var v transcriptView
-	v.fillOutput(s, t, tr)
+	v.fillOutput(s, t, o)
 	return v.Output
 }
 
@@ -411,38 +412,29 @@ type answerKey struct {
 // r.Answers, with its numbers from the answer's record, its evidence from
 // its score in in.Scores (scoreSlots) and its output: read back from
 // in.Outputs (the first failure is put in *failed, and the page ends
-// there), else computed from in.Transcripts. A report without answers
-// (one written before them) has no details.
+// there), else computed from in.Answers. A report without answers (one
+// written before them) has no details.
 func detailViews(r *report.Report, in Input, failed *error) iter.Seq[transcriptView] {
 	return func(yield func(transcriptView) bool) {
 		slots := scoreSlots(r.Answers, in.Scores)
-		if in.Outputs == nil {
-			outputs := map[answerKey]*transcript.Transcript{}
-			for _, t := range in.Transcripts {
-				if t.Kind == transcript.KindTask {
-					outputs[answerKey{t.Model, t.TaskID, t.Repeat}] = t
-				}
-			}
-			for i, a := range r.Answers {
-				if !yield(newTranscriptView(a, scoreAt(in, slots[i]), taskOf(in, a.TaskID), outputs[answerKey{a.Model, a.TaskID, a.Repeat}])) {
-					return
-				}
-			}
-			return
-		}
 		for i, a := range r.Answers {
-			if slots[i] < 0 {
-				if !yield(newTranscriptView(a, scoring.Score{}, taskOf(in, a.TaskID), nil)) {
+			slot := slots[i]
+			if in.Outputs == nil || slot < 0 {
+				var o scoring.Output
+				if slot >= 0 && slot < len(in.Answers) {
+					o = in.Answers[slot]
+				}
+				if !yield(newTranscriptView(a, scoreAt(in, slot), taskOf(in, a.TaskID), o)) {
 					return
 				}
 				continue
 			}
-			o, err := in.Outputs.Output(slots[i])
+			o, err := in.Outputs.Output(slot)
 			if err != nil {
 				*failed = err
 				return
 			}
-			v := newTranscriptView(a, in.Scores[slots[i]], taskOf(in, a.TaskID), nil)
+			v := newTranscriptView(a, in.Scores[slot], taskOf(in, a.TaskID), scoring.Output{})
 			v.Output = o
 			if !yield(v) {
 				return
@@ -494,8 +486,8 @@ func taskOf(in Input, id string) *task.Task {
 
 // newTranscriptView is the row and detail of answer a: its numbers from
 // a, the evidence beside them from its score s, its instruction from t
-// (nil when unknown) and its output from tr (nil when not at hand).
-func newTranscriptView(a report.Answer, s scoring.Score, t *task.Task, tr *transcript.Transcript) transcriptView {
+// (nil when unknown) and its output from o (empty when not at hand).
+func newTranscriptView(a report.Answer, s scoring.Score, t *task.Task, o scoring.Output) transcriptView {
 	v := transcriptView{Score: s}
 	v.setNumbers(a)
 	if t != nil {
@@ -517,7 +509,7 @@ func newTranscriptView(a report.Answer, s scoring.Score, t *task.Task, tr *trans
 		v.Decision = decisionText(s.Judge)
 		v.Votes = votesOf(s.Judge)
 	}
-	v.fillOutput(s, t, tr)
+	v.fillOutput(s, t, o)
 	v.bound()
 	return v
 }
@@ -587,8 +579,11 @@ func (v *transcriptView) bound() {
 	}
 }
 
-// fillOutput sets the diff (B, C) or the raw output.
-func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcript.Transcript) {
+// fillOutput sets the diff (B, C) or the raw output of answer o. A patch
+// answer's document is the one scoring made (o.Document): the viewer never
+// applies a patch itself.
+func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, o scoring.Output) {
+	tr := o.Transcript
 	switch {
 	case s.Status == scoring.StatusMissing:
 		v.NoDiff = "no transcript: the run did not reach this task"
@@ -618,7 +613,7 @@ func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcrip
 	if t.Format != "" {
 		// A patch: shown as written, and the document it made diffed.
 		v.setRaw(content)
-		content = scoring.Applied(t, tr)
+		content = o.Document
 		if d, err := bend.Parse([]byte(content)); err == nil {
 			// In bend.Marshal's member order, as the expected document
 			// is: a patch library writes added objects' members sorted.

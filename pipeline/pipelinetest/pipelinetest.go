@@ -83,11 +83,13 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, err := scoring.Run(set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, cfg.Weights)
+	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}
+	answers := make([]scoring.Output, len(m.Models)*len(m.TaskIDs)*m.Repeats)
+	scores, err := scoring.Stream(set, plan, scoring.Memory(trs), cfg.Weights, func(slot int, _ *scoring.Score, o scoring.Output) { answers[slot] = o })
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Run{Manifest: m, Config: cfg, Scores: scores, Set: set, Transcripts: trs}, dir
+	return Run{Manifest: m, Config: cfg, Scores: scores, Set: set, Transcripts: trs, Answers: answers}, dir
 }
 
 // oracleNoisy is Pipeline's run of offline/oracle and offline/noisy, one

@@ -1,4 +1,4 @@
-package report
+package aggregate
 
 import (
 	"encoding/json"
@@ -73,12 +73,8 @@ func TestAnswerOf(t *testing.T) {
 func TestAnswersInPlanOrder(t *testing.T) {
 	t.Parallel()
 	in := Input{Manifest: &transcript.Manifest{Models: []string{"z", "a"}, TaskIDs: []string{"02-b", "01-b"}}}
-	for _, s := range []struct {
-		model, task string
-		repeat      int
-	}{{"a", "01-b", 0}, {"stray", "01-b", 0}, {"z", "01-b", 1}, {"a", "02-b", 0}, {"z", "01-b", 0}, {"z", "02-b", 0}} {
-		in.Scores = append(in.Scores, scoring.Score{Model: s.model, TaskID: s.task, Repeat: s.repeat})
-	}
+	in.Scores = []scoring.Score{{Model: "a", TaskID: "01-b"}, {Model: "stray", TaskID: "01-b"}, {Model: "z", TaskID: "01-b", Repeat: 1},
+		{Model: "a", TaskID: "02-b"}, {Model: "z", TaskID: "01-b"}, {Model: "z", TaskID: "02-b"}}
 	var got []string
 	for _, a := range Answers(in) {
 		got = append(got, a.Model+" "+a.TaskID+" r"+string(rune('0'+a.Repeat)))
