@@ -114,7 +114,8 @@ func alteredNumbers(in Input) Input {
 		s := &scores[i]
 		if m := s.Metric; m != nil {
 			c := *m
-			c.Drift, c.EditCompliance, c.Residual, c.Lossless = 1-c.Drift/2, 1-c.EditCompliance, c.Residual+0.25, !c.Lossless
+			// A quarter, and a little: the step plots' y-scale would shrink.
+			c.Drift, c.EditCompliance, c.Residual, c.Lossless = c.Drift/4+0.001, 1-c.EditCompliance, c.Residual+0.25, !c.Lossless
 			c.Components = metric.ComponentsOf(func(j int) float64 { return float64(j+1) / 7 })
 			c.UnrequestedChanges = new(1000 + i)
 			s.Metric = &c
