@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/scoring"
 )
 
 // Answer is one planned (model, task, repeat) of the run, as every writer
@@ -90,10 +89,6 @@ const (
 	JudgedUnfaithful = "unfaithful"
 	JudgedUndecided  = "undecided"
 )
-
-// Scored reports whether the answer was scored: its drift (B, C) or its
-// judges' decision (A) is a measurement.
-func (a *Answer) Scored() bool { return a.Status == scoring.StatusScored }
 
 // appendAnswers adds answers to the indented JSON object report as its
 // last member, "answers", one answer to a line: a run of thousands of

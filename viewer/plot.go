@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -320,7 +321,7 @@ func newStepPlots(suite *suites.Suite, sec report.Section, answers []report.Answ
 	// clamped.
 	top := 0.0
 	for _, a := range answers {
-		if a.Step > 0 && a.Part == sec.Part && a.Scored() && a.Drift != nil {
+		if a.Step > 0 && a.Part == sec.Part && a.Status == scoring.StatusScored && a.Drift != nil {
 			top = math.Max(top, *a.Drift)
 		}
 	}
@@ -362,7 +363,7 @@ func stepPlotOf(sec report.Section, rows []report.Row, answers []report.Answer, 
 	}
 	var dots []dot
 	for _, a := range answers {
-		if a.Step == 0 || a.Model != rows[0].Model || a.Part != sec.Part || !a.Scored() || a.Drift == nil || cmp.Or(a.Format, rows[0].Format) != rows[0].Format {
+		if a.Step == 0 || a.Model != rows[0].Model || a.Part != sec.Part || a.Status != scoring.StatusScored || a.Drift == nil || cmp.Or(a.Format, rows[0].Format) != rows[0].Format {
 			continue
 		}
 		dots = append(dots, dot{"#" + anchor(a.Model, a.TaskID, a.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", a.Chain, a.Repeat, a.Step, label[a.Step], unit.Num(*a.Drift)),
