@@ -9,22 +9,11 @@ import (
 	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
-// WriteJSON writes r as indented JSON (two spaces) with a final newline.
-// Fields come in the order of the Report struct and map keys sorted, and
-// floats in Go's shortest exact form, so the same Report gives the same
-// bytes.
+// WriteJSON writes r as indented JSON (two spaces) with a final newline,
+// its answers last, one to a line (writeAnswers). Fields come in the
+// order of the Report struct and map keys sorted, and floats in Go's
+// shortest exact form, so the same Report gives the same bytes.
 func WriteJSON(w io.Writer, r *Report) error {
-	b, err := MarshalJSON(r)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
-}
-
-// MarshalJSON returns what WriteJSON writes: r indented, with its
-// answers last, one to a line (appendAnswers).
-func MarshalJSON(r *Report) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -32,9 +21,18 @@ func MarshalJSON(r *Report) ([]byte, error) {
 	head := *r
 	head.Answers = nil
 	if err := enc.Encode(&head); err != nil {
-		return nil, fmt.Errorf("encoding report: %w", err)
+		return fmt.Errorf("encoding report: %w", err)
 	}
-	return appendAnswers(buf.Bytes(), r.Answers)
+	return writeAnswers(w, buf.Bytes(), r.Answers)
+}
+
+// MarshalJSON returns what WriteJSON writes.
+func MarshalJSON(r *Report) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // ReadJSON reads a report written by WriteJSON: of this schema, or of
