@@ -69,9 +69,14 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	if err := transcript.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
+	// The run's schedule, as pipeline.Run sets it: each document's leading
+	// answer first, its other tasks after it (Answers.Then), a judge vote
+	// per class A answer as it is archived.
 	jcfg := judge.Config{RunID: m.RunID, Gating: models, Fixed: []string{judge.OfflineJudge}, Seed: seed}
-	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute, Then: jobs.JudgeVotes(set, jcfg, nil)}
-	if _, err := r.Run(context.Background(), jobs.AnswerJobs(cfg, prompts, set.Tasks, m.RunID)); err != nil {
+	answers := jobs.NewAnswers(cfg, prompts, set.Tasks, nil, m.RunID)
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute,
+		Then: jobs.Chain(answers.Then, jobs.JudgeVotes(set, jcfg, nil))}
+	if _, err := r.Drain(context.Background(), answers.First()); err != nil {
 		t.Fatal(err)
 	}
 	fin := scoringtest.T1
@@ -79,11 +84,15 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	if err := transcript.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
-	trs, err := transcript.ReadAll(dir)
+	// The score phase's scoring, as rescore reads the archive: a slot at
+	// a time, each transcript verified.
+	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
+	scores, err := scoring.Stream(set, plan, scoring.Archive(dir, m.RunID, m.Judges), cfg.Weights, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	scores, err := scoring.Run(set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, trs, cfg.Weights)
+	// The viewer shows the transcripts beside the report.
+	trs, err := transcript.ReadAll(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
