@@ -1,7 +1,10 @@
 // Package pipelinetest runs the real offline pipeline for the tests of the
 // report and its writers (Pipeline, OracleNoisyRun): the runner with
-// offline models (and extra clients such as Evil), the offline judge and
-// the score phase. It returns the run's parts as scoringtest.Run.
+// offline models (and extra clients such as Evil) on the schedule
+// pipeline.Run sets (jobs.Answers, then jobs.JudgeVotes), the offline
+// judge, and the score phase's scoring (scoring.Stream over
+// scoring.Archive, as rescore reads a run). There is no second way to make
+// a run or to score one. It returns the run's parts as scoringtest.Run.
 package pipelinetest
 
 import (
