@@ -78,8 +78,8 @@ func Score(o ScoreOptions) (*Result, error) {
 	}
 	defer outputs.Close()
 	scores, err := whileNotDone(ctx, func() ([]scoring.Score, error) {
-		return scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, answer *transcript.Transcript) {
-			outputs.Put(slot, viewer.OutputOf(*s, o.Set.Task(s.TaskID), answer))
+		return scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, out scoring.Output) {
+			outputs.Put(slot, viewer.OutputOf(*s, o.Set.Task(s.TaskID), out))
 		})
 	})
 	if ctx.Err() != nil {

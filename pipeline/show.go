@@ -38,9 +38,9 @@ func Show(w io.Writer, o ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	var answer *transcript.Transcript
+	var answer scoring.Output
 	plan := scoring.Plan{Models: []string{o.Model}, TaskIDs: []string{o.TaskID}, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
-	scores, err := scoring.Stream(set, plan, scoring.Archive(o.RunDir, m.RunID, m.Judges), o.Config.Weights, func(slot int, s *scoring.Score, a *transcript.Transcript) {
+	scores, err := scoring.Stream(set, plan, scoring.Archive(o.RunDir, m.RunID, m.Judges), o.Config.Weights, func(slot int, s *scoring.Score, a scoring.Output) {
 		if slot == o.Repeat {
 			answer = a
 		}

@@ -109,14 +109,14 @@ func firstTry(s *Score) *FirstTry {
 }
 
 // scoreRounds scores a class B/C answer of a run that asks feedback
-// rounds: first is the first answer's score and transcript. Round k is
+// rounds: first is the first answer's score and Output. Round k is
 // read only while the answer before it is not well-formed (the rule the
 // run asked rounds by, so that a rescore reads what a run would ask), up
 // to n rounds and the first that was not archived. The score is the last
 // round read's answer's (One), with FirstTry (the first answer's), Rounds,
 // and the usage, latency and attempts of every round read added up: what
-// the answer cost. It returns the score and the transcript scored.
-func scoreRounds(src Source, t *task.Task, modelID string, repeat, n int, first Score, answer *transcript.Transcript, w metric.Weights) (Score, *transcript.Transcript, error) {
+// the answer cost. It returns the score and the Output scored.
+func scoreRounds(src Source, t *task.Task, modelID string, repeat, n int, first Score, answer Output, w metric.Weights) (Score, Output, error) {
 	s := first
 	s.FirstTry = firstTry(&first)
 	for k := 1; k <= n && s.Status == StatusScored && !s.WellFormed(); k++ {
@@ -124,10 +124,10 @@ func scoreRounds(src Source, t *task.Task, modelID string, repeat, n int, first 
 		if err != nil || tr == nil {
 			return s, answer, err
 		}
-		next := One(t, modelID, repeat, tr, nil, w)
+		next, o := oneOutput(t, modelID, repeat, tr, nil, w)
 		next.Transcript, next.FirstTry, next.Rounds = roundPath(modelID, t.ID, repeat, k), s.FirstTry, k
 		next.Usage, next.LatencyMS, next.Attempts = addUsage(next.Usage, s.Usage), next.LatencyMS+s.LatencyMS, next.Attempts+s.Attempts
-		s, answer = next, tr
+		s, answer = next, o
 	}
 	return s, answer, nil
 }

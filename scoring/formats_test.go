@@ -7,6 +7,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
+	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -48,5 +49,46 @@ func TestPatchThatDoesNotApplyIsInvalid(t *testing.T) {
 				t.Errorf("failure %+v (reason %q); want kind %s at operation %d naming %q, in the metric's reason", f, s.Metric.Reason, tt.kind, tt.op, tt.reason)
 			}
 		})
+	}
+}
+
+// TestOutputIsTheDocumentScored: the score phase hands on, beside each
+// score, the document the answer made as the metric scored it (a patch
+// applied once, here), so that no writer applies a patch again (issue 47):
+// a patch that applies gives the patched document, one that does not
+// gives none, and a whole-document answer its content.
+func TestOutputIsTheDocumentScored(t *testing.T) {
+	set := tasktest.Set(t).WithFormats([]string{"", formats.JSONPatch})
+	w := config.Default().Weights
+	for _, tt := range tabletest.Cases(t, []struct {
+		name, id, answer string
+		want             func(tk *task.Task) string
+		reason           string
+	}{
+		{"patch", "03-b." + formats.JSONPatch, `[{"op": "replace", "path": "/title", "value": "Made by the patch"}]`, func(tk *task.Task) string {
+			out, fail := formats.Lookup(formats.JSONPatch).Apply(tk.Source.Bytes, `[{"op": "replace", "path": "/title", "value": "Made by the patch"}]`)
+			if fail != nil {
+				t.Fatal(fail)
+			}
+			return string(out)
+		}, "the patch applied to the document given, as the metric scored it"},
+		{"patch that fails", "03-b." + formats.JSONPatch, `[{"op": "remove", "path": "/blocks/999"}]`, func(*task.Task) string { return "" }, "a patch that does not apply made no document"},
+		{"whole document", "03-b", `{"not": "checked here"}`, func(*task.Task) string { return `{"not": "checked here"}` }, "a whole-document answer is its own document"},
+	}) {
+		tk := set.Task(tt.id)
+		if tk == nil {
+			t.Fatalf("%s: no task %s", tt.name, tt.id)
+		}
+		tr := &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: tk.ID, Class: tk.Class,
+			Hashes: transcript.Hashes{Document: tk.Source.Hash}, Response: &transcript.Response{Content: tt.answer, FinishReason: "stop"}}
+		var got Output
+		_, err := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{tk.ID}, Repeats: 1}, memory([]*transcript.Transcript{tr}), w,
+			func(_ int, _ *Score, o Output) { got = o })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := tt.want(tk); got.Document != want || got.Transcript != tr {
+			t.Errorf("%s: Output.Document %.80q (transcript handed on: %v); want %.80q (%s)", tt.name, got.Document, got.Transcript == tr, want, tt.reason)
+		}
 	}
 }

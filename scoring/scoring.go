@@ -1,8 +1,9 @@
 // Package scoring is the score phase, the one path from archived
 // transcripts to numbers: a fresh run and `harness rescore` both call
 // Stream over the archive (Archive, ArchiveKnown; `harness score` calls
-// Answer, the same scoring of one answer), so they cannot disagree. It is pure: a Score depends only on the task, the
-// transcripts and the metric version — no clock, no network.
+// Answer, the same scoring of one answer), so they cannot disagree. It is
+// pure: a Score depends only on the task, the transcripts and the metric
+// version — no clock, no network.
 package scoring
 
 import (
@@ -241,11 +242,11 @@ func ArchiveKnown(runDir, runID string, judges []string, known *transcript.Known
 // Stream scores every (model, task, repeat) of the plan from src, on as
 // many cores as Go may use, and returns the scores sorted by model (in
 // plan order), task id and repeat. each, when not nil, is called from the
-// worker with the slot's index, its score and its answer transcript (nil
-// when missing), before the transcript is dropped: only the scores are
-// kept, so memory does not grow with the archive. The first error of src
+// worker with the slot's index, its score and its Output (the answer
+// transcript and the document it made), before they are dropped: only the
+// scores are kept, so memory does not grow with the archive. The first error of src
 // is returned.
-func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(slot int, s *Score, answer *transcript.Transcript)) ([]Score, error) {
+func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(slot int, s *Score, out Output)) ([]Score, error) {
 	for _, id := range plan.TaskIDs {
 		if set.Task(id) == nil {
 			return nil, fmt.Errorf("the run names task %q, which the task set does not have", id)
@@ -267,14 +268,15 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 					if err != nil {
 						return err
 					}
-					out[slot] = One(t, m, r, answer, votes, w)
+					var o Output
+					out[slot], o = oneOutput(t, m, r, answer, votes, w)
 					if plan.Feedback > 0 && t.Class != task.ClassA && answer != nil {
-						if out[slot], answer, err = scoreRounds(src, t, m, r, plan.Feedback, out[slot], answer, w); err != nil {
+						if out[slot], o, err = scoreRounds(src, t, m, r, plan.Feedback, out[slot], o, w); err != nil {
 							return err
 						}
 					}
 					if each != nil {
-						each(slot, &out[slot], answer)
+						each(slot, &out[slot], o)
 					}
 					return nil
 				})
@@ -299,10 +301,32 @@ const MaxAnswerSize = bend.MaxSize
 // failure on a hostile answer) is recovered: the answer is scored as the
 // empty answer is, invalid, with formats.Crashed's reason, so that one
 // answer never crashes a run, a rescore or a resume (issue 45).
-func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) (s Score) {
+func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
+	s, _ := oneOutput(t, modelID, repeat, tr, judges, w)
+	return s
+}
+
+// Output is what the score phase hands on beside a score (Stream's each):
+// the answer transcript it scored and the document that answer made, so
+// that a writer shows what the metric scored without applying a patch
+// answer a second time (issue 47).
+type Output struct {
+	// Transcript is the answer transcript scored (the last feedback
+	// round's); nil when missing.
+	Transcript *transcript.Transcript
+	// Document is the document the answer made, as the metric scored it:
+	// a patch answer applied to the document the model was given, a
+	// whole-document answer's content as it is; "" for a class A answer
+	// and for an answer that made none (missing, failed, withheld, too
+	// large, or a patch that does not apply).
+	Document string
+}
+
+// oneOutput is One with the Output.
+func oneOutput(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) (s Score, o Output) {
 	defer func() {
 		if p := recover(); p != nil {
-			s = crashed(t, modelID, repeat, tr, w, p)
+			s, o = crashed(t, modelID, repeat, tr, w, p), Output{Transcript: tr}
 		}
 	}()
 	return one(t, modelID, repeat, tr, judges, w)
@@ -310,7 +334,7 @@ func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 
 // crashed is One's score of an answer whose scoring panicked with p.
 func crashed(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, w metric.Weights, p any) Score {
-	s := one(t, modelID, repeat, nil, nil, w)
+	s, _ := one(t, modelID, repeat, nil, nil, w)
 	s.Status = StatusScored
 	if tr != nil {
 		s.TranscriptHash, s.Attempts = tr.Hash, len(tr.Attempts)
@@ -332,13 +356,13 @@ func crashed(t *task.Task, modelID string, repeat int, tr *transcript.Transcript
 	return s
 }
 
-// one is One without the recovery.
-func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
+// one is oneOutput without the recovery.
+func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) (Score, Output) {
 	s := Score{Model: modelID, TaskID: t.ID, Class: t.Class, Document: t.DocumentName, Repeat: repeat,
 		Suite: t.Suite, Chain: t.Chain, Step: t.Step, Rung: t.Rung, Position: t.Position, Format: t.Format}
 	if tr == nil {
 		s.Status = StatusMissing
-		return s
+		return s, Output{}
 	}
 	s.Transcript = filepath.ToSlash(filepath.Join(transcript.Slug(modelID), filepath.Base(transcript.TaskPath("", modelID, t.ID, repeat))))
 	s.TranscriptHash = tr.Hash
@@ -360,7 +384,7 @@ func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 			zero := 0.0
 			s.Usage.Cost = &zero
 		}
-		return s
+		return s, Output{Transcript: tr}
 	}
 	s.Status = StatusScored
 	content := tr.Response.Content
@@ -389,13 +413,14 @@ func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 				s.JudgeAPIErrors++
 			}
 		}
-		return s
+		return s, Output{Transcript: tr}
 	}
-	s.Metric, s.ApplyFailure = metricOf(t, tr, content, unscored, w)
+	var made string
+	s.Metric, s.ApplyFailure, made = metricOf(t, tr, content, unscored, w)
 	if t.Delta && unscored == "" && s.Metric.Valid {
-		s.Delta = deltaOf(t, tr, content)
+		s.Delta = deltaOf(t, made)
 	}
-	return s
+	return s, Output{Transcript: tr, Document: made}
 }
 
 // refusal says why an empty answer is empty when the response says so:
@@ -425,19 +450,20 @@ func refusal(r *transcript.Response) string {
 }
 
 // metricOf scores a class B or C answer's content (Metric), given the
-// document the model was given (Given); unscored, when set, is why the
-// content was dropped.
-func metricOf(t *task.Task, tr *transcript.Transcript, content, unscored string, w metric.Weights) (*metric.Result, *formats.Failure) {
+// document the model was given (Given), and returns the document the
+// answer made (Output.Document); unscored, when set, is why the content
+// was dropped.
+func metricOf(t *task.Task, tr *transcript.Transcript, content, unscored string, w metric.Weights) (*metric.Result, *formats.Failure, string) {
 	given, err := Given(t, tr)
-	res, fail := Metric(t, given, content, w)
+	res, fail, made := metricMade(t, given, content, w)
 	switch {
 	case err != nil:
-		res, fail = document(t, "", w), nil
+		res, fail, made = document(t, "", w), nil, ""
 		res.Reason = "the document the step was given cannot be read back from its transcript: " + err.Error()
 	case unscored != "":
 		res.Reason, fail = unscored, nil
 	}
-	return &res, fail
+	return &res, fail, made
 }
 
 // Answer scores a raw answer to any task as harness score prints it: a
@@ -466,10 +492,19 @@ func Answer(t *task.Task, raw string, w metric.Weights) any {
 // A panic while scoring is recovered into an invalid result whose reason
 // is formats.Crashed's, so that Check (a feedback round, in the runner's
 // loop) and `harness score` survive one hostile answer as One does.
-func Metric(t *task.Task, given []byte, raw string, w metric.Weights) (res metric.Result, fail *formats.Failure) {
+func Metric(t *task.Task, given []byte, raw string, w metric.Weights) (metric.Result, *formats.Failure) {
+	res, fail, _ := metricMade(t, given, raw, w)
+	return res, fail
+}
+
+// metricMade is Metric with the document the answer made: raw itself, or
+// a patch answer applied to given ("" when it does not apply or scoring
+// panicked). A patch is applied here once; the viewer shows this document
+// (Output.Document) and the delta reads it.
+func metricMade(t *task.Task, given []byte, raw string, w metric.Weights) (res metric.Result, fail *formats.Failure, made string) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, fail = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, "", w), nil
+			res, fail, made = metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, "", w), nil, ""
 			res.Reason = formats.Crashed(p)
 		}
 	}()
@@ -478,11 +513,11 @@ func Metric(t *task.Task, given []byte, raw string, w metric.Weights) (res metri
 		if fail != nil {
 			res := document(t, "", w)
 			res.Reason = fail.Error()
-			return res, fail
+			return res, fail, ""
 		}
 		raw = string(out)
 	}
-	return document(t, raw, w), nil
+	return document(t, raw, w), nil, raw
 }
 
 // apply applies an answer in format f to given.
@@ -503,27 +538,6 @@ func document(t *task.Task, raw string, w metric.Weights) metric.Result {
 		}
 	}
 	return metric.Score(t.Source.Doc, t.Expected, t.GoldEdit, raw, w)
-}
-
-// Applied is the document a patch answer tr to t made (the answer applied
-// to the document the model was given), as Metric scores it; "" when it
-// made none. A whole-document answer is returned as it is.
-func Applied(t *task.Task, tr *transcript.Transcript) string {
-	if t.Format == "" || tr.Response == nil {
-		if tr.Response == nil {
-			return ""
-		}
-		return tr.Response.Content
-	}
-	given, err := Given(t, tr)
-	if err != nil {
-		return ""
-	}
-	out, fail := apply(t.Format, given, tr.Response.Content)
-	if fail != nil {
-		return ""
-	}
-	return string(out)
 }
 
 // Given is the document the model was given for t in answer transcript

@@ -89,6 +89,6 @@ func severalFormats(in Input) Input {
 		s.Usage.CompletionTokens /= 2
 		scores = append(scores, s)
 	}
-	in.Scores, in.Transcripts = scores, nil
+	in.Scores, in.Answers = scores, nil
 	return in
 }

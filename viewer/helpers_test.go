@@ -12,5 +12,5 @@ func lineDiffText(want, got string) string { return linediff.Unified(want, got, 
 
 // inputOf is a test run's input to the page.
 func inputOf(r scoringtest.Run) Input {
-	return Input{Input: report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set}, Transcripts: r.Transcripts}
+	return Input{Input: report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set}, Answers: r.Answers}
 }

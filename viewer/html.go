@@ -368,11 +368,12 @@ type Output struct {
 	DiffCut string
 }
 
-// OutputOf is what the viewer shows of the answer transcript tr (nil when
-// missing) of score s to task t (nil when unknown).
-func OutputOf(s scoring.Score, t *task.Task, tr *transcript.Transcript) Output {
+// OutputOf is what the viewer shows of the answer o (scoring.Output: its
+// transcript, nil when missing, and the document it made) of score s to
+// task t (nil when unknown).
+func OutputOf(s scoring.Score, t *task.Task, o scoring.Output) Output {
 	var v transcriptView
-	v.fillOutput(s, t, tr)
+	v.fillOutput(s, t, o)
 	return v.Output
 }
 
@@ -387,7 +388,7 @@ type opView struct {
 func rowViews(in Input) iter.Seq[transcriptView] {
 	return func(yield func(transcriptView) bool) {
 		for _, s := range in.Scores {
-			if !yield(newTranscriptView(s, taskOf(in, s.TaskID), nil)) {
+			if !yield(newTranscriptView(s, taskOf(in, s.TaskID), scoring.Output{})) {
 				return
 			}
 		}
@@ -402,18 +403,16 @@ type answerKey struct {
 
 // detailViews yields each transcript's detail, in the order of in.Scores,
 // with its output: read back from in.Outputs (the first failure is put in
-// *failed, and the page ends there), else computed from in.Transcripts.
+// *failed, and the page ends there), else computed from in.Answers.
 func detailViews(in Input, failed *error) iter.Seq[transcriptView] {
 	return func(yield func(transcriptView) bool) {
 		if in.Outputs == nil {
-			outputs := map[answerKey]*transcript.Transcript{}
-			for _, t := range in.Transcripts {
-				if t.Kind == transcript.KindTask {
-					outputs[answerKey{t.Model, t.TaskID, t.Repeat}] = t
+			for i, s := range in.Scores {
+				var o scoring.Output
+				if i < len(in.Answers) {
+					o = in.Answers[i]
 				}
-			}
-			for _, s := range in.Scores {
-				if !yield(newTranscriptView(s, taskOf(in, s.TaskID), outputs[answerKey{s.Model, s.TaskID, s.Repeat}])) {
+				if !yield(newTranscriptView(s, taskOf(in, s.TaskID), o)) {
 					return
 				}
 			}
@@ -425,7 +424,7 @@ func detailViews(in Input, failed *error) iter.Seq[transcriptView] {
 				*failed = err
 				return
 			}
-			v := newTranscriptView(s, taskOf(in, s.TaskID), nil)
+			v := newTranscriptView(s, taskOf(in, s.TaskID), scoring.Output{})
 			v.Output = o
 			if !yield(v) {
 				return
@@ -442,7 +441,7 @@ func taskOf(in Input, id string) *task.Task {
 	return in.Set.Task(id)
 }
 
-func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript) transcriptView {
+func newTranscriptView(s scoring.Score, t *task.Task, o scoring.Output) transcriptView {
 	v := transcriptView{ID: anchor(s.Model, s.TaskID, s.Repeat), Score: s, Tokens: s.Usage.PromptTokens + s.Usage.CompletionTokens}
 	if t != nil {
 		v.Instruction = t.Text()
@@ -473,7 +472,7 @@ func newTranscriptView(s scoring.Score, t *task.Task, tr *transcript.Transcript)
 		v.Decision = decisionText(s.Judge)
 		v.Votes = votesOf(s.Judge)
 	}
-	v.fillOutput(s, t, tr)
+	v.fillOutput(s, t, o)
 	v.bound()
 	return v
 }
@@ -509,8 +508,11 @@ func (v *transcriptView) bound() {
 	}
 }
 
-// fillOutput sets the diff (B, C) or the raw output.
-func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcript.Transcript) {
+// fillOutput sets the diff (B, C) or the raw output of answer o. A patch
+// answer's document is the one scoring made (o.Document): the viewer never
+// applies a patch itself.
+func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, o scoring.Output) {
+	tr := o.Transcript
 	switch {
 	case s.Status == scoring.StatusMissing:
 		v.NoDiff = "no transcript: the run did not reach this task"
@@ -540,7 +542,7 @@ func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, tr *transcrip
 	if t.Format != "" {
 		// A patch: shown as written, and the document it made diffed.
 		v.setRaw(content)
-		content = scoring.Applied(t, tr)
+		content = o.Document
 		if d, err := bend.Parse([]byte(content)); err == nil {
 			// In bend.Marshal's member order, as the expected document
 			// is: a patch library writes added objects' members sorted.

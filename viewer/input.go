@@ -2,7 +2,7 @@ package viewer
 
 import (
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/scoring"
 )
 
 // Input is what the page shows beside a report: the report's own input
@@ -10,10 +10,11 @@ import (
 // model outputs, for the page's diffs.
 type Input struct {
 	report.Input
-	// Transcripts are the outputs, in the order of Scores; nil when not
-	// at hand (the page says so).
-	Transcripts []*transcript.Transcript
-	// Outputs, when not nil, replace Transcripts: its slot i is what the
+	// Answers are the answers scored (scoring.Output: the transcript and
+	// the document it made), slot i Scores[i]'s; nil when not at hand (the
+	// page says so).
+	Answers []scoring.Output
+	// Outputs, when not nil, replace Answers: its slot i is what the
 	// page shows of Scores[i]'s answer (OutputOf), computed while
 	// scoring and spooled, so that neither the transcripts nor their
 	// diffs are held.

@@ -50,7 +50,7 @@ func TestDiffComparesNumbersAsTheMetric(t *testing.T) {
 		answer := string(bend.Marshal(doc(c.meta)))
 		tr := &transcript.Transcript{Response: &transcript.Response{Content: answer}}
 		s := scoring.Score{TaskID: tk.ID, Class: tk.Class, Status: scoring.StatusScored}
-		out := OutputOf(s, &tk, tr)
+		out := OutputOf(s, &tk, scoring.Output{Transcript: tr, Document: answer})
 		var diff strings.Builder
 		for _, h := range out.Hunks {
 			for _, l := range h.Lines {
@@ -60,5 +60,34 @@ func TestDiffComparesNumbersAsTheMetric(t *testing.T) {
 		if out.Identical != c.identical {
 			t.Errorf("meta %s: identical %v, want %v (%s); diff:\n%s", c.meta, out.Identical, c.identical, c.reason, diff.String())
 		}
+	}
+}
+
+// TestPatchShownAsScoringMadeIt: the viewer diffs the document scoring
+// made of a patch answer (scoring.Output.Document) and never applies the
+// patch itself (issue 47: a patch is applied once). The document handed
+// on here differs from what the patch would make, so a viewer that
+// applied the patch again would show the patch's title instead.
+func TestPatchShownAsScoringMadeIt(t *testing.T) {
+	t.Parallel()
+	set, err := task.Load(corpus.FS, instructions.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := *set.Task("03-b")
+	tk.Format = "json-patch"
+	made := strings.Replace(string(bend.Marshal(tk.Expected)), "\"meta\": {\n", "\"meta\": {\n  \"shown\": \"the document scoring made\",\n", 1)
+	patch := `[{"op": "replace", "path": "/title", "value": "what applying the patch again would show"}]`
+	tr := &transcript.Transcript{Hashes: transcript.Hashes{Document: tk.Source.Hash}, Response: &transcript.Response{Content: patch}}
+	s := scoring.Score{TaskID: tk.ID, Class: tk.Class, Status: scoring.StatusScored}
+	out := OutputOf(s, &tk, scoring.Output{Transcript: tr, Document: made})
+	var diff strings.Builder
+	for _, h := range out.Hunks {
+		for _, l := range h.Lines {
+			diff.WriteString(l.Op + l.Text + "\n")
+		}
+	}
+	if !strings.Contains(diff.String(), "the document scoring made") || strings.Contains(diff.String(), "applying the patch again") || out.Raw != patch {
+		t.Errorf("diff:\n%s\nraw %q; want the document scoring made diffed against the expected one, and the patch shown as written", diff.String(), out.Raw)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
-	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
 )
 
@@ -19,8 +18,8 @@ import (
 // the answer (class A), the edit operations, the diagnostics and the judge
 // votes. It shows what the viewer shows of the transcript, as text. t may
 // be nil (the instruction and the expected document are then not shown),
-// and answer nil (no output is shown).
-func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer *transcript.Transcript) error {
+// and answer's transcript nil (no output is shown).
+func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer scoring.Output) error {
 	bw := bufio.NewWriter(w)
 	v := newTranscriptView(s, t, answer)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }

@@ -15,7 +15,7 @@ func TestShowFeedbackLine(t *testing.T) {
 	s := scoring.Score{TaskID: "02-b", Model: "m", Class: "B", Status: scoring.StatusAPIError,
 		Rounds: 2, FirstTry: &scoring.FirstTry{Problem: "json-patch: operation 0:\nbad path"}}
 	var b bytes.Buffer
-	if err := WriteTranscript(&b, s, nil, nil); err != nil {
+	if err := WriteTranscript(&b, s, nil, scoring.Output{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "feedback: 2 rounds after a first answer that was not well-formed: json-patch: operation 0: bad path\n") {
@@ -23,7 +23,7 @@ func TestShowFeedbackLine(t *testing.T) {
 	}
 	s.Rounds, s.FirstTry = 0, nil
 	b.Reset()
-	_ = WriteTranscript(&b, s, nil, nil)
+	_ = WriteTranscript(&b, s, nil, scoring.Output{})
 	if strings.Contains(b.String(), "feedback") {
 		t.Errorf("a feedback line without rounds:\n%s", b.String())
 	}
@@ -34,7 +34,7 @@ func TestShowFeedbackLine(t *testing.T) {
 func TestShowNamesTheServedModel(t *testing.T) {
 	s := scoring.Score{TaskID: "02-b", Model: "openai/gpt-5.6-sol", Class: "B", Status: scoring.StatusAPIError, ModelServed: "openai/gpt-5.6-sol-mini"}
 	var b bytes.Buffer
-	if err := WriteTranscript(&b, s, nil, nil); err != nil {
+	if err := WriteTranscript(&b, s, nil, scoring.Output{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "served by openai/gpt-5.6-sol-mini, not openai/gpt-5.6-sol") {

@@ -90,7 +90,9 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	// The score phase's scoring, as rescore reads the archive: a slot at
 	// a time, each transcript verified.
 	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
-	scores, err := scoring.Stream(set, plan, scoring.Archive(dir, m.RunID, m.Judges), cfg.Weights, nil)
+	outputs := make([]scoring.Output, len(m.Models)*len(m.TaskIDs)*m.Repeats)
+	scores, err := scoring.Stream(set, plan, scoring.Archive(dir, m.RunID, m.Judges), cfg.Weights,
+		func(slot int, _ *scoring.Score, o scoring.Output) { outputs[slot] = o })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Run{Manifest: m, Config: cfg, Scores: scores, Set: set, Transcripts: trs}, dir
+	return Run{Manifest: m, Config: cfg, Scores: scores, Set: set, Transcripts: trs, Answers: outputs}, dir
 }
 
 // oracleNoisy is Pipeline's run of offline/oracle and offline/noisy, one

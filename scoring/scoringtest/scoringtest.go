@@ -31,6 +31,10 @@ type Run struct {
 	Scores      []scoring.Score
 	Set         *task.Set
 	Transcripts []*transcript.Transcript
+	// Answers are what the score phase handed on beside each score
+	// (scoring.Output), slot i Scores[i]'s; nil when the run was not
+	// scored from transcripts.
+	Answers []scoring.Output
 }
 
 var (
