@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/internal/golden"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
@@ -17,5 +18,5 @@ func checkGolden(t *testing.T, name string, got []byte) {
 
 // build is the report of a test run.
 func build(r scoringtest.Run) *report.Report {
-	return report.Build(report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set})
+	return aggregate.Build(aggregate.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/compare"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
@@ -43,5 +44,5 @@ func TestCompareOpensWithWhatChanged(t *testing.T) {
 
 // build is the report of a test run.
 func build(r scoringtest.Run) *report.Report {
-	return report.Build(report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set})
+	return aggregate.Build(aggregate.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set})
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
@@ -101,8 +102,8 @@ func (o ScoreOptions) source() scoring.Source {
 // report builds the report of scores, writes it, prints its end, and
 // returns the result: ErrVerdictFail beside it when the verdict fails.
 func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *viewer.Spool) (*Result, error) {
-	in := report.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
-	rep := report.Build(in)
+	in := aggregate.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
+	rep := aggregate.Build(in)
 	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
 		fmt.Fprintln(o.Stdout, line)
 	}

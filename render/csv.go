@@ -5,9 +5,9 @@ import (
 	"io"
 	"strconv"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 )
 
@@ -19,7 +19,7 @@ import (
 // valid, faithful (A), prompt_tokens, completion_tokens, cost_usd (empty
 // when unknown), latency_ms, attempts and transcript (its path below the
 // run directory). A value that does not apply is empty.
-func WriteCSV(w io.Writer, in report.Input) error {
+func WriteCSV(w io.Writer, in aggregate.Input) error {
 	cw := csv.NewWriter(w)
 	head := []string{"model", "task", "class", "document", "repeat", "status", "drift"}
 	head = append(head, metric.ComponentLabels[:]...)
@@ -54,7 +54,7 @@ func csvRow(s scoring.Score) []string {
 		valid = strconv.FormatBool(a.Valid)
 	}
 	if s.Judge != nil {
-		if f, decided := report.Decision(s.Judge); decided {
+		if f, decided := aggregate.Decision(s.Judge); decided {
 			faithful = strconv.FormatBool(f)
 		}
 	}

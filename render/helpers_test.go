@@ -4,9 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/internal/golden"
 	"bendscript.com/round-trip-harness/internal/linediff"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
@@ -21,6 +21,6 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func lineDiffText(want, got string) string { return linediff.Unified(want, got, 2) }
 
 // inputOf is a test run's input to the writers.
-func inputOf(r scoringtest.Run) report.Input {
-	return report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set}
+func inputOf(r scoringtest.Run) aggregate.Input {
+	return aggregate.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set}
 }

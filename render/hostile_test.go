@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
@@ -42,7 +42,7 @@ func TestMarkdownHoldsNoTerminalControls(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	if err := WriteMarkdown(&b, report.Build(in)); err != nil {
+	if err := WriteMarkdown(&b, aggregate.Build(in)); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsAny(b.String(), "\x1b\a\u202e") {

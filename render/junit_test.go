@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/report"
@@ -63,7 +64,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 	t.Parallel()
 	run, _ := pipelinetest.Pipeline(t, []string{offline.Oracle, offline.Identity, offline.Noisy}, nil, 1, 20260427)
 	in := inputOf(run)
-	r := report.Build(in)
+	r := aggregate.Build(in)
 	var buf bytes.Buffer
 	if err := WriteJUnit(&buf, r); err != nil {
 		t.Fatal(err)
@@ -147,7 +148,7 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 // relabelled as a size run is such a report.
 func TestJUnitInformationalSuiteStaysGreen(t *testing.T) {
 	t.Parallel()
-	r := report.Build(inputOf(pipelinetest.OracleNoisyRun(t)))
+	r := aggregate.Build(inputOf(pipelinetest.OracleNoisyRun(t)))
 	r.Suite = suites.Size
 	r.Failures = nil // an informational suite fails only when incomplete, and the run is complete
 	var buf bytes.Buffer

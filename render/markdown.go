@@ -158,7 +158,7 @@ func (m mdWriter) matrix(r *report.Report) {
 			}
 			m.p(" %s %s |", unit.Mark(t.Holds(v) || (checks != nil && checks[j].NotSelected)), mdText(text))
 		}
-		n, _ := r.Incomplete(model)
+		n := r.Incomplete(model).Count()
 		m.p(" %s %d/%d |\n", unit.Mark(n == 0), r.Planned(model)-n, r.Planned(model))
 	}
 	if own {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
@@ -23,7 +23,7 @@ func TestMarkdownGolden(t *testing.T) {
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := WriteMarkdown(&buf, report.Build(inputOf(tc.run.Run()))); err != nil {
+			if err := WriteMarkdown(&buf, aggregate.Build(inputOf(tc.run.Run()))); err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, tc.name+".md.golden", buf.Bytes())

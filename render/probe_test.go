@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
@@ -21,7 +21,7 @@ func TestProviderCannotForgeVerdictInMarkdown(t *testing.T) {
 	for i := range in.Scores {
 		in.Scores[i].Provider = forged
 	}
-	rep := report.Build(in)
+	rep := aggregate.Build(in)
 	var b bytes.Buffer
 	if err := WriteMarkdown(&b, rep); err != nil {
 		t.Fatal(err)

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/internal/tabletest"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
@@ -28,7 +28,7 @@ func TestIneligibleNeverReadsPass(t *testing.T) {
 		{"gating", []string{"anthropic/claude-opus-4.8", "openai/gpt-5.6-sol", "google/gemini-3.1-pro-preview"}, "✅ PASS", "an eligible run that holds every threshold passes"},
 	}) {
 		in := inputOf(scoringtest.Synthetic{Models: c.models, Repeats: 1, Answer: perfect}.Run())
-		word := VerdictWord(report.Build(in))
+		word := VerdictWord(aggregate.Build(in))
 		if word != c.want {
 			t.Errorf("%s: %q, want %q (%s)", c.name, word, c.want, c.reason)
 		}

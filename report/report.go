@@ -1,11 +1,8 @@
 package report
 
 import (
-	"time"
-
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/verdict"
@@ -26,30 +23,12 @@ const (
 	Incomplete = "incomplete"
 )
 
-// MetricPartial is the Failure.Metric of a gating run that ran only a
-// selection of its suite (--tasks, --classes, --docs, --limit): a partial
-// run can never give the gating verdict pass.
-const MetricPartial = "partial"
-
-// MetricIncomplete is the Failure.Metric of a model whose run is incomplete:
-// a missing transcript, an API error (of an answer or of a judge), or a
-// class A answer without a valid judge vote.
-const MetricIncomplete = "incomplete"
-
-// Input is everything a report is built from. Build reads Manifest, Config
-// and Scores only (Set, when given, only to place the tasks and size their
-// documents), so the same scores give the same report whatever
-// transcripts exist.
-type Input struct {
-	Manifest   *transcript.Manifest
-	Config     *config.Config  // thresholds and weights
-	Scores     []scoring.Score // every planned (model, task, repeat)
-	Set        *task.Set       // the tasks: their places and documents
-	RescoredAt *time.Time      // nil for a fresh run
-	// Integrity is what protects the run's archive (pipeline.CheckSeal:
-	// sealed and verified, or unsealed); "" when not known.
-	Integrity string
-}
+// The Failure.Metric of a partial gating run and of an incomplete model
+// (verdict.MetricPartial, verdict.MetricIncomplete).
+const (
+	MetricPartial    = verdict.MetricPartial
+	MetricIncomplete = verdict.MetricIncomplete
+)
 
 // Report is the JSON report of one run, reports/<run-id>.json. The fields of
 // the spec's example (§8.7: harness_version, ran_at, models, results,
@@ -490,3 +469,24 @@ type FailedCall struct {
 	// OpenRouter's error_type when there is one, else the error's text.
 	Reason string `json:"reason"`
 }
+
+// FormatPoint is one (model, answer format, source document size) of a
+// run of several answer formats: the median drift and the median output
+// tokens of its scored class B and C answers (every repeat), what the
+// viewer's format charts draw.
+type FormatPoint struct {
+	Model  string `json:"model"`
+	Format string `json:"format"`
+	// DocumentBytes is the size of the tasks' source document.
+	DocumentBytes int `json:"document_bytes"`
+	// MedianDrift and MedianOutputTokens are over the point's answers
+	// (the report's quantile definition).
+	MedianDrift        float64 `json:"median_drift"`
+	MedianOutputTokens float64 `json:"median_output_tokens"`
+}
+
+// Interval is an exact confidence statement (verdict.Interval).
+type Interval = verdict.Interval
+
+// Classes are the task classes in report order.
+var Classes = []string{task.ClassA, task.ClassB, task.ClassC}

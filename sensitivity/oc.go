@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/stats"
@@ -114,7 +115,7 @@ func read(t config.Thresholds, m config.Reading, models [3]*report.ModelResult) 
 	for i, name := range ocModels {
 		r.Results[name] = models[i]
 	}
-	return report.ReadingOf(r, m)
+	return aggregate.ReadingOf(r, m)
 }
 
 // draw is one model's 20 documents per class at distance r: class A

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
@@ -60,7 +61,7 @@ func lossRows(l Loss, set *task.Set, cfg *config.Config) []Row {
 	}
 	m := &transcript.Manifest{RunID: "sensitivity", Models: []string{l.Name}, TaskIDs: ids, Repeats: 1,
 		StartedAt: time.Unix(0, 0).UTC(), Inputs: transcript.Inputs{Suite: suites.Gating}}
-	r := report.Build(report.Input{Manifest: m, Config: cfg, Scores: scores, Set: set})
+	r := aggregate.Build(aggregate.Input{Manifest: m, Config: cfg, Scores: scores, Set: set})
 	mr := r.Results[l.Name]
 	var rows []Row
 	for _, class := range []string{task.ClassB, task.ClassC} {

@@ -8,6 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // This file follows the delegate suite's reconstruction score
@@ -88,7 +89,7 @@ func (tr *Report) rsSteps(nights []*report.Delegation, parts []string) ([]compar
 				tr.RS = append(tr.RS, RSSeries{Model: s.Model, Format: s.Format, Rung: s.Rung, Suite: parts[i]})
 			}
 			se := &tr.RS[si]
-			p := RSPoint{Report: i, Horizon: d.Horizon, AtHorizon: rsMean(s, d.Horizon), At20: rsMean(s, report.ReadyAt)}
+			p := RSPoint{Report: i, Horizon: d.Horizon, AtHorizon: rsMean(s, d.Horizon), At20: rsMean(s, verdict.ReadyAt)}
 			se.Points = append(se.Points, p)
 			if len(se.Points) < 2 {
 				continue
@@ -99,9 +100,9 @@ func (tr *Report) rsSteps(nights []*report.Delegation, parts []string) ([]compar
 			if row, ok := compare.RS(prev, d, s.Model, s.Format, s.Rung, d.Horizon); ok {
 				rows, refs = append(rows, row), append(refs, rsRef{si, last, false})
 			}
-			if d.Horizon != report.ReadyAt && p.At20 != nil {
+			if d.Horizon != verdict.ReadyAt && p.At20 != nil {
 				se.Points[last].Change20 = "n/a"
-				if row, ok := compare.RS(prev, d, s.Model, s.Format, s.Rung, report.ReadyAt); ok {
+				if row, ok := compare.RS(prev, d, s.Model, s.Format, s.Rung, verdict.ReadyAt); ok {
 					rows, refs = append(rows, row), append(refs, rsRef{si, last, true})
 				}
 			}
@@ -140,7 +141,7 @@ func (s RSSeries) table(tr *Report) render.Table {
 	for _, p := range s.Points {
 		r := tr.Reports[p.Report]
 		change20 := rsChangeText(p.Change20, p.P20, p.P20Adjusted)
-		if p.Horizon == report.ReadyAt {
+		if p.Horizon == verdict.ReadyAt {
 			change20 = "(the horizon's)"
 		}
 		t.Add(r.RunID, r.RanAt, strconv.Itoa(p.Horizon), unit.NumOr(p.AtHorizon, "n/a"), unit.NumOr(p.At20, "n/a"),
@@ -159,5 +160,5 @@ func rsChangeText(change string, p, adjusted *float64) string {
 
 // rsNote is the Markdown's note on the RS series.
 func rsNote() string {
-	return fmt.Sprintf("RS@k = 1 − the §8.4 drift after k interactions against the original, the mean over documents (each the mean of its repeats): the harness's similarity, not DELEGATE-52's. A change is the signed-rank test on the documents' RS@k both reports have, higher is better, adjusted with the window's every test; ready is RS@20 ≥ %s.", unit.Num(report.ReadyMin))
+	return fmt.Sprintf("RS@k = 1 − the §8.4 drift after k interactions against the original, the mean over documents (each the mean of its repeats): the harness's similarity, not DELEGATE-52's. A change is the signed-rank test on the documents' RS@k both reports have, higher is better, adjusted with the window's every test; ready is RS@20 ≥ %s.", unit.Num(verdict.ReadyMin))
 }

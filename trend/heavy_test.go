@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
@@ -36,7 +37,7 @@ func TestNoiseNightsRaiseNoFlag(t *testing.T) {
 		m := *run.Manifest
 		m.Seed, m.StartedAt = int64(seed), scoringtest.T0.Add(time.Duration(seed)*24*time.Hour)
 		run.Manifest = &m
-		return report.Build(report.Input{Manifest: run.Manifest, Config: run.Config, Scores: run.Scores})
+		return aggregate.Build(aggregate.Input{Manifest: run.Manifest, Config: run.Config, Scores: run.Scores})
 	}
 	flagged := 0
 	for tr := range 40 {

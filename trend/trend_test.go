@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
@@ -52,12 +53,12 @@ func trendNights(t *testing.T) ([]*report.Report, []string) {
 		} else {
 			run, _ = pipelinetest.Pipeline(t, []string{offline.Oracle, offline.Noisy}, n.extra, 1, n.seed)
 		}
-		in := report.Input{Manifest: run.Manifest, Config: run.Config, Scores: run.Scores, Set: run.Set}
+		in := aggregate.Input{Manifest: run.Manifest, Config: run.Config, Scores: run.Scores, Set: run.Set}
 		m := *in.Manifest
 		in.Manifest = &m
 		in.Manifest.RunID = strings.TrimSuffix(n.name, ".json")
 		in.Manifest.StartedAt = scoringtest.T0.Add(time.Duration(i) * 24 * time.Hour)
-		reps, names = append(reps, report.Build(in)), append(names, n.name)
+		reps, names = append(reps, aggregate.Build(in)), append(names, n.name)
 	}
 	return reps, names
 }
@@ -158,7 +159,7 @@ func TestTrendPageHoldsNoTerminalControls(t *testing.T) {
 		run := scoringtest.FailingRun.Run()
 		m := *run.Manifest
 		m.StartedAt = scoringtest.T0.Add(time.Duration(i) * 24 * time.Hour)
-		rep := report.Build(report.Input{Manifest: &m, Config: run.Config, Scores: run.Scores, Set: run.Set})
+		rep := aggregate.Build(aggregate.Input{Manifest: &m, Config: run.Config, Scores: run.Scores, Set: run.Set})
 		rep.Failures = append(rep.Failures, report.Failure{Message: "x\x1b]52;c;SGk=\a\n::error title=t::forged"})
 		reps = append(reps, rep)
 	}

@@ -1,10 +1,13 @@
 // Package verdict holds the rules a run is judged by, over plain
 // measures: the threshold table (§8.5's five and the harness's own gates,
 // Table), whether a value holds, whose threshold it is (Source, Custom),
-// §8.6's eligibility (Eligible, over Facts) and §8.5's reading (Read,
-// over each model's Measures). It knows nothing of reports: package
-// report reads each gated statistic out of its results into a Measure and
-// carries what Read and Eligible return as its schema.
+// the failures of a run and their wording (Failures, Miss, over each
+// model's Measured), §8.6's eligibility (Eligible, over Facts) and §8.5's
+// reading (Read, over each model's Measures), and DELEGATE-52's readiness
+// rule (ReadyAt, ReadyMin). It knows nothing of reports: package aggregate
+// reads each gated statistic out of a report's results into a Measure,
+// and package report carries what Failures, Read and Eligible return as
+// its schema. Its one reason to change is a rule of the verdict.
 //
 // # Thresholds
 //

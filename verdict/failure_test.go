@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"strings"
 	"testing"
 
 	"bendscript.com/round-trip-harness/config"
@@ -40,6 +41,66 @@ func TestMiss(t *testing.T) {
 		f := Miss("m", th, c.v, "why")
 		if got := f.Message + CustomNote(th); got != c.want {
 			t.Errorf("%s: %q, want %q (%s)", c.name, got, c.want, c.reason)
+		}
+	}
+}
+
+// TestFailures: Failures lists a run without models, a partial gating
+// run, each incomplete model with what it lacks and the answers that
+// failed for their own request (eight named, the rest counted), then
+// each threshold a measure does not hold; a class a selection left out
+// and an informational run's thresholds are no failure.
+func TestFailures(t *testing.T) {
+	t.Parallel()
+	ts := Table(config.Default().Thresholds)
+	v := func(x float64) *float64 { return &x }
+	held := func() []Measure {
+		ms := make([]Measure, len(ts))
+		for i, th := range ts {
+			ms[i].Value = v(th.Limit)
+		}
+		return ms
+	}
+	var calls []FailedCall
+	for i := range 10 {
+		calls = append(calls, FailedCall{TaskID: "01-b", Repeat: i, Reason: "refused"})
+	}
+	failing := held()
+	failing[0] = Measure{Value: v(0), Invalid: 3, Scored: 20}
+	unselected := held()
+	unselected[0] = Measure{NotSelected: true, NoClass: true}
+	noClass := held()
+	noClass[0] = Measure{NoClass: true}
+	for _, c := range tabletest.Cases(t, []struct {
+		name   string
+		run    Run
+		models []Measured
+		want   []string
+		reason string
+	}{
+		{"no models", Run{Gates: true}, nil, []string{"the run has no models"}, "a run without models fails"},
+		{"partial", Run{Gates: true, Partial: "--limit 2", Tasks: 2, Of: 60}, []Measured{{Model: "m", Measures: held()}},
+			[]string{"partial run (--limit 2: 2 of the suite's 60 tasks): a selection can never give the gating verdict pass"}, "a selection of a gating suite never passes"},
+		{"first error", Run{Gates: true}, []Measured{{Model: "m", Measures: held(), Incomplete: Incomplete{Missing: 1, APIErrors: 2}, FirstAPIError: "boom"}},
+			[]string{"m: incomplete run: 1 missing transcript, 2 API errors (the first: boom); an incomplete run cannot pass"}, "an incomplete run quotes its first API error"},
+		{"named calls", Run{Gates: true}, []Measured{{Model: "m", Measures: held(), Incomplete: Incomplete{APIErrors: 10, Undecided: 1}, FailedCalls: calls, FirstAPIError: "boom"}},
+			[]string{"m: incomplete run: 10 API errors, 1 class A answer without a valid judge vote: 01-b r0: refused; 01-b r1: refused; 01-b r2: refused; 01-b r3: refused; 01-b r4: refused; 01-b r5: refused; 01-b r6: refused; 01-b r7: refused; and 2 more; an incomplete run cannot pass"},
+			"the answers that failed for their own request are named, eight at most, before the first error"},
+		{"invalid", Run{Gates: true}, []Measured{{Model: "m", Measures: failing}},
+			[]string{"m: class A faithfulness 0, want ≥ 0.9 (3 of 20 answers invalid: they could not be judged)"}, "a class A miss says how many answers could not be judged"},
+		{"not selected", Run{Gates: true, Partial: "--classes B", Tasks: 20, Of: 60}, []Measured{{Model: "m", Measures: unselected}},
+			[]string{"partial run (--classes B: 20 of the suite's 60 tasks): a selection can never give the gating verdict pass"}, "a class left out by a selection is no failure"},
+		{"no class", Run{Gates: true}, []Measured{{Model: "m", Measures: noClass}},
+			[]string{"m: class A faithfulness was not measured (the run has no task of this class)"}, "a class the run lacks is not measured, and says so"},
+		{"informational", Run{}, []Measured{{Model: "m", Measures: failing, Incomplete: Incomplete{JudgeAPIErrors: 1}}},
+			[]string{"m: incomplete run: 1 judge API error; an incomplete run cannot pass"}, "an informational run is judged on completeness alone"},
+	}) {
+		var got []string
+		for _, f := range Failures(ts, c.run, c.models) {
+			got = append(got, f.Message)
+		}
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q (%s)", c.name, got, c.want, c.reason)
 		}
 	}
 }

@@ -182,17 +182,30 @@ func overOf(over, of int) *Over {
 }
 
 // Measured is one model's measures: one per threshold, in the order of
-// the thresholds read, and its class B and C drifts for Bounds.
+// the thresholds read, its class B and C drifts for Bounds, and what
+// makes its run incomplete (Failures).
 type Measured struct {
 	Model    string
 	Measures []Measure
 	Tails    []Tail
+	// Incomplete counts its missing and failed answers and votes.
+	Incomplete Incomplete
+	// FailedCalls are its answers that failed for their own request, in
+	// class, task and repeat order; FirstAPIError is the text of its
+	// first API error, by class.
+	FailedCalls   []FailedCall
+	FirstAPIError string
 }
 
 // Measure is one gated statistic of one model's class, as plain numbers.
 type Measure struct {
-	// NotSelected is set when the run's selection left out the class.
+	// NotSelected is set when the run's selection left out the class;
+	// NoClass when the run has no task of it.
 	NotSelected bool
+	NoClass     bool
+	// Invalid and Scored count the class's invalid answers of those
+	// scored (a class A failure says how many could not be judged).
+	Invalid, Scored int
 	// Value and Interval are the statistic and its exact interval; Value
 	// is nil when not measured.
 	Value    *float64

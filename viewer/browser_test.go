@@ -17,8 +17,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/internal/browsertest"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/suites"
 )
@@ -58,7 +58,7 @@ func TestBrowser(t *testing.T) {
 	for suite, run := range map[string]scoringtest.Run{suites.Size: scoringtest.SizeRun(), suites.Relay: scoringtest.RelayRun()} {
 		in := inputOf(run)
 		var buf bytes.Buffer
-		if err := WriteHTML(&buf, report.Build(in.Input), in); err != nil {
+		if err := WriteHTML(&buf, aggregate.Build(in.Input), in); err != nil {
 			t.Fatal(err)
 		}
 		pages[suite] = filepath.Join(t.TempDir(), suite+".html")

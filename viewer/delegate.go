@@ -9,6 +9,7 @@ import (
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 	"bendscript.com/round-trip-harness/viewer/chart"
 )
 
@@ -79,7 +80,7 @@ func rsPlots(sec report.Section) []chart.Chart {
 		}
 		p.Bands = []string{strings.Join(append(upper, lower...), " ")}
 		p.Polylines = []chart.Polyline{{Class: "median", Points: strings.Join(line, " ")}, {Class: "p95", Points: strings.Join(lossless, " ")}}
-		y := p.Y(report.ReadyMin)
+		y := p.Y(verdict.ReadyMin)
 		p.Lines = []chart.PlotLine{{Y: chart.F1(y), LabelY: chart.F1(y + 4), Class: "threshold", Label: "ready 0.98"}}
 		p.Legend = []chart.LegendItem{
 			{Kind: "circle", Class: "forward", Label: "mean RS@k over documents"},

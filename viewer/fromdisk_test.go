@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
@@ -49,7 +50,7 @@ func TestWritersReadOnlyTheJSON(t *testing.T) {
 		{"offline", inputOf(pipelinetest.OracleNoisyRun(t)), "the real offline pipeline, with transcripts"},
 		{"formats", severalFormats(inputOf(pipelinetest.OracleNoisyRun(t))), "two answer formats: the format charts' points"},
 	}) {
-		built := report.Build(c.in.Input)
+		built := aggregate.Build(c.in.Input)
 		if formats.Several(c.in.Manifest.Inputs.Formats) && len(built.FormatPoints) == 0 {
 			t.Fatalf("%s: a run of several formats has no format points", c.name)
 		}

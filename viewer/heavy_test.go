@@ -15,12 +15,12 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
 )
 
@@ -67,7 +67,7 @@ func TestHugeAnswersKeepTheHTMLBounded(t *testing.T) {
 	run, _ := pipelinetest.Pipeline(t, []string{"vendor/huge"}, map[string]model.Client{"vendor/huge": huge{set}}, 1, 7)
 	in := inputOf(run)
 	var b bytes.Buffer
-	if err := WriteHTML(&b, report.Build(in.Input), in); err != nil {
+	if err := WriteHTML(&b, aggregate.Build(in.Input), in); err != nil {
 		t.Fatal(err)
 	}
 	html := b.String()

@@ -1,8 +1,8 @@
 package viewer
 
 import (
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/internal/linediff"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
@@ -12,5 +12,5 @@ func lineDiffText(want, got string) string { return linediff.Unified(want, got, 
 
 // inputOf is a test run's input to the page.
 func inputOf(r scoringtest.Run) Input {
-	return Input{Input: report.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set}, Answers: r.Answers}
+	return Input{Input: aggregate.Input{Manifest: r.Manifest, Config: r.Config, Scores: r.Scores, Set: r.Set}, Answers: r.Answers}
 }

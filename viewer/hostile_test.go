@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
@@ -21,7 +21,7 @@ func TestHTMLHoldsNoTerminalControls(t *testing.T) {
 		}
 	}
 	var page strings.Builder
-	if err := WriteHTML(&page, report.Build(in.Input), in); err != nil {
+	if err := WriteHTML(&page, aggregate.Build(in.Input), in); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsAny(page.String(), "\x1b\a\u202e") {

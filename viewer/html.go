@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/linediff"
@@ -282,7 +283,7 @@ func newPage(r *report.Report, in Input) page {
 			cell.OK = t.Holds(v) || (checks != nil && checks[j].NotSelected)
 			row.Cells = append(row.Cells, cell)
 		}
-		n, _ := r.Incomplete(model)
+		n := r.Incomplete(model).Count()
 		row.Complete = render.MatrixCell{Value: fmt.Sprintf("%d/%d", r.Planned(model)-n, r.Planned(model)), OK: n == 0}
 		p.Matrix = append(p.Matrix, row)
 	}
@@ -467,7 +468,7 @@ func newTranscriptView(s scoring.Score, t *task.Task, o scoring.Output) transcri
 		v.Diagnostics = a.Diagnostics
 	}
 	if s.Judge != nil {
-		faithful, _ := report.Decision(s.Judge)
+		faithful, _ := aggregate.Decision(s.Judge)
 		v.Faithful = yesNo(faithful)
 		v.Decision = decisionText(s.Judge)
 		v.Votes = votesOf(s.Judge)

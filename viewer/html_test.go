@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/corpus"
 	"bendscript.com/round-trip-harness/instructions"
 	"bendscript.com/round-trip-harness/internal/tabletest"
@@ -16,7 +17,6 @@ import (
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/render"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -39,7 +39,7 @@ func viewerRun(t testing.TB) (Input, []byte) {
 		run, _ := pipelinetest.Pipeline(t, []string{offline.Oracle, offline.Noisy, evilModel}, map[string]model.Client{evilModel: pipelinetest.Evil{Set: set}}, 1, 20260427)
 		in := inputOf(run)
 		var buf bytes.Buffer
-		viewerErr = WriteHTML(&buf, report.Build(in.Input), in)
+		viewerErr = WriteHTML(&buf, aggregate.Build(in.Input), in)
 		viewerIn, viewerHTML = in, buf.Bytes()
 		// REPORT_VIEWER_OUT=/tmp/viewer.html keeps the page to look at.
 		if out := os.Getenv("REPORT_VIEWER_OUT"); out != "" && viewerErr == nil {
@@ -143,7 +143,7 @@ func TestHTMLContent(t *testing.T) {
 		t.Errorf("%d transcript details, want one per score (%d)", got, len(in.Scores))
 	}
 	var again bytes.Buffer
-	if err := WriteHTML(&again, report.Build(in.Input), in); err != nil {
+	if err := WriteHTML(&again, aggregate.Build(in.Input), in); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), page) {
@@ -173,7 +173,7 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 	thRe := regexp.MustCompile(`(?s)<thead><tr>(.*?)</tr></thead>`)
 	cellRe := regexp.MustCompile(`(?s)<th[^>]*>(.*?)</th>`)
 	for _, tc := range tabletest.Cases(t, cases) {
-		r := report.Build(tc.in.Input)
+		r := aggregate.Build(tc.in.Input)
 		var md, page bytes.Buffer
 		if err := render.WriteMarkdown(&md, r); err != nil {
 			t.Fatal(err)

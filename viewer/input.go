@@ -1,7 +1,7 @@
 package viewer
 
 import (
-	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/scoring"
 )
 
@@ -9,7 +9,7 @@ import (
 // (the task set gives the instructions and expected documents) and the
 // model outputs, for the page's diffs.
 type Input struct {
-	report.Input
+	aggregate.Input
 	// Answers are the answers scored (scoring.Output: the transcript and
 	// the document it made), slot i Scores[i]'s; nil when not at hand (the
 	// page says so).

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/viewer/chart"
@@ -22,7 +22,7 @@ import (
 // limit is the median's and which the P95's.
 func TestPlotsOfIdentity(t *testing.T) {
 	run, _ := pipelinetest.Pipeline(t, []string{offline.Oracle, offline.Identity}, nil, 1, 7)
-	r := report.Build(inputOf(run).Input)
+	r := aggregate.Build(inputOf(run).Input)
 	tops := sharedTops(r)
 	a := newPlot(r, offline.Identity, r.Results[offline.Identity].Class(task.ClassA), tops[task.ClassA])
 	if len(a.Bars) != 20 {
@@ -59,7 +59,7 @@ func TestLosslessNoBlankCells(t *testing.T) {
 	for name, run := range map[string]scoringtest.Run{"size": scoringtest.SizeRun(), "relay": scoringtest.RelayRun()} {
 		in := inputOf(run)
 		var buf bytes.Buffer
-		if err := WriteHTML(&buf, report.Build(in.Input), in); err != nil {
+		if err := WriteHTML(&buf, aggregate.Build(in.Input), in); err != nil {
 			t.Fatal(err)
 		}
 		page := buf.String()
@@ -81,7 +81,7 @@ func TestLosslessNoBlankCells(t *testing.T) {
 // drew it (offline models cost nothing; issue 34). A title names cost
 // exactly when its plot has cost bars.
 func TestSizeCaptionCost(t *testing.T) {
-	r := report.Build(inputOf(scoringtest.SizeRun()).Input)
+	r := aggregate.Build(inputOf(scoringtest.SizeRun()).Input)
 	bars := map[bool]int{}
 	for _, free := range []bool{false, true} {
 		for _, sec := range r.Sections {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/render"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
@@ -16,7 +16,7 @@ import (
 func TestPageWarningsAreTheirText(t *testing.T) {
 	t.Parallel()
 	in := inputOf(scoringtest.FailingRun.Run())
-	r := report.Build(in.Input)
+	r := aggregate.Build(in.Input)
 	if len(r.Warnings) == 0 {
 		t.Fatal("the failing run has no warning")
 	}

@@ -1,4 +1,4 @@
-package report
+package aggregate
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
@@ -20,8 +21,8 @@ func TestVerdictDoesNotMoveWithRepeats(t *testing.T) {
 	t.Parallel()
 	type gated struct {
 		Value    *float64
-		Interval *Interval
-		Over     *Over
+		Interval *report.Interval
+		Over     *report.Over
 		Holds    bool
 	}
 	var first map[string]gated
@@ -70,7 +71,7 @@ func TestIntervalsNeedNoSeed(t *testing.T) {
 	m.Seed = 7
 	run.Manifest = &m
 	b := Build(inputOf(run))
-	intervals := func(r *Report) string {
+	intervals := func(r *report.Report) string {
 		var out []any
 		for _, model := range r.Models {
 			for _, c := range r.Reading.Models {
@@ -81,7 +82,7 @@ func TestIntervalsNeedNoSeed(t *testing.T) {
 				}
 			}
 			mr := r.Results[model]
-			for _, c := range []*ClassResult{mr.ClassA, mr.ClassB, mr.ClassC} {
+			for _, c := range []*report.ClassResult{mr.ClassA, mr.ClassB, mr.ClassC} {
 				out = append(out, c.MedianInterval, c.P95Interval, c.FaithfulnessInterval, c.EditAppliedInterval, c.ResidualP95Interval, c.InvalidInterval, c.UnchangedInterval)
 			}
 		}

@@ -1,8 +1,9 @@
-package report
+package aggregate
 
 import (
 	"testing"
 
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
 
@@ -19,12 +20,12 @@ func TestInformationalWarnings(t *testing.T) {
 		for _, w := range r.Warnings {
 			kinds[w.Kind] = true
 		}
-		for _, gating := range []string{WarnFewModels, WarnFewDocuments} {
+		for _, gating := range []string{report.WarnFewModels, report.WarnFewDocuments} {
 			if kinds[gating] {
 				t.Errorf("%s: warns %s: %+v", name, gating, r.Warnings)
 			}
 		}
-		if !kinds[WarnInformational] {
+		if !kinds[report.WarnInformational] {
 			t.Errorf("%s: warnings do not say the suite is informational: %+v", name, r.Warnings)
 		}
 	}

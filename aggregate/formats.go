@@ -1,4 +1,4 @@
-package report
+package aggregate
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/task"
@@ -15,25 +16,10 @@ import (
 // that names none answered with the whole document.
 func formatName(s *scoring.Score) string { return formats.Of(s.Format).Name }
 
-// FormatPoint is one (model, answer format, source document size) of a
-// run of several answer formats: the median drift and the median output
-// tokens of its scored class B and C answers (every repeat), what the
-// viewer's format charts draw.
-type FormatPoint struct {
-	Model  string `json:"model"`
-	Format string `json:"format"`
-	// DocumentBytes is the size of the tasks' source document.
-	DocumentBytes int `json:"document_bytes"`
-	// MedianDrift and MedianOutputTokens are over the point's answers
-	// (the report's quantile definition).
-	MedianDrift        float64 `json:"median_drift"`
-	MedianOutputTokens float64 `json:"median_output_tokens"`
-}
-
 // formatPoints are the run's format points, by model (the run's order),
 // format name and document size; none for a run of one answer format or
 // without its task set.
-func (b *builder) formatPoints(in Input) []FormatPoint {
+func (b *builder) formatPoints(in Input) []report.FormatPoint {
 	if !formats.Several(in.Manifest.Inputs.Formats) || in.Set == nil {
 		return nil
 	}
@@ -61,9 +47,9 @@ func (b *builder) formatPoints(in Input) []FormatPoint {
 		return cmp.Or(cmp.Compare(b.modelIndex[x.model], b.modelIndex[y.model]), strings.Compare(x.model, y.model),
 			strings.Compare(x.format, y.format), cmp.Compare(x.bytes, y.bytes))
 	})
-	out := make([]FormatPoint, 0, len(keys))
+	out := make([]report.FormatPoint, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, FormatPoint{Model: k.model, Format: k.format, DocumentBytes: k.bytes,
+		out = append(out, report.FormatPoint{Model: k.model, Format: k.format, DocumentBytes: k.bytes,
 			MedianDrift: stats.Median(drifts[k]), MedianOutputTokens: stats.Median(tokens[k])})
 	}
 	return out

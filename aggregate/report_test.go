@@ -1,4 +1,4 @@
-package report
+package aggregate
 
 import (
 	"bytes"
@@ -6,15 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/scoring"
 )
 
-func marshal(t *testing.T, r *Report) []byte {
+func marshal(t *testing.T, r *report.Report) []byte {
 	t.Helper()
-	b, err := MarshalJSON(r)
+	b, err := report.MarshalJSON(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func TestVerdict(t *testing.T) {
 			if r.Passed() != tc.pass || strings.Join(got, ",") != strings.Join(tc.metrics, ",") {
 				t.Errorf("passed %v, failures %q; want passed %v, failures %q (%s)", r.Passed(), got, tc.pass, tc.metrics, tc.reason)
 			}
-			if (r.Verdict == Pass) != (len(r.Failures) == 0) {
+			if (r.Verdict == report.Pass) != (len(r.Failures) == 0) {
 				t.Errorf("verdict %q with %d failures", r.Verdict, len(r.Failures))
 			}
 		})
@@ -207,7 +208,7 @@ func TestRescoredAt(t *testing.T) {
 	if bytes.Equal(fresh, rescored) {
 		t.Fatal("the rescored report does not say it was rescored")
 	}
-	if got := StripRescoredAt(rescored); !bytes.Equal(got, fresh) {
+	if got := report.StripRescoredAt(rescored); !bytes.Equal(got, fresh) {
 		t.Errorf("rescored report minus rescored_at differs from the fresh one:\n%s", lineDiffText(string(fresh), string(got)))
 	}
 	if !bytes.Contains(rescored, []byte(`  "rescored_at": "2026-04-29T16:45:12Z",`+"\n")) {
@@ -220,7 +221,7 @@ func TestReadJSON(t *testing.T) {
 	t.Parallel()
 	r := Build(inputOf(scoringtest.FailingRun.Run()))
 	b := marshal(t, r)
-	back, err := ReadJSON(bytes.NewReader(b), "x.json")
+	back, err := report.ReadJSON(bytes.NewReader(b), "x.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,7 @@ func TestReadJSON(t *testing.T) {
 		{`{"schema": 1, "kind": "task", "request": {}, "attempts": []}`, "x.json: not a report but a transcript: give a report, reports/<run-id>.json", "a transcript is named as one"},
 		{`[]`, "x.json: not a report", "not an object"},
 	}) {
-		_, err := ReadJSON(strings.NewReader(tc.in), "x.json")
+		_, err := report.ReadJSON(strings.NewReader(tc.in), "x.json")
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("ReadJSON(%s) = %v, want %q (%s)", tc.in, err, tc.want, tc.reason)
 		}

@@ -1,6 +1,7 @@
-package report
+package aggregate
 
 import (
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/verdict"
 )
@@ -17,15 +18,14 @@ const (
 )
 
 // intervalInfo describes the report's intervals.
-func intervalInfo() IntervalInfo {
-	return IntervalInfo{Level: stats.Level, Quantiles: QuantileMethod, Shares: ShareMethod, Unit: UnitText}
+func intervalInfo() report.IntervalInfo {
+	return report.IntervalInfo{Level: stats.Level, Quantiles: QuantileMethod, Shares: ShareMethod, Unit: UnitText}
 }
 
-// Interval is an exact confidence statement (verdict.Interval).
-type Interval = verdict.Interval
-
 // quantileInterval is verdict.QuantileInterval.
-func quantileInterval(xs []float64, p float64) *Interval { return verdict.QuantileInterval(xs, p) }
+func quantileInterval(xs []float64, p float64) *report.Interval {
+	return verdict.QuantileInterval(xs, p)
+}
 
 // shareInterval is verdict.ShareInterval.
-func shareInterval(k, n int) *Interval { return verdict.ShareInterval(k, n) }
+func shareInterval(k, n int) *report.Interval { return verdict.ShareInterval(k, n) }

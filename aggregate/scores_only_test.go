@@ -1,10 +1,11 @@
-package report
+package aggregate
 
 import (
 	"strings"
 	"testing"
 
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 
 	"bendscript.com/round-trip-harness/judge"
@@ -43,7 +44,7 @@ func TestBuildReadsScoresOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// report.Input holds no transcript: the judge's failure reaches the
+	// aggregate.Input holds no transcript: the judge's failure reaches the
 	// report through the answer's score alone.
 	r := Build(in)
 	j := r.Results["offline/oracle"].ClassA.Judging
@@ -82,7 +83,7 @@ func TestJudgeOutageIsNotUnfaithfulness(t *testing.T) {
 	for _, f := range r.Failures {
 		metrics = append(metrics, f.Metric)
 	}
-	if len(metrics) != 1 || metrics[0] != MetricIncomplete {
+	if len(metrics) != 1 || metrics[0] != report.MetricIncomplete {
 		t.Errorf("failures %v; want only incomplete", metrics)
 	}
 	if j := mr.ClassA.Judging; j.Undecided != 10 || j.JudgeAPIErrors != 20 {

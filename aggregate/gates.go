@@ -1,26 +1,26 @@
-package report
+package aggregate
 
-import ()
+import "bendscript.com/round-trip-harness/report"
 
 // Whether a document's answer has a property (edit applied, invalid,
 // unchanged), as the gates' deciding documents and spreads read it.
-type answerProperty func(RepeatResult) (has, known bool)
+type answerProperty func(report.RepeatResult) (has, known bool)
 
-func applied(r RepeatResult) (bool, bool) {
+func applied(r report.RepeatResult) (bool, bool) {
 	return r.EditApplied != nil && *r.EditApplied, r.EditApplied != nil
 }
 
-func invalid(r RepeatResult) (bool, bool) { return r.Valid != nil && !*r.Valid, r.Valid != nil }
+func invalid(r report.RepeatResult) (bool, bool) { return r.Valid != nil && !*r.Valid, r.Valid != nil }
 
 // unchanged: an answer without a document counts as changed, as
 // UnchangedRate counts it.
-func unchanged(r RepeatResult) (bool, bool) {
+func unchanged(r report.RepeatResult) (bool, bool) {
 	return r.Unrequested != nil && *r.Unrequested == 0, r.Status == "scored" && r.Drift != nil
 }
 
 // shareOf is 1 when a document's first scored answer (the one its value
 // is) has the property, 0 when not; nil when the document has none.
-func shareOf(d DocumentResult, has answerProperty) *float64 {
+func shareOf(d report.DocumentResult, has answerProperty) *float64 {
 	r := gatedRepeat(d)
 	if r == nil {
 		return nil
@@ -33,7 +33,7 @@ func shareOf(d DocumentResult, has answerProperty) *float64 {
 
 // gatedRepeat is a document's first scored repeat with a value: the one
 // the statistics are over; nil when there is none.
-func gatedRepeat(d DocumentResult) *RepeatResult {
+func gatedRepeat(d report.DocumentResult) *report.RepeatResult {
 	for i, r := range d.Repeats {
 		if r.Status == "scored" && (r.Drift != nil || r.Faithful != nil) {
 			return &d.Repeats[i]
@@ -53,7 +53,7 @@ func b2i(b bool) int {
 // statistics beside the drift: the residual P95's by order statistics,
 // the shares' by Clopper–Pearson over the documents' first scored
 // answers.
-func gateIntervals(c *ClassResult, acc *classAcc) {
+func gateIntervals(c *report.ClassResult, acc *classAcc) {
 	f := acc.first
 	c.ResidualP95Interval = quantileInterval(acc.residuals, 0.95)
 	c.EditAppliedInterval = shareInterval(f.applied, f.scored)
@@ -63,11 +63,11 @@ func gateIntervals(c *ClassResult, acc *classAcc) {
 
 // repeatability counts, with two repeats or more, the tasks lossless in
 // every scored repeat, some, or none; nil for one repeat.
-func repeatability(docs []DocumentResult, repeats int) *Repeatability {
+func repeatability(docs []report.DocumentResult, repeats int) *report.Repeatability {
 	if repeats < 2 {
 		return nil
 	}
-	out := &Repeatability{Flaky: []string{}}
+	out := &report.Repeatability{Flaky: []string{}}
 	for _, d := range docs {
 		n, k := 0, 0
 		for _, r := range d.Repeats {

@@ -1,4 +1,4 @@
-package report
+package aggregate
 
 import (
 	"cmp"
@@ -10,6 +10,7 @@ import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/suites"
@@ -17,9 +18,6 @@ import (
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/verdict"
 )
-
-// Classes are the task classes in report order.
-var Classes = []string{task.ClassA, task.ClassB, task.ClassC}
 
 // key names one (model, task, repeat).
 type key struct {
@@ -31,7 +29,7 @@ type key struct {
 // same Report, and ran_at is the manifest's start. A planned (model, task,
 // repeat) absent from in.Scores counts as missing. in.Manifest and
 // in.Config must not be nil.
-func Build(in Input) *Report {
+func Build(in Input) *report.Report {
 	b := newBuilder(in)
 	m := in.Manifest
 	r := header(in)
@@ -70,15 +68,15 @@ func Build(in Input) *Report {
 
 // header is the report's provenance: the run, its configuration, the
 // metric and the statistics, with no result yet.
-func header(in Input) *Report {
+func header(in Input) *report.Report {
 	m, cfg := in.Manifest, in.Config
-	r := &Report{
+	r := &report.Report{
 		HarnessVersion: m.HarnessVersion,
 		RanAt:          stamp(m.StartedAt),
 		Models:         append([]string{}, m.Models...),
-		Results:        map[string]*ModelResult{},
-		Failures:       []Failure{},
-		Schema:         SchemaVersion,
+		Results:        map[string]*report.ModelResult{},
+		Failures:       []report.Failure{},
+		Schema:         report.SchemaVersion,
 		RunID:          m.RunID,
 		APIRoot:        m.Inputs.BaseURL,
 		Integrity:      in.Integrity,
@@ -95,7 +93,7 @@ func header(in Input) *Report {
 		Tasks:          len(m.TaskIDs),
 		Quantile:       QuantileDefinition,
 		Intervals:      intervalInfo(),
-		Warnings:       []Warning{},
+		Warnings:       []report.Warning{},
 		Suite:          suites.Of(m.Inputs.Suite).Name,
 		Partial:        m.Inputs.Selection,
 		Custom:         verdict.CustomValues(cfg),
@@ -108,13 +106,13 @@ func header(in Input) *Report {
 
 // model is one model's results: its classes, its determinism and who
 // served its answers.
-func (b *builder) model(in Input, model string, byClass map[string][]string) *ModelResult {
+func (b *builder) model(in Input, model string, byClass map[string][]string) *report.ModelResult {
 	m := in.Manifest
-	mr := &ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/", Providers: map[string]int{}}
+	mr := &report.ModelResult{Transcripts: "runs/" + m.RunID + "/" + transcript.Slug(model) + "/", Providers: map[string]int{}}
 	if d, ok := m.Determinism[model]; ok {
 		mr.Determinism = &d
 	}
-	for _, class := range Classes {
+	for _, class := range report.Classes {
 		if ids := byClass[class]; len(ids) > 0 {
 			setClass(mr, class, b.class(model, class, ids))
 		}
@@ -130,16 +128,16 @@ func (b *builder) model(in Input, model string, byClass map[string][]string) *Mo
 // verdictOf is the verdict of a report whose failures are known: pass or
 // fail for a suite that gates, complete or incomplete for one that is
 // information.
-func verdictOf(r *Report) string {
+func verdictOf(r *report.Report) string {
 	switch {
-	case !r.gated() && len(r.Failures) > 0:
-		return Incomplete
-	case !r.gated():
-		return Complete
+	case r.Informational() && len(r.Failures) > 0:
+		return report.Incomplete
+	case r.Informational():
+		return report.Complete
 	case len(r.Failures) > 0:
-		return Fail
+		return report.Fail
 	}
-	return Pass
+	return report.Pass
 }
 
 // stamp formats t as RFC 3339 in UTC to the second.
@@ -147,7 +145,7 @@ func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // setClass stores c as class's detail and copies its headline numbers into
 // the §8.7 fields.
-func setClass(mr *ModelResult, class string, c *ClassResult) {
+func setClass(mr *report.ModelResult, class string, c *report.ClassResult) {
 	switch class {
 	case task.ClassA:
 		mr.ClassA, mr.ClassAFaithfulness = c, c.Faithfulness
@@ -301,7 +299,7 @@ type classAcc struct {
 	first     tally     // the same of each document's first scored answer: what the shares are over
 }
 
-func (b *builder) class(model, class string, ids []string) *ClassResult {
+func (b *builder) class(model, class string, ids []string) *report.ClassResult {
 	g := b.accumulate(model, ids, func(string) string { return class })
 	c := g.c
 	c.Class = class
@@ -319,13 +317,13 @@ func (b *builder) class(model, class string, ids []string) *ClassResult {
 
 // document accumulates one task's repeats into c and acc and returns its
 // per-document entry.
-func (b *builder) document(model, class, id string, c *ClassResult, acc *classAcc) DocumentResult {
-	d := DocumentResult{TaskID: id, Repeats: make([]RepeatResult, b.repeats)}
+func (b *builder) document(model, class, id string, c *report.ClassResult, acc *classAcc) report.DocumentResult {
+	d := report.DocumentResult{TaskID: id, Repeats: make([]report.RepeatResult, b.repeats)}
 	var vals, residuals []float64
 	var comps [metric.NumComponents][]float64
 	var first *scoring.Score // the first scored repeat with a value: the document's value
 	for r := range b.repeats {
-		rr := RepeatResult{Repeat: r, Status: scoring.StatusMissing}
+		rr := report.RepeatResult{Repeat: r, Status: scoring.StatusMissing}
 		s := b.answers[key{model, id, r}]
 		if s != nil {
 			rr.Status, rr.Transcript = s.Status, s.Transcript
@@ -388,7 +386,7 @@ func (b *builder) document(model, class, id string, c *ClassResult, acc *classAc
 
 // scored accounts for one scored answer and returns its value: the drift
 // (B, C) or 1 for faithful and 0 for unfaithful (A).
-func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *classAcc, comps *[metric.NumComponents][]float64) (float64, bool) {
+func (b *builder) scored(class string, s *scoring.Score, c *report.ClassResult, acc *classAcc, comps *[metric.NumComponents][]float64) (float64, bool) {
 	if class == task.ClassA {
 		return scoredA(s, c, acc)
 	}
@@ -398,7 +396,7 @@ func (b *builder) scored(class string, s *scoring.Score, c *ClassResult, acc *cl
 // scoredA accounts for a class A answer: its validity, evidence and the
 // judges' votes; its value is 1 when judged faithful, 0 when not, and
 // none when no judge decided.
-func scoredA(s *scoring.Score, c *ClassResult, acc *classAcc) (float64, bool) {
+func scoredA(s *scoring.Score, c *report.ClassResult, acc *classAcc) (float64, bool) {
 	if s.Answer != nil {
 		if !s.Answer.Valid {
 			c.Invalid++
@@ -452,7 +450,7 @@ func scoredBC(s *scoring.Score, acc *classAcc, comps *[metric.NumComponents][]fl
 	return res.Drift, true
 }
 
-func (b *builder) finishA(c *ClassResult, acc *classAcc) {
+func (b *builder) finishA(c *report.ClassResult, acc *classAcc) {
 	if len(acc.values) > 0 {
 		c.Faithfulness = ptr(stats.Mean(acc.values))
 		faithful := 0
@@ -474,7 +472,7 @@ func (b *builder) finishA(c *ClassResult, acc *classAcc) {
 // finishBC adds to a class B or C result, beside its summary (the one
 // computation every section shares), what only a class has: the
 // component medians, the residual and the count of lossless answers.
-func finishBC(c *ClassResult, acc *classAcc) {
+func finishBC(c *report.ClassResult, acc *classAcc) {
 	if len(acc.values) > 0 {
 		c.ComponentMedians = ptr(metric.ComponentsOf(func(i int) float64 { return stats.Median(acc.components[i]) }))
 	}
@@ -487,7 +485,7 @@ func finishBC(c *ClassResult, acc *classAcc) {
 
 // noise is the headline number of each repeat alone and their range; nil
 // for a single repeat.
-func noise(perRepeat [][]float64, class string) *Noise {
+func noise(perRepeat [][]float64, class string) *report.Noise {
 	if len(perRepeat) < 2 {
 		return nil
 	}
@@ -495,7 +493,7 @@ func noise(perRepeat [][]float64, class string) *Noise {
 	if class == task.ClassA {
 		headline = stats.Mean
 	}
-	n := &Noise{PerRepeat: make([]*float64, len(perRepeat))}
+	n := &report.Noise{PerRepeat: make([]*float64, len(perRepeat))}
 	lo, hi, any := 0.0, 0.0, false
 	for r, vals := range perRepeat {
 		if len(vals) == 0 {
@@ -516,7 +514,7 @@ func noise(perRepeat [][]float64, class string) *Noise {
 }
 
 // addCalls counts an answer's usage, cost and cut-off into its class.
-func addCalls(c *ClassResult, s *scoring.Score) {
+func addCalls(c *report.ClassResult, s *scoring.Score) {
 	addUsage(c, s)
 	switch s.CutOff {
 	case scoring.CutOffReasoning:
@@ -528,7 +526,7 @@ func addCalls(c *ClassResult, s *scoring.Score) {
 
 // setRepeat records a measured answer's value (v) in its repeat's row: the
 // judges' decision (A), or the drift and the harness's own measures (B, C).
-func setRepeat(rr *RepeatResult, class string, s *scoring.Score, v float64) {
+func setRepeat(rr *report.RepeatResult, class string, s *scoring.Score, v float64) {
 	if class == task.ClassA {
 		f := v == 1
 		rr.Faithful = &f
@@ -541,7 +539,7 @@ func setRepeat(rr *RepeatResult, class string, s *scoring.Score, v float64) {
 	rr.Valid = ptr(s.Metric.Valid && s.Metric.SchemaValid)
 }
 
-func addUsage(c *ClassResult, s *scoring.Score) {
+func addUsage(c *report.ClassResult, s *scoring.Score) {
 	u := s.Usage
 	c.Tokens.Prompt += u.PromptTokens
 	c.Tokens.Completion += u.CompletionTokens
@@ -558,11 +556,11 @@ func addUsage(c *ClassResult, s *scoring.Score) {
 	c.Cost.USD += *u.Cost
 }
 
-func latency(ms []float64) Latency {
+func latency(ms []float64) report.Latency {
 	if len(ms) == 0 {
-		return Latency{}
+		return report.Latency{}
 	}
-	return Latency{P50: int64(stats.Median(ms)), P95: int64(stats.P95(ms)), Max: int64(stats.Quantile(1, ms))}
+	return report.Latency{P50: int64(stats.Median(ms)), P95: int64(stats.P95(ms)), Max: int64(stats.Quantile(1, ms))}
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -583,7 +581,7 @@ func (b *builder) severalFormats() bool {
 
 // failedCall names one failed answer and why: the classification's reason
 // with the status and error_type, else the error's text.
-func failedCall(id string, repeat int, e *transcript.CallError) FailedCall {
+func failedCall(id string, repeat int, e *transcript.CallError) report.FailedCall {
 	why := e.Message
 	if e.Reason != "" {
 		why = e.Reason
@@ -600,5 +598,20 @@ func failedCall(id string, repeat int, e *transcript.CallError) FailedCall {
 			why += " (" + strings.Join(detail, " ") + ")"
 		}
 	}
-	return FailedCall{TaskID: id, Repeat: repeat, Scope: e.Scope, Reason: why}
+	return report.FailedCall{TaskID: id, Repeat: repeat, Scope: e.Scope, Reason: why}
+}
+
+// Input is everything a report is built from. Build reads Manifest, Config
+// and Scores only (Set, when given, only to place the tasks and size their
+// documents), so the same scores give the same report whatever
+// transcripts exist.
+type Input struct {
+	Manifest   *transcript.Manifest
+	Config     *config.Config  // thresholds and weights
+	Scores     []scoring.Score // every planned (model, task, repeat)
+	Set        *task.Set       // the tasks: their places and documents
+	RescoredAt *time.Time      // nil for a fresh run
+	// Integrity is what protects the run's archive (pipeline.CheckSeal:
+	// sealed and verified, or unsealed); "" when not known.
+	Integrity string
 }

@@ -1,4 +1,4 @@
-package report
+package aggregate
 
 import (
 	"cmp"
@@ -6,13 +6,14 @@ import (
 	"strconv"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 )
 
 // breaks says, per model and answer format, where the chains of a part
 // first broke.
-func (b *builder) breaks(part string) []Break {
+func (b *builder) breaks(part string) []report.Break {
 	type chain struct {
 		model, format, doc string
 		repeat             int
@@ -33,7 +34,7 @@ func (b *builder) breaks(part string) []Break {
 		steps[c][s.Step] = s
 		maxStep = max(maxStep, s.Step)
 	}
-	var out []Break
+	var out []report.Break
 	at := map[[2]string]int{}
 	for _, c := range order {
 		k := [2]string{c.model, c.format}
@@ -41,11 +42,11 @@ func (b *builder) breaks(part string) []Break {
 		if !ok {
 			i = len(out)
 			at[k] = i
-			out = append(out, Break{Model: c.model, Format: c.format, FirstExceed: map[string]int{}})
+			out = append(out, report.Break{Model: c.model, Format: c.format, FirstExceed: map[string]int{}})
 		}
 		out[i].FirstExceed[firstExceed(steps[c], maxStep, b.thresholds)]++
 	}
-	slices.SortStableFunc(out, func(x, y Break) int {
+	slices.SortStableFunc(out, func(x, y report.Break) int {
 		return cmp.Or(cmp.Compare(b.modelIndex[x.Model], b.modelIndex[y.Model]), cmp.Compare(b.formatIndex[x.Format], b.formatIndex[y.Format]))
 	})
 	return out

@@ -1,6 +1,9 @@
-package report
+package aggregate
 
-import "bendscript.com/round-trip-harness/judge"
+import (
+	"bendscript.com/round-trip-harness/judge"
+	"bendscript.com/round-trip-harness/report"
+)
 
 // Decision returns the panel's decision on an answer; decided is false when
 // there is no verdict or no valid vote (every judge failed). A response
@@ -16,11 +19,11 @@ func Decision(v *judge.Verdict) (faithful, decided bool) {
 }
 
 // voteCount counts a verdict's votes.
-func voteCount(v *judge.Verdict) VoteCount {
+func voteCount(v *judge.Verdict) report.VoteCount {
 	if v == nil {
-		return VoteCount{}
+		return report.VoteCount{}
 	}
-	return VoteCount{
+	return report.VoteCount{
 		Faithful: v.FaithfulVotes, Unfaithful: v.UnfaithfulVotes,
 		Error: v.ErrorVotes, Ungrounded: v.UngroundedVotes,
 	}

@@ -1,4 +1,4 @@
-package report
+package aggregate
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 )
@@ -26,7 +27,7 @@ func TestServedModelMismatchWarned(t *testing.T) {
 	}
 	rep := Build(in)
 	for _, w := range rep.Warnings {
-		if w.Kind == WarnServed && w.N == 2 && slices.Equal(w.Items, []string{"openai/gpt-3.5-turbo"}) && slices.Equal(w.Counts, []int{2}) {
+		if w.Kind == report.WarnServed && w.N == 2 && slices.Equal(w.Items, []string{"openai/gpt-3.5-turbo"}) && slices.Equal(w.Counts, []int{2}) {
 			return
 		}
 	}
@@ -41,7 +42,7 @@ func TestReportSymlinkToDeviceRefused(t *testing.T) {
 	if err := os.Symlink("/dev/zero", p); err != nil {
 		t.Skip(err)
 	}
-	if _, err := ReadFiles([]string{p}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := report.ReadFiles([]string{p}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("ReadFiles = %v; want not a regular file", err)
 	}
 }
