@@ -37,11 +37,10 @@ func TestBuildReadsScoresOnly(t *testing.T) {
 	if err := transcript.Write(dir, failed); err != nil {
 		t.Fatal(err)
 	}
-	trs, err := transcript.ReadAll(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in.Scores, err = scoring.Run(in.Set, scoring.Plan{Models: in.Manifest.Models, TaskIDs: in.Manifest.TaskIDs, Repeats: 1}, trs, in.Config.Weights)
+	// Rescored as the score phase reads the archive.
+	m := in.Manifest
+	var err error
+	in.Scores, err = scoring.Stream(in.Set, scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}, scoring.Archive(dir, m.RunID, m.Judges), in.Config.Weights, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

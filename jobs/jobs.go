@@ -273,12 +273,6 @@ func (a *Answers) followers(m string, doc []*task.Task, r int) []runner.Job {
 	return out
 }
 
-// AnswerJobs lists every (model, task, repeat) in a fixed order: by model,
-// then task id, then repeat, each model with the configured parameters.
-func AnswerJobs(cfg *config.Config, prompts *task.Prompts, tasks []*task.Task, runID string) []runner.Job {
-	return NewAnswers(cfg, prompts, tasks, nil, runID).All()
-}
-
 // AnswerJob is model m's answer to task t in repeat r: the system primer,
 // then one user message of two parts, the document (the cacheable prefix,
 // marked for providers that need it) and the task; p's parameters, with

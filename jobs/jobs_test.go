@@ -349,7 +349,7 @@ func keys(jobs []runner.Job) []string {
 }
 
 // TestNewAnswersOrder: All is by model (in configuration order), task id
-// and repeat; AnswerJobs lists the same; each document's class A task
+// and repeat; each document's class A task
 // leads (or else its first task), its other tasks follow it with Then
 // and are the Counted ones Later lists.
 func TestNewAnswersOrder(t *testing.T) {
@@ -368,9 +368,6 @@ func TestNewAnswersOrder(t *testing.T) {
 	}
 	if got := keys(a.All()); !slices.Equal(got, want) {
 		t.Errorf("All:\n%q\nwant\n%q", got, want)
-	}
-	if got := keys(jobs.AnswerJobs(cfg, prompts, tasks, "run")); !slices.Equal(got, want) {
-		t.Errorf("AnswerJobs:\n%q\nwant\n%q", got, want)
 	}
 	leaders := map[string]string{"01": "01-a", "02": "02-a", "03": "03-c"}
 	first := a.First()

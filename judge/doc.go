@@ -38,9 +38,10 @@
 //
 // # Transcripts and rescoring
 //
-// [Run] stores each judge call as a judge transcript beside the task
-// transcripts (transcript.Write: atomic, content-hashed), resuming from the
-// ones already written. [VerdictFrom] recomputes a verdict from the answer
+// Each vote is a runner job (jobs.JudgeVotes, from [Config.Record] and
+// [Config.CallOn]); the runner stores it as a judge transcript beside the
+// task transcripts (transcript.Write: atomic, content-hashed), keeping on
+// resume a vote already written for the same answer ([Config.Current]). [VerdictFrom] recomputes a verdict from the answer
 // and judge transcripts alone, with no model call; the score phase and
 // rescore both use it, so a fresh report and a rescored one cannot differ.
 //

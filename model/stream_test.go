@@ -136,12 +136,14 @@ func TestStreamLongerThanAnIdleTimeout(t *testing.T) {
 		reply  modeltest.Reply
 		reason string
 	}{
-		{"chunks", modeltest.Reply{Content: "0123456789abcdef", Chunks: 8, ChunkDelay: 150 * time.Millisecond}, "8 chunks 150 ms apart take over 2 idle timeouts"},
-		{"keep-alives", modeltest.Reply{Content: "done", Delay: 1200 * time.Millisecond, KeepAlive: 100 * time.Millisecond}, "over a second of keep-alive comments and no chunk"},
+		{"chunks", modeltest.Reply{Content: "0123456789abcdef", Chunks: 12, ChunkDelay: 100 * time.Millisecond}, "12 chunks 100 ms apart take about 2 idle timeouts"},
+		{"keep-alives", modeltest.Reply{Content: "done", Delay: 1300 * time.Millisecond, KeepAlive: 50 * time.Millisecond}, "over two idle timeouts of keep-alive comments and no chunk"},
 	}) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := modeltest.NewScripted(t, tt.reply)
-			c, _ := newClient(srv, model.WithIdleTimeout(500*time.Millisecond), model.WithMaxRetries(0))
+			// Each gap is a sixth of the idle timeout or less, so that a
+			// loaded machine (a busy CI core) does not stretch one past it.
+			c, _ := newClient(srv, model.WithIdleTimeout(600*time.Millisecond), model.WithMaxRetries(0))
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			resp, err := c.Complete(ctx, request())

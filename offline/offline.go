@@ -8,6 +8,7 @@
 //	offline/identity  returns the source unchanged; answers class A with "unknown"
 //	offline/noisy     the expected document with seeded, realistic perturbations
 //	offline/noisy-low, offline/noisy-high   the same, with fewer or more of them (noise levels, to show the metric separates them)
+//	offline/rare-slip the expected document, but for one rare large slip per chain, carried on (slip.go)
 //
 // A class B/C task in a patch format (task.Task.Format) is answered in that
 // format (format.go).

@@ -36,14 +36,10 @@ type ScoreOptions struct {
 	// report comes first. nil prints nothing.
 	Stdout  io.Writer
 	Summary bool
-	// Transcripts, when not nil, are the run's transcripts held in memory
-	// (tests); nil reads and verifies them from RunDir a slot at a time,
-	// as both run and rescore do. Either way the same scoring.Stream
-	// scores them.
-	Transcripts []*transcript.Transcript
 	// Known, when not nil, are the hashes of the transcripts the run's
 	// runner wrote or verified: those are read back without hashing them
-	// again (scoring.ArchiveKnown).
+	// again (scoring.ArchiveKnown). Every other transcript is read from
+	// RunDir and verified, a slot at a time, as rescore does.
 	Known *transcript.Known
 	// Ctx ends the score phase at a signal, which then returns an
 	// *InterruptedError whose command is Again; nil never ends it.
@@ -96,12 +92,9 @@ func Score(o ScoreOptions) (*Result, error) {
 	return o.report(ctx, scores, outputs)
 }
 
-// source is where the score phase reads the transcripts: the archive (of
-// the jobs o.Known lists), or o.Transcripts when given.
+// source is where the score phase reads the transcripts: the archive,
+// the jobs o.Known lists not hashed again.
 func (o ScoreOptions) source() scoring.Source {
-	if o.Transcripts != nil {
-		return scoring.Memory(o.Transcripts)
-	}
 	m := o.Manifest
 	return scoring.ArchiveKnown(o.RunDir, m.RunID, m.Judges, o.Known)
 }

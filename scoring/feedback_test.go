@@ -57,7 +57,7 @@ func TestWithRounds(t *testing.T) {
 		return &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: id, Class: tk.Class, Attempts: []transcript.Attempt{{Number: 1}},
 			Response: &transcript.Response{Content: content, FinishReason: "stop", LatencyMS: 10, Usage: transcript.Usage{CompletionTokens: 5, Cost: cost(c)}}}
 	}
-	src := Memory([]*transcript.Transcript{tr(tk.ID, "no", 0.5), tr(task.FeedbackID(tk.ID, 1), "still no", 0.25), tr(task.FeedbackID(tk.ID, 2), string(bend.Marshal(tk.Expected)), 0.125)})
+	src := memory([]*transcript.Transcript{tr(tk.ID, "no", 0.5), tr(task.FeedbackID(tk.ID, 1), "still no", 0.25), tr(task.FeedbackID(tk.ID, 2), string(bend.Marshal(tk.Expected)), 0.125)})
 	scores, err := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{tk.ID}, Repeats: 1, Feedback: 3}, src, w, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +74,7 @@ func TestWithRounds(t *testing.T) {
 	}
 	// A round after a well-formed one is not the run's: a rescore does not
 	// read it, as a run would not have asked it.
-	stale := Memory([]*transcript.Transcript{tr(tk.ID, "no", 0.5), tr(task.FeedbackID(tk.ID, 1), string(bend.Marshal(tk.Expected)), 0.25), tr(task.FeedbackID(tk.ID, 2), "no", 0.125)})
+	stale := memory([]*transcript.Transcript{tr(tk.ID, "no", 0.5), tr(task.FeedbackID(tk.ID, 1), string(bend.Marshal(tk.Expected)), 0.25), tr(task.FeedbackID(tk.ID, 2), "no", 0.125)})
 	if got, _ := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{tk.ID}, Repeats: 1, Feedback: 3}, stale, w, nil); got[0].Rounds != 1 || !got[0].Metric.Lossless {
 		t.Errorf("rounds %d, lossless %v: want the well-formed round 1 scored", got[0].Rounds, got[0].Metric.Lossless)
 	}

@@ -82,7 +82,7 @@ func TestOutputIsTheDocumentScored(t *testing.T) {
 		tr := &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: tk.ID, Class: tk.Class,
 			Hashes: transcript.Hashes{Document: tk.Source.Hash}, Response: &transcript.Response{Content: tt.answer, FinishReason: "stop"}}
 		var got Output
-		_, err := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{tk.ID}, Repeats: 1}, Memory([]*transcript.Transcript{tr}), w,
+		_, err := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{tk.ID}, Repeats: 1}, memory([]*transcript.Transcript{tr}), w,
 			func(_ int, _ *Score, o Output) { got = o })
 		if err != nil {
 			t.Fatal(err)

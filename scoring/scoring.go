@@ -1,9 +1,9 @@
 // Package scoring is the score phase, the one path from archived
 // transcripts to numbers: a fresh run and `harness rescore` both call
-// Stream (Run is Stream over transcripts in memory, for tests; `harness
-// score` calls Answer, the same scoring of one answer), so they cannot
-// disagree. It is pure: a Score depends only on the task, the
-// transcripts and the metric version — no clock, no network.
+// Stream over the archive (Archive, ArchiveKnown; `harness score` calls
+// Answer, the same scoring of one answer), so they cannot disagree. It is
+// pure: a Score depends only on the task, the transcripts and the metric
+// version — no clock, no network.
 package scoring
 
 import (
@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -197,35 +196,6 @@ type Plan struct {
 // it (VerdictFrom keeps those that do).
 type Source func(model, taskID string, repeat int) (answer *transcript.Transcript, votes []*transcript.Transcript, err error)
 
-// Memory is a Source over transcripts held in memory (a run that just
-// finished, or tests).
-func Memory(transcripts []*transcript.Transcript) Source {
-	type key struct {
-		model, task string
-		repeat      int
-	}
-	answers := map[key]*transcript.Transcript{}
-	judged := map[key][]*transcript.Transcript{}
-	for _, t := range transcripts {
-		switch t.Kind {
-		case transcript.KindTask:
-			answers[key{t.Model, t.TaskID, t.Repeat}] = t
-		case transcript.KindJudge:
-			if t.Judged != nil {
-				k := key{t.Judged.Model, t.Judged.TaskID, t.Judged.Repeat}
-				judged[k] = append(judged[k], t)
-			}
-		}
-	}
-	for _, js := range judged {
-		sort.Slice(js, func(i, j int) bool { return js[i].Model < js[j].Model })
-	}
-	return func(model, taskID string, repeat int) (*transcript.Transcript, []*transcript.Transcript, error) {
-		k := key{model, taskID, repeat}
-		return answers[k], judged[k], nil
-	}
-}
-
 // Archive is a Source that reads a run directory's transcripts when they
 // are asked for, verifying each (transcript.Read) and checking that it
 // belongs to run runID and to the slot it sits in (transcript.CheckSlot):
@@ -267,12 +237,6 @@ func ArchiveKnown(runDir, runID string, judges []string, known *transcript.Known
 		}
 		return answer, votes, nil
 	}
-}
-
-// Run scores every (model, task, repeat) of the plan from the transcripts
-// (Stream over Memory).
-func Run(set *task.Set, plan Plan, transcripts []*transcript.Transcript, w metric.Weights) ([]Score, error) {
-	return Stream(set, plan, Memory(transcripts), w, nil)
 }
 
 // Stream scores every (model, task, repeat) of the plan from src, on as

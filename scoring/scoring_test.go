@@ -25,8 +25,10 @@ import (
 )
 
 // archive runs the offline oracle and identity models on three tasks (one
-// per class) with two repeats, judges the class A answers with the offline
-// judge, and returns everything read back from disk, as rescore would.
+// per class) with two repeats as a run schedules them (a document's class
+// A answer first, its others after it), judges the class A answers with
+// the offline judge, and returns the task set, the transcripts read back
+// from disk and the run directory.
 func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
 	t.Helper()
 	set, probs := task.Load(corpus.FS, instructions.FS)
@@ -42,10 +44,12 @@ func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
 	clients := map[string]model.Client{offline.Oracle: oracle, offline.Identity: identity, judge.OfflineJudge: judge.NewOffline(set)}
 	dir := t.TempDir()
 	jcfg := judge.Config{Fixed: []string{judge.OfflineJudge}, Seed: 1}
-	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 2, Global: 4, JobTimeout: time.Minute, Then: jobs.JudgeVotes(set, jcfg, nil)}
 	tasks := []*task.Task{set.Task("05-a"), set.Task("05-b"), set.Task("05-c")}
 	cfg := &config.Config{Models: []string{offline.Oracle, offline.Identity}, Repeats: 2, Request: config.Request{Seed: 1}}
-	if _, err := r.Run(context.Background(), jobs.AnswerJobs(cfg, prompts, tasks, "t")); err != nil {
+	answers := jobs.NewAnswers(cfg, prompts, tasks, nil, "t")
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 2, Global: 4, JobTimeout: time.Minute,
+		Then: jobs.Chain(answers.Then, jobs.JudgeVotes(set, jcfg, nil))}
+	if _, err := r.Drain(context.Background(), answers.First()); err != nil {
 		t.Fatal(err)
 	}
 	trs, err := transcript.ReadAll(dir)
@@ -55,21 +59,29 @@ func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
 	return set, trs, dir
 }
 
-func TestRun(t *testing.T) {
+// TestStream scores an archive as the score phase reads it (Archive):
+// every (model, task, repeat) of the plan, in plan order, an API failure
+// scored as one (never as drift), a missing transcript as missing, the
+// same bytes twice, and a plan naming an unknown task refused.
+func TestStream(t *testing.T) {
 	set, trs, dir := archive(t)
 	// One answer becomes an API failure, one goes missing.
-	var kept []*transcript.Transcript
 	for _, tr := range trs {
 		switch {
 		case tr.Kind == transcript.KindTask && tr.Model == offline.Identity && tr.TaskID == "05-c" && tr.Repeat == 1:
 			tr.Response, tr.Error = nil, &transcript.CallError{Status: 503, Message: "HTTP 503"}
+			if err := transcript.Write(dir, tr); err != nil {
+				t.Fatal(err)
+			}
 		case tr.Kind == transcript.KindTask && tr.Model == offline.Identity && tr.TaskID == "05-b" && tr.Repeat == 0:
-			continue
+			if err := os.Remove(tr.Path(dir)); err != nil {
+				t.Fatal(err)
+			}
 		}
-		kept = append(kept, tr)
 	}
 	plan := Plan{Models: []string{offline.Oracle, offline.Identity}, TaskIDs: []string{"05-a", "05-b", "05-c"}, Repeats: 2}
-	scores, err := Run(set, plan, kept, metric.DefaultWeights())
+	src := Archive(dir, "t", []string{judge.OfflineJudge})
+	scores, err := Stream(set, plan, src, metric.DefaultWeights(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,13 +122,13 @@ func TestRun(t *testing.T) {
 		t.Errorf("missing transcript: %+v", s)
 	}
 	// The score phase is a pure function: same inputs, same bytes.
-	again, _ := Run(set, plan, kept, metric.DefaultWeights())
+	again, _ := Stream(set, plan, src, metric.DefaultWeights(), nil)
 	a, _ := json.Marshal(scores)
 	b, _ := json.Marshal(again)
 	if string(a) != string(b) {
 		t.Error("scoring the same transcripts twice gave different JSON")
 	}
-	if _, err := Run(set, Plan{Models: []string{"m"}, TaskIDs: []string{"99-z"}, Repeats: 1}, kept, metric.DefaultWeights()); err == nil {
+	if _, err := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{"99-z"}, Repeats: 1}, src, metric.DefaultWeights(), nil); err == nil {
 		t.Error("a plan naming an unknown task was accepted")
 	}
 }

@@ -11,6 +11,7 @@
 //
 //	validate FILE...             check .bend files against the v0.1 rules
 //	id [--check|--write] FILE... print, check or rewrite their content ids
+//	project [--parse] FILE       a .bend file as the text projection, or back
 //
 // Tasks and corpus:
 //
@@ -49,7 +50,7 @@
 //
 // Files: run writes runs/<run-id>/ (run.json, the manifest, and one
 // content-hashed transcript per request) and reports/<run-id>.json, .md,
-// .html and .csv.
+// .html, .csv and .junit.xml.
 //
 // Exit codes: 0 success or a passing verdict; 1 a negative result (an
 // invalid document, a failing verdict, an id mismatch); 2 the command
@@ -135,7 +136,7 @@
 // thresholds or weights differ from §8.5/§8.4 says "custom" wherever they
 // show (the threshold table, each failure's `source`, the report's `custom`
 // list and a warning), and never calls its verdict §8.5's; weights must sum
-// to 1. The informational suites (natural, size, relay, produce) end with
+// to 1. The informational suites (natural, size, relay, produce, delegate) end with
 // `complete (informational)` or `incomplete (informational)`, never PASS
 // (exit 0 only when complete).
 //
@@ -194,7 +195,7 @@
 // honouring `Retry-After`/`retry-after-ms`; a bad key, exhausted credit or an
 // unknown model stop that model's remaining jobs at once, and an error about
 // one request (a refusal, a moderation block) fails that job alone ("What an
-// OpenRouter error does to a run", below). A call
+// OpenRouter error does to a run" in docs/reliability.md). A call
 // that fails after its retries is recorded as an error transcript: it is
 // counted (and makes the run incomplete), never scored as drift. After a fatal
 // error the calls already in flight finish and are archived (they were sent);

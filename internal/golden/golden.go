@@ -1,7 +1,7 @@
 // Package golden compares what a test produced with a file under testdata/
 // and rewrites the file when the test runs with -update:
 //
-//	go test ./report -update
+//	go test ./render -update
 //
 // Golden files hold everything a user reads (reports, tables, CLI output),
 // so a change to any of it shows up in review as a diff of the file.

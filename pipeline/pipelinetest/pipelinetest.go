@@ -1,7 +1,10 @@
 // Package pipelinetest runs the real offline pipeline for the tests of the
 // report and its writers (Pipeline, OracleNoisyRun): the runner with
-// offline models (and extra clients such as Evil), the offline judge and
-// the score phase. It returns the run's parts as scoringtest.Run.
+// offline models (and extra clients such as Evil) on the schedule
+// pipeline.Run sets (jobs.Answers, then jobs.JudgeVotes), the offline
+// judge, and the score phase's scoring (scoring.Stream over
+// scoring.Archive, as rescore reads a run). There is no second way to make
+// a run or to score one. It returns the run's parts as scoringtest.Run.
 package pipelinetest
 
 import (
@@ -69,9 +72,14 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	if err := transcript.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
+	// The run's schedule, as pipeline.Run sets it: each document's leading
+	// answer first, its other tasks after it (Answers.Then), a judge vote
+	// per class A answer as it is archived.
 	jcfg := judge.Config{RunID: m.RunID, Gating: models, Fixed: []string{judge.OfflineJudge}, Seed: seed}
-	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute, Then: jobs.JudgeVotes(set, jcfg, nil)}
-	if _, err := r.Run(context.Background(), jobs.AnswerJobs(cfg, prompts, set.Tasks, m.RunID)); err != nil {
+	answers := jobs.NewAnswers(cfg, prompts, set.Tasks, nil, m.RunID)
+	r := &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute,
+		Then: jobs.Chain(answers.Then, jobs.JudgeVotes(set, jcfg, nil))}
+	if _, err := r.Drain(context.Background(), answers.First()); err != nil {
 		t.Fatal(err)
 	}
 	fin := scoringtest.T1
@@ -79,17 +87,21 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	if err := transcript.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
+	// The score phase's scoring, as rescore reads the archive: a slot at
+	// a time, each transcript verified.
+	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
+	outputs := make([]scoring.Output, len(m.Models)*len(m.TaskIDs)*m.Repeats)
+	scores, err := scoring.Stream(set, plan, scoring.Archive(dir, m.RunID, m.Judges), cfg.Weights,
+		func(slot int, _ *scoring.Score, o scoring.Output) { outputs[slot] = o })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The viewer shows the transcripts beside the report.
 	trs, err := transcript.ReadAll(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats}
-	answers := make([]scoring.Output, len(m.Models)*len(m.TaskIDs)*m.Repeats)
-	scores, err := scoring.Stream(set, plan, scoring.Memory(trs), cfg.Weights, func(slot int, _ *scoring.Score, o scoring.Output) { answers[slot] = o })
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Run{Manifest: m, Config: cfg, Scores: scores, Set: set, Transcripts: trs, Answers: answers}, dir
+	return Run{Manifest: m, Config: cfg, Scores: scores, Set: set, Transcripts: trs, Answers: outputs}, dir
 }
 
 // oracleNoisy is Pipeline's run of offline/oracle and offline/noisy, one
