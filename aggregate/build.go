@@ -58,6 +58,7 @@ func Build(in Input) *report.Report {
 		return cmp.Or(cmp.Compare(b.partIndex[x.Part], b.partIndex[y.Part]), cmp.Compare(x.Class, y.Class))
 	})
 	r.FormatPoints = b.formatPoints(in)
+	r.Answers = Answers(in)
 	r.Failures = failures(r)
 	r.Verdict = verdictOf(r)
 	r.Warnings = warnings(r, in)

@@ -25,7 +25,7 @@ func writeAll(dir string, r *report.Report, in viewer.Input) ([]string, error) {
 		{".json", func(w io.Writer) error { return report.WriteJSON(w, r) }},
 		{".md", func(w io.Writer) error { return render.WriteMarkdown(w, r) }},
 		{".html", func(w io.Writer) error { return viewer.WriteHTML(w, r, in) }},
-		{".csv", func(w io.Writer) error { return render.WriteCSV(w, in.Input) }},
+		{".csv", func(w io.Writer) error { return render.WriteCSV(w, r) }},
 		{".junit.xml", func(w io.Writer) error { return render.WriteJUnit(w, r) }},
 	}
 	var paths []string

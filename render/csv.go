@@ -5,21 +5,22 @@ import (
 	"io"
 	"strconv"
 
-	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/report"
 )
 
 // WriteCSV writes the per-transcript table of the viewer as CSV
-// (reports/<run-id>.csv), one row per planned (model, task, repeat) in the
-// order of in.Scores, for spreadsheets and scripts. Columns: model, task,
-// class, document, repeat, status, drift, the drift components (as
-// metric.ComponentLabels), edit_applied (the edit compliance, B and C),
-// valid, faithful (A), prompt_tokens, completion_tokens, cost_usd (empty
-// when unknown), latency_ms, attempts and transcript (its path below the
-// run directory). A value that does not apply is empty.
-func WriteCSV(w io.Writer, in aggregate.Input) error {
+// (reports/<run-id>.csv), one row per planned (model, task, repeat) of
+// r.Answers, in its order, for spreadsheets and scripts: every cell is
+// read from the report. Columns: model, task, class, document, repeat,
+// status, drift, the drift components (as metric.ComponentLabels),
+// edit_applied (the edit compliance, B and C), valid, faithful (A),
+// prompt_tokens, completion_tokens, cost_usd (empty when unknown),
+// latency_ms, attempts and transcript (its path below the run directory).
+// A value that does not apply is empty. A report without answers (a
+// schema 4 report written before them) gives the header alone.
+func WriteCSV(w io.Writer, r *report.Report) error {
 	cw := csv.NewWriter(w)
 	head := []string{"model", "task", "class", "document", "repeat", "status", "drift"}
 	head = append(head, metric.ComponentLabels[:]...)
@@ -27,8 +28,8 @@ func WriteCSV(w io.Writer, in aggregate.Input) error {
 	if err := cw.Write(head); err != nil {
 		return err
 	}
-	for _, s := range in.Scores {
-		if err := cw.Write(csvRow(s)); err != nil {
+	for i := range r.Answers {
+		if err := cw.Write(csvRow(&r.Answers[i])); err != nil {
 			return err
 		}
 	}
@@ -36,39 +37,44 @@ func WriteCSV(w io.Writer, in aggregate.Input) error {
 	return cw.Error()
 }
 
-func csvRow(s scoring.Score) []string {
+func csvRow(a *report.Answer) []string {
 	// The text cells are names a manifest or a task set chose: neutralise
 	// formulas (a model named =HYPERLINK(…) was live in a spreadsheet).
-	row := []string{safetext.CSVCell(s.Model), safetext.CSVCell(s.TaskID), s.Class, safetext.CSVCell(s.Document), strconv.Itoa(s.Repeat), s.Status}
-	drift, edit, valid, faithful := "", "", "", ""
+	row := []string{safetext.CSVCell(a.Model), safetext.CSVCell(a.TaskID), a.Class, safetext.CSVCell(a.Document), strconv.Itoa(a.Repeat), a.Status}
 	comps := make([]string, len(metric.ComponentLabels))
-	if m := s.Metric; m != nil {
-		drift, edit, valid = csvNum(m.Drift), csvNum(m.EditCompliance), strconv.FormatBool(m.Valid)
-		for i, x := range m.Components.List() {
+	if a.Components != nil {
+		for i, x := range a.Components {
 			if i < len(comps) {
 				comps[i] = csvNum(x)
 			}
 		}
 	}
-	if a := s.Answer; a != nil {
-		valid = strconv.FormatBool(a.Valid)
+	faithful := ""
+	switch a.Judged {
+	case report.JudgedFaithful:
+		faithful = "true"
+	case report.JudgedUnfaithful:
+		faithful = "false"
 	}
-	if s.Judge != nil {
-		if f, decided := aggregate.Decision(s.Judge); decided {
-			faithful = strconv.FormatBool(f)
-		}
+	valid := ""
+	if a.Valid != nil {
+		valid = strconv.FormatBool(*a.Valid)
 	}
-	cost := ""
-	if s.Usage.Cost != nil {
-		cost = csvNum(*s.Usage.Cost)
-	}
-	row = append(row, drift)
+	row = append(row, csvNumOr(a.Drift))
 	row = append(row, comps...)
-	return append(row, edit, valid, faithful,
-		strconv.FormatInt(s.Usage.PromptTokens, 10), strconv.FormatInt(s.Usage.CompletionTokens, 10), cost,
-		strconv.FormatInt(s.LatencyMS, 10), strconv.Itoa(s.Attempts), safetext.CSVCell(s.Transcript))
+	return append(row, csvNumOr(a.EditCompliance), valid, faithful,
+		strconv.FormatInt(a.PromptTokens, 10), strconv.FormatInt(a.CompletionTokens, 10), csvNumOr(a.CostUSD),
+		strconv.FormatInt(a.LatencyMS, 10), strconv.Itoa(a.Attempts), safetext.CSVCell(a.Transcript))
 }
 
 // csvNum is a number in Go's shortest exact form, so that a script reads
 // the value the report computed with.
 func csvNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// csvNumOr is csvNum of *v, or empty when v is nil.
+func csvNumOr(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return csvNum(*v)
+}

@@ -17,7 +17,7 @@ func TestCSVModelNameIsNoFormula(t *testing.T) {
 		in.Scores[i].Model = `=HYPERLINK("http://x","y")`
 	}
 	var b strings.Builder
-	if err := WriteCSV(&b, in); err != nil {
+	if err := WriteCSV(&b, aggregate.Build(in)); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(b.String(), "\n")[1:] {

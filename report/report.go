@@ -149,6 +149,10 @@ type Report struct {
 	// Partial is the selection the run ran (--tasks, --classes, --docs,
 	// --limit); absent for a run of the whole suite.
 	Partial *transcript.Selection `json:"partial,omitempty"`
+	// Answers are the run's answers, one per planned (model, task,
+	// repeat) in the order of the scores (Answer): every number the CSV,
+	// the viewer's transcript table and its step plots print.
+	Answers []Answer `json:"answers,omitempty"`
 }
 
 // Custom is one configured value that differs from its default

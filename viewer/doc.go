@@ -11,7 +11,12 @@
 // transcripts, never with what a model wrote.
 //
 // Rules: it shows the tables and words of package render and the numbers
-// of the report's JSON; it computes no statistic of its own. Its charts
+// of the report's JSON (the transcript table and the step plots those of
+// its answers, report.Answer); it computes no statistic of its own. From
+// the scores it takes only the evidence a transcript's detail shows
+// beside the numbers: the output, the diagnostics, validation problems,
+// gold-edit checks, judge votes, API error, transcript hash and finish
+// reason. Its charts
 // are drawn with package viewer/chart, whose geometry the trend's page
 // shares (Template, CSS, CSPHash).
 package viewer

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 
-	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/internal/linediff"
@@ -210,7 +209,7 @@ var chartNotes = map[string]string{
 }
 
 // sectionViews are the report's sections as the viewer shows them.
-func sectionViews(r *report.Report, in Input) []sectionView {
+func sectionViews(r *report.Report) []sectionView {
 	var out []sectionView
 	for i, sec := range r.Sections {
 		v := sectionView{ID: fmt.Sprintf("section-%d", i), Title: sec.Title, Note: render.PlainNote(sec.Note), ChartNote: chartNotes[sec.Chart],
@@ -220,7 +219,7 @@ func sectionViews(r *report.Report, in Input) []sectionView {
 		case suites.ChartSize:
 			v.Plots = newSizePlots(sec)
 		case suites.ChartSteps:
-			v.Plots = newStepPlots(suites.Of(r.Suite), sec, in)
+			v.Plots = newStepPlots(suites.Of(r.Suite), sec, r.Answers)
 		}
 		out = append(out, v)
 	}
@@ -300,7 +299,7 @@ func newPage(r *report.Report, in Input) page {
 			}
 		}
 	}
-	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r, in), render.FormatPlots(r), render.JobsText(r)
+	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r), render.FormatPlots(r), render.JobsText(r)
 	for _, w := range r.Warnings {
 		p.Warnings = append(p.Warnings, render.WarningText(w))
 	}
@@ -315,7 +314,7 @@ func newPage(r *report.Report, in Input) page {
 	p.Numbers = render.NumberTables(r)
 	p.Lossless, p.Footnote = losslessTable(r), strings.NewReplacer("*", "", "`", "").Replace(render.OwnFootnote)
 	p.failed = new(error)
-	p.Rows, p.Transcripts = rowViews(in), detailViews(in, p.failed)
+	p.Rows, p.Transcripts = rowViews(r), detailViews(r, in, p.failed)
 	return p
 }
 
@@ -324,12 +323,17 @@ func anchor(model, taskID string, repeat int) string {
 	return fmt.Sprintf("t-%s-%s-r%d", transcript.Slug(model), taskID, repeat)
 }
 
-// transcriptView is one row of the transcript table and its detail.
+// transcriptView is one row of the transcript table and its detail. Its
+// numbers and names are the report's record of the answer (A, and the
+// strings from Drift to Tokens); the score gives only the evidence the
+// detail shows beside them (the output, diagnostics, validation problems,
+// gold edit, judge votes, API error, transcript hash and finish reason).
 type transcriptView struct {
 	// Cuts say what of this transcript's detail was cut to keep the page
 	// bounded (the transcript holds all of it).
 	Cuts     []string
 	ID       string
+	A        report.Answer
 	Score    scoring.Score
 	Drift    string
 	Comps    []string // the five components, or empty
@@ -385,11 +389,13 @@ type opView struct {
 }
 
 // rowViews yields the transcript table's rows, in the order of
-// in.Scores: a row shows the score alone, never the output.
-func rowViews(in Input) iter.Seq[transcriptView] {
+// r.Answers: a row shows the report's record of the answer alone.
+func rowViews(r *report.Report) iter.Seq[transcriptView] {
 	return func(yield func(transcriptView) bool) {
-		for _, s := range in.Scores {
-			if !yield(newTranscriptView(s, taskOf(in, s.TaskID), scoring.Output{})) {
+		for _, a := range r.Answers {
+			var v transcriptView
+			v.setNumbers(a)
+			if !yield(v) {
 				return
 			}
 		}
@@ -402,36 +408,72 @@ type answerKey struct {
 	repeat      int
 }
 
-// detailViews yields each transcript's detail, in the order of in.Scores,
-// with its output: read back from in.Outputs (the first failure is put in
-// *failed, and the page ends there), else computed from in.Answers.
-func detailViews(in Input, failed *error) iter.Seq[transcriptView] {
+// detailViews yields each transcript's detail, in the order of
+// r.Answers, with its numbers from the answer's record, its evidence from
+// its score in in.Scores (scoreSlots) and its output: read back from
+// in.Outputs (the first failure is put in *failed, and the page ends
+// there), else computed from in.Answers. A report without answers (one
+// written before them) has no details.
+func detailViews(r *report.Report, in Input, failed *error) iter.Seq[transcriptView] {
 	return func(yield func(transcriptView) bool) {
-		if in.Outputs == nil {
-			for i, s := range in.Scores {
+		slots := scoreSlots(r.Answers, in.Scores)
+		for i, a := range r.Answers {
+			slot := slots[i]
+			if in.Outputs == nil || slot < 0 {
 				var o scoring.Output
-				if i < len(in.Answers) {
-					o = in.Answers[i]
+				if slot >= 0 && slot < len(in.Answers) {
+					o = in.Answers[slot]
 				}
-				if !yield(newTranscriptView(s, taskOf(in, s.TaskID), o)) {
+				if !yield(newTranscriptView(a, scoreAt(in, slot), taskOf(in, a.TaskID), o)) {
 					return
 				}
+				continue
 			}
-			return
-		}
-		for i, s := range in.Scores {
-			o, err := in.Outputs.Output(i)
+			o, err := in.Outputs.Output(slot)
 			if err != nil {
 				*failed = err
 				return
 			}
-			v := newTranscriptView(s, taskOf(in, s.TaskID), scoring.Output{})
+			v := newTranscriptView(a, in.Scores[slot], taskOf(in, a.TaskID), scoring.Output{})
 			v.Output = o
 			if !yield(v) {
 				return
 			}
 		}
 	}
+}
+
+// scoreSlots is, for each answer, the index in scores of its score: the
+// one of the same model, task, repeat and answer format, each score
+// given to one answer, in order; -1 for an answer without one. The
+// answers are in the plan's order (report.Answers), the scores in any.
+func scoreSlots(answers []report.Answer, scores []scoring.Score) []int {
+	type key struct {
+		answerKey
+		format string
+	}
+	free := map[key][]int{}
+	for i, s := range scores {
+		k := key{answerKey{s.Model, s.TaskID, s.Repeat}, s.Format}
+		free[k] = append(free[k], i)
+	}
+	out := make([]int, len(answers))
+	for i, a := range answers {
+		k := key{answerKey{a.Model, a.TaskID, a.Repeat}, a.Format}
+		out[i] = -1
+		if q := free[k]; len(q) > 0 {
+			out[i], free[k] = q[0], q[1:]
+		}
+	}
+	return out
+}
+
+// scoreAt is in.Scores[i], or no score (no evidence) when i < 0.
+func scoreAt(in Input, i int) scoring.Score {
+	if i < 0 {
+		return scoring.Score{}
+	}
+	return in.Scores[i]
 }
 
 // taskOf is the task of id in in.Set; nil without a set or such a task.
@@ -442,20 +484,17 @@ func taskOf(in Input, id string) *task.Task {
 	return in.Set.Task(id)
 }
 
-func newTranscriptView(s scoring.Score, t *task.Task, o scoring.Output) transcriptView {
-	v := transcriptView{ID: anchor(s.Model, s.TaskID, s.Repeat), Score: s, Tokens: s.Usage.PromptTokens + s.Usage.CompletionTokens}
+// newTranscriptView is the row and detail of answer a: its numbers from
+// a, the evidence beside them from its score s, its instruction from t
+// (nil when unknown) and its output from o (empty when not at hand).
+func newTranscriptView(a report.Answer, s scoring.Score, t *task.Task, o scoring.Output) transcriptView {
+	v := transcriptView{Score: s}
+	v.setNumbers(a)
 	if t != nil {
 		v.Instruction = t.Text()
 		v.Reference, v.RefEvidence = t.ReferenceAnswer, t.Evidence
 	}
 	if m := s.Metric; m != nil {
-		v.Drift = unit.Num(m.Drift)
-		for _, x := range m.Components.List() {
-			v.Comps = append(v.Comps, unit.Num(x))
-		}
-		v.Edit = unit.Num(m.EditCompliance)
-		v.Valid = yesNo(m.Valid)
-		v.Lossless, v.Residual, v.Unreq = yesNo(m.Lossless), unit.Num(m.Residual), unit.IntOr(m.UnrequestedChanges)
 		v.Invalid = m.Reason
 		v.Diagnostics, v.Validation = m.Diagnostics, m.ValidationErrors
 		for _, op := range m.Ops {
@@ -464,18 +503,49 @@ func newTranscriptView(s scoring.Score, t *task.Task, o scoring.Output) transcri
 	}
 	if a := s.Answer; a != nil {
 		v.Answer = a
-		v.Valid = yesNo(a.Valid)
 		v.Diagnostics = a.Diagnostics
 	}
 	if s.Judge != nil {
-		faithful, _ := aggregate.Decision(s.Judge)
-		v.Faithful = yesNo(faithful)
 		v.Decision = decisionText(s.Judge)
 		v.Votes = votesOf(s.Judge)
 	}
 	v.fillOutput(s, t, o)
 	v.bound()
 	return v
+}
+
+// setNumbers sets the view's name and numbers from the report's record
+// of the answer: a value that does not apply is "" (a class A answer's
+// drift), an unrequested count that was not measured "n/a".
+func (v *transcriptView) setNumbers(a report.Answer) {
+	v.A, v.ID, v.Tokens = a, anchor(a.Model, a.TaskID, a.Repeat), a.PromptTokens+a.CompletionTokens
+	if a.Drift != nil {
+		v.Drift, v.Unreq = unit.Num(*a.Drift), unit.IntOr(a.Unrequested)
+	}
+	if a.Components != nil {
+		for _, x := range a.Components {
+			v.Comps = append(v.Comps, unit.Num(x))
+		}
+	}
+	v.Edit, v.Residual = numOrEmpty(a.EditCompliance), numOrEmpty(a.Residual)
+	if a.Lossless != nil {
+		v.Lossless = yesNo(*a.Lossless)
+	}
+	if a.Valid != nil {
+		v.Valid = yesNo(*a.Valid)
+	}
+	if a.Judged != "" {
+		// An undecided answer (no valid vote) shows "no", as it always has.
+		v.Faithful = yesNo(a.Judged == report.JudgedFaithful)
+	}
+}
+
+// numOrEmpty is unit.Num of *x, or "" when x is nil.
+func numOrEmpty(x *float64) string {
+	if x == nil {
+		return ""
+	}
+	return unit.Num(*x)
 }
 
 // bound cuts the model-derived lists and texts of v to the viewer's

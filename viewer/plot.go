@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -305,8 +306,9 @@ func nonTotal(labels []string) []string {
 // format), with one y-scale: every chain's drift at every step, forward
 // edits as circles and inverse ones (suites.Grouping.Inverse) as triangles
 // of another colour, the median per step joined by a line, and its
-// exact interval as a band.
-func newStepPlots(suite *suites.Suite, sec report.Section, in Input) []chart.Chart {
+// exact interval as a band. The chains' dots are the report's answers
+// (report.Answer), the medians and bands its section's rows.
+func newStepPlots(suite *suites.Suite, sec report.Section, answers []report.Answer) []chart.Chart {
 	inverse := func(suites.Key) bool { return false }
 	legend := [2]string{"a chain at a forward step (B, C; click for its transcript)", "a chain at an inverse step (C⁻¹, B⁻¹)"}
 	if s := suite.GroupingOf(sec.Part); s != nil && s.Inverse != nil {
@@ -318,21 +320,19 @@ func newStepPlots(suite *suites.Suite, sec report.Section, in Input) []chart.Cha
 	// The scale reaches the largest chain drift, so that no mark is
 	// clamped.
 	top := 0.0
-	for _, s := range in.Scores {
-		if s.Step > 0 && s.Suite == sec.Part {
-			if d, scored := s.Drift(); scored {
-				top = math.Max(top, d)
-			}
+	for _, a := range answers {
+		if a.Step > 0 && a.Part == sec.Part && a.Status == scoring.StatusScored && a.Drift != nil {
+			top = math.Max(top, *a.Drift)
 		}
 	}
 	var out []chart.Chart
 	for _, rows := range byModelFormat(sec, func(report.Row) bool { return true }) {
-		out = append(out, stepPlotOf(sec, rows, in, chart.NiceTop(top), inverse, legend))
+		out = append(out, stepPlotOf(sec, rows, answers, chart.NiceTop(top), inverse, legend))
 	}
 	return out
 }
 
-func stepPlotOf(sec report.Section, rows []report.Row, in Input, top float64, inverse func(suites.Key) bool, legend [2]string) chart.Chart {
+func stepPlotOf(sec report.Section, rows []report.Row, answers []report.Answer, top float64, inverse func(suites.Key) bool, legend [2]string) chart.Chart {
 	name := chartName(sec, rows[0])
 	p := chart.New("steps-"+transcript.Slug(name), name+": drift against step", "step (edit asked for; ↺ expects the source)", "drift (0 = as expected)")
 	p.YScale(top)
@@ -362,13 +362,12 @@ func stepPlotOf(sec report.Section, rows []report.Row, in Input, top float64, in
 		d           float64
 	}
 	var dots []dot
-	for _, s := range in.Scores {
-		d, scored := s.Drift()
-		if s.Step == 0 || s.Model != rows[0].Model || s.Suite != sec.Part || !scored || cmp.Or(s.Format, rows[0].Format) != rows[0].Format {
+	for _, a := range answers {
+		if a.Step == 0 || a.Model != rows[0].Model || a.Part != sec.Part || a.Status != scoring.StatusScored || a.Drift == nil || cmp.Or(a.Format, rows[0].Format) != rows[0].Format {
 			continue
 		}
-		dots = append(dots, dot{"#" + anchor(s.Model, s.TaskID, s.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", s.Chain, s.Repeat, s.Step, label[s.Step], unit.Num(d)),
-			suites.Key{Model: s.Model, Part: s.Suite, Step: s.Step}, d})
+		dots = append(dots, dot{"#" + anchor(a.Model, a.TaskID, a.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", a.Chain, a.Repeat, a.Step, label[a.Step], unit.Num(*a.Drift)),
+			suites.Key{Model: a.Model, Part: a.Part, Step: a.Step}, *a.Drift})
 	}
 	slices.SortStableFunc(dots, func(a, b dot) int { return cmp.Compare(a.href, b.href) })
 	for _, d := range dots {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
@@ -21,7 +22,7 @@ import (
 // and answer's transcript nil (no output is shown).
 func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer scoring.Output) error {
 	bw := bufio.NewWriter(w)
-	v := newTranscriptView(s, t, answer)
+	v := newTranscriptView(aggregate.AnswerOf(&s), s, t, answer)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
 	showHeader(p, s, v)
 	if v.Instruction != "" {
