@@ -1,5 +1,5 @@
 // Package suites is the table of task suites a run can run: gating,
-// natural, size, relay, produce and all. A suite is a value: its name, its help,
+// natural, size, relay, produce, delegate and all. A suite is a value: its name, its help,
 // whether the verdict applies the thresholds to it, the run flags that go
 // with it, and how it makes its task set from the corpus. Nothing outside
 // this table branches on a suite's name; every task a suite makes carries
