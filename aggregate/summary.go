@@ -141,20 +141,26 @@ func (t *tally) addFirst(s *scoring.Score) {
 	}
 }
 
+// keyFields are the fields a section can group by (suites.Grouping.By):
+// how each is read from a score into a key, and how a total row's key
+// holds it (nil: the field has no total row).
+var keyFields = map[string]struct {
+	set   func(k *suites.Key, s *scoring.Score)
+	total func(k *suites.Key)
+}{
+	suites.ByClass:    {func(k *suites.Key, s *scoring.Score) { k.Class = s.Class }, func(k *suites.Key) { k.Class = suites.Total }},
+	suites.ByRung:     {func(k *suites.Key, s *scoring.Score) { k.Rung = s.Rung }, func(k *suites.Key) { k.Rung = suites.Total }},
+	suites.ByPosition: {func(k *suites.Key, s *scoring.Score) { k.Position = s.Position }, func(k *suites.Key) { k.Position = suites.Total }},
+	suites.ByStep:     {func(k *suites.Key, s *scoring.Score) { k.Step = s.Step }, nil},
+}
+
 // keyOf is where a score stands, in the fields by (and always the model,
 // part and format).
 func keyOf(s *scoring.Score, part string, by []string) suites.Key {
 	k := suites.Key{Model: s.Model, Part: part, Format: formatName(s)}
 	for _, f := range by {
-		switch f {
-		case suites.ByClass:
-			k.Class = s.Class
-		case suites.ByRung:
-			k.Rung = s.Rung
-		case suites.ByPosition:
-			k.Position = s.Position
-		case suites.ByStep:
-			k.Step = s.Step
+		if kf, ok := keyFields[f]; ok {
+			kf.set(&k, s)
 		}
 	}
 	return k
@@ -163,13 +169,8 @@ func keyOf(s *scoring.Score, part string, by []string) suites.Key {
 // totalled is k with its field f set to the total's label (a rung over
 // its positions).
 func totalled(k suites.Key, f string) suites.Key {
-	switch f {
-	case suites.ByClass:
-		k.Class = suites.Total
-	case suites.ByRung:
-		k.Rung = suites.Total
-	case suites.ByPosition:
-		k.Position = suites.Total
+	if kf, ok := keyFields[f]; ok && kf.total != nil {
+		kf.total(&k)
 	}
 	return k
 }
