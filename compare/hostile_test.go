@@ -11,7 +11,7 @@ import (
 // TestCompareClassColumnCannotForgeMarkdown: compare --format md wrote the
 // class column (a report's format name, rung and class) unescaped; a
 // hostile report made a "## ✅ PASS" heading and raw <script> in the
-// output the README suggests appending to $GITHUB_STEP_SUMMARY.
+// output docs/reports.md suggests appending to $GITHUB_STEP_SUMMARY.
 func TestCompareClassColumnCannotForgeMarkdown(t *testing.T) {
 	t.Parallel()
 	old, new := comparePair()

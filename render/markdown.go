@@ -260,7 +260,7 @@ func (m mdWriter) breaks(sec report.Section) {
 }
 
 // OwnFootnote explains the † of the harness's own thresholds.
-const OwnFootnote = "the harness's own threshold, beside §8.5 (`thresholds.class_b_…`/`class_c_…` in harness.yaml; README, \"What a pass means\"): " +
+const OwnFootnote = "the harness's own threshold, beside §8.5 (`thresholds.class_b_…`/`class_c_…` in harness.yaml; docs/statistics.md, \"What a pass means\"): " +
 	"*edits applied*, the share of scored answers whose edit was fully applied (`edit_applied_min`), so a model that does not edit cannot pass on low drift; " +
 	"*P95 residual*, the residual component that sees what §8.4's five cannot (meta, unknown members, the version, duplicated edges; `residual_p95_max`); " +
 	"*answers invalid*, the share of outputs with no document or one a conformant processor rejects (`invalid_max`); " +

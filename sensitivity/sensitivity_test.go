@@ -15,9 +15,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden file")
 
-// TestTableGolden pins the sensitivity table for the default weights and
-// thresholds: the README quotes it under "What a pass means", and every
-// report names the metric version it applies to.
 // table is the default table, computed once for the tests that read it.
 var table struct {
 	once sync.Once
@@ -31,6 +28,9 @@ func defaultTable(t *testing.T) []Row {
 	return table.rows
 }
 
+// TestTableGolden pins the sensitivity table for the default weights and
+// thresholds: docs/statistics.md quotes it under "What a pass means", and
+// every report names the metric version it applies to.
 func TestTableGolden(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
