@@ -9,5 +9,5 @@ const (
 
 // CriticalLoss is the harness's own threshold of a critical round trip:
 // one round trip that raises the chain's drift against the original by
-// more than this (docs/interpretations.md, "Critical steps").
+// more than this (docs/interpretations.md, "A critical round trip").
 const CriticalLoss = 0.05

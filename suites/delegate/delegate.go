@@ -29,8 +29,8 @@
 // backward edit. What the model is actually given is its own previous
 // answer (jobs.Chains), so the score of an even step is the drift of the
 // model's document after i interactions against the original, the
-// quantity RS@i is made of (docs/interpretations.md, "The delegate suite
-// scores each step against the gold chain").
+// quantity RS@i is made of (docs/interpretations.md, "Beyond §8:
+// delegation", "Each step is scored against the gold chain").
 package delegate
 
 import (
