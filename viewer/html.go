@@ -534,9 +534,13 @@ func (v *transcriptView) setNumbers(a report.Answer) {
 	if a.Valid != nil {
 		v.Valid = yesNo(*a.Valid)
 	}
-	if a.Judged != "" {
-		// An undecided answer (no valid vote) shows "no", as it always has.
+	switch a.Judged {
+	case report.JudgedFaithful, report.JudgedUnfaithful:
 		v.Faithful = yesNo(a.Judged == report.JudgedFaithful)
+	case report.JudgedUndecided:
+		// No valid vote: not measured, as the report counts it
+		// (Judging.Undecided), never "no" (unfaithful).
+		v.Faithful = "undecided"
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"bendscript.com/round-trip-harness/offline"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/render"
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/task"
 )
@@ -207,6 +208,29 @@ func TestHTMLHasEveryMarkdownTable(t *testing.T) {
 			if !empty && !htmlHeads[head] {
 				t.Errorf("%s: the Markdown table with columns %q is not in the HTML (%s)", tc.name, head, tc.reason)
 			}
+		}
+	}
+}
+
+// TestUndecidedIsNotUnfaithful: a class A answer no judge decided (no
+// valid vote) is not measured, as the report counts it
+// (Judging.Undecided); the viewer printed it as faithful "no", which read
+// as an unfaithful answer.
+func TestUndecidedIsNotUnfaithful(t *testing.T) {
+	t.Parallel()
+	for _, c := range tabletest.Cases(t, []struct {
+		judged, want string
+		reason       string
+	}{
+		{report.JudgedFaithful, "yes", "the judges found it faithful"},
+		{report.JudgedUnfaithful, "no", "the judges found it unfaithful"},
+		{report.JudgedUndecided, "undecided", "no valid vote: not measured, never unfaithful"},
+		{"", "", "no verdict at all (a class B answer)"},
+	}) {
+		var v transcriptView
+		v.setNumbers(report.Answer{Model: "m", TaskID: "01-a", Class: "A", Judged: c.judged})
+		if v.Faithful != c.want {
+			t.Errorf("judged %q shows faithful %q; want %q (%s)", c.judged, v.Faithful, c.want, c.reason)
 		}
 	}
 }
