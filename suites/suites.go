@@ -57,7 +57,8 @@ type Suite struct {
 	// projection, it returns the edited projection.
 	EditsProjection bool
 	// FitsOutput raises a B/C answer's output budget to fit its document
-	// (the size ladder's large documents).
+	// (the size ladder's large documents). A suite that takes --rungs
+	// must (TestRungsFitOutput): a rung's document is up to 512 KB.
 	FitsOutput bool
 	// Build makes the suite's task set from the corpus and the run's
 	// inputs (rungs, steps), every task marked with its suite.
@@ -85,7 +86,7 @@ var Table = []*Suite{
 		PartNames: []string{Relay}, Classes: Relay, Grouping: relayGrouping},
 	{Name: Produce, Help: "each document written as .bend from its text projection (P) and as the projection (R); --steps 2 chains R then P", Flags: []string{"steps"}, Build: produce,
 		PartNames: []string{Produce}, Classes: Produce, Grouping: produceGrouping},
-	{Name: Delegate, Help: "round trips drawn from each document's pool of reversible edits, every step given the model's own answer; RS@k (--round-trips, default 10 = 20 interactions)", Flags: []string{"round-trips", "rungs"}, Build: delegated, EditsProjection: true,
+	{Name: Delegate, Help: "round trips drawn from each document's pool of reversible edits, every step given the model's own answer; RS@k (--round-trips, default 10 = 20 interactions)", Flags: []string{"round-trips", "rungs"}, FitsOutput: true, Build: delegated, EditsProjection: true,
 		PartNames: []string{Delegate}, Classes: Delegate, Grouping: delegateGrouping},
 	{Name: All, Gates: true, Help: "gating, natural and relay: the gating verdict, the others beside it", Flags: []string{"steps"}, Build: all,
 		PartNames: []string{Gating, Natural, Relay}, Classes: Gating},

@@ -105,3 +105,16 @@ func TestRelayReportsWhatItLeavesOut(t *testing.T) {
 		}
 	}
 }
+
+// TestRungsFitOutput: a suite that takes --rungs puts documents of up to
+// 512 KB on its tasks, which a whole-document answer re-emits, so its
+// answers' output budgets must follow the document (FitsOutput); the
+// delegate suite's did not (its answers at the 512k rung asked for the
+// configured budget and were cut off, read as drift).
+func TestRungsFitOutput(t *testing.T) {
+	for _, s := range Table {
+		if slices.Contains(s.Flags, "rungs") && !s.FitsOutput {
+			t.Errorf("suite %s takes --rungs but does not fit its answers' output budgets to their documents", s.Name)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -268,4 +269,44 @@ func TestJudgeVotesHaveABudgetWithoutPreflight(t *testing.T) {
 	if votes == 0 {
 		t.Fatal("no judge vote was asked")
 	}
+}
+
+// TestDelegateBudgetsFollowTheRung: the delegate suite on a large rung
+// asks each whole-document answer for an output budget that fits the
+// document it re-emits, as the size suite does: with the configured
+// 32,000 tokens, every answer on the 128k rung (about 43,000 tokens of
+// document) was cut off and read as drift.
+func TestDelegateBudgetsFollowTheRung(t *testing.T) {
+	t.Parallel()
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
+	e := modeltest.Entry("vendor/long")
+	e.ContextLength, e.MaxCompletionTokens, e.PromptPrice, e.CompletionPrice = 1000000, 200000, "0.000001", "0.000002"
+	srv.SetModels(e)
+	dir := t.TempDir()
+	out, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--suite", "delegate", "--rungs", "128k", "--round-trips", "1", "--models", "vendor/long", "--judges", "offline/judge",
+		"--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--run-id", "d", "--progress", "none")
+	if code == 2 {
+		t.Fatalf("exit 2\n%s%s", out, errs)
+	}
+	sent := 0
+	for _, req := range srv.Requests() {
+		if !strings.HasPrefix(taskIDOf(req), "128k") {
+			continue
+		}
+		sent++
+		if req.MaxTokens == nil || *req.MaxTokens <= 40000 {
+			t.Errorf("%s: max_tokens %s; want a budget that fits re-emitting the 128k document (over 40,000 tokens)", taskIDOf(req), maxTokensOf(req))
+		}
+	}
+	if sent == 0 {
+		t.Fatalf("no request of the 128k rung was sent\n%s%s", out, errs)
+	}
+}
+
+// maxTokensOf is a request's max_tokens as text, "none" when unset.
+func maxTokensOf(req modeltest.ChatRequest) string {
+	if req.MaxTokens == nil {
+		return "none"
+	}
+	return fmt.Sprint(*req.MaxTokens)
 }
