@@ -169,3 +169,33 @@ func moduleRoot(t *testing.T) (string, string) {
 		dir = parent
 	}
 }
+
+// TestREADMENamesEveryPackage: the README's Layout table is where a
+// newcomer looks for a package, so every package of the module is named
+// there in backquotes (`suites/delegate/`), except the leaves under an
+// internal/ folder, which the internal row describes as one (issue 47: the
+// delegate suite's builder had no row).
+func TestREADMENamesEveryPackage(t *testing.T) {
+	root, module := moduleRoot(t)
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	start := strings.Index(readme, "## Layout")
+	if start < 0 {
+		t.Fatal("README.md has no \"## Layout\" section")
+	}
+	layout := readme[start:]
+	if end := strings.Index(layout[len("## Layout"):], "\n## "); end >= 0 {
+		layout = layout[:len("## Layout")+end]
+	}
+	for p := range packageImports(t, root, module) {
+		if strings.HasPrefix(p, "internal/") || strings.Contains(p, "/internal/") {
+			continue
+		}
+		if !strings.Contains(layout, "`"+p+"/`") && !strings.Contains(layout, "`"+p+"`") {
+			t.Errorf("README.md's Layout does not name %s (as `%s/`)", p, p)
+		}
+	}
+}
