@@ -27,6 +27,15 @@ type opKind struct {
 	inverse           func(a at, op *Op) ([]*Op, error)
 	// slots adds the id slots of op in the order Op.Value writes them.
 	slots func(op *Op, s *slotter)
+	// whole says op edits the document as a whole (its vocabulary, its
+	// title), no part of it (Op.Whole).
+	whole bool
+	// lands is the block op addresses in a document whose declared id is
+	// doc (Op.Landing); nil: op.Block.
+	lands func(op *Op, doc string) string
+	// writes adds the texts op writes into a document (Op.Texts); nil:
+	// none.
+	writes func(op *Op, add func(string))
 }
 
 // scope is what an operation addresses.
@@ -109,7 +118,8 @@ var kinds = map[string]*opKind{
 			}
 			return []*Op{{Name: SetText, Block: op.Block, Span: op.Span, Text: *a.s.Text}}, nil
 		},
-		slots: addressSlots,
+		slots:  addressSlots,
+		writes: func(op *Op, add func(string)) { add(op.Text) },
 	},
 	SetCodeText: {
 		required: []string{"block", "text"},
@@ -135,7 +145,8 @@ var kinds = map[string]*opKind{
 			}
 			return []*Op{{Name: SetCodeText, Block: op.Block, Text: *a.b.Text}}, nil
 		},
-		slots: addressSlots,
+		slots:  addressSlots,
+		writes: func(op *Op, add func(string)) { add(op.Text) },
 	},
 	AddMark: {
 		required: []string{"block", "span", "mark"}, optional: []string{"position"},
@@ -290,6 +301,8 @@ var kinds = map[string]*opKind{
 			s.field(&op.Parent, blockID, false)
 			s.block(op.NewBlock)
 		},
+		lands:  func(op *Op, _ string) string { return op.After },
+		writes: func(op *Op, add func(string)) { blockTexts(op.NewBlock, add) },
 	},
 	RemoveBlock: {
 		required: []string{"block"},
@@ -352,6 +365,7 @@ var kinds = map[string]*opKind{
 			s.field(&op.After, spanID, false)
 			s.span(op.NewSpan, true)
 		},
+		writes: func(op *Op, add func(string)) { spanText(op.NewSpan, add) },
 	},
 	RemoveSpan: {
 		required: []string{"block", "span"},
@@ -408,6 +422,7 @@ var kinds = map[string]*opKind{
 			s.address(op)
 			s.span(op.NewSpan, true)
 		},
+		writes: func(op *Op, add func(string)) { spanText(op.NewSpan, add) },
 	},
 	AddEdge: {
 		required: []string{"edge"}, optional: []string{"position"},
@@ -448,6 +463,7 @@ var kinds = map[string]*opKind{
 			return []*Op{removeEdge(op.Edge)}, nil
 		},
 		slots: edgeSlots,
+		lands: edgeLanding,
 	},
 	RemoveEdge: {
 		required: []string{"subject", "predicate", "object"},
@@ -483,6 +499,7 @@ var kinds = map[string]*opKind{
 		},
 		inverse: func(a at, op *Op) ([]*Op, error) { return restoreEdges(a.d, op.Edge), nil },
 		slots:   edgeSlots,
+		lands:   edgeLanding,
 	},
 	SetVocabulary: {
 		required: []string{"vocabulary"},
@@ -502,6 +519,7 @@ var kinds = map[string]*opKind{
 			return []*Op{{Name: SetVocabulary, Vocabulary: a.d.Vocabulary}}, nil
 		},
 		slots: addressSlots,
+		whole: true,
 	},
 	SetTitle: {
 		required: []string{"title"},
@@ -524,7 +542,9 @@ var kinds = map[string]*opKind{
 			}
 			return []*Op{{Name: SetTitle, Title: *a.d.Title}}, nil
 		},
-		slots: addressSlots,
+		slots:  addressSlots,
+		whole:  true,
+		writes: func(op *Op, add func(string)) { add(op.Title) },
 	},
 }
 
@@ -564,4 +584,63 @@ func markSlots(op *Op, s *slotter) {
 func edgeSlots(op *Op, s *slotter) {
 	s.ref(&op.Edge.Subject)
 	s.ref(&op.Edge.Object)
+}
+
+// Whole reports whether op edits the document as a whole (its vocabulary
+// or its title) rather than a part of it: such an edit has no place in a
+// document composed of others (the size ladder).
+func (op *Op) Whole() bool { return kindOf(op.Name).whole }
+
+// Landing returns the block of a document (whose declared id is doc) that
+// op addresses: the block it edits, the block it inserts after, or the
+// block an edge's subject (else its object) names in the document; ""
+// when it addresses none.
+func (op *Op) Landing(doc string) string {
+	if k := kindOf(op.Name); k.lands != nil {
+		return k.lands(op, doc)
+	}
+	return op.Block
+}
+
+// Texts returns every text op writes into a document, in order: a set
+// text, a title, the text of a new span, and the texts of a new block's
+// spans, code and children.
+func (op *Op) Texts() []string {
+	var out []string
+	if k := kindOf(op.Name); k.writes != nil {
+		k.writes(op, func(t string) { out = append(out, t) })
+	}
+	return out
+}
+
+// edgeLanding is the block an edge operation addresses (Op.Landing): its
+// subject's block in the document doc, else its object's.
+func edgeLanding(op *Op, doc string) string {
+	for _, ref := range []string{op.Edge.Subject, op.Edge.Object} {
+		if r, ok := bend.ParseRef(ref); ok && r.IsSelf(doc) && r.Block != "" {
+			return r.Block
+		}
+	}
+	return ""
+}
+
+// spanText adds a span's text, when it has one (Op.Texts).
+func spanText(sp *bend.Span, add func(string)) {
+	if sp.Text != nil {
+		add(*sp.Text)
+	}
+}
+
+// blockTexts adds the texts of a block: its spans', its code text, then
+// its children's (Op.Texts).
+func blockTexts(b *bend.Block, add func(string)) {
+	for _, sp := range b.Spans {
+		spanText(sp, add)
+	}
+	if b.Text != nil {
+		add(*b.Text)
+	}
+	for _, c := range b.Children() {
+		blockTexts(c, add)
+	}
 }

@@ -215,37 +215,11 @@ func quotedPhrases(instr string) ([]string, error) {
 
 // writtenTexts returns every text the gold edit writes: set_text and
 // set_code_text texts, titles, and the text of every new span (alone or in
-// a new block).
+// a new block) (edit.Op.Texts).
 func writtenTexts(ops []*edit.Op) []string {
 	var out []string
-	span := func(s *bend.Span) {
-		if s.Text != nil {
-			out = append(out, *s.Text)
-		}
-	}
-	var block func(b *bend.Block)
-	block = func(b *bend.Block) {
-		for _, s := range b.Spans {
-			span(s)
-		}
-		if b.Text != nil {
-			out = append(out, *b.Text)
-		}
-		for _, c := range b.Children() {
-			block(c)
-		}
-	}
 	for _, op := range ops {
-		switch op.Name {
-		case edit.SetText, edit.SetCodeText:
-			out = append(out, op.Text)
-		case edit.SetTitle:
-			out = append(out, op.Title)
-		case edit.InsertBlock:
-			block(op.NewBlock)
-		case edit.InsertSpan, edit.SupersedeSpan:
-			span(op.NewSpan)
-		}
+		out = append(out, op.Texts()...)
 	}
 	return out
 }

@@ -20,8 +20,7 @@ func placeable(t *task.Task) error {
 		return fmt.Errorf("class %s has no gold edit", t.Class)
 	}
 	for i, op := range t.GoldEdit {
-		switch op.Name {
-		case edit.SetVocabulary, edit.SetTitle:
+		if op.Whole() {
 			return fmt.Errorf("operation %d (%s) edits the whole document", i, op.Name)
 		}
 		for _, ref := range opRefs(op) {
@@ -29,7 +28,7 @@ func placeable(t *task.Task) error {
 				return fmt.Errorf("operation %d (%s) refers to the whole document (%q)", i, op.Name, ref)
 			}
 		}
-		if landing(op, t.Source.Doc.ID) == "" {
+		if op.Landing(t.Source.Doc.ID) == "" {
 			return fmt.Errorf("operation %d (%s) addresses no block of the document", i, op.Name)
 		}
 	}
@@ -73,24 +72,6 @@ func opRefs(op *edit.Op) []string {
 	return out
 }
 
-// landing returns the block of the document (whose declared id is doc) that
-// an operation addresses: the block it edits, the block it inserts after, or
-// the block of an edge's subject (else its object).
-func landing(op *edit.Op, doc string) string {
-	switch op.Name {
-	case edit.InsertBlock:
-		return op.After
-	case edit.AddEdge, edit.RemoveEdge:
-		for _, ref := range []string{op.Edge.Subject, op.Edge.Object} {
-			if r, ok := bend.ParseRef(ref); ok && r.IsSelf(doc) && r.Block != "" {
-				return r.Block
-			}
-		}
-		return ""
-	}
-	return op.Block
-}
-
 // place puts corpus task t on copy name of rung r.
 func place(r *Rung, t *task.Task, pos, name string) (*Task, error) {
 	rn := renamer{prefix: name + "-", src: t.Source.Doc.ID}
@@ -105,7 +86,7 @@ func place(r *Rung, t *task.Task, pos, name string) (*Task, error) {
 		Copy:        name,
 		Instruction: rewriteInstruction(t.Instruction, rn, idsOf(t)),
 		GoldEdit:    ops,
-		Block:       landing(ops[0], ""),
+		Block:       ops[0].Landing(""),
 		BlockIndex:  -1,
 	}
 	n := 0
