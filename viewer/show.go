@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
 )
 
@@ -17,7 +19,8 @@ import (
 // terminal (harness show): what was asked, the status and numbers, the
 // cost, the instruction, the expected → produced diff (classes B and C) or
 // the answer (class A), the edit operations, the diagnostics and the judge
-// votes. It shows what the viewer shows of the transcript, as text. t may
+// votes, and the call's attempts when it was retried or interrupted. It
+// shows what the viewer shows of the transcript, as text. t may
 // be nil (the instruction and the expected document are then not shown),
 // and answer's transcript nil (no output is shown).
 func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer scoring.Output) error {
@@ -33,7 +36,54 @@ func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer scoring.
 	}
 	showOutput(p, v)
 	showFindings(p, v)
+	if answer.Transcript != nil {
+		showAttempts(p, answer.Transcript.Attempts)
+	}
 	return bw.Flush()
+}
+
+// showAttempts lists a call's HTTP attempts when there is more than one or
+// one did not simply succeed (an error, an interrupted stream): what was
+// retried, after how long, which generation each was (what `harness runs
+// --reconcile` prices) and what each cost. A call answered at its first
+// attempt prints nothing: the header's count says it.
+func showAttempts(p printer, attempts []transcript.Attempt) {
+	plain := len(attempts) == 1 && attempts[0].Error == "" && !attempts[0].Interrupted
+	if len(attempts) == 0 || plain {
+		return
+	}
+	p("\nAttempts\n")
+	for _, a := range attempts {
+		parts := []string{strconv.Itoa(a.Number)}
+		if a.Status != 0 {
+			parts = append(parts, "HTTP "+strconv.Itoa(a.Status))
+		}
+		if a.DurationMS > 0 {
+			parts = append(parts, fmt.Sprintf("%d ms", a.DurationMS))
+		}
+		if a.Interrupted {
+			parts = append(parts, "interrupted (may have been billed for what it generated)")
+		}
+		if a.GenerationID != "" {
+			parts = append(parts, a.GenerationID)
+		}
+		if a.Provider != "" {
+			parts = append(parts, "provider "+a.Provider)
+		}
+		if a.Cost != nil {
+			parts = append(parts, fmt.Sprintf("$%.4f", *a.Cost))
+		}
+		if a.RetryAfterMS > 0 {
+			parts = append(parts, fmt.Sprintf("retry after %d ms", a.RetryAfterMS))
+		}
+		if a.WaitMS > 0 {
+			parts = append(parts, fmt.Sprintf("waited %d ms before it", a.WaitMS))
+		}
+		if a.Error != "" {
+			parts = append(parts, "error: "+oneLine(a.Error))
+		}
+		p("  %s\n", strings.Join(parts, " · "))
+	}
 }
 
 // printer prints a formatted line part.

@@ -66,7 +66,7 @@
 //	compare A.json B.json          per model and class: old → new median and P95, and the lossless share, with significance (--format text|md|json); refuses reports of different suites
 //	runs [--wide] [DIR]            list the runs in DIR (runs/): id, start, suite, models, verdict, state (running while a process
 //	                               holds it), cost; fits 120 columns, --wide prints every field whole
-//	show RUN TASK [--model M]      print one transcript: instruction, expected → produced diff, diagnostics, judge votes, cost
+//	show RUN TASK [--model M]      print one transcript: instruction, expected → produced diff, diagnostics, judge votes, cost, and its attempts when retried or interrupted
 //	trend [--html F] REPORT...     per model, suite and class: the headline numbers across reports in date order, each change marked
 //	score --task FILE --output F   score one raw model answer (- reads stdin): drift, components, edit compliance, lossless,
 //	                               residual, unrequested changes; FILE may be a gating, natural (aligned), inverse or
