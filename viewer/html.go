@@ -371,6 +371,9 @@ type Output struct {
 	Truncated bool
 	// DiffCut says what of the diff was cut (MaxShown); "" when nothing.
 	DiffCut string
+	// Attempts are the call's attempts as lines (attemptLines), when it
+	// was retried or interrupted; none when it was answered at once.
+	Attempts []string
 }
 
 // OutputOf is what the viewer shows of the answer o (scoring.Output: its
@@ -588,6 +591,9 @@ func (v *transcriptView) bound() {
 // applies a patch itself.
 func (v *transcriptView) fillOutput(s scoring.Score, t *task.Task, o scoring.Output) {
 	tr := o.Transcript
+	if tr != nil {
+		v.Attempts = attemptLines(tr.Attempts)
+	}
 	switch {
 	case s.Status == scoring.StatusMissing:
 		v.NoDiff = "no transcript: the run did not reach this task"

@@ -36,23 +36,33 @@ func WriteTranscript(w io.Writer, s scoring.Score, t *task.Task, answer scoring.
 	}
 	showOutput(p, v)
 	showFindings(p, v)
-	if answer.Transcript != nil {
-		showAttempts(p, answer.Transcript.Attempts)
-	}
+	showAttempts(p, v)
 	return bw.Flush()
 }
 
-// showAttempts lists a call's HTTP attempts when there is more than one or
-// one did not simply succeed (an error, an interrupted stream): what was
-// retried, after how long, which generation each was (what `harness runs
-// --reconcile` prices) and what each cost. A call answered at its first
-// attempt prints nothing: the header's count says it.
-func showAttempts(p printer, attempts []transcript.Attempt) {
-	plain := len(attempts) == 1 && attempts[0].Error == "" && !attempts[0].Interrupted
-	if len(attempts) == 0 || plain {
+// showAttempts prints a call's attempts (Output.Attempts), when it was
+// retried or interrupted.
+func showAttempts(p printer, v transcriptView) {
+	if len(v.Attempts) == 0 {
 		return
 	}
 	p("\nAttempts\n")
+	for _, a := range v.Attempts {
+		p("  %s\n", a)
+	}
+}
+
+// attemptLines are a call's HTTP attempts as lines (Output.Attempts), when
+// there is more than one or one did not simply succeed (an error, an
+// interrupted stream): what was retried, after how long, which generation
+// each was (what `harness runs --reconcile` prices) and what each cost.
+// A call answered at its first attempt has none: the attempt count says
+// it.
+func attemptLines(attempts []transcript.Attempt) []string {
+	if len(attempts) == 0 || len(attempts) == 1 && attempts[0].Error == "" && !attempts[0].Interrupted {
+		return nil
+	}
+	var out []string
 	for _, a := range attempts {
 		parts := []string{strconv.Itoa(a.Number)}
 		if a.Status != 0 {
@@ -80,10 +90,12 @@ func showAttempts(p printer, attempts []transcript.Attempt) {
 			parts = append(parts, fmt.Sprintf("waited %d ms before it", a.WaitMS))
 		}
 		if a.Error != "" {
-			parts = append(parts, "error: "+oneLine(a.Error))
+			e, _ := clip(oneLine(a.Error), maxItemText)
+			parts = append(parts, "error: "+e)
 		}
-		p("  %s\n", strings.Join(parts, " · "))
+		out = append(out, strings.Join(parts, " · "))
 	}
+	return out
 }
 
 // printer prints a formatted line part.

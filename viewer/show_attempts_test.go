@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -47,4 +49,43 @@ func TestShowListsAttempts(t *testing.T) {
 			t.Errorf("%s: an Attempts section (%s):\n%s", c.name, c.reason, b.String())
 		}
 	}
+}
+
+// TestPageListsAttempts: the page lists a retried call's attempts in its
+// transcript's detail, as show does, through the spool the run writes the
+// page from; a call answered at once lists none.
+func TestPageListsAttempts(t *testing.T) {
+	in := inputOf(scoringtest.PassingRun.Run())
+	in.Answers = make([]scoring.Output, len(in.Scores))
+	in.Answers[0] = scoring.Output{Transcript: &transcript.Transcript{Attempts: []transcript.Attempt{
+		{Number: 1, Status: 503, Error: "upstream overloaded"}, {Number: 2, Status: 200, GenerationID: "gen-retried"}}}}
+	in.Answers[1] = scoring.Output{Transcript: &transcript.Transcript{Attempts: []transcript.Attempt{{Number: 1, Status: 200, GenerationID: "gen-plain"}}}}
+	spool, err := NewSpool(len(in.Scores))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spool.Close()
+	for i, s := range in.Scores {
+		spool.Put(i, OutputOf(s, nil, in.Answers[i]))
+	}
+	in.Answers, in.Outputs = nil, spool
+	var b bytes.Buffer
+	if err := WriteHTML(&b, aggregate.Build(in.Input), in); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Count(page, "<h4>Attempts</h4>") != 1 || !strings.Contains(page, "<li>1 · HTTP 503 · error: upstream overloaded</li>") ||
+		!strings.Contains(page, "<li>2 · HTTP 200 · gen-retried</li>") || strings.Contains(page, "gen-plain") {
+		t.Errorf("the page should list the retried call's two attempts and nothing of the call answered at once:\n%s", attemptsPart(page))
+	}
+}
+
+// attemptsPart is the page around its first attempts list, for a failure
+// message.
+func attemptsPart(page string) string {
+	i := strings.Index(page, "Attempts")
+	if i < 0 {
+		return "(no attempts list)"
+	}
+	return page[max(0, i-200):min(len(page), i+400)]
 }

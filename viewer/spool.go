@@ -86,7 +86,7 @@ func (s *Spool) Close() error {
 
 // appendOutput encodes o: a byte of flags (Identical, Aligned, Truncated),
 // the strings NoDiff, Raw and DiffCut, then the hunks, each its header and
-// lines. Strings are length-prefixed bytes, so any text round-trips
+// lines, then the attempt lines. Strings are length-prefixed bytes, so any text round-trips
 // exactly; counts and line numbers are varints.
 func appendOutput(b []byte, o Output) []byte {
 	var flags byte
@@ -107,6 +107,10 @@ func appendOutput(b []byte, o Output) []byte {
 			b = binary.AppendVarint(b, int64(l.New))
 			b = appendString(b, l.Text)
 		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(o.Attempts)))
+	for _, a := range o.Attempts {
+		b = appendString(b, a)
 	}
 	return b
 }
@@ -169,6 +173,9 @@ func readOutput(b []byte) (Output, error) {
 			h.Lines = append(h.Lines, linediff.Line{Op: r.string(), Old: r.varint(), New: r.varint(), Text: r.string()})
 		}
 		o.Hunks = append(o.Hunks, h)
+	}
+	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
+		o.Attempts = append(o.Attempts, r.string())
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errSpool

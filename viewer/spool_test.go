@@ -26,6 +26,7 @@ func TestSpoolRoundTrip(t *testing.T) {
 			{Header: "@@ -1,2 +1,2 @@", Lines: []linediff.Line{{Op: " ", Old: 1, New: 1, Text: "{"}, {Op: "-", Old: 2, Text: `  "a": 1`}, {Op: "+", New: 2, Text: ""}}},
 			{Header: "@@ -90,1 +91,1 @@", Lines: []linediff.Line{{Op: "+", Old: 0, New: 1 << 40, Text: "x"}}},
 		}}, "hunks keep their headers, lines, line numbers and empty texts"},
+		{"attempts", Output{NoDiff: "the call failed", Attempts: []string{"1 · HTTP 429 · retry after 2000 ms", ""}}, "attempt lines keep their order, empty ones too"},
 	}
 	s, err := NewSpool(len(cases) + 1)
 	if err != nil {
