@@ -104,15 +104,10 @@ func Build(corpus *task.Set, roundTrips int, seed int64, recorded []string) (*ta
 	if roundTrips < 1 || roundTrips > MaxRoundTrips {
 		return nil, fmt.Errorf("a chain takes 1 to %d round trips, not %d", MaxRoundTrips, roundTrips)
 	}
-	pairs := corpus.Pairs
-	if pairs == nil && corpus.PoolFS != nil {
-		var probs []task.Problem
-		pairs, probs = task.LoadPool(corpus, corpus.PoolFS)
-		if len(probs) > 0 {
-			return nil, fmt.Errorf("the pools of reversible edits have problems (run harness corpus check): %v", probs[0])
-		}
+	pooled, err := pools(corpus)
+	if err != nil {
+		return nil, err
 	}
-	pooled := &task.Set{Documents: corpus.Documents, Pairs: pairs}
 	set := &task.Set{}
 	for _, d := range corpus.Documents {
 		pool := pooled.PoolOf(d.Name)
