@@ -20,23 +20,12 @@ func Answers(in Input) []report.Answer {
 	for i := range in.Scores {
 		out[i] = AnswerOf(&in.Scores[i])
 	}
-	models, tasks := placeOf(in.Manifest.Models), placeOf(in.Manifest.TaskIDs)
+	models, tasks := indexOf(in.Manifest.Models), indexOf(in.Manifest.TaskIDs)
 	slices.SortStableFunc(out, func(a, b report.Answer) int {
 		return cmp.Or(compareIn(models, a.Model, b.Model), compareIn(tasks, a.TaskID, b.TaskID),
 			cmp.Compare(a.Repeat, b.Repeat), cmp.Compare(a.Format, b.Format))
 	})
 	return out
-}
-
-// placeOf maps each name to its first place in names.
-func placeOf(names []string) map[string]int {
-	at := make(map[string]int, len(names))
-	for i, n := range names {
-		if _, seen := at[n]; !seen {
-			at[n] = i
-		}
-	}
-	return at
 }
 
 // compareIn orders x and y by their place in at, a name at has none
