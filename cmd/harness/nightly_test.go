@@ -329,7 +329,9 @@ func TestNightlyTellsFailFromCouldNotRun(t *testing.T) {
 		{"no key", func(s *modeltest.Server) { s.SetKey(modeltest.Key{Invalid: true}) }, modeltest.FixedDelay(0, "{}"), "", 2, "could not run",
 			[]string{"## Night: could not run (exit 2)\n", "  - Could not run (exit 2): preflight: the API at ", "refused the key"}, false,
 			"the key is refused before anything is sent: exit 2, and nothing to resume"},
-		{"time limit", nil, func(int, modeltest.ChatRequest) modeltest.Reply { return modeltest.Reply{Content: "{}", Delay: time.Minute} }, "8s", 2, "could not run",
+		{"time limit", nil, func(int, modeltest.ChatRequest) modeltest.Reply {
+			return modeltest.Reply{Content: "{}", Delay: time.Minute}
+		}, "8s", 2, "could not run",
 			[]string{"## Night: could not run (exit 2)\n", "  - Could not finish (exit 2): `runs/", "  - What stopped it: the night's time limit (HARNESS_TIME_LIMIT=8s) interrupted it.",
 				"  - The next night resumes it (night 2 of at most 3)", "gh run download 7 --name harness-7", "    bin/harness run --resume runs/"}, true,
 			"the answers outlast the night's time limit: the harness is interrupted, exit 2, and the run is carried"},
@@ -409,7 +411,9 @@ func TestNightlyFinishesAnUnfinishedNight(t *testing.T) {
 	// known cost and its estimate stay within the cap, so a night pays at
 	// most its cap and what its last request cost beyond the estimate.
 	env := map[string]string{"HARNESS_RUN_ARGS": smallNight + " --per-model 1 --global 1"}
-	capOf := func(f float64) map[string]string { return map[string]string{"HARNESS_MAX_COST": fmt.Sprintf("%.2f", f*estimate)} }
+	capOf := func(f float64) map[string]string {
+		return map[string]string{"HARNESS_MAX_COST": fmt.Sprintf("%.2f", f*estimate)}
+	}
 	cap := 0.75 * estimate
 
 	// The first night: stopped at the cap.
