@@ -16,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/task/tasktest"
 )
@@ -312,7 +313,7 @@ const smallNight = "--docs 01,02 --progress none"
 // command that finishes it.
 func TestNightlyTellsFailFromCouldNotRun(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		name    string
 		setup   func(*modeltest.Server)
 		reply   modeltest.Handler
@@ -335,7 +336,7 @@ func TestNightlyTellsFailFromCouldNotRun(t *testing.T) {
 			[]string{"## Night: could not run (exit 2)\n", "  - Could not finish (exit 2): `runs/", "  - What stopped it: the night's time limit (HARNESS_TIME_LIMIT=8s) interrupted it.",
 				"  - The next night resumes it (night 2 of at most 3)", "gh run download 7 --name harness-7", "    bin/harness run --resume runs/"}, true,
 			"the answers outlast the night's time limit: the harness is interrupted, exit 2, and the run is carried"},
-	} {
+	}) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			srv := modeltest.NewServer(t, c.reply)
@@ -436,7 +437,7 @@ func TestNightlyFinishesAnUnfinishedNight(t *testing.T) {
 
 	// The second night, twice from the same first night: the cap, and a
 	// cap that covers a new run too.
-	for _, c := range []struct {
+	for _, c := range tabletest.Cases(t, []struct {
 		name   string
 		cap    float64 // of the estimate
 		newRun bool
@@ -444,7 +445,7 @@ func TestNightlyFinishesAnUnfinishedNight(t *testing.T) {
 	}{
 		{"the same cap", 0.75, false, "what is left of the cap after the resume is below a new run's estimate"},
 		{"a cap for both", 4, true, "the cap covers the resume and a new run"},
-	} {
+	}) {
 		must(t, os.WriteFile(filepath.Join(n.store, "runs"), []byte("101\n"), 0o644))
 		billed, asked := srv.Billed(), srv.Count()
 		job := map[bool]string{false: "102", true: "103"}[c.newRun]
@@ -501,6 +502,23 @@ func TestNightlyFinishesAnUnfinishedNight(t *testing.T) {
 		if state := readFile(t, filepath.Join(art, "nightly", "state")); !strings.Contains(state, "run=\n") {
 			t.Errorf("%s: the second night carries a run to the next:\n%s", c.name, state)
 		}
+	}
+
+	// A run that has had its nights (HARNESS_RESUME_NIGHTS) is left to a
+	// person: the next night asks nothing of it, starts its own run, and
+	// says how to finish the old one.
+	must(t, os.WriteFile(filepath.Join(n.store, "runs"), []byte("101\n"), 0o644))
+	asked := srv.Count()
+	third := n.run(night{job: "104", secrets: secrets, vars: capOf(4),
+		env: map[string]string{"HARNESS_RUN_ARGS": env["HARNESS_RUN_ARGS"], "HARNESS_RESUME_NIGHTS": "1"}})
+	for _, w := range []string{"- Not resumed: `" + run + "` could not finish in 1 night (the last: spending cap reached: $",
+		"  It is kept in this job's artifact, harness-104, in " + run + "; finish it by hand with", "  bin/harness run --resume " + run, "- Tonight's run, `runs/"} {
+		if !strings.Contains(third.summary, w) {
+			t.Errorf("a run left to a person: the Summary lacks %q:\n%s", w, third.summary)
+		}
+	}
+	if tonight := third.outputs["tonight"]; tonight == "" || srv.Count()-asked != transcripts(t, filepath.Join(n.store, "104", "harness-104", tonight)) {
+		t.Errorf("a run left to a person: %d requests, tonight's run %q; want only tonight's run's\n%s", srv.Count()-asked, tonight, third.log)
 	}
 }
 
