@@ -566,3 +566,64 @@ func transcripts(t *testing.T, runDir string) int {
 	}))
 	return n
 }
+
+// TestNightlyRestore: the restore step puts back in runs/ the run the
+// last night's state names as unfinished, and only such a run: the state
+// comes from an artifact, so a path out of runs/ or a run the artifact
+// does not hold restores nothing. A night whose job ended while the
+// harness ran (cancelled, or past the job's limit) left the state it
+// wrote before the harness started: its run is restored, and the reason
+// says so.
+func TestNightlyRestore(t *testing.T) {
+	t.Parallel()
+	script, err := filepath.Abs("../../scripts/nightly")
+	must(t, err)
+	for _, c := range tabletest.Cases(t, []struct {
+		name     string
+		state    string // the artifact's nightly/state; "" for none
+		restored string // the run restored; "" for none
+		say      string // in the step's output
+		reason   string
+	}{
+		{"unfinished", "run=runs/r1\ncode=2\nreason=spending cap reached\nresume=bin/harness run --resume runs/r1\nnights=1\njob=41\n", "runs/r1",
+			"nightly: restored runs/r1, left unfinished by job 41: spending cap reached", "a run stopped with exit 2 is carried on"},
+		{"job ended", "run=runs/r1\ncode=\nreason=\nresume=\nnights=1\njob=41\n", "runs/r1",
+			"left unfinished by job 41: the job ended before the harness did", "a state written before the harness started, never completed: the job ended first"},
+		{"finished", "run=\ncode=1\nreason=\nresume=\nnights=0\njob=41\n", "",
+			"the last night (job 41) left no unfinished run", "a night that finished carries nothing"},
+		{"out of runs/", "run=runs/../outside\ncode=2\nreason=x\nresume=\nnights=1\njob=41\n", "",
+			"not a run directory under runs/", "a state naming a path out of runs/ restores nothing"},
+		{"absent run", "run=runs/r2\ncode=2\nreason=x\nresume=\nnights=1\njob=41\n", "",
+			"holds no runs/r2/run.json", "a state naming a run the artifact lacks restores nothing"},
+		{"no state", "", "", "no earlier night's state in last", "an artifact from before scripts/nightly"},
+	}) {
+		dir := t.TempDir()
+		last := filepath.Join(dir, "last")
+		must(t, os.MkdirAll(filepath.Join(last, "runs", "r1"), 0o755))
+		must(t, os.WriteFile(filepath.Join(last, "runs", "r1", "run.json"), []byte("{}"), 0o644))
+		// What a state naming runs/../outside would copy out of runs/.
+		must(t, os.MkdirAll(filepath.Join(last, "outside"), 0o755))
+		must(t, os.WriteFile(filepath.Join(last, "outside", "run.json"), []byte("{}"), 0o644))
+		if c.state != "" {
+			must(t, os.MkdirAll(filepath.Join(last, "nightly"), 0o755))
+			must(t, os.WriteFile(filepath.Join(last, "nightly", "state"), []byte(c.state), 0o644))
+		}
+		cmd := exec.Command("bash", script, "restore", "last")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), c.say) {
+			t.Errorf("%s: restore: %v, said %q; want %q (%s)", c.name, err, out, c.say, c.reason)
+		}
+		restored, _ := filepath.Glob(filepath.Join(dir, "runs", "*"))
+		if _, err := os.Stat(filepath.Join(dir, "outside")); err == nil {
+			restored = append(restored, filepath.Join(dir, "outside"))
+		}
+		carried, _ := os.ReadFile(filepath.Join(dir, "nightly", "carried"))
+		switch {
+		case c.restored == "" && (len(restored) > 0 || len(carried) > 0):
+			t.Errorf("%s: restored %v, carried %q; want nothing (%s)", c.name, restored, carried, c.reason)
+		case c.restored != "" && (len(restored) != 1 || !strings.Contains(string(carried), "run="+c.restored+"\ncode=2\n")):
+			t.Errorf("%s: restored %v, carried %q; want %s, exit 2 (%s)", c.name, restored, carried, c.restored, c.reason)
+		}
+	}
+}
