@@ -58,6 +58,20 @@ type ModelPolicy struct {
 	Listing model.ModelInfo `json:"listing"`
 }
 
+// CanonicalSlugs maps each model whose recorded listing gives a
+// canonical_slug to it: what the server names the model it served
+// (model.ServedAsAsked). Empty for a run without a preflight, or recorded
+// before the slug was kept.
+func (m *Manifest) CanonicalSlugs() map[string]string {
+	out := map[string]string{}
+	for id, p := range m.Policies {
+		if p.Listing.CanonicalSlug != "" {
+			out[id] = p.Listing.CanonicalSlug
+		}
+	}
+	return out
+}
+
 // Where a model's Determinism comes from.
 const (
 	DeterminismListing   = "listing"   // the provider's model list (supported_parameters)
