@@ -1,6 +1,8 @@
 package model
 
 import (
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -44,6 +46,24 @@ type errorRule struct {
 // alone" (api_reference/errors-and-debugging.mdx), so typed rows come
 // first; a status alone decides only when no type was sent.
 var errorRules = []errorRule{
+	// No endpoint for this request's parameters (max_tokens,
+	// response_format, cache_control ...) is about the request, whatever
+	// its availability object says: a parameters 404 whose availability
+	// said not retryable ended the model's whole night (issue 52).
+	{status: 404, about: noEndpointForParams, scope: ScopeRequest, why: "no endpoint can serve this request's parameters"},
+	{typ: "not_found", about: noEndpointForParams, scope: ScopeRequest, why: "no endpoint can serve this request's parameters"},
+
+	// A 402 that says what the credit left affords: nothing (the key's
+	// limit or the balance is spent: "... but can only afford 0"), and
+	// every further request fails; something, and a request asking less
+	// (fewer max_tokens, a shorter prompt: "Prompt tokens limit exceeded:
+	// N > M") may pass. Error bodies recorded from the live API carry no
+	// error_type, so the wording decides (model/testdata/recorded).
+	{status: 402, about: affords(false), scope: ScopeModel, why: "the key's limit or the account's credit is spent: it affords no tokens"},
+	{typ: "payment_required", about: affords(false), scope: ScopeModel, why: "the key's limit or the account's credit is spent: it affords no tokens"},
+	{status: 402, about: affords(true), scope: ScopeRequest, why: "this request needs more than the credit left affords; a smaller one may pass"},
+	{typ: "payment_required", about: affords(true), scope: ScopeRequest, why: "this request needs more than the credit left affords; a smaller one may pass"},
+
 	// Availability failures say themselves whether a retry can help.
 	{about: availability(true), scope: ScopeRetry, why: "the provider is unavailable for now (error.availability.retryable)"},
 
@@ -101,11 +121,9 @@ var errorRules = []errorRule{
 	{typ: "permission_denied", scope: ScopeModel, why: "the key lacks the permission"},
 	{status: 403, scope: ScopeModel, why: "the key lacks the permission"},
 
-	// 404: no endpoint for this request's parameters (max_tokens,
-	// response_format ...) is about the request; an unknown or retired
-	// model about all of them.
-	{status: 404, about: noEndpointForParams, scope: ScopeRequest, why: "no endpoint can serve this request's parameters"},
-	{typ: "not_found", about: noEndpointForParams, scope: ScopeRequest, why: "no endpoint can serve this request's parameters"},
+	// 404: an unknown or retired model, or one no allowed provider
+	// serves, is about every request (the parameters 404 is decided
+	// above).
 	{typ: "not_found", scope: ScopeModel, why: "the model does not exist or was retired"},
 	{status: 404, scope: ScopeModel, why: "the model does not exist or was retired"},
 
@@ -193,9 +211,49 @@ func guardrail(e *APIError) bool {
 }
 
 // noEndpointForParams is OpenRouter's 404 "No endpoints found that can
-// handle the requested parameters".
+// handle the requested parameters", and its "No endpoints found that
+// support X" for a feature of the request (tool use, cache control, a
+// tool_choice value). "No endpoints found for X" names the model, and is
+// not one.
 func noEndpointForParams(e *APIError) bool {
-	return strings.Contains(strings.ToLower(e.Message), "requested parameters")
+	m := strings.ToLower(e.Message)
+	return strings.Contains(m, "requested parameters") || strings.Contains(m, "no endpoints found that support")
+}
+
+// affordPhrases find, in a 402's message, the amount the credit left
+// affords, as OpenRouter has worded it: "You requested up to N tokens, but
+// can only afford M", "Prompt tokens limit exceeded: N > M" (and
+// "max_tokens limit exceeded: N > M"), "N token capacity required, M
+// available".
+var affordPhrases = regexp.MustCompile(`(?i)can only afford (\d+)|limit exceeded: \d+ > (\d+)|(\d+) available`)
+
+// affordable returns the amount e's message says the credit left
+// affords, and whether it says one.
+func affordable(e *APIError) (int64, bool) {
+	m := affordPhrases.FindStringSubmatch(e.Message)
+	if m == nil {
+		return 0, false
+	}
+	for _, g := range m[1:] {
+		if g != "" {
+			n, err := strconv.ParseInt(g, 10, 64)
+			if err != nil {
+				// Digits alone fail only by overflow: a large amount.
+				return math.MaxInt64, true
+			}
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// affords matches a 402 whose message says what the credit left affords:
+// some (want true) or nothing (want false).
+func affords(want bool) func(*APIError) bool {
+	return func(e *APIError) bool {
+		n, ok := affordable(e)
+		return ok && (n > 0) == want
+	}
 }
 
 // availability matches an error.availability object whose retryable is

@@ -244,6 +244,10 @@ func interpretStream(ex exchange) (*Response, *APIError) {
 		content, reasoning strings.Builder
 		failure            *wireError
 		unreadable         int
+		// afterLength is set when the failure came after the answer had
+		// finished with "length": the provider's word on the cut, not a
+		// failure of the request.
+		afterLength bool
 	)
 	for _, raw := range chunks {
 		var ch wireChunk
@@ -263,27 +267,34 @@ func interpretStream(ex exchange) (*Response, *APIError) {
 		if len(ch.Usage) > 0 && string(ch.Usage) != "null" {
 			r.Usage = usage(ch.Usage)
 		}
-		if failure == nil {
-			failure = ch.Error
+		if failure == nil && ch.Error != nil {
+			failure, afterLength = ch.Error, r.FinishReason == "length"
 		}
 		for _, c := range ch.Choices[:min(len(ch.Choices), 1)] {
 			content.WriteString(deref(c.Delta.Content))
 			wc := wireChoice{}
 			wc.Message.Reasoning, wc.Message.ReasoningDetails = c.Delta.Reasoning, c.Delta.ReasoningDetails
 			reasoning.WriteString(wc.reasoning())
-			if c.FinishReason != nil {
+			if c.FinishReason != nil && !(afterLength && failure != nil) {
 				r.FinishReason = *c.FinishReason
 			}
-			if c.NativeFinishReason != nil {
+			if c.NativeFinishReason != nil && !(afterLength && failure != nil) {
 				r.NativeFinishReason = *c.NativeFinishReason
 			}
-			if failure == nil {
-				failure = c.Error
+			if failure == nil && c.Error != nil {
+				failure, afterLength = c.Error, r.FinishReason == "length"
 			}
 		}
 	}
 	r.Content, r.Reasoning = content.String(), reasoning.String()
 	switch {
+	case failure != nil && afterLength:
+		// Recorded from the live API: {"code":400,"message":"Token limit
+		// reached"} right after finish_reason "length". The answer was
+		// cut off at the output budget, and is reported as such; the error
+		// stays in the archived chunks.
+		r.FinishReason = "length"
+		return r, finished(r, ex.status)
 	case failure != nil:
 		return r, failure.apiError(ex.status)
 	case r.FinishReason == "error":

@@ -167,6 +167,11 @@ type Reply struct {
 	// the fields below, as application/json even to a stream request (as
 	// a proxy that ignores "stream" would answer).
 	Body string
+	// SSE, when non-empty, is sent verbatim as a 200 text/event-stream
+	// body, whatever the request asked: a stream written in the shape of
+	// one recorded from the live API (model/testdata/recorded), replayed
+	// byte for byte.
+	SSE string
 	// Delay is a wait before replying. If the client gives up first, the
 	// server sends nothing.
 	Delay time.Duration
@@ -327,6 +332,7 @@ type Server struct {
 	models       []ModelEntry
 	listing      listing // the key, the account's models, the endpoints, the bills
 	generations  []Generation
+	asRecorded   bool // ServeAsRecorded
 }
 
 // Generation is the fake's account of one chat request, as OpenRouter
@@ -477,12 +483,23 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	rep := s.handler(req.Call, req)
+	if rep.Model == "" {
+		rep.Model = s.servedName(req.Model)
+	}
 	g := Generation{ID: rep.ID, Model: req.Model, Stream: req.Stream, Provider: rep.Provider}
 	if g.ID == "" {
 		g.ID = fmt.Sprintf("gen-%d", req.Call)
 	}
 	if rep.Usage != nil && rep.Usage.Cost != nil {
 		g.Cost = *rep.Usage.Cost
+	}
+	if rep.SSE != "" {
+		g.Outcome, g.Billed = "completed", true
+		s.bill(g)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, rep.SSE)
+		return
 	}
 	if req.Stream && rep.Body == "" && rep.Status < 400 && !rep.Hang {
 		g.Outcome = s.stream(w, r, rep, req)
