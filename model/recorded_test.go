@@ -107,3 +107,24 @@ func TestRecordedErrorsClassified(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainJSONBodyNamesItsAttempt: a server that answers a stream
+// request with plain JSON (a proxy, or OpenRouter's non-streamed shape)
+// names the generation and the provider in the body; the attempt keeps
+// both, as it keeps a stream's first chunk's (issue 52: the attempt's
+// provider was empty).
+func TestPlainJSONBodyNamesItsAttempt(t *testing.T) {
+	srv := modeltest.NewScripted(t, modeltest.Reply{Body: `{"id":"gen-plain-1","provider":"Google AI Studio","model":"google/gemini-2.5-flash","object":"chat.completion",` +
+		`"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop","native_finish_reason":"STOP"}],"usage":{"prompt_tokens":3,"completion_tokens":1}}`})
+	cl, _ := newClient(srv)
+	resp, err := cl.Complete(context.Background(), request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(resp.Attempts); n != 1 || resp.Attempts[0].Provider != "Google AI Studio" || resp.Attempts[0].GenerationID != "gen-plain-1" {
+		t.Errorf("attempts %+v: want one naming provider Google AI Studio and generation gen-plain-1", resp.Attempts)
+	}
+	if resp.Provider != "Google AI Studio" || resp.NativeFinishReason != "STOP" {
+		t.Errorf("response provider %q, native finish reason %q", resp.Provider, resp.NativeFinishReason)
+	}
+}

@@ -147,6 +147,9 @@ func (c *config) streamAttempt(ctx context.Context, chat *openai.ChatCompletionS
 		ex.genID, ex.provider = firstChunkID(ex.body)
 	} else {
 		ex.body = c.redactBody(teed)
+		// A server that answered with plain JSON names the generation
+		// and the provider in the body, as a stream's first chunk does.
+		ex.genID, ex.provider = bodyID(ex.body)
 	}
 	switch {
 	case ex.status >= 400:
@@ -206,6 +209,19 @@ func firstChunkID(array []byte) (id, provider string) {
 		}
 	}
 	return id, provider
+}
+
+// bodyID returns the id and provider of a plain JSON body; "" for what
+// it does not name (an error body names neither).
+func bodyID(body []byte) (id, provider string) {
+	var b struct {
+		ID       json.RawMessage `json:"id"`
+		Provider json.RawMessage `json:"provider"`
+	}
+	if json.Unmarshal(body, &b) != nil {
+		return "", ""
+	}
+	return safetext.Cap(rawText(b.ID), MaxName), safetext.Cap(rawText(b.Provider), MaxName)
 }
 
 // wireChunk is the part of a chat.completion.chunk the client reads,

@@ -44,12 +44,28 @@ type Manifest struct {
 	// decided from (limits, reasoning defaults, prices, expiry); absent
 	// without a preflight. A resume records the policy it sent.
 	Policies map[string]ModelPolicy `json:"policies,omitempty"`
+	// Wire is what every online request carried beside its body: the
+	// headers (the key aside) and the session_id scheme; nil for a run
+	// without an online model.
+	Wire *Wire `json:"wire,omitempty"`
 	// Inputs are the run's settings outside its configuration, so that
 	// `harness run --resume DIR` alone continues the run as it started.
 	Inputs     Inputs      `json:"inputs"`
 	StartedAt  time.Time   `json:"started_at"` // first start
 	ResumedAt  []time.Time `json:"resumed_at,omitempty"`
 	FinishedAt *time.Time  `json:"finished_at,omitempty"` // nil while running or interrupted
+}
+
+// Wire is what a run's online requests carried beside their bodies.
+type Wire struct {
+	// Headers are the request headers sent besides the key: OpenRouter's
+	// attribution headers and X-OpenRouter-Metadata, which asks for its
+	// routing details in every response (model.DefaultHeaders).
+	Headers map[string]string `json:"headers"`
+	// Session is the session_id scheme of the answers and judge votes of
+	// models with a policy (model.SessionScheme); "" when none was sent
+	// (--no-preflight).
+	Session string `json:"session,omitempty"`
 }
 
 // ModelPolicy is one model's request policy and the listing it read.
