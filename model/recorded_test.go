@@ -11,20 +11,6 @@ import (
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
-// recordedStream is an event stream in the shape
-// pydantic/pydantic-ai's test_openrouter_stream_error.yaml recorded
-// (model/testdata/recorded/README.md, "200 token limit after length"):
-// keep-alive comments, a reasoning delta, the finish reason "length"
-// sent twice, then OpenRouter's error chunk {"code":400,"message":"Token
-// limit reached"} with a null finish reason and the usage. Written here
-// from that shape, with ids and text of our own.
-const recordedStream = ": OPENROUTER PROCESSING\n\n: OPENROUTER PROCESSING\n\n" +
-	`data: {"id":"gen-rec-1","provider":"Minimax","model":"minimax/minimax-m2:free","object":"chat.completion.chunk","created":1,"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"First I","reasoning_details":[{"type":"reasoning.text","text":"First I","index":0,"format":null}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]}` + "\n\n" +
-	`data: {"id":"gen-rec-1","provider":"Minimax","model":"minimax/minimax-m2:free","object":"chat.completion.chunk","created":1,"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":" read the title","reasoning_details":[{"type":"reasoning.text","text":" read the title","index":0,"format":null}]},"finish_reason":"length","native_finish_reason":"length","logprobs":null}]}` + "\n\n" +
-	`data: {"id":"gen-rec-1","provider":"Minimax","model":"minimax/minimax-m2:free","object":"chat.completion.chunk","created":1,"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":"length","native_finish_reason":"length","logprobs":null}]}` + "\n\n" +
-	`data: {"id":"gen-rec-1","provider":"Minimax","error":{"code":400,"message":"Token limit reached"},"model":"minimax/minimax-m2:free","object":"chat.completion.chunk","created":1,"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null,"native_finish_reason":null,"logprobs":null}],"usage":{"prompt_tokens":40,"completion_tokens":10,"total_tokens":50,"cost":0,"is_byok":false,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"cost_details":{"upstream_inference_cost":null},"completion_tokens_details":{"reasoning_tokens":10,"image_tokens":0}}}` + "\n\n" +
-	"data: [DONE]\n\n"
-
 // midStreamUpstream is OpenRouter's mid-stream error of an upstream that
 // failed, in the shape cline/cline#5449 quotes (README "200 mid-stream
 // upstream 502"): code 502, the upstream's own error in metadata.raw, the
@@ -53,7 +39,7 @@ func TestRecordedErrorsClassified(t *testing.T) {
 	}{
 		{"404 no endpoints for model", status(404, `{"error":{"code":404,"message":"No endpoints found for vendor/model:free."},"user_id":"user_abc"}`),
 			model.ScopeModel, "no endpoint serves the model at all: every request would meet it"},
-		{"200 token limit after length", modeltest.Reply{SSE: recordedStream},
+		{"200 token limit after length", modeltest.TokenLimitAfterLength("minimax/minimax-m2:free"),
 			cutOff, "the error follows a length finish: the answer ran out of budget, the request was not invalid"},
 		{"402 afford 0", status(402, `{"error":{"message":"This request requires more credits, or fewer max_tokens. You requested up to 32000 tokens, but can only afford 0. To increase, visit https://openrouter.ai/settings/keys and create a key with a higher monthly limit","code":402,"metadata":{"provider_name":null}},"user_id":"user_abc"}`),
 			model.ScopeModel, "the key can afford nothing: no smaller request passes either"},

@@ -985,3 +985,23 @@ func DocumentedErrors() []DocumentedError {
 	add("200 mid-stream server (masked)", "#mid-stream-errors", midStream(500, "server", "Internal Server Error"))
 	return out
 }
+
+// TokenLimitAfterLength is a stream in the shape recorded from the live
+// API (pydantic/pydantic-ai, test_openrouter_stream_error.yaml; see
+// model/testdata/recorded/README.md): keep-alive comments, reasoning
+// deltas, finish_reason "length" sent twice, then an error chunk
+// {"code":400,"message":"Token limit reached"} with a null finish reason
+// and the usage (40 prompt, 10 completion tokens, all of them reasoning),
+// then [DONE]. model names the served model in every chunk. Written here
+// from that shape, with ids and text of our own.
+func TokenLimitAfterLength(model string) Reply {
+	m, _ := json.Marshal(model)
+	head := `{"id":"gen-rec-1","provider":"Minimax","model":` + string(m) + `,"object":"chat.completion.chunk","created":1,`
+	data := func(s string) string { return "data: " + head + s + "}\n\n" }
+	return Reply{SSE: KeepAliveComment + "\n\n" + KeepAliveComment + "\n\n" +
+		data(`"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"First I","reasoning_details":[{"type":"reasoning.text","text":"First I","index":0,"format":null}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]`) +
+		data(`"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":" read the title","reasoning_details":[{"type":"reasoning.text","text":" read the title","index":0,"format":null}]},"finish_reason":"length","native_finish_reason":"length","logprobs":null}]`) +
+		data(`"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":"length","native_finish_reason":"length","logprobs":null}]`) +
+		data(`"error":{"code":400,"message":"Token limit reached"},"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null,"native_finish_reason":null,"logprobs":null}],"usage":{"prompt_tokens":40,"completion_tokens":10,"total_tokens":50,"cost":0,"is_byok":false,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"cost_details":{"upstream_inference_cost":null},"completion_tokens_details":{"reasoning_tokens":10,"image_tokens":0}}`) +
+		"data: [DONE]\n\n"}
+}
