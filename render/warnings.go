@@ -83,7 +83,7 @@ var warningTexts = map[string]func(w report.Warning) string{
 		}
 		text := fmt.Sprintf("%s: %d answers were served by another model (%s): they are no evidence about %s, and the run cannot gate v0.1 (§8.6)", w.Model, w.N, strings.Join(parts, ", "), w.Model)
 		if slices.Contains(w.Notes, report.IDAlone) {
-			text += "; checked on the asked id alone: no listing gave the model's canonical_slug (--no-preflight reads none), the name OpenRouter serves it under"
+			text += "; checked on the asked id alone: no listing gave the model's canonical slug (--no-preflight reads none), the name OpenRouter serves it under"
 		}
 		return text
 	},

@@ -141,7 +141,7 @@ func TestRecordedServedNamesAreTheModelsAsked(t *testing.T) {
 				t.Fatalf("requests to %v, want the three models", served)
 			}
 			if c.flags != nil {
-				if !strings.Contains(md, "checked on the asked id alone: no listing gave the model's canonical_slug") {
+				if !strings.Contains(md, "checked on the asked id alone: no listing gave the model's canonical slug") {
 					t.Errorf("the Markdown report's served warning does not say the check was on the id alone:\n%s", md)
 				}
 				return
