@@ -95,7 +95,7 @@ func Eligible(g config.Gating, f Facts) Eligibility {
 	if n, ex := f.ServedOther, f.ServedExample; n > 0 {
 		alone := ""
 		if f.ServedIDAlone {
-			alone = " (checked on the asked id alone: the run read no listing that names the served model's canonical_slug)"
+			alone = " (checked on the asked id alone: the run read no listing that gives the model's canonical slug)"
 		}
 		add("%d %s served by another model than the one asked for (%s)%s: §8.6 names the models that gate", n, unit.Plural(n, "answer was", "answers were"), ex, alone)
 	}
