@@ -56,13 +56,14 @@ var errorRules = []errorRule{
 	// A 402 that says what the credit left affords: nothing (the key's
 	// limit or the balance is spent: "... but can only afford 0"), and
 	// every further request fails; something, and a request asking less
-	// (fewer max_tokens, a shorter prompt: "Prompt tokens limit exceeded:
-	// N > M") may pass. Error bodies recorded from the live API carry no
-	// error_type, so the wording decides (model/testdata/recorded).
-	{status: 402, about: affords(false), scope: ScopeModel, why: "the key's limit or the account's credit is spent: it affords no tokens"},
-	{typ: "payment_required", about: affords(false), scope: ScopeModel, why: "the key's limit or the account's credit is spent: it affords no tokens"},
-	{status: 402, about: affords(true), scope: ScopeRequest, why: "this request needs more than the credit left affords; a smaller one may pass"},
-	{typ: "payment_required", about: affords(true), scope: ScopeRequest, why: "this request needs more than the credit left affords; a smaller one may pass"},
+	// may pass: a shorter prompt ("Prompt tokens limit exceeded: N > M"),
+	// or fewer max_tokens (the reservation rows below). Error bodies
+	// recorded from the live API carry no error_type, so the wording
+	// decides (model/testdata/recorded).
+	{status: 402, about: affordsNothing, scope: ScopeModel, why: "the key's limit or the account's credit is spent: it affords no tokens"},
+	{typ: "payment_required", about: affordsNothing, scope: ScopeModel, why: "the key's limit or the account's credit is spent: it affords no tokens"},
+	{status: 402, about: promptLimit, scope: ScopeRequest, why: "this request's prompt is more than the key's limit affords; a shorter one may pass"},
+	{typ: "payment_required", about: promptLimit, scope: ScopeRequest, why: "this request's prompt is more than the key's limit affords; a shorter one may pass"},
 
 	// Availability failures say themselves whether a retry can help.
 	{about: availability(true), scope: ScopeRetry, why: "the provider is unavailable for now (error.availability.retryable)"},
@@ -190,10 +191,12 @@ func (e *APIError) effectiveStatus() int {
 
 // reservation is OpenRouter's 402 for a max_tokens it cannot reserve:
 // "This request requires more credits, or fewer max_tokens. You requested
-// up to N tokens, but can only afford M."
+// up to N tokens, but can only afford M.", and its older wording "N token
+// capacity required, M available" (an amount of 0 is decided before, by
+// affordsNothing).
 func reservation(e *APIError) bool {
 	m := strings.ToLower(e.Message)
-	return strings.Contains(m, "fewer max_tokens") || strings.Contains(m, "can only afford")
+	return strings.Contains(m, "fewer max_tokens") || strings.Contains(m, "can only afford") || strings.Contains(m, "capacity required")
 }
 
 // unknownModel is OpenRouter's 400 "X is not a valid model ID".
@@ -247,13 +250,18 @@ func affordable(e *APIError) (int64, bool) {
 	return 0, false
 }
 
-// affords matches a 402 whose message says what the credit left affords:
-// some (want true) or nothing (want false).
-func affords(want bool) func(*APIError) bool {
-	return func(e *APIError) bool {
-		n, ok := affordable(e)
-		return ok && (n > 0) == want
-	}
+// affordsNothing matches a 402 whose message says the credit left
+// affords no tokens: "... but can only afford 0".
+func affordsNothing(e *APIError) bool {
+	n, ok := affordable(e)
+	return ok && n == 0
+}
+
+// promptLimit is OpenRouter's 402 for a prompt the key's limit cannot
+// take: "Prompt tokens limit exceeded: N > M" (an amount of 0 is decided
+// before, by affordsNothing).
+func promptLimit(e *APIError) bool {
+	return strings.Contains(strings.ToLower(e.Message), "limit exceeded:")
 }
 
 // availability matches an error.availability object whose retryable is
