@@ -33,6 +33,13 @@
 // answers GET /generation?id= from that account. [DocumentedErrors] are
 // the error bodies of OpenRouter's errors page.
 //
+// The fake can also answer as the live API was recorded answering
+// (model/testdata/recorded/README.md): every listing entry carries
+// canonical_slug ([RecordedSlug]: Claude's version first), and after
+// [Server.ServeAsRecorded] a reply names the model that served it by that
+// slug, as OpenRouter does; [Reply.SSE] replays a stream written in a
+// recorded shape byte for byte ([TokenLimitAfterLength]).
+//
 // GET /models lists [DefaultModels] until the test sets its own list with
 // [Server.SetModels] or overrides one entry with [Server.SetModel]. Entries
 // of the gating families ("anthropic/claude…", "openai/gpt-5…",
