@@ -22,7 +22,7 @@ func eligibility(r *report.Report, in Input) report.Eligibility {
 	for _, c := range r.Custom {
 		f.Custom = append(f.Custom, c.Key)
 	}
-	f.ServedOther, f.ServedExample = servedOther(in)
+	f.ServedOther, f.ServedExample, f.ServedIDAlone = servedOther(in)
 	for _, fl := range r.Failures {
 		if fl.Metric == report.MetricIncomplete {
 			f.Incomplete = append(f.Incomplete, fl.Message)
@@ -32,18 +32,22 @@ func eligibility(r *report.Report, in Input) report.Eligibility {
 }
 
 // servedOther counts the answers another model than the one asked for
-// served (scoring.Score.ModelServed), and names the first.
-func servedOther(in Input) (int, string) {
-	n, ex := 0, ""
+// served (scoring.Score.ModelServed), names the first, and says whether
+// any of them was checked on the asked id alone (no canonical slug
+// recorded for its model).
+func servedOther(in Input) (int, string, bool) {
+	n, ex, alone := 0, "", false
+	canonical := in.Manifest.CanonicalSlugs()
 	for _, s := range in.Scores {
 		if s.ModelServed != "" {
 			if n == 0 {
 				ex = s.ModelServed + " for " + s.Model
 			}
 			n++
+			alone = alone || canonical[s.Model] == ""
 		}
 	}
-	return n, ex
+	return n, ex, alone
 }
 
 // staleMetric reports whether some score was computed by another metric

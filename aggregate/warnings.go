@@ -47,7 +47,7 @@ func warnings(r *report.Report, in Input) []report.Warning {
 	for _, model := range r.Models {
 		out = append(out, modelWarnings(model, r.Results[model], !r.Informational() && r.Partial == nil, !r.Informational())...)
 	}
-	out = append(out, servedWarnings(in.Scores)...)
+	out = append(out, servedWarnings(in.Scores, in.Manifest.CanonicalSlugs())...)
 	return append(out, costWarnings(r)...)
 }
 
@@ -114,7 +114,9 @@ func classWarnings(model, class string, c *report.ClassResult, gating bool) []re
 // of its scored answers the server said another model served
 // (scoring.Score.ModelServed), and which: those answers are not evidence
 // about the model asked for, so a run holding one cannot gate v0.1 (§8.6).
-func servedWarnings(scores []scoring.Score) []report.Warning {
+// A model without a canonical slug in canonical (no listing was read)
+// was checked on its id alone: each of its items has the note IDAlone.
+func servedWarnings(scores []scoring.Score, canonical map[string]string) []report.Warning {
 	var order []string
 	others := map[string]map[string]int{}
 	for _, s := range scores {
@@ -133,6 +135,9 @@ func servedWarnings(scores []scoring.Score) []report.Warning {
 		for _, served := range w.Items {
 			w.Counts = append(w.Counts, others[m][served])
 			w.N += others[m][served]
+			if canonical[m] == "" {
+				w.Notes = append(w.Notes, report.IDAlone)
+			}
 		}
 		out = append(out, w)
 	}

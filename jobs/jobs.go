@@ -63,8 +63,8 @@ func FromPolicy(pol model.Policy, m string, context int) Params {
 }
 
 // SessionID is the session_id of run runID's requests to model m about
-// document doc.
-func SessionID(runID, m, doc string) string { return runID + ":" + m + ":" + doc }
+// document doc (model.SessionID, which judge votes share).
+func SessionID(runID, m, doc string) string { return model.SessionID(runID, m, doc) }
 
 // Budget is the output budget of p's answer to t, and why it is not
 // sent or was capped: a whole-document answer of a fitting suite asks

@@ -89,6 +89,9 @@ func (c Config) CallOn(t *task.Task, answer *transcript.Transcript, judgeModel s
 	if pol, ok := c.Policies[judgeModel]; ok {
 		pol.Apply(&req, answer.Repeat)
 		req.MaxTokens = pol.JudgeMaxTokens
+		// A judge's votes on one document share a session, as a model's
+		// answers do: they share the document's prefix.
+		req.SessionID = model.SessionID(cmp.Or(c.RunID, answer.RunID), judgeModel, t.DocumentName)
 	}
 	if slices.Contains(c.Unstructured, judgeModel) {
 		req.JSONSchema, req.SchemaName = nil, ""

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -44,6 +46,25 @@ type errorRule struct {
 // alone" (api_reference/errors-and-debugging.mdx), so typed rows come
 // first; a status alone decides only when no type was sent.
 var errorRules = []errorRule{
+	// No endpoint for this request's parameters (max_tokens,
+	// response_format, cache_control ...) is about the request, whatever
+	// its availability object says: a parameters 404 whose availability
+	// said not retryable ended the model's whole night (issue 52).
+	{status: 404, about: noEndpointForParams, scope: ScopeRequest, why: "no endpoint can serve this request's parameters"},
+	{typ: "not_found", about: noEndpointForParams, scope: ScopeRequest, why: "no endpoint can serve this request's parameters"},
+
+	// A 402 that says what the credit left affords: nothing (the key's
+	// limit or the balance is spent: "... but can only afford 0"), and
+	// every further request fails; something, and a request asking less
+	// may pass: a shorter prompt ("Prompt tokens limit exceeded: N > M"),
+	// or fewer max_tokens (the reservation rows below). Error bodies
+	// recorded from the live API carry no error_type, so the wording
+	// decides (model/testdata/recorded).
+	{status: 402, about: affordsNothing, scope: ScopeModel, why: "the key's limit or the account's credit is spent: it affords no tokens"},
+	{typ: "payment_required", about: affordsNothing, scope: ScopeModel, why: "the key's limit or the account's credit is spent: it affords no tokens"},
+	{status: 402, about: promptLimit, scope: ScopeRequest, why: "this request's prompt is more than the key's limit affords; a shorter one may pass"},
+	{typ: "payment_required", about: promptLimit, scope: ScopeRequest, why: "this request's prompt is more than the key's limit affords; a shorter one may pass"},
+
 	// Availability failures say themselves whether a retry can help.
 	{about: availability(true), scope: ScopeRetry, why: "the provider is unavailable for now (error.availability.retryable)"},
 
@@ -101,11 +122,9 @@ var errorRules = []errorRule{
 	{typ: "permission_denied", scope: ScopeModel, why: "the key lacks the permission"},
 	{status: 403, scope: ScopeModel, why: "the key lacks the permission"},
 
-	// 404: no endpoint for this request's parameters (max_tokens,
-	// response_format ...) is about the request; an unknown or retired
-	// model about all of them.
-	{status: 404, about: noEndpointForParams, scope: ScopeRequest, why: "no endpoint can serve this request's parameters"},
-	{typ: "not_found", about: noEndpointForParams, scope: ScopeRequest, why: "no endpoint can serve this request's parameters"},
+	// 404: an unknown or retired model, or one no allowed provider
+	// serves, is about every request (the parameters 404 is decided
+	// above).
 	{typ: "not_found", scope: ScopeModel, why: "the model does not exist or was retired"},
 	{status: 404, scope: ScopeModel, why: "the model does not exist or was retired"},
 
@@ -172,10 +191,12 @@ func (e *APIError) effectiveStatus() int {
 
 // reservation is OpenRouter's 402 for a max_tokens it cannot reserve:
 // "This request requires more credits, or fewer max_tokens. You requested
-// up to N tokens, but can only afford M."
+// up to N tokens, but can only afford M.", and its older wording "N token
+// capacity required, M available" (an amount of 0 is decided before, by
+// affordsNothing).
 func reservation(e *APIError) bool {
 	m := strings.ToLower(e.Message)
-	return strings.Contains(m, "fewer max_tokens") || strings.Contains(m, "can only afford")
+	return strings.Contains(m, "fewer max_tokens") || strings.Contains(m, "can only afford") || strings.Contains(m, "capacity required")
 }
 
 // unknownModel is OpenRouter's 400 "X is not a valid model ID".
@@ -193,9 +214,54 @@ func guardrail(e *APIError) bool {
 }
 
 // noEndpointForParams is OpenRouter's 404 "No endpoints found that can
-// handle the requested parameters".
+// handle the requested parameters", and its "No endpoints found that
+// support X" for a feature of the request (tool use, cache control, a
+// tool_choice value). "No endpoints found for X" names the model, and is
+// not one.
 func noEndpointForParams(e *APIError) bool {
-	return strings.Contains(strings.ToLower(e.Message), "requested parameters")
+	m := strings.ToLower(e.Message)
+	return strings.Contains(m, "requested parameters") || strings.Contains(m, "no endpoints found that support")
+}
+
+// affordPhrases find, in a 402's message, the amount the credit left
+// affords, as OpenRouter has worded it: "You requested up to N tokens, but
+// can only afford M", "Prompt tokens limit exceeded: N > M" (and
+// "max_tokens limit exceeded: N > M"), "N token capacity required, M
+// available".
+var affordPhrases = regexp.MustCompile(`(?i)can only afford (\d+)|limit exceeded: \d+ > (\d+)|(\d+) available`)
+
+// affordable returns the amount e's message says the credit left
+// affords, and whether it says one.
+func affordable(e *APIError) (int64, bool) {
+	m := affordPhrases.FindStringSubmatch(e.Message)
+	if m == nil {
+		return 0, false
+	}
+	for _, g := range m[1:] {
+		if g != "" {
+			n, err := strconv.ParseInt(g, 10, 64)
+			if err != nil {
+				// Digits alone fail only by overflow: a large amount.
+				return math.MaxInt64, true
+			}
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// affordsNothing matches a 402 whose message says the credit left
+// affords no tokens: "... but can only afford 0".
+func affordsNothing(e *APIError) bool {
+	n, ok := affordable(e)
+	return ok && n == 0
+}
+
+// promptLimit is OpenRouter's 402 for a prompt the key's limit cannot
+// take: "Prompt tokens limit exceeded: N > M" (an amount of 0 is decided
+// before, by affordsNothing).
+func promptLimit(e *APIError) bool {
+	return strings.Contains(strings.ToLower(e.Message), "limit exceeded:")
 }
 
 // availability matches an error.availability object whose retryable is

@@ -79,14 +79,24 @@
 // error.availability.
 //
 //   - ScopeModel (errors.Is ErrFatal): a bad key, exhausted credit
-//     (ErrOutOfCredit), a key without the permission, an unknown or
-//     retired model, availability.retryable false, an API that cannot be
-//     reached (code "unreachable"). Returned at once.
+//     (ErrOutOfCredit: a 402 without an amount, or one whose credit "can
+//     only afford 0"), a key without the permission, an unknown or
+//     retired model, no allowed provider or endpoint for the model,
+//     availability.retryable false, an API that cannot be reached (code
+//     "unreachable"). Returned at once.
 //   - ScopeRequest (errors.Is ErrRequest): a refusal, a content policy,
 //     moderation or guardrail block, a prompt or output too long
-//     (ErrContextLength for the prompt), the 402 reservation of max_tokens,
-//     no endpoint for the request's parameters, finish_reason
-//     content_filter, any other 4xx. Returned at once.
+//     (ErrContextLength for the prompt), a 402 whose credit affords some
+//     tokens (the reservation of max_tokens, "Prompt tokens limit
+//     exceeded: N > M"), no endpoint for the request's parameters
+//     (whatever availability says), finish_reason content_filter, any
+//     other 4xx. Returned at once.
+//
+// Error bodies recorded from the live API carry no error_type, so the
+// wording decides where the type is absent (model/testdata/recorded). An
+// error event that follows a "length" finish in a stream ({"code":400,
+// "message":"Token limit reached"}) is no failure: the answer was cut off
+// at its budget, and is returned with finish reason "length".
 //   - ScopeRetry: 408, 409, 429 (ErrRateLimited once the retries are
 //     spent), 5xx and their error_types, availability.retryable true, a
 //     transport error, a silent stream (code "idle_timeout"), a stream cut

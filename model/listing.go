@@ -218,6 +218,20 @@ func asAPIError(err error, target **APIError) bool {
 // transcript archives them per attempt.
 const MetadataHeader = "X-OpenRouter-Metadata"
 
+// DefaultHeaders returns the headers every request carries unless
+// WithHeaders replaces them (the key aside), as run.json records them.
+func DefaultHeaders() map[string]string { return defaultHeaders() }
+
+// SessionScheme is how the harness makes a request's session_id, the key
+// of OpenRouter's sticky routing, as run.json records it: one session per
+// run, model (answering or judging) and document, so that a document's
+// requests go to the provider that cached its prefix (SessionID).
+const SessionScheme = "<run id>:<model>:<document>"
+
+// SessionID is the session_id of run runID's requests to model m about
+// document doc (SessionScheme).
+func SessionID(runID, m, doc string) string { return runID + ":" + m + ":" + doc }
+
 // defaultHeaders are the headers every request carries unless
 // WithHeaders replaces them: the attribution headers and the routing
 // metadata request.

@@ -218,3 +218,32 @@ func TestBYOKCostIncludesUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestListingAsRecorded: what listings recorded from the live API carry
+// is read as meant: canonical_slug is kept (it names the model served),
+// and an internal_reasoning price of "0", which listings have carried on
+// reasoning models, is no separate price: reasoning tokens are then
+// priced as completion tokens, as OpenRouter bills them (issue 52). A
+// positive internal_reasoning is a separate price.
+func TestListingAsRecorded(t *testing.T) {
+	t.Parallel()
+	srv := modeltest.NewServer(t, modeltest.FixedDelay(0, "{}"))
+	zero := modeltest.Entry("anthropic/claude-opus-4.7")
+	zero.InternalReasoningPrice, zero.RequestPrice = "0", "0"
+	apart := modeltest.Entry("vendor/apart")
+	apart.PromptPrice, apart.CompletionPrice, apart.InternalReasoningPrice = "0.000001", "0.000002", "0.000003"
+	srv.SetModels(zero, apart)
+	infos, err := listingClient(srv).ListModels(context.Background())
+	if err != nil || len(infos) != 2 {
+		t.Fatalf("%v %+v", err, infos)
+	}
+	if infos[0].CanonicalSlug != "anthropic/claude-4.7-opus-20260416" || infos[1].CanonicalSlug != "vendor/apart" {
+		t.Errorf("canonical slugs %q, %q: want the listing's", infos[0].CanonicalSlug, infos[1].CanonicalSlug)
+	}
+	if infos[0].InternalReasoningPrice != nil {
+		t.Errorf("internal_reasoning \"0\" read as a price of %v: reasoning would be priced free", *infos[0].InternalReasoningPrice)
+	}
+	if p := infos[1].InternalReasoningPrice; p == nil || *p != 0.000003 {
+		t.Errorf("a positive internal_reasoning is %v, want 0.000003", p)
+	}
+}

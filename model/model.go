@@ -460,6 +460,11 @@ func (e *APIError) contextLength() bool {
 // /models/user), as the preflight reads it and run.json records it.
 type ModelInfo struct {
 	ID string `json:"id"`
+	// CanonicalSlug is the listing's canonical_slug: the name OpenRouter
+	// gives the model it served ("anthropic/claude-4.7-opus-20260416" for
+	// "anthropic/claude-opus-4.7"), read by [ServedAsAsked]; "" when the
+	// listing gives none.
+	CanonicalSlug string `json:"canonical_slug,omitempty"`
 	// PromptPrice and CompletionPrice are USD per token; nil when the list
 	// gives no fixed price (missing, unparsable, or OpenRouter's "-1" for
 	// variable-price routers).
@@ -472,7 +477,9 @@ type ModelInfo struct {
 	CacheWritePrice *float64 `json:"cache_write_price,omitempty"`
 	// InternalReasoningPrice is pricing.internal_reasoning, USD per
 	// reasoning token when it differs from the completion price; nil
-	// when not listed (reasoning tokens are then completion tokens).
+	// when not listed or listed as "0" (reasoning tokens are then
+	// completion tokens, as OpenRouter bills them: listings have carried
+	// "0" on reasoning models, issue 52).
 	InternalReasoningPrice *float64 `json:"internal_reasoning_price,omitempty"`
 	// RequestPrice is pricing.request, USD per request; nil when not
 	// listed.

@@ -147,6 +147,9 @@ func (c *config) streamAttempt(ctx context.Context, chat *openai.ChatCompletionS
 		ex.genID, ex.provider = firstChunkID(ex.body)
 	} else {
 		ex.body = c.redactBody(teed)
+		// A server that answered with plain JSON names the generation
+		// and the provider in the body, as a stream's first chunk does.
+		ex.genID, ex.provider = bodyID(ex.body)
 	}
 	switch {
 	case ex.status >= 400:
@@ -208,6 +211,19 @@ func firstChunkID(array []byte) (id, provider string) {
 	return id, provider
 }
 
+// bodyID returns the id and provider of a plain JSON body; "" for what
+// it does not name (an error body names neither).
+func bodyID(body []byte) (id, provider string) {
+	var b struct {
+		ID       json.RawMessage `json:"id"`
+		Provider json.RawMessage `json:"provider"`
+	}
+	if json.Unmarshal(body, &b) != nil {
+		return "", ""
+	}
+	return safetext.Cap(rawText(b.ID), MaxName), safetext.Cap(rawText(b.Provider), MaxName)
+}
+
 // wireChunk is the part of a chat.completion.chunk the client reads,
 // leniently as wireChat is.
 type wireChunk struct {
@@ -244,6 +260,10 @@ func interpretStream(ex exchange) (*Response, *APIError) {
 		content, reasoning strings.Builder
 		failure            *wireError
 		unreadable         int
+		// afterLength is set when the failure came after the answer had
+		// finished with "length": the provider's word on the cut, not a
+		// failure of the request.
+		afterLength bool
 	)
 	for _, raw := range chunks {
 		var ch wireChunk
@@ -263,27 +283,34 @@ func interpretStream(ex exchange) (*Response, *APIError) {
 		if len(ch.Usage) > 0 && string(ch.Usage) != "null" {
 			r.Usage = usage(ch.Usage)
 		}
-		if failure == nil {
-			failure = ch.Error
+		if failure == nil && ch.Error != nil {
+			failure, afterLength = ch.Error, r.FinishReason == "length"
 		}
 		for _, c := range ch.Choices[:min(len(ch.Choices), 1)] {
 			content.WriteString(deref(c.Delta.Content))
 			wc := wireChoice{}
 			wc.Message.Reasoning, wc.Message.ReasoningDetails = c.Delta.Reasoning, c.Delta.ReasoningDetails
 			reasoning.WriteString(wc.reasoning())
-			if c.FinishReason != nil {
+			if c.FinishReason != nil && !(afterLength && failure != nil) {
 				r.FinishReason = *c.FinishReason
 			}
-			if c.NativeFinishReason != nil {
+			if c.NativeFinishReason != nil && !(afterLength && failure != nil) {
 				r.NativeFinishReason = *c.NativeFinishReason
 			}
-			if failure == nil {
-				failure = c.Error
+			if failure == nil && c.Error != nil {
+				failure, afterLength = c.Error, r.FinishReason == "length"
 			}
 		}
 	}
 	r.Content, r.Reasoning = content.String(), reasoning.String()
 	switch {
+	case failure != nil && afterLength:
+		// Recorded from the live API: {"code":400,"message":"Token limit
+		// reached"} right after finish_reason "length". The answer was
+		// cut off at the output budget, and is reported as such; the error
+		// stays in the archived chunks.
+		r.FinishReason = "length"
+		return r, finished(r, ex.status)
 	case failure != nil:
 		return r, failure.apiError(ex.status)
 	case r.FinishReason == "error":

@@ -320,8 +320,9 @@ type wireModels struct {
 // rather than failing the listing (the API, not this reading, is what
 // the harness must meet).
 type wireModel struct {
-	ID      string `json:"id"`
-	Pricing struct {
+	ID            string          `json:"id"`
+	CanonicalSlug json.RawMessage `json:"canonical_slug"`
+	Pricing       struct {
 		Prompt            json.RawMessage `json:"prompt"`
 		Completion        json.RawMessage `json:"completion"`
 		CacheRead         json.RawMessage `json:"input_cache_read"`
@@ -357,11 +358,12 @@ func interpretModels(ex exchange) ([]ModelInfo, *APIError) {
 func (m wireModel) info() ModelInfo {
 	info := ModelInfo{
 		ID:                     m.ID,
+		CanonicalSlug:          safetext.Cap(rawString(m.CanonicalSlug), MaxName),
 		PromptPrice:            price(m.Pricing.Prompt),
 		CompletionPrice:        price(m.Pricing.Completion),
 		CacheReadPrice:         price(m.Pricing.CacheRead),
 		CacheWritePrice:        price(m.Pricing.CacheWrite),
-		InternalReasoningPrice: price(m.Pricing.InternalReasoning),
+		InternalReasoningPrice: separatePrice(price(m.Pricing.InternalReasoning)),
 		RequestPrice:           price(m.Pricing.Request),
 		PriceOverrides:         overrides(m.Pricing.Overrides),
 		SupportedParameters:    m.SupportedParameters,
@@ -377,6 +379,26 @@ func (m wireModel) info() ModelInfo {
 		info.ExpirationDate = exp
 	}
 	return info
+}
+
+// separatePrice is a price that only applies when positive: a listing's
+// internal_reasoning of "0" means reasoning is not priced apart (it is
+// billed as completion tokens), not that it is free.
+func separatePrice(p *float64) *float64 {
+	if p == nil || *p <= 0 {
+		return nil
+	}
+	return p
+}
+
+// rawString is a JSON string's value; anything else (null, a number, an
+// object) is "".
+func rawString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 // count reads a token count; anything but a whole number from 0 to

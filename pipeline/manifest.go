@@ -93,6 +93,12 @@ func newManifest(o Options, p *plan, det map[string]transcript.Determinism, id s
 	}
 	m.Inputs.Order = o.Set.Order // the delegate suite's forward order, as drawn
 	m.Inputs.BaseURL = o.Conn.recorded(p.online)
+	if len(p.online) > 0 {
+		m.Wire = &transcript.Wire{Headers: model.DefaultHeaders()}
+		if !o.Inputs.NoPreflight {
+			m.Wire.Session = model.SessionScheme
+		}
+	}
 	return m
 }
 

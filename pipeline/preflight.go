@@ -209,7 +209,11 @@ func policyText(pol model.Policy) string {
 		r = fmt.Sprintf("reasoning %s (%s, ~%d tokens of room)", b, pol.ReasoningSource, pol.ReasoningAllowance)
 	}
 	parts = append(parts, r)
-	parts = append(parts, fmt.Sprintf("max_tokens %d, judge votes %d, maximum output %d", pol.MaxTokens, pol.JudgeMaxTokens, pol.MaxOutput))
+	maxOut := "maximum output not listed"
+	if pol.MaxOutput > 0 {
+		maxOut = fmt.Sprintf("maximum output %d", pol.MaxOutput)
+	}
+	parts = append(parts, fmt.Sprintf("max_tokens %d, judge votes %d, %s", pol.MaxTokens, pol.JudgeMaxTokens, maxOut))
 	if pol.Provider != nil {
 		b, _ := json.Marshal(pol.Provider)
 		parts = append(parts, "provider "+string(b))

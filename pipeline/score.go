@@ -72,7 +72,7 @@ func Score(o ScoreOptions) (*Result, error) {
 		ctx = context.Background()
 	}
 	src := untilDone(ctx, o.source())
-	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
+	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback, Canonical: m.CanonicalSlugs()}
 	outputs, err := viewer.NewSpool(len(m.Models) * len(m.TaskIDs) * m.Repeats)
 	if err != nil {
 		return nil, err

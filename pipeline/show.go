@@ -39,7 +39,7 @@ func Show(w io.Writer, o ShowOptions) error {
 		return err
 	}
 	var answer scoring.Output
-	plan := scoring.Plan{Models: []string{o.Model}, TaskIDs: []string{o.TaskID}, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
+	plan := scoring.Plan{Models: []string{o.Model}, TaskIDs: []string{o.TaskID}, Repeats: m.Repeats, Feedback: m.Inputs.Feedback, Canonical: m.CanonicalSlugs()}
 	scores, err := scoring.Stream(set, plan, scoring.Archive(o.RunDir, m.RunID, m.Judges), o.Config.Weights, func(slot int, s *scoring.Score, a scoring.Output) {
 		if slot == o.Repeat {
 			answer = a

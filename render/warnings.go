@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/report"
@@ -80,7 +81,11 @@ var warningTexts = map[string]func(w report.Warning) string{
 			}
 			parts = append(parts, fmt.Sprintf("%s ×%d", served, n))
 		}
-		return fmt.Sprintf("%s: %d answers were served by another model (%s): they are no evidence about %s, and the run cannot gate v0.1 (§8.6)", w.Model, w.N, strings.Join(parts, ", "), w.Model)
+		text := fmt.Sprintf("%s: %d answers were served by another model (%s): they are no evidence about %s, and the run cannot gate v0.1 (§8.6)", w.Model, w.N, strings.Join(parts, ", "), w.Model)
+		if slices.Contains(w.Notes, report.IDAlone) {
+			text += "; checked on the asked id alone: no listing gave the model's canonical slug (--no-preflight reads none), the name OpenRouter serves it under"
+		}
+		return text
 	},
 	report.WarnWritten: func(w report.Warning) string { return item(w, 0) },
 	report.WarnCostUnknown: func(w report.Warning) string {

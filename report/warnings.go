@@ -21,6 +21,13 @@ type Warning struct {
 	Counts []int    `json:"counts,omitempty"`
 }
 
+// IDAlone is the note of a WarnServed item checked on the asked id alone:
+// no listing gave the model's canonical_slug (a run with --no-preflight
+// reads none), so a served name the listing would have accepted
+// ("anthropic/claude-4.7-opus-20260416" for "anthropic/claude-opus-4.7")
+// counts as another model.
+const IDAlone = "id_alone"
+
 // The kinds of warning.
 const (
 	WarnInterrupted     = "interrupted"             // the manifest records no finish
@@ -40,7 +47,7 @@ const (
 	WarnCutOffOutput    = "cut_off_output"          // N answers cut off at the output budget
 	WarnFlaky           = "flaky"                   // N of Of tasks flaky; Items: which
 	WarnUngrounded      = "ungrounded_votes"        // N judge votes quote text the document lacks
-	WarnServed          = "served_by_another_model" // N answers of Model served by Items (Counts each)
+	WarnServed          = "served_by_another_model" // N answers of Model served by Items (Counts each; Notes IDAlone when no listing named the model's canonical slug)
 	WarnCostUnknown     = "cost_unknown"            // N of Of calls of Model without a cost
 	// WarnWritten is a warning of a schema 2 or 3 report, which wrote
 	// its warnings as sentences: Items[0] is the sentence as written.

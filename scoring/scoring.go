@@ -144,9 +144,10 @@ func boundedUsage(u transcript.Usage) transcript.Usage {
 }
 
 // servedOther returns served when it names another model than asked
-// (model.ServedAsAsked), else "".
+// (model.ServedAsAsked, on the id alone), else "". Stream clears it when
+// the plan's canonical slug of the model names it (Plan.Canonical).
 func servedOther(asked, served string) string {
-	if served == "" || model.ServedAsAsked(asked, served) {
+	if served == "" || model.ServedAsAsked(asked, "", served) {
 		return ""
 	}
 	return served
@@ -189,6 +190,11 @@ type Plan struct {
 	// Feedback is the most feedback rounds the run asked after a class
 	// B/C answer that was not well-formed (--feedback); 0 is none.
 	Feedback int
+	// Canonical maps a model id to its listing's canonical_slug, as
+	// run.json's policies recorded it: an answer served under that slug
+	// is served as asked (model.ServedAsAsked). A model without one is
+	// checked on its id alone.
+	Canonical map[string]string
 }
 
 // Source gives the transcripts of one planned (model, task, repeat): its
@@ -274,6 +280,10 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 						if out[slot], o, err = scoreRounds(src, t, m, r, plan.Feedback, out[slot], o, w); err != nil {
 							return err
 						}
+					}
+					if c := plan.Canonical[m]; c != "" && out[slot].ModelServed != "" && model.ServedAsAsked(m, c, out[slot].ModelServed) {
+						// The listing names the served model as the one asked.
+						out[slot].ModelServed = ""
 					}
 					if each != nil {
 						each(slot, &out[slot], o)

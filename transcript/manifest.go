@@ -44,6 +44,10 @@ type Manifest struct {
 	// decided from (limits, reasoning defaults, prices, expiry); absent
 	// without a preflight. A resume records the policy it sent.
 	Policies map[string]ModelPolicy `json:"policies,omitempty"`
+	// Wire is what every online request carried beside its body: the
+	// headers (the key aside) and the session_id scheme; nil for a run
+	// without an online model.
+	Wire *Wire `json:"wire,omitempty"`
 	// Inputs are the run's settings outside its configuration, so that
 	// `harness run --resume DIR` alone continues the run as it started.
 	Inputs     Inputs      `json:"inputs"`
@@ -52,10 +56,36 @@ type Manifest struct {
 	FinishedAt *time.Time  `json:"finished_at,omitempty"` // nil while running or interrupted
 }
 
+// Wire is what a run's online requests carried beside their bodies.
+type Wire struct {
+	// Headers are the request headers sent besides the key: OpenRouter's
+	// attribution headers and X-OpenRouter-Metadata, which asks for its
+	// routing details in every response (model.DefaultHeaders).
+	Headers map[string]string `json:"headers"`
+	// Session is the session_id scheme of the answers and judge votes of
+	// models with a policy (model.SessionScheme); "" when none was sent
+	// (--no-preflight).
+	Session string `json:"session,omitempty"`
+}
+
 // ModelPolicy is one model's request policy and the listing it read.
 type ModelPolicy struct {
 	Sent    model.Policy    `json:"sent"`
 	Listing model.ModelInfo `json:"listing"`
+}
+
+// CanonicalSlugs maps each model whose recorded listing gives a
+// canonical_slug to it: what the server names the model it served
+// (model.ServedAsAsked). Empty for a run without a preflight, or recorded
+// before the slug was kept.
+func (m *Manifest) CanonicalSlugs() map[string]string {
+	out := map[string]string{}
+	for id, p := range m.Policies {
+		if p.Listing.CanonicalSlug != "" {
+			out[id] = p.Listing.CanonicalSlug
+		}
+	}
+	return out
 }
 
 // Where a model's Determinism comes from.

@@ -34,11 +34,13 @@ func RequestOf(r model.Request) Request {
 // ResponseOf records a model response.
 func ResponseOf(r *model.Response) *Response {
 	return &Response{
-		Content:      r.Content,
-		FinishReason: r.FinishReason,
-		Provider:     r.Provider,
-		ModelServed:  r.ModelServed,
-		ID:           r.ID,
+		Content:            r.Content,
+		FinishReason:       r.FinishReason,
+		NativeFinishReason: r.NativeFinishReason,
+		Reasoning:          r.Reasoning,
+		Provider:           r.Provider,
+		ModelServed:        r.ModelServed,
+		ID:                 r.ID,
 		Usage: Usage{
 			PromptTokens:     r.Usage.PromptTokens,
 			CompletionTokens: r.Usage.CompletionTokens,

@@ -126,14 +126,24 @@ type Request struct {
 
 // Response is what came back.
 type Response struct {
-	Content      string          `json:"content"`       // the completion text, as returned
-	FinishReason string          `json:"finish_reason"` // stop, length, ...
-	Provider     string          `json:"provider,omitempty"`
-	ModelServed  string          `json:"model_served,omitempty"`
-	ID           string          `json:"id,omitempty"`
-	Usage        Usage           `json:"usage"`
-	LatencyMS    int64           `json:"latency_ms,omitzero"` // not hashed
-	RawBody      json.RawMessage `json:"raw_body,omitempty"`
+	Content      string `json:"content"`       // the completion text, as returned
+	FinishReason string `json:"finish_reason"` // stop, length, ...
+	// NativeFinishReason is the upstream's own finish reason before
+	// OpenRouter normalised it ("end_turn", "max_tokens", "MAX_TOKENS");
+	// "" when not sent.
+	NativeFinishReason string `json:"native_finish_reason,omitempty"`
+	// Reasoning is the reasoning text the model returned (message.reasoning,
+	// or the readable reasoning_details), joined; "" when none (or only
+	// encrypted reasoning) was returned. It repeats what the raw body
+	// holds in pieces, so that show and the viewer read it without
+	// reassembling chunks; bounded, as the body is, by the response limit.
+	Reasoning   string          `json:"reasoning,omitempty"`
+	Provider    string          `json:"provider,omitempty"`
+	ModelServed string          `json:"model_served,omitempty"`
+	ID          string          `json:"id,omitempty"`
+	Usage       Usage           `json:"usage"`
+	LatencyMS   int64           `json:"latency_ms,omitzero"` // not hashed
+	RawBody     json.RawMessage `json:"raw_body,omitempty"`
 }
 
 // Usage is token accounting; Cost is nil when unknown, never 0 for unknown.
@@ -336,7 +346,7 @@ func Write(runDir string, t *Transcript) error {
 }
 
 // MaxSize bounds a transcript file. A transcript holds its answer twice
-// (the content, and the body it came in) besides the prompt, so it is
+// (the content and reasoning, and the body they came in) besides the prompt, so it is
 // bounded in proportion to the largest response the client reads
 // (model.MaxResponseSize): every answer the client accepted can be
 // archived and verified (issue 20: a 9 MB answer made a transcript over

@@ -47,6 +47,9 @@ type Facts struct {
 	// served; ServedExample names the first.
 	ServedOther   int
 	ServedExample string
+	// ServedIDAlone is set when some of those answers were checked on the
+	// asked id alone: no listing gave the model's canonical_slug.
+	ServedIDAlone bool
 	// Incomplete are the messages of the run's incomplete failures.
 	Incomplete []string
 }
@@ -90,7 +93,11 @@ func Eligible(g config.Gating, f Facts) Eligibility {
 		add("%s", why)
 	}
 	if n, ex := f.ServedOther, f.ServedExample; n > 0 {
-		add("%d %s served by another model than the one asked for (%s): §8.6 names the models that gate", n, unit.Plural(n, "answer was", "answers were"), ex)
+		alone := ""
+		if f.ServedIDAlone {
+			alone = " (checked on the asked id alone: the run read no listing that gives the model's canonical slug)"
+		}
+		add("%d %s served by another model than the one asked for (%s)%s: §8.6 names the models that gate", n, unit.Plural(n, "answer was", "answers were"), ex, alone)
 	}
 	for _, m := range f.Incomplete {
 		add("incomplete: %s", m)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,7 +20,10 @@ import (
 // ModelEntry is one entry of the GET /models list, with prices as the
 // strings OpenRouter sends (USD per token; "" leaves a price out).
 type ModelEntry struct {
-	ID                           string
+	ID string
+	// CanonicalSlug is canonical_slug, the name OpenRouter serves the
+	// model under; "" sends the ID, as every real entry has one.
+	CanonicalSlug                string
 	PromptPrice, CompletionPrice string // e.g. "0.000003"
 	CacheReadPrice               string // pricing.input_cache_read
 	CacheWritePrice              string // pricing.input_cache_write
@@ -151,7 +155,7 @@ func FamilyParameters(id string) []string {
 // prices (cache and long-context prices included) and reasoning defaults
 // of OPENROUTER.md's table. Other ids get an entry with the id alone.
 func Entry(id string) ModelEntry {
-	e := ModelEntry{ID: id, SupportedParameters: FamilyParameters(id)}
+	e := ModelEntry{ID: id, CanonicalSlug: RecordedSlug(id), SupportedParameters: FamilyParameters(id)}
 	f, ok := familyOf(id)
 	if !ok {
 		return e
@@ -165,6 +169,58 @@ func Entry(id string) ModelEntry {
 	e.PromptPrice, e.CompletionPrice, e.CacheReadPrice, e.CacheWritePrice = f.prompt, f.completion, f.cacheRead, f.cacheWr
 	e.Overrides, e.Reasoning = slices.Clone(f.overrides), &r
 	return e
+}
+
+// recordedSlugs are canonical slugs of the live listing, as answers
+// recorded from the live API name the model that served them
+// (model/testdata/recorded/README.md): Anthropic puts the version before
+// the family and adds a date; OpenAI and Google add a date.
+var recordedSlugs = map[string]string{
+	"anthropic/claude-opus-4.7":     "anthropic/claude-4.7-opus-20260416",
+	"anthropic/claude-sonnet-4.6":   "anthropic/claude-4.6-sonnet-20260217",
+	"anthropic/claude-sonnet-4.5":   "anthropic/claude-4.5-sonnet-20250929",
+	"openai/gpt-5.5":                "openai/gpt-5.5-20260423",
+	"google/gemini-3.1-pro-preview": "google/gemini-3.1-pro-preview-20260219",
+}
+
+var claudeName = regexp.MustCompile(`^anthropic/claude-(opus|sonnet|haiku)-([0-9.]+)$`)
+
+// RecordedSlug is the canonical_slug the live listing gives id, in the
+// shape recorded traffic shows: the recorded slug where one is known,
+// else for a Claude id the version put first
+// ("anthropic/claude-opus-5" → "anthropic/claude-5-opus"), else the id.
+func RecordedSlug(id string) string {
+	if s, ok := recordedSlugs[id]; ok {
+		return s
+	}
+	if m := claudeName.FindStringSubmatch(id); m != nil {
+		return "anthropic/claude-" + m[2] + "-" + m[1]
+	}
+	return id
+}
+
+// ServeAsRecorded makes the fake name the model that served a reply as
+// OpenRouter does: a reply without its own Model answers with the
+// listing's canonical_slug of the model asked (the ID when the listing
+// has no entry for it), not with the id asked.
+func (s *Server) ServeAsRecorded() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.asRecorded = true
+}
+
+// servedName is the model string a reply without its own Model carries.
+func (s *Server) servedName(asked string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.asRecorded {
+		return asked
+	}
+	i := slices.IndexFunc(s.models, func(e ModelEntry) bool { return e.ID == asked })
+	if i < 0 || s.models[i].CanonicalSlug == "" {
+		return asked
+	}
+	return s.models[i].CanonicalSlug
 }
 
 // DefaultModels is the list GET /models returns until a test sets its
@@ -345,7 +401,11 @@ func entries(models []ModelEntry, forUser bool) []map[string]any {
 			}
 			pricing["overrides"] = ov
 		}
-		e := map[string]any{"id": m.ID, "pricing": pricing, "supported_parameters": m.SupportedParameters,
+		slug := m.CanonicalSlug
+		if slug == "" {
+			slug = m.ID
+		}
+		e := map[string]any{"id": m.ID, "canonical_slug": slug, "pricing": pricing, "supported_parameters": m.SupportedParameters,
 			"context_length": m.ContextLength, "top_provider": map[string]any{"max_completion_tokens": nullZero(m.MaxCompletionTokens)},
 			"expiration_date": nullEmpty(m.ExpirationDate)}
 		if m.Reasoning != nil {

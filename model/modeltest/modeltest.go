@@ -33,6 +33,13 @@
 // answers GET /generation?id= from that account. [DocumentedErrors] are
 // the error bodies of OpenRouter's errors page.
 //
+// The fake can also answer as the live API was recorded answering
+// (model/testdata/recorded/README.md): every listing entry carries
+// canonical_slug ([RecordedSlug]: Claude's version first), and after
+// [Server.ServeAsRecorded] a reply names the model that served it by that
+// slug, as OpenRouter does; [Reply.SSE] replays a stream written in a
+// recorded shape byte for byte ([TokenLimitAfterLength]).
+//
 // GET /models lists [DefaultModels] until the test sets its own list with
 // [Server.SetModels] or overrides one entry with [Server.SetModel]. Entries
 // of the gating families ("anthropic/claude…", "openai/gpt-5…",
@@ -167,6 +174,11 @@ type Reply struct {
 	// the fields below, as application/json even to a stream request (as
 	// a proxy that ignores "stream" would answer).
 	Body string
+	// SSE, when non-empty, is sent verbatim as a 200 text/event-stream
+	// body, whatever the request asked: a stream written in the shape of
+	// one recorded from the live API (model/testdata/recorded), replayed
+	// byte for byte.
+	SSE string
 	// Delay is a wait before replying. If the client gives up first, the
 	// server sends nothing.
 	Delay time.Duration
@@ -327,6 +339,7 @@ type Server struct {
 	models       []ModelEntry
 	listing      listing // the key, the account's models, the endpoints, the bills
 	generations  []Generation
+	asRecorded   bool // ServeAsRecorded
 }
 
 // Generation is the fake's account of one chat request, as OpenRouter
@@ -477,12 +490,23 @@ func (s *Server) serveChat(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	rep := s.handler(req.Call, req)
+	if rep.Model == "" {
+		rep.Model = s.servedName(req.Model)
+	}
 	g := Generation{ID: rep.ID, Model: req.Model, Stream: req.Stream, Provider: rep.Provider}
 	if g.ID == "" {
 		g.ID = fmt.Sprintf("gen-%d", req.Call)
 	}
 	if rep.Usage != nil && rep.Usage.Cost != nil {
 		g.Cost = *rep.Usage.Cost
+	}
+	if rep.SSE != "" {
+		g.Outcome, g.Billed = "completed", true
+		s.bill(g)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, rep.SSE)
+		return
 	}
 	if req.Stream && rep.Body == "" && rep.Status < 400 && !rep.Hang {
 		g.Outcome = s.stream(w, r, rep, req)
@@ -967,4 +991,24 @@ func DocumentedErrors() []DocumentedError {
 	add("200 mid-stream content_policy_violation", "#mid-stream-errors (output content filter)", midStream(400, "content_policy_violation", "The output was flagged by a content filter"))
 	add("200 mid-stream server (masked)", "#mid-stream-errors", midStream(500, "server", "Internal Server Error"))
 	return out
+}
+
+// TokenLimitAfterLength is a stream in the shape recorded from the live
+// API (pydantic/pydantic-ai, test_openrouter_stream_error.yaml; see
+// model/testdata/recorded/README.md): keep-alive comments, reasoning
+// deltas, finish_reason "length" sent twice, then an error chunk
+// {"code":400,"message":"Token limit reached"} with a null finish reason
+// and the usage (40 prompt, 10 completion tokens, all of them reasoning),
+// then [DONE]. model names the served model in every chunk. Written here
+// from that shape, with ids and text of our own.
+func TokenLimitAfterLength(model string) Reply {
+	m, _ := json.Marshal(model)
+	head := `{"id":"gen-rec-1","provider":"Minimax","model":` + string(m) + `,"object":"chat.completion.chunk","created":1,`
+	data := func(s string) string { return "data: " + head + s + "}\n\n" }
+	return Reply{SSE: KeepAliveComment + "\n\n" + KeepAliveComment + "\n\n" +
+		data(`"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":"First I","reasoning_details":[{"type":"reasoning.text","text":"First I","index":0,"format":null}]},"finish_reason":null,"native_finish_reason":null,"logprobs":null}]`) +
+		data(`"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":" read the title","reasoning_details":[{"type":"reasoning.text","text":" read the title","index":0,"format":null}]},"finish_reason":"length","native_finish_reason":"length","logprobs":null}]`) +
+		data(`"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning":null,"reasoning_details":[]},"finish_reason":"length","native_finish_reason":"length","logprobs":null}]`) +
+		data(`"error":{"code":400,"message":"Token limit reached"},"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null,"native_finish_reason":null,"logprobs":null}],"usage":{"prompt_tokens":40,"completion_tokens":10,"total_tokens":50,"cost":0,"is_byok":false,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},"cost_details":{"upstream_inference_cost":null},"completion_tokens_details":{"reasoning_tokens":10,"image_tokens":0}}`) +
+		"data: [DONE]\n\n"}
 }

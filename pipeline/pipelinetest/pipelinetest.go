@@ -89,7 +89,7 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 	}
 	// The score phase's scoring, as rescore reads the archive: a slot at
 	// a time, each transcript verified.
-	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback}
+	plan := scoring.Plan{Models: m.Models, TaskIDs: m.TaskIDs, Repeats: m.Repeats, Feedback: m.Inputs.Feedback, Canonical: m.CanonicalSlugs()}
 	outputs := make([]scoring.Output, len(m.Models)*len(m.TaskIDs)*m.Repeats)
 	scores, err := scoring.Stream(set, plan, scoring.Archive(dir, m.RunID, m.Judges), cfg.Weights,
 		func(slot int, _ *scoring.Score, o scoring.Output) { outputs[slot] = o })
