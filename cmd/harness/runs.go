@@ -163,8 +163,11 @@ func reconcileRun(ctx context.Context, w io.Writer, runDir, baseURL string) erro
 	if key == "" {
 		return pipeline.ErrNoKey
 	}
-	cfg := config.Default()
-	rec, err := pipeline.ReconcileRun(ctx, runDir, pipeline.ConnectionFrom(cfg, baseURL, key))
+	// Each call and the whole reconcile are bounded by the run's own
+	// timeouts.bookkeeping and timeouts.reconcile (issue 53).
+	conn := pipeline.ConnectionFrom(config.Default(), baseURL, key)
+	conn.Bookkeeping = 0
+	rec, err := pipeline.ReconcileRun(ctx, runDir, conn, pipeline.ReconcileRunOptions{Stdout: w, SealKey: sealKey()})
 	if err != nil {
 		return err
 	}
@@ -174,5 +177,6 @@ func reconcileRun(ctx context.Context, w io.Writer, runDir, baseURL string) erro
 		fmt.Fprintf(w, "; %d not priced", rec.Unresolved)
 	}
 	_, err = fmt.Fprintf(w, "\nwrote %s\n", filepath.Join(runDir, pipeline.ReconcileName))
+	pipeline.UnpricedLines(w, rec)
 	return err
 }
