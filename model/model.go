@@ -489,6 +489,9 @@ type ModelInfo struct {
 	// PriceOverrides are pricing.overrides: other prices for long prompts
 	// (or times of day), in the listing's order. See [ModelInfo.PricesFor].
 	PriceOverrides []PriceOverride `json:"price_overrides,omitempty"`
+	// PriceWarnings name the listed prices read as unknown because no
+	// estimate could use them (not finite, above MaxTokenPrice).
+	PriceWarnings []string `json:"price_warnings,omitempty"`
 
 	SupportedParameters []string `json:"supported_parameters,omitempty"` // e.g. "temperature", "seed", "response_format"
 	ContextLength       int      `json:"context_length"`                 // tokens; 0 when unknown
