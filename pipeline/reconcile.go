@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
-	"maps"
 	"strings"
 	"time"
 
