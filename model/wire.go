@@ -362,7 +362,7 @@ func (m wireModel) info() ModelInfo {
 		name string
 		raw  json.RawMessage
 	}{{"prompt", m.Pricing.Prompt}, {"completion", m.Pricing.Completion}, {"input_cache_read", m.Pricing.CacheRead},
-		{"input_cache_write", m.Pricing.CacheWrite}, {"internal_reasoning", m.Pricing.InternalReasoning}} {
+		{"input_cache_write", m.Pricing.CacheWrite}, {"internal_reasoning", m.Pricing.InternalReasoning}, {"request", m.Pricing.Request}} {
 		if w := priceWarning(f.raw); w != "" {
 			warnings = append(warnings, "pricing."+f.name+" "+w)
 		}
@@ -432,7 +432,7 @@ func overrides(raw json.RawMessage) []PriceOverride {
 // MaxTokenPrice bounds a per-token price the listing may give, in USD: the
 // dearest model listed in 2026 asks $0.00015 per output token. A price
 // above it (issue 53: "1e308" made the estimate $+Inf) is unknown, with a
-// warning. A per-request price (pricing.request) is not bounded by it.
+// warning; so is a per-request price (pricing.request) above it.
 const MaxTokenPrice = 1.0
 
 // price reads a per-token price, which OpenRouter sends as a decimal string
@@ -460,7 +460,7 @@ func parsePrice(raw json.RawMessage) (float64, bool) {
 	return p, true
 }
 
-// priceWarning says why a listed per-token price is read as unknown when
+// priceWarning says why a listed price is read as unknown when
 // it is a number no estimate can use (non-finite, beyond a double, above
 // MaxTokenPrice); "" for a usable, absent or variable ("-1") price.
 func priceWarning(raw json.RawMessage) string {
@@ -471,7 +471,7 @@ func priceWarning(raw json.RawMessage) string {
 	case math.IsNaN(p) || math.IsInf(p, 0):
 		return fmt.Sprintf("%s is not a finite number: read as unknown", snippet(raw))
 	case p > MaxTokenPrice:
-		return fmt.Sprintf("%s is above $%g per token: read as unknown", snippet(raw), MaxTokenPrice)
+		return fmt.Sprintf("%s is above $%g: read as unknown", snippet(raw), MaxTokenPrice)
 	}
 	return ""
 }

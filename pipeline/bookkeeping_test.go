@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
@@ -270,5 +271,62 @@ func TestMidStreamChangeRecorded(t *testing.T) {
 	i := slices.IndexFunc(res.Report.Warnings, func(w report.Warning) bool { return w.Kind == report.WarnStreamChanged })
 	if i < 0 || res.Report.Warnings[i].Model != "a/x" || res.Report.Warnings[i].N != 1 || res.Report.Warnings[i].Items[0] != "03-b r0" {
 		t.Errorf("warnings %+v; want a/x's 03-b named as changed mid-stream", res.Report.Warnings)
+	}
+}
+
+// TestHostileListingPricesNeverPrintAnAbsurdEstimate: a listing price of
+// "1e308" per token gave "est. $+Inf" and exit 0 (issue 53). A per-token
+// price that is not finite or is above model.MaxTokenPrice is unknown,
+// with a warning, and no estimate a price makes non-finite or negative
+// is printed as an amount.
+func TestHostileListingPricesNeverPrintAnAbsurdEstimate(t *testing.T) {
+	t.Parallel()
+	for _, c := range tabletest.Cases(t, []struct {
+		name, prompt, completion, request, warn string
+		reason                                  string
+	}{
+		{"huge", "1e308", "0.00001", "", `pricing.prompt "1e308" is above $1: read as unknown`, "the issue's price: +Inf once multiplied by tokens"},
+		{"beyond-double", "0.000001", "1e400", "", `pricing.completion "1e400" is not a finite number`, "ParseFloat gives +Inf with a range error"},
+		{"above-a-dollar", "2", "0.00001", "", `pricing.prompt "2" is above $1`, "no model costs $2 a token"},
+		{"nan", "NaN", "0.00001", "", `pricing.prompt "NaN" is not a finite number`, "NaN compares false everywhere"},
+		{"infinity", "0.000001", "Infinity", "", `pricing.completion "Infinity" is not a finite number`, "spelled out"},
+		{"negative", "-1", "0.00001", "", "", "OpenRouter's -1 for a variable price: unknown, and not worth a warning"},
+		{"request", "0.000001", "0.00001", "1e308", `pricing.request "1e308" is above $1`, "a per-request price of 1e308 summed over the jobs is +Inf"},
+	}) {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv := modeltest.NewScripted(t, modeltest.Text("unused: a dry run asks nothing"))
+			e := modeltest.Entry("a/x")
+			e.PromptPrice, e.CompletionPrice, e.RequestPrice = c.prompt, c.completion, c.request
+			srv.SetModels(e)
+			o, _ := testOptions(t, []string{"a/x"}, srv.URL)
+			o.Config.Judges = config.Judges{Models: []string{}}
+			set, err := Select(o.Set, &transcript.Selection{Tasks: []string{"03-b", "04-b"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Set = set
+			o.DryRun = true
+			if _, err := Run(context.Background(), o); err != nil {
+				t.Fatalf("dry run: %v (%s)", err, c.reason)
+			}
+			out := o.Stdout.(interface{ String() string }).String()
+			for _, line := range strings.Split(out, "\n") {
+				if !strings.Contains(line, "est.") && !strings.Contains(line, "estimated cost") {
+					continue // the warnings quote the price as listed
+				}
+				for _, bad := range []string{"Inf", "NaN", "$-"} {
+					if strings.Contains(line, bad) {
+						t.Errorf("the preflight prints %q as an estimate (%s): %s", bad, c.reason, line)
+					}
+				}
+			}
+			if !strings.Contains(out, "est. unknown") || !strings.Contains(out, "(some prices unknown)") {
+				t.Errorf("the estimate is not unknown (%s):\n%s", c.reason, out)
+			}
+			if c.warn != "" && !strings.Contains(out, "preflight: warning: a/x: the listing's "+c.warn) {
+				t.Errorf("no warning %q (%s):\n%s", c.warn, c.reason, out)
+			}
+		})
 	}
 }

@@ -137,7 +137,9 @@ func sane(usd float64) bool { return usd >= 0 && !math.IsInf(usd, 0) }
 // request price.
 func jobPrice(info model.ModelInfo, prompt, cached, written, completion, reasoning int64) (float64, bool) {
 	in, out := info.PricesFor(prompt)
-	if in == nil || out == nil {
+	if in == nil || out == nil || len(info.PriceWarnings) > 0 {
+		// A listing with an absurd price (model.MaxTokenPrice) prices
+		// nothing: its other prices are no safer.
 		return 0, false
 	}
 	read, write, reason := *in, *in, *out
