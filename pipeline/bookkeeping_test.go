@@ -14,6 +14,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/internal/tabletest"
+	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
@@ -328,5 +329,29 @@ func TestHostileListingPricesNeverPrintAnAbsurdEstimate(t *testing.T) {
 				t.Errorf("no warning %q (%s):\n%s", c.warn, c.reason, out)
 			}
 		})
+	}
+}
+
+// TestCreditBelowACentSaysSo: the preflight refused with "the estimated
+// cost $0.00 exceeds the key's remaining credit $0.00" (issue 53), true
+// and unreadable. Amounts that print alike at cents are printed to the
+// hundredth of a cent, and one below a cent is called so.
+func TestCreditBelowACentSaysSo(t *testing.T) {
+	t.Parallel()
+	for _, c := range tabletest.Cases(t, []struct {
+		name         string
+		total, left  float64
+		want, reason string
+	}{
+		{"both-below-a-cent", 0.004, 0.001, "the estimated cost $0.0040 (below a cent) exceeds the key's remaining credit $0.0010 (below a cent)", "the issue's message: both printed $0.00"},
+		{"alike-at-cents", 12.344, 12.341, "the estimated cost $12.3440 exceeds the key's remaining credit $12.3410", "both $12.34 at cents: shown finer, and not below a cent"},
+		{"apart", 3, 1.5, "the estimated cost $3.00 exceeds the key's remaining credit $1.50", "amounts that differ at cents keep their usual form"},
+	}) {
+		left := c.left
+		var w bytes.Buffer
+		err := creditCheck(&w, &model.KeyInfo{LimitRemaining: &left}, c.total)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want %q (%s)", c.name, err, c.want, c.reason)
+		}
 	}
 }
