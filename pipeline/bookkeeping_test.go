@@ -155,6 +155,15 @@ func TestSilentGenerationEndpointBoundsTheReconcile(t *testing.T) {
 	if !strings.Contains(string(md), "stayed unpriced by GET /generation") {
 		t.Error("the Markdown report does not say which costs stayed unknown")
 	}
+	// `harness runs --reconcile` is bounded the same way, by the run's
+	// own timeouts.reconcile: it asks every attempt of unknown cost
+	// (the fake reports no cost for any answer), hundreds of silent calls.
+	began = time.Now()
+	rec, err = ReconcileRun(context.Background(), res.RunDir, o.Conn, ReconcileRunOptions{})
+	if took := time.Since(began); err != nil || took > bound+2*time.Second || rec.Unresolved != len(rec.Generations) || len(rec.Generations) < 100 {
+		t.Errorf("runs --reconcile against a silent endpoint: %v after %v, %d of %d unresolved; want every one left unpriced within the bound of %v",
+			err, took, rec.Unresolved, len(rec.Generations), bound)
+	}
 }
 
 // TestSignalDuringReconcileEndsAtOnce: a signal while the end-of-run
