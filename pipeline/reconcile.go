@@ -47,7 +47,7 @@ type ReconciledGeneration struct {
 	ID         string   `json:"id"`
 	Cost       *float64 `json:"cost"` // null when OpenRouter did not say
 	Provider   string   `json:"provider,omitempty"`
-	Error      string   `json:"error,omitempty"` // why it could not be asked
+	Error      string   `json:"error,omitempty"` // why it is not priced (no answer in time, no cost given, ...)
 }
 
 // Generations is what Reconcile needs of a client: model.OpenRouter.
