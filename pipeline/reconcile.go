@@ -102,7 +102,7 @@ func Reconcile(ctx context.Context, runDir string, g Generations, o ReconcileOpt
 	}
 	bctx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
-	ranOut := fmt.Sprintf("not priced: the reconcile's bound of %s (timeouts.reconcile) ran out", bound)
+	ranOut := fmt.Sprintf("the reconcile's bound of %s (timeouts.reconcile) ran out", bound)
 	for _, w := range ask {
 		if bctx.Err() != nil && ctx.Err() == nil {
 			w.Error = ranOut
