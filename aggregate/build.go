@@ -615,4 +615,12 @@ type Input struct {
 	// Integrity is what protects the run's archive (pipeline.CheckSeal:
 	// sealed and verified, or unsealed); "" when not known.
 	Integrity string
+	// Unpriced are the attempts of unknown cost GET /generation left
+	// unpriced (the run's reconciled.json), each with why.
+	Unpriced []Unpriced
+}
+
+// Unpriced is one attempt a reconcile could not price.
+type Unpriced struct {
+	Transcript, ID, Why string
 }

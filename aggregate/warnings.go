@@ -1,8 +1,10 @@
 package aggregate
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/report"
@@ -48,7 +50,55 @@ func warnings(r *report.Report, in Input) []report.Warning {
 		out = append(out, modelWarnings(model, r.Results[model], !r.Informational() && r.Partial == nil, !r.Informational())...)
 	}
 	out = append(out, servedWarnings(in.Scores, in.Manifest.CanonicalSlugs())...)
-	return append(out, costWarnings(r)...)
+	out = append(out, streamWarnings(in.Scores)...)
+	out = append(out, costWarnings(r)...)
+	return append(out, unpricedWarnings(in.Unpriced)...)
+}
+
+// maxWarningItems bounds the items one warning names; N counts them all.
+const maxWarningItems = 10
+
+// streamWarnings say, per model in order of first appearance, which
+// answers' streams changed served model or generation id mid-stream
+// (scoring.Score.StreamChanged), and what changed.
+func streamWarnings(scores []scoring.Score) []report.Warning {
+	var order []string
+	byModel := map[string]*report.Warning{}
+	for _, s := range scores {
+		if len(s.StreamChanged) == 0 {
+			continue
+		}
+		w := byModel[s.Model]
+		if w == nil {
+			order = append(order, s.Model)
+			w = &report.Warning{Kind: report.WarnStreamChanged, Model: s.Model}
+			byModel[s.Model] = w
+		}
+		w.N++
+		if len(w.Items) < maxWarningItems {
+			w.Items = append(w.Items, fmt.Sprintf("%s r%d", s.TaskID, s.Repeat))
+			w.Notes = append(w.Notes, strings.Join(s.StreamChanged, ", "))
+		}
+	}
+	out := make([]report.Warning, 0, len(order))
+	for _, m := range order {
+		out = append(out, *byModel[m])
+	}
+	return out
+}
+
+// unpricedWarnings say which attempts of unknown cost a reconcile left
+// unpriced, and why.
+func unpricedWarnings(unpriced []Unpriced) []report.Warning {
+	if len(unpriced) == 0 {
+		return nil
+	}
+	w := report.Warning{Kind: report.WarnUnpriced, N: len(unpriced)}
+	for _, u := range unpriced[:min(len(unpriced), maxWarningItems)] {
+		w.Items = append(w.Items, fmt.Sprintf("%s (%s)", u.Transcript, u.ID))
+		w.Notes = append(w.Notes, u.Why)
+	}
+	return []report.Warning{w}
 }
 
 // modelWarnings qualify one model's numbers: determinism it lacks, more

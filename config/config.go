@@ -127,6 +127,44 @@ type Timeouts struct {
 	Idle Duration `yaml:"idle" json:"idle,omitzero"`
 	// Job bounds one job: every attempt and wait.
 	Job Duration `yaml:"job" json:"job"`
+	// Bookkeeping bounds each call the harness makes for its own
+	// accounting (GET /generation, /key, the model listings, a model's
+	// endpoints): all its attempts and waits, with at most
+	// BookkeepingRetries retries. Zero (absent) is DefaultBookkeeping.
+	Bookkeeping Duration `yaml:"bookkeeping" json:"bookkeeping,omitzero"`
+	// Reconcile bounds the whole end-of-run reconcile (GET /generation
+	// for every attempt of unknown cost), and `harness runs --reconcile`:
+	// what it could not price by then stays unknown, and scoring goes on.
+	// Zero (absent) is DefaultReconcile.
+	Reconcile Duration `yaml:"reconcile" json:"reconcile,omitzero"`
+}
+
+// The bookkeeping calls' bounds (issue 53: GET /generation had none, and
+// a silent endpoint held a finished run's report for ten minutes per
+// unpriced attempt).
+const (
+	DefaultBookkeeping = 20 * time.Second
+	DefaultReconcile   = 60 * time.Second
+	BookkeepingRetries = 2
+	// MaxBookkeeping bounds both settings: they are for accounting, and
+	// must never hold up a run's scoring for long.
+	MaxBookkeeping = 10 * time.Minute
+)
+
+// BookkeepingTimeout is Bookkeeping, or DefaultBookkeeping when unset.
+func (t Timeouts) BookkeepingTimeout() time.Duration {
+	if t.Bookkeeping.Duration > 0 {
+		return t.Bookkeeping.Duration
+	}
+	return DefaultBookkeeping
+}
+
+// ReconcileTimeout is Reconcile, or DefaultReconcile when unset.
+func (t Timeouts) ReconcileTimeout() time.Duration {
+	if t.Reconcile.Duration > 0 {
+		return t.Reconcile.Duration
+	}
+	return DefaultReconcile
 }
 
 // Retries configures the retry budget of one job.
@@ -291,9 +329,12 @@ func Default() *Config {
 		Judges:      Judges{Panel: true, Models: []string{}},
 		Request:     Request{Temperature: 0, Seed: 20260427, MaxTokens: 32000},
 		Concurrency: Concurrency{PerModel: 6, Global: 18},
-		Timeouts:    Timeouts{Idle: Duration{120 * time.Second}, Job: Duration{20 * time.Minute}},
-		Retries:     Retries{Max: 4, BackoffBase: Duration{2 * time.Second}, BackoffMax: Duration{60 * time.Second}},
-		Repeats:     1,
+		// Bookkeeping and Reconcile are left 0, their defaults, so that
+		// the configuration (and its hash) of a run that sets neither is
+		// what it was before they existed.
+		Timeouts: Timeouts{Idle: Duration{120 * time.Second}, Job: Duration{20 * time.Minute}},
+		Retries:  Retries{Max: 4, BackoffBase: Duration{2 * time.Second}, BackoffMax: Duration{60 * time.Second}},
+		Repeats:  1,
 		Thresholds: Thresholds{
 			ClassAFaithfulnessMin: 0.90, ClassBMedianMax: 0.05, ClassBP95Max: 0.20, ClassCMedianMax: 0.10, ClassCP95Max: 0.30,
 			ClassBEditAppliedMin: 0.90, ClassCEditAppliedMin: 0.90,
@@ -418,6 +459,11 @@ func (c *Config) Validate() error {
 	errs = append(errs, c.Thresholds.validate()...)
 	if c.Timeouts.Attempt == nil && c.Timeouts.Idle.Duration <= 0 || c.Timeouts.Job.Duration <= 0 {
 		errs = append(errs, errors.New("timeouts: idle and job must be positive"))
+	}
+	for name, d := range map[string]time.Duration{"bookkeeping": c.Timeouts.Bookkeeping.Duration, "reconcile": c.Timeouts.Reconcile.Duration} {
+		if d < 0 || d > MaxBookkeeping {
+			errs = append(errs, fmt.Errorf("timeouts: %s must be from 0 (the default) to %v, not %v", name, MaxBookkeeping, d))
+		}
 	}
 	if err := c.Weights.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("weights: %w", err))

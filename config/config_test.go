@@ -55,9 +55,17 @@ func TestLoadErrors(t *testing.T) {
 		{"dup-model", "models: [a, a]\n", "listed twice", "duplicate models"},
 		{"attempt-timeout", "timeouts:\n  attempt: 300s\n", "timeouts.attempt was replaced by timeouts.idle", "a total attempt timeout discarded billed answers; the file must say idle"},
 		{"zero-idle", "timeouts:\n  idle: 0s\n", "idle and job must be positive", "a stream needs an idle bound"},
+		{"long-bookkeeping", "timeouts:\n  bookkeeping: 1h\n", "bookkeeping must be from 0 (the default) to 10m0s, not 1h0m0s", "accounting must never hold up a run for long"},
+		{"negative-reconcile", "timeouts:\n  reconcile: -1s\n", "reconcile must be from 0", "a negative bound means nothing"},
 	}
 	wantLoadErrors(t, cases)
-	p := filepath.Join(t.TempDir(), "empty.yaml")
+	p := filepath.Join(t.TempDir(), "bk.yaml")
+	os.WriteFile(p, []byte("timeouts:\n  bookkeeping: 3s\n  reconcile: 7s\n"), 0o644)
+	if c, err := Load(p); err != nil || c.Timeouts.BookkeepingTimeout() != 3*time.Second || c.Timeouts.ReconcileTimeout() != 7*time.Second ||
+		Default().Timeouts.BookkeepingTimeout() != DefaultBookkeeping || Default().Timeouts.ReconcileTimeout() != DefaultReconcile {
+		t.Errorf("bookkeeping bounds: %v, %+v; want the file's, else the defaults", err, c)
+	}
+	p = filepath.Join(t.TempDir(), "empty.yaml")
 	os.WriteFile(p, nil, 0o644)
 	if c, err := Load(p); err != nil || c.Hash() != Default().Hash() {
 		t.Errorf("empty file: %v", err)

@@ -19,8 +19,9 @@ type Generation struct {
 	Model    string   // data.model
 }
 
-// Generation asks OpenRouter for generation id, retrying like Complete. A
-// generation OpenRouter does not know (404) is an [*APIError].
+// Generation asks OpenRouter for generation id, a bookkeeping call
+// ([WithBookkeeping]: its own deadline, few retries). A generation
+// OpenRouter does not know (404) is an [*APIError].
 func (c *OpenRouter) Generation(ctx context.Context, id string) (*Generation, error) {
 	if c.urlErr != nil {
 		return nil, c.urlErr
@@ -28,7 +29,7 @@ func (c *OpenRouter) Generation(ctx context.Context, id string) (*Generation, er
 	call := func(ctx context.Context, opts ...option.RequestOption) error {
 		return c.api.Get(ctx, "generation", nil, nil, append(opts, option.WithQuery("id", id))...)
 	}
-	out, _, _, err := retry(ctx, &c.cfg, call, interpretGeneration)
+	out, err := bookkept(ctx, &c.cfg, call, interpretGeneration)
 	if err != nil {
 		return nil, fmt.Errorf("generation %s: %w", id, err)
 	}

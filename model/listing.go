@@ -177,8 +177,8 @@ func (c *OpenRouter) Endpoints(ctx context.Context, id string) ([]Endpoint, erro
 	return out, nil
 }
 
-// getJSON GETs {base}/path with the client's key and headers, retried
-// like every call, and decodes the body with decode; a body decode
+// getJSON GETs {base}/path with the client's key and headers, a
+// bookkeeping call (bookkept: its own deadline, few retries), and decodes the body with decode; a body decode
 // refuses is a bad response, retried.
 func getJSON[T any](ctx context.Context, c *OpenRouter, path string, decode func([]byte) (T, error)) (T, error) {
 	var zero T
@@ -200,8 +200,7 @@ func getJSON[T any](ctx context.Context, c *OpenRouter, path string, decode func
 		}
 		return v, nil
 	}
-	out, _, _, err := retry(ctx, &c.cfg, call, interpret)
-	return out, err
+	return bookkept(ctx, &c.cfg, call, interpret)
 }
 
 // asAPIError is errors.As for a decode error that already is one.

@@ -204,6 +204,11 @@ type Attempt struct {
 	// Interrupted says the caller gave up (a job deadline, a cancelled run,
 	// a signal) with the attempt in flight: its stream was closed as sent.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Changed names what changed mid-stream: a chunk that named another
+	// served model or generation id than the first chunk ("model a → b",
+	// "generation id x → y"). The attempt keeps the first chunk's; the
+	// answer may be another model's, or two generations' (issue 53).
+	Changed []string `json:"changed,omitempty"`
 }
 
 // Response is the outcome of a call: the answer when there is one, and
@@ -232,6 +237,10 @@ type Response struct {
 
 	LatencyMS int64     `json:"latency_ms"` // duration of the final attempt
 	Attempts  []Attempt `json:"attempts"`   // every attempt, failed ones included
+
+	// streamChanged is what changed mid-stream (Attempt.Changed), for
+	// the attempt that read this response.
+	streamChanged []string
 }
 
 // ReasoningExhausted reports whether the model ran out of its token budget
@@ -487,6 +496,9 @@ type ModelInfo struct {
 	// PriceOverrides are pricing.overrides: other prices for long prompts
 	// (or times of day), in the listing's order. See [ModelInfo.PricesFor].
 	PriceOverrides []PriceOverride `json:"price_overrides,omitempty"`
+	// PriceWarnings name the listed prices read as unknown because no
+	// estimate could use them (not finite, above MaxTokenPrice).
+	PriceWarnings []string `json:"price_warnings,omitempty"`
 
 	SupportedParameters []string `json:"supported_parameters,omitempty"` // e.g. "temperature", "seed", "response_format"
 	ContextLength       int      `json:"context_length"`                 // tokens; 0 when unknown

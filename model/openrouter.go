@@ -71,8 +71,13 @@ type config struct {
 	idleTimeout    time.Duration // bounds a chat stream's silence
 	backoffBase    time.Duration
 	backoffMax     time.Duration
-	headers        map[string]string
-	sleep          func(context.Context, time.Duration) error
+	// bookkeeping bounds each bookkeeping call (a GET: /generation, /key,
+	// the listings, the endpoints), all its attempts and waits included,
+	// and bookkeepingRetries are its retries.
+	bookkeeping        time.Duration
+	bookkeepingRetries int
+	headers            map[string]string
+	sleep              func(context.Context, time.Duration) error
 }
 
 // Option configures an [OpenRouter] client, in the manner of openai-go's
@@ -100,6 +105,15 @@ func WithAttemptTimeout(d time.Duration) Option { return func(c *config) { c.att
 // that keeps arriving is never cut, however long it takes: the caller's
 // context (the job's timeout) is the outer bound. 0 or less disables it.
 func WithIdleTimeout(d time.Duration) Option { return func(c *config) { c.idleTimeout = d } }
+
+// WithBookkeeping bounds each call the harness makes for its own
+// accounting (GET /generation, /key, /models, /models/user, a model's
+// endpoints): d bounds the whole call, every attempt and wait included
+// (default 20s), and retries are its retries (default 2; negative counts
+// as 0), whatever [WithMaxRetries] says. Chat calls are not bookkeeping.
+func WithBookkeeping(d time.Duration, retries int) Option {
+	return func(c *config) { c.bookkeeping, c.bookkeepingRetries = d, max(retries, 0) }
+}
 
 // WithBackoff sets the exponential backoff: the wait before retry n (0-based)
 // is uniform in [0, min(max, base·2ⁿ)] (full jitter). Defaults: 1s, 30s.
@@ -135,8 +149,11 @@ func NewOpenRouter(opts ...Option) *OpenRouter {
 		idleTimeout:    120 * time.Second,
 		backoffBase:    time.Second,
 		backoffMax:     30 * time.Second,
+		bookkeeping:    20 * time.Second,
 		headers:        defaultHeaders(),
 		sleep:          sleepCtx,
+
+		bookkeepingRetries: 2,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -442,11 +459,34 @@ func (c *OpenRouter) ListModels(ctx context.Context) ([]ModelInfo, error) {
 		_, err := c.models.List(ctx, opts...)
 		return err
 	}
-	out, _, _, err := retry(ctx, &c.cfg, call, interpretModels)
+	out, err := bookkept(ctx, &c.cfg, call, interpretModels)
 	if err != nil {
 		return nil, fmt.Errorf("listing models: %w", err)
 	}
 	return out, nil
+}
+
+// bookkept is retry for a bookkeeping call: bounded in all by the
+// client's bookkeeping deadline, with its few retries, each attempt
+// within the deadline. A call the deadline ends is an *APIError with
+// CodeTimeout (not retryable); one the caller's ctx ends is ctx.Err().
+func bookkept[T any](ctx context.Context, c *config, call sdkCall, interpret func(exchange) (T, *APIError)) (T, error) {
+	bc := *c
+	bc.maxRetries = c.bookkeepingRetries
+	if c.bookkeeping > 0 {
+		bc.attemptTimeout = min(c.attemptTimeout, c.bookkeeping)
+	}
+	bctx, cancel := ctx, context.CancelFunc(func() {})
+	if c.bookkeeping > 0 {
+		bctx, cancel = context.WithTimeout(ctx, c.bookkeeping)
+	}
+	defer cancel()
+	out, _, _, err := retry(bctx, &bc, call, interpret)
+	if err != nil && ctx.Err() == nil && bctx.Err() != nil {
+		var zero T
+		return zero, (&APIError{Code: CodeTimeout, Message: fmt.Sprintf("no answer within %v (timeouts.bookkeeping)", c.bookkeeping)}).classified()
+	}
+	return out, err
 }
 
 // redact removes the API key from text the client keeps or returns. Keys

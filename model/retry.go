@@ -72,7 +72,7 @@ func retryWith[T any](ctx context.Context, c *config, attempt func(context.Conte
 			out, _ = interpret(ex)
 		}
 		if r, ok := any(out).(*Response); ok && r != nil {
-			a.Cost = r.Usage.Cost
+			a.Cost, a.Changed = r.Usage.Cost, r.streamChanged
 			if a.GenerationID == "" {
 				a.GenerationID = r.ID
 			}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -271,11 +272,14 @@ func interpretStream(ex exchange) (*Response, *APIError) {
 			unreadable++
 			continue
 		}
+		id, served := safetext.Cap(rawText(ch.ID), MaxName), safetext.Cap(rawText(ch.Model), MaxName)
+		changed(&r.streamChanged, "generation id", r.ID, id)
+		changed(&r.streamChanged, "model", r.ModelServed, served)
 		if r.ID == "" {
-			r.ID = safetext.Cap(rawText(ch.ID), MaxName)
+			r.ID = id
 		}
 		if r.ModelServed == "" {
-			r.ModelServed = safetext.Cap(rawText(ch.Model), MaxName)
+			r.ModelServed = served
 		}
 		if r.Provider == "" {
 			r.Provider = safetext.Cap(rawText(ch.Provider), MaxName)
@@ -321,6 +325,23 @@ func interpretStream(ex exchange) (*Response, *APIError) {
 		return r, (&APIError{Status: ex.status, Code: CodeCutShort, Message: "the stream ended before a finish reason"}).classified()
 	}
 	return r, finished(r, ex.status)
+}
+
+// maxChanges bounds what one stream's changes record: a stream whose
+// every chunk names another model is said in a few.
+const maxChanges = 4
+
+// changed notes in *into that a stream's field changed from first to now
+// ("model a → b"), once per pair and at most maxChanges in all; nothing
+// when either is "" (a chunk that does not say).
+func changed(into *[]string, field, first, now string) {
+	if first == "" || now == "" || first == now || len(*into) >= maxChanges {
+		return
+	}
+	note := field + " " + first + " → " + now
+	if !slices.Contains(*into, note) {
+		*into = append(*into, note)
+	}
 }
 
 // redactAssembled removes the API key from what a stream's chunks join

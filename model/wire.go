@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -356,7 +358,18 @@ func interpretModels(ex exchange) ([]ModelInfo, *APIError) {
 
 // info is the entry as the harness keeps it.
 func (m wireModel) info() ModelInfo {
+	var warnings []string
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"prompt", m.Pricing.Prompt}, {"completion", m.Pricing.Completion}, {"input_cache_read", m.Pricing.CacheRead},
+		{"input_cache_write", m.Pricing.CacheWrite}, {"internal_reasoning", m.Pricing.InternalReasoning}, {"request", m.Pricing.Request}} {
+		if w := priceWarning(f.raw); w != "" {
+			warnings = append(warnings, "pricing."+f.name+" "+w)
+		}
+	}
 	info := ModelInfo{
+		PriceWarnings:          warnings,
 		ID:                     m.ID,
 		CanonicalSlug:          safetext.Cap(rawString(m.CanonicalSlug), MaxName),
 		PromptPrice:            price(m.Pricing.Prompt),
@@ -438,18 +451,49 @@ func overrides(raw json.RawMessage) []PriceOverride {
 	return out
 }
 
+// MaxTokenPrice bounds a per-token price the listing may give, in USD: the
+// dearest model listed in 2026 asks $0.00015 per output token. A price
+// above it (issue 53: "1e308" made the estimate $+Inf) is unknown, with a
+// warning; so is a per-request price (pricing.request) above it.
+const MaxTokenPrice = 1.0
+
 // price reads a per-token price, which OpenRouter sends as a decimal string
-// ("0.000003"); a plain number is accepted too. Missing, unparsable and
-// negative prices (OpenRouter's "-1" means the price depends on the
-// routed model) are unknown: nil.
+// ("0.000003"); a plain number is accepted too. Missing, unparsable,
+// non-finite, negative (OpenRouter's "-1" means the price depends on the
+// routed model) and absurd (above MaxTokenPrice) prices are unknown: nil.
 func price(raw json.RawMessage) *float64 {
+	p, ok := parsePrice(raw)
+	if !ok || p < 0 || math.IsNaN(p) || math.IsInf(p, 0) || p > MaxTokenPrice {
+		return nil
+	}
+	return &p
+}
+
+// parsePrice reads a price as a decimal string or a number.
+func parsePrice(raw json.RawMessage) (float64, bool) {
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		s = string(raw)
 	}
 	p, err := strconv.ParseFloat(s, 64)
-	if err != nil || p < 0 || math.IsNaN(p) || math.IsInf(p, 0) {
-		return nil
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
 	}
-	return &p
+	return p, true
+}
+
+// priceWarning says why a listed price is read as unknown when
+// it is a number no estimate can use (non-finite, beyond a double, above
+// MaxTokenPrice); "" for a usable, absent or variable ("-1") price.
+func priceWarning(raw json.RawMessage) string {
+	p, ok := parsePrice(raw)
+	switch {
+	case !ok:
+		return ""
+	case math.IsNaN(p) || math.IsInf(p, 0):
+		return fmt.Sprintf("%s is not a finite number: read as unknown", snippet(raw))
+	case p > MaxTokenPrice:
+		return fmt.Sprintf("%s is above $%g: read as unknown", snippet(raw), MaxTokenPrice)
+	}
+	return ""
 }

@@ -130,10 +130,27 @@ func creditCheck(w io.Writer, key *model.KeyInfo, total float64) error {
 	}
 	left := *key.LimitRemaining
 	if total > left {
-		return fmt.Errorf("preflight: the estimated cost $%.2f exceeds the key's remaining credit $%.2f (/key limit_remaining): add credit or raise the key's limit, or select fewer tasks", total, left)
+		est, credit := fmt.Sprintf("$%.2f", total), fmt.Sprintf("$%.2f", left)
+		if est == credit {
+			// "$0.00 exceeds $0.00" said nothing (issue 53): amounts that
+			// print alike at cents are printed to the hundredth of a cent,
+			// and one below a cent is called so.
+			est, credit = subCent(total), subCent(left)
+		}
+		return fmt.Errorf("preflight: the estimated cost %s exceeds the key's remaining credit %s (/key limit_remaining): add credit or raise the key's limit, or select fewer tasks", est, credit)
 	}
 	fmt.Fprintf(w, "  key: valid, $%.2f of credit left against the estimate of $%.2f\n", left, total)
 	return nil
+}
+
+// subCent is an amount to the hundredth of a cent, "(below a cent)" when
+// it is.
+func subCent(usd float64) string {
+	s := fmt.Sprintf("$%.4f", usd)
+	if usd >= 0 && usd < 0.005 {
+		s += " (below a cent)"
+	}
+	return s
 }
 
 // listingNotes prints what the listing says that the run should know:

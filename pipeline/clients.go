@@ -25,11 +25,16 @@ type Connection struct {
 	APIKey      string
 	Retries     config.Retries
 	IdleTimeout time.Duration
+	// Bookkeeping bounds each call made for the harness's own accounting
+	// (GET /generation, /key, the listings, the endpoints; model.
+	// WithBookkeeping); 0 is config.DefaultBookkeeping.
+	Bookkeeping time.Duration
 }
 
 // ConnectionFrom returns the connection a configuration asks for.
 func ConnectionFrom(cfg *config.Config, baseURL, apiKey string) Connection {
-	return Connection{BaseURL: baseURL, APIKey: apiKey, Retries: cfg.Retries, IdleTimeout: cfg.Timeouts.Idle.Duration}
+	return Connection{BaseURL: baseURL, APIKey: apiKey, Retries: cfg.Retries, IdleTimeout: cfg.Timeouts.Idle.Duration,
+		Bookkeeping: cfg.Timeouts.BookkeepingTimeout()}
 }
 
 // Clients is the one client factory: a client per model, the offline
@@ -90,7 +95,8 @@ func (c Connection) openRouter() (*model.OpenRouter, error) {
 	if err := model.CheckBaseURL(base); err != nil {
 		return nil, usage.Wrap(err)
 	}
-	opts := []model.Option{model.WithAPIKey(c.APIKey), model.WithBaseURL(base), model.WithMaxRetries(c.Retries.Max)}
+	opts := []model.Option{model.WithAPIKey(c.APIKey), model.WithBaseURL(base), model.WithMaxRetries(c.Retries.Max),
+		model.WithBookkeeping(cmp.Or(c.Bookkeeping, config.DefaultBookkeeping), min(c.Retries.Max, config.BookkeepingRetries))}
 	if c.IdleTimeout > 0 {
 		opts = append(opts, model.WithIdleTimeout(c.IdleTimeout))
 	}

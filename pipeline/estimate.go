@@ -3,6 +3,7 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"bendscript.com/round-trip-harness/jobs"
@@ -115,8 +116,18 @@ type tokenEstimate struct {
 	known bool
 }
 
-// cost is the estimate's cost, and whether every price was known.
-func (e tokenEstimate) cost() (float64, bool) { return e.usd, e.known || e.planned == 0 }
+// cost is the estimate's cost, and whether every price was known. A sum
+// that is not a finite, non-negative amount is unknown: no "$+Inf" is
+// ever printed as an estimate (issue 53).
+func (e tokenEstimate) cost() (float64, bool) {
+	if !sane(e.usd) {
+		return 0, false
+	}
+	return e.usd, e.known || e.planned == 0
+}
+
+// sane reports whether usd can be an estimate: finite and not negative.
+func sane(usd float64) bool { return usd >= 0 && !math.IsInf(usd, 0) }
 
 // jobPrice prices one request at info's listing: the prompt's uncached
 // tokens at the prompt price (pricing.overrides by prompt length), cached
@@ -126,7 +137,9 @@ func (e tokenEstimate) cost() (float64, bool) { return e.usd, e.known || e.plann
 // request price.
 func jobPrice(info model.ModelInfo, prompt, cached, written, completion, reasoning int64) (float64, bool) {
 	in, out := info.PricesFor(prompt)
-	if in == nil || out == nil {
+	if in == nil || out == nil || len(info.PriceWarnings) > 0 {
+		// A listing with an absurd price (model.MaxTokenPrice) prices
+		// nothing: its other prices are no safer.
 		return 0, false
 	}
 	read, write, reason := *in, *in, *out
@@ -143,6 +156,9 @@ func jobPrice(info model.ModelInfo, prompt, cached, written, completion, reasoni
 		float64(completion-reasoning)**out + float64(reasoning)*reason
 	if info.RequestPrice != nil {
 		usd += *info.RequestPrice
+	}
+	if !sane(usd) {
+		return 0, false
 	}
 	return usd, true
 }

@@ -112,6 +112,11 @@ func finish(o Options, runDir string, m *transcript.Manifest, allReused bool) er
 	if previous != nil && allReused {
 		m.FinishedAt = previous
 	}
+	if len(o.SealKey) > 0 {
+		// Recorded before the seal is made, and covered by it: a run
+		// whose seal.json is later deleted says so (CheckSeal).
+		m.SealedAt = m.FinishedAt
+	}
 	return transcript.WriteManifest(runDir, m)
 }
 

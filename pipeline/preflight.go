@@ -13,6 +13,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/formats"
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/model"
@@ -109,6 +110,11 @@ func preflight(ctx context.Context, o Options, p *plan, votes map[string]int) (*
 		return nil, fmt.Errorf("preflight failed:\n  %s", strings.Join(problems, "\n  "))
 	}
 	decide(cfg, p.online, byID, caps)
+	for _, m := range p.online {
+		for _, warning := range byID[m].PriceWarnings {
+			fmt.Fprintf(w, "preflight: warning: %s: the listing's %s\n", m, safetext.Line(warning))
+		}
+	}
 	if problems, err := pinProblems(lctx, l, p.online, caps); err != nil {
 		return nil, fail(err)
 	} else if len(problems) > 0 {

@@ -55,7 +55,7 @@ func TestRunReconcilesUnknownCosts(t *testing.T) {
 	}
 	// An archived run: every attempt without a cost is asked (the fake
 	// reports none for its answers), each priced by the fake's account.
-	again, err := ReconcileRun(context.Background(), res.RunDir, Connection{BaseURL: srv.URL, APIKey: "test-key-123456"})
+	again, err := ReconcileRun(context.Background(), res.RunDir, Connection{BaseURL: srv.URL, APIKey: "test-key-123456"}, ReconcileRunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

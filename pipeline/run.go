@@ -160,6 +160,12 @@ func start(o Options, p *plan, det map[string]transcript.Determinism, pol map[st
 				release()
 				return "", nil, nil, fmt.Errorf("resume: %w", err)
 			}
+		} else if sealedRun(o.ResumeDir, o.Resume) {
+			// Without the key the resume could not re-seal what it
+			// adds, and the run would lose its seal (issue 53).
+			release()
+			return "", nil, nil, fmt.Errorf("resume: %w: a resume adds transcripts, which would break the seal, and only the key can re-seal it; set %s to resume the run (its seal is verified first)",
+				ErrSealedNoKey, SealKeyEnv)
 		}
 	}
 	if runDir, m, err = startManifest(o, p, det, pol); err != nil {
@@ -204,7 +210,7 @@ func collect(ctx context.Context, o Options, p *plan, caps *capabilities, runDir
 	reasked(o.Stdout, tally.Reasked)
 	if len(p.online) > 0 && ctx.Err() == nil {
 		if g, ok := p.clients[p.online[0]].(Generations); ok {
-			reconcileAtEnd(ctx, o.Stdout, runDir, g)
+			reconcileAtEnd(ctx, o.Stdout, runDir, g, cfg.Timeouts.ReconcileTimeout())
 		}
 	}
 	resume := ResumeCommand(o.Command, runDir, m.Inputs)

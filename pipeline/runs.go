@@ -143,15 +143,24 @@ func suiteText(in transcript.Inputs) string {
 // The costs GET /generation gave later for attempts whose transcript knew
 // none (ReconcileName, written by the run or by harness runs --reconcile)
 // are added: transcripts are never rewritten, so that file is where an
-// interrupted or silent stream's cost is kept (issue 42).
+// interrupted or silent stream's cost is kept (issue 42). A response
+// whose every attempt with a generation id was priced there is a known
+// cost (issue 53: a fully reconciled run still showed "+?").
 func runCost(runDir string) (usd float64, unknown bool) {
-	if b, err := regularfile.Read(filepath.Join(runDir, ReconcileName), transcript.MaxSize); err == nil {
-		var rec Reconciliation
-		if json.Unmarshal(b, &rec) != nil || !(rec.USD >= 0 && rec.USD <= 1e6) {
+	priced := map[string]bool{} // transcript path and generation id
+	if rec, err := readReconciliation(runDir); err == nil {
+		if !(rec.USD >= 0 && rec.USD <= 1e6) {
 			unknown = true // a reconciliation that cannot be read is a cost unknown, never 0
 		} else {
 			usd += rec.USD
+			for _, g := range rec.Generations {
+				if g.Cost != nil {
+					priced[g.Transcript+"\x00"+g.ID] = true
+				}
+			}
 		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		unknown = true
 	}
 	filepath.WalkDir(runDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || path == filepath.Join(runDir, transcript.ManifestName) || path == filepath.Join(runDir, ReconcileName) ||
@@ -169,16 +178,37 @@ func runCost(runDir string) (usd float64, unknown bool) {
 					Cost *float64 `json:"cost"`
 				} `json:"usage"`
 			} `json:"response"`
+			Attempts []transcript.Attempt `json:"attempts"`
 		}
 		if json.Unmarshal(b, &t) != nil || t.Response == nil {
 			return nil
 		}
-		if c := t.Response.Usage.Cost; c != nil {
+		rel, _ := filepath.Rel(runDir, path)
+		switch c := t.Response.Usage.Cost; {
+		case c != nil:
 			usd += *c
-		} else if !strings.Contains(path, ".json.superseded-") {
+		case strings.Contains(path, ".json.superseded-"):
+		case !reconciled(filepath.ToSlash(rel), t.Attempts, priced):
 			unknown = true
 		}
 		return nil
 	})
 	return usd, unknown
+}
+
+// reconciled reports whether every attempt of a transcript that has a
+// generation id and no cost was priced by the reconciliation, and it has
+// at least one.
+func reconciled(rel string, attempts []transcript.Attempt, priced map[string]bool) bool {
+	n := 0
+	for _, a := range attempts {
+		if a.GenerationID == "" || a.Cost != nil {
+			continue
+		}
+		if !priced[rel+"\x00"+a.GenerationID] {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"bendscript.com/round-trip-harness/aggregate"
@@ -102,7 +103,8 @@ func (o ScoreOptions) source() scoring.Source {
 // report builds the report of scores, writes it, prints its end, and
 // returns the result: ErrVerdictFail beside it when the verdict fails.
 func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *viewer.Spool) (*Result, error) {
-	in := aggregate.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
+	in := aggregate.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity,
+		Unpriced: unpricedOf(o.RunDir)}
 	rep := aggregate.Build(in)
 	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
 		fmt.Fprintln(o.Stdout, line)
@@ -319,6 +321,18 @@ func Rescore(r RescoreOptions) (*Result, error) {
 		return nil, fmt.Errorf("rescore: %w", err)
 	}
 	now, before := clock(r.Now), recorded(m)
+	if integrity == Unsealed && before != nil && strings.HasPrefix(before.Integrity, "sealed") {
+		// run.json says nothing of a seal, yet the report the run wrote
+		// says it was sealed: the seal and run.json's word of it are
+		// gone (issue 53).
+		if len(r.SealKey) > 0 {
+			return nil, fmt.Errorf("rescore: %s: %w: the report the run recorded (%s.json) says it was sealed, and neither %s nor run.json's sealed_at is left", r.RunDir, ErrSealRemoved, m.RunID, SealName)
+		}
+		integrity = SealRemoved
+	}
+	if integrity == SealRemoved && r.Stdout != nil {
+		fmt.Fprintf(r.Stdout, "rescore: WARNING: %s\n", SealRemoved)
+	}
 	m.Inputs.ReportDir = r.ReportDir // where this rescore writes (--out); run.json is not rewritten
 	return Score(ScoreOptions{RunDir: r.RunDir, Manifest: m, Config: cfg, Set: set, RescoredAt: &now, Stdout: r.Stdout, Summary: r.Summary,
 		Ctx: r.Ctx, Again: RescoreCommand(r.Command, r.RunDir, r.ReportDir), Command: r.Command,

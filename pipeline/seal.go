@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"bendscript.com/round-trip-harness/internal/atomicfile"
 	"bendscript.com/round-trip-harness/internal/regularfile"
@@ -35,10 +36,22 @@ const (
 	Unsealed = "unsealed: the transcript hashes detect accidental change, not an edit by someone who can write the archive (set " + SealKeyEnv + " to seal runs)"
 	// SealedUnchecked is said of a sealed run rescored without the key.
 	SealedUnchecked = "sealed, not verified: " + SealKeyEnv + " is not set"
+	// SealRemoved is said, first and loudly, of a run that was sealed
+	// (run.json's sealed_at, or the report it recorded) and whose
+	// seal.json is gone, rescored without the key.
+	SealRemoved = report.IntegritySealRemoved + ": the run was sealed with " + SealKeyEnv + ", and its " + SealName + " is gone: the archive may have been edited since, and nothing here can tell"
 )
 
 // ErrSealBroken is returned when a run's seal does not verify.
 var ErrSealBroken = errors.New("the archive's seal does not verify")
+
+// ErrSealRemoved is returned, with the key, for a run that was sealed and
+// whose seal.json is gone.
+var ErrSealRemoved = errors.New("the seal was removed")
+
+// ErrSealedNoKey refuses to change a sealed run without the key: the
+// change would break its seal, and without the key it cannot re-seal.
+var ErrSealedNoKey = errors.New("the run is sealed, and " + SealKeyEnv + " is not set")
 
 // sealFile is the seal: an HMAC-SHA256, keyed by SealKeyEnv, over the
 // digest of every file of the run directory (sealMessage).
@@ -47,6 +60,10 @@ type sealFile struct {
 	Algorithm string `json:"algorithm"`
 	Files     int    `json:"files"`
 	MAC       string `json:"mac"`
+	// ReconciledAt, when set, says that `harness runs --reconcile` added
+	// reconciled.json to the sealed run and re-sealed it, and when (RFC
+	// 3339): it is part of what the MAC covers (sealMessage).
+	ReconciledAt string `json:"reconciled_at,omitempty"`
 }
 
 // MaxSealed bounds one file read for the seal: a transcript holds at most
@@ -100,12 +117,26 @@ func mac(key, msg []byte) []byte {
 
 // Seal writes the run directory's seal with key and returns what the
 // report says of it.
-func Seal(runDir string, key []byte) (string, error) {
+func Seal(runDir string, key []byte) (string, error) { return writeSeal(runDir, key, "") }
+
+// reconciledLine is what the seal's message adds for a seal that a
+// reconcile re-made: its time is covered by the MAC.
+func reconciledLine(at string) string {
+	if at == "" {
+		return ""
+	}
+	return "reconciled " + at + "\n"
+}
+
+// writeSeal seals runDir with key; reconciledAt, when set, records that
+// a reconcile re-sealed it then.
+func writeSeal(runDir string, key []byte, reconciledAt string) (string, error) {
 	msg, n, err := sealMessage(runDir)
 	if err != nil {
 		return "", fmt.Errorf("sealing the archive: %w", err)
 	}
-	s := sealFile{Schema: 1, Algorithm: "hmac-sha256", Files: n, MAC: hex.EncodeToString(mac(key, msg))}
+	msg = append(msg, reconciledLine(reconciledAt)...)
+	s := sealFile{Schema: 1, Algorithm: "hmac-sha256", Files: n, MAC: hex.EncodeToString(mac(key, msg)), ReconciledAt: reconciledAt}
 	err = atomicfile.Write(filepath.Join(runDir, SealName), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -114,23 +145,45 @@ func Seal(runDir string, key []byte) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("sealing the archive: %w", err)
 	}
-	return sealed(n), nil
+	return sealed(n, reconciledAt), nil
 }
 
-func sealed(n int) string {
-	return fmt.Sprintf("sealed with %s over %d files: verified", SealKeyEnv, n)
+func sealed(n int, reconciledAt string) string {
+	s := fmt.Sprintf("sealed with %s over %d files: verified", SealKeyEnv, n)
+	if reconciledAt != "" {
+		s += fmt.Sprintf(" (re-sealed at %s, when `harness runs --reconcile` added %s)", reconciledAt, ReconcileName)
+	}
+	return s
+}
+
+// sealedRun reports whether runDir was sealed: it has a seal.json, or
+// its run.json says it was sealed (SealedAt).
+func sealedRun(runDir string, m *transcript.Manifest) bool {
+	if _, err := os.Lstat(filepath.Join(runDir, SealName)); err == nil {
+		return true
+	}
+	return m != nil && m.SealedAt != nil
 }
 
 // CheckSeal says what protects the run directory's archive: Unsealed
-// when it has no seal, SealedUnchecked when it has one and key is empty,
-// the files the seal covers when it verifies with key; a seal that does
-// not verify (a file changed, added or removed since, or another key) is
-// ErrSealBroken.
+// when it has no seal and was never sealed, SealedUnchecked when it has
+// one and key is empty, the files the seal covers when it verifies with
+// key; a seal that does not verify (a file changed, added or removed
+// since, or another key) is ErrSealBroken. A run whose run.json says it
+// was sealed and whose seal.json is gone is ErrSealRemoved with the key,
+// SealRemoved without it.
 func CheckSeal(runDir string, key []byte) (string, error) {
 	b, err := regularfile.Read(filepath.Join(runDir, SealName), 1<<16)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return Unsealed, nil
+		m, merr := transcript.ReadManifest(runDir)
+		switch {
+		case merr != nil || m.SealedAt == nil:
+			return Unsealed, nil
+		case len(key) > 0:
+			return "", fmt.Errorf("%s: %w: run.json says the run was sealed at %s, and %s is gone", runDir, ErrSealRemoved, m.SealedAt.UTC().Format(time.RFC3339), SealName)
+		}
+		return SealRemoved, nil
 	case err != nil:
 		return "", err
 	case len(key) == 0:
@@ -144,11 +197,12 @@ func CheckSeal(runDir string, key []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	msg = append(msg, reconciledLine(s.ReconciledAt)...)
 	want, err := hex.DecodeString(s.MAC)
 	if err != nil || !hmac.Equal(want, mac(key, msg)) {
 		return "", fmt.Errorf("%s: %w: a file of the run changed, was added or removed after the run was sealed (it sealed %d files, the run holds %d), or %s is another key", runDir, ErrSealBroken, s.Files, n, SealKeyEnv)
 	}
-	return sealed(n), nil
+	return sealed(n, s.ReconciledAt), nil
 }
 
 // seal seals the run directory with key (Seal) and returns what the

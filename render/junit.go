@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
@@ -111,7 +112,11 @@ func WriteJUnit(w io.Writer, r *report.Report) error {
 		root.Errors += s.Errors
 		root.Skipped += s.Skipped
 	}
-	bw := bufio.NewWriter(w)
+	// XML escapes markup, not a control or bidirectional character a
+	// server chose (a model name with U+202E reached the JUnit file raw,
+	// issue 53): the file passes the filter every other output does.
+	sw := safetext.NewWriter(w)
+	bw := bufio.NewWriter(sw)
 	bw.WriteString(xml.Header)
 	enc := xml.NewEncoder(bw)
 	enc.Indent("", "  ")
@@ -119,7 +124,10 @@ func WriteJUnit(w io.Writer, r *report.Report) error {
 		return fmt.Errorf("writing JUnit report: %w", err)
 	}
 	bw.WriteString("\n")
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return sw.Flush()
 }
 
 // modelSuite is one model's test suite in the report's own suite.

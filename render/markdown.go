@@ -54,6 +54,9 @@ func (m mdWriter) p(format string, args ...any) { fmt.Fprintf(m.w, format, args.
 
 func (m mdWriter) header(r *report.Report) {
 	m.p("# BendScript round-trip report %s\n\n", code(r.RunID))
+	if strings.HasPrefix(r.Integrity, report.IntegritySealRemoved) {
+		m.p("**WARNING: %s.**\n\n", mdText(r.Integrity))
+	}
 	if r.Informational() {
 		m.p("Suite `%s`, informational: no §8.5 threshold applies; the verdict says only whether the run is complete.\n\n", r.Suite)
 	}

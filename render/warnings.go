@@ -91,6 +91,30 @@ var warningTexts = map[string]func(w report.Warning) string{
 	report.WarnCostUnknown: func(w report.Warning) string {
 		return fmt.Sprintf("%s: cost unknown for %d of %d calls; the cost leaves them out", w.Model, w.N, w.Of)
 	},
+	report.WarnStreamChanged: func(w report.Warning) string {
+		return fmt.Sprintf("%s: %d %s changed mid-stream, served model or generation id: %s; the transcript keeps the first chunk's", w.Model, w.N,
+			unit.Plural(w.N, "answer's stream", "answers' streams"), itemNotes(w))
+	},
+	report.WarnUnpriced: func(w report.Warning) string {
+		more := ""
+		if w.N > len(w.Items) {
+			more = fmt.Sprintf(", and %d more (reconciled.json)", w.N-len(w.Items))
+		}
+		return fmt.Sprintf("%d %s of unknown cost stayed unpriced by GET /generation: %s%s; `harness runs --reconcile` asks again", w.N,
+			unit.Plural(w.N, "attempt", "attempts"), itemNotes(w), more)
+	},
+}
+
+// itemNotes is each of w's items with its note: "a (why); b (why)".
+func itemNotes(w report.Warning) string {
+	var parts []string
+	for i, it := range w.Items {
+		if i < len(w.Notes) && w.Notes[i] != "" {
+			it += " (" + w.Notes[i] + ")"
+		}
+		parts = append(parts, it)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // WarningText is a warning as the reports print it; a kind this harness

@@ -23,6 +23,10 @@ const (
 	Incomplete = "incomplete"
 )
 
+// IntegritySealRemoved begins the Integrity of a run that was sealed and
+// whose seal is gone: the reports say it first and loudly.
+const IntegritySealRemoved = "THE SEAL WAS REMOVED"
+
 // The Failure.Metric of a partial gating run and of an incomplete model
 // (verdict.MetricPartial, verdict.MetricIncomplete).
 const (

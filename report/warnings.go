@@ -49,6 +49,8 @@ const (
 	WarnUngrounded      = "ungrounded_votes"        // N judge votes quote text the document lacks
 	WarnServed          = "served_by_another_model" // N answers of Model served by Items (Counts each; Notes IDAlone when no listing named the model's canonical slug)
 	WarnCostUnknown     = "cost_unknown"            // N of Of calls of Model without a cost
+	WarnStreamChanged   = "stream_changed"          // N answers of Model whose stream changed model or generation id; Items: the answers, Notes: what changed
+	WarnUnpriced        = "unpriced"                // N attempts GET /generation left unpriced; Items: transcript (generation id), Notes: why
 	// WarnWritten is a warning of a schema 2 or 3 report, which wrote
 	// its warnings as sentences: Items[0] is the sentence as written.
 	WarnWritten = "written"

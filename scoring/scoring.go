@@ -109,6 +109,10 @@ type Score struct {
 	// is another model than the one asked for (model.ServedAsAsked): the answer is
 	// not evidence about the requested model (issue 32).
 	ModelServed string `json:"model_served,omitempty"`
+	// StreamChanged is what changed mid-stream in the answer's attempts
+	// (transcript.Attempt.Changed): another served model or generation
+	// id than the first chunk's (issue 53).
+	StreamChanged []string `json:"stream_changed,omitempty"`
 
 	Usage     transcript.Usage `json:"usage"`
 	LatencyMS int64            `json:"latency_ms"`
@@ -377,6 +381,9 @@ func one(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, ju
 	s.Transcript = filepath.ToSlash(filepath.Join(transcript.Slug(modelID), filepath.Base(transcript.TaskPath("", modelID, t.ID, repeat))))
 	s.TranscriptHash = tr.Hash
 	s.Attempts = len(tr.Attempts)
+	for _, a := range tr.Attempts {
+		s.StreamChanged = append(s.StreamChanged, a.Changed...)
+	}
 	if tr.Response != nil {
 		s.Usage = boundedUsage(tr.Response.Usage)
 		s.ModelServed = servedOther(tr.Request.Model, tr.Response.ModelServed)

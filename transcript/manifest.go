@@ -54,6 +54,12 @@ type Manifest struct {
 	StartedAt  time.Time   `json:"started_at"` // first start
 	ResumedAt  []time.Time `json:"resumed_at,omitempty"`
 	FinishedAt *time.Time  `json:"finished_at,omitempty"` // nil while running or interrupted
+	// SealedAt is when the run was sealed with HARNESS_SEAL_KEY (its
+	// requests done, just before seal.json was written); nil for a run
+	// never sealed. Written into run.json, under the seal's hashes, so
+	// that a run whose seal.json is gone says its seal was removed
+	// (issue 53: deleting the seal went unremarked).
+	SealedAt *time.Time `json:"sealed_at,omitempty"`
 }
 
 // Wire is what a run's online requests carried beside their bodies.

@@ -73,6 +73,7 @@ func AttemptsOf(as []model.Attempt) []Attempt {
 			Provider:     a.Provider,
 			Cost:         a.Cost,
 			Interrupted:  a.Interrupted,
+			Changed:      a.Changed,
 		}
 	}
 	return out

@@ -187,6 +187,9 @@ type Attempt struct {
 	// (a job deadline, a cancelled run, a signal): its stream was closed,
 	// and it is archived as sent.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Changed names what changed mid-stream (a served model or a
+	// generation id other than the first chunk's; model.Attempt).
+	Changed []string `json:"changed,omitempty"`
 }
 
 // CodeInterrupted is the CallError code of a job whose call was in flight

@@ -54,12 +54,13 @@ func showAttempts(p printer, v transcriptView) {
 
 // attemptLines are a call's HTTP attempts as lines (Output.Attempts), when
 // there is more than one or one did not simply succeed (an error, an
-// interrupted stream): what was retried, after how long, which generation
+// interrupted stream, a served model or generation id that changed
+// mid-stream): what was retried, after how long, which generation
 // each was (what `harness runs --reconcile` prices) and what each cost.
 // A call answered at its first attempt has none: the attempt count says
 // it.
 func attemptLines(attempts []transcript.Attempt) []string {
-	if len(attempts) == 0 || len(attempts) == 1 && attempts[0].Error == "" && !attempts[0].Interrupted {
+	if len(attempts) == 0 || len(attempts) == 1 && attempts[0].Error == "" && !attempts[0].Interrupted && len(attempts[0].Changed) == 0 {
 		return nil
 	}
 	var out []string
@@ -88,6 +89,10 @@ func attemptLines(attempts []transcript.Attempt) []string {
 		}
 		if a.WaitMS > 0 {
 			parts = append(parts, fmt.Sprintf("waited %d ms before it", a.WaitMS))
+		}
+		if len(a.Changed) > 0 {
+			c, _ := clip(oneLine(strings.Join(a.Changed, ", ")), maxItemText)
+			parts = append(parts, "changed mid-stream: "+c+" (the first chunk's are kept)")
 		}
 		if a.Error != "" {
 			e, _ := clip(oneLine(a.Error), maxItemText)

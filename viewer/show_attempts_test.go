@@ -33,6 +33,9 @@ func TestShowListsAttempts(t *testing.T) {
 		{"interrupted", []transcript.Attempt{{Number: 1, Status: 200, GenerationID: "gen-i", Interrupted: true}},
 			[]string{"  1 · HTTP 200 · interrupted (may have been billed for what it generated) · gen-i\n"}, "one attempt, but in flight when the run stopped"},
 		{"plain", []transcript.Attempt{{Number: 1, Status: 200, GenerationID: "gen-1"}}, nil, "answered at the first attempt: no section"},
+		{"changed", []transcript.Attempt{{Number: 1, Status: 200, GenerationID: "gen-1", Changed: []string{"model a/x → z/other", "generation id gen-1 → gen-2"}}},
+			[]string{"  1 · HTTP 200 · gen-1 · changed mid-stream: model a/x → z/other, generation id gen-1 → gen-2 (the first chunk's are kept)\n"},
+			"answered at once, but by another model or generation part-way (issue 53: said nowhere)"},
 	}) {
 		s := scoring.Score{TaskID: "02-b", Model: "m", Class: "B", Status: scoring.StatusAPIError, Attempts: len(c.attempts)}
 		tr := &transcript.Transcript{Attempts: c.attempts}

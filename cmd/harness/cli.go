@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -198,14 +199,78 @@ func newFlagSet(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet
 // miss (issue 36: corpus ladder's --sizes is --rungs, as on run).
 var renamedFlags = map[string]map[string]string{"corpus ladder": {"sizes": "rungs"}}
 
+// decimalOnly makes every numeric flag of fs take decimal digits only:
+// Go's flag package reads an int as strconv.ParseInt(s, 0, ...) does, so
+// "--round-trips 0x10" was 16 and "010" was 8, and a float takes
+// "0x1p4", "Inf" and "NaN" (issue 53). restore puts the flags' own values
+// back, whose types the usage text names ("int").
+func decimalOnly(fs *flag.FlagSet) (restore func()) {
+	var wrapped []*flag.Flag
+	restore = func() {
+		for _, f := range wrapped {
+			f.Value = f.Value.(*decimalValue).Value
+		}
+	}
+	fs.VisitAll(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			return
+		}
+		switch g.Get().(type) {
+		case int, int64, uint, uint64:
+			f.Value = &decimalValue{Value: f.Value, re: wholeRe, want: "a whole number in decimal digits"}
+		case float64:
+			f.Value = &decimalValue{Value: f.Value, re: decimalRe, want: "a decimal number"}
+		default:
+			return
+		}
+		wrapped = append(wrapped, f)
+	})
+	return restore
+}
+
+var (
+	wholeRe   = regexp.MustCompile(`^[+-]?[0-9]+$`)
+	decimalRe = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+)
+
+// decimalValue is a numeric flag that refuses every spelling but decimal
+// before its own Set reads it.
+type decimalValue struct {
+	flag.Value
+	re   *regexp.Regexp
+	want string
+}
+
+func (d *decimalValue) Set(s string) error {
+	if !d.re.MatchString(s) {
+		return fmt.Errorf("want %s, not %q", d.want, s)
+	}
+	if d.re == wholeRe {
+		// The flag's own Set reads "010" as octal 8: it is given the
+		// number in its plain decimal form.
+		digits := strings.TrimLeft(strings.TrimLeft(s, "+-"), "0")
+		if digits == "" {
+			digits = "0"
+		}
+		if strings.HasPrefix(s, "-") {
+			digits = "-" + digits
+		}
+		s = digits
+	}
+	return d.Value.Set(s)
+}
+
 // parseFlags parses args; -h is a successful request for help. A mistake
 // (an unknown flag, a bad value) is one line, with the nearest flag when
 // the name looks mistyped, instead of the whole usage.
 func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 	out, printUsage := fs.Output(), fs.Usage
+	restore := decimalOnly(fs)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	err = flagargs.Parse(fs, args)
+	restore()
 	fs.SetOutput(out)
 	fs.Usage = printUsage
 	switch {

@@ -65,7 +65,9 @@
 //	                               directory or its id in runs/, as for show and run --resume
 //	compare A.json B.json          per model and class: old → new median and P95, and the lossless share, with significance (--format text|md|json); refuses reports of different suites
 //	runs [--wide] [DIR]            list the runs in DIR (runs/): id, start, suite, models, verdict, state (running while a process
-//	                               holds it), cost; fits 120 columns, --wide prints every field whole
+//	                               holds it), cost; fits 120 columns, --wide prints every field whole; runs --reconcile RUN
+//	                               prices RUN's attempts of unknown cost (GET /generation) within the run's timeouts.reconcile;
+//	                               a sealed run needs HARNESS_SEAL_KEY, and is re-sealed
 //	show RUN TASK [--model M]      print one transcript: instruction, expected → produced diff, diagnostics, judge votes, cost, and its attempts when retried or interrupted
 //	trend [--html F] REPORT...     per model, suite and class: the headline numbers across reports in date order, each change marked
 //	score --task FILE --output F   score one raw model answer (- reads stdin): drift, components, edit compliance, lossless,
@@ -205,7 +207,17 @@
 // every finished transcript and prints the
 // `--resume` command (exit 2); a second Ctrl-C ends the harness at once.
 // `retries.max` is at most 20, `backoff_base` from 100 ms to 10 min, and
-// `backoff_max` from the base to 10 min. Judge votes are runner jobs like
+// `backoff_max` from the base to 10 min. The harness's own bookkeeping
+// never holds a run up: each call for its accounting (`GET /generation`,
+// `/key`, the listings, the endpoints) is bounded by `timeouts.bookkeeping`
+// (default 20 s, at most 2 retries), and the end-of-run reconcile of the
+// attempts of unknown cost by `timeouts.reconcile` (default 60 s in all);
+// what it cannot price stays unknown, and the report says which and why.
+// Numeric flags take decimal digits only (`--round-trips 0x10` is refused).
+// With `HARNESS_SEAL_KEY` a run is sealed and `run.json` says so: a
+// rescore or resume of a run whose `seal.json` is gone exits 2 with the
+// key and warns first without it, and a sealed run is resumed or
+// reconciled only with the key (docs/reliability.md). Judge votes are runner jobs like
 // answers: each class A answer's votes join the queue as soon as it is
 // archived, so judging overlaps answering, and they show in the progress
 // output (`offline/judge judges offline/oracle 03-a r0`).

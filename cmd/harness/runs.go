@@ -24,7 +24,7 @@ func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		harness runs runs/        # the runs of a directory of run directories
 		harness runs --reconcile runs/demo   # price the attempts of unknown cost (GET /generation; needs OPENROUTER_API_KEY: exits 2 without it)`, stderr)
 	wide := fs.Bool("wide", false, fmt.Sprintf("print every field whole (up to %d characters) rather than fitting the table in %d columns", maxRunsField, runsWidth))
-	reconcile := fs.String("reconcile", "", "ask GET /generation for the cost of every attempt of `RUN` that has a generation id and no cost (needs OPENROUTER_API_KEY), and write RUN/"+pipeline.ReconcileName)
+	reconcile := fs.String("reconcile", "", "ask GET /generation for the cost of every attempt of `RUN` that has a generation id and no cost (needs OPENROUTER_API_KEY), within the run's timeouts.reconcile, and write RUN/"+pipeline.ReconcileName+"; a sealed run needs "+pipeline.SealKeyEnv+", and is re-sealed")
 	baseURL := baseURLFlag(fs, new(string), " (with --reconcile)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
@@ -163,8 +163,11 @@ func reconcileRun(ctx context.Context, w io.Writer, runDir, baseURL string) erro
 	if key == "" {
 		return pipeline.ErrNoKey
 	}
-	cfg := config.Default()
-	rec, err := pipeline.ReconcileRun(ctx, runDir, pipeline.ConnectionFrom(cfg, baseURL, key))
+	// Each call and the whole reconcile are bounded by the run's own
+	// timeouts.bookkeeping and timeouts.reconcile (issue 53).
+	conn := pipeline.ConnectionFrom(config.Default(), baseURL, key)
+	conn.Bookkeeping = 0
+	rec, err := pipeline.ReconcileRun(ctx, runDir, conn, pipeline.ReconcileRunOptions{Stdout: w, SealKey: sealKey()})
 	if err != nil {
 		return err
 	}
@@ -174,5 +177,6 @@ func reconcileRun(ctx context.Context, w io.Writer, runDir, baseURL string) erro
 		fmt.Fprintf(w, "; %d not priced", rec.Unresolved)
 	}
 	_, err = fmt.Fprintf(w, "\nwrote %s\n", filepath.Join(runDir, pipeline.ReconcileName))
+	pipeline.UnpricedLines(w, rec)
 	return err
 }

@@ -50,6 +50,7 @@
 package modeltest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -209,6 +210,10 @@ type Reply struct {
 	KeepAlive   time.Duration
 	SilentAfter int
 	Blank       bool
+	// SwitchModel and SwitchID, when set, are the served model and the
+	// generation id every chunk after the first names: a stream that
+	// changes them mid-way.
+	SwitchModel, SwitchID string
 }
 
 // Text is a 200 completion with the given content.
@@ -340,6 +345,10 @@ type Server struct {
 	listing      listing // the key, the account's models, the endpoints, the bills
 	generations  []Generation
 	asRecorded   bool // ServeAsRecorded
+	// generation, when set (SetGenerationReply), is what GET /generation
+	// answers instead of the account; asked counts those requests.
+	generation func(id string) Reply
+	asked      int
 }
 
 // Generation is the fake's account of one chat request, as OpenRouter
@@ -656,6 +665,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req C
 			return "closed"
 		}
 		ch := head
+		if i > 0 {
+			ch.Model, ch.ID = cmp.Or(rep.SwitchModel, ch.Model), cmp.Or(rep.SwitchID, ch.ID)
+		}
 		d := delta{Content: &pieces[i]}
 		if i == 0 {
 			d.Role, d.Reasoning = "assistant", rep.Reasoning
@@ -727,11 +739,43 @@ type delta struct {
 	Reasoning string  `json:"reasoning,omitempty"`
 }
 
+// SetGenerationReply makes GET /generation?id= answer with f(id) instead
+// of the fake's account: a Reply with Hang stays silent until the client
+// gives up (a silent endpoint), Delay waits first, Status and Body are
+// sent as they are (Body "" sends the account's answer after the wait).
+// nil restores the account.
+func (s *Server) SetGenerationReply(f func(id string) Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.generation = f
+}
+
+// GenerationRequests counts the GET /generation requests received.
+func (s *Server) GenerationRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.asked
+}
+
 // serveGeneration answers GET /generation?id= as OpenRouter does, from
 // the fake's account: {"data": {"id", "total_cost", "provider_name",
 // "model", "cancelled"}}; 404 for an id it never gave.
 func (s *Server) serveGeneration(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
+	s.mu.Lock()
+	s.asked++
+	f := s.generation
+	s.mu.Unlock()
+	if f != nil {
+		rep := f(id)
+		if !wait(r, rep) || rep.Hang {
+			return
+		}
+		if rep.Body != "" {
+			s.write(w, rep, []byte(rep.Body))
+			return
+		}
+	}
 	s.mu.Lock()
 	i := slices.IndexFunc(s.generations, func(g Generation) bool { return g.ID == id })
 	var g Generation
