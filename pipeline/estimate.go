@@ -3,6 +3,8 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/jobs"
@@ -20,6 +22,59 @@ import (
 // expects, at each model's listed prices, with the cache as each vendor
 // bills it (reads, writes, the minimum prefix) and pricing.overrides
 // (docs/interpretations.md, "The estimate").
+
+// runEstimate is the preflight's estimate of a run, before anything is
+// paid: the answer jobs as they will be asked, and per answering model and
+// per judge the tokens and cost expected.
+type runEstimate struct {
+	// planned are the answer jobs as they will be asked, with params,
+	// each answering model's request parameters.
+	planned []runner.Job
+	params  map[string]jobs.Params
+	// answers and votes are the estimates per answering model and per
+	// judge with a listing (an offline judge costs nothing).
+	answers, votes map[string]tokenEstimate
+	// answersUSD and votesUSD are their costs; known is false when a
+	// price was missing.
+	answersUSD, votesUSD float64
+	known                bool
+}
+
+// total is the estimated cost of the run.
+func (e runEstimate) total() float64 { return e.answersUSD + e.votesUSD }
+
+// estimateRun estimates the run p will make with the policies of caps:
+// its answer jobs (estimate) and its judges' planned votes (voteEstimate).
+func estimateRun(o Options, p *plan, caps *capabilities) runEstimate {
+	cfg := o.Config
+	params := paramsOf(o, p, caps)
+	e := runEstimate{planned: jobs.NewAnswers(cfg, o.Prompts, p.tasks, params, "").All(), params: params, known: true}
+	e.answers = estimate(e.planned, o.Set, caps)
+	for _, m := range p.online {
+		c, ok := e.answers[m].cost()
+		e.answersUSD += c
+		e.known = e.known && ok
+	}
+	votes := map[string]int{}
+	if len(p.judges) > 0 {
+		votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
+	}
+	e.votes = voteEstimate(e.planned, o.Set, votes, caps)
+	for _, j := range slices.Sorted(maps.Keys(e.votes)) {
+		if _, listed := caps.listed[j]; !listed {
+			delete(e.votes, j)
+			continue
+		}
+		c, ok := e.votes[j].cost()
+		e.votesUSD += c
+		e.known = e.known && ok
+	}
+	return e
+}
+
+// voteExtra is the prompt tokens a judge vote adds to the class A
+// answer's prompt: the answer under judgement and the rubric.
+const voteExtra = 400
 
 // cacheRule is how a vendor's provider caches a prompt prefix.
 type cacheRule struct {
