@@ -137,10 +137,17 @@ func voteEstimate(planned []runner.Job, set *task.Set, votes map[string]int, cap
 		if pol.JudgeMaxTokens > 0 {
 			reasoning = max(0, min(reasoning, int64(pol.JudgeMaxTokens)-voteAnswerTokens))
 		}
-		e := tokenEstimate{planned: v, prompt: int64(v) * (prompt/n + voteExtra), reasoning: int64(v) * reasoning}
-		e.completion = int64(v)*voteAnswerTokens + e.reasoning
+		one := measure{prompt: prompt/n + voteExtra, completion: voteAnswerTokens + reasoning, reasoning: reasoning}
+		e := tokenEstimate{planned: v}
+		if ms := caps.history.vote(j); ms != nil {
+			// What this judge's votes used before, on average.
+			one = ms.mean()
+			e.learned, e.from = v, ms.n
+		}
+		e.prompt, e.cached, e.written = int64(v)*one.prompt, int64(v)*one.cached, int64(v)*one.written
+		e.completion, e.reasoning = int64(v)*one.completion, int64(v)*one.reasoning
 		if info, ok := caps.listed[j]; ok {
-			e.usd, e.known = jobPrice(info, prompt/n+voteExtra, 0, 0, voteAnswerTokens+reasoning, reasoning)
+			e.usd, e.known = jobPrice(info, one.prompt, one.cached, one.written, one.completion, one.reasoning)
 			e.usd *= float64(v)
 		}
 		out[j] = e
@@ -168,6 +175,9 @@ type tokenEstimate struct {
 	// usd is the estimated cost; known is false when a price is missing.
 	usd   float64
 	known bool
+	// learned counts the jobs estimated from earlier runs' measures
+	// (history), from the earlier answers or votes they averaged.
+	learned, from int
 }
 
 // cost is the estimate's cost, and whether every price was known.
@@ -253,6 +263,15 @@ func estimate(planned []runner.Job, set *task.Set, caps *capabilities) map[strin
 		reasoning := expectedReasoning(caps.policies[j.Model].ReasoningAllowance)
 		if j.Request.MaxTokens > 0 {
 			reasoning = max(0, min(reasoning, int64(j.Request.MaxTokens)-answer))
+		}
+		if ms := caps.history.answer(j); ms != nil {
+			// What this model used for this task before, on average, in
+			// place of the assumptions above.
+			mean := ms.mean()
+			prompt, cached, written, reasoning = mean.prompt, mean.cached, mean.written, mean.reasoning
+			answer = mean.completion - mean.reasoning
+			e.learned++
+			e.from += ms.n
 		}
 		e.prompt += prompt
 		e.cached += cached

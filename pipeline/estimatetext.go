@@ -25,7 +25,7 @@ func printEstimate(w io.Writer, o Options, p *plan, caps *capabilities, est runE
 	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(est.planned))
 	answerLines(w, p.online, caps, est, o.Set, p.suite.FitsOutput)
 	budgetLines(w, est.planned, o.Set, est.params)
-	voteLines(w, est.votes)
+	voteLines(w, est.votes, caps.history.runsOf)
 	printTotal(w, est, o.Inputs.MaxCost)
 }
 
@@ -44,6 +44,7 @@ func answerLines(w io.Writer, online []string, caps *capabilities, est runEstima
 		}
 		fmt.Fprintf(w, "  %-40s %3d jobs  ~%d prompt (~%d cached, ~%d cache writes) + ~%d completion (~%d reasoning) tokens  est. %s\n",
 			m, e.planned, e.prompt, e.cached, e.written, e.completion, e.reasoning, cost)
+		fmt.Fprintf(w, "  %-40s basis: %s\n", "", basis(e.planned, e.learned, e.from, "answers", caps.history.runsOf(m)))
 		pol := caps.policies[m]
 		fmt.Fprintf(w, "  %-40s determinism: %s\n", "", determinismText(pol))
 		fmt.Fprintf(w, "  %-40s policy: %s\n", "", policyText(pol))
@@ -118,14 +119,15 @@ func groupLine(w io.Writer, name, m string, caps *capabilities, planned []runner
 
 // voteLines prints each listed judge's planned votes and their
 // estimated cost (an offline judge costs nothing).
-func voteLines(w io.Writer, ve map[string]tokenEstimate) {
+func voteLines(w io.Writer, ve map[string]tokenEstimate, runsOf func(string) []string) {
 	for _, j := range slices.Sorted(maps.Keys(ve)) {
 		e := ve[j]
 		cost := "unknown"
 		if c, ok := e.cost(); ok {
 			cost = fmt.Sprintf("$%.2f", c)
 		}
-		fmt.Fprintf(w, "  %-40s %3d judge votes  ~%d prompt + ~%d completion (~%d reasoning) tokens  est. %s\n", j, e.planned, e.prompt, e.completion, e.reasoning, cost)
+		fmt.Fprintf(w, "  %-40s %3d judge votes  ~%d prompt + ~%d completion (~%d reasoning) tokens  est. %s; basis: %s\n", j, e.planned, e.prompt, e.completion, e.reasoning, cost,
+			basis(e.planned, e.learned, e.from, "votes", runsOf(j)))
 	}
 }
 

@@ -39,6 +39,9 @@ type capabilities struct {
 	// policies are every listed model's request policy (answers and
 	// judge votes alike), recorded in run.json.
 	policies map[string]model.Policy
+	// history is what earlier runs measured of these models under these
+	// policies (readHistory); nil without a listing.
+	history *history
 }
 
 func newCapabilities() *capabilities {
@@ -53,7 +56,8 @@ func newCapabilities() *capabilities {
 // route), each model's request policy from the configuration, its
 // vendor's rules and its listing (decide: what a model does not honour is
 // not sent, and a budget is never above its maximum output), the pinned
-// providers (askPins), the estimate (estimateRun) as printed
+// providers (askPins), what earlier runs of these models measured
+// (readHistory), the estimate (estimateRun) as printed
 // (printEstimate), what the listing says the run should know
 // (listingNotes), and the key's credit against the estimate (creditCheck).
 // Its inputs are the options and the plan; its output the capabilities
@@ -85,6 +89,7 @@ func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, erro
 	if err := askPins(lctx, l, p.online, caps.policies); err != nil {
 		return nil, fail(err)
 	}
+	caps.history = readHistory(o, p, caps.policies)
 	est := estimateRun(o, p, caps)
 	printEstimate(o.Stdout, o, p, caps, est)
 	listingNotes(o.Stdout, o.Config, p.online, acct.listing, caps, clock(o.Now))

@@ -1,0 +1,109 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"bendscript.com/round-trip-harness/bend"
+	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/task"
+)
+
+// chattyHandler answers as an exact but chatty model would, billed as the
+// fake's listing bills (Priced): a class A answer its reference and
+// evidence, a B or C answer the expected document, a judge a faithful
+// vote, each followed by a long explanation (chatter). The tokens such a
+// night spends are not the estimate's assumptions, which count an answer
+// as long as its document (or 200 tokens) and a vote as 200 tokens.
+func chattyHandler(srv **modeltest.Server, set *task.Set) modeltest.Handler {
+	chatter := strings.Repeat("The model explains its answer at some length. ", 300)
+	taskID := regexp.MustCompile(`Task ([0-9a-z-]+) \(`)
+	return func(call int, req modeltest.ChatRequest) modeltest.Reply {
+		return (*srv).Priced(func(int, modeltest.ChatRequest) modeltest.Reply {
+			if len(req.ResponseFormat) > 0 || strings.HasPrefix(req.Messages[0].Content, "You check whether an answer") {
+				b, _ := json.Marshal(map[string]any{"faithful": true, "quotes": []string{}, "reason": "stated. " + chatter})
+				return modeltest.Text(string(b))
+			}
+			m := taskID.FindStringSubmatch(req.Messages[len(req.Messages)-1].Content)
+			if m == nil || set.Task(m[1]) == nil {
+				return modeltest.Text(`{}`)
+			}
+			tk := set.Task(m[1])
+			if tk.Class == task.ClassA {
+				b, _ := json.Marshal(map[string]any{"answer": tk.ReferenceAnswer + " " + chatter, "evidence": tk.Evidence})
+				return modeltest.Text(string(b))
+			}
+			return modeltest.Text(string(bend.Marshal(tk.Expected)) + "\n" + chatter)
+		})(call, req)
+	}
+}
+
+// estimated is the total the preflight printed ("estimated cost: $X").
+func estimated(t *testing.T, out string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(`estimated cost: \$([0-9.]+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no estimate in the output:\n%s", out)
+	}
+	v, _ := strconv.ParseFloat(m[1], 64)
+	return v
+}
+
+// TestEstimateLearnsFromTheNightBefore: two default nights (three models,
+// the cross-vendor panel) of chatty models against the fake, each billed
+// as the listing bills. The first night's estimate is the listing
+// assumption, more than 15% off its bill; the second night's dry run reads
+// the first night's answers and votes, says so per model and judge, and
+// is within 15% of the second night's bill (issue 52: the estimate was
+// 1.9× the bill and never learned).
+func TestEstimateLearnsFromTheNightBefore(t *testing.T) {
+	t.Parallel()
+	set := corpusSet(t)
+	models := config.Default().Models
+	dir := t.TempDir()
+	night := func(id string, dry bool) (out string, billed float64) {
+		var srv *modeltest.Server
+		srv = modeltest.NewServer(t, chattyHandler(&srv, set))
+		o, _ := testOptions(t, models, srv.URL)
+		o.OutDir, o.RunID, o.DryRun = filepath.Join(dir, "runs"), id, dry
+		o.Inputs.ReportDir = filepath.Join(dir, "reports")
+		o.Progress = nil
+		var b strings.Builder
+		o.Stdout = &b
+		if _, err := Run(context.Background(), o); err != nil && !errors.Is(err, ErrVerdictFail) {
+			t.Fatalf("night %s: %v\n%s", id, err, b.String())
+		}
+		return b.String(), srv.Billed()
+	}
+	out1, bill1 := night("n1", false)
+	dry, _ := night("n2", true)
+	_, bill2 := night("n2", false)
+	first, second := estimated(t, out1), estimated(t, dry)
+	t.Logf("night 1: estimate $%.2f (listing assumption), bill $%.2f (%+.0f%%)", first, bill1, 100*(first-bill1)/bill1)
+	t.Logf("night 2: estimate $%.2f (from night 1), bill $%.2f (%+.0f%%)", second, bill2, 100*(second-bill2)/bill2)
+	if math.Abs(first-bill1) <= 0.15*bill1 {
+		t.Errorf("the first night's assumption $%.2f is within 15%% of its bill $%.2f: the night does not tell a learned estimate from an assumed one", first, bill1)
+	}
+	if strings.Contains(out1, "earlier") || strings.Count(out1, "basis: listing assumption") != 6 {
+		t.Errorf("the first night says it learned, or not per model and judge that it assumed:\n%s", out1)
+	}
+	for _, m := range models {
+		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(m) + ` .* 60 jobs .*\n +basis: from 60 earlier answers \(run n1\)$`).MatchString(dry) {
+			t.Errorf("the second night's estimate does not say %s's is from the first night's 60 answers:\n%s", m, dry)
+		}
+		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(m) + ` .* 40 judge votes .*; basis: from 40 earlier votes \(run n1\)$`).MatchString(dry) {
+			t.Errorf("the second night's estimate does not say %s's votes are from the first night's 40 votes:\n%s", m, dry)
+		}
+	}
+	if bill2 <= 0 || math.Abs(second-bill2) > 0.15*bill2 {
+		t.Errorf("the second night's estimate $%.2f is not within 15%% of its bill $%.2f\n%s", second, bill2, dry)
+	}
+}
