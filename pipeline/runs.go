@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -134,51 +133,9 @@ func suiteText(in transcript.Inputs) string {
 	return name + " (" + strings.Join(asked, "; ") + ")"
 }
 
-// runCost sums usage.cost over a run's transcript files, one file at a
-// time; unknown is set when a response reported no cost. A superseded
-// attempt (a failed call asked again) that reported no cost is not
-// unknown: a later attempt replaced it, and a failed call is not charged
-// unless it says so.
-//
-// The costs GET /generation gave later for attempts whose transcript knew
-// none (ReconcileName, written by the run or by harness runs --reconcile)
-// are added: transcripts are never rewritten, so that file is where an
-// interrupted or silent stream's cost is kept (issue 42).
+// runCost is the run's known cost and whether some of it is unknown, as
+// NightCost counts them.
 func runCost(runDir string) (usd float64, unknown bool) {
-	if b, err := regularfile.Read(filepath.Join(runDir, ReconcileName), transcript.MaxSize); err == nil {
-		var rec Reconciliation
-		if json.Unmarshal(b, &rec) != nil || !(rec.USD >= 0 && rec.USD <= 1e6) {
-			unknown = true // a reconciliation that cannot be read is a cost unknown, never 0
-		} else {
-			usd += rec.USD
-		}
-	}
-	filepath.WalkDir(runDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path == filepath.Join(runDir, transcript.ManifestName) || path == filepath.Join(runDir, ReconcileName) ||
-			!strings.HasSuffix(path, ".json") && !strings.Contains(path, ".json.superseded-") {
-			return nil
-		}
-		b, err := regularfile.Read(path, transcript.MaxSize)
-		if err != nil {
-			unknown = true // a file that cannot be read is a cost unknown, never 0
-			return nil
-		}
-		var t struct {
-			Response *struct {
-				Usage struct {
-					Cost *float64 `json:"cost"`
-				} `json:"usage"`
-			} `json:"response"`
-		}
-		if json.Unmarshal(b, &t) != nil || t.Response == nil {
-			return nil
-		}
-		if c := t.Response.Usage.Cost; c != nil {
-			usd += *c
-		} else if !strings.Contains(path, ".json.superseded-") {
-			unknown = true
-		}
-		return nil
-	})
-	return usd, unknown
+	c := NightCost(runDir)
+	return c.USD, c.Unknown > 0
 }

@@ -104,6 +104,11 @@ func (o ScoreOptions) source() scoring.Source {
 func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *viewer.Spool) (*Result, error) {
 	in := aggregate.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
 	rep := aggregate.Build(in)
+	if o.Manifest.Inputs.BaseURL != "" {
+		// What the whole night cost, as harness runs counts it: the one
+		// figure the report does not build from the scores.
+		rep.Cost = new(NightCost(o.RunDir))
+	}
 	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
 		fmt.Fprintln(o.Stdout, line)
 	}
