@@ -63,16 +63,19 @@ func estimated(t *testing.T, out string) float64 {
 // assumption, more than 15% off its bill; the second night's dry run reads
 // the first night's answers and votes, says so per model and judge, and
 // is within 15% of the second night's bill (issue 52: the estimate was
-// 1.9× the bill and never learned).
+// 1.9× the bill and never learned). A third dry run with one model at
+// another effort estimates that model by the listing again
+// (docs/interpretations.md, "The estimate learned from the archive").
 func TestEstimateLearnsFromTheNightBefore(t *testing.T) {
 	t.Parallel()
 	set := corpusSet(t)
 	models := config.Default().Models
 	dir := t.TempDir()
-	night := func(id string, dry bool) (out string, billed float64) {
+	night := func(id string, dry bool, settings map[string]config.ModelSettings) (out string, billed float64) {
 		var srv *modeltest.Server
 		srv = modeltest.NewServer(t, chattyHandler(&srv, set))
 		o, _ := testOptions(t, models, srv.URL)
+		o.Config.ModelSettings = settings
 		o.OutDir, o.RunID, o.DryRun = filepath.Join(dir, "runs"), id, dry
 		o.Inputs.ReportDir = filepath.Join(dir, "reports")
 		o.Progress = nil
@@ -83,9 +86,16 @@ func TestEstimateLearnsFromTheNightBefore(t *testing.T) {
 		}
 		return b.String(), srv.Billed()
 	}
-	out1, bill1 := night("n1", false)
-	dry, _ := night("n2", true)
-	_, bill2 := night("n2", false)
+	out1, bill1 := night("n1", false, nil)
+	dry, _ := night("n2", true, nil)
+	_, bill2 := night("n2", false, nil)
+	// A night at another effort measures another spend: the model that
+	// changed is estimated by the listing again, the others still learn.
+	other, _ := night("n3", true, map[string]config.ModelSettings{models[1]: {Reasoning: &config.Reasoning{Effort: "low"}}})
+	if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(models[1]) + ` .* 60 jobs .*\n +basis: listing assumption$`).MatchString(other) ||
+		!regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(models[0]) + ` .* 60 jobs .*\n +basis: from 120 earlier answers \(runs n2, n1\)$`).MatchString(other) {
+		t.Errorf("with %s at another effort, the estimate does not assume its answers anew and learn the others' from both nights:\n%s", models[1], other)
+	}
 	first, second := estimated(t, out1), estimated(t, dry)
 	t.Logf("night 1: estimate $%.2f (listing assumption), bill $%.2f (%+.0f%%)", first, bill1, 100*(first-bill1)/bill1)
 	t.Logf("night 2: estimate $%.2f (from night 1), bill $%.2f (%+.0f%%)", second, bill2, 100*(second-bill2)/bill2)
