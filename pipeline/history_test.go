@@ -92,8 +92,8 @@ func TestEstimateLearnsFromTheNightBefore(t *testing.T) {
 	// A night at another effort measures another spend: the model that
 	// changed is estimated by the listing again, the others still learn.
 	other, _ := night("n3", true, map[string]config.ModelSettings{models[1]: {Reasoning: &config.Reasoning{Effort: "low"}}})
-	if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(models[1]) + ` .* 60 jobs .*\n +basis: listing assumption$`).MatchString(other) ||
-		!regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(models[0]) + ` .* 60 jobs .*\n +basis: from 120 earlier answers \(runs n2, n1\)$`).MatchString(other) {
+	if !regexp.MustCompile(`(?m)^  `+regexp.QuoteMeta(models[1])+` .* 60 jobs .*\n +basis: listing assumption$`).MatchString(other) ||
+		!regexp.MustCompile(`(?m)^  `+regexp.QuoteMeta(models[0])+` .* 60 jobs .*\n +basis: from 120 earlier answers \(runs n2, n1\)$`).MatchString(other) {
 		t.Errorf("with %s at another effort, the estimate does not assume its answers anew and learn the others' from both nights:\n%s", models[1], other)
 	}
 	first, second := estimated(t, out1), estimated(t, dry)
