@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites"
@@ -192,17 +193,30 @@ func (h *history) readVotes(dir string, m *transcript.Manifest, jm string, set *
 	return n
 }
 
-// measured is the usage of the answer at path, when it has a response
-// whose tokens a provider counted.
+// measured is the usage of the answer at path, when it has a response,
+// no error, and tokens a provider counted. Only the usage is decoded and
+// the transcript's hash is not checked: an estimate needs no
+// tamper-evidence, and reading three earlier nights whole (hashing every
+// transcript) took seconds before every run (BenchmarkReadHistory).
 func measured(path string) (transcript.Usage, bool) {
-	if _, err := os.Stat(path); err != nil {
+	b, err := regularfile.Read(path, transcript.MaxSize)
+	if err != nil {
 		return transcript.Usage{}, false
 	}
-	t, err := transcript.Read(path)
-	if err != nil || !t.OK() || t.Response.Usage.Estimated || t.Response.Usage.PromptTokens == 0 {
+	var t struct {
+		Error    json.RawMessage `json:"error"`
+		Response *struct {
+			Usage transcript.Usage `json:"usage"`
+		} `json:"response"`
+	}
+	if json.Unmarshal(b, &t) != nil || t.Response == nil || len(t.Error) > 0 && string(t.Error) != "null" {
 		return transcript.Usage{}, false
 	}
-	return t.Response.Usage, true
+	u := t.Response.Usage
+	if u.Estimated || u.PromptTokens <= 0 || u.CompletionTokens < 0 || u.ReasoningTokens < 0 || u.CachedTokens < 0 || u.CacheWriteTokens < 0 {
+		return transcript.Usage{}, false
+	}
+	return u, true
 }
 
 // sameSpend reports whether two policies ask a model to spend alike: the

@@ -13,8 +13,10 @@ import (
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
+	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // chattyHandler answers as an exact but chatty model would, billed as the
@@ -115,5 +117,37 @@ func TestEstimateLearnsFromTheNightBefore(t *testing.T) {
 	}
 	if bill2 <= 0 || math.Abs(second-bill2) > 0.15*bill2 {
 		t.Errorf("the second night's estimate $%.2f is not within 15%% of its bill $%.2f\n%s", second, bill2, dry)
+	}
+}
+
+// BenchmarkReadHistory is what the preflight adds to read one earlier
+// default night (180 answers, 120 votes, each transcript verified) before
+// it estimates: the runs directory holds one chatty night.
+func BenchmarkReadHistory(b *testing.B) {
+	set := corpusSet(b)
+	models := config.Default().Models
+	var srv *modeltest.Server
+	srv = modeltest.NewServer(b, chattyHandler(&srv, set))
+	o, _ := testOptions(b, models, srv.URL)
+	o.Progress, o.Stdout = nil, &strings.Builder{}
+	if _, err := Run(context.Background(), o); err != nil && !errors.Is(err, ErrVerdictFail) {
+		b.Fatal(err)
+	}
+	m, err := transcript.ReadManifest(filepath.Join(o.OutDir, o.RunID))
+	if err != nil {
+		b.Fatal(err)
+	}
+	policies := map[string]model.Policy{}
+	for id, p := range m.Policies {
+		policies[id] = p.Sent
+	}
+	p, err := planRun(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if h := readHistory(o, p, policies); len(h.runs) != len(models) {
+			b.Fatalf("read %d models' history, want %d", len(h.runs), len(models))
+		}
 	}
 }
