@@ -67,15 +67,21 @@ func estimated(t *testing.T, out string) float64 {
 // is within 15% of the second night's bill (issue 52: the estimate was
 // 1.9× the bill and never learned). A third dry run with one model at
 // another effort estimates that model by the listing again
-// (docs/interpretations.md, "The estimate learned from the archive").
+// (docs/interpretations.md, "The estimate learned from the archive"); a
+// fourth, with credit between the assumption and the learned estimate, is
+// refused by the credit check.
 func TestEstimateLearnsFromTheNightBefore(t *testing.T) {
 	t.Parallel()
 	set := corpusSet(t)
 	models := config.Default().Models
 	dir := t.TempDir()
+	var key *modeltest.Key
 	night := func(id string, dry bool, settings map[string]config.ModelSettings) (out string, billed float64) {
 		var srv *modeltest.Server
 		srv = modeltest.NewServer(t, chattyHandler(&srv, set))
+		if key != nil {
+			srv.SetKey(*key)
+		}
 		o, _ := testOptions(t, models, srv.URL)
 		o.Config.ModelSettings = settings
 		o.OutDir, o.RunID, o.DryRun = filepath.Join(dir, "runs"), id, dry
@@ -84,7 +90,7 @@ func TestEstimateLearnsFromTheNightBefore(t *testing.T) {
 		var b strings.Builder
 		o.Stdout = &b
 		if _, err := Run(context.Background(), o); err != nil && !errors.Is(err, ErrVerdictFail) {
-			t.Fatalf("night %s: %v\n%s", id, err, b.String())
+			return b.String() + err.Error(), srv.Billed()
 		}
 		return b.String(), srv.Billed()
 	}
@@ -114,6 +120,13 @@ func TestEstimateLearnsFromTheNightBefore(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(m) + ` .* 40 judge votes .*; basis: from 40 earlier votes \(run n1\)$`).MatchString(dry) {
 			t.Errorf("the second night's estimate does not say %s's votes are from the first night's 40 votes:\n%s", m, dry)
 		}
+	}
+	// The credit check reads the learned estimate: credit between the
+	// listing's assumption and what the first night measured refuses the
+	// run.
+	key = &modeltest.Key{LimitRemaining: new((first + second) / 2), Limit: new(100.0)}
+	if refused, _ := night("n4", true, nil); !strings.Contains(refused, "exceeds the key's remaining credit") || estimated(t, refused) < second*0.95 {
+		t.Errorf("with $%.2f of credit, the learned estimate (about $%.2f) is not refused:\n%s", (first+second)/2, second, refused)
 	}
 	if bill2 <= 0 || math.Abs(second-bill2) > 0.15*bill2 {
 		t.Errorf("the second night's estimate $%.2f is not within 15%% of its bill $%.2f\n%s", second, bill2, dry)
