@@ -48,7 +48,7 @@ func newCapabilities() *capabilities {
 	return &capabilities{lacking: map[string][]string{}, listed: map[string]model.ModelInfo{}, policies: map[string]model.Policy{}}
 }
 
-// preflightStep is the one step between the plan and the run directory,
+// preflight is the run's one step between the plan and the run directory,
 // and it reads top to bottom: what the estimate cannot show (planNotes);
 // for a run without a model listing (offline models, --no-preflight), what
 // it will do (withoutListing); otherwise, before any paid request, the
@@ -62,7 +62,7 @@ func newCapabilities() *capabilities {
 // (listingNotes), and the key's credit against the estimate (creditCheck).
 // Its inputs are the options and the plan; its output the capabilities
 // the run asks with. A dry run stops after it.
-func preflightStep(ctx context.Context, o Options, p *plan) (*capabilities, error) {
+func preflight(ctx context.Context, o Options, p *plan) (*capabilities, error) {
 	planNotes(o)
 	if len(p.online) == 0 || o.Inputs.NoPreflight {
 		withoutListing(o, p)

@@ -107,7 +107,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	caps, err := preflightStep(ctx, o, p)
+	caps, err := preflight(ctx, o, p)
 	if err != nil || o.DryRun {
 		return nil, err
 	}
