@@ -31,6 +31,11 @@ import (
 // read whole before every run.
 const HistoryRuns = 3
 
+// HistoryRepeats is how many repeats of each task an earlier run's
+// measure reads: an edited run.json cannot make the preflight read
+// without end.
+const HistoryRepeats = 10
+
 // measure sums what n earlier answers (or votes) used.
 type measure struct {
 	n                                              int
@@ -132,10 +137,10 @@ func readHistory(o Options, p *plan, policies map[string]model.Policy) *history 
 			}
 			n := 0
 			if slices.Contains(r.m.Models, mod) && sameSpend(rec.Sent, pol, false) {
-				n += h.readAnswers(r.dir, r.m, mod)
+				n += h.readAnswers(r.dir, r.m, mod, p)
 			}
 			if slices.Contains(p.judges, mod) && slices.Contains(r.m.Judges, mod) && sameSpend(rec.Sent, pol, true) {
-				n += h.readVotes(r.dir, r.m, mod, o.Set)
+				n += h.readVotes(r.dir, r.m, mod, p, o.Config.Models)
 			}
 			if n > 0 {
 				h.runs[mod] = append(h.runs[mod], r.m.RunID)
@@ -147,10 +152,10 @@ func readHistory(o Options, p *plan, policies map[string]model.Policy) *history 
 
 // readAnswers adds model mod's answers in the run at dir, and returns how
 // many it read.
-func (h *history) readAnswers(dir string, m *transcript.Manifest, mod string) int {
+func (h *history) readAnswers(dir string, m *transcript.Manifest, mod string, p *plan) int {
 	n := 0
-	for _, id := range m.TaskIDs {
-		for r := range m.Repeats {
+	for _, id := range wanted(m, p, false) {
+		for r := range min(m.Repeats, HistoryRepeats) {
 			u, ok := measured(transcript.TaskPath(dir, mod, id, r))
 			if !ok {
 				continue
@@ -170,14 +175,14 @@ func (h *history) readAnswers(dir string, m *transcript.Manifest, mod string) in
 
 // readVotes adds judge jm's votes in the run at dir, and returns how many
 // it read.
-func (h *history) readVotes(dir string, m *transcript.Manifest, jm string, set *task.Set) int {
+func (h *history) readVotes(dir string, m *transcript.Manifest, jm string, p *plan, answering []string) int {
 	n := 0
-	for _, id := range m.TaskIDs {
-		if t := set.Task(id); t == nil || t.Class != task.ClassA {
-			continue
-		}
+	for _, id := range wanted(m, p, true) {
 		for _, a := range m.Models {
-			for r := range m.Repeats {
+			if !slices.Contains(answering, a) {
+				continue
+			}
+			for r := range min(m.Repeats, HistoryRepeats) {
 				u, ok := measured(transcript.JudgePath(dir, jm, id, a, r))
 				if !ok {
 					continue
@@ -191,6 +196,23 @@ func (h *history) readVotes(dir string, m *transcript.Manifest, jm string, set *
 		}
 	}
 	return n
+}
+
+// wanted are the tasks of an earlier run's manifest m that this run plans
+// (p), class A only for votes: the files read are bounded by this run's
+// plan, whatever an edited run.json lists.
+func wanted(m *transcript.Manifest, p *plan, votes bool) []string {
+	asked := make(map[string]bool, len(m.TaskIDs))
+	for _, id := range m.TaskIDs {
+		asked[id] = true
+	}
+	var ids []string
+	for _, t := range p.tasks {
+		if (!votes || t.Class == task.ClassA) && asked[t.ID] {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids
 }
 
 // measured is the usage of the answer at path, when it has a response,

@@ -4,17 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"bendscript.com/round-trip-harness/bend"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/model/modeltest"
+	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 )
@@ -162,5 +166,46 @@ func BenchmarkReadHistory(b *testing.B) {
 		if h := readHistory(o, p, policies); len(h.runs) != len(models) {
 			b.Fatalf("read %d models' history, want %d", len(h.runs), len(models))
 		}
+	}
+}
+
+// TestHistoryReadsWithinThePlan: an earlier run whose run.json was edited
+// to claim 100,000,000 repeats of thousands of tasks is read only for the
+// tasks this run plans and at most HistoryRepeats repeats of each: the
+// preflight does not stat files without end (run.json is covered by no
+// hash), and the one answer archived is measured.
+func TestHistoryReadsWithinThePlan(t *testing.T) {
+	t.Parallel()
+	o, _ := testOptions(t, []string{"a/x"}, "http://127.0.0.1:1")
+	set := o.Set
+	pol := model.Policy{MaxTokens: 32000, JudgeMaxTokens: 4000}
+	runDir := filepath.Join(o.OutDir, "old")
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]string, 5000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%02d-x%d", i%100, i)
+	}
+	ids = append(ids, set.Tasks[0].ID)
+	m := &transcript.Manifest{RunID: "old", Models: []string{"a/x"}, TaskIDs: ids, Repeats: 100_000_000,
+		PromptHash: o.Prompts.HashFor(nil), Policies: map[string]transcript.ModelPolicy{"a/x": {Sent: pol}}}
+	if err := transcript.WriteManifest(runDir, m); err != nil {
+		t.Fatal(err)
+	}
+	tr := &transcript.Transcript{Kind: transcript.KindTask, RunID: "old", Model: "a/x", TaskID: set.Tasks[0].ID,
+		Response: &transcript.Response{Usage: transcript.Usage{PromptTokens: 1000, CompletionTokens: 300, ReasoningTokens: 100}}}
+	if err := transcript.Write(runDir, tr); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *history, 1)
+	go func() { done <- readHistory(o, &plan{suite: suites.Of(""), tasks: set.Tasks}, map[string]model.Policy{"a/x": pol}) }()
+	select {
+	case h := <-done:
+		if ms := h.answers["a/x"][set.Tasks[0].ID]; ms == nil || ms.n != 1 || ms.prompt != 1000 || len(h.runs["a/x"]) != 1 {
+			t.Errorf("history %+v: want the one archived answer of run old", h.answers)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("reading an edited run.json's history did not end within 20 s")
 	}
 }
