@@ -199,7 +199,9 @@ func TestHistoryReadsWithinThePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan *history, 1)
-	go func() { done <- readHistory(o, &plan{suite: suites.Of(""), tasks: set.Tasks}, map[string]model.Policy{"a/x": pol}) }()
+	go func() {
+		done <- readHistory(o, &plan{suite: suites.Of(""), tasks: set.Tasks}, map[string]model.Policy{"a/x": pol})
+	}()
 	select {
 	case h := <-done:
 		if ms := h.answers["a/x"][set.Tasks[0].ID]; ms == nil || ms.n != 1 || ms.prompt != 1000 || len(h.runs["a/x"]) != 1 {
