@@ -35,6 +35,59 @@ type (
 	}
 )
 
+// account is what the preflight asked the API of this account: the key
+// and its credit, and the listing of every model.
+type account struct {
+	// key is what /key said of the key; nil when the server has none.
+	key *model.KeyInfo
+	// listing is /models, by id.
+	listing map[string]model.ModelInfo
+}
+
+// problems are what the preflight found wrong before any paid request,
+// one line each: the run is refused with all of them.
+type problems []string
+
+func (p problems) Error() string { return "preflight failed:\n  " + strings.Join(p, "\n  ") }
+
+// askAccount asks the API for the key, the listing and the models this
+// account can route, saying first where it asks (a slow API is not 30 s
+// of silence), and refuses online models the listing lacks or the
+// account cannot route.
+func askAccount(ctx context.Context, w io.Writer, url string, l lister, online []string) (account, error) {
+	var acct account
+	fmt.Fprintf(w, "preflight: asking %s for the key, the listing and this account's models (at most %s)\n", url, PreflightTimeout)
+	if k, ok := l.(keyChecker); ok {
+		info, err := k.Key(ctx)
+		switch {
+		case notServed(err):
+			// A server that is not OpenRouter's may have a model list and
+			// no /key: the run goes on, its key and credit unchecked.
+			fmt.Fprintf(w, "preflight: the API has no /key: the key and its credit are not checked\n")
+		case err != nil:
+			return acct, err
+		default:
+			acct.key = &info
+		}
+	}
+	infos, err := l.ListModels(ctx)
+	if err != nil {
+		return acct, err
+	}
+	acct.listing = map[string]model.ModelInfo{}
+	for _, m := range infos {
+		acct.listing[m.ID] = m
+	}
+	routable, err := userModels(ctx, l)
+	if err != nil {
+		return acct, err
+	}
+	if p := listingProblems(online, acct.listing, routable); len(p) > 0 {
+		return acct, p
+	}
+	return acct, nil
+}
+
 // userModels is the set of models /models/user lists, nil when the
 // client cannot ask or the server has no such list (404, 405: a server
 // that is not OpenRouter's).
@@ -66,8 +119,8 @@ func notServed(err error) bool {
 
 // listingProblems are the online models the listing lacks, or that this
 // account cannot route (routable, when known).
-func listingProblems(online []string, byID map[string]model.ModelInfo, routable map[string]bool) []string {
-	var problems []string
+func listingProblems(online []string, byID map[string]model.ModelInfo, routable map[string]bool) problems {
+	var problems problems
 	for _, m := range online {
 		switch _, ok := byID[m]; {
 		case !ok:
@@ -79,24 +132,24 @@ func listingProblems(online []string, byID map[string]model.ModelInfo, routable 
 	return problems
 }
 
-// pinProblems checks each pinned provider (only, order) of a model's
-// policy against the model's endpoints: a pin that names no endpoint
-// would route nowhere (or, with fallbacks, elsewhere), and a pinned
-// endpoint whose maximum output is below the budget could not serve it.
-func pinProblems(ctx context.Context, l lister, online []string, caps *capabilities) ([]string, error) {
+// askPins checks each pinned provider (only, order) of a model's policy
+// against the model's endpoints: a pin that names no endpoint would route
+// nowhere (or, with fallbacks, elsewhere), and a pinned endpoint whose
+// maximum output is below the budget could not serve it.
+func askPins(ctx context.Context, l lister, online []string, policies map[string]model.Policy) error {
 	el, ok := l.(endpointLister)
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	var problems []string
+	var problems problems
 	for _, m := range online {
-		pin := caps.policies[m].Provider
+		pin := policies[m].Provider
 		if pin == nil || len(pin.Only)+len(pin.Order) == 0 {
 			continue
 		}
 		eps, err := el.Endpoints(ctx, m)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		have := map[string]model.Endpoint{}
 		for _, e := range eps {
@@ -107,12 +160,15 @@ func pinProblems(ctx context.Context, l lister, online []string, caps *capabilit
 			switch {
 			case !ok:
 				problems = append(problems, fmt.Sprintf("model %q: the pinned provider %q is not among its endpoints (%s)", m, slug, strings.Join(slices.Sorted(maps.Keys(have)), ", ")))
-			case e.MaxCompletionTokens > 0 && caps.policies[m].MaxTokens > e.MaxCompletionTokens:
-				problems = append(problems, fmt.Sprintf("model %q: the pinned provider %q takes at most %d output tokens, below the budget of %d", m, slug, e.MaxCompletionTokens, caps.policies[m].MaxTokens))
+			case e.MaxCompletionTokens > 0 && policies[m].MaxTokens > e.MaxCompletionTokens:
+				problems = append(problems, fmt.Sprintf("model %q: the pinned provider %q takes at most %d output tokens, below the budget of %d", m, slug, e.MaxCompletionTokens, policies[m].MaxTokens))
 			}
 		}
 	}
-	return problems, nil
+	if len(problems) > 0 {
+		return problems
+	}
+	return nil
 }
 
 // creditCheck refuses a run whose estimate exceeds the key's remaining

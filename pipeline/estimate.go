@@ -3,7 +3,9 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"bendscript.com/round-trip-harness/jobs"
@@ -21,6 +23,59 @@ import (
 // expects, at each model's listed prices, with the cache as each vendor
 // bills it (reads, writes, the minimum prefix) and pricing.overrides
 // (docs/interpretations.md, "The estimate").
+
+// runEstimate is the preflight's estimate of a run, before anything is
+// paid: the answer jobs as they will be asked, and per answering model and
+// per judge the tokens and cost expected.
+type runEstimate struct {
+	// planned are the answer jobs as they will be asked, with params,
+	// each answering model's request parameters.
+	planned []runner.Job
+	params  map[string]jobs.Params
+	// answers and votes are the estimates per answering model and per
+	// judge with a listing (an offline judge costs nothing).
+	answers, votes map[string]tokenEstimate
+	// answersUSD and votesUSD are their costs; known is false when a
+	// price was missing.
+	answersUSD, votesUSD float64
+	known                bool
+}
+
+// total is the estimated cost of the run.
+func (e runEstimate) total() float64 { return e.answersUSD + e.votesUSD }
+
+// estimateRun estimates the run p will make with the policies of caps:
+// its answer jobs (estimate) and its judges' planned votes (voteEstimate).
+func estimateRun(o Options, p *plan, caps *capabilities) runEstimate {
+	cfg := o.Config
+	params := paramsOf(o, p, caps)
+	e := runEstimate{planned: jobs.NewAnswers(cfg, o.Prompts, p.tasks, params, "").All(), params: params, known: true}
+	e.answers = estimate(e.planned, o.Set, caps)
+	for _, m := range p.online {
+		c, ok := e.answers[m].cost()
+		e.answersUSD += c
+		e.known = e.known && ok
+	}
+	votes := map[string]int{}
+	if len(p.judges) > 0 {
+		votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
+	}
+	e.votes = voteEstimate(e.planned, o.Set, votes, caps)
+	for _, j := range slices.Sorted(maps.Keys(e.votes)) {
+		if _, listed := caps.listed[j]; !listed {
+			delete(e.votes, j)
+			continue
+		}
+		c, ok := e.votes[j].cost()
+		e.votesUSD += c
+		e.known = e.known && ok
+	}
+	return e
+}
+
+// voteExtra is the prompt tokens a judge vote adds to the class A
+// answer's prompt: the answer under judgement and the rubric.
+const voteExtra = 400
 
 // cacheRule is how a vendor's provider caches a prompt prefix.
 type cacheRule struct {
@@ -83,10 +138,17 @@ func voteEstimate(planned []runner.Job, set *task.Set, votes map[string]int, cap
 		if pol.JudgeMaxTokens > 0 {
 			reasoning = max(0, min(reasoning, int64(pol.JudgeMaxTokens)-voteAnswerTokens))
 		}
-		e := tokenEstimate{planned: v, prompt: int64(v) * (prompt/n + voteExtra), reasoning: int64(v) * reasoning}
-		e.completion = int64(v)*voteAnswerTokens + e.reasoning
+		one := measure{prompt: prompt/n + voteExtra, completion: voteAnswerTokens + reasoning, reasoning: reasoning}
+		e := tokenEstimate{planned: v}
+		if ms := caps.history.vote(j); ms != nil {
+			// What this judge's votes used before, on average.
+			one = ms.mean()
+			e.learned, e.from = v, ms.n
+		}
+		e.prompt, e.cached, e.written = int64(v)*one.prompt, int64(v)*one.cached, int64(v)*one.written
+		e.completion, e.reasoning = int64(v)*one.completion, int64(v)*one.reasoning
 		if info, ok := caps.listed[j]; ok {
-			e.usd, e.known = jobPrice(info, prompt/n+voteExtra, 0, 0, voteAnswerTokens+reasoning, reasoning)
+			e.usd, e.known = jobPrice(info, one.prompt, one.cached, one.written, one.completion, one.reasoning)
 			e.usd *= float64(v)
 		}
 		out[j] = e
@@ -114,6 +176,9 @@ type tokenEstimate struct {
 	// usd is the estimated cost; known is false when a price is missing.
 	usd   float64
 	known bool
+	// learned counts the jobs estimated from earlier runs' measures
+	// (history), from the earlier answers or votes they averaged.
+	learned, from int
 }
 
 // cost is the estimate's cost, and whether every price was known. A sum
@@ -214,6 +279,15 @@ func estimate(planned []runner.Job, set *task.Set, caps *capabilities) map[strin
 		reasoning := expectedReasoning(caps.policies[j.Model].ReasoningAllowance)
 		if j.Request.MaxTokens > 0 {
 			reasoning = max(0, min(reasoning, int64(j.Request.MaxTokens)-answer))
+		}
+		if ms := caps.history.answer(j); ms != nil {
+			// What this model used for this task before, on average, in
+			// place of the assumptions above.
+			mean := ms.mean()
+			prompt, cached, written, reasoning = mean.prompt, mean.cached, mean.written, mean.reasoning
+			answer = mean.completion - mean.reasoning
+			e.learned++
+			e.from += ms.n
 		}
 		e.prompt += prompt
 		e.cached += cached

@@ -53,7 +53,7 @@ func (p *peak) handler(delay time.Duration) modeltest.Handler {
 	}
 }
 
-func testOptions(t *testing.T, models []string, url string) (Options, *bytes.Buffer) {
+func testOptions(t testing.TB, models []string, url string) (Options, *bytes.Buffer) {
 	t.Helper()
 	set := corpusSet(t)
 	prompts, err := task.LoadPrompts(instructions.FS)

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -134,81 +133,9 @@ func suiteText(in transcript.Inputs) string {
 	return name + " (" + strings.Join(asked, "; ") + ")"
 }
 
-// runCost sums usage.cost over a run's transcript files, one file at a
-// time; unknown is set when a response reported no cost. A superseded
-// attempt (a failed call asked again) that reported no cost is not
-// unknown: a later attempt replaced it, and a failed call is not charged
-// unless it says so.
-//
-// The costs GET /generation gave later for attempts whose transcript knew
-// none (ReconcileName, written by the run or by harness runs --reconcile)
-// are added: transcripts are never rewritten, so that file is where an
-// interrupted or silent stream's cost is kept (issue 42). A response
-// whose every attempt with a generation id was priced there is a known
-// cost (issue 53: a fully reconciled run still showed "+?").
+// runCost is the run's known cost and whether some of it is unknown, as
+// NightCost counts them.
 func runCost(runDir string) (usd float64, unknown bool) {
-	priced := map[string]bool{} // transcript path and generation id
-	if rec, err := readReconciliation(runDir); err == nil {
-		if !(rec.USD >= 0 && rec.USD <= 1e6) {
-			unknown = true // a reconciliation that cannot be read is a cost unknown, never 0
-		} else {
-			usd += rec.USD
-			for _, g := range rec.Generations {
-				if g.Cost != nil {
-					priced[g.Transcript+"\x00"+g.ID] = true
-				}
-			}
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		unknown = true
-	}
-	filepath.WalkDir(runDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path == filepath.Join(runDir, transcript.ManifestName) || path == filepath.Join(runDir, ReconcileName) ||
-			!strings.HasSuffix(path, ".json") && !strings.Contains(path, ".json.superseded-") {
-			return nil
-		}
-		b, err := regularfile.Read(path, transcript.MaxSize)
-		if err != nil {
-			unknown = true // a file that cannot be read is a cost unknown, never 0
-			return nil
-		}
-		var t struct {
-			Response *struct {
-				Usage struct {
-					Cost *float64 `json:"cost"`
-				} `json:"usage"`
-			} `json:"response"`
-			Attempts []transcript.Attempt `json:"attempts"`
-		}
-		if json.Unmarshal(b, &t) != nil || t.Response == nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(runDir, path)
-		switch c := t.Response.Usage.Cost; {
-		case c != nil:
-			usd += *c
-		case strings.Contains(path, ".json.superseded-"):
-		case !reconciled(filepath.ToSlash(rel), t.Attempts, priced):
-			unknown = true
-		}
-		return nil
-	})
-	return usd, unknown
-}
-
-// reconciled reports whether every attempt of a transcript that has a
-// generation id and no cost was priced by the reconciliation, and it has
-// at least one.
-func reconciled(rel string, attempts []transcript.Attempt, priced map[string]bool) bool {
-	n := 0
-	for _, a := range attempts {
-		if a.GenerationID == "" || a.Cost != nil {
-			continue
-		}
-		if !priced[rel+"\x00"+a.GenerationID] {
-			return false
-		}
-		n++
-	}
-	return n > 0
+	c := NightCost(runDir)
+	return c.USD, c.Unknown > 0
 }

@@ -106,6 +106,11 @@ func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, output
 	in := aggregate.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity,
 		Unpriced: unpricedOf(o.RunDir)}
 	rep := aggregate.Build(in)
+	if o.Manifest.Inputs.BaseURL != "" {
+		// What the whole night cost, as harness runs counts it: the one
+		// figure the report does not build from the scores.
+		rep.Cost = new(NightCost(o.RunDir))
+	}
 	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
 		fmt.Fprintln(o.Stdout, line)
 	}

@@ -83,6 +83,9 @@ func (m mdWriter) header(r *report.Report) {
 		m.p(" API root %s.", code(r.APIRoot))
 	}
 	m.p("\n\n")
+	if c := CostText(r.Cost); c != "" {
+		m.p("%s\n\n", c)
+	}
 	if r.Integrity != "" {
 		m.p("Archive: %s.\n\n", mdText(r.Integrity))
 	}

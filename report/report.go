@@ -140,6 +140,10 @@ type Report struct {
 	// Calls summarizes every answer of the run, per model, suite part,
 	// class and answer format: what completeness, tokens and cost count.
 	Calls []Row `json:"calls"`
+	// Cost is what the whole run cost (NightCost): answers, feedback
+	// rounds, judge votes and abandoned attempts, as `harness runs` counts
+	// it; absent for a run of offline models.
+	Cost *NightCost `json:"cost,omitempty"`
 	// FormatPoints are, for a run of several answer formats, the median
 	// drift and output tokens per model, format and document size
 	// (FormatPoint); absent otherwise.

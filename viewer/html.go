@@ -125,6 +125,8 @@ type page struct {
 	Reading *render.ReadingView
 	// Jobs counts what the run asked (render.JobsText).
 	Jobs string
+	// Cost is what the night cost (render.CostText); "" for an offline run.
+	Cost string
 	// Sections are the suite parts' sections (report.Section), each
 	// with its charts and table.
 	Sections []sectionView
@@ -300,6 +302,7 @@ func newPage(r *report.Report, in Input) page {
 		}
 	}
 	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r), render.FormatPlots(r), render.JobsText(r)
+	p.Cost = strings.ReplaceAll(render.CostText(r.Cost), "`", "")
 	for _, w := range r.Warnings {
 		p.Warnings = append(p.Warnings, render.WarningText(w))
 	}

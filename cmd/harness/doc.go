@@ -149,10 +149,13 @@
 // credit (`/key`), every model id against the provider's model list and the
 // models this account can route (`/models/user`), and pinned providers
 // against the model's endpoints. The preflight prints, per model, the jobs,
-// the estimated tokens (reasoning and cache included) and cost, what
-// determinism and request policy it sends, and the jobs the model's maximum
-// output caps or rules out; `--dry-run` does the same checks and stops
-// (see docs/running.md).
+// the estimated tokens (reasoning and cache included) and cost and what
+// they stand on (the same model's answers in earlier runs of the `--out`
+// directory, or the listing's assumption), what determinism and request
+// policy it sends, and the jobs the model's maximum output caps or rules
+// out; `--dry-run` does the same checks and stops (see docs/running.md,
+// "How the estimate is made"). The report states what the whole night
+// cost, as `harness runs` counts it.
 //
 // # Determinism per model
 //
