@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/suites"
 )
 
 // TestFormatPlotLegendDistinct: with the four answer formats, each series
@@ -32,7 +31,7 @@ func TestFormatPlotLegendDistinct(t *testing.T) {
 // model and key, beside the share of bytes.
 func TestTokensVsDocument(t *testing.T) {
 	row := func(format string, scored int, tokens, bytes int64) report.Row {
-		r := report.Row{Key: suites.Key{Model: "m", Part: "gating", Class: "B", Format: format}, Labels: []string{"B"}}
+		r := report.Row{Key: report.Key{Model: "m", Part: "gating", Class: "B", Format: format}, Labels: []string{"B"}}
 		r.Scored, r.Tokens.Completion, r.AnswerBytes = scored, tokens, bytes
 		return r
 	}
