@@ -3,6 +3,7 @@ package aggregate
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,23 +23,51 @@ func marshal(t *testing.T, r *report.Report) []byte {
 	return b
 }
 
-// TestGolden pins the JSON reports of a passing and a failing run (the
-// Markdown's are render's).
+// TestGolden pins the JSON reports, byte for byte, of a passing run and
+// of a failing model of each kind, each of one model and three documents
+// (nine tasks), so that a reviewer reads what a change does to the report
+// in a diff of a few dozen lines: the goldens of the whole three-model,
+// 20-document runs were 6,545 and 10,724 lines, and one change rewrote a
+// thousand of them. The failing runs' documents are the ones their
+// failures are in: 07 (drifty's invalid answer), 04 (flaky's API error)
+// and 19 (its missing transcripts). What needs three models or 20
+// documents is checked beside this test: the verdict of every model
+// (TestVerdict), the reading (TestReadingBranches), a P95 as one document
+// of 20 (TestP95IsACount), the same bytes in any order (TestDeterministic);
+// verdict's tests hold its rules, and render's golden the Markdown.
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	for _, tc := range tabletest.Cases(t, []struct {
 		name   string
 		run    scoringtest.Synthetic
+		model  string
+		docs   []string
 		reason string
 	}{
-		{"pass", scoringtest.PassingRun, "a gating run inside every threshold: verdict pass, no failures, no noise with one repeat"},
-		{"fail", scoringtest.FailingRun, "three repeats: noise and intervals; thresholds failed; missing transcripts and API errors make a model incomplete"},
+		{"pass", scoringtest.PassingRun, "anthropic/claude-opus-4.8", []string{"01", "02", "03"},
+			"a gating run inside every threshold: verdict pass, no noise with one repeat; a single model's warning"},
+		{"fail-drifty", scoringtest.FailingRun, "vendor/drifty", []string{"04", "07", "19"},
+			"three repeats: noise, intervals and spreads; thresholds failed, narrowly and clearly; an invalid answer"},
+		{"fail-incomplete", scoringtest.FailingRun, "vendor/flaky", []string{"04", "07", "19"},
+			"three repeats; missing transcripts and an API error make the model incomplete, the first error quoted"},
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
-			r := Build(inputOf(tc.run.Run()))
+			r := Build(inputOf(cut(tc.run.Run(), tc.model, tc.docs...)))
 			checkGolden(t, tc.name+".json.golden", marshal(t, r))
 		})
 	}
+}
+
+// cut is run cut to one model and the tasks of the documents docs (their
+// ids' first two characters): its plan and its scores.
+func cut(run scoringtest.Run, model string, docs ...string) scoringtest.Run {
+	keep := func(id string) bool { return slices.Contains(docs, id[:2]) }
+	m := *run.Manifest
+	m.Models = []string{model}
+	m.TaskIDs = slices.DeleteFunc(slices.Clone(m.TaskIDs), func(id string) bool { return !keep(id) })
+	run.Manifest = &m
+	run.Scores = slices.DeleteFunc(slices.Clone(run.Scores), func(s scoring.Score) bool { return s.Model != model || !keep(s.TaskID) })
+	return run
 }
 
 // TestDeterministic: the same scores in any order give the same bytes.
