@@ -1,10 +1,15 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,4 +155,141 @@ func TestManualFlagsExist(t *testing.T) {
 	if lines < 8 {
 		t.Errorf("the manual has %d harness command lines: the check no longer sees its examples", lines)
 	}
+}
+
+// TestManualNamesTheEnvironment: the manual describes the environment in
+// one paragraph ("Environment: ..."), and the variables it names in
+// backquotes are exactly those the module's code reads (os.Getenv and
+// os.LookupEnv in every non-test file, their names as literals or as
+// constants of the module). Issue 54: the manual described the
+// environment twice and both times left out HARNESS_SEAL_KEY and CI; a
+// variable read anywhere now fails this test until the manual says what
+// it does.
+func TestManualNamesTheEnvironment(t *testing.T) {
+	t.Parallel()
+	var paragraphs []string
+	for _, p := range strings.Split(manual(t), "\n\n") {
+		if strings.HasPrefix(p, "Environment:") {
+			paragraphs = append(paragraphs, p)
+		}
+	}
+	if len(paragraphs) != 1 {
+		t.Fatalf("the manual has %d paragraphs that begin \"Environment:\", want one", len(paragraphs))
+	}
+	var named []string
+	for _, m := range regexp.MustCompile("`([A-Z][A-Z0-9_]*)[`=]").FindAllStringSubmatch(paragraphs[0], -1) {
+		if !slices.Contains(named, m[1]) {
+			named = append(named, m[1])
+		}
+	}
+	read := envRead(t, "../..")
+	slices.Sort(named)
+	if !slices.Equal(named, read) {
+		t.Errorf("the manual's environment paragraph names %v; the code reads %v", named, read)
+	}
+}
+
+// envRead lists, sorted, the environment variables the non-test Go files
+// under root read with os.Getenv or os.LookupEnv. A name is a string
+// literal or a string constant declared in the module (by its package's
+// directory); a call whose name is neither fails the test, so that no read
+// goes unseen.
+func envRead(t *testing.T, root string) []string {
+	t.Helper()
+	const module = "bendscript.com/round-trip-harness"
+	fset := token.NewFileSet()
+	files := map[string][]*ast.File{} // by directory, relative to root
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		files[filepath.ToSlash(rel)] = append(files[filepath.ToSlash(rel)], f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]string{} // "dir.Name" → value
+	for dir, fs := range files {
+		for _, f := range fs {
+			for _, decl := range f.Decls {
+				if g, ok := decl.(*ast.GenDecl); ok && g.Tok == token.CONST {
+					for _, spec := range g.Specs {
+						vs := spec.(*ast.ValueSpec)
+						for i, name := range vs.Names {
+							if i < len(vs.Values) {
+								if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+									consts[dir+"."+name.Name], _ = strconv.Unquote(lit.Value)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	var read []string
+	for dir, fs := range files {
+		for _, f := range fs {
+			imports := map[string]string{} // local name → directory
+			for _, im := range f.Imports {
+				p, _ := strconv.Unquote(im.Path.Value)
+				if rest, ok := strings.CutPrefix(p, module+"/"); ok {
+					name := path.Base(rest)
+					if im.Name != nil {
+						name = im.Name.Name
+					}
+					imports[name] = rest
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || len(call.Args) != 1 {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok || (sel.Sel.Name != "Getenv" && sel.Sel.Name != "LookupEnv") {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "os" {
+					return true
+				}
+				var name string
+				var found bool
+				switch a := call.Args[0].(type) {
+				case *ast.BasicLit:
+					name, _ = strconv.Unquote(a.Value)
+					found = a.Kind == token.STRING
+				case *ast.Ident:
+					name, found = consts[dir+"."+a.Name]
+				case *ast.SelectorExpr:
+					if x, ok := a.X.(*ast.Ident); ok {
+						name, found = consts[imports[x.Name]+"."+a.Sel.Name]
+					}
+				}
+				if !found {
+					t.Errorf("%s: os.%s of a name this test cannot resolve: use a literal or a constant", fset.Position(call.Pos()), sel.Sel.Name)
+				} else if !slices.Contains(read, name) {
+					read = append(read, name)
+				}
+				return true
+			})
+		}
+	}
+	slices.Sort(read)
+	if len(read) == 0 {
+		t.Fatal("no os.Getenv in the module: the check no longer sees the code")
+	}
+	return read
 }
