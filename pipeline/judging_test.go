@@ -20,6 +20,7 @@ import (
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/transcript/transcripttest"
 )
 
 var gating = []string{"a/alpha", "b/beta", "c/gamma"}
@@ -173,7 +174,7 @@ func TestRun(t *testing.T) {
 	}
 
 	// Everything below is recomputed from the files alone, as rescore does.
-	all, err := transcript.ReadAll(runDir)
+	all, err := transcripttest.ReadAll(runDir)
 	if err != nil {
 		t.Fatalf("the judge transcripts do not read back and verify: %v", err)
 	}
@@ -374,7 +375,7 @@ func TestRunInterruptedArchivesAsSent(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
-	all, _ := transcript.ReadAll(dir)
+	all, _ := transcripttest.ReadAll(dir)
 	if len(all) != 1 || all[0].OK() || all[0].Error.Code != transcript.CodeInterrupted || len(all[0].Attempts) != 1 || !all[0].Attempts[0].Interrupted {
 		t.Errorf("an interrupted call left %d transcripts (%+v); want one, interrupted, its attempt as sent", len(all), all)
 	}

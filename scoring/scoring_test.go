@@ -22,6 +22,7 @@ import (
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/transcript/transcripttest"
 )
 
 // archive runs the offline oracle and identity models on three tasks (one
@@ -52,7 +53,7 @@ func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
 	if _, err := r.Drain(context.Background(), answers.First()); err != nil {
 		t.Fatal(err)
 	}
-	trs, err := transcript.ReadAll(dir)
+	trs, err := transcripttest.ReadAll(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,10 +144,10 @@ func TestNeverSentCostsNothing(t *testing.T) {
 		Error: &transcript.CallError{Code: transcript.CodeSkipped, Message: "not requested", Fatal: true}}
 	sent := &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: "05-b", Attempts: []transcript.Attempt{{Number: 1, Status: 401}},
 		Error: &transcript.CallError{Status: 401, Message: "HTTP 401", Fatal: true}}
-	if s := One(tk, "m", 0, skipped, nil, metric.DefaultWeights()); s.Usage.Cost == nil || *s.Usage.Cost != 0 {
+	if s := scoreOne(tk, "m", 0, skipped, nil, metric.DefaultWeights()); s.Usage.Cost == nil || *s.Usage.Cost != 0 {
 		t.Errorf("skipped job: cost %v, want a known 0", s.Usage.Cost)
 	}
-	if s := One(tk, "m", 0, sent, nil, metric.DefaultWeights()); s.Usage.Cost != nil {
+	if s := scoreOne(tk, "m", 0, sent, nil, metric.DefaultWeights()); s.Usage.Cost != nil {
 		t.Errorf("a sent call without usage: cost %v, want unknown (nil)", *s.Usage.Cost)
 	}
 }

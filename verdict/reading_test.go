@@ -108,7 +108,7 @@ func TestReadOutcomes(t *testing.T) {
 		models  []Measured
 		el      Eligibility
 		outcome string
-		why     string
+		wantWhy string
 		reason  string
 	}{
 		{"ineligible", []Measured{on("a", fails), on("b", fails)}, Eligibility{Reasons: []string{"x", "y"}}, ReadingInconclusive,
@@ -138,8 +138,8 @@ func TestReadOutcomes(t *testing.T) {
 			"2 models fail: a, b", "two failing models are not one model's weakness, however narrow"},
 	}) {
 		rd := Read([]Threshold{median}, c.models, c.el, margins)
-		if rd.Outcome != c.outcome || rd.Why != c.why {
-			t.Errorf("%s: %q (%s), want %q (%s): %s", c.name, rd.Outcome, rd.Why, c.outcome, c.why, c.reason)
+		if rd.Outcome != c.outcome || rd.Why != c.wantWhy {
+			t.Errorf("%s: %q (%s), want %q (%s): %s", c.name, rd.Outcome, rd.Why, c.outcome, c.wantWhy, c.reason)
 		}
 		if rd.Says != readingSays[c.outcome] {
 			t.Errorf("%s: says %q, want §8.5's %q (%s)", c.name, rd.Says, readingSays[c.outcome], c.reason)

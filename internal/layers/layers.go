@@ -29,7 +29,7 @@ var Floors = []struct {
 	{"the archive", []string{"transcript"}},
 	{"what answers and judges, and the verdict's rules: judge, runner, offline models, suite parts, verdict", []string{
 		"verdict",
-		"judge", "runner", "offline", "suites/ladder", "suites/relay", "task/tasktest",
+		"judge", "runner", "offline", "suites/ladder", "suites/relay", "task/tasktest", "transcript/transcripttest",
 	}},
 	{"the report's schema, over the verdict's records; suite parts made of other suite parts (the delegate suite's chains on the ladder's rungs)", []string{
 		"report", "suites/delegate",
