@@ -196,17 +196,48 @@ func TestManualNamesTheEnvironment(t *testing.T) {
 // goes unseen.
 func envRead(t *testing.T, root string) []string {
 	t.Helper()
-	const module = "bendscript.com/round-trip-harness"
 	fset := token.NewFileSet()
-	files := map[string][]*ast.File{} // by directory, relative to root
+	files := moduleFiles(t, fset, root)
+	consts := stringConsts(files)
+	var read []string
+	for dir, fs := range files {
+		for _, f := range fs {
+			imports := moduleImports(f)
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || !isEnvRead(call) {
+					return true
+				}
+				name, found := envName(call.Args[0], dir, imports, consts)
+				switch {
+				case !found:
+					t.Errorf("%s: an environment read of a name this test cannot resolve: use a literal or a constant", fset.Position(call.Pos()))
+				case !slices.Contains(read, name):
+					read = append(read, name)
+				}
+				return true
+			})
+		}
+	}
+	slices.Sort(read)
+	if len(read) == 0 {
+		t.Fatal("no os.Getenv in the module: the check no longer sees the code")
+	}
+	return read
+}
+
+// moduleFiles parses the non-test Go files under root (testdata and
+// hidden directories left out), by directory relative to root.
+func moduleFiles(t *testing.T, fset *token.FileSet, root string) map[string][]*ast.File {
+	t.Helper()
+	files := map[string][]*ast.File{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
-		}
-		if d.IsDir() && path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+		case d.IsDir() && path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")):
 			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, 0)
@@ -220,76 +251,81 @@ func envRead(t *testing.T, root string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	consts := map[string]string{} // "dir.Name" → value
+	return files
+}
+
+// stringConsts are the string constants the files declare with a
+// literal, as "dir.Name" → value.
+func stringConsts(files map[string][]*ast.File) map[string]string {
+	consts := map[string]string{}
 	for dir, fs := range files {
 		for _, f := range fs {
 			for _, decl := range f.Decls {
 				if g, ok := decl.(*ast.GenDecl); ok && g.Tok == token.CONST {
 					for _, spec := range g.Specs {
-						vs := spec.(*ast.ValueSpec)
-						for i, name := range vs.Names {
-							if i < len(vs.Values) {
-								if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-									consts[dir+"."+name.Name], _ = strconv.Unquote(lit.Value)
-								}
-							}
-						}
+						addConsts(consts, dir, spec.(*ast.ValueSpec))
 					}
 				}
 			}
 		}
 	}
-	var read []string
-	for dir, fs := range files {
-		for _, f := range fs {
-			imports := map[string]string{} // local name → directory
-			for _, im := range f.Imports {
-				p, _ := strconv.Unquote(im.Path.Value)
-				if rest, ok := strings.CutPrefix(p, module+"/"); ok {
-					name := path.Base(rest)
-					if im.Name != nil {
-						name = im.Name.Name
-					}
-					imports[name] = rest
-				}
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || len(call.Args) != 1 {
-					return true
-				}
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok || (sel.Sel.Name != "Getenv" && sel.Sel.Name != "LookupEnv") {
-					return true
-				}
-				if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "os" {
-					return true
-				}
-				var name string
-				var found bool
-				switch a := call.Args[0].(type) {
-				case *ast.BasicLit:
-					name, _ = strconv.Unquote(a.Value)
-					found = a.Kind == token.STRING
-				case *ast.Ident:
-					name, found = consts[dir+"."+a.Name]
-				case *ast.SelectorExpr:
-					if x, ok := a.X.(*ast.Ident); ok {
-						name, found = consts[imports[x.Name]+"."+a.Sel.Name]
-					}
-				}
-				if !found {
-					t.Errorf("%s: os.%s of a name this test cannot resolve: use a literal or a constant", fset.Position(call.Pos()), sel.Sel.Name)
-				} else if !slices.Contains(read, name) {
-					read = append(read, name)
-				}
-				return true
-			})
+	return consts
+}
+
+// addConsts adds the string literals of one constant spec to consts.
+func addConsts(consts map[string]string, dir string, vs *ast.ValueSpec) {
+	for i, name := range vs.Names {
+		if i >= len(vs.Values) {
+			continue
+		}
+		if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			consts[dir+"."+name.Name], _ = strconv.Unquote(lit.Value)
 		}
 	}
-	slices.Sort(read)
-	if len(read) == 0 {
-		t.Fatal("no os.Getenv in the module: the check no longer sees the code")
+}
+
+// moduleImports maps the names f imports the module's packages by to
+// their directories.
+func moduleImports(f *ast.File) map[string]string {
+	const module = "bendscript.com/round-trip-harness"
+	imports := map[string]string{}
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		if rest, ok := strings.CutPrefix(p, module+"/"); ok {
+			name := path.Base(rest)
+			if im.Name != nil {
+				name = im.Name.Name
+			}
+			imports[name] = rest
+		}
 	}
-	return read
+	return imports
+}
+
+// isEnvRead reports whether call is os.Getenv or os.LookupEnv of one name.
+func isEnvRead(call *ast.CallExpr) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 || (sel.Sel.Name != "Getenv" && sel.Sel.Name != "LookupEnv") {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == "os"
+}
+
+// envName is the variable name arg holds, read in directory dir: a
+// string literal, a constant of dir, or a constant of an imported package
+// of the module; found is false for anything else.
+func envName(arg ast.Expr, dir string, imports, consts map[string]string) (name string, found bool) {
+	switch a := arg.(type) {
+	case *ast.BasicLit:
+		name, err := strconv.Unquote(a.Value)
+		return name, a.Kind == token.STRING && err == nil
+	case *ast.Ident:
+		name, found = consts[dir+"."+a.Name]
+	case *ast.SelectorExpr:
+		if x, ok := a.X.(*ast.Ident); ok {
+			name, found = consts[imports[x.Name]+"."+a.Sel.Name]
+		}
+	}
+	return name, found
 }
