@@ -18,30 +18,33 @@ import (
 // GitHub's test-report actions, GitLab): parsed back strictly by element
 // and attribute name, so a misspelt one fails.
 type junitDoc struct {
-	XMLName  xml.Name `xml:"testsuites"`
-	Tests    *int     `xml:"tests,attr"`
-	Failures *int     `xml:"failures,attr"`
-	Errors   *int     `xml:"errors,attr"`
-	Skipped  *int     `xml:"skipped,attr"`
-	Suites   []struct {
-		Name     string `xml:"name,attr"`
-		Tests    *int   `xml:"tests,attr"`
-		Failures *int   `xml:"failures,attr"`
-		Errors   *int   `xml:"errors,attr"`
-		Skipped  *int   `xml:"skipped,attr"`
-		Cases    []struct {
-			Name      string `xml:"name,attr"`
-			Classname string `xml:"classname,attr"`
-			Failure   *struct {
-				Message string `xml:"message,attr"`
-				Type    string `xml:"type,attr"`
-			} `xml:"failure"`
-			Error   *struct{} `xml:"error"`
-			Skipped *struct {
-				Message string `xml:"message,attr"`
-			} `xml:"skipped"`
-		} `xml:"testcase"`
-	} `xml:"testsuite"`
+	XMLName  xml.Name     `xml:"testsuites"`
+	Tests    *int         `xml:"tests,attr"`
+	Failures *int         `xml:"failures,attr"`
+	Errors   *int         `xml:"errors,attr"`
+	Skipped  *int         `xml:"skipped,attr"`
+	Suites   []parsedSuite `xml:"testsuite"`
+}
+
+// parsedSuite is one <testsuite> of a junitDoc.
+type parsedSuite struct {
+	Name     string `xml:"name,attr"`
+	Tests    *int   `xml:"tests,attr"`
+	Failures *int   `xml:"failures,attr"`
+	Errors   *int   `xml:"errors,attr"`
+	Skipped  *int   `xml:"skipped,attr"`
+	Cases    []struct {
+		Name      string `xml:"name,attr"`
+		Classname string `xml:"classname,attr"`
+		Failure   *struct {
+			Message string `xml:"message,attr"`
+			Type    string `xml:"type,attr"`
+		} `xml:"failure"`
+		Error   *struct{} `xml:"error"`
+		Skipped *struct {
+			Message string `xml:"message,attr"`
+		} `xml:"skipped"`
+	} `xml:"testcase"`
 }
 
 func parseJUnit(t *testing.T, b []byte) junitDoc {
@@ -88,29 +91,8 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 	}
 	tests, failures := 0, 0
 	for _, s := range d.Suites {
-		n, nf := 0, 0
-		var failing, taskFails []string
-		for _, c := range s.Cases {
-			n++
-			if c.Failure == nil {
-				continue
-			}
-			nf++
-			if strings.HasSuffix(c.Classname, ".thresholds") {
-				failing = append(failing, c.Failure.Message)
-				if !messages[c.Failure.Message] {
-					t.Errorf("%s: the failure %q is not a line of the verdict", s.Name, c.Failure.Message)
-				}
-				if own := strings.Contains(c.Name, "(harness gate)"); own != (c.Failure.Type == verdict.SourceHarness) {
-					t.Errorf("%s: %q has failure type %q", s.Name, c.Name, c.Failure.Type)
-				}
-			} else {
-				taskFails = append(taskFails, c.Name)
-			}
-		}
-		if *s.Tests != n || *s.Failures != nf {
-			t.Errorf("%s: tests=%d failures=%d, the cases say %d and %d", s.Name, *s.Tests, *s.Failures, n, nf)
-		}
+		n, failing, taskFails := junitCases(t, s, messages)
+		nf := len(failing) + len(taskFails)
 		tests, failures = tests+n, failures+nf
 		switch s.Name {
 		case "offline/oracle · gating":
@@ -140,6 +122,35 @@ func TestJUnitIdentityFailsAsTestCases(t *testing.T) {
 	if *d.Tests != tests || *d.Failures != failures {
 		t.Errorf("<testsuites> says tests=%d failures=%d, the suites %d and %d", *d.Tests, *d.Failures, tests, failures)
 	}
+}
+
+// junitCases counts a test suite's cases and lists its failing threshold
+// cases (their messages) and failing task cases (their names), checking
+// that each threshold failure is a line of the verdict (messages), typed
+// harness exactly when it is the harness's own gate, and that the suite's
+// counts are its cases'.
+func junitCases(t *testing.T, s parsedSuite, messages map[string]bool) (n int, failing, taskFails []string) {
+	t.Helper()
+	for _, c := range s.Cases {
+		n++
+		switch {
+		case c.Failure == nil:
+		case strings.HasSuffix(c.Classname, ".thresholds"):
+			failing = append(failing, c.Failure.Message)
+			if !messages[c.Failure.Message] {
+				t.Errorf("%s: the failure %q is not a line of the verdict", s.Name, c.Failure.Message)
+			}
+			if own := strings.Contains(c.Name, "(harness gate)"); own != (c.Failure.Type == verdict.SourceHarness) {
+				t.Errorf("%s: %q has failure type %q", s.Name, c.Name, c.Failure.Type)
+			}
+		default:
+			taskFails = append(taskFails, c.Name)
+		}
+	}
+	if nf := len(failing) + len(taskFails); *s.Tests != n || *s.Failures != nf {
+		t.Errorf("%s: tests=%d failures=%d, the cases say %d and %d", s.Name, *s.Tests, *s.Failures, n, nf)
+	}
+	return n, failing, taskFails
 }
 
 // TestJUnitInformationalSuiteStaysGreen: the answers of an informational
