@@ -18,11 +18,11 @@ import (
 // GitHub's test-report actions, GitLab): parsed back strictly by element
 // and attribute name, so a misspelt one fails.
 type junitDoc struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Tests    *int         `xml:"tests,attr"`
-	Failures *int         `xml:"failures,attr"`
-	Errors   *int         `xml:"errors,attr"`
-	Skipped  *int         `xml:"skipped,attr"`
+	XMLName  xml.Name      `xml:"testsuites"`
+	Tests    *int          `xml:"tests,attr"`
+	Failures *int          `xml:"failures,attr"`
+	Errors   *int          `xml:"errors,attr"`
+	Skipped  *int          `xml:"skipped,attr"`
 	Suites   []parsedSuite `xml:"testsuite"`
 }
 
