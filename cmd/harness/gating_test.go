@@ -135,7 +135,24 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 		t.Errorf("%d answers and %d votes asked; want 180 and 120", answers, votes)
 	}
 	for g, ss := range byDoc {
-		sharedPrefix(t, g.model+" document "+g.doc, ss)
+		if len(ss) != 3 {
+			t.Errorf("%s document %s: %d requests, want 3", g.model, g.doc, len(ss))
+			continue
+		}
+		var first seen
+		for _, s := range ss {
+			if strings.HasSuffix(taskIDOf(s.req), "-a") {
+				first = s
+			}
+		}
+		for _, s := range ss {
+			if s.req.Messages[0].Content != first.req.Messages[0].Content || prefix(s.req) != prefix(first.req) {
+				t.Errorf("%s document %s: the prefix of %s differs from the class A task's", g.model, g.doc, taskIDOf(s.req))
+			}
+			if s.req.Call != first.req.Call && !s.arrived.After(first.served) {
+				t.Errorf("%s document %s: %s started before the class A answer was served", g.model, g.doc, taskIDOf(s.req))
+			}
+		}
 	}
 	var rep struct {
 		Results map[string]struct {
@@ -173,31 +190,6 @@ func listedParameters(t *testing.T, r modeltest.ChatRequest, judge bool) {
 		u := r.Messages[len(r.Messages)-1]
 		if len(u.Parts) != 2 || len(u.Parts[0].CacheControl) == 0 || len(u.Parts[1].CacheControl) != 0 {
 			t.Errorf("an answer request to %s does not mark the document part (and only it) with cache_control: %s", r.Model, r.Body)
-		}
-	}
-}
-
-// sharedPrefix: one model's three requests about a document (what) share
-// the class A task's prefix byte for byte, and the B and C ones start
-// after its answer was served.
-func sharedPrefix(t *testing.T, what string, ss []seen) {
-	t.Helper()
-	if len(ss) != 3 {
-		t.Errorf("%s: %d requests, want 3", what, len(ss))
-		return
-	}
-	var first seen
-	for _, s := range ss {
-		if strings.HasSuffix(taskIDOf(s.req), "-a") {
-			first = s
-		}
-	}
-	for _, s := range ss {
-		if s.req.Messages[0].Content != first.req.Messages[0].Content || prefix(s.req) != prefix(first.req) {
-			t.Errorf("%s: the prefix of %s differs from the class A task's", what, taskIDOf(s.req))
-		}
-		if s.req.Call != first.req.Call && !s.arrived.After(first.served) {
-			t.Errorf("%s: %s started before the class A answer was served", what, taskIDOf(s.req))
 		}
 	}
 }
