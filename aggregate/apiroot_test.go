@@ -6,8 +6,8 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // TestOnlyOpenRouterGates: §8.6 "All three are run via OpenRouter": a
@@ -40,7 +40,7 @@ func TestOnlyOpenRouterGates(t *testing.T) {
 		if r.Eligibility.Gates != c.gates || r.APIRoot != c.root {
 			t.Errorf("%s: gates %v (%q), api_root %q; want gates %v (%s)", c.name, r.Eligibility.Gates, r.Eligibility.Reasons, r.APIRoot, c.gates, c.reason)
 		}
-		if !c.gates && (r.Reading.Outcome != report.ReadingInconclusive || !strings.Contains(strings.Join(r.Eligibility.Reasons, "\n"), "is not OpenRouter's")) {
+		if !c.gates && (r.Reading.Outcome != verdict.ReadingInconclusive || !strings.Contains(strings.Join(r.Eligibility.Reasons, "\n"), "is not OpenRouter's")) {
 			t.Errorf("%s: reading %q, reasons %q; want inconclusive, naming the root (%s)", c.name, r.Reading.Outcome, r.Eligibility.Reasons, c.reason)
 		}
 		if c.gates && len(r.Custom) > 0 {

@@ -54,13 +54,13 @@ func Build(in Input) *report.Report {
 			r.Sections = append(r.Sections, b.section(p.Name, p.Grouping, multi))
 		}
 	}
-	r.Calls = b.summarize(in.Scores, "", []string{suites.ByClass}, "", func(x, y suites.Key) int {
+	r.Calls = b.summarize(in.Scores, "", []string{suites.ByClass}, "", func(x, y report.Key) int {
 		return cmp.Or(cmp.Compare(b.partIndex[x.Part], b.partIndex[y.Part]), cmp.Compare(x.Class, y.Class))
 	})
 	r.FormatPoints = b.formatPoints(in)
 	r.Answers = Answers(in)
-	r.Failures = failures(r)
-	r.Verdict = verdictOf(r)
+	r.Failures = failures(r, b.suite.Gates)
+	r.Verdict = verdictOf(r.Failures, b.suite.Gates)
 	r.Warnings = warnings(r, in)
 	r.Eligibility = eligibility(r, in)
 	r.Reading = readingOf(r, in.Config.Reading)
@@ -76,7 +76,7 @@ func header(in Input) *report.Report {
 		RanAt:          stamp(m.StartedAt),
 		Models:         append([]string{}, m.Models...),
 		Results:        map[string]*report.ModelResult{},
-		Failures:       []report.Failure{},
+		Failures:       []verdict.Failure{},
 		Schema:         report.SchemaVersion,
 		RunID:          m.RunID,
 		APIRoot:        m.Inputs.BaseURL,
@@ -128,14 +128,15 @@ func (b *builder) model(in Input, model string, byClass map[string][]string) *re
 
 // verdictOf is the verdict of a report whose failures are known: pass or
 // fail for a suite that gates, complete or incomplete for one that is
-// information.
-func verdictOf(r *report.Report) string {
+// information. The verdict is where the report keeps whether its suite
+// gates (report.Report.Informational).
+func verdictOf(failures []verdict.Failure, gates bool) string {
 	switch {
-	case r.Informational() && len(r.Failures) > 0:
+	case !gates && len(failures) > 0:
 		return report.Incomplete
-	case r.Informational():
+	case !gates:
 		return report.Complete
-	case len(r.Failures) > 0:
+	case len(failures) > 0:
 		return report.Fail
 	}
 	return report.Pass

@@ -5,6 +5,8 @@ import (
 
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
+	"bendscript.com/round-trip-harness/suites"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // TestInformationalWarnings: the size and relay reports warned that "§8.5
@@ -27,6 +29,22 @@ func TestInformationalWarnings(t *testing.T) {
 		}
 		if !kinds[report.WarnInformational] {
 			t.Errorf("%s: warnings do not say the suite is informational: %+v", name, r.Warnings)
+		}
+	}
+}
+
+// TestVerdictKeepsWhetherTheSuiteGates: the report keeps whether its suite
+// gates in its verdict (report.Report.Informational reads it there, so
+// that the schema need not import the suite table): for every suite of
+// the table, with failures and without, the verdict Build would write
+// reads back as that suite's gating.
+func TestVerdictKeepsWhetherTheSuiteGates(t *testing.T) {
+	for _, s := range suites.Table {
+		for _, fs := range [][]verdict.Failure{nil, {{Metric: verdict.MetricIncomplete}}} {
+			r := &report.Report{Verdict: verdictOf(fs, s.Gates)}
+			if r.Informational() == s.Gates {
+				t.Errorf("suite %s (gates %v), %d failures: verdict %q reads as informational %v", s.Name, s.Gates, len(fs), r.Verdict, r.Informational())
+			}
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // eligibility is whether a report's run can gate v0.1 (verdict.Eligible),
 // from the facts the report and its input hold.
-func eligibility(r *report.Report, in Input) report.Eligibility {
+func eligibility(r *report.Report, in Input) verdict.Eligibility {
 	f := verdict.Facts{
 		Gates: !r.Informational(), Suite: r.Suite, Models: r.Models, ConfiguredModels: in.Manifest.Inputs.ConfiguredModels,
 		StaleMetric: staleMetric(in), Formats: r.Formats, BaseURL: in.Manifest.Inputs.BaseURL,
@@ -24,7 +24,7 @@ func eligibility(r *report.Report, in Input) report.Eligibility {
 	}
 	f.ServedOther, f.ServedExample, f.ServedIDAlone = servedOther(in)
 	for _, fl := range r.Failures {
-		if fl.Metric == report.MetricIncomplete {
+		if fl.Metric == verdict.MetricIncomplete {
 			f.Incomplete = append(f.Incomplete, fl.Message)
 		}
 	}
@@ -65,12 +65,12 @@ func staleMetric(in Input) bool {
 // are set, with the margins m: what Build computes, for a caller that
 // makes results without scores (the operating characteristics'
 // simulation, package sensitivity).
-func ReadingOf(r *report.Report, m config.Reading) report.Reading { return readingOf(r, m) }
+func ReadingOf(r *report.Report, m config.Reading) verdict.Reading { return readingOf(r, m) }
 
 // readingOf is §8.5's reading of a report whose results, failures and
 // eligibility are known, with the margins m: its measures handed to
 // verdict.Read.
-func readingOf(r *report.Report, m config.Reading) report.Reading {
+func readingOf(r *report.Report, m config.Reading) verdict.Reading {
 	return verdict.Read(r.Checks(), measuredModels(r), r.Eligibility, m)
 }
 
@@ -108,7 +108,7 @@ func measuredModels(r *report.Report) []verdict.Measured {
 // measure reads the statistic a threshold is on from a model's results:
 // its value and interval, each document's own value and, with two
 // repeats or more, its value over each repeat's answers alone.
-func measure(r *report.Report, mr *report.ModelResult, t report.Threshold) verdict.Measure {
+func measure(r *report.Report, mr *report.ModelResult, t verdict.Threshold) verdict.Measure {
 	class := mr.Class(t.Class)
 	if class == nil {
 		return verdict.Measure{NotSelected: r.Partial != nil, NoClass: true}

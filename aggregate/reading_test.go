@@ -12,6 +12,7 @@ import (
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // gatingModels are three frontier models, one of each vendor (§8.6).
@@ -30,7 +31,9 @@ func over(k int, d float64) func(id string) float64 {
 }
 
 // TestReadingBranches: constructed score sets, one per branch of §8.5's
-// reading (docs/interpretations.md, §8.5), give the reading the rule says.
+// reading (docs/interpretations.md, §8.5), give the reading the rule says
+// once the report has measured them (the rule itself is verdict's, tested
+// there over plain measures: TestReadOutcomes, TestStanding, TestCheck).
 // The P95 limit of class B is 0.20, and 20 documents allow one over it; a
 // P95 fails narrowly with one document too many. A model's standing is
 // read on §8.5's five thresholds alone: the harness's gates (†) fail the
@@ -52,19 +55,19 @@ func TestReadingBranches(t *testing.T) {
 		harness bool
 		reason  string
 	}{
-		{"all pass", [3]func(string) float64{clean, clean, one}, report.ReadingPass, false,
+		{"all pass", [3]func(string) float64{clean, clean, one}, verdict.ReadingPass, false,
 			"every threshold holds for every model (one P95 with its one document over): v0.1 may be called final"},
-		{"one narrow, two clean", [3]func(string) float64{narrow, clean, clean}, report.ReadingWeakness, false,
+		{"one narrow, two clean", [3]func(string) float64{narrow, clean, clean}, verdict.ReadingWeakness, false,
 			"2 of 20 over, one document more than the P95 allows however far over, and the other two pass cleanly: a model-specific weakness"},
-		{"one clear", [3]func(string) float64{clear, clean, clean}, report.ReadingProtocolFailure, true,
+		{"one clear", [3]func(string) float64{clear, clean, clean}, verdict.ReadingProtocolFailure, true,
 			"3 of 20 over, two more than allowed, though each only just: beyond the margin (its edits applied 85% fails a † gate too)"},
-		{"two narrow", [3]func(string) float64{narrow, narrow, clean}, report.ReadingProtocolFailure, false,
+		{"two narrow", [3]func(string) float64{narrow, narrow, clean}, verdict.ReadingProtocolFailure, false,
 			"two models fail, narrowly or not: not a single model's weakness"},
-		{"one narrow, one invalid answer", [3]func(string) float64{narrow, invalid, clean}, report.ReadingWeakness, false,
+		{"one narrow, one invalid answer", [3]func(string) float64{narrow, invalid, clean}, verdict.ReadingWeakness, false,
 			"one invalid answer in another model is one document over its P95 limit, which the P95 allows: still a model-specific weakness (it read protocol failure)"},
-		{"harness gate only", [3]func(string) float64{loses, clean, clean}, report.ReadingPass, true,
+		{"harness gate only", [3]func(string) float64{loses, clean, clean}, verdict.ReadingPass, true,
 			"edits applied 80% fails the harness's gate, not §8.5's thresholds: §8.5 passes, the † failure on its own line, the verdict fails (it read protocol failure)"},
-		{"narrow and a harness gate", [3]func(string) float64{narrow, loses, clean}, report.ReadingWeakness, true,
+		{"narrow and a harness gate", [3]func(string) float64{narrow, loses, clean}, verdict.ReadingWeakness, true,
 			"the † failure of another model does not make it unclean on §8.5's thresholds"},
 	}) {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,18 +90,21 @@ func TestReadingBranches(t *testing.T) {
 			if got := len(r.Reading.Harness) > 0; got != tc.harness {
 				t.Errorf("harness lines %q, want some: %v (%s)", r.Reading.Harness, tc.harness, tc.reason)
 			}
-			if tc.outcome != report.ReadingPass && r.Verdict != report.Fail || tc.harness && r.Verdict != report.Fail {
+			if tc.outcome != verdict.ReadingPass && r.Verdict != report.Fail || tc.harness && r.Verdict != report.Fail {
 				t.Errorf("verdict %q, want fail (%s)", r.Verdict, tc.reason)
 			}
-			if tc.harness && tc.outcome != report.ReadingProtocolFailure && strings.Contains(r.Reading.Says, "reconsidered") {
+			if tc.harness && tc.outcome != verdict.ReadingProtocolFailure && strings.Contains(r.Reading.Says, "reconsidered") {
 				t.Errorf("says %q: a harness gate read as §8.5's protocol failure", r.Reading.Says)
 			}
 		})
 	}
 }
 
-// TestEligibility: what keeps a run from gating v0.1 (§8.6), each with its
-// reason, and the reading inconclusive.
+// TestEligibility: the report hands §8.6's facts to verdict.Eligible
+// (whose every rule verdict's TestEligibleReasons tests over plain facts):
+// the models, the custom configuration, --models, who served the answers
+// and what is incomplete each reach a reason, and the reading is
+// inconclusive.
 func TestEligibility(t *testing.T) {
 	t.Parallel()
 	for _, tc := range tabletest.Cases(t, []struct {
@@ -109,22 +115,12 @@ func TestEligibility(t *testing.T) {
 		reason string
 	}{
 		{"gating", gatingModels, nil, nil, "three frontier models, one of each vendor, the whole suite: gates"},
-		{"tier-down", []string{"anthropic/claude-haiku-4.5", "openai/gpt-5-mini", "google/gemini-3-flash"}, nil,
-			[]string{`anthropic/claude-haiku-4.5 is a tier-down model ("haiku"`, `openai/gpt-5-mini is a tier-down model ("mini"`, `google/gemini-3-flash is a tier-down model ("flash"`},
-			"Haiku, mini and Flash are tier-down: their results do not gate v0.1"},
-		{"one vendor twice", []string{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.7", "google/gemini-3.1-pro-preview"}, nil,
-			[]string{"no openai model", "2 anthropic models"}, "one model of each vendor, to avoid single-vendor noise"},
-		{"two models", gatingModels[:2], nil, []string{"2 answering models, not 3", "no google model"}, "§8.6 runs three models"},
-		{"offline", []string{"offline/oracle", "offline/identity", "offline/noisy"}, nil,
-			[]string{"offline/oracle is an offline reference model", "no anthropic model"}, "the offline models are no frontier models"},
+		{"two models", gatingModels[:2], nil, []string{"2 answering models, not 3", "no google model"}, "the run's models are the facts' (§8.6 runs three)"},
 		{"custom", gatingModels, func(in *Input) {
 			cfg := *in.Config
 			cfg.Thresholds.ClassBP95Max = 0.5
 			in.Config = &cfg
 		}, []string{"custom configuration (thresholds.class_b_p95_max)"}, "a custom threshold is not §8.5's"},
-		{"run-together tier-down", []string{"anthropic/claude-haiku4.5", "openai/gpt-5mini", "google/gemini-3.1-pro-preview"}, nil,
-			[]string{`anthropic/claude-haiku4.5 is a tier-down model ("haiku"`, `openai/gpt-5mini is a tier-down model ("mini"`},
-			"a tier-down word run together with its version is still the word (issue 45)"},
 		{"--models", []string{"anthropic/claude-2.1", "openai/gpt-oss-20b", "google/gemma-3-4b-it"}, func(in *Input) {
 			in.Manifest.Inputs.ConfiguredModels = gatingModels
 		}, []string{"--models replaced the configuration's models (anthropic/claude-opus-4.8, "}, "--models runs other models: informational, as its help says (issue 45)"},
@@ -156,7 +152,7 @@ func TestEligibility(t *testing.T) {
 				tc.change(&in)
 			}
 			r := Build(in)
-			if r.Eligibility.Gates != (len(tc.want) == 0) || (len(tc.want) > 0) != (r.Reading.Outcome == report.ReadingInconclusive) {
+			if r.Eligibility.Gates != (len(tc.want) == 0) || (len(tc.want) > 0) != (r.Reading.Outcome == verdict.ReadingInconclusive) {
 				t.Fatalf("gates %v, reading %q, reasons %q (%s)", r.Eligibility.Gates, r.Reading.Outcome, r.Eligibility.Reasons, tc.reason)
 			}
 			all := strings.Join(r.Eligibility.Reasons, "\n")
@@ -190,8 +186,8 @@ func TestNotSelectedIsNoFailure(t *testing.T) {
 	for _, f := range r.Failures {
 		metrics = append(metrics, f.Metric)
 	}
-	if r.Passed() || strings.Join(metrics, ",") != report.MetricPartial {
-		t.Errorf("passed %v, failures %q; want only %q", r.Passed(), metrics, report.MetricPartial)
+	if r.Passed() || strings.Join(metrics, ",") != verdict.MetricPartial {
+		t.Errorf("passed %v, failures %q; want only %q", r.Passed(), metrics, verdict.MetricPartial)
 	}
 	for _, c := range r.Reading.Models[0].Checks {
 		if c.Metric == "class_a_faithfulness" && !c.NotSelected {

@@ -8,6 +8,7 @@ import (
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // TestVerdictDoesNotMoveWithRepeats: offline/noisy at --repeats 1, 4 and
@@ -21,8 +22,8 @@ func TestVerdictDoesNotMoveWithRepeats(t *testing.T) {
 	t.Parallel()
 	type gated struct {
 		Value    *float64
-		Interval *report.Interval
-		Over     *report.Over
+		Interval *verdict.Interval
+		Over     *verdict.Over
 		Holds    bool
 	}
 	var first map[string]gated

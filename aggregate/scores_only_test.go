@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
+	"bendscript.com/round-trip-harness/verdict"
 
 	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/scoring"
@@ -83,7 +83,7 @@ func TestJudgeOutageIsNotUnfaithfulness(t *testing.T) {
 	for _, f := range r.Failures {
 		metrics = append(metrics, f.Metric)
 	}
-	if len(metrics) != 1 || metrics[0] != report.MetricIncomplete {
+	if len(metrics) != 1 || metrics[0] != verdict.MetricIncomplete {
 		t.Errorf("failures %v; want only incomplete", metrics)
 	}
 	if j := mr.ClassA.Judging; j.Undecided != 10 || j.JudgeAPIErrors != 20 {

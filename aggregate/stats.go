@@ -23,9 +23,9 @@ func intervalInfo() report.IntervalInfo {
 }
 
 // quantileInterval is verdict.QuantileInterval.
-func quantileInterval(xs []float64, p float64) *report.Interval {
+func quantileInterval(xs []float64, p float64) *verdict.Interval {
 	return verdict.QuantileInterval(xs, p)
 }
 
 // shareInterval is verdict.ShareInterval.
-func shareInterval(k, n int) *report.Interval { return verdict.ShareInterval(k, n) }
+func shareInterval(k, n int) *verdict.Interval { return verdict.ShareInterval(k, n) }

@@ -145,19 +145,19 @@ func (t *tally) addFirst(s *scoring.Score) {
 // how each is read from a score into a key, and how a total row's key
 // holds it (nil: the field has no total row).
 var keyFields = map[string]struct {
-	set   func(k *suites.Key, s *scoring.Score)
-	total func(k *suites.Key)
+	set   func(k *report.Key, s *scoring.Score)
+	total func(k *report.Key)
 }{
-	suites.ByClass:    {func(k *suites.Key, s *scoring.Score) { k.Class = s.Class }, func(k *suites.Key) { k.Class = suites.Total }},
-	suites.ByRung:     {func(k *suites.Key, s *scoring.Score) { k.Rung = s.Rung }, func(k *suites.Key) { k.Rung = suites.Total }},
-	suites.ByPosition: {func(k *suites.Key, s *scoring.Score) { k.Position = s.Position }, func(k *suites.Key) { k.Position = suites.Total }},
-	suites.ByStep:     {func(k *suites.Key, s *scoring.Score) { k.Step = s.Step }, nil},
+	suites.ByClass:    {func(k *report.Key, s *scoring.Score) { k.Class = s.Class }, func(k *report.Key) { k.Class = suites.Total }},
+	suites.ByRung:     {func(k *report.Key, s *scoring.Score) { k.Rung = s.Rung }, func(k *report.Key) { k.Rung = suites.Total }},
+	suites.ByPosition: {func(k *report.Key, s *scoring.Score) { k.Position = s.Position }, func(k *report.Key) { k.Position = suites.Total }},
+	suites.ByStep:     {func(k *report.Key, s *scoring.Score) { k.Step = s.Step }, nil},
 }
 
 // keyOf is where a score stands, in the fields by (and always the model,
 // part and format).
-func keyOf(s *scoring.Score, part string, by []string) suites.Key {
-	k := suites.Key{Model: s.Model, Part: part, Format: formatName(s)}
+func keyOf(s *scoring.Score, part string, by []string) report.Key {
+	k := report.Key{Model: s.Model, Part: part, Format: formatName(s)}
 	for _, f := range by {
 		if kf, ok := keyFields[f]; ok {
 			kf.set(&k, s)
@@ -168,7 +168,7 @@ func keyOf(s *scoring.Score, part string, by []string) suites.Key {
 
 // totalled is k with its field f set to the total's label (a rung over
 // its positions).
-func totalled(k suites.Key, f string) suites.Key {
+func totalled(k report.Key, f string) report.Key {
 	if kf, ok := keyFields[f]; ok && kf.total != nil {
 		kf.total(&k)
 	}
@@ -177,14 +177,14 @@ func totalled(k suites.Key, f string) suites.Key {
 
 // grouping collects the task ids of each key, in plan order.
 type grouping struct {
-	keys []suites.Key
-	ids  map[suites.Key][]string
-	seen map[suites.Key]map[string]bool
+	keys []report.Key
+	ids  map[report.Key][]string
+	seen map[report.Key]map[string]bool
 }
 
-func (gr *grouping) add(k suites.Key, id string) {
+func (gr *grouping) add(k report.Key, id string) {
 	if gr.ids == nil {
-		gr.ids, gr.seen = map[suites.Key][]string{}, map[suites.Key]map[string]bool{}
+		gr.ids, gr.seen = map[report.Key][]string{}, map[report.Key]map[string]bool{}
 	}
 	if gr.seen[k] == nil {
 		gr.keys = append(gr.keys, k)
@@ -200,7 +200,7 @@ func (gr *grouping) add(k suites.Key, id string) {
 // the calls are, without their tasks) by model, the fields by and format,
 // adds a total row over the field total (when not ""), and summarizes each
 // group; rows come in the order the comparison order gives.
-func (b *builder) summarize(scores []scoring.Score, part string, by []string, total string, order func(a, b suites.Key) int) []report.Row {
+func (b *builder) summarize(scores []scoring.Score, part string, by []string, total string, order func(a, b report.Key) int) []report.Row {
 	var gr grouping
 	classOf := map[string]string{}
 	for i := range scores {
@@ -215,7 +215,7 @@ func (b *builder) summarize(scores []scoring.Score, part string, by []string, to
 			gr.add(totalled(k, total), s.TaskID)
 		}
 	}
-	slices.SortStableFunc(gr.keys, func(x, y suites.Key) int {
+	slices.SortStableFunc(gr.keys, func(x, y report.Key) int {
 		return cmp.Or(cmp.Compare(b.modelIndex[x.Model], b.modelIndex[y.Model]), order(x, y),
 			cmp.Compare(b.formatIndex[x.Format], b.formatIndex[y.Format]))
 	})
@@ -246,7 +246,7 @@ func (b *builder) taskIndex(id string) int {
 }
 
 // isTotal reports whether k is a total row's key.
-func isTotal(k suites.Key) bool {
+func isTotal(k report.Key) bool {
 	return k.Class == suites.Total || k.Rung == suites.Total || k.Position == suites.Total
 }
 

@@ -72,9 +72,10 @@ var gateStats = map[verdict.Stat]gateStat{
 }
 
 // failures enumerates every reason the verdict fails (verdict.Failures),
-// over the measures of each model.
-func failures(r *report.Report) []report.Failure {
-	run := verdict.Run{Gates: !r.Informational(), Tasks: r.Tasks}
+// over the measures of each model; gates is whether the run's suite
+// applies the thresholds.
+func failures(r *report.Report, gates bool) []verdict.Failure {
+	run := verdict.Run{Gates: gates, Tasks: r.Tasks}
 	if r.Partial != nil {
 		run.Partial, run.Of = fmt.Sprintf("%s", r.Partial), r.Partial.Of
 	}

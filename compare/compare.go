@@ -423,7 +423,7 @@ func compareLossless(row *Row, oc, nc *report.ClassResult) {
 // pairing the rows' tasks: tasks are paired within a row's key. The
 // classes' whole-document answers are compared above.
 func (c *Comparison) compareSections(old, new *report.Report) {
-	olds := map[suites.Key]report.Row{}
+	olds := map[report.Key]report.Row{}
 	for _, sec := range old.Sections {
 		for _, row := range sec.Rows {
 			olds[row.Key] = row

@@ -8,6 +8,7 @@ import (
 
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // verdictChange is each report's verdict and reading as a person reads
@@ -26,7 +27,7 @@ func verdictChange(old, new *report.Report) VerdictChange {
 // report only, each by its message (with its value); a failure of one
 // (model, metric) in both is neither, even when its value moved.
 func failureChanges(old, new *report.Report) (added, removed []string) {
-	key := func(f report.Failure) string { return f.Model + "\x00" + f.Metric }
+	key := func(f verdict.Failure) string { return f.Model + "\x00" + f.Metric }
 	in := func(r *report.Report) map[string]bool {
 		out := map[string]bool{}
 		for _, f := range r.Failures {

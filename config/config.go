@@ -309,7 +309,7 @@ type Gating struct {
 // single model fails by a small margin"): a median or faithfulness
 // failure is narrow when it misses its limit by at most the margin, a
 // P95 failure when one document too many is over its limit (a count, not
-// a setting: report.NarrowDocuments); a model passes cleanly when every
+// a setting: verdict.NarrowDocuments); a model passes cleanly when every
 // threshold holds with at least the margin to spare. Changing either is
 // custom configuration, and a custom run cannot gate.
 type Reading struct {

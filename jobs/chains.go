@@ -181,7 +181,8 @@ func (r *Chains) job(m string, t *task.Task, rep int, given *task.Document) runn
 // it; a patch answer applied to the given document (formats.Format.Apply).
 // The document is written as bend.Marshal writes documents; nil when the
 // answer holds none or does not apply (the chain ends there), or when
-// reading it panics (the score phase says why: scoring.One).
+// reading it panics (the score phase says why: scoring.Stream scores
+// such an answer invalid, with the reason).
 func Returned(f string, given []byte, content string) (doc *task.Document) {
 	defer func() {
 		if recover() != nil {

@@ -90,12 +90,6 @@ func Budget(t *task.Task, p Params) (budget int, capped, skip string) {
 	return p.MaxOutput, fmt.Sprintf("output budget capped from %d to the model's maximum output of %d (top_provider.max_completion_tokens): %d tokens are left for reasoning", budget, p.MaxOutput, p.MaxOutput-need), ""
 }
 
-// OutputBudget is the output budget, in tokens, that re-emitting a
-// document of b bytes needs: b/3 tokens (JSON of prose runs at 3-4 bytes
-// a token; the lower figure leaves room) and 4,096 more for whatever the
-// model says or reasons besides.
-func OutputBudget(b int) int { return model.Tokens(b) + 4096 }
-
 // ParamsFor returns model m's parameters under cfg. lacking lists the
 // determinism controls ("temperature", "seed") m does not honour.
 func ParamsFor(cfg *config.Config, m string, lacking []string) Params {

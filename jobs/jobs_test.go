@@ -56,25 +56,6 @@ func tasksOf(t *testing.T, ids ...string) []*task.Task {
 	return out
 }
 
-// TestOutputBudget: the budget is b/3 tokens for the document and 4,096
-// besides, as its doc comment's formula says.
-func TestOutputBudget(t *testing.T) {
-	tests := []struct {
-		bytes, want int
-		reason      string
-	}{
-		{0, 4096, "an empty document still leaves room to talk or reason"},
-		{2, 4096, "integer division: under three bytes is no token"},
-		{3, 4097, "three bytes a token"},
-		{512 << 10, 512<<10/3 + 4096, "the largest size-suite document"},
-	}
-	for _, tt := range tabletest.Cases(t, tests) {
-		if got := jobs.OutputBudget(tt.bytes); got != tt.want {
-			t.Errorf("OutputBudget(%d) = %d, want %d (%s)", tt.bytes, got, tt.want, tt.reason)
-		}
-	}
-}
-
 // TestParamsForLackingNotSent: a determinism control the model does not
 // honour is nil (not sent), one it honours carries the configured value.
 func TestParamsForLackingNotSent(t *testing.T) {
@@ -246,12 +227,13 @@ func deref[T any](p *T) any {
 }
 
 // TestAnswerJobFitOutput: FitOutput raises the output budget of class B
-// and C answers (which re-emit the document) to OutputBudget, never
-// lowers it, and leaves class A answers and patch answers alone.
+// and C answers (which re-emit the document) to the document's tokens and
+// 4,096 more (Budget, with no reasoning allowance), never lowers it, and
+// leaves class A answers and patch answers alone.
 func TestAnswerJobFitOutput(t *testing.T) {
 	prompts := loadPrompts(t)
 	tasks := tasksOf(t, "05-a", "05-b", "05-c")
-	budget := jobs.OutputBudget(len(tasks[1].Source.Bytes))
+	budget := model.Tokens(len(tasks[1].Source.Bytes)) + 4096
 	tests := []struct {
 		task   *task.Task
 		p      jobs.Params
@@ -512,13 +494,16 @@ func TestPlannedVotesMatchJudgeVotes(t *testing.T) {
 
 // TestJudgeVotesRenderWhenStarted: a vote job holds no prompt until the
 // runner renders it (issue 25: votes queued behind a slower judge held
-// their prompts); rendered, it is exactly the call judge.Config.Calls
-// makes.
+// their prompts); rendered, it is exactly the call judge.Config.CallOn
+// makes for each of the answer's voters.
 func TestJudgeVotesRenderWhenStarted(t *testing.T) {
 	set := tasktest.Set(t)
 	jc := judge.Config{Gating: []string{"a/alpha", "b/beta", "c/gamma"}, Seed: 7, MaxTokens: 99, Lacking: map[string][]string{"c/gamma": {"seed"}}}
 	a := answer(t, "b/beta", "01-a", 1, `{"answer": "x", "evidence": []}`)
-	calls := jc.Calls(set.Task("01-a"), a)
+	var calls []judge.Call
+	for _, j := range jc.Voters(set.Task("01-a"), a) {
+		calls = append(calls, jc.CallOn(set.Task("01-a"), a, j))
+	}
 	jobs := jobs.JudgeVotes(set, jc, nil)(runner.Result{Transcript: a})
 	if len(jobs) != len(calls) || len(jobs) != 2 {
 		t.Fatalf("%d vote jobs, %d calls; want 2 of each", len(jobs), len(calls))
@@ -530,7 +515,7 @@ func TestJudgeVotesRenderWhenStarted(t *testing.T) {
 		}
 		j.Render(&j)
 		if c := calls[i]; j.Model != c.Judge || !reflect.DeepEqual(j.Request, c.Request) || !reflect.DeepEqual(j.Record, c.Record) {
-			t.Errorf("vote of %s rendered differs from judge.Config.Calls'", j.Model)
+			t.Errorf("vote of %s rendered differs from judge.Config.CallOn's", j.Model)
 		}
 	}
 }

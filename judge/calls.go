@@ -55,21 +55,11 @@ type Call struct {
 	Record  transcript.Transcript
 }
 
-// Calls returns the votes to ask for on answer, a transcript of task t:
-// one per judge of Panel(answer.Model, c.Gating, c.Fixed), sorted by judge.
-// An answer that is not a class A answer with a response needs no vote,
-// and neither does a response that is not the requested answer object
-// (VerdictFrom decides it unfaithful without judges): nil.
-func (c Config) Calls(t *task.Task, answer *transcript.Transcript) []Call {
-	var out []Call
-	for _, j := range c.Voters(t, answer) {
-		out = append(out, c.CallOn(t, answer, j))
-	}
-	return out
-}
-
-// Voters are the judges Calls asks about answer, sorted; nil when the
-// answer needs no vote.
+// Voters are the judges to ask about answer, a transcript of task t: the
+// judges of Panel(answer.Model, c.Gating, c.Fixed), sorted. An answer that
+// is not a class A answer with a response needs no vote, and neither does
+// a response that is not the requested answer object (VerdictFrom decides
+// it unfaithful without judges): nil.
 func (c Config) Voters(t *task.Task, answer *transcript.Transcript) []string {
 	if t.Class != task.ClassA || answer.Kind != transcript.KindTask || !answer.OK() {
 		return nil
@@ -80,7 +70,7 @@ func (c Config) Voters(t *task.Task, answer *transcript.Transcript) []string {
 	return slices.Sorted(slices.Values(Panel(answer.Model, c.Gating, c.Fixed)))
 }
 
-// CallOn is judgeModel's vote on answer, as Calls asks it. It reads of
+// CallOn is judgeModel's vote on answer, one of its Voters. It reads of
 // answer only its ids, hashes and response content.
 func (c Config) CallOn(t *task.Task, answer *transcript.Transcript, judgeModel string) Call {
 	p := c.prompt()

@@ -77,6 +77,18 @@ func TestCompleteSuccess(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Complete: %v", err)
 	}
+	checkSuccess(t, resp)
+	if len(w.all()) != 0 {
+		t.Errorf("waited %v on success", w.all())
+	}
+	checkSentRequest(t, srv.Requests()[0])
+}
+
+// checkSuccess checks a successful answer as the fake sent it: content
+// and finish reason, who served it, usage and cost, one attempt, the raw
+// body.
+func checkSuccess(t *testing.T, resp *model.Response) {
+	t.Helper()
 	if resp.Content != `{"ok":true}` || resp.FinishReason != "stop" {
 		t.Errorf("content, finish = %q, %q", resp.Content, resp.FinishReason)
 	}
@@ -96,11 +108,13 @@ func TestCompleteSuccess(t *testing.T) {
 	if !json.Valid(resp.RawBody) || !strings.Contains(string(resp.RawBody), `"provider":"Anthropic"`) {
 		t.Errorf("RawBody = %s, want the response body", resp.RawBody)
 	}
-	if len(w.all()) != 0 {
-		t.Errorf("waited %v on success", w.all())
-	}
+}
 
-	got := srv.Requests()[0]
+// checkSentRequest checks what the client sent for request(): temperature
+// 0 and the seed explicitly, no budget or schema, the model and messages
+// and no task id, and OpenRouter's headers with the key.
+func checkSentRequest(t *testing.T, got modeltest.ChatRequest) {
+	t.Helper()
 	if got.Temperature == nil || *got.Temperature != 0 {
 		t.Errorf("temperature = %v, want 0 sent explicitly", got.Temperature)
 	}

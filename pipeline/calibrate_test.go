@@ -65,19 +65,7 @@ func TestCalibratePanel(t *testing.T) {
 	for _, c := range cases {
 		truth[c.Answer] = c.Faithful()
 	}
-	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
-		answer := req.Messages[len(req.Messages)-1].Content
-		switch req.Model {
-		case "yes/always":
-			return modeltest.Text(`{"faithful": true, "quotes": [], "reason": "looks fine"}`)
-		case "truth/teller":
-			return modeltest.Fenced(`{"faithful": ` + boolText(truth[answer]) + `, "quotes": [], "reason": "checked"}`)
-		}
-		if strings.Contains(answer, "Barcelona") {
-			return modeltest.Text("I can't assess this.")
-		}
-		return modeltest.Text(`{"faithful": false, "quotes": ["not in the document"], "reason": "doubtful"}`)
-	})
+	srv := modeltest.NewServer(t, panelJudges(truth))
 	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey("test-key"), model.WithMaxRetries(0))
 	judges := []string{"yes/always", "truth/teller", "no/sometimes-refuses"}
 	clients := map[string]model.Client{}
@@ -119,6 +107,25 @@ func TestCalibratePanel(t *testing.T) {
 	out, err := json.Marshal(r3)
 	if err != nil || !json.Valid(out) {
 		t.Errorf("the report does not marshal: %v", err)
+	}
+}
+
+// panelJudges answers as the three fake judges of TestCalibratePanel:
+// yes/always says faithful, truth/teller says the label (truth, by
+// answer), any other judge doubts everything and refuses answers about
+// Barcelona.
+func panelJudges(truth map[string]bool) func(int, modeltest.ChatRequest) modeltest.Reply {
+	return func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		answer := req.Messages[len(req.Messages)-1].Content
+		switch {
+		case req.Model == "yes/always":
+			return modeltest.Text(`{"faithful": true, "quotes": [], "reason": "looks fine"}`)
+		case req.Model == "truth/teller":
+			return modeltest.Fenced(`{"faithful": ` + boolText(truth[answer]) + `, "quotes": [], "reason": "checked"}`)
+		case strings.Contains(answer, "Barcelona"):
+			return modeltest.Text("I can't assess this.")
+		}
+		return modeltest.Text(`{"faithful": false, "quotes": ["not in the document"], "reason": "doubtful"}`)
 	}
 }
 

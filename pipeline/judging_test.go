@@ -20,6 +20,7 @@ import (
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/transcript/transcripttest"
 )
 
 var gating = []string{"a/alpha", "b/beta", "c/gamma"}
@@ -147,33 +148,11 @@ func TestRun(t *testing.T) {
 	if len(got) != 10 || srv.Count() != 10 {
 		t.Fatalf("%d judge transcripts from %d requests; want 10 and 10 (two judges for each of five answers)", len(got), srv.Count())
 	}
-	for i := 1; i < len(got); i++ {
-		a, b := got[i-1], got[i]
-		if a.Judged.Model+a.TaskID+a.Model > b.Judged.Model+b.TaskID+b.Model {
-			t.Errorf("transcripts out of order: %s/%s/%s before %s/%s/%s", a.Judged.Model, a.TaskID, a.Model, b.Judged.Model, b.TaskID, b.Model)
-		}
-	}
-
-	answerer := map[string]string{}
-	for _, a := range s.answers {
-		if a.OK() {
-			answerer[a.Response.Content] = a.Model
-		}
-	}
-	for _, req := range srv.Requests() {
-		if m := answerer[req.Messages[len(req.Messages)-1].Content]; model.SameWeights(m, req.Model) {
-			t.Errorf("%s was asked to judge its own answer", req.Model)
-		}
-		if req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 {
-			t.Errorf("request to %s: temperature %v seed %v; want 0 and 7 sent explicitly", req.Model, req.Temperature, req.Seed)
-		}
-		if !strings.Contains(string(req.ResponseFormat), `"json_schema"`) || !strings.Contains(string(req.ResponseFormat), judge.SchemaName) {
-			t.Errorf("request to %s without structured output: %s", req.Model, req.ResponseFormat)
-		}
-	}
+	votesInOrder(t, got)
+	judgeRequests(t, srv.Requests(), s.answers)
 
 	// Everything below is recomputed from the files alone, as rescore does.
-	all, err := transcript.ReadAll(runDir)
+	all, err := transcripttest.ReadAll(runDir)
 	if err != nil {
 		t.Fatalf("the judge transcripts do not read back and verify: %v", err)
 	}
@@ -221,6 +200,40 @@ func TestRun(t *testing.T) {
 	}
 	if failed == nil || failed.Model != "c/gamma" || failed.Error.Status != 500 || failed.OK() {
 		t.Fatalf("the HTTP 500 was not recorded as an error transcript of c/gamma: %+v", failed)
+	}
+}
+
+// votesInOrder: judge transcripts come by judged model, task and judge.
+func votesInOrder(t *testing.T, got []*transcript.Transcript) {
+	t.Helper()
+	for i := 1; i < len(got); i++ {
+		a, b := got[i-1], got[i]
+		if a.Judged.Model+a.TaskID+a.Model > b.Judged.Model+b.TaskID+b.Model {
+			t.Errorf("transcripts out of order: %s/%s/%s before %s/%s/%s", a.Judged.Model, a.TaskID, a.Model, b.Judged.Model, b.TaskID, b.Model)
+		}
+	}
+}
+
+// judgeRequests: no judge was asked about its own answer, and every vote
+// was asked with temperature 0, seed 7 and the judge's schema.
+func judgeRequests(t *testing.T, reqs []modeltest.ChatRequest, answers []*transcript.Transcript) {
+	t.Helper()
+	answerer := map[string]string{}
+	for _, a := range answers {
+		if a.OK() {
+			answerer[a.Response.Content] = a.Model
+		}
+	}
+	for _, req := range reqs {
+		if m := answerer[req.Messages[len(req.Messages)-1].Content]; model.SameWeights(m, req.Model) {
+			t.Errorf("%s was asked to judge its own answer", req.Model)
+		}
+		if req.Temperature == nil || *req.Temperature != 0 || req.Seed == nil || *req.Seed != 7 {
+			t.Errorf("request to %s: temperature %v seed %v; want 0 and 7 sent explicitly", req.Model, req.Temperature, req.Seed)
+		}
+		if !strings.Contains(string(req.ResponseFormat), `"json_schema"`) || !strings.Contains(string(req.ResponseFormat), judge.SchemaName) {
+			t.Errorf("request to %s without structured output: %s", req.Model, req.ResponseFormat)
+		}
 	}
 }
 
@@ -374,7 +387,7 @@ func TestRunInterruptedArchivesAsSent(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run = %v, want context.Canceled", err)
 	}
-	all, _ := transcript.ReadAll(dir)
+	all, _ := transcripttest.ReadAll(dir)
 	if len(all) != 1 || all[0].OK() || all[0].Error.Code != transcript.CodeInterrupted || len(all[0].Attempts) != 1 || !all[0].Attempts[0].Interrupted {
 		t.Errorf("an interrupted call left %d transcripts (%+v); want one, interrupted, its attempt as sent", len(all), all)
 	}

@@ -15,6 +15,7 @@ import (
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // marker returns a piece of t's instruction that no other task's holds:
@@ -120,8 +121,8 @@ func TestNightWithRequestErrors(t *testing.T) {
 		if len(failed) != 1 || failed[0] != want {
 			t.Errorf("%s: failed calls %+v; want %+v", r.model, failed, want)
 		}
-		i := slices.IndexFunc(rep.Failures, func(f report.Failure) bool {
-			return f.Model == r.model && f.Metric == report.MetricIncomplete
+		i := slices.IndexFunc(rep.Failures, func(f verdict.Failure) bool {
+			return f.Model == r.model && f.Metric == verdict.MetricIncomplete
 		})
 		if i < 0 || !strings.Contains(rep.Failures[i].Message, r.task+" r0: "+r.says) {
 			t.Errorf("%s: the incomplete failure does not name %s and why: %+v", r.model, r.task, rep.Failures)

@@ -17,6 +17,7 @@ import (
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // RunRow is what harness runs shows of one run, each field as printed.
@@ -88,7 +89,7 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 			if rep.Reading.Outcome != "" && !rep.Informational() {
 				r.Reading = rep.Reading.Outcome
 			}
-			if slices.ContainsFunc(rep.Failures, func(f report.Failure) bool { return f.Metric == report.MetricIncomplete }) {
+			if slices.ContainsFunc(rep.Failures, func(f verdict.Failure) bool { return f.Metric == verdict.MetricIncomplete }) {
 				r.State = "incomplete"
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // The JUnit XML file, <run-id>.junit.xml, is the report in the shape every
@@ -139,7 +140,7 @@ func modelSuite(r *report.Report, model string, mr *report.ModelResult) junitSui
 	if r.APIRoot != "" {
 		s.Properties = append(s.Properties, junitProperty{"api_root", r.APIRoot})
 	}
-	failed := map[string]report.Failure{}
+	failed := map[string]verdict.Failure{}
 	for _, f := range r.Failures {
 		if f.Model == model {
 			failed[f.Metric] = f
@@ -150,7 +151,7 @@ func modelSuite(r *report.Report, model string, mr *report.ModelResult) junitSui
 			name := fmt.Sprintf("%s %s %s", t.Label, unit.OpSymbol(t.Op), unit.Num(t.Limit))
 			typ := "§8.5"
 			if t.Own {
-				name, typ = name+" † (harness gate)", report.SourceHarness
+				name, typ = name+" † (harness gate)", verdict.SourceHarness
 			}
 			c := junitCase{Name: name, Classname: classname(model, r.Suite, "thresholds"),
 				SystemOut: fmt.Sprintf("%s = %s", t.Metric, unit.NumOr(mr.Gated(t), "n/a"))}
@@ -161,8 +162,8 @@ func modelSuite(r *report.Report, model string, mr *report.ModelResult) junitSui
 		}
 	}
 	complete := junitCase{Name: "complete", Classname: classname(model, r.Suite, "thresholds")}
-	if f, ok := failed[report.MetricIncomplete]; ok {
-		complete.Failure = &junitProblem{Message: f.Message, Type: report.MetricIncomplete}
+	if f, ok := failed[verdict.MetricIncomplete]; ok {
+		complete.Failure = &junitProblem{Message: f.Message, Type: verdict.MetricIncomplete}
 	}
 	s.Cases = append(s.Cases, complete)
 	for _, class := range report.Classes {
@@ -275,9 +276,9 @@ func readingSuite(r *report.Report) (junitSuite, bool) {
 	}
 	out := junitCase{Name: "reading: " + rd.Outcome, Classname: cls, SystemOut: rd.Says + ": " + rd.Why}
 	switch rd.Outcome {
-	case report.ReadingProtocolFailure:
+	case verdict.ReadingProtocolFailure:
 		out.Failure = &junitProblem{Message: rd.Says + ": " + rd.Why, Type: rd.Outcome}
-	case report.ReadingInconclusive:
+	case verdict.ReadingInconclusive:
 		out.Skipped = &junitProblem{Message: rd.Says}
 	}
 	s.Cases = append(s.Cases, out)

@@ -17,7 +17,7 @@ const maxDeciding = 6
 // cellText is one threshold of one model as the matrix shows it: the
 // value and its interval, and for a failure whether it is narrow; the
 // documents that decide a P95 or a failure.
-func cellText(c report.Check, share bool) string {
+func cellText(c verdict.Check, share bool) string {
 	p := CellParts(c, share)
 	text := p.Value
 	if p.Interval != "" {
@@ -35,7 +35,7 @@ func cellText(c report.Check, share bool) string {
 // CellParts is cellText in its three parts, which the viewer sets on
 // lines of their own: the value, its interval ("[low, high]"), and the
 // rest ("(narrow); 02-c, 03-c short").
-func CellParts(c report.Check, share bool) MatrixCell {
+func CellParts(c verdict.Check, share bool) MatrixCell {
 	if c.NotSelected {
 		return MatrixCell{Value: "not selected"}
 	}
@@ -88,7 +88,7 @@ func repeatRange(per []*float64, show func(float64) string) string {
 // them when there are many; of a check that holds, the documents over
 // (or under) the limit, which it allows: a held check never falls short
 // (issue 46).
-func decidingText(c report.Check) string {
+func decidingText(c verdict.Check) string {
 	word := " short"
 	if c.Holds {
 		word = " over"
@@ -186,7 +186,7 @@ func readingHeading(r *report.Report) string {
 
 // ModelChecks are the reading's checks of the i-th model, in the order of
 // Report.Checks; nil for a report without a reading.
-func ModelChecks(r *report.Report, i int) []report.Check {
+func ModelChecks(r *report.Report, i int) []verdict.Check {
 	if i < len(r.Reading.Models) && len(r.Reading.Models[i].Checks) == len(r.Checks()) {
 		return r.Reading.Models[i].Checks
 	}

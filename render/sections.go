@@ -59,7 +59,7 @@ func SectionTable(r *report.Report, sec report.Section, index int) Table {
 			cells = append(cells, strconv.Itoa(s.FailedToApply))
 		}
 		cells = append(cells, strconv.Itoa(s.CutOff), strconv.Itoa(s.NotRun), strconv.Itoa(s.APIErrors), strconv.Itoa(s.Missing),
-			TokenText(s.Tokens.Completion, s.Tokens.Estimated))
+			unit.TokenText(s.Tokens.Completion, s.Tokens.Estimated))
 		if sec.Formats {
 			cells = append(cells, vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.Tokens.Completion) }),
 				strconv.FormatInt(s.AnswerBytes, 10), vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.AnswerBytes) }))
@@ -169,7 +169,7 @@ func callsTable(r *report.Report) Table {
 		}
 		s := c.Summary
 		t.add(append(cells, strconv.Itoa(s.Planned), strconv.Itoa(s.Scored), strconv.Itoa(s.APIErrors), strconv.Itoa(s.Missing),
-			TokenText(s.Tokens.Prompt, s.Tokens.Estimated), cachedText(s.Tokens), TokenText(s.Tokens.Completion, s.Tokens.Estimated),
+			unit.TokenText(s.Tokens.Prompt, s.Tokens.Estimated), cachedText(s.Tokens), unit.TokenText(s.Tokens.Completion, s.Tokens.Estimated),
 			costText(s.Cost.USD, s.Cost.Unknown), fmt.Sprintf("%d / %d / %d", s.LatencyMS.P50, s.LatencyMS.P95, s.LatencyMS.Max))...)
 	}
 	return t

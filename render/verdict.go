@@ -84,7 +84,7 @@ func ReadingLine(r *report.Report) string {
 	return line
 }
 
-func WithInterval(v *float64, iv *report.Interval) string {
+func WithInterval(v *float64, iv *verdict.Interval) string {
 	if v == nil {
 		return "n/a"
 	}
@@ -96,7 +96,7 @@ func WithInterval(v *float64, iv *report.Interval) string {
 
 // WithIntervalShort is WithInterval for a narrow table cell
 // (IntervalShort).
-func WithIntervalShort(v *float64, iv *report.Interval) string {
+func WithIntervalShort(v *float64, iv *verdict.Interval) string {
 	if v == nil {
 		return "n/a"
 	}

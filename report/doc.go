@@ -20,6 +20,20 @@
 // computed is package aggregate's (its doc says the statistics), and how
 // the verdict is decided package verdict's.
 //
+// Eight of the schema's JSON types are declared in package verdict, which
+// computes them, and the report carries them as they are (each name is
+// declared once, in the package that owns it): verdict.Eligibility
+// (eligibility), verdict.Reading with its verdict.ModelReading,
+// verdict.Check and verdict.Over (reading), verdict.Failure (failures),
+// verdict.Custom (custom) and verdict.Interval (every *_interval field).
+// Their values (verdict.ReadingPass, verdict.StandingNarrow,
+// verdict.MetricIncomplete, verdict.SourceHarness, ...) are verdict's
+// too. Every other type of the JSON is declared here, Key among them:
+// what a row of a section stands for, whose fields a suite part groups
+// by (suites.Grouping). The schema imports no suite and no task: whether
+// the run's suite gates is kept in its verdict (Informational), and the
+// classes it writes are Classes.
+//
 // # Rescoring
 //
 // `harness rescore runs/<run-id>` recomputes every score from the archived

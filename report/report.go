@@ -3,14 +3,16 @@ package report
 import (
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
-	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/verdict"
 )
 
 // SchemaVersion is the version of the report format. ReadJSON refuses any
-// other version. Version 3: a document's value is its first scored
-// repeat's (the others measure the spread), and intervals are exact.
+// other version but 2 and 3, which it converts. Version 4: a class's
+// result embeds the Summary every table has, under Summary's names
+// (schema3Class), and warnings are records (Warning), no longer
+// sentences. Version 3: a document's value is its first scored repeat's
+// (the others measure the spread), and intervals are exact.
 const SchemaVersion = 4
 
 // The values of Report.Verdict.
@@ -26,13 +28,6 @@ const (
 // IntegritySealRemoved begins the Integrity of a run that was sealed and
 // whose seal is gone: the reports say it first and loudly.
 const IntegritySealRemoved = "THE SEAL WAS REMOVED"
-
-// The Failure.Metric of a partial gating run and of an incomplete model
-// (verdict.MetricPartial, verdict.MetricIncomplete).
-const (
-	MetricPartial    = verdict.MetricPartial
-	MetricIncomplete = verdict.MetricIncomplete
-)
 
 // Report is the JSON report of one run, reports/<run-id>.json. The fields of
 // the spec's example (§8.7: harness_version, ran_at, models, results,
@@ -65,26 +60,26 @@ type Report struct {
 	// frontier models, one of each vendor, none tier-down or offline; the
 	// whole gating suite, complete, under the spec's configuration. An
 	// ineligible run keeps its verdict, but decides nothing.
-	Eligibility Eligibility `json:"eligibility"`
+	Eligibility verdict.Eligibility `json:"eligibility"`
 	// Reading is what §8.5 concludes of the run: pass, a model-specific
 	// weakness, a protocol failure, or inconclusive (ineligible), with each
 	// model's standing and every threshold's margin, interval and
 	// deciding documents.
-	Reading Reading `json:"reading"`
+	Reading verdict.Reading `json:"reading"`
 	// Failures lists every reason for a failing verdict: "partial" first
 	// for a selection of the gating suite, then by model in the order of
 	// Models, in the order of the §8.7 fields with "incomplete" last;
 	// empty when the verdict is "pass" or "complete".
-	Failures []Failure `json:"failures"`
+	Failures []verdict.Failure `json:"failures"`
 
 	// Schema is SchemaVersion.
 	Schema int `json:"schema"`
-	// RunID names the run directory, runs/<run-id>/.
 	// APIRoot is the API root the run's online models were asked through
 	// (run.json's base_url); "" when every model was offline. §8.6: only
 	// a run through OpenRouter (or a root in gating.api_roots) gates.
 	APIRoot string `json:"api_root,omitempty"`
-	RunID   string `json:"run_id"`
+	// RunID names the run directory, runs/<run-id>/.
+	RunID string `json:"run_id"`
 	// GitCommit is the harness commit that made the run, when known.
 	GitCommit string `json:"git_commit,omitempty"`
 	// MetricVersion is the version of the drift metric that computed the
@@ -153,7 +148,7 @@ type Report struct {
 	// spec's (§8.5 thresholds, §8.4 weights) or from the harness's own
 	// default gates, by configuration key; absent when there is none. A
 	// report with any is not the §8.5 verdict, and says so.
-	Custom []Custom `json:"custom,omitempty"`
+	Custom []verdict.Custom `json:"custom,omitempty"`
 	// Partial is the selection the run ran (--tasks, --classes, --docs,
 	// --limit); absent for a run of the whole suite.
 	Partial *transcript.Selection `json:"partial,omitempty"`
@@ -162,10 +157,6 @@ type Report struct {
 	// the viewer's transcript table and its step plots print.
 	Answers []Answer `json:"answers,omitempty"`
 }
-
-// Custom is one configured value that differs from its default
-// (verdict.Custom).
-type Custom = verdict.Custom
 
 // IntervalInfo says how the report's intervals are computed: exactly,
 // without resampling, so that the same scores give the same intervals
@@ -226,11 +217,11 @@ type ModelResult struct {
 // Class returns the detail of class c ("A", "B" or "C"), or nil.
 func (m *ModelResult) Class(c string) *ClassResult {
 	switch c {
-	case task.ClassA:
+	case "A":
 		return m.ClassA
-	case task.ClassB:
+	case "B":
 		return m.ClassB
-	case task.ClassC:
+	case "C":
 		return m.ClassC
 	}
 	return nil
@@ -284,10 +275,10 @@ type ClassResult struct {
 	// The exact intervals of the gated statistics beside the drift (B,
 	// C): the residual P95's by order statistics, the edits applied,
 	// invalid and unchanged shares' by Clopper–Pearson.
-	ResidualP95Interval *Interval `json:"residual_p95_interval,omitempty"`
-	EditAppliedInterval *Interval `json:"edit_applied_interval,omitempty"`
-	InvalidInterval     *Interval `json:"invalid_interval,omitempty"`
-	UnchangedInterval   *Interval `json:"unchanged_interval,omitempty"`
+	ResidualP95Interval *verdict.Interval `json:"residual_p95_interval,omitempty"`
+	EditAppliedInterval *verdict.Interval `json:"edit_applied_interval,omitempty"`
+	InvalidInterval     *verdict.Interval `json:"invalid_interval,omitempty"`
+	UnchangedInterval   *verdict.Interval `json:"unchanged_interval,omitempty"`
 	// Repeatability says, with two repeats or more, which tasks were
 	// lossless in every repeat, in some only (flaky) or in none (B, C).
 	Repeatability *Repeatability `json:"repeatability,omitempty"`
@@ -296,7 +287,7 @@ type ClassResult struct {
 	Faithfulness *float64 `json:"faithfulness,omitempty"`
 	// FaithfulnessInterval is the Clopper–Pearson 95% interval of
 	// Faithfulness (A), a share of documents.
-	FaithfulnessInterval *Interval `json:"faithfulness_interval,omitempty"`
+	FaithfulnessInterval *verdict.Interval `json:"faithfulness_interval,omitempty"`
 	// Judging is how the judges decided the class A answers (A).
 	Judging *Judging `json:"judging,omitempty"`
 	// EvidenceResolvedMean is the mean over valid answers of the fraction of
@@ -454,21 +445,15 @@ type RepeatResult struct {
 	Transcript string `json:"transcript,omitempty"`
 }
 
-// Whose threshold it is (verdict.SourceHarness, verdict.SourceCustom).
-const (
-	SourceHarness = verdict.SourceHarness
-	SourceCustom  = verdict.SourceCustom
-)
-
-// Failure is one reason for a failing verdict (verdict.Failure).
-type Failure = verdict.Failure
-
 // Passed reports whether the run succeeds (exit 0): the gating verdict is
 // pass, or an informational suite is complete.
 func (r *Report) Passed() bool { return r.Verdict == Pass || r.Verdict == Complete }
 
-// Informational reports whether the report's suite decides no verdict.
-func (r *Report) Informational() bool { return !r.gated() }
+// Informational reports whether the report's suite decides no verdict:
+// its Verdict is Complete or Incomplete, which only a suite that applies
+// no threshold is given (aggregate writes Pass or Fail for one that
+// gates), so a report read back from disk says it by itself.
+func (r *Report) Informational() bool { return r.Verdict == Complete || r.Verdict == Incomplete }
 
 // FailedCall is one answer whose call failed after its retries.
 type FailedCall struct {
@@ -497,8 +482,8 @@ type FormatPoint struct {
 	MedianOutputTokens float64 `json:"median_output_tokens"`
 }
 
-// Interval is an exact confidence statement (verdict.Interval).
-type Interval = verdict.Interval
-
-// Classes are the task classes in report order.
-var Classes = []string{task.ClassA, task.ClassB, task.ClassC}
+// Classes are the task classes in report order, as the report writes them
+// (ClassResult.Class, Key.Class): the values of task.ClassA, task.ClassB
+// and task.ClassC, which the schema writes without importing the tasks (a
+// test holds them equal).
+var Classes = []string{"A", "B", "C"}

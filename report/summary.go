@@ -1,6 +1,6 @@
 package report
 
-import "bendscript.com/round-trip-harness/suites"
+import "bendscript.com/round-trip-harness/verdict"
 
 // Summary is the one summary of a group of answers: every table of the
 // report is rows of (group key, Summary), so a number means the same in
@@ -33,11 +33,11 @@ type Summary struct {
 	// intervals are the exact order-statistic intervals of the population
 	// median and P95 (Interval; one-sided ends for a P95 of fewer than 59
 	// tasks).
-	MedianDrift    *float64  `json:"median_drift"`
-	MedianInterval *Interval `json:"median_interval,omitempty"`
-	P95Drift       *float64  `json:"p95_drift"`
-	P95Interval    *Interval `json:"p95_interval,omitempty"`
-	MaxDrift       *float64  `json:"max_drift,omitempty"`
+	MedianDrift    *float64          `json:"median_drift"`
+	MedianInterval *verdict.Interval `json:"median_interval,omitempty"`
+	P95Drift       *float64          `json:"p95_drift"`
+	P95Interval    *verdict.Interval `json:"p95_interval,omitempty"`
+	MaxDrift       *float64          `json:"max_drift,omitempty"`
 	// EditsApplied, Lossless, Unchanged and InvalidShare are shares of the
 	// tasks' first scored answers: the edit fully applied, lossless
 	// (metric.Result.Lossless), without unrequested change, invalid. Null
@@ -79,10 +79,25 @@ type Summary struct {
 	DocumentBytes int `json:"document_bytes,omitempty"`
 }
 
+// Key is where a group of answers stands in a run: every field a report
+// row can be grouped by. A field a row does not group by is its zero value
+// ("" or 0); Format is always set (formats.Document for a whole-document
+// answer). Which fields a suite part's rows group by, and how they are
+// written and ordered, is the part's (suites.Grouping).
+type Key struct {
+	Model    string `json:"model"`
+	Part     string `json:"part"`
+	Class    string `json:"class,omitempty"`
+	Format   string `json:"format"`
+	Rung     string `json:"rung,omitempty"`
+	Position string `json:"position,omitempty"`
+	Step     int    `json:"step,omitempty"`
+}
+
 // Row is one group of answers: where it stands (the key), how its section
 // writes that key, and its summary.
 type Row struct {
-	suites.Key
+	Key
 	// Labels write the key as the section's columns do (suites.Column),
 	// in order.
 	Labels []string `json:"labels"`

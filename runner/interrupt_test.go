@@ -51,23 +51,7 @@ func TestInterruptedStreamsArchivedAndResumed(t *testing.T) {
 		t.Fatalf("Drain = %v, want context.Canceled", err)
 	}
 	srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Closed == 3 && b.Completed == 3 }, "three streams closed (billing stopped), three answers completed")
-	var interrupted []string
-	for _, j := range jobs {
-		tr, err := transcript.Read(j.Path(dir))
-		if err != nil {
-			t.Fatalf("%s: %v: every job was sent, and each is archived", j.Record.TaskID, err)
-		}
-		if tr.OK() {
-			continue
-		}
-		a := tr.Attempts[len(tr.Attempts)-1]
-		if tr.Error.Code != transcript.CodeInterrupted || !a.Interrupted || !strings.HasPrefix(a.GenerationID, "gen-") || tr.Response == nil || !strings.Contains(string(tr.Response.RawBody), `"{} an"`) || tr.Response.Content != "{} an" {
-			t.Errorf("%s: error %+v, attempt %+v; want interrupted, with the generation id and what arrived", tr.TaskID, tr.Error, a)
-		}
-		interrupted = append(interrupted, tr.TaskID)
-	}
-	slices.Sort(interrupted)
-	if strings.Join(interrupted, " ") != want {
+	if interrupted := interruptedTasks(t, jobs, dir); strings.Join(interrupted, " ") != want {
 		t.Fatalf("interrupted %v, want the three slow streams", interrupted)
 	}
 
@@ -91,6 +75,31 @@ func TestInterruptedStreamsArchivedAndResumed(t *testing.T) {
 	if len(tally.Reasked) != 3 || len(tally.Reasked[0].IDs) != 1 || !strings.HasPrefix(tally.Reasked[0].IDs[0], "gen-") || !strings.Contains(tally.Reasked[0].Path, tasks[0].ID) {
 		t.Errorf("reasked %+v; want the three jobs with the generation id each may have been paid for", tally.Reasked)
 	}
+}
+
+// interruptedTasks reads every job's transcript (each was sent, so each
+// is archived) and lists, sorted, the tasks of those that did not answer,
+// checking each is archived as interrupted with its generation id and
+// what arrived ("{} an").
+func interruptedTasks(t *testing.T, jobs []runner.Job, dir string) []string {
+	t.Helper()
+	var interrupted []string
+	for _, j := range jobs {
+		tr, err := transcript.Read(j.Path(dir))
+		if err != nil {
+			t.Fatalf("%s: %v: every job was sent, and each is archived", j.Record.TaskID, err)
+		}
+		if tr.OK() {
+			continue
+		}
+		a := tr.Attempts[len(tr.Attempts)-1]
+		if tr.Error.Code != transcript.CodeInterrupted || !a.Interrupted || !strings.HasPrefix(a.GenerationID, "gen-") || tr.Response == nil || !strings.Contains(string(tr.Response.RawBody), `"{} an"`) || tr.Response.Content != "{} an" {
+			t.Errorf("%s: error %+v, attempt %+v; want interrupted, with the generation id and what arrived", tr.TaskID, tr.Error, a)
+		}
+		interrupted = append(interrupted, tr.TaskID)
+	}
+	slices.Sort(interrupted)
+	return interrupted
 }
 
 // TestSilentStreamArchived: a stream that goes silent past the idle

@@ -579,16 +579,6 @@ func (s *schedule) overBudget(next float64) bool {
 	return total >= b.Max || total+next > b.Max
 }
 
-// Spent is the known cost of a finished Run's transcripts as a Budget
-// counts it (without a Budget, unreported costs count as 0).
-func (r *Runner) Spent(results []Result) float64 {
-	total := 0.0
-	for _, res := range results {
-		total += r.Budget.cost(res)
-	}
-	return total
-}
-
 func (s *schedule) report(res Result) {
 	if p := s.r.Progress; p != nil {
 		p.Done(res)

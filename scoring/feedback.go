@@ -113,7 +113,7 @@ func firstTry(s *Score) *FirstTry {
 // read only while the answer before it is not well-formed (the rule the
 // run asked rounds by, so that a rescore reads what a run would ask), up
 // to n rounds and the first that was not archived. The score is the last
-// round read's answer's (One), with FirstTry (the first answer's), Rounds,
+// round read's answer's (oneOutput), with FirstTry (the first answer's), Rounds,
 // and the usage, latency and attempts of every round read added up: what
 // the answer cost. It returns the score and the Output scored.
 func scoreRounds(src Source, t *task.Task, modelID string, repeat, n int, first Score, answer Output, w metric.Weights) (Score, Output, error) {

@@ -40,7 +40,7 @@ func TestPatchThatDoesNotApplyIsInvalid(t *testing.T) {
 			}
 			tr := &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: tk.ID, Class: tk.Class,
 				Hashes: transcript.Hashes{Document: tk.Source.Hash}, Response: &transcript.Response{Content: tt.answer, FinishReason: "stop"}}
-			s := One(tk, "m", 0, tr, nil, w)
+			s := scoreOne(tk, "m", 0, tr, nil, w)
 			f := s.ApplyFailure
 			if s.Status != StatusScored || s.Metric == nil || s.Metric.Valid || s.Metric.Drift != 1 || f == nil {
 				t.Fatalf("status %s, metric %+v, failure %+v; want an invalid answer, drift 1, with its failure", s.Status, s.Metric, f)

@@ -27,7 +27,7 @@ func answered(asked, served string, u transcript.Usage) *transcript.Transcript {
 func TestArchivedAbsurdCostNeverScored(t *testing.T) {
 	tk := tasktest.Set(t).Task("05-a")
 	for _, usd := range []float64{1e308, -1} {
-		s := One(tk, "v/m", 0, answered("v/m", "v/m", transcript.Usage{Cost: &usd, PromptTokens: 1<<63 - 1}), nil, metric.DefaultWeights())
+		s := scoreOne(tk, "v/m", 0, answered("v/m", "v/m", transcript.Usage{Cost: &usd, PromptTokens: 1<<63 - 1}), nil, metric.DefaultWeights())
 		if s.Usage.Cost != nil || s.Usage.PromptTokens != 0 || len(s.Usage.Unread) != 2 {
 			t.Errorf("cost %g: usage %+v; want no cost, no count, both named", usd, s.Usage)
 		}
@@ -53,7 +53,7 @@ func TestServedModelMismatchRecorded(t *testing.T) {
 		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8:mini", "anthropic/claude-opus-4.8:mini", "a colon suffix that is no OpenRouter variant"},
 		{"anthropic/claude-opus-4.8", "anthropic/claude-opus-4.8-20260101:nitro", "", "a dated id of a routing variant"},
 	}) {
-		s := One(tk, c.asked, 0, answered(c.asked, c.served, transcript.Usage{}), nil, metric.DefaultWeights())
+		s := scoreOne(tk, c.asked, 0, answered(c.asked, c.served, transcript.Usage{}), nil, metric.DefaultWeights())
 		if s.ModelServed != c.want {
 			t.Errorf("%s (%s): ModelServed %q, want %q", c.served, c.reason, s.ModelServed, c.want)
 		}
@@ -74,7 +74,7 @@ func TestRefusalIsNotAnEmptyAnswer(t *testing.T) {
 			tr := answered("v/m", "", transcript.Usage{})
 			tr.TaskID = id
 			tr.Response.Content, tr.Response.FinishReason, tr.Response.RawBody = "", c.finish, json.RawMessage(c.raw)
-			s := One(set.Task(id), "v/m", 0, tr, nil, metric.DefaultWeights())
+			s := scoreOne(set.Task(id), "v/m", 0, tr, nil, metric.DefaultWeights())
 			got := ""
 			if s.Answer != nil {
 				got = s.Answer.Reason
@@ -90,12 +90,13 @@ func TestRefusalIsNotAnEmptyAnswer(t *testing.T) {
 
 // TestPanicWhileScoringIsAnInvalidAnswer: a panic while scoring one
 // answer crashed the whole score phase of a paid run (issue 45: the
-// projection parser's depth edge). One recovers it: the answer is scored,
-// invalid, with a reason that says the harness failed on it. A nil judge
-// transcript stands in for any panic in the scoring code.
+// projection parser's depth edge). The score phase (oneOutput) recovers
+// it: the answer is scored, invalid, with a reason that says the harness
+// failed on it. A nil judge transcript stands in for any panic in the
+// scoring code.
 func TestPanicWhileScoringIsAnInvalidAnswer(t *testing.T) {
 	tk := tasktest.Set(t).Task("05-a")
-	s := One(tk, "v/m", 0, answered("v/m", "", transcript.Usage{}), []*transcript.Transcript{nil}, metric.DefaultWeights())
+	s := scoreOne(tk, "v/m", 0, answered("v/m", "", transcript.Usage{}), []*transcript.Transcript{nil}, metric.DefaultWeights())
 	if s.Status != StatusScored || s.Answer == nil || !strings.Contains(s.Answer.Reason, "the harness failed while reading this answer") {
 		t.Errorf("status %s, answer %+v; want scored, with the reason", s.Status, s.Answer)
 	}

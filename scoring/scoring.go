@@ -310,16 +310,6 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 // invalid, with the reason, rather than parsed.
 const MaxAnswerSize = bend.MaxSize
 
-// One scores one answer transcript (nil when missing) with its judge
-// transcripts. A panic while scoring the answer (the harness's own
-// failure on a hostile answer) is recovered: the answer is scored as the
-// empty answer is, invalid, with formats.Crashed's reason, so that one
-// answer never crashes a run, a rescore or a resume (issue 45).
-func One(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) Score {
-	s, _ := oneOutput(t, modelID, repeat, tr, judges, w)
-	return s
-}
-
 // Output is what the score phase hands on beside a score (Stream's each):
 // the answer transcript it scored and the document that answer made, so
 // that a writer shows what the metric scored without applying a patch
@@ -336,7 +326,12 @@ type Output struct {
 	Document string
 }
 
-// oneOutput is One with the Output.
+// oneOutput scores one answer transcript (nil when missing) with its
+// judge transcripts, and says what it scored (Output). A panic while
+// scoring the answer (the harness's own failure on a hostile answer) is
+// recovered: the answer is scored as the empty answer is, invalid, with
+// formats.Crashed's reason, so that one answer never crashes a run, a
+// rescore or a resume (issue 45).
 func oneOutput(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, judges []*transcript.Transcript, w metric.Weights) (s Score, o Output) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -346,7 +341,7 @@ func oneOutput(t *task.Task, modelID string, repeat int, tr *transcript.Transcri
 	return one(t, modelID, repeat, tr, judges, w)
 }
 
-// crashed is One's score of an answer whose scoring panicked with p.
+// crashed is oneOutput's score of an answer whose scoring panicked with p.
 func crashed(t *task.Task, modelID string, repeat int, tr *transcript.Transcript, w metric.Weights, p any) Score {
 	s, _ := one(t, modelID, repeat, nil, nil, w)
 	s.Status = StatusScored
@@ -508,7 +503,7 @@ func Answer(t *task.Task, raw string, w metric.Weights) any {
 //
 // A panic while scoring is recovered into an invalid result whose reason
 // is formats.Crashed's, so that Check (a feedback round, in the runner's
-// loop) and `harness score` survive one hostile answer as One does.
+// loop) and `harness score` survive one hostile answer as oneOutput does.
 func Metric(t *task.Task, given []byte, raw string, w metric.Weights) (metric.Result, *formats.Failure) {
 	res, fail, _ := metricMade(t, given, raw, w)
 	return res, fail

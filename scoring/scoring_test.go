@@ -22,6 +22,7 @@ import (
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/transcript/transcripttest"
 )
 
 // archive runs the offline oracle and identity models on three tasks (one
@@ -52,7 +53,7 @@ func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
 	if _, err := r.Drain(context.Background(), answers.First()); err != nil {
 		t.Fatal(err)
 	}
-	trs, err := transcript.ReadAll(dir)
+	trs, err := transcripttest.ReadAll(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,26 +66,53 @@ func archive(t *testing.T) (*task.Set, []*transcript.Transcript, string) {
 // same bytes twice, and a plan naming an unknown task refused.
 func TestStream(t *testing.T) {
 	set, trs, dir := archive(t)
-	// One answer becomes an API failure, one goes missing.
-	for _, tr := range trs {
-		switch {
-		case tr.Kind == transcript.KindTask && tr.Model == offline.Identity && tr.TaskID == "05-c" && tr.Repeat == 1:
-			tr.Response, tr.Error = nil, &transcript.CallError{Status: 503, Message: "HTTP 503"}
-			if err := transcript.Write(dir, tr); err != nil {
-				t.Fatal(err)
-			}
-		case tr.Kind == transcript.KindTask && tr.Model == offline.Identity && tr.TaskID == "05-b" && tr.Repeat == 0:
-			if err := os.Remove(tr.Path(dir)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	failAndLose(t, trs, dir)
 	plan := Plan{Models: []string{offline.Oracle, offline.Identity}, TaskIDs: []string{"05-a", "05-b", "05-c"}, Repeats: 2}
 	src := Archive(dir, "t", []string{judge.OfflineJudge})
 	scores, err := Stream(set, plan, src, metric.DefaultWeights(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	streamInPlanOrder(t, scores, plan, dir)
+	streamScores(t, scores)
+	// The score phase is a pure function: same inputs, same bytes.
+	again, _ := Stream(set, plan, src, metric.DefaultWeights(), nil)
+	a, _ := json.Marshal(scores)
+	b, _ := json.Marshal(again)
+	if string(a) != string(b) {
+		t.Error("scoring the same transcripts twice gave different JSON")
+	}
+	if _, err := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{"99-z"}, Repeats: 1}, src, metric.DefaultWeights(), nil); err == nil {
+		t.Error("a plan naming an unknown task was accepted")
+	}
+}
+
+// failAndLose makes, in TestStream's archive, offline/identity's answer
+// to 05-c repeat 1 an API failure and its answer to 05-b repeat 0 missing.
+func failAndLose(t *testing.T, trs []*transcript.Transcript, dir string) {
+	t.Helper()
+	for _, tr := range trs {
+		if tr.Kind != transcript.KindTask || tr.Model != offline.Identity {
+			continue
+		}
+		switch {
+		case tr.TaskID == "05-c" && tr.Repeat == 1:
+			tr.Response, tr.Error = nil, &transcript.CallError{Status: 503, Message: "HTTP 503"}
+			if err := transcript.Write(dir, tr); err != nil {
+				t.Fatal(err)
+			}
+		case tr.TaskID == "05-b" && tr.Repeat == 0:
+			if err := os.Remove(tr.Path(dir)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// streamInPlanOrder: one score per (model, task, repeat) of the plan, in
+// plan order, each naming a transcript that exists (or none).
+func streamInPlanOrder(t *testing.T, scores []Score, plan Plan, dir string) {
+	t.Helper()
 	if len(scores) != 12 {
 		t.Fatalf("%d scores, want 12 (2 models × 3 tasks × 2 repeats)", len(scores))
 	}
@@ -99,6 +127,14 @@ func TestStream(t *testing.T) {
 			}
 		}
 	}
+}
+
+// streamScores: TestStream's scores are what each answer was: oracle's
+// lossless and judged faithful, identity's "unknown" judged unfaithful,
+// the API failure scored as one without a drift, the missing transcript
+// missing.
+func streamScores(t *testing.T, scores []Score) {
+	t.Helper()
 	get := func(m, id string, r int) Score {
 		return scores[map[string]int{offline.Oracle: 0, offline.Identity: 6}[m]+map[string]int{"05-a": 0, "05-b": 2, "05-c": 4}[id]+r]
 	}
@@ -121,16 +157,6 @@ func TestStream(t *testing.T) {
 	if s := get(offline.Identity, "05-b", 0); s.Status != StatusMissing || s.Transcript != "" {
 		t.Errorf("missing transcript: %+v", s)
 	}
-	// The score phase is a pure function: same inputs, same bytes.
-	again, _ := Stream(set, plan, src, metric.DefaultWeights(), nil)
-	a, _ := json.Marshal(scores)
-	b, _ := json.Marshal(again)
-	if string(a) != string(b) {
-		t.Error("scoring the same transcripts twice gave different JSON")
-	}
-	if _, err := Stream(set, Plan{Models: []string{"m"}, TaskIDs: []string{"99-z"}, Repeats: 1}, src, metric.DefaultWeights(), nil); err == nil {
-		t.Error("a plan naming an unknown task was accepted")
-	}
 }
 
 // TestNeverSentCostsNothing: a job skipped after its model failed fatally
@@ -143,10 +169,10 @@ func TestNeverSentCostsNothing(t *testing.T) {
 		Error: &transcript.CallError{Code: transcript.CodeSkipped, Message: "not requested", Fatal: true}}
 	sent := &transcript.Transcript{Kind: transcript.KindTask, Model: "m", TaskID: "05-b", Attempts: []transcript.Attempt{{Number: 1, Status: 401}},
 		Error: &transcript.CallError{Status: 401, Message: "HTTP 401", Fatal: true}}
-	if s := One(tk, "m", 0, skipped, nil, metric.DefaultWeights()); s.Usage.Cost == nil || *s.Usage.Cost != 0 {
+	if s := scoreOne(tk, "m", 0, skipped, nil, metric.DefaultWeights()); s.Usage.Cost == nil || *s.Usage.Cost != 0 {
 		t.Errorf("skipped job: cost %v, want a known 0", s.Usage.Cost)
 	}
-	if s := One(tk, "m", 0, sent, nil, metric.DefaultWeights()); s.Usage.Cost != nil {
+	if s := scoreOne(tk, "m", 0, sent, nil, metric.DefaultWeights()); s.Usage.Cost != nil {
 		t.Errorf("a sent call without usage: cost %v, want unknown (nil)", *s.Usage.Cost)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // The operating characteristics of the verdict (`harness corpus
@@ -54,7 +55,7 @@ type OCRow struct {
 }
 
 // ocOutcomes are the readings counted, in OCRow order.
-var ocOutcomes = []string{report.ReadingPass, report.ReadingWeakness, report.ReadingProtocolFailure}
+var ocOutcomes = []string{verdict.ReadingPass, verdict.ReadingWeakness, verdict.ReadingProtocolFailure}
 
 // OC simulates trials runs at each distance with the thresholds and
 // reading margins of cfg. The harness's own gates are left out: the table
@@ -109,9 +110,9 @@ func OC(cfg *config.Config, distances []float64, trials int, seed uint64) []OCRo
 var ocModels = []string{"anthropic/a", "openai/b", "google/c"}
 
 // read is §8.5's reading of three simulated models.
-func read(t config.Thresholds, m config.Reading, models [3]*report.ModelResult) report.Reading {
+func read(t config.Thresholds, m config.Reading, models [3]*report.ModelResult) verdict.Reading {
 	r := &report.Report{Models: ocModels, Results: map[string]*report.ModelResult{}, Thresholds: t, Suite: suites.Gating, Repeats: 1,
-		Eligibility: report.Eligibility{Gates: true}}
+		Eligibility: verdict.Eligibility{Gates: true}}
 	for i, name := range ocModels {
 		r.Results[name] = models[i]
 	}

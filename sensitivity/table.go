@@ -16,6 +16,7 @@ import (
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // Row is one (loss, class) of the table.
@@ -71,11 +72,11 @@ func lossRows(l Loss, set *task.Set, cfg *config.Config) []Row {
 		}
 		row := Row{Loss: l.Name, Class: class, N: c.Scored, Result: c}
 		for _, f := range r.Failures {
-			if f.Metric == report.MetricIncomplete || !strings.HasPrefix(f.Metric, "class_"+strings.ToLower(class)+"_") {
+			if f.Metric == verdict.MetricIncomplete || !strings.HasPrefix(f.Metric, "class_"+strings.ToLower(class)+"_") {
 				continue
 			}
 			name := strings.TrimPrefix(f.Metric, "class_"+strings.ToLower(class)+"_")
-			if f.Source == report.SourceHarness {
+			if f.Source == verdict.SourceHarness {
 				name += " †"
 			}
 			row.Fails = append(row.Fails, name)

@@ -5,26 +5,13 @@ import (
 	"slices"
 	"strconv"
 
+	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/suites/delegate"
 	"bendscript.com/round-trip-harness/suites/ladder"
 	"bendscript.com/round-trip-harness/suites/relay"
 )
 
-// Key is where a group of answers stands in a run: every field a report
-// row can be grouped by. A field a row does not group by is its zero value
-// ("" or 0); Format is always set (formats.Document for a whole-document
-// answer).
-type Key struct {
-	Model    string `json:"model"`
-	Part     string `json:"part"`
-	Class    string `json:"class,omitempty"`
-	Format   string `json:"format"`
-	Rung     string `json:"rung,omitempty"`
-	Position string `json:"position,omitempty"`
-	Step     int    `json:"step,omitempty"`
-}
-
-// The fields of Key a Grouping groups by (Grouping.By).
+// The fields of report.Key a Grouping groups by (Grouping.By).
 const (
 	ByClass    = "class"
 	ByRung     = "rung"
@@ -56,7 +43,7 @@ type Grouping struct {
 	// Title is the section's heading; Note says what its rows are
 	// (Markdown: `code` and *emphasis* may appear).
 	Title, Note string
-	// By are the Key fields the rows group by, after the model and before
+	// By are the report.Key fields the rows group by, after the model and before
 	// the format.
 	By []string
 	// Total, when set, is a field of By over whose values each group also
@@ -66,13 +53,13 @@ type Grouping struct {
 	// column follows them when the run asks for more than one format.
 	Columns []Column
 	// Order sorts the rows of one model and format.
-	Order func(a, b Key) int
+	Order func(a, b report.Key) int
 	// Chart is the chart the viewer draws of the rows (ChartSize,
 	// ChartSteps), or "" for none.
 	Chart string
 	// Inverse, when set, says which rows ask for an edit that undoes an
 	// earlier one (drawn apart on the chart).
-	Inverse func(Key) bool
+	Inverse func(report.Key) bool
 	// Legend, when set, names the chart's forward and inverse marks (the
 	// relay's B, C and C⁻¹, B⁻¹ otherwise).
 	Legend [2]string
@@ -91,15 +78,15 @@ type Grouping struct {
 // A Column writes one field of a row's key.
 type Column struct {
 	Head string
-	Text func(Key) string
+	Text func(report.Key) string
 }
 
 // classGrouping groups by class: the natural suite's, and the gating
 // classes' per answer format.
 func classGrouping(title, note string) *Grouping {
 	return &Grouping{Title: title, Note: note, By: []string{ByClass},
-		Columns: []Column{{Head: "class", Text: func(k Key) string { return k.Class }}},
-		Order:   func(a, b Key) int { return cmp.Compare(a.Class, b.Class) }}
+		Columns: []Column{{Head: "class", Text: func(k report.Key) string { return k.Class }}},
+		Order:   func(a, b report.Key) int { return cmp.Compare(a.Class, b.Class) }}
 }
 
 var gatingGrouping = func() *Grouping {
@@ -120,9 +107,9 @@ var sizeGrouping = &Grouping{
 	Title: "Size ladder",
 	Note:  "The same edits at the start, middle and end of documents of growing size (the rung's row, *all*, totals its positions). Cut off: answers stopped at the output budget.",
 	By:    []string{ByRung, ByPosition}, Total: ByPosition,
-	Columns: []Column{{Head: "rung", Text: func(k Key) string { return k.Rung }},
-		{Head: "position", Text: func(k Key) string { return k.Position }}},
-	Order: func(a, b Key) int {
+	Columns: []Column{{Head: "rung", Text: func(k report.Key) string { return k.Rung }},
+		{Head: "position", Text: func(k report.Key) string { return k.Position }}},
+	Order: func(a, b report.Key) int {
 		return cmp.Or(cmp.Compare(rungBytes(a.Rung), rungBytes(b.Rung)), cmp.Compare(a.Rung, b.Rung),
 			cmp.Compare(positionIndex(a.Position), positionIndex(b.Position)))
 	},
@@ -133,35 +120,35 @@ var relayGrouping = &Grouping{
 	Title: "Relay",
 	Note:  "Each chain edits one document step after step, every step given the model's own previous answer (B, C, C⁻¹, B⁻¹, repeated); steps marked ↺ expect the source itself, so their drift is the drift against the source. A chain whose answer held no document ends there; its later steps are not run and count as drift 1.",
 	By:    []string{ByStep},
-	Columns: []Column{{Head: "step", Text: func(k Key) string {
+	Columns: []Column{{Head: "step", Text: func(k report.Key) string {
 		if relay.RoundTrip(k.Step) {
 			return strconv.Itoa(k.Step) + " ↺"
 		}
 		return strconv.Itoa(k.Step)
-	}}, {Head: "edit", Text: func(k Key) string { return relay.EditAt(k.Step) }}},
-	Order:   func(a, b Key) int { return cmp.Compare(a.Step, b.Step) },
+	}}, {Head: "edit", Text: func(k report.Key) string { return relay.EditAt(k.Step) }}},
+	Order:   func(a, b report.Key) int { return cmp.Compare(a.Step, b.Step) },
 	Chart:   ChartSteps,
-	Inverse: func(k Key) bool { return relay.Inverse(k.Step) },
+	Inverse: func(k report.Key) bool { return relay.Inverse(k.Step) },
 }
 
 var delegateGrouping = &Grouping{
 	Title: "Delegation",
 	Note:  "Each chain is round trips on one document: a forward edit drawn from the document's pool of reversible edits, then the edit that returns it to its original state, every step given the model's own previous answer. Steps marked ↺ end a round trip and expect the original, so their drift is the drift against the original (RS@k = 1 − that drift: the harness's similarity, not DELEGATE-52's). A chain whose answer held no document ends there; its later steps are not run and count as drift 1.",
 	By:    []string{ByStep},
-	Columns: []Column{{Head: "step", Text: func(k Key) string {
+	Columns: []Column{{Head: "step", Text: func(k report.Key) string {
 		if delegate.RoundTrip(k.Step) {
 			return strconv.Itoa(k.Step) + " ↺"
 		}
 		return strconv.Itoa(k.Step)
-	}}, {Head: "edit", Text: func(k Key) string {
+	}}, {Head: "edit", Text: func(k report.Key) string {
 		if delegate.RoundTrip(k.Step) {
 			return "backward"
 		}
 		return "forward"
 	}}},
-	Order:          func(a, b Key) int { return cmp.Compare(a.Step, b.Step) },
+	Order:          func(a, b report.Key) int { return cmp.Compare(a.Step, b.Step) },
 	Chart:          ChartSteps,
-	Inverse:        func(k Key) bool { return delegate.RoundTrip(k.Step) },
+	Inverse:        func(k report.Key) bool { return delegate.RoundTrip(k.Step) },
 	Legend:         [2]string{"a chain at a forward edit (click for its transcript)", "a chain at a backward edit, which expects the original"},
 	Reconstruction: true,
 }

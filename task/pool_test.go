@@ -178,10 +178,8 @@ func TestPoolInstructionsSayWhatTheEditDoes(t *testing.T) {
 	}
 }
 
-// unsaid lists what t's gold edit writes or addresses that its instruction
-// does not say.
-func unsaid(t *Task, kind string) []string {
-	in, src := t.Instruction, t.Source.Doc
+// heldTexts are the texts of the document's blocks and spans.
+func heldTexts(src *bend.Document) map[string]bool {
 	held := map[string]bool{}
 	src.Walk(func(b *bend.Block, _ int, _ string) bool {
 		for _, s := range b.Spans {
@@ -194,6 +192,28 @@ func unsaid(t *Task, kind string) []string {
 		}
 		return true
 	})
+	return held
+}
+
+// asWritten is a reference to the document docID (itself, or a block of
+// it) as an instruction writes it: with {{doc}} for the document's id.
+func asWritten(r, docID string) string {
+	switch {
+	case r == "bend:" || r == "bend:"+docID:
+		return "bend:{{doc}}"
+	case strings.HasPrefix(r, "bend:#"):
+		return "bend:{{doc}}" + r[len("bend:"):]
+	case strings.HasPrefix(r, "bend:"+docID+"#"):
+		return "bend:{{doc}}" + r[len("bend:"+docID):]
+	}
+	return r
+}
+
+// unsaid lists what t's gold edit writes or addresses that its instruction
+// does not say.
+func unsaid(t *Task, kind string) []string {
+	in, src := t.Instruction, t.Source.Doc
+	held := heldTexts(src)
 	var out []string
 	say := func(what, s string) {
 		if !strings.Contains(in, s) {
@@ -205,17 +225,7 @@ func unsaid(t *Task, kind string) []string {
 			out = append(out, fmt.Sprintf("id %s", s))
 		}
 	}
-	ref := func(r string) {
-		switch {
-		case r == "bend:" || r == "bend:"+src.ID:
-			r = "bend:{{doc}}"
-		case strings.HasPrefix(r, "bend:#"):
-			r = "bend:{{doc}}" + r[len("bend:"):]
-		case strings.HasPrefix(r, "bend:"+src.ID+"#"):
-			r = "bend:{{doc}}" + r[len("bend:"+src.ID):]
-		}
-		say("reference", r)
-	}
+	ref := func(r string) { say("reference", asWritten(r, src.ID)) }
 	for _, op := range t.GoldEdit {
 		if op.Name == edit.SetCodeText {
 			continue // the instruction gives the replacement, not the whole text

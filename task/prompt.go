@@ -163,16 +163,6 @@ func (p *Prompts) FormatHash(name string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Render returns the messages for t: the system primer, and one user message
-// holding the document followed by the task.
-func (p *Prompts) Render(t *Task) []Message {
-	system, doc, body := p.Parts(t)
-	return []Message{
-		{Role: "system", Content: system},
-		{Role: "user", Content: doc + body},
-	}
-}
-
 // Parts returns the prompt of t in its three parts: the system primer, the
 // document block, and the task (which begins with the blank line that
 // separates it from the document). A class B/C task whose Format has an

@@ -60,7 +60,7 @@ func TestFormatPromptsLeaveDocumentPromptsAlone(t *testing.T) {
 	tk := *s.Task("02-b")
 	for _, f := range []string{"document", "unknown"} {
 		tk.Format = f
-		if a, b := p.Render(&tk), p.Render(s.Task("02-b")); a[0] != b[0] || a[1] != b[1] {
+		if a, b := p.render(&tk), p.render(s.Task("02-b")); a[0] != b[0] || a[1] != b[1] {
 			t.Errorf("format %q without an instruction renders differently from the document prompt", f)
 		}
 	}
@@ -100,7 +100,7 @@ func TestFormatPromptReplacesTheAnswerInstruction(t *testing.T) {
 	}
 	a := *s.Task("02-a")
 	a.Format = "json-patch"
-	if x, y := p.Render(&a), p.Render(s.Task("02-a")); x[1] != y[1] {
+	if x, y := p.render(&a), p.render(s.Task("02-a")); x[1] != y[1] {
 		t.Error("a class A task's prompt changed with a format")
 	}
 }
@@ -114,5 +114,15 @@ func TestWithLastParagraph(t *testing.T) {
 		if got := withLastParagraph(c.body, c.text); got != c.want {
 			t.Errorf("withLastParagraph(%q) = %q, want %q: %s", c.body, got, c.want, c.reason)
 		}
+	}
+}
+
+// render returns the messages for t: the system primer, and one user message
+// holding the document followed by the task.
+func (p *Prompts) render(t *Task) []Message {
+	system, doc, body := p.Parts(t)
+	return []Message{
+		{Role: "system", Content: system},
+		{Role: "user", Content: doc + body},
 	}
 }

@@ -326,7 +326,7 @@ func TestPromptsShareAPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := p.Render(s.Task("04-a")), p.Render(s.Task("04-c"))
+	a, b := p.render(s.Task("04-a")), p.render(s.Task("04-c"))
 	if a[0] != b[0] {
 		t.Error("system messages differ")
 	}

@@ -515,27 +515,6 @@ func ReadKnown(path string, s Slot, known *Known) (*Transcript, error) {
 	return t, nil
 }
 
-// ReadAll loads every transcript below runDir (task and judge), verifying
-// each; it fails on the first bad file, naming it.
-func ReadAll(runDir string) ([]*Transcript, error) {
-	var out []*Transcript
-	err := filepath.WalkDir(runDir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".json") || filepath.Base(p) == ManifestName || strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		t, err := Read(p)
-		if err != nil {
-			return err
-		}
-		out = append(out, t)
-		return nil
-	})
-	return out, err
-}
-
 // String formats a reference as model/task/r<repeat>; a nil one as "-".
 func (r *Ref) String() string {
 	if r == nil {

@@ -10,6 +10,7 @@ import (
 	"bendscript.com/round-trip-harness/aggregate"
 	"bendscript.com/round-trip-harness/pipeline/pipelinetest"
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
+	"bendscript.com/round-trip-harness/verdict"
 
 	"bendscript.com/round-trip-harness/report"
 
@@ -160,7 +161,7 @@ func TestTrendPageHoldsNoTerminalControls(t *testing.T) {
 		m := *run.Manifest
 		m.StartedAt = scoringtest.T0.Add(time.Duration(i) * 24 * time.Hour)
 		rep := aggregate.Build(aggregate.Input{Manifest: &m, Config: run.Config, Scores: run.Scores, Set: run.Set})
-		rep.Failures = append(rep.Failures, report.Failure{Message: "x\x1b]52;c;SGk=\a\n::error title=t::forged"})
+		rep.Failures = append(rep.Failures, verdict.Failure{Message: "x\x1b]52;c;SGk=\a\n::error title=t::forged"})
 		reps = append(reps, rep)
 	}
 	var page bytes.Buffer

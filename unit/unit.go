@@ -1,8 +1,9 @@
 // Package unit words numbers for people, as every writer prints them
 // (after x/perf's benchunit): a drift or residual to four decimals with
 // trailing zeros dropped, a share as a percentage, a count with its noun.
-// It knows nothing of reports; report, render, compare and trend all print
-// their numbers through it, so that a number reads the same everywhere.
+// It knows nothing of reports; verdict, render, viewer, compare and trend
+// all print their numbers through it, so that a number reads the same
+// everywhere.
 package unit
 
 import (
@@ -86,4 +87,12 @@ func Dagger(own bool) string {
 		return " †"
 	}
 	return ""
+}
+
+// TokenText is a token count, marked ≈ when it is an estimate.
+func TokenText(n int64, estimated bool) string {
+	if estimated {
+		return "≈" + strconv.FormatInt(n, 10)
+	}
+	return strconv.FormatInt(n, 10)
 }

@@ -29,6 +29,8 @@ func TestWords(t *testing.T) {
 		{"plural", Plural(1, "vote", "votes"), "vote", "one takes the singular"},
 		{"plural zero", Plural(0, "vote", "votes"), "votes", "zero takes the plural"},
 		{"dagger", Dagger(true), " †", "the harness's own threshold is marked"},
+		{"tokens", TokenText(1200, false), "1200", "a reported token count prints in decimal"},
+		{"tokens estimated", TokenText(1200, true), "≈1200", "an estimated count is marked ≈"},
 	}
 	for _, c := range tabletest.Cases(t, cases) {
 		if c.got != c.want {

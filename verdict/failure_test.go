@@ -104,3 +104,57 @@ func TestFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestIncompleteWords: what makes a run incomplete, counted and worded,
+// each kind in the singular or the plural; a complete run says nothing.
+func TestIncompleteWords(t *testing.T) {
+	t.Parallel()
+	for _, c := range tabletest.Cases(t, []struct {
+		n      Incomplete
+		count  int
+		want   string
+		reason string
+	}{
+		{Incomplete{}, 0, "", "a complete run"},
+		{Incomplete{Missing: 1}, 1, "1 missing transcript", "singular"},
+		{Incomplete{Missing: 2, APIErrors: 1, JudgeAPIErrors: 3, Undecided: 2}, 8,
+			"2 missing transcripts, 1 API error, 3 judge API errors, 2 class A answers without a valid judge vote", "every kind, in a fixed order"},
+	}) {
+		if c.n.Count() != c.count || c.n.String() != c.want {
+			t.Errorf("%+v: %d %q, want %d %q (%s)", c.n, c.n.Count(), c.n.String(), c.count, c.want, c.reason)
+		}
+	}
+}
+
+// TestFailuresOfThresholds: a gating run's failures per model in the
+// order of the models, then of the thresholds, each with the value, the
+// limit and whose threshold it is; the harness's own gates fail the
+// verdict as §8.5's do, and exactly eight failed answers are named
+// without "more".
+func TestFailuresOfThresholds(t *testing.T) {
+	t.Parallel()
+	ts := []Threshold{median, applied}
+	calls := make([]FailedCall, 8)
+	for i := range calls {
+		calls[i] = FailedCall{TaskID: "02-c", Repeat: 0, Reason: "blocked"}
+	}
+	fs := Failures(ts, Run{Gates: true}, []Measured{
+		{Model: "a", Measures: []Measure{{Value: ptr(0.2)}, {Value: ptr(0.5)}}},
+		{Model: "b", Measures: []Measure{{Value: ptr(0.01)}, {Value: ptr(0.95)}}, Incomplete: Incomplete{APIErrors: 8}, FailedCalls: calls},
+	})
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Model+" "+f.Metric+" "+f.Source+": "+f.Message)
+	}
+	want := []string{
+		"b incomplete : b: incomplete run: 8 API errors: " + strings.Repeat("02-c r0: blocked; ", 7) + "02-c r0: blocked; an incomplete run cannot pass",
+		"a class_b_median_drift custom: a: class B median drift 0.2, want ≤ 0.1 (a custom threshold: §8.5 says ≤ 0.05)",
+		"a class_b_edit_applied harness: a: class B edits applied 50%, want ≥ 90%",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("failures:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if v := fs[0].Value; v == nil || *v != 8 || fs[0].Op != "<=" || fs[0].Limit != 0 {
+		t.Errorf("the incomplete failure's value %v %s %v, want 8 ≤ 0", v, fs[0].Op, fs[0].Limit)
+	}
+}

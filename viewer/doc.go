@@ -16,7 +16,7 @@
 // the scores it takes only the evidence a transcript's detail shows
 // beside the numbers: the output, the diagnostics, validation problems,
 // gold-edit checks, judge votes, API error, transcript hash and finish
-// reason. Its charts
-// are drawn with package viewer/chart, whose geometry the trend's page
-// shares (Template, CSS, CSPHash).
+// reason. Every chart of a report is drawn here (the sections' plots, the
+// steps' curves, the answer formats' charts), with package viewer/chart,
+// whose geometry the trend's page shares (Template, CSS, CSPHash).
 package viewer

@@ -38,7 +38,7 @@ func TestWritersReadOnlyTheJSON(t *testing.T) {
 		{"csv", func(b *bytes.Buffer, r *report.Report, _ Input) error { return render.WriteCSV(b, r) }, "every answer's numbers, for spreadsheets: the report's answers alone"},
 		{"html", func(b *bytes.Buffer, r *report.Report, in Input) error { return WriteHTML(b, r, in) }, "the viewer: its table, details and step plots from the report's answers, given scores with other numbers"},
 		{"format charts", func(b *bytes.Buffer, r *report.Report, _ Input) error {
-			_, err := fmt.Fprintf(b, "%+v", render.FormatPlots(r))
+			_, err := fmt.Fprintf(b, "%+v", formatPlots(r))
 			return err
 		}, "the viewer's drift and tokens against document size per format: the report's format points alone"},
 	}

@@ -301,7 +301,7 @@ func newPage(r *report.Report, in Input) page {
 			}
 		}
 	}
-	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r), render.FormatPlots(r), render.JobsText(r)
+	p.Sections, p.FormatPlots, p.Jobs = sectionViews(r), formatPlots(r), render.JobsText(r)
 	p.Cost = strings.ReplaceAll(render.CostText(r.Cost), "`", "")
 	for _, w := range r.Warnings {
 		p.Warnings = append(p.Warnings, render.WarningText(w))

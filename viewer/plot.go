@@ -14,6 +14,7 @@ import (
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
 	"bendscript.com/round-trip-harness/unit"
+	"bendscript.com/round-trip-harness/verdict"
 	"bendscript.com/round-trip-harness/viewer/chart"
 )
 
@@ -142,7 +143,7 @@ func plotLines(r *report.Report, c *report.ClassResult) []lineSpec {
 
 // limitLabel names a threshold's line by what it limits: two red lines
 // both read "limit ≤ x", the median's and the P95's (issue 34).
-func limitLabel(t report.Threshold) string {
+func limitLabel(t verdict.Threshold) string {
 	switch {
 	case strings.Contains(t.Metric, "p95"):
 		return "P95 limit " + unit.Num(t.Limit)
@@ -309,7 +310,7 @@ func nonTotal(labels []string) []string {
 // exact interval as a band. The chains' dots are the report's answers
 // (report.Answer), the medians and bands its section's rows.
 func newStepPlots(suite *suites.Suite, sec report.Section, answers []report.Answer) []chart.Chart {
-	inverse := func(suites.Key) bool { return false }
+	inverse := func(report.Key) bool { return false }
 	legend := [2]string{"a chain at a forward step (B, C; click for its transcript)", "a chain at an inverse step (C⁻¹, B⁻¹)"}
 	if s := suite.GroupingOf(sec.Part); s != nil && s.Inverse != nil {
 		inverse = s.Inverse
@@ -332,7 +333,7 @@ func newStepPlots(suite *suites.Suite, sec report.Section, answers []report.Answ
 	return out
 }
 
-func stepPlotOf(sec report.Section, rows []report.Row, answers []report.Answer, top float64, inverse func(suites.Key) bool, legend [2]string) chart.Chart {
+func stepPlotOf(sec report.Section, rows []report.Row, answers []report.Answer, top float64, inverse func(report.Key) bool, legend [2]string) chart.Chart {
 	name := chartName(sec, rows[0])
 	p := chart.New("steps-"+transcript.Slug(name), name+": drift against step", "step (edit asked for; ↺ expects the source)", "drift (0 = as expected)")
 	p.YScale(top)
@@ -358,7 +359,7 @@ func stepPlotOf(sec report.Section, rows []report.Row, answers []report.Answer, 
 	p.Polylines = []chart.Polyline{{Class: "median", Points: strings.Join(median, " ")}}
 	type dot struct {
 		href, title string
-		key         suites.Key
+		key         report.Key
 		d           float64
 	}
 	var dots []dot
@@ -367,7 +368,7 @@ func stepPlotOf(sec report.Section, rows []report.Row, answers []report.Answer, 
 			continue
 		}
 		dots = append(dots, dot{"#" + anchor(a.Model, a.TaskID, a.Repeat), fmt.Sprintf("chain %s r%d, step %d (%s): drift %s", a.Chain, a.Repeat, a.Step, label[a.Step], unit.Num(*a.Drift)),
-			suites.Key{Model: a.Model, Part: a.Part, Step: a.Step}, *a.Drift})
+			report.Key{Model: a.Model, Part: a.Part, Step: a.Step}, *a.Drift})
 	}
 	slices.SortStableFunc(dots, func(a, b dot) int { return cmp.Compare(a.href, b.href) })
 	for _, d := range dots {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/aggregate"
-	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -123,8 +122,8 @@ func showHeader(p printer, s scoring.Score, v transcriptView) {
 	if s.Usage.Cost != nil {
 		cost = fmt.Sprintf("$%.4f", *s.Usage.Cost)
 	}
-	p("cost %s · %s prompt + %s completion tokens · %d %s · %d ms", cost, render.TokenText(s.Usage.PromptTokens, s.Usage.Estimated),
-		render.TokenText(s.Usage.CompletionTokens, s.Usage.Estimated), s.Attempts, unit.Plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
+	p("cost %s · %s prompt + %s completion tokens · %d %s · %d ms", cost, unit.TokenText(s.Usage.PromptTokens, s.Usage.Estimated),
+		unit.TokenText(s.Usage.CompletionTokens, s.Usage.Estimated), s.Attempts, unit.Plural(s.Attempts, "attempt", "attempts"), s.LatencyMS)
 	if s.Provider != "" {
 		p(" · provider %s", s.Provider)
 	}

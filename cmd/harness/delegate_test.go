@@ -78,6 +78,18 @@ func TestDelegateSuite(t *testing.T) {
 	if len(m.Inputs.Order) != 20 || m.Inputs.Shuffle != seed {
 		t.Errorf("the manifest records %d order lines and shuffle seed %d, want 20 and %d", len(m.Inputs.Order), m.Inputs.Shuffle, seed)
 	}
+	delegateSurfaces(t, d)
+	chainRises(t, d)
+	chainDeltas(t, d, seed)
+	criticalAreSlips(t, d, seed)
+}
+
+// delegateSurfaces: every surface has its 20 documents and four ks;
+// offline/oracle's RS@k is 1 with every chain lossless, and it is ready;
+// offline/noisy's RS@k falls with k; a surface's loss components sum to
+// its drift.
+func delegateSurfaces(t *testing.T, d *report.Delegation) {
+	t.Helper()
 	for _, s := range d.Surfaces {
 		if s.Documents != 20 || len(s.RS) != 4 {
 			t.Fatalf("%s %s: %d documents, %d ks", s.Model, s.Format, s.Documents, len(s.RS))
@@ -98,14 +110,17 @@ func TestDelegateSuite(t *testing.T) {
 				t.Errorf("noisy %s: RS@20 %v, RS@2 %v; want it to fall", s.Format, last.Mean, first.Mean)
 			}
 		}
-		if s.Loss != nil {
-			l := s.Loss
+		if l := s.Loss; l != nil {
 			if sum := l.BlockStructure + l.EdgePreservation + l.SpanCoverage + l.MarkFidelity + l.VocabularyIntegrity; math.Abs(sum-l.Drift) > 1e-9 {
 				t.Errorf("%s %s: components sum to %v, drift %v", s.Model, s.Format, sum, l.Drift)
 			}
 		}
 	}
-	// Every chain's rises sum to its drift at the horizon.
+}
+
+// chainRises: every chain's rises sum to its drift at the horizon.
+func chainRises(t *testing.T, d *report.Delegation) {
+	t.Helper()
 	for _, c := range d.Chains {
 		if c.Loss == nil || len(c.Rises) != 10 {
 			t.Fatalf("chain %+v: want 10 round trips and a loss", c)
@@ -118,9 +133,14 @@ func TestDelegateSuite(t *testing.T) {
 			t.Errorf("%s %s chain %s: rises sum to %v, drift at the horizon %v", c.Model, c.Format, c.Chain, sum, c.Loss.Drift)
 		}
 	}
-	// Where the content went: offline/oracle loses nothing; offline/rare-slip
-	// deletes exactly the blocks (at every depth) of its chain's original
-	// but its first block from its slip on, and corrupts and adds nothing.
+}
+
+// chainDeltas: where the content went. offline/oracle loses nothing;
+// offline/rare-slip deletes exactly the blocks (at every depth) of its
+// chain's original but its first block from its slip on, and corrupts and
+// adds nothing.
+func chainDeltas(t *testing.T, d *report.Delegation, seed int64) {
+	t.Helper()
 	corpus := tasktest.Set(t)
 	for _, c := range d.Chains {
 		if c.Model == offline.Noisy {
@@ -133,11 +153,7 @@ func TestDelegateSuite(t *testing.T) {
 		switch {
 		case c.Model == offline.Oracle, c.Format == "bend-ops": // rare-slip's bend-ops answers drop nothing
 		case c.Model == offline.RareSlip:
-			lane := c.Format
-			if lane == "document" {
-				lane = ""
-			}
-			if len(offline.Slips(seed, "delegate", c.Chain, lane, 20)) > 0 {
+			if len(offline.Slips(seed, "delegate", c.Chain, lane(c.Format), 20)) > 0 {
 				doc := corpus.Documents[atoi(c.Chain)-1].Doc
 				for _, b := range doc.Blocks[1:] {
 					want.Deleted.Blocks += subtree(b) // a deleted block's spans count with it
@@ -150,8 +166,13 @@ func TestDelegateSuite(t *testing.T) {
 			t.Errorf("%s %s chain %s: delta %+v, want %+v", c.Model, c.Format, c.Chain, *c.Delta, want)
 		}
 	}
-	// Rare-slip's critical round trips are its slips. (Its bend-ops answers
-	// are the gold operations, which cannot drop blocks: no slip shows.)
+}
+
+// criticalAreSlips: rare-slip's critical round trips are its slips, each
+// with the transcript of its step. (Its bend-ops answers are the gold
+// operations, which cannot drop blocks: no slip shows.)
+func criticalAreSlips(t *testing.T, d *report.Delegation, seed int64) {
+	t.Helper()
 	got, want := map[string]bool{}, map[string]bool{}
 	for _, c := range d.Critical {
 		if c.Model != offline.RareSlip {
@@ -164,13 +185,9 @@ func TestDelegateSuite(t *testing.T) {
 	}
 	slips := 0
 	for _, f := range []string{"document", "json-patch", "search-replace"} {
-		lane := f
-		if f == "document" {
-			lane = ""
-		}
 		for nn := 1; nn <= 20; nn++ {
 			chain := fmt.Sprintf("%02d", nn)
-			for _, s := range offline.Slips(seed, "delegate", chain, lane, 20) {
+			for _, s := range offline.Slips(seed, "delegate", chain, lane(f), 20) {
 				want[fmt.Sprintf("%s %s %d", f, chain, s+s%2)] = true
 				slips++
 			}
@@ -179,6 +196,15 @@ func TestDelegateSuite(t *testing.T) {
 	if slips == 0 || !mapsEqual(got, want) {
 		t.Errorf("rare-slip's critical round trips %v, want its %d slips' %v", sortedKeys(got), slips, sortedKeys(want))
 	}
+}
+
+// lane is the lane offline.Slips draws an answer format's slips in: the
+// whole document's is "".
+func lane(format string) string {
+	if format == "document" {
+		return ""
+	}
+	return format
 }
 
 // subtree counts a block and the blocks under it.

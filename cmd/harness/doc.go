@@ -43,10 +43,20 @@
 // defaults when ./harness.yaml does not exist), --reports (run) and --out
 // (rescore) the directory of reports.
 //
-// Environment: OPENROUTER_API_KEY (else an OPENROUTER_API_KEY line of
-// ./.env) is sent to online models, never written; OPENROUTER_BASE_URL is
-// the API root when --base-url is not given. Models named offline/...
-// answer in process and need neither.
+// Environment: the harness reads four variables, and no other.
+// `OPENROUTER_API_KEY` is the key sent to online models, required for any
+// model not named offline/... (those answer in process and need none of
+// these); it may instead be an `OPENROUTER_API_KEY=...` line of a `.env`
+// file in the working directory (`export` and quotes allowed), the
+// environment winning, and the harness never writes it anywhere.
+// `OPENROUTER_BASE_URL` is the API root when --base-url is not given (a
+// run through a root other than OpenRouter's gates only when
+// gating.api_roots lists it). `HARNESS_SEAL_KEY`, when set, seals a run's
+// archive when its requests are done (runs/<run-id>/seal.json, an HMAC over
+// every file of the run), and rescore and --resume verify the seal and
+// refuse an archive whose seal breaks; without it an archive is unsealed,
+// and the report's integrity says so. `CI`, when set and not empty, keeps
+// --progress auto to one line per job even on a terminal, for CI logs.
 //
 // Files: run writes runs/<run-id>/ (run.json, the manifest, and one
 // content-hashed transcript per request) and reports/<run-id>.json, .md,
@@ -124,12 +134,6 @@
 //	| `--max-cost USD` | the configuration's `max_cost`, else no cap | the spending cap: no new request whose estimate, added to the known cost and the estimates of the requests in flight, would cross it (a request costing more than its estimate can still go past it); the run then stops incomplete (exit 2) and prints its `--resume` command with the cap it suggests: the known cost plus the estimate of the work left, at the listed prices (twice the old cap when no price is listed) |
 //	| `--summary` | off | also print the whole Markdown report (it is always written to `reports/<run-id>.md`) |
 //	| `--format text\|json` | `text` | `json` prints the JSON report on stdout and the notes on stderr |
-//
-// Environment: `OPENROUTER_API_KEY` (required for any non-offline model; never
-// written to any file), `OPENROUTER_BASE_URL` (optional API root). The key may
-// instead be an `OPENROUTER_API_KEY=...` line of a `.env` file in the working
-// directory (`export` and quotes allowed); the environment wins, and the
-// harness never writes the key anywhere.
 //
 // A run ends, whatever the suite, with three lines: the verdict (with its
 // failure count), then the paths of the HTML and the JSON reports, so that

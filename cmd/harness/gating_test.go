@@ -129,24 +129,7 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 			id := taskIDOf(r)
 			byDoc[group{r.Model, id[:2]}] = append(byDoc[group{r.Model, id[:2]}], s)
 		}
-		switch {
-		case strings.HasPrefix(r.Model, "anthropic/") && r.Seed != nil:
-			t.Errorf("a request to %s carries seed %d, which its listing does not support", r.Model, *r.Seed)
-		case strings.HasPrefix(r.Model, "anthropic/") && r.Temperature != nil:
-			t.Errorf("a request to %s carries temperature, which Claude Opus 4.7 and later ignore", r.Model)
-		case strings.HasPrefix(r.Model, "google/") && r.Temperature != nil && *r.Temperature != 1:
-			t.Errorf("a request to %s carries temperature %v, not Gemini 3's default 1.0", r.Model, *r.Temperature)
-		case strings.HasPrefix(r.Model, "openai/") && r.Temperature != nil:
-			t.Errorf("a request to %s carries temperature, which its listing does not support", r.Model)
-		case strings.HasPrefix(r.Model, "google/") && (r.Temperature == nil || r.Seed == nil):
-			t.Errorf("a request to %s lacks temperature or seed, which its listing supports", r.Model)
-		}
-		if !judge && strings.HasPrefix(r.Model, "anthropic/") {
-			u := r.Messages[len(r.Messages)-1]
-			if len(u.Parts) != 2 || len(u.Parts[0].CacheControl) == 0 || len(u.Parts[1].CacheControl) != 0 {
-				t.Errorf("an answer request to %s does not mark the document part (and only it) with cache_control: %s", r.Model, r.Body)
-			}
-		}
+		listedParameters(t, r, judge)
 	}
 	if answers != 180 || votes != 120 {
 		t.Errorf("%d answers and %d votes asked; want 180 and 120", answers, votes)
@@ -182,6 +165,31 @@ func TestGatingRunAgainstRealListing(t *testing.T) {
 	for m, want := range map[string]string{"anthropic/claude-opus-5": "temperature,seed", "openai/gpt-5.6-sol": "temperature", "google/gemini-3.1-pro-preview": ""} {
 		if got := strings.Join(rep.Results[m].Determinism.Lacking, ","); got != want {
 			t.Errorf("%s: the report records %q as not supported, want %q", m, got, want)
+		}
+	}
+}
+
+// listedParameters: a request carries only the parameters its model's
+// listing supports, and an answer request to Anthropic marks its document
+// part, and only it, with cache_control.
+func listedParameters(t *testing.T, r modeltest.ChatRequest, judge bool) {
+	t.Helper()
+	switch {
+	case strings.HasPrefix(r.Model, "anthropic/") && r.Seed != nil:
+		t.Errorf("a request to %s carries seed %d, which its listing does not support", r.Model, *r.Seed)
+	case strings.HasPrefix(r.Model, "anthropic/") && r.Temperature != nil:
+		t.Errorf("a request to %s carries temperature, which Claude Opus 4.7 and later ignore", r.Model)
+	case strings.HasPrefix(r.Model, "google/") && r.Temperature != nil && *r.Temperature != 1:
+		t.Errorf("a request to %s carries temperature %v, not Gemini 3's default 1.0", r.Model, *r.Temperature)
+	case strings.HasPrefix(r.Model, "openai/") && r.Temperature != nil:
+		t.Errorf("a request to %s carries temperature, which its listing does not support", r.Model)
+	case strings.HasPrefix(r.Model, "google/") && (r.Temperature == nil || r.Seed == nil):
+		t.Errorf("a request to %s lacks temperature or seed, which its listing supports", r.Model)
+	}
+	if !judge && strings.HasPrefix(r.Model, "anthropic/") {
+		u := r.Messages[len(r.Messages)-1]
+		if len(u.Parts) != 2 || len(u.Parts[0].CacheControl) == 0 || len(u.Parts[1].CacheControl) != 0 {
+			t.Errorf("an answer request to %s does not mark the document part (and only it) with cache_control: %s", r.Model, r.Body)
 		}
 	}
 }

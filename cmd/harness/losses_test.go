@@ -14,6 +14,7 @@ import (
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/sensitivity"
 	"bendscript.com/round-trip-harness/task/tasktest"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // TestGatingVerdictCatchesLosses replays the default gating run (the
@@ -45,7 +46,7 @@ func TestGatingVerdictCatchesLosses(t *testing.T) {
 			for _, f := range rep.Failures {
 				if f.Model == rep.Models[0] {
 					got = append(got, f.Metric)
-					if f.Source != report.SourceHarness {
+					if f.Source != verdict.SourceHarness {
 						t.Errorf("%s: %s fails with source %q, want the harness's own", c.loss, f.Metric, f.Source)
 					}
 				}

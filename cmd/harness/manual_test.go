@@ -1,10 +1,15 @@
 package main
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,4 +155,177 @@ func TestManualFlagsExist(t *testing.T) {
 	if lines < 8 {
 		t.Errorf("the manual has %d harness command lines: the check no longer sees its examples", lines)
 	}
+}
+
+// TestManualNamesTheEnvironment: the manual describes the environment in
+// one paragraph ("Environment: ..."), and the variables it names in
+// backquotes are exactly those the module's code reads (os.Getenv and
+// os.LookupEnv in every non-test file, their names as literals or as
+// constants of the module). Issue 54: the manual described the
+// environment twice and both times left out HARNESS_SEAL_KEY and CI; a
+// variable read anywhere now fails this test until the manual says what
+// it does.
+func TestManualNamesTheEnvironment(t *testing.T) {
+	t.Parallel()
+	var paragraphs []string
+	for _, p := range strings.Split(manual(t), "\n\n") {
+		if strings.HasPrefix(p, "Environment:") {
+			paragraphs = append(paragraphs, p)
+		}
+	}
+	if len(paragraphs) != 1 {
+		t.Fatalf("the manual has %d paragraphs that begin \"Environment:\", want one", len(paragraphs))
+	}
+	var named []string
+	for _, m := range regexp.MustCompile("`([A-Z][A-Z0-9_]*)[`=]").FindAllStringSubmatch(paragraphs[0], -1) {
+		if !slices.Contains(named, m[1]) {
+			named = append(named, m[1])
+		}
+	}
+	read := envRead(t, "../..")
+	slices.Sort(named)
+	if !slices.Equal(named, read) {
+		t.Errorf("the manual's environment paragraph names %v; the code reads %v", named, read)
+	}
+}
+
+// envRead lists, sorted, the environment variables the non-test Go files
+// under root read with os.Getenv or os.LookupEnv. A name is a string
+// literal or a string constant declared in the module (by its package's
+// directory); a call whose name is neither fails the test, so that no read
+// goes unseen.
+func envRead(t *testing.T, root string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	files := moduleFiles(t, fset, root)
+	consts := stringConsts(files)
+	var read []string
+	for dir, fs := range files {
+		for _, f := range fs {
+			imports := moduleImports(f)
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || !isEnvRead(call) {
+					return true
+				}
+				name, found := envName(call.Args[0], dir, imports, consts)
+				switch {
+				case !found:
+					t.Errorf("%s: an environment read of a name this test cannot resolve: use a literal or a constant", fset.Position(call.Pos()))
+				case !slices.Contains(read, name):
+					read = append(read, name)
+				}
+				return true
+			})
+		}
+	}
+	slices.Sort(read)
+	if len(read) == 0 {
+		t.Fatal("no os.Getenv in the module: the check no longer sees the code")
+	}
+	return read
+}
+
+// moduleFiles parses the non-test Go files under root (testdata and
+// hidden directories left out), by directory relative to root.
+func moduleFiles(t *testing.T, fset *token.FileSet, root string) map[string][]*ast.File {
+	t.Helper()
+	files := map[string][]*ast.File{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		files[filepath.ToSlash(rel)] = append(files[filepath.ToSlash(rel)], f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// stringConsts are the string constants the files declare with a
+// literal, as "dir.Name" → value.
+func stringConsts(files map[string][]*ast.File) map[string]string {
+	consts := map[string]string{}
+	for dir, fs := range files {
+		for _, f := range fs {
+			for _, decl := range f.Decls {
+				if g, ok := decl.(*ast.GenDecl); ok && g.Tok == token.CONST {
+					for _, spec := range g.Specs {
+						addConsts(consts, dir, spec.(*ast.ValueSpec))
+					}
+				}
+			}
+		}
+	}
+	return consts
+}
+
+// addConsts adds the string literals of one constant spec to consts.
+func addConsts(consts map[string]string, dir string, vs *ast.ValueSpec) {
+	for i, name := range vs.Names {
+		if i >= len(vs.Values) {
+			continue
+		}
+		if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			consts[dir+"."+name.Name], _ = strconv.Unquote(lit.Value)
+		}
+	}
+}
+
+// moduleImports maps the names f imports the module's packages by to
+// their directories.
+func moduleImports(f *ast.File) map[string]string {
+	const module = "bendscript.com/round-trip-harness"
+	imports := map[string]string{}
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		if rest, ok := strings.CutPrefix(p, module+"/"); ok {
+			name := path.Base(rest)
+			if im.Name != nil {
+				name = im.Name.Name
+			}
+			imports[name] = rest
+		}
+	}
+	return imports
+}
+
+// isEnvRead reports whether call is os.Getenv or os.LookupEnv of one name.
+func isEnvRead(call *ast.CallExpr) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || len(call.Args) != 1 || (sel.Sel.Name != "Getenv" && sel.Sel.Name != "LookupEnv") {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == "os"
+}
+
+// envName is the variable name arg holds, read in directory dir: a
+// string literal, a constant of dir, or a constant of an imported package
+// of the module; found is false for anything else.
+func envName(arg ast.Expr, dir string, imports, consts map[string]string) (name string, found bool) {
+	switch a := arg.(type) {
+	case *ast.BasicLit:
+		name, err := strconv.Unquote(a.Value)
+		return name, a.Kind == token.STRING && err == nil
+	case *ast.Ident:
+		name, found = consts[dir+"."+a.Name]
+	case *ast.SelectorExpr:
+		if x, ok := a.X.(*ast.Ident); ok {
+			name, found = consts[imports[x.Name]+"."+a.Sel.Name]
+		}
+	}
+	return name, found
 }

@@ -10,7 +10,7 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
-	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/transcript/transcripttest"
 )
 
 // TestOutageCouldNotRun: with --no-preflight against an API that refused
@@ -80,7 +80,7 @@ func runCLIWithin(t *testing.T, d time.Duration, args ...string) (stdout, stderr
 // with no wait for a retry.
 func assertOneAttempt(t *testing.T, runDir, reason string) {
 	t.Helper()
-	all, err := transcript.ReadAll(runDir)
+	all, err := transcripttest.ReadAll(runDir)
 	if err != nil {
 		t.Fatal(err)
 	}

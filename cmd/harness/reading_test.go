@@ -12,6 +12,7 @@ import (
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/task/tasktest"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // TestExactGatingRunGates: the default three models answering exactly can
@@ -27,7 +28,7 @@ func TestExactGatingRunGates(t *testing.T) {
 	if md, err := os.ReadFile(filepath.Join(exactGating.dir, "g.md")); err != nil || !bytes.Contains(md, []byte("This run can gate v0.1 (§8.6).")) {
 		t.Errorf("the Markdown does not say the run can gate v0.1 (%v)", err)
 	}
-	if r.code != 0 || !rep.Eligibility.Gates || rep.Reading.Outcome != report.ReadingPass || !strings.Contains(line, "✅ PASS") || !strings.Contains(line, "v0.1 may be called final") {
+	if r.code != 0 || !rep.Eligibility.Gates || rep.Reading.Outcome != verdict.ReadingPass || !strings.Contains(line, "✅ PASS") || !strings.Contains(line, "v0.1 may be called final") {
 		t.Errorf("exit %d, gates %v (%v), reading %q; %s", r.code, rep.Eligibility.Gates, rep.Eligibility.Reasons, rep.Reading.Outcome, line)
 	}
 }
@@ -69,7 +70,7 @@ func TestIneligibleGatingRunsAreInconclusive(t *testing.T) {
 			}
 			rep := readReport(t, filepath.Join(dir, "i.json"))
 			reasons := strings.Join(rep.Eligibility.Reasons, "\n")
-			if rep.Verdict != report.Pass || rep.Eligibility.Gates || rep.Reading.Outcome != report.ReadingInconclusive {
+			if rep.Verdict != report.Pass || rep.Eligibility.Gates || rep.Reading.Outcome != verdict.ReadingInconclusive {
 				t.Errorf("verdict %q, gates %v, reading %q; want thresholds met, inconclusive (%s)", rep.Verdict, rep.Eligibility.Gates, rep.Reading.Outcome, tc.reason)
 			}
 			for _, w := range tc.want {

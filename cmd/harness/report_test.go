@@ -13,6 +13,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/transcript/transcripttest"
 )
 
 // offlineRun runs the offline pipeline through the CLI into dir/runs and
@@ -234,7 +235,7 @@ func TestOfflineRunReproducible(t *testing.T) {
 	a, b := sharedOfflineRun(t), sharedOfflineRunAgain(t)
 	runA, runB := filepath.Join(a, "runs", "r"), filepath.Join(b, "runs", "r")
 	hashes := func(dir string) map[string]string {
-		trs, err := transcript.ReadAll(dir)
+		trs, err := transcripttest.ReadAll(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/transcript/transcripttest"
 )
 
 // TestPreflightFailsFast: a wrong model id stops the run before any chat
@@ -65,7 +66,7 @@ func TestRunAgainstFakeServer(t *testing.T) {
 	if n := srv.Count(); n != 60 {
 		t.Errorf("%d chat requests, want 60", n)
 	}
-	trs, err := transcript.ReadAll(filepath.Join(runs, "fake"))
+	trs, err := transcripttest.ReadAll(filepath.Join(runs, "fake"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestPanelJudging(t *testing.T) {
 			t.Fatalf("judge request to %s: structured output %v", req.Model, structured)
 		}
 	}
-	trs, err := transcript.ReadAll(filepath.Join(dir, "p"))
+	trs, err := transcripttest.ReadAll(filepath.Join(dir, "p"))
 	if err != nil {
 		t.Fatal(err)
 	}

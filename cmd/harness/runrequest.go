@@ -99,8 +99,20 @@ func (r *runRequest) checkNames() error {
 }
 
 // checkCombinations checks the flags whose meaning depends on others (a
-// suite's own flags, a resume's), the limits and the output format.
+// suite's own flags, a resume's), the limits and the output format, in
+// that order: the first that fails says why.
 func (r *runRequest) checkCombinations() error {
+	for _, check := range []func() error{r.checkSuiteFlags, r.checkLimits, r.checkFormat} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSuiteFlags checks the flags of one suite (--rungs, --steps,
+// --round-trips): given only with a suite that takes them, and in range.
+func (r *runRequest) checkSuiteFlags() error {
 	switch {
 	case r.given("rungs") && !slices.Contains(suites.UsingFlag("rungs"), r.Inputs.Suite):
 		return usage.Errorf("run: --rungs goes with --suite %s", strings.Join(suites.UsingFlag("rungs"), " or "))
@@ -112,12 +124,28 @@ func (r *runRequest) checkCombinations() error {
 		return usage.Errorf("run: --round-trips goes with --suite %s", strings.Join(suites.UsingFlag("round-trips"), " or "))
 	case r.given("round-trips") && (r.Inputs.RoundTrips < 1 || r.Inputs.RoundTrips > delegate.MaxRoundTrips):
 		return usage.Errorf("run: --round-trips takes a whole number from 1 to %d, not %d", delegate.MaxRoundTrips, r.Inputs.RoundTrips)
+	}
+	return nil
+}
+
+// checkLimits checks --resume against --run-id, and the limits --limit
+// and --max-cost.
+func (r *runRequest) checkLimits() error {
+	switch {
 	case r.given("resume") && r.given("run-id"):
 		return usage.Errorf("run: --resume names the run; --run-id is for a new run")
 	case r.given("limit") && r.Limit < 1:
 		return usage.Errorf("run: --limit takes a whole number of at least 1, not %d", r.Limit)
 	case r.given("max-cost") && (!(r.MaxCost > 0) || math.IsInf(r.MaxCost, 0)):
 		return usage.Errorf("run: --max-cost takes a positive number of US dollars, not %v", r.MaxCost)
+	}
+	return nil
+}
+
+// checkFormat checks --format, then that a resume selects nothing (its
+// selection is its manifest's).
+func (r *runRequest) checkFormat() error {
+	switch {
 	case r.Format != "text" && r.Format != "json" && formats.Lookup(r.Format) != nil:
 		// --format (what stdout prints) and --formats (how models answer)
 		// are one letter apart (issue 34).

@@ -51,6 +51,9 @@ func TestScripts(t *testing.T) {
 // expected are the archive files a scenario's result is compared with.
 var expected = map[string]bool{"exit": true, "stdout": true, "stderr": true}
 
+// runScript runs the scenario in file: its files written to a work
+// directory, its commands run in order, and the last one's exit, stdout
+// and stderr compared with the scenario's (or written into it, -update).
 func runScript(t *testing.T, file string) {
 	file, err := filepath.Abs(file)
 	if err != nil {
@@ -61,6 +64,32 @@ func runScript(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
+	cmds := scriptSetup(t, ar, work)
+	stdout, stderr, code := scriptRun(t, work, cmds)
+	got := map[string]string{"exit": strconv.Itoa(code) + "\n", "stdout": normalize(stdout, work), "stderr": normalize(stderr, work)}
+	if *golden.Update {
+		scriptUpdate(t, file, ar, got)
+		return
+	}
+	want := map[string]string{}
+	for _, f := range ar.Files {
+		if expected[f.Name] {
+			want[f.Name] = string(f.Data)
+		}
+	}
+	for _, name := range []string{"exit", "stdout", "stderr"} {
+		if got[name] != want[name] {
+			t.Errorf("%s differs (%s); go test -update rewrites it if the change is intended:\n%s",
+				name, strings.TrimSpace(string(ar.Comment)), linediff.Unified(want[name], got[name], 2))
+		}
+	}
+}
+
+// scriptSetup writes the scenario's files (all but cmd and the expected
+// results) into work and returns its commands, comments and blank lines
+// left out.
+func scriptSetup(t *testing.T, ar *txtar.Archive, work string) []string {
+	t.Helper()
 	var cmds []string
 	for _, f := range ar.Files {
 		switch {
@@ -83,11 +112,17 @@ func runScript(t *testing.T, file string) {
 	if len(cmds) == 0 {
 		t.Fatal("no cmd file")
 	}
+	return cmds
+}
+
+// scriptRun runs the commands in work and returns the last one's stdout,
+// stderr and exit code; a command before the last that could not run
+// (exit 2) fails the test. "> FILE" writes a command's stdout to FILE.
+func scriptRun(t *testing.T, work string, cmds []string) (stdout, stderr string, code int) {
+	t.Helper()
 	// No key and no API root but what the scenario sets (env lines), which
 	// hold for the rest of it.
 	env := []string{"OPENROUTER_API_KEY=", "OPENROUTER_BASE_URL="}
-	var stdout, stderr string
-	var code int
 	for i, line := range cmds {
 		line, redirect, _ := strings.Cut(line, ">")
 		args := strings.Fields(line)
@@ -118,35 +153,26 @@ func runScript(t *testing.T, file string) {
 			stdout = ""
 		}
 	}
-	got := map[string]string{"exit": strconv.Itoa(code) + "\n", "stdout": normalize(stdout, work), "stderr": normalize(stderr, work)}
-	if *golden.Update {
-		for i, f := range ar.Files {
-			if expected[f.Name] {
-				ar.Files[i].Data = []byte(got[f.Name])
-				delete(got, f.Name)
-			}
-		}
-		for _, name := range []string{"exit", "stdout", "stderr"} {
-			if _, ok := got[name]; ok {
-				ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(got[name])})
-			}
-		}
-		if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want := map[string]string{}
-	for _, f := range ar.Files {
+	return stdout, stderr, code
+}
+
+// scriptUpdate writes got into the scenario file as its expected exit,
+// stdout and stderr (go test -update).
+func scriptUpdate(t *testing.T, file string, ar *txtar.Archive, got map[string]string) {
+	t.Helper()
+	for i, f := range ar.Files {
 		if expected[f.Name] {
-			want[f.Name] = string(f.Data)
+			ar.Files[i].Data = []byte(got[f.Name])
+			delete(got, f.Name)
 		}
 	}
 	for _, name := range []string{"exit", "stdout", "stderr"} {
-		if got[name] != want[name] {
-			t.Errorf("%s differs (%s); go test -update rewrites it if the change is intended:\n%s",
-				name, strings.TrimSpace(string(ar.Comment)), linediff.Unified(want[name], got[name], 2))
+		if _, ok := got[name]; ok {
+			ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(got[name])})
 		}
+	}
+	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

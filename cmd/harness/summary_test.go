@@ -14,6 +14,7 @@ import (
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/stats"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/transcript/transcripttest"
 )
 
 // patchRelay are the arguments of the relay in the patch formats
@@ -168,7 +169,7 @@ func TestCallsCountEveryFormat(t *testing.T) {
 	if rep.Jobs != 280 || !strings.Contains(string(md), "2 models × 140 tasks × 1 repeat = 280 jobs") {
 		t.Errorf("%d jobs; want 280 and the header to say so:\n%.600s", rep.Jobs, md)
 	}
-	trs, err := transcript.ReadAll(filepath.Join(dir, "g"))
+	trs, err := transcripttest.ReadAll(filepath.Join(dir, "g"))
 	if err != nil {
 		t.Fatal(err)
 	}

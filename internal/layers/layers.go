@@ -29,12 +29,13 @@ var Floors = []struct {
 	{"the archive", []string{"transcript"}},
 	{"what answers and judges, and the verdict's rules: judge, runner, offline models, suite parts, verdict", []string{
 		"verdict",
-		"judge", "runner", "offline", "suites/ladder", "suites/relay", "task/tasktest",
+		"judge", "runner", "offline", "suites/ladder", "suites/relay", "task/tasktest", "transcript/transcripttest",
 	}},
-	{"suite parts made of other suite parts: the delegate suite's chains on the ladder's rungs", []string{"suites/delegate"}},
-	{"scoring, suites, jobs", []string{"scoring", "suites", "jobs"}},
-	{"the report's schema", []string{"report", "scoring/scoringtest"}},
-	{"the report's aggregation: scores into a report", []string{"aggregate"}},
+	{"the report's schema, over the verdict's records; suite parts made of other suite parts (the delegate suite's chains on the ladder's rungs)", []string{
+		"report", "suites/delegate",
+	}},
+	{"scoring, suites (whose sections group by the report's keys), jobs", []string{"scoring", "suites", "jobs"}},
+	{"the report's aggregation (scores into a report), and the scores of test runs", []string{"aggregate", "scoring/scoringtest"}},
 	{"over reports: writers, sensitivity, test runs", []string{"render", "sensitivity", "pipeline/pipelinetest"}},
 	{"the HTML page over render's tables: the viewer, show, the spool", []string{"viewer"}},
 	{"comparing reports", []string{"compare"}},

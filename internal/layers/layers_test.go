@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
 // TestNoImportRunsUp reads the imports of every non-test Go file in the
@@ -47,6 +49,28 @@ func TestNoImportRunsUp(t *testing.T) {
 		edges += len(im)
 	}
 	t.Logf("%d packages, %d imports within the module", len(imports), edges)
+}
+
+// TestRenderPrintsTextOnly: render is the text writers, and every chart
+// is the viewer's (issue 54: render/formats.go drew the format charts, the
+// one import of viewer/chart below the viewer). The floors allow render to
+// import the chart geometry, a leaf; this keeps it from doing so, and the
+// schema (report) from importing a suite or a task again.
+func TestRenderPrintsTextOnly(t *testing.T) {
+	root, module := moduleRoot(t)
+	imports := packageImports(t, root, module)
+	for _, c := range tabletest.Cases(t, []struct{ pkg, not, reason string }{
+		{"render", "viewer/chart", "render prints text only; the viewer draws every chart"},
+		{"report", "suites", "the schema stands below the suites (a ladder change must not rebuild it)"},
+		{"report", "task", "the schema writes the classes itself (report.Classes)"},
+	}) {
+		if imports[c.pkg] == nil {
+			t.Fatalf("no package %s in the module", c.pkg)
+		}
+		if imports[c.pkg][c.not] {
+			t.Errorf("%s imports %s: %s", c.pkg, c.not, c.reason)
+		}
+	}
 }
 
 // TestViolationsSeesAnUpwardImport holds the rule itself to account: an

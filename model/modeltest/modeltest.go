@@ -596,86 +596,22 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req C
 	if fl != nil {
 		fl.Flush() // OpenRouter commits the status at once, and keeps the stream alive
 	}
-	send := func(line string) bool {
-		if _, err := io.WriteString(w, line+"\n\n"); err != nil {
-			return false
-		}
-		if fl != nil {
-			fl.Flush()
-		}
-		return true
-	}
-	// pause waits d, sending keep-alive comments; false when the client left.
-	pause := func(d time.Duration) bool {
-		deadline := time.Now().Add(d)
-		for {
-			left := time.Until(deadline)
-			if left <= 0 {
-				return true
-			}
-			step := left
-			if rep.KeepAlive > 0 && rep.KeepAlive < step {
-				step = rep.KeepAlive
-			}
-			t := time.NewTimer(step)
-			select {
-			case <-r.Context().Done():
-				t.Stop()
-				return false
-			case <-t.C:
-			}
-			if rep.KeepAlive > 0 && time.Until(deadline) > 0 && !send(KeepAliveComment) {
-				return false
-			}
-		}
-	}
+	es := &eventStream{w: w, fl: fl, r: r, keepAlive: rep.KeepAlive}
 	c := rep.completion(req)
 	head := chunk{ID: c.ID, Object: "chat.completion.chunk", Created: c.Created, Model: c.Model, Provider: c.Provider}
-	event := func(ch chunk) bool {
-		b, _ := json.Marshal(ch)
-		return send("data: " + string(b))
-	}
-	if !pause(rep.Delay) {
+	if !es.pause(rep.Delay) {
 		return "closed"
 	}
 	if rep.Blank {
 		ch := head
 		ch.Choices = []chunkChoice{{Delta: delta{Role: "assistant"}}}
-		if !event(ch) || !send("data: [DONE]") {
+		if !es.event(ch) || !es.send("data: [DONE]") {
 			return "closed"
 		}
 		return "blank"
 	}
-	n := rep.Chunks
-	if n <= 0 {
-		n = 2
-	}
-	pieces := split(rep.Content, n)
-	for i := range pieces {
-		if rep.SilentAfter > 0 && i == rep.SilentAfter {
-			t := time.NewTimer(HangLimit)
-			defer t.Stop()
-			select {
-			case <-r.Context().Done():
-			case <-t.C:
-			}
-			return "closed"
-		}
-		if !pause(rep.ChunkDelay) {
-			return "closed"
-		}
-		ch := head
-		if i > 0 {
-			ch.Model, ch.ID = cmp.Or(rep.SwitchModel, ch.Model), cmp.Or(rep.SwitchID, ch.ID)
-		}
-		d := delta{Content: &pieces[i]}
-		if i == 0 {
-			d.Role, d.Reasoning = "assistant", rep.Reasoning
-		}
-		ch.Choices = []chunkChoice{{Delta: d}}
-		if !event(ch) || r.Context().Err() != nil {
-			return "closed"
-		}
+	if !es.content(head, rep) {
+		return "closed"
 	}
 	if rep.Error != nil {
 		ch := head
@@ -683,7 +619,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req C
 		fr := "error"
 		empty := ""
 		ch.Choices = []chunkChoice{{Delta: delta{Content: &empty}, FinishReason: &fr}}
-		event(ch)
+		es.event(ch)
 		return "error"
 	}
 	fin := head
@@ -694,10 +630,100 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, rep Reply, req C
 	last.Choices = []chunkChoice{}
 	u := c.Usage
 	last.Usage = &u
-	if !event(fin) || !event(last) || !send("data: [DONE]") {
+	if !es.event(fin) || !es.event(last) || !es.send("data: [DONE]") {
 		return "closed"
 	}
 	return "completed"
+}
+
+// eventStream writes one reply's server-sent events; each write is
+// flushed at once, as OpenRouter's are.
+type eventStream struct {
+	w         http.ResponseWriter
+	fl        http.Flusher // nil when w cannot flush
+	r         *http.Request
+	keepAlive time.Duration // between keep-alive comments while pausing; 0 sends none
+}
+
+// send writes one event (or comment) line; false when the client left.
+func (es *eventStream) send(line string) bool {
+	if _, err := io.WriteString(es.w, line+"\n\n"); err != nil {
+		return false
+	}
+	if es.fl != nil {
+		es.fl.Flush()
+	}
+	return true
+}
+
+// event sends ch as a data event.
+func (es *eventStream) event(ch chunk) bool {
+	b, _ := json.Marshal(ch)
+	return es.send("data: " + string(b))
+}
+
+// pause waits d, sending keep-alive comments; false when the client left.
+func (es *eventStream) pause(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return true
+		}
+		step := left
+		if es.keepAlive > 0 && es.keepAlive < step {
+			step = es.keepAlive
+		}
+		t := time.NewTimer(step)
+		select {
+		case <-es.r.Context().Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+		if es.keepAlive > 0 && time.Until(deadline) > 0 && !es.send(KeepAliveComment) {
+			return false
+		}
+	}
+}
+
+// content sends rep's content in rep.Chunks chunks (2 when unset), the
+// first with the role and the reasoning, rep.ChunkDelay before each; a
+// reply that goes silent after rep.SilentAfter chunks hangs until the
+// client leaves or HangLimit passes. False when the stream ended early.
+func (es *eventStream) content(head chunk, rep Reply) bool {
+	n := rep.Chunks
+	if n <= 0 {
+		n = 2
+	}
+	pieces := split(rep.Content, n)
+	for i := range pieces {
+		if rep.SilentAfter > 0 && i == rep.SilentAfter {
+			t := time.NewTimer(HangLimit)
+			defer t.Stop()
+			select {
+			case <-es.r.Context().Done():
+			case <-t.C:
+			}
+			return false
+		}
+		if !es.pause(rep.ChunkDelay) {
+			return false
+		}
+		ch := head
+		if i > 0 {
+			ch.Model, ch.ID = cmp.Or(rep.SwitchModel, ch.Model), cmp.Or(rep.SwitchID, ch.ID)
+		}
+		d := delta{Content: &pieces[i]}
+		if i == 0 {
+			d.Role, d.Reasoning = "assistant", rep.Reasoning
+		}
+		ch.Choices = []chunkChoice{{Delta: d}}
+		if !es.event(ch) || es.r.Context().Err() != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // split cuts s into n pieces of about equal length on rune boundaries;

@@ -29,6 +29,7 @@ import (
 	"bendscript.com/round-trip-harness/scoring/scoringtest"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/transcript/transcripttest"
 )
 
 // Run is scoringtest's: what a report is built from.
@@ -97,7 +98,7 @@ func Pipeline(t testing.TB, models []string, extra map[string]model.Client, repe
 		t.Fatal(err)
 	}
 	// The viewer shows the transcripts beside the report.
-	trs, err := transcript.ReadAll(dir)
+	trs, err := transcripttest.ReadAll(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -160,16 +160,3 @@ func firstDiff(a, b []string) string {
 	}
 	return ""
 }
-
-// PairOf returns the pair id a delegate step's Covers names ("" when t is
-// no delegate step), for reports.
-func PairOf(t *task.Task) string {
-	if len(t.Covers) == 0 || !strings.HasPrefix(t.Covers[0], "delegate step ") {
-		return ""
-	}
-	f := strings.Fields(t.Covers[0])
-	if len(f) < 4 {
-		return ""
-	}
-	return f[3]
-}

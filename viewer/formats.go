@@ -1,10 +1,9 @@
-package render
+package viewer
 
 import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"bendscript.com/round-trip-harness/report"
@@ -38,10 +37,10 @@ func formatPoints(r *report.Report) map[string][]formatPoint {
 var formatShapes = []string{"circle", "triangle", "square"}
 var formatClasses = []string{"m0", "m1", "m2", "m3"} // a fourth colour, so that a fourth format's series is not the first's
 
-// FormatPlots are the format comparison's charts, two per model with
+// formatPlots are the format comparison's charts, two per model with
 // shared axes: drift against the size of the document the answer was
 // given, and output tokens (log scale) against it, one series per format.
-func FormatPlots(r *report.Report) []chart.Chart {
+func formatPlots(r *report.Report) []chart.Chart {
 	points := formatPoints(r)
 	if len(points) == 0 {
 		return nil
@@ -112,12 +111,4 @@ func formatPlot(model, what string, ps []formatPoint, formats []string, lo, hi, 
 		p.XTick(x(b), chart.KiB(b), "", i == len(sizes)-1)
 	}
 	return p
-}
-
-// TokenText is a token count, marked ≈ when it is an estimate.
-func TokenText(n int64, estimated bool) string {
-	if estimated {
-		return "≈" + strconv.FormatInt(n, 10)
-	}
-	return strconv.FormatInt(n, 10)
 }

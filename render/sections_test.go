@@ -5,34 +5,14 @@ import (
 	"testing"
 
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/suites"
 )
-
-// TestFormatPlotLegendDistinct: with the four answer formats, each series
-// has its own mark (shape or colour), so the legend tells them apart.
-func TestFormatPlotLegendDistinct(t *testing.T) {
-	names := []string{"document", "json-patch", "bend-ops", "search-replace"}
-	var ps []formatPoint
-	for _, f := range names {
-		ps = append(ps, formatPoint{format: f, bytes: 1000, drift: 0.1, tokens: 10})
-	}
-	c := formatPlot("m", "drift", ps, names, 1, 10, 1)
-	seen := map[string]string{}
-	for _, l := range c.Legend {
-		k := l.Kind + " " + l.Class
-		if other, ok := seen[k]; ok {
-			t.Errorf("%s and %s share the mark %s", other, l.Label, k)
-		}
-		seen[k] = l.Label
-	}
-}
 
 // TestTokensVsDocument: a section of several formats gives each row's
 // mean output tokens as a share of the whole-document answers' of the same
 // model and key, beside the share of bytes.
 func TestTokensVsDocument(t *testing.T) {
 	row := func(format string, scored int, tokens, bytes int64) report.Row {
-		r := report.Row{Key: suites.Key{Model: "m", Part: "gating", Class: "B", Format: format}, Labels: []string{"B"}}
+		r := report.Row{Key: report.Key{Model: "m", Part: "gating", Class: "B", Format: format}, Labels: []string{"B"}}
 		r.Scored, r.Tokens.Completion, r.AnswerBytes = scored, tokens, bytes
 		return r
 	}
