@@ -37,14 +37,16 @@ const LockName = "run.lock"
 // pay for the same jobs and move each other's transcripts aside.
 type LockedError struct {
 	RunDir string
-	// Rescore is set when a rescore was refused: it would have written
-	// the reports the running process writes when it ends.
+	// Rescore is set when a rescore was refused: it would have reported
+	// every job not yet answered as missing (issue 56: 17543 missing
+	// transcripts, rc 1), or written the reports the running process
+	// writes when it ends.
 	Rescore bool
 }
 
 func (e *LockedError) Error() string {
 	if e.Rescore {
-		return fmt.Sprintf("run %s is in use by another harness process (it holds %s): it is still running, and writes its reports when it ends; wait for it to finish, or rescore with --out elsewhere", e.RunDir, filepath.Join(e.RunDir, LockName))
+		return fmt.Sprintf("run %s is in use by another harness process (it holds %s): it is still running, and writes its reports when it ends; a rescore now would count every job not yet answered as missing: wait for it to finish, then rescore", e.RunDir, filepath.Join(e.RunDir, LockName))
 	}
 	return fmt.Sprintf("run %s is in use by another harness process (it holds %s); nothing was sent: wait for it to finish, then resume if jobs are left", e.RunDir, LockName)
 }
