@@ -130,6 +130,14 @@ func unknownCosts(runDir string, failedOnly bool) ([]ReconciledGeneration, error
 	return out, err
 }
 
+// UnknownCosts counts the attempts of runDir that have a generation id
+// and no cost: what ReconcileRun would ask GET /generation for. An
+// offline run has none.
+func UnknownCosts(runDir string) (int, error) {
+	wanted, err := unknownCosts(runDir, false)
+	return len(wanted), err
+}
+
 // ReconcileRun reconciles runDir (Reconcile, every unknown cost) through
 // the OpenRouter client conn makes: `harness runs --reconcile RUN`.
 func ReconcileRun(ctx context.Context, runDir string, conn Connection) (*Reconciliation, error) {

@@ -22,7 +22,7 @@ func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		harness runs              # the runs in runs/
 		harness runs --wide       # every field whole, however wide the table
 		harness runs runs/        # the runs of a directory of run directories
-		harness runs --reconcile runs/demo   # price the attempts of unknown cost (GET /generation; needs OPENROUTER_API_KEY: exits 2 without it)`, stderr)
+		harness runs --reconcile runs/demo   # price the attempts of unknown cost (GET /generation, with OPENROUTER_API_KEY); make demo's offline run has none`, stderr)
 	wide := fs.Bool("wide", false, fmt.Sprintf("print every field whole (up to %d characters) rather than fitting the table in %d columns", maxRunsField, runsWidth))
 	reconcile := fs.String("reconcile", "", "ask GET /generation for the cost of every attempt of `RUN` that has a generation id and no cost (needs OPENROUTER_API_KEY), and write RUN/"+pipeline.ReconcileName)
 	baseURL := baseURLFlag(fs, new(string), " (with --reconcile)")
@@ -33,7 +33,11 @@ func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if fs.NArg() > 0 {
 			return usage.Errorf("runs: --reconcile takes no directory")
 		}
-		return reconcileRun(ctx, stdout, *reconcile, cmp.Or(*baseURL, model.BaseURLFromEnv()))
+		runDir, err := runDirOf("runs --reconcile", *reconcile)
+		if err != nil {
+			return err
+		}
+		return reconcileRun(ctx, stdout, runDir, cmp.Or(*baseURL, model.BaseURLFromEnv()))
 	}
 	if fs.NArg() > 1 {
 		return usage.Errorf("runs: give at most one directory")
@@ -156,12 +160,24 @@ func cutField(s string, n int) string {
 // reconcileRun prices a run's attempts of unknown cost
 // (pipeline.ReconcileRun) and says what it found.
 func reconcileRun(ctx context.Context, w io.Writer, runDir, baseURL string) error {
+	// Issue 56: an offline run (make demo's) needed a key, was told to run
+	// make demo without one, and with one read "GET /generation priced
+	// them at $0.0000" where nothing had been asked.
+	n, err := pipeline.UnknownCosts(runDir)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		_, err := fmt.Fprintf(w, "nothing to price: no attempt of %s has a generation id without a cost (an offline run has none); GET /generation was not asked, and nothing was written\n", runDir)
+		return err
+	}
 	key, err := model.APIKeyFromEnv()
 	if err != nil {
 		return err
 	}
 	if key == "" {
-		return pipeline.ErrNoKey
+		return fmt.Errorf("runs --reconcile: %d %s of %s %s no cost; pricing them asks OpenRouter's GET /generation, which needs the key that ran them: export %s=sk-or-... and run this again",
+			n, unit.Plural(n, "attempt", "attempts"), runDir, unit.Plural(n, "has", "have"), model.EnvAPIKey)
 	}
 	cfg := config.Default()
 	rec, err := pipeline.ReconcileRun(ctx, runDir, pipeline.ConnectionFrom(cfg, baseURL, key))
