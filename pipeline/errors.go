@@ -10,8 +10,11 @@ import (
 	"bendscript.com/round-trip-harness/unit"
 )
 
-// ErrNoKey is returned when a run needs an online model and no key is set.
+// ErrNoKey is returned when a run needs an online model and no key is set;
+// errNoKeyAt begins the error of a run against another API root than
+// OpenRouter's.
 var ErrNoKey = errors.New("OPENROUTER_API_KEY is not set: export OPENROUTER_API_KEY=sk-or-... to run the gating models, or run `make demo` for the offline pipeline")
+var errNoKeyAt = errors.New("OPENROUTER_API_KEY is not set")
 
 // ErrVerdictFail is returned when a run or rescore completed and its
 // verdict is fail; the report says why.
