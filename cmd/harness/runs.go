@@ -56,14 +56,17 @@ const maxRunsField = 300
 
 // runsColumns are the table's columns: the heading, and the narrowest a
 // column is cut to when the table must fit runsWidth. The suite and the
-// models give way first.
+// models give way first; the run id (the field one copies into show,
+// rescore and --resume), the start and the cost are never cut (issue 56:
+// the table was 124 columns wide, the run id cut to "20261129T020202.71…").
 var runsColumns = []struct {
 	head     string
 	min      int
 	yieldsTo bool // cut before the others
+	whole    bool // never cut
 }{
-	{"RUN", 12, false}, {"STARTED", 20, false}, {"SUITE", 12, true}, {"MODELS", 12, true},
-	{"VERDICT", 8, false}, {"READING", 12, false}, {"STATE", 10, false}, {"COST", 9, false}, {"API", 12, false},
+	{"RUN", 0, false, true}, {"STARTED", 0, false, true}, {"SUITE", 6, true, false}, {"MODELS", 6, true, false},
+	{"VERDICT", 6, false, false}, {"READING", 6, false, false}, {"STATE", 8, false, false}, {"COST", 0, false, true}, {"API", 6, false, false},
 }
 
 // writeRuns prints the runs in dir (pipeline.ListRuns) as harness runs shows them:
@@ -133,7 +136,7 @@ func fitWidths(widths []int, total int) bool {
 		for sum > total {
 			widest := -1
 			for i, c := range runsColumns {
-				if (c.yieldsTo || !yieldingOnly) && widths[i] > c.min && (widest < 0 || widths[i] > widths[widest]) {
+				if !c.whole && (c.yieldsTo || !yieldingOnly) && widths[i] > c.min && (widest < 0 || widths[i] > widths[widest]) {
 					widest = i
 				}
 			}
