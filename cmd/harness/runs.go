@@ -24,7 +24,7 @@ func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		harness runs runs/        # the runs of a directory of run directories
 		harness runs --reconcile runs/demo   # price the attempts of unknown cost (GET /generation, with OPENROUTER_API_KEY); make demo's offline run has none`, stderr)
 	wide := fs.Bool("wide", false, fmt.Sprintf("print every field whole (up to %d characters) rather than fitting the table in %d columns", maxRunsField, runsWidth))
-	reconcile := fs.String("reconcile", "", "ask GET /generation for the cost of every attempt of `RUN` that has a generation id and no cost (needs OPENROUTER_API_KEY), and write RUN/"+pipeline.ReconcileName)
+	reconcile := fs.String("reconcile", "", "ask GET /generation for the cost of every attempt of `RUN` (a run directory, or its id in runs/) that has a generation id and no cost (needs OPENROUTER_API_KEY when there is one), and write RUN/"+pipeline.ReconcileName)
 	baseURL := baseURLFlag(fs, new(string), " (with --reconcile)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
