@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
@@ -131,7 +132,7 @@ harness() { n=$((n+1)); %q "$@" 2>%q.$n; c=$?; printf '%%s\t%%s\n' "$c" "$*" >> 
 		checkExampleLog(t, ex, log, out.String())
 		checkExampleShows(t, ex.line, work, dir, out.String())
 	}
-	for line := range exampleShows {
+	for line := range tabletest.Map(t, exampleShows) {
 		if !seen[line] {
 			t.Errorf("exampleShows has %q, which no -h lists", line)
 		}
@@ -146,6 +147,8 @@ harness() { n=$((n+1)); %q "$@" 2>%q.$n; c=$?; printf '%%s\t%%s\n' "$c" "$*" >> 
 type exampleShow struct {
 	want string
 	file string // "" for the output; $GITHUB_STEP_SUMMARY for that file
+	// reason is what the example is for.
+	reason string
 }
 
 // exampleShows says, for every example of every -h, the line of its
@@ -155,59 +158,59 @@ type exampleShow struct {
 // line here. The gating run's examples have no key here: they show that
 // they need one.
 var exampleShows = map[string]exampleShow{
-	"harness validate corpus/*.bend.json":                                                      {want: "corpus/20-"},
-	"harness expect --task instructions/16-c.json | harness validate - && echo valid":          {want: "-: ok\nvalid"},
-	"harness id corpus/01-birdwatching-field-notes.bend.json":                                  {want: "corpus/01-birdwatching-field-notes.bend.json\tbagaaiera"},
-	"harness id --check corpus/*.bend.json":                                                    {want: "corpus/20-"},
-	"harness id --write corpus/07-go-retry-loop.bend.json":                                     {want: "corpus/07-go-retry-loop.bend.json\tbagaaiera"},
-	"harness project corpus/17-memory-deployment-preferences.bend.json":                        {want: "# [Halvorsen Freight: deployment preferences]{#spn-01} {#blk-e001}"},
-	"harness project corpus/17-memory-deployment-preferences.bend.json > 17.md":                {want: "# [Halvorsen Freight: deployment preferences]{#spn-01} {#blk-e001}", file: "17.md"},
-	"harness project --parse 17.md":                                                            {want: `"title": "Memory: Halvorsen Freight deployment preferences"`},
-	"harness project corpus/01-birdwatching-field-notes.bend.json | harness project --parse -": {want: `"id": "bagaaiera4dhuwpxvrb3s64srtkewo2eotd3n4nrlqxsv7qfps2htyxnap2kq"`},
-	"harness corpus check":                                               {want: "ok: 20 documents, 60 tasks"},
-	"harness corpus ladder --out size-ladder":                            {want: "512k\t"},
-	"harness corpus sensitivity":                                         {want: "would fail"},
-	"harness expect --task instructions/03-b.json":                       {want: `"title": "Post-mortem: checkout API outage, 3 March 2026"`},
-	"harness expect --task instructions/16-c.json > expected.bend.json":  {want: `"bendscript": "0.1"`, file: "expected.bend.json"},
-	"harness id --write expected.bend.json":                              {want: "expected.bend.json\tbagaaiera"},
-	"harness expect --task instructions/natural/03-b.json":               {want: `"title": "Post-mortem: checkout API outage, 3 March 2026"`},
-	"harness expect --task instructions/inverse/03-b.json":               {want: `"title": "Post-mortem: checkout API outage, 3 March 2026"`},
-	"harness expect --task size-ladder/8k.tasks.json --id 8k-start-02-b": {want: `"rung": "8k"`},
-	"harness judge calibrate --models offline/judge":                     {want: "Judge calibration: 80 labelled answers"},
-	"OPENROUTER_API_KEY=... harness judge calibrate --models anthropic/claude-opus-5,openai/gpt-5.6-sol,google/gemini-3.1-pro-preview": {want: "panel (majority)"},
-	"harness judge calibrate --models offline/judge --json > calibration.json":                                                         {want: `"cases": 80`, file: "calibration.json"},
-	"harness expect --task instructions/03-b.json > answer.txt":                                                                        {want: `"bendscript": "0.1"`, file: "answer.txt"},
-	"harness score --task instructions/03-b.json --output answer.txt":                                                                  {want: `"drift": 0,`},
-	"harness expect --task instructions/03-b.json | harness score --task instructions/03-b.json --output -":                            {want: `"drift": 0,`},
-	"harness score --task instructions/natural/03-b.json --output answer.txt":                                                          {want: `"aligned": {`},
-	"harness score --task size-ladder/8k.tasks.json --id 8k-start-02-b --output answer.txt":                                            {want: `"drift": 0.94`},
-	"echo '[]' | harness score --task instructions/03-b.json --formats json-patch --output -":                                          {want: `"drift": 0.07`},
-	"harness run":                               {want: "OPENROUTER_API_KEY is not set"},
-	"harness run --dry-run --max-cost 20":       {want: "OPENROUTER_API_KEY is not set"},
-	"harness run --tasks '03-b,17-*' --summary": {want: "OPENROUTER_API_KEY is not set"},
-	"harness run --models offline/oracle,offline/identity,offline/noisy --judges offline/judge": {want: "Verdict: thresholds not met"},
-	"harness run --resume runs/demo": {want: "reused"},
-	"OPENROUTER_BASE_URL=http://localhost:8000/v1 OPENROUTER_API_KEY=local harness run --models my-model --judges offline/judge --no-preflight": {want: "Verdict: "},
-	"harness rescore runs/demo":      {want: "Verdict: thresholds not met"},
-	"harness rescore --summary demo": {want: "# BendScript round-trip report `demo`"},
-	`harness rescore --out rescored runs/demo; diff <(grep -v '"rescored_at"' rescored/demo.json) <(grep -v '"rescored_at"' reports/demo.json) && echo same`: {want: "\nsame\n"},
-	"harness rescore --format json runs/demo | jq .verdict":                                                  {want: `"fail"`},
-	"harness compare reports/demo-size.json reports/demo-formats.json":                                       {want: "pairs: only 6 of 24 documents are in both reports"},
-	`harness compare --format md reports/demo-size.json reports/demo-formats.json >> "$GITHUB_STEP_SUMMARY"`: {want: "pairs: only 6 of 24 documents are in both reports", file: "$GITHUB_STEP_SUMMARY"},
-	"harness runs":                                       {want: "demo-formats "},
-	"harness runs --wide":                                {want: "size (rungs 8k,512k; formats document,json-patch,bend-ops)"},
-	"harness runs runs/":                                 {want: "demo-relay "},
-	"harness runs --reconcile runs/demo":                 {want: "nothing to price"},
-	"harness show --model offline/oracle runs/demo 03-b": {want: "03-b r0 · offline/oracle · class B"},
-	"harness show --model offline/noisy demo 17-c":       {want: "17-c r0 · offline/noisy · class C"},
-	"harness trend reports/*.json":                       {want: "## Trend over"},
-	`harness trend --html reports/trend.html reports/*.json >> "$GITHUB_STEP_SUMMARY"`: {want: "## Trend over", file: "$GITHUB_STEP_SUMMARY"},
-	"harness version": {want: "harness 0.1.0"},
-	"cp -r corpus my-corpus && harness corpus check --corpus my-corpus --instructions instructions": {want: "ok: 20 documents, 60 tasks"},
-	"harness corpus ladder --out size-ladder && harness id --check size-ladder/*.bend.json":         {want: "size-ladder/8k.bend.json\tbagaaiera"},
-	"harness corpus ladder --out size-ladder --rungs 32k,128k --tasks 01-b,01-c,02-b,02-c":          {want: "\t12 tasks\t"},
-	"cp harness.yaml my-thresholds.yaml && harness corpus sensitivity --config my-thresholds.yaml":  {want: "would fail"},
-	"harness corpus sensitivity --oc": {want: "all five"},
+	"harness validate corpus/*.bend.json":                                                      {want: "corpus/20-", reason: "every corpus document checked, each ok"},
+	"harness expect --task instructions/16-c.json | harness validate - && echo valid":          {want: "-: ok\nvalid", reason: "an expected document is valid, read from stdin"},
+	"harness id corpus/01-birdwatching-field-notes.bend.json":                                  {want: "corpus/01-birdwatching-field-notes.bend.json\tbagaaiera", reason: "a document's content id"},
+	"harness id --check corpus/*.bend.json":                                                    {want: "corpus/20-", reason: "every declared id checked against its content"},
+	"harness id --write corpus/07-go-retry-loop.bend.json":                                     {want: "corpus/07-go-retry-loop.bend.json\tbagaaiera", reason: "the id written in place"},
+	"harness project corpus/17-memory-deployment-preferences.bend.json":                        {want: "# [Halvorsen Freight: deployment preferences]{#spn-01} {#blk-e001}", reason: "a document as the text projection"},
+	"harness project corpus/17-memory-deployment-preferences.bend.json > 17.md":                {want: "# [Halvorsen Freight: deployment preferences]{#spn-01} {#blk-e001}", file: "17.md", reason: "the projection kept in a file"},
+	"harness project --parse 17.md":                                                            {want: `"title": "Memory: Halvorsen Freight deployment preferences"`, reason: "the projection read back into JSON"},
+	"harness project corpus/01-birdwatching-field-notes.bend.json | harness project --parse -": {want: `"id": "bagaaiera4dhuwpxvrb3s64srtkewo2eotd3n4nrlqxsv7qfps2htyxnap2kq"`, reason: "a round trip that gives the source's id back"},
+	"harness corpus check":                                               {want: "ok: 20 documents, 60 tasks", reason: "the corpus, tasks and gold edits hold"},
+	"harness corpus ladder --out size-ladder":                            {want: "512k\t", reason: "the size ladder's rungs up to 512k"},
+	"harness corpus sensitivity":                                         {want: "would fail", reason: "what each threshold lets through"},
+	"harness expect --task instructions/03-b.json":                       {want: `"title": "Post-mortem: checkout API outage, 3 March 2026"`, reason: "the expected document of a class B task"},
+	"harness expect --task instructions/16-c.json > expected.bend.json":  {want: `"bendscript": "0.1"`, file: "expected.bend.json", reason: "the expected document kept in a file"},
+	"harness id --write expected.bend.json":                              {want: "expected.bend.json\tbagaaiera", reason: "the expected document given its own id"},
+	"harness expect --task instructions/natural/03-b.json":               {want: `"title": "Post-mortem: checkout API outage, 3 March 2026"`, reason: "the expected document of a natural task"},
+	"harness expect --task instructions/inverse/03-b.json":               {want: `"title": "Post-mortem: checkout API outage, 3 March 2026"`, reason: "the expected document of an inverse task: the source"},
+	"harness expect --task size-ladder/8k.tasks.json --id 8k-start-02-b": {want: `"rung": "8k"`, reason: "the expected document of a ladder task"},
+	"harness judge calibrate --models offline/judge":                     {want: "Judge calibration: 80 labelled answers", reason: "a judge against the labelled answers"},
+	"OPENROUTER_API_KEY=... harness judge calibrate --models anthropic/claude-opus-5,openai/gpt-5.6-sol,google/gemini-3.1-pro-preview": {want: "panel (majority)", reason: "the panel's majority beside each judge"},
+	"harness judge calibrate --models offline/judge --json > calibration.json":                                                         {want: `"cases": 80`, file: "calibration.json", reason: "the calibration as JSON"},
+	"harness expect --task instructions/03-b.json > answer.txt":                                                                        {want: `"bendscript": "0.1"`, file: "answer.txt", reason: "an answer to score"},
+	"harness score --task instructions/03-b.json --output answer.txt":                                                                  {want: `"drift": 0,`, reason: "the expected answer scores drift 0"},
+	"harness expect --task instructions/03-b.json | harness score --task instructions/03-b.json --output -":                            {want: `"drift": 0,`, reason: "an answer scored from stdin"},
+	"harness score --task instructions/natural/03-b.json --output answer.txt":                                                          {want: `"aligned": {`, reason: "new ids aligned before scoring"},
+	"harness score --task size-ladder/8k.tasks.json --id 8k-start-02-b --output answer.txt":                                            {want: `"drift": 0.94`, reason: "an answer to another task drifts"},
+	"echo '[]' | harness score --task instructions/03-b.json --formats json-patch --output -":                                          {want: `"drift": 0.07`, reason: "an empty patch changes nothing and drifts"},
+	"harness run":                               {want: "OPENROUTER_API_KEY is not set", reason: "the gating run needs the key"},
+	"harness run --dry-run --max-cost 20":       {want: "OPENROUTER_API_KEY is not set", reason: "the preflight needs the key"},
+	"harness run --tasks '03-b,17-*' --summary": {want: "OPENROUTER_API_KEY is not set", reason: "a partial online run needs the key"},
+	"harness run --models offline/oracle,offline/identity,offline/noisy --judges offline/judge": {want: "Verdict: thresholds not met", reason: "make demo's gating run and its verdict"},
+	"harness run --resume runs/demo": {want: "reused", reason: "a finished run resumed reuses every answer"},
+	"OPENROUTER_BASE_URL=http://localhost:8000/v1 OPENROUTER_API_KEY=local harness run --models my-model --judges offline/judge --no-preflight": {want: "Verdict: ", reason: "a local server's run to its verdict"},
+	"harness rescore runs/demo":      {want: "Verdict: thresholds not met", reason: "the demo's verdict again, offline"},
+	"harness rescore --summary demo": {want: "# BendScript round-trip report `demo`", reason: "a run id, and the Markdown printed"},
+	`harness rescore --out rescored runs/demo; diff <(grep -v '"rescored_at"' rescored/demo.json) <(grep -v '"rescored_at"' reports/demo.json) && echo same`: {want: "\nsame\n", reason: "a rescore equals the run's report"},
+	"harness rescore --format json runs/demo | jq .verdict":                                                  {want: `"fail"`, reason: "the JSON report on stdout"},
+	"harness compare reports/demo-size.json reports/demo-formats.json":                                       {want: "pairs: only 6 of 24 documents are in both reports", reason: "two runs that pair on one rung: said first"},
+	`harness compare --format md reports/demo-size.json reports/demo-formats.json >> "$GITHUB_STEP_SUMMARY"`: {want: "pairs: only 6 of 24 documents are in both reports", file: "$GITHUB_STEP_SUMMARY", reason: "the comparison in a workflow's summary"},
+	"harness runs":                                       {want: "demo-formats ", reason: "the demo's runs listed"},
+	"harness runs --wide":                                {want: "size (rungs 8k,512k; formats document,json-patch,bend-ops)", reason: "every field whole"},
+	"harness runs runs/":                                 {want: "demo-relay ", reason: "a directory's runs listed"},
+	"harness runs --reconcile runs/demo":                 {want: "nothing to price", reason: "an offline run has nothing to price"},
+	"harness show --model offline/oracle runs/demo 03-b": {want: "03-b r0 · offline/oracle · class B", reason: "one transcript of a run"},
+	"harness show --model offline/noisy demo 17-c":       {want: "17-c r0 · offline/noisy · class C", reason: "one transcript, the run by its id"},
+	"harness trend reports/*.json":                       {want: "## Trend over", reason: "the reports in date order"},
+	`harness trend --html reports/trend.html reports/*.json >> "$GITHUB_STEP_SUMMARY"`: {want: "## Trend over", file: "$GITHUB_STEP_SUMMARY", reason: "the trend in a workflow's summary"},
+	"harness version": {want: "harness 0.1.0", reason: "the version"},
+	"cp -r corpus my-corpus && harness corpus check --corpus my-corpus --instructions instructions": {want: "ok: 20 documents, 60 tasks", reason: "a corpus of your own checked"},
+	"harness corpus ladder --out size-ladder && harness id --check size-ladder/*.bend.json":         {want: "size-ladder/8k.bend.json\tbagaaiera", reason: "the ladder's documents carry their ids"},
+	"harness corpus ladder --out size-ladder --rungs 32k,128k --tasks 01-b,01-c,02-b,02-c":          {want: "\t12 tasks\t", reason: "a ladder of chosen rungs and tasks"},
+	"cp harness.yaml my-thresholds.yaml && harness corpus sensitivity --config my-thresholds.yaml":  {want: "would fail", reason: "thresholds of your own"},
+	"harness corpus sensitivity --oc": {want: "all five", reason: "the operating characteristics"},
 }
 
 // checkExampleShows checks that an example's output (or the file it
@@ -233,7 +236,7 @@ func checkExampleShows(t *testing.T, line, work, dir, output string) {
 		text = string(b)
 	}
 	if !strings.Contains(text, show.want) {
-		t.Errorf("example %q: %s lacks %q, which shows what the example is for:\n%.3000s", line, cmp.Or(show.file, "its output"), show.want, text)
+		t.Errorf("example %q: %s lacks %q, which shows what the example is for (%s):\n%.3000s", line, cmp.Or(show.file, "its output"), show.want, show.reason, text)
 	}
 }
 
