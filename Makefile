@@ -24,10 +24,13 @@ demo: $(BIN)
 	@./scripts/demo $(BIN)
 
 # What make demo and make harness leave behind: the binary, and the demo's
-# runs and reports (about 50 MB; each demo replaces the last one's). Runs
-# and reports of other names are yours, and kept.
+# runs and reports (about 50 MB; each demo replaces the last one's); and
+# what the commands' -h examples write (.gitignore lists it). Runs and
+# reports of other names are yours, and kept, as are the examples' copies
+# for you to edit (my-corpus/, my-thresholds.yaml).
 clean:
 	rm -rf bin runs/demo runs/demo-* reports/demo.* reports/demo-* reports/.demo*.lock
+	rm -rf 17.md answer.txt calibration.json expected.bend.json rescored size-ladder reports/trend.html
 
 # The gating run against the configured frontier models through OpenRouter.
 # Without OPENROUTER_API_KEY the harness exits 2 and points at `make demo`.

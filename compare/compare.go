@@ -81,6 +81,13 @@ type Comparison struct {
 	// Notes qualify the comparison: unpaired documents, models or classes
 	// in one report only.
 	Notes []string `json:"notes"`
+	// Paired and Documents count the documents (task ids) of the classes
+	// both reports have: those with a value in both, which the tests
+	// compare, and all of them. Paired < Documents is said first (issue
+	// 56: two size ladders sharing one rung of three printed "0.0030 →
+	// 0.3000 … = (no difference)", the pairing only in a footnote).
+	Paired    int `json:"paired_documents"`
+	Documents int `json:"documents"`
 }
 
 // Side names one report of a comparison.
@@ -157,9 +164,11 @@ type Row struct {
 	// pairs); the same number of repeats on both sides is exchangeable.
 	Repeats int
 	// Pairs is the number of documents with a value in both reports, N
-	// those whose values differ (by Tie or more).
-	Pairs int
-	N     int
+	// those whose values differ (by Tie or more), Unpaired those with a
+	// value in one report only (not compared).
+	Pairs    int
+	N        int
+	Unpaired int
 	// Resolution says, for a difference that is not significant, what the
 	// test would have needed ("unresolved: 2 of 20 documents differ; the
 	// signed-rank test needs at least 6").
@@ -228,6 +237,7 @@ type rowJSON struct {
 	NewP95            *float64 `json:"new_p95,omitempty"`
 	Repeats           int      `json:"repeats"`
 	Pairs             int      `json:"pairs"`
+	Unpaired          int      `json:"unpaired,omitempty"`
 	N                 int      `json:"n"`
 	P                 *float64 `json:"p,omitempty"`
 	PAdjusted         *float64 `json:"p_adjusted,omitempty"`
@@ -247,7 +257,7 @@ type rowJSON struct {
 // MarshalJSON writes the row flat (rowJSON).
 func (r Row) MarshalJSON() ([]byte, error) {
 	return json.Marshal(rowJSON{Model: r.Model, Class: r.Class, OldCenter: r.Center.Old, NewCenter: r.Center.New, OldP95: r.P95.Old, NewP95: r.P95.New,
-		Repeats: r.Repeats, Pairs: r.Pairs, N: r.N, P: r.Center.P, PAdjusted: r.Center.PAdjusted, Change: r.Center.Change,
+		Repeats: r.Repeats, Pairs: r.Pairs, Unpaired: r.Unpaired, N: r.N, P: r.Center.P, PAdjusted: r.Center.PAdjusted, Change: r.Center.Change,
 		Resolution: r.Resolution, RepeatNoise: r.RepeatNoise, BeyondNoise: r.BeyondNoise,
 		OldLossless: r.Lossless.Old, NewLossless: r.Lossless.New, Gained: r.Gained, Lost: r.Lost,
 		LosslessP: r.Lossless.P, LosslessPAdjusted: r.Lossless.PAdjusted, LosslessChange: r.Lossless.Change})
@@ -265,6 +275,7 @@ func Compare(old, new *report.Report, oldName, newName string) *Comparison {
 			models = append(models, m)
 		}
 	}
+	unpaired, all := map[string]bool{}, map[string]bool{}
 	for _, m := range models {
 		om, nm := old.Results[m], new.Results[m]
 		switch {
@@ -286,8 +297,10 @@ func Compare(old, new *report.Report, oldName, newName string) *Comparison {
 			row, notes := Class(m, class, oc, nc)
 			c.Rows = append(c.Rows, row)
 			c.Notes = append(c.Notes, notes...)
+			countPairs(unpaired, all, oc, nc)
 		}
 	}
+	c.Paired, c.Documents = len(all)-len(unpaired), len(all)
 	c.compareSections(old, new)
 	c.compareRS(old, new)
 	c.Tests = Adjust(c.Rows)
@@ -324,7 +337,7 @@ func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
 	if unpaired > 0 {
 		notes = append(notes, fmt.Sprintf("%s class %s: %d documents have a value in one report only and are left out of the test", model, class, unpaired))
 	}
-	row.Pairs = len(diffs)
+	row.Pairs, row.Unpaired = len(diffs), unpaired
 	if p, n, sign := stats.SignedRank(diffs); n > 0 {
 		row.Center.P, row.N, row.Center.better = &p, n, (sign > 0) == higher
 	}
@@ -333,6 +346,27 @@ func Class(model, class string, oc, nc *report.ClassResult) (Row, []string) {
 		compareLossless(&row, oc, nc)
 	}
 	return row, notes
+}
+
+// countPairs adds a class's documents (task ids) with a value in one
+// report only to unpaired, and every document with a value in either to
+// all: a document pairs when it pairs for every model.
+func countPairs(unpaired, all map[string]bool, oc, nc *report.ClassResult) {
+	has := func(docs []report.DocumentResult) map[string]bool {
+		out := map[string]bool{}
+		for _, d := range docs {
+			if len(repeatValues(d, len(d.Repeats))) > 0 {
+				out[d.TaskID], all[d.TaskID] = true, true
+			}
+		}
+		return out
+	}
+	o, n := has(oc.PerDocument), has(nc.PerDocument)
+	for id := range all {
+		if o[id] != n[id] {
+			unpaired[id] = true
+		}
+	}
 }
 
 // outside counts the documents whose value is outside [0, 1] (or NaN).

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"bendscript.com/round-trip-harness/formats"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/verdict"
@@ -88,7 +89,7 @@ func Differences(old, new *report.Report) []string {
 	add("seeds", fmt.Sprint(old.Seed), fmt.Sprint(new.Seed))
 	add("models", strings.Join(old.Models, ", "), strings.Join(new.Models, ", "))
 	add("suites", old.Suite, new.Suite)
-	add("answer formats", strings.Join(old.Formats, ", "), strings.Join(new.Formats, ", "))
+	add("answer formats", answerFormats(old), answerFormats(new))
 	add("selections", selection(old), selection(new))
 	add("corpora or tasks (corpus hashes)", short(old.CorpusHash), short(new.CorpusHash))
 	add("prompts (prompt hashes)", short(old.PromptHash), short(new.PromptHash))
@@ -132,6 +133,16 @@ func providerDifferences(old, new *report.Report) []string {
 // providers names the providers that served a model's answers, sorted.
 func providers(mr *report.ModelResult) string {
 	return strings.Join(slices.Sorted(maps.Keys(mr.Providers)), ", ")
+}
+
+// answerFormats are the formats a report's run asked for; a run that
+// named none asked for the whole document (issue 56: "none → document"
+// read as if the old run had asked for no format).
+func answerFormats(r *report.Report) string {
+	if len(r.Formats) == 0 {
+		return formats.Document
+	}
+	return strings.Join(r.Formats, ", ")
 }
 
 // selection is a report's selection as its flags, or "".

@@ -92,7 +92,11 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 // the failures added and removed, and what differs between the runs.
 func (c *Comparison) opening() []string {
 	v := c.Verdict
-	out := []string{"", fmt.Sprintf("verdict: %s → %s", v.Old, v.New), fmt.Sprintf("reading: %s → %s", v.OldReading, v.NewReading)}
+	out := []string{""}
+	if c.Paired < c.Documents {
+		out = append(out, c.pairingLine(), "")
+	}
+	out = append(out, fmt.Sprintf("verdict: %s → %s", v.Old, v.New), fmt.Sprintf("reading: %s → %s", v.OldReading, v.NewReading))
 	for _, f := range c.FailuresAdded {
 		out = append(out, "failure added: "+f)
 	}
@@ -109,6 +113,17 @@ func (c *Comparison) opening() []string {
 		out = append(out, "differs: nothing in what the runs asked (repeats, seed, models and providers, versions, corpus, prompts, configuration, suite, formats, selection)")
 	}
 	return out
+}
+
+// pairingLine says, when some documents are in one report only, how many
+// pair: the tests compare those alone, while each report's median, P95
+// and lossless share are over all of its own documents.
+func (c *Comparison) pairingLine() string {
+	if c.Paired == 0 {
+		return fmt.Sprintf("pairs: none of the %d documents is in both reports, so nothing below is compared: each report's numbers are its own", c.Documents)
+	}
+	return fmt.Sprintf("pairs: only %d of %d documents are in both reports: the tests compare those %d; the other %d are in one report only and not compared (the values old → new are each report's own, over all its documents)",
+		c.Paired, c.Documents, c.Paired, c.Documents-c.Paired)
 }
 
 func (c *Comparison) writeNotes(w io.Writer, esc func(string) string) {
@@ -193,6 +208,12 @@ func changeText(d Delta, n int) string {
 // noise it sees.
 func resolutionText(r Row) string {
 	text := r.Resolution
+	if r.Unpaired > 0 {
+		if text != "" {
+			text = "; " + text
+		}
+		text = fmt.Sprintf("%d of %d documents paired", r.Pairs, r.Pairs+r.Unpaired) + text
+	}
 	if r.RepeatNoise != nil {
 		if text != "" {
 			text += "; "

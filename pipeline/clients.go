@@ -3,6 +3,7 @@ package pipeline
 import (
 	"cmp"
 	"fmt"
+	"strings"
 	"time"
 
 	"bendscript.com/round-trip-harness/config"
@@ -86,6 +87,10 @@ func (c Connection) baseURL() string {
 
 func (c Connection) openRouter() (*model.OpenRouter, error) {
 	if c.APIKey == "" {
+		if base := strings.TrimSuffix(c.baseURL(), "/"); base != model.DefaultBaseURL {
+			// Issue 56: a local server's run was told to run make demo.
+			return nil, fmt.Errorf("%w: the harness sends it to every API root, %s included; set it to a key that server accepts (any value for a server that checks none)", errNoKeyAt, base)
+		}
 		return nil, ErrNoKey
 	}
 	if err := model.CheckAPIKey(c.APIKey); err != nil {

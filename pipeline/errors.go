@@ -10,8 +10,11 @@ import (
 	"bendscript.com/round-trip-harness/unit"
 )
 
-// ErrNoKey is returned when a run needs an online model and no key is set.
+// ErrNoKey is returned when a run needs an online model and no key is set;
+// errNoKeyAt begins the error of a run against another API root than
+// OpenRouter's.
 var ErrNoKey = errors.New("OPENROUTER_API_KEY is not set: export OPENROUTER_API_KEY=sk-or-... to run the gating models, or run `make demo` for the offline pipeline")
+var errNoKeyAt = errors.New("OPENROUTER_API_KEY is not set")
 
 // ErrVerdictFail is returned when a run or rescore completed and its
 // verdict is fail; the report says why.
@@ -37,14 +40,16 @@ const LockName = "run.lock"
 // pay for the same jobs and move each other's transcripts aside.
 type LockedError struct {
 	RunDir string
-	// Rescore is set when a rescore was refused: it would have written
-	// the reports the running process writes when it ends.
+	// Rescore is set when a rescore was refused: it would have reported
+	// every job not yet answered as missing (issue 56: 17543 missing
+	// transcripts, rc 1), or written the reports the running process
+	// writes when it ends.
 	Rescore bool
 }
 
 func (e *LockedError) Error() string {
 	if e.Rescore {
-		return fmt.Sprintf("run %s is in use by another harness process (it holds %s): it is still running, and writes its reports when it ends; wait for it to finish, or rescore with --out elsewhere", e.RunDir, filepath.Join(e.RunDir, LockName))
+		return fmt.Sprintf("run %s is in use by another harness process (it holds %s): it is still running, and writes its reports when it ends; a rescore now would count every job not yet answered as missing: wait for it to finish, then rescore", e.RunDir, filepath.Join(e.RunDir, LockName))
 	}
 	return fmt.Sprintf("run %s is in use by another harness process (it holds %s); nothing was sent: wait for it to finish, then resume if jobs are left", e.RunDir, LockName)
 }

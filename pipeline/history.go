@@ -274,3 +274,11 @@ func unitRuns(n int) string {
 	}
 	return "runs"
 }
+
+// sameDir reports whether two directory names are one directory, as
+// their absolute, cleaned paths.
+func sameDir(a, b string) bool {
+	a, errA := filepath.Abs(a)
+	b, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && a == b
+}

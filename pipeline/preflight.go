@@ -236,7 +236,8 @@ func preflightError(err error, url string, waited time.Duration, ctx context.Con
 	var ae *model.APIError
 	switch {
 	case ctx.Err() != nil:
-		return fmt.Errorf("preflight: %w", err)
+		// Issue 56: Ctrl-C here printed "preflight: context canceled".
+		return errors.New("interrupted during the preflight (the key and model listing): no job was sent and no run was started; run the command again")
 	case errors.As(err, &ae) && (ae.Status == 401 || ae.Status == 403):
 		return fmt.Errorf("preflight: the API at %s refused the key: %w (set %s to a valid key)", url, err, model.EnvAPIKey)
 	case errors.As(err, &ae) && (ae.Status == 404 || ae.Status == 405):

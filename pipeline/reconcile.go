@@ -238,6 +238,14 @@ type ReconcileRunOptions struct {
 	Now func() time.Time
 }
 
+// UnknownCosts counts the attempts of runDir that have a generation id
+// and no cost: what ReconcileRun would ask GET /generation for. An
+// offline run has none.
+func UnknownCosts(runDir string) (int, error) {
+	wanted, err := unknownCosts(runDir, false)
+	return len(wanted), err
+}
+
 // ReconcileRun reconciles runDir (Reconcile, every unknown cost) through
 // the OpenRouter client conn makes: `harness runs --reconcile RUN`. It
 // holds the run's lock while it writes. A sealed run (seal.json, or

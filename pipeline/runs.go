@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -102,6 +103,9 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 	} else {
 		release()
 	}
+	if r.State == "interrupted" && refused(runDir) {
+		r.State = "refused"
+	}
 	if m.Inputs.Selection != nil {
 		r.State += ", partial"
 	}
@@ -111,6 +115,43 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 		r.Cost += "+?"
 	}
 	return r
+}
+
+// refused reports whether every request of a run that stopped without a
+// report failed for a reason the next would meet again (a refused
+// connection or key, no credit, an unknown model: the run's DownError),
+// its other jobs not requested: no transcript answered, and one at least
+// failed fatally. Issue 56: such a run was listed as "interrupted", which
+// invites a resume before the cause is fixed.
+func refused(runDir string) bool {
+	fatal, answered := false, false
+	filepath.WalkDir(runDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Dir(path) == runDir || !strings.HasSuffix(path, ".json") {
+			return nil
+		}
+		b, err := regularfile.Read(path, transcript.MaxSize)
+		if err != nil {
+			return nil
+		}
+		var t struct {
+			Response json.RawMessage `json:"response"`
+			Error    *struct {
+				Fatal bool `json:"fatal"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(b, &t) != nil {
+			return nil
+		}
+		switch {
+		case t.Error == nil && len(t.Response) > 0 && string(t.Response) != "null":
+			answered = true
+			return fs.SkipAll
+		case t.Error != nil && t.Error.Fatal:
+			fatal = true
+		}
+		return nil
+	})
+	return fatal && !answered
 }
 
 // suiteText is a run's suite as harness runs shows it: its name and what

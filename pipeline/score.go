@@ -285,20 +285,13 @@ type RescoreOptions struct {
 	SealKey []byte
 }
 
-// sameDir reports whether two directory names are one directory, as
-// their absolute, cleaned paths.
-func sameDir(a, b string) bool {
-	a, errA := filepath.Abs(a)
-	b, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && a == b
-}
-
 // Rescore is the score phase over an archived run: the same Score that a
 // run ends with, so a fresh report and a rescored one cannot disagree
 // except in rescored_at. A run that another process is still running or
-// resuming is refused when the rescore would write where that process
-// will (its reports would say "incomplete" until the run overwrote them,
-// and read as an interrupted run meanwhile): a *LockedError. While the
+// resuming is refused, as a second resume is: its report would count
+// every job not yet answered as missing, and, written where the process
+// will write, say "incomplete" until the run overwrote it (issue 46; issue
+// 56 refused --out elsewhere too): a *LockedError. While the
 // rescore lasts, no run or resume of the directory can start.
 func Rescore(r RescoreOptions) (*Result, error) {
 	m, cfg, err := ReadRun(r.RunDir)
@@ -307,7 +300,7 @@ func Rescore(r RescoreOptions) (*Result, error) {
 	}
 	release, held := shareRun(r.RunDir)
 	defer release()
-	if held && sameDir(r.ReportDir, reportDir(m.Inputs)) {
+	if held {
 		return nil, fmt.Errorf("rescore: %w", &LockedError{RunDir: r.RunDir, Rescore: true})
 	}
 	corpusSet, prompts, err := task.LoadAll(r.CorpusDir, r.TaskDir)

@@ -94,7 +94,7 @@ func TestTrendMarksNoiseChange(t *testing.T) {
 	// Night 3 against night 2 (issue 46: each night's whole list in one
 	// cell): what it adds and what it removes, the whole list in a
 	// footnote.
-	added, removed := "offline/noisy: class B P95 drift 0.3, want ≤ 0.2", "offline/noisy: class A faithfulness 0.8, want ≥ 0.9"
+	added, removed := "offline/noisy: class B P95 drift 0.3, want ≤ 0.2", "offline/noisy: class A faithfulness 80%, want ≥ 90%"
 	if n := tr.Reports[2]; !slices.Contains(n.Added, added) || !slices.Equal(n.Removed, []string{removed}) {
 		t.Errorf("night 3 adds %q and removes %q; want %q added and %q removed", n.Added, n.Removed, added, removed)
 	}

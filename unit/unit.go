@@ -56,6 +56,17 @@ func Percent(v float64) string {
 	return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%"
 }
 
+// PercentVs is Percent of v beside a limit: with more decimals when
+// Percent would print v as the limit it misses (89.96% is not "90%",
+// want ≥ 90%).
+func PercentVs(v, limit float64) string {
+	s := Percent(v)
+	for d := 2; s == Percent(limit) && v != limit && d <= 12; d++ {
+		s = strconv.FormatFloat(100*v, 'f', d, 64) + "%"
+	}
+	return s
+}
+
 // Mark is ✅ for true, ❌ for false.
 func Mark(ok bool) string {
 	if ok {

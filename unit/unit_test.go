@@ -23,6 +23,8 @@ func TestWords(t *testing.T) {
 		{"percent or", PercentOr(&half), "50.0%", "PercentOr keeps its one decimal"},
 		{"percent", Percent(0.925), "92.5%", "a share to one decimal"},
 		{"percent whole", Percent(0.9), "90%", "Percent drops a .0"},
+		{"percent vs limit", PercentVs(0.8996, 0.9), "89.96%", "a failing share that would print as its limit gets the decimals that tell them apart"},
+		{"percent vs", PercentVs(0.7, 0.9), "70%", "a share unlike its limit prints as Percent"},
 		{"mark", Mark(false), "❌", "a failed check"},
 		{"op", OpSymbol(">="), "≥", "at least"},
 		{"op le", OpSymbol("<="), "≤", "at most"},

@@ -36,15 +36,17 @@ type Failure struct {
 
 // Miss is the failure of a threshold t that model's value v does not hold
 // (v nil: not measured, for the reason unmeasured): its message gives the
-// value beside the limit (a harness share as percentages), and a custom
-// threshold says its default.
+// value beside the limit (a share as percentages, as the tables print
+// it), and a custom threshold says its default.
 func Miss(model string, t Threshold, v *float64, unmeasured string) Failure {
 	f := Failure{Model: model, Metric: t.Metric, Value: v, Op: t.Op, Limit: t.Limit, Source: t.Source()}
 	switch {
 	case v == nil:
 		f.Message = fmt.Sprintf("%s: %s was not measured (%s)", model, t.Label, unmeasured)
-	case t.Own && t.Share():
-		f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, unit.Percent(*v), unit.OpSymbol(t.Op), unit.Percent(t.Limit))
+	case t.Share():
+		// Issue 56: §8.5's faithfulness printed "0.7, want ≥ 0.9" where
+		// every table and heading printed 70% and ≥ 90%.
+		f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, unit.PercentVs(*v, t.Limit), unit.OpSymbol(t.Op), unit.Percent(t.Limit))
 	default:
 		f.Message = fmt.Sprintf("%s: %s %s, want %s %s", model, t.Label, unit.NumVs(*v, t.Limit), unit.OpSymbol(t.Op), unit.Num(t.Limit))
 	}

@@ -87,7 +87,7 @@ func TestFailures(t *testing.T) {
 			[]string{"m: incomplete run: 10 API errors, 1 class A answer without a valid judge vote: 01-b r0: refused; 01-b r1: refused; 01-b r2: refused; 01-b r3: refused; 01-b r4: refused; 01-b r5: refused; 01-b r6: refused; 01-b r7: refused; and 2 more; an incomplete run cannot pass"},
 			"the answers that failed for their own request are named, eight at most, before the first error"},
 		{"invalid", Run{Gates: true}, []Measured{{Model: "m", Measures: failing}},
-			[]string{"m: class A faithfulness 0, want ≥ 0.9 (3 of 20 answers invalid: they could not be judged)"}, "a class A miss says how many answers could not be judged"},
+			[]string{"m: class A faithfulness 0%, want ≥ 90% (3 of 20 answers invalid: they could not be judged)"}, "a class A miss says how many answers could not be judged, its share a percentage as every table prints it (issue 56: 0.7, want ≥ 0.9)"},
 		{"not selected", Run{Gates: true, Partial: "--classes B", Tasks: 20, Of: 60}, []Measured{{Model: "m", Measures: unselected}},
 			[]string{"partial run (--classes B: 20 of the suite's 60 tasks): a selection can never give the gating verdict pass"}, "a class left out by a selection is no failure"},
 		{"no class", Run{Gates: true}, []Measured{{Model: "m", Measures: noClass}},

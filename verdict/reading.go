@@ -503,6 +503,25 @@ func overText(o *Over, limit string) string {
 	return text + ")"
 }
 
+// decisiveText says when the P95 threshold fails (from Allowed + 1 over)
+// and what of that the interval can tell from noise: with 20 documents
+// the threshold fails from 2 over, a fail beyond noise needs 4, and no
+// count shows a pass beyond noise. Issue 56: "20 documents can decide a
+// fail (from 4 over)" read as if 2 or 3 over passed, beside a P95 that
+// failed with 2.
+func decisiveText(o *Over) string {
+	fails := fmt.Sprintf("the P95 fails from %d over (%d allowed)", o.Allowed+1, o.Allowed)
+	switch {
+	case o.PassDecisive && o.FailDecisiveFrom > 0:
+		return fmt.Sprintf("%s; beyond noise, a fail from %d over and a pass at 0", fails, o.FailDecisiveFrom)
+	case o.PassDecisive:
+		return fmt.Sprintf("%s; beyond noise, a pass at 0 over", fails)
+	case o.FailDecisiveFrom > 0:
+		return fmt.Sprintf("%s, a fail beyond noise (the interval above 5%%) from %d over; no count of %d documents shows a pass beyond noise", fails, o.FailDecisiveFrom, o.Of)
+	}
+	return fmt.Sprintf("%s; no count of %d documents shows a pass or a fail beyond noise", fails, o.Of)
+}
+
 // spreadText is a statistic's value per repeat, "0.12–0.19".
 func spreadText(per []*float64, show func(float64) string) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -517,7 +536,7 @@ func spreadText(per []*float64, show func(float64) string) string {
 // bounds say, per class B or C, what its count of documents over the
 // P95 limit supports: the Clopper–Pearson interval of the share of such
 // documents over it, and which verdicts this many documents can decide
-// (20: no count shows a pass; a fail from 4 over).
+// (decisiveText).
 func bounds(tails []Tail) []string {
 	var out []string
 	for _, cl := range tails {
@@ -533,13 +552,7 @@ func bounds(tails []Tail) []string {
 		o := overOf(over, cl.Documents)
 		text := fmt.Sprintf("class %s: %d of %d documents over the P95 limit %s: the share of such documents over it is %s–%s (Clopper–Pearson 95%%)",
 			cl.Class, over, cl.Documents, unit.Num(cl.Limit), unit.Percent(o.Share.Low), unit.Percent(o.Share.High))
-		switch {
-		case o.PassDecisive:
-		case o.FailDecisiveFrom > 0:
-			text += fmt.Sprintf("; %d documents can decide a fail (from %d over) but no pass", o.Of, o.FailDecisiveFrom)
-		default:
-			text += fmt.Sprintf("; %d documents can decide neither a pass nor a fail", o.Of)
-		}
+		text += "; " + decisiveText(o)
 		out = append(out, text)
 	}
 	return out

@@ -72,12 +72,14 @@ func TestBrowser(t *testing.T) {
 			checkPlots(t, ctx, name, pages[name], width, shots)
 		}
 		browsertest.CheckFit(t, ctx, name, pages[name])
+		browsertest.CheckPhoneScroll(t, ctx, name, pages[name], shots)
 	}
 	// REPORT_PAGES=a.html,b.html checks pages of real runs too (the
 	// demo's formats and trend pages, say).
 	for _, extra := range strings.Split(os.Getenv("REPORT_PAGES"), ",") {
 		if extra != "" {
 			browsertest.CheckFit(t, ctx, filepath.Base(extra), extra)
+			browsertest.CheckPhoneScroll(t, ctx, filepath.Base(extra), extra, shots)
 		}
 	}
 	t.Logf("screenshots of the plots: %s", shots)
@@ -85,7 +87,7 @@ func TestBrowser(t *testing.T) {
 
 // PhoneWidth is a phone's window (issue 46: at 390 px the threshold
 // matrix showed only names, and plot text shrank to 5 or 6 px).
-const PhoneWidth = 390
+const PhoneWidth = browsertest.PhoneWidth
 
 // minPlotText is the smallest plot text, in CSS pixels as drawn, that a
 // page may show at any width.
@@ -175,9 +177,10 @@ func checkPlots(t *testing.T, ctx context.Context, name, path string, width int6
 				const px = parseFloat(getComputedStyle(e).fontSize) * scale;
 				if (e.textContent.trim() !== "" && px < `+fmt.Sprint(minPlotText)+`) { out.push(f.id + ": " + JSON.stringify(e.textContent) + " is drawn at " + px.toFixed(1) + "px"); break; }
 			}
-			// A plot may scroll inside its figure (a phone's width), never
+			// A plot may scroll inside its frame (a phone's width), never
 			// run off the page.
-			const box = f.scrollWidth > f.clientWidth + 1 ? f.getBoundingClientRect() : svg;
+			const frame = svgEl.parentElement;
+			const box = frame.scrollWidth > frame.clientWidth + 1 ? frame.getBoundingClientRect() : svg;
 			if (box.right > document.documentElement.clientWidth + 0.5) out.push(f.id + ": wider than the page (" + Math.round(box.width) + "px)");
 			const texts = [...f.querySelectorAll("svg text")].map(e => [e, e.getBoundingClientRect()]).filter(([e, b]) => b.width > 0);
 			for (const [e, b] of texts) {

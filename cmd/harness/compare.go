@@ -11,7 +11,7 @@ import (
 // cmdCompare compares two JSON reports in the manner of benchstat.
 func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", "compare [--format text|md|json] OLD.json NEW.json", `
-		harness compare reports/demo-size.json reports/demo-formats.json   # two of make demo's size ladders
+		harness compare reports/demo-size.json reports/demo-formats.json   # two of make demo's size ladders: they share the 8k rung only, which it says first
 		harness compare --format md reports/demo-size.json reports/demo-formats.json >> "$GITHUB_STEP_SUMMARY"   # in a GitHub workflow`, stderr)
 	format := fs.String("format", "text", "text (aligned columns), md (Markdown tables, for pull requests) or json (the compare.Comparison struct, for scripts)")
 	if help, err := parseFlags(fs, args); help || err != nil {

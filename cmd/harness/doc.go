@@ -70,70 +70,141 @@
 //
 //	go run ./cmd/harness <command> [flags]      (or make and use bin/harness)
 //
-//	run [flags]                    run the tasks against the models, judge class A, score, write the report
-//	rescore RUN                    recompute every score and the report from archived transcripts, offline; RUN is a run
-//	                               directory or its id in runs/, as for show and run --resume
-//	compare A.json B.json          per model and class: old → new median and P95, and the lossless share, with significance (--format text|md|json); refuses reports of different suites
-//	runs [--wide] [DIR]            list the runs in DIR (runs/): id, start, suite, models, verdict, state (running while a process
-//	                               holds it), cost; fits 120 columns, --wide prints every field whole; runs --reconcile RUN
-//	                               prices RUN's attempts of unknown cost (GET /generation) within the run's timeouts.reconcile;
-//	                               a sealed run needs HARNESS_SEAL_KEY, and is re-sealed
-//	show RUN TASK [--model M]      print one transcript: instruction, expected → produced diff, diagnostics, judge votes, cost, and its attempts when retried or interrupted
-//	trend [--html F] REPORT...     per model, suite and class: the headline numbers across reports in date order, each change marked
-//	score --task FILE --output F   score one raw model answer (- reads stdin): drift, components, edit compliance, lossless,
-//	                               residual, unrequested changes; FILE may be a gating, natural (aligned), inverse or
-//	                               size-ladder task (<rung>.tasks.json with --id), or a .bend.json document for its
-//	                               produce task (--id p: JSON from the projection; --id r: the projection, parsed back)
-//	expect --task FILE             print the expected document of a class B/C, P or R task of any of those kinds
-//	corpus check                   check the 20 documents, the 60 tasks, their gold edits, their 40 inverses and the §8.2 table
-//	corpus ladder --out DIR        build the size ladder: documents of about 8, 32, 128 and 512 KB with edits at start, middle, end
-//	corpus sensitivity             what each threshold lets through: canonical losses scored against the configured thresholds
-//	judge calibrate --models M,... run judges on the hand-labelled answers: accuracy and agreement (kappa)
-//	validate FILE...               check .bend files: FILE: ok or every error; exit 0 all valid, 1 any invalid, 2 usage or a file that cannot be read
+//	run [flags]                    run the tasks against the models, judge class A, score, write the
+//	                               report
+//	rescore RUN                    recompute every score and the report from archived transcripts,
+//	                               offline; RUN is a run directory or its id in runs/, as for show
+//	                               and run --resume
+//	compare A.json B.json          per model and class: old → new median and P95, and the lossless
+//	                               share, with significance (--format text|md|json); refuses reports
+//	                               of different suites
+//	runs [--wide] [DIR]            list the runs in DIR (runs/): id, start, suite, models, verdict,
+//	                               state (running while a process holds it, refused when every
+//	                               request failed for good), cost; fits 120 columns, the run id
+//	                               whole, --wide prints every field whole; --reconcile RUN prices
+//	                               the attempts of unknown cost (GET /generation) within the run's
+//	                               timeouts.reconcile; a sealed run needs HARNESS_SEAL_KEY, and is
+//	                               re-sealed
+//	show RUN TASK [--model M]      print one transcript: instruction, expected → produced diff,
+//	                               diagnostics, judge votes, cost, and its attempts when retried or
+//	                               interrupted
+//	trend [--html F] REPORT...     per model, suite and class: the headline numbers across reports
+//	                               in date order, each change marked
+//	score --task FILE --output F   score one raw model answer (- reads stdin): drift, components,
+//	                               edit compliance, lossless, residual, unrequested changes; FILE
+//	                               may be a gating, natural (aligned), inverse or size-ladder task
+//	                               (<rung>.tasks.json with --id), or a .bend.json document for its
+//	                               produce task (--id p: JSON from the projection; --id r: the
+//	                               projection, parsed back)
+//	expect --task FILE             print the expected document of a class B/C, P or R task of any of
+//	                               those kinds
+//	corpus check                   check the 20 documents, the 60 tasks, their gold edits, their 40
+//	                               inverses and the §8.2 table
+//	corpus ladder --out DIR        build the size ladder: documents of about 8, 32, 128 and 512 KB
+//	                               with edits at start, middle, end
+//	corpus sensitivity             what each threshold lets through: canonical losses scored against
+//	                               the configured thresholds
+//	judge calibrate --models M,...  run judges on the hand-labelled answers: accuracy and agreement
+//	                                (kappa)
+//	validate FILE...               check .bend files: FILE: ok or every error; exit 0 all valid, 1
+//	                               any invalid, 2 usage or a file that cannot be read
 //	id [--check|--write] FILE...   print FILE<TAB>CID; --check exits 1 on a stale declared id;
-//	                               --write rewrites the id (and self-references naming the old id) in place
-//	project [--parse] FILE         render a .bend file as the harness's text projection (docs/projection.md);
-//	                               --parse reads a projection back into .bend JSON, its id computed
+//	                               --write rewrites the id (and self-references naming the old id)
+//	                               in place
+//	project [--parse] FILE         render a .bend file as the harness's text projection
+//	                               (docs/projection.md); --parse reads a projection back into .bend
+//	                               JSON, its id computed
 //	version                        print the harness version
 //
 // Every command prints its flags and examples with `-h`.
 //
 // # harness run
 //
-//	harness run                                    # the gating run: harness.yaml's models, judged by each other
-//	harness run --dry-run                          # preflight only: check models, print jobs, tokens and estimated cost
+//	harness run                                    # the gating run: harness.yaml's models, judged
+//	                                               # by each other
+//	harness run --dry-run                          # preflight only: check models, print jobs,
+//	                                               # tokens and estimated cost
 //	harness run --models a/x,b/y --judges c/z      # an informational run on other models
-//	harness run --repeats 3                        # each job 3 times (seeds seed..seed+2) to measure inter-run noise
-//	harness run --resume runs/20261122T101500Z     # finish an interrupted run: only jobs without a successful transcript
-//	harness run --tasks 03-b,17-* --summary        # part of the work (a partial run), the Markdown report printed too
-//	harness run --dry-run --max-cost 20            # the estimate (answers and judge votes) against a spending cap
-//	harness run --max-cost 20                      # stop before spending more than about $20; resume with a higher cap
+//	harness run --repeats 3                        # each job 3 times (seeds seed..seed+2) to
+//	                                               # measure inter-run noise
+//	harness run --resume runs/20261122T101500Z     # finish an interrupted run: only jobs without a
+//	                                               # successful transcript
+//	harness run --tasks 03-b,17-* --summary        # part of the work (a partial run), the Markdown
+//	                                               # report printed too
+//	harness run --dry-run --max-cost 20            # the estimate (answers and judge votes) against
+//	                                               # a spending cap
+//	harness run --max-cost 20                      # stop before spending more than about $20;
+//	                                               # resume with a higher cap
 //
 //	| flag | default | meaning |
 //	|---|---|---|
-//	| `--config FILE` | `harness.yaml` | the configuration (models, judges, parameters, concurrency, timeouts, retries, thresholds, weights) |
-//	| `--models a,b,c` | the configuration's | answering models; `offline/oracle`, `offline/identity`, `offline/noisy` work anywhere a model does (and `offline/rare-slip`, exact but for one large slip per chain: see *Delegation* in docs/suites.md) |
-//	| `--judges a,b` | the panel | fixed judge list (`offline/judge` decides by the grounding checks alone) |
-//	| `--repeats N`, `--seed S` | the configuration's (`repeats: 1`, `seed: 20260427`) | repeats per job, 1 to 1000; repeat r uses seed S+r |
-//	| `--per-model N`, `--global N` | 6, 18 | requests in flight per model and in all, at least 1; a judge's votes count against its model's budget together with its answers |
+//	| `--config FILE` | `harness.yaml` | the configuration (models, judges, parameters, concurrency,
+//	    timeouts, retries, thresholds, weights) |
+//	| `--models a,b,c` | the configuration's | answering models; `offline/oracle`,
+//	    `offline/identity`, `offline/noisy` work anywhere a model does (and `offline/rare-slip`,
+//	    exact but for one large slip per chain: see *Delegation* in docs/suites.md) |
+//	| `--judges a,b` | the panel | fixed judge list (`offline/judge` decides by the grounding checks
+//	    alone) |
+//	| `--repeats N`, `--seed S` | the configuration's (`repeats: 1`, `seed: 20260427`) | repeats per
+//	    job, 1 to 1000; repeat r uses seed S+r |
+//	| `--per-model N`, `--global N` | 6, 18 | requests in flight per model and in all, at least 1; a
+//	    judge's votes count against its model's budget together with its answers |
 //	| `--out DIR`, `--reports DIR` | `runs`, `reports` | where run directories and reports go |
-//	| `--run-id ID` | the UTC start time to the millisecond and a random suffix (`20261122T101500.123Z-3f9a`) | the run directory's name: one path element of letters, digits, `.`, `-`, `_` |
-//	| `--resume DIR` | | resume that run: its manifest fixes the models, tasks, configuration, corpus, instructions and reports directory (said aloud); a flag that contradicts it is refused (`--per-model`, `--global`, `--progress` may change). The API root is never taken from the manifest: the resume sends to `--base-url` (else `$OPENROUTER_BASE_URL`, else OpenRouter) and is refused when the run recorded another; the interrupted run's printed command names it |
+//	| `--run-id ID` | the UTC start time to the millisecond and a random suffix
+//	    (`20261122T101500.123Z-3f9a`) | the run directory's name: one path element of letters,
+//	    digits, `.`, `-`, `_` |
+//	| `--resume DIR` | | resume that run: its manifest fixes the models, tasks, configuration,
+//	    corpus, instructions and reports directory (said aloud); a flag that contradicts it is
+//	    refused (`--per-model`, `--global`, `--progress` may change). The API root is never taken
+//	    from the manifest: the resume sends to `--base-url` (else `$OPENROUTER_BASE_URL`, else
+//	    OpenRouter) and is refused when the run recorded another; the interrupted run's printed
+//	    command names it |
 //	| `--dry-run` | | preflight, then stop |
 //	| `--no-preflight` | | skip the model-list check (servers without `/models`) |
-//	| `--base-url URL` | `$OPENROUTER_BASE_URL`, else OpenRouter | any OpenAI-compatible API root (vLLM, llama.cpp, a local test server) |
-//	| `--progress MODE` | `auto` | `bars` (one live line per model), `lines` (one line per job, for CI logs), `none`. Each shows done/total per model: the total is the jobs planned before the run (answers, relay steps, judge votes) and never grows; a chain that ends early takes its later steps off it, and a class A answer that brings no vote (an API error, no valid answer) its votes, so a finished run ends at done = total; feedback rounds, which no plan can count, show beside it as `+N extra` |
-//	| `--corpus DIR`, `--instructions DIR` | `corpus`, `instructions`, else the embedded ones | another corpus or task set; only the default names fall back to the embedded data: any other directory that does not exist is refused |
-//	| `--suite S` | `gating` | `gating` (§8: the verdict), `natural` (the same changes asked for as an editor would), `size` (the size ladder), `relay` (chains of edits), `produce` (each document written as `.bend` from its text projection, and as the projection; see *The produce suite* in docs/suites.md), `delegate` (round trips drawn from each document's pool of reversible edits, RS@k; see *Delegation* in docs/suites.md), `all` (gating, natural and relay; the gating verdict) |
-//	| `--rungs 8k,32k,...` | `8k,32k,128k,512k` | the size suite's rungs (with `--suite delegate`: one chain per rung instead of per document), each at most `2m` (memory grows with the rung: 2 MiB rungs with two models × three formats peak at 1.1 GB) |
+//	| `--base-url URL` | `$OPENROUTER_BASE_URL`, else OpenRouter | any OpenAI-compatible API root
+//	    (vLLM, llama.cpp, a local test server) |
+//	| `--progress MODE` | `auto` | `bars` (one live line per model), `lines` (one line per job, for
+//	    CI logs), `none`. Each shows done/total per model: the total is the jobs planned before the
+//	    run (answers, relay steps, judge votes) and never grows; a chain that ends early takes its
+//	    later steps off it, and a class A answer that brings no vote (an API error, no valid answer)
+//	    its votes, so a finished run ends at done = total; feedback rounds, which no plan can count,
+//	    show beside it as `+N extra` |
+//	| `--corpus DIR`, `--instructions DIR` | `corpus`, `instructions`, else the embedded ones |
+//	    another corpus or task set; only the default names fall back to the embedded data: any other
+//	    directory that does not exist is refused |
+//	| `--suite S` | `gating` | `gating` (§8: the verdict), `natural` (the same changes asked for as
+//	    an editor would), `size` (the size ladder), `relay` (chains of edits), `produce` (each
+//	    document written as `.bend` from its text projection, and as the projection; see *The
+//	    produce suite* in docs/suites.md), `delegate` (round trips drawn from each document's pool
+//	    of reversible edits, RS@k; see *Delegation* in docs/suites.md), `all` (gating, natural and
+//	    relay; the gating verdict) |
+//	| `--rungs 8k,32k,...` | `8k,32k,128k,512k` | the size suite's rungs (with `--suite delegate`:
+//	    one chain per rung instead of per document), each at most `2m` (memory grows with the rung:
+//	    2 MiB rungs with two models × three formats peak at 1.1 GB) |
 //	| `--steps K` | 8 | the relay's steps per chain, 1 to 99 |
-//	| `--round-trips R` | 10 | the delegate suite's round trips per chain, 1 to 50 (2R interactions: 20 calls per document per model at the default) |
-//	| `--formats F,...` | `document` | answer formats of class B and C tasks: `document`, `json-patch`, `bend-ops`, `search-replace`, each scored and reported apart (see *Answer formats* in docs/suites.md); a gating run must include `document`, its verdict |
-//	| `--feedback N` | 0 | feedback rounds, 0 to 3: a class B/C answer that does not parse, apply or validate is asked again in the same conversation, told only its mechanical failure, up to N times; the last round is scored, the first try reported beside it (see *Feedback rounds* in docs/suites.md) |
-//	| `--tasks IDS`, `--classes a,b,c`, `--docs NN,...`, `--limit N` | the whole suite | run part of the suite: task ids and globs (`03-b,17-*`), classes, documents (numbers, names or globs), at most N tasks in id order (a relay chain counts as one, and is kept whole). A selected run is partial in every report and never gives the gating verdict `pass` |
-//	| `--max-cost USD` | the configuration's `max_cost`, else no cap | the spending cap: no new request whose estimate, added to the known cost and the estimates of the requests in flight, would cross it (a request costing more than its estimate can still go past it); the run then stops incomplete (exit 2) and prints its `--resume` command with the cap it suggests: the known cost plus the estimate of the work left, at the listed prices (twice the old cap when no price is listed) |
-//	| `--summary` | off | also print the whole Markdown report (it is always written to `reports/<run-id>.md`) |
-//	| `--format text\|json` | `text` | `json` prints the JSON report on stdout and the notes on stderr |
+//	| `--round-trips R` | 10 | the delegate suite's round trips per chain, 1 to 50 (2R interactions:
+//	    20 calls per document per model at the default) |
+//	| `--formats F,...` | `document` | answer formats of class B and C tasks: `document`,
+//	    `json-patch`, `bend-ops`, `search-replace`, each scored and reported apart (see *Answer
+//	    formats* in docs/suites.md); a gating run must include `document`, its verdict |
+//	| `--feedback N` | 0 | feedback rounds, 0 to 3: a class B/C answer that does not parse, apply or
+//	    validate is asked again in the same conversation, told only its mechanical failure, up to N
+//	    times; the last round is scored, the first try reported beside it (see *Feedback rounds* in
+//	    docs/suites.md) |
+//	| `--tasks IDS`, `--classes a,b,c`, `--docs NN,...`, `--limit N` | the whole suite | run part of
+//	    the suite: task ids and globs (`03-b,17-*`), classes, documents (numbers, names or globs),
+//	    at most N tasks in id order (a relay chain counts as one, and is kept whole). A selected run
+//	    is partial in every report and never gives the gating verdict `pass` |
+//	| `--max-cost USD` | the configuration's `max_cost`, else no cap | the spending cap: no new
+//	    request whose estimate, added to the known cost and the estimates of the requests in flight,
+//	    would cross it (a request costing more than its estimate can still go past it); the run then
+//	    stops incomplete (exit 2) and prints its `--resume` command with the cap it suggests: the
+//	    known cost plus the estimate of the work left, at the listed prices (twice the old cap when
+//	    no price is listed) |
+//	| `--summary` | off | also print the whole Markdown report (it is always written to
+//	    `reports/<run-id>.md`) |
+//	| `--format text\|json` | `text` | `json` prints the JSON report on stdout and the notes on
+//	    stderr |
 //
 // A run ends, whatever the suite, with three lines: the verdict (with its
 // failure count), then the paths of the HTML and the JSON reports, so that
@@ -234,8 +305,15 @@
 //	| code | `run`, `rescore` | `compare` and the other commands |
 //	|---|---|---|
 //	| 0 | verdict pass | success |
-//	| 1 | verdict fail (a threshold, or an incomplete run) | a negative result (invalid file, stale id, failing check) |
-//	| 2 | could not run: usage, configuration, no key, I/O, a transcript that does not match its hash or its slot, a corpus or configuration that differs from the run's, a run another process holds, a resume against another API root than the run's; an interrupted run (Ctrl-C, a full disk), one stopped at its spending cap, one stopped because the account ran out of credit or rate limits outlasted the retries, after printing its `--resume` command | could not run (usage, I/O: a missing file or a directory, an unreadable report, reports of different suites) |
+//	| 1 | verdict fail (a threshold, or an incomplete run) | a negative result (invalid file, stale
+//	    id, failing check) |
+//	| 2 | could not run: usage, configuration, no key, I/O, a transcript that does not match its
+//	    hash or its slot, a corpus or configuration that differs from the run's, a run another
+//	    process holds, a resume against another API root than the run's; an interrupted run (Ctrl-C,
+//	    a full disk), one stopped at its spending cap, one stopped because the account ran out of
+//	    credit or rate limits outlasted the retries, after printing its `--resume` command | could
+//	    not run (usage, I/O: a missing file or a directory, an unreadable report, reports of
+//	    different suites) |
 //
 // CI (`.ci/run`) installs Debian's `chromium` when no Chromium is found, for
 // the viewer's browser test; without it that test skips. `go test` prints a

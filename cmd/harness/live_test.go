@@ -15,8 +15,9 @@ import (
 // the reports the run later overwrote, and harness runs listed the live
 // run as interrupted (or fail / incomplete after such a rescore), which
 // invites a resume (issue 46). While a slow run answers, rescore into its
-// reports is refused like a second resume, naming the lock, runs says
-// running, and a rescore --out elsewhere still works.
+// reports is refused like a second resume, naming the lock, and runs says
+// running. Issue 56: a rescore --out elsewhere proceeded and exited 1 on
+// "17543 missing transcripts": it is refused too.
 func TestLiveRunIsNotRescoredNorListedInterrupted(t *testing.T) {
 	t.Parallel()
 	srv := modeltest.NewServer(t, modeltest.FixedDelay(40*time.Millisecond, `{"answer": "x", "evidence": []}`))
@@ -35,7 +36,7 @@ func TestLiveRunIsNotRescoredNorListedInterrupted(t *testing.T) {
 	}
 	_, errs, code := runCLI(t, "rescore", "--out", reports, runDir)
 	want := "rescore: run " + runDir + " is in use by another harness process (it holds " + filepath.Join(runDir, "run.lock") + ")"
-	if code != 2 || !strings.Contains(errs, want) || !strings.Contains(errs, "rescore with --out elsewhere") {
+	if code != 2 || !strings.Contains(errs, want) || !strings.Contains(errs, "wait for it to finish, then rescore") {
 		t.Errorf("rescore of the live run: exit %d, stderr %q; want exit 2 and %q", code, errs, want)
 	}
 	if _, err := os.Stat(filepath.Join(reports, "live1.json")); err == nil {
@@ -45,8 +46,11 @@ func TestLiveRunIsNotRescoredNorListedInterrupted(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "running") || strings.Contains(out, "interrupted") {
 		t.Errorf("runs while the run answers: exit %d, stdout %q, stderr %q; want the run listed as running", code, out, errs)
 	}
-	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "elsewhere"), runDir); code != 1 {
-		t.Errorf("rescore --out elsewhere of the live run: exit %d, stderr %q; want 1 (an incomplete run's report)", code, errs)
+	if _, errs, code := runCLI(t, "rescore", "--out", filepath.Join(dir, "elsewhere"), runDir); code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("rescore --out elsewhere of the live run: exit %d, stderr %q; want exit 2 and %q, as a resume is refused", code, errs, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "elsewhere")); err == nil {
+		t.Errorf("the refused rescore --out elsewhere wrote %s", filepath.Join(dir, "elsewhere"))
 	}
 	if c := <-first; c != 0 && c != 1 {
 		t.Fatalf("the run: exit %d", c)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"bendscript.com/round-trip-harness/suites"
 )
@@ -83,8 +84,10 @@ func TestHelpAgreesWithManual(t *testing.T) {
 	}
 	suiteHelp := usage[strings.Index(usage, "  -suite"):]
 	suiteHelp = suiteHelp[:strings.Index(suiteHelp[1:], "\n  -")+1]
+	// A row goes on over lines of its own (wrapped to fit go doc's 100
+	// columns) up to the next row.
 	suiteRow := table[strings.Index(table, "| `--suite"):]
-	suiteRow = suiteRow[:strings.Index(suiteRow, "\n")]
+	suiteRow = strings.Join(strings.Fields(suiteRow[:strings.Index(suiteRow, "\n\t| ")]), " ")
 	for _, s := range suites.Names() {
 		if !strings.Contains(suiteHelp, s) || !strings.Contains(suiteRow, "`"+s+"`") {
 			t.Errorf("suite %q is missing from run -h (%q) or the manual (%q)", s, suiteHelp, suiteRow)
@@ -92,6 +95,23 @@ func TestHelpAgreesWithManual(t *testing.T) {
 	}
 	if !strings.Contains(suiteHelp, "all (gating, natural and relay") || !strings.Contains(suiteRow, "`all` (gating, natural and relay") {
 		t.Errorf("run -h and the manual do not describe --suite all alike:\n%s\n%s", suiteHelp, suiteRow)
+	}
+}
+
+// TestManualFitsGoDoc: issue 56: go doc ./cmd/harness printed flag lines
+// of up to 562 characters (the run table's rows, the exit codes). Every
+// line of the manual fits 100 columns as go doc prints it: a code line
+// indented by 4.
+func TestManualFitsGoDoc(t *testing.T) {
+	t.Parallel()
+	for _, l := range strings.Split(manual(t), "\n") {
+		width := utf8.RuneCountInString(l)
+		if code, ok := strings.CutPrefix(l, "\t"); ok {
+			width = 4 + utf8.RuneCountInString(code)
+		}
+		if width > 100 {
+			t.Errorf("a manual line %d columns wide in go doc, over 100: %q", width, l)
+		}
 	}
 }
 

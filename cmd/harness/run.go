@@ -30,7 +30,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		harness run --tasks '03-b,17-*' --summary     # task 03-b and document 17's tasks (a partial run), the Markdown printed too
 		harness run --models offline/oracle,offline/identity,offline/noisy --judges offline/judge   # make demo's gating run
 		harness run --resume runs/demo                # finish an interrupted run (one that finished: its report again)
-		OPENROUTER_BASE_URL=http://localhost:8000/v1 harness run --models my-model --judges offline/judge --no-preflight`, stderr)
+		OPENROUTER_BASE_URL=http://localhost:8000/v1 OPENROUTER_API_KEY=local harness run --models my-model --judges offline/judge --no-preflight   # a local OpenAI-compatible server: the key goes to it too, so give one it accepts`, stderr)
 	configFlag(fs, &r.ConfigFile, "models, judges, parameters, concurrency, timeouts, retries, thresholds, weights")
 	fs.StringVar(&r.Models, "models", "", "comma-separated models instead of the configured ones (informational runs)")
 	fs.StringVar(&r.Judges, "judges", "", "comma-separated judge models instead of the configured panel")

@@ -22,9 +22,9 @@ func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		harness runs              # the runs in runs/
 		harness runs --wide       # every field whole, however wide the table
 		harness runs runs/        # the runs of a directory of run directories
-		harness runs --reconcile runs/demo   # price the attempts of unknown cost (GET /generation; needs OPENROUTER_API_KEY: exits 2 without it)`, stderr)
+		harness runs --reconcile runs/demo   # price the attempts of unknown cost (GET /generation, with OPENROUTER_API_KEY); make demo's offline run has none`, stderr)
 	wide := fs.Bool("wide", false, fmt.Sprintf("print every field whole (up to %d characters) rather than fitting the table in %d columns", maxRunsField, runsWidth))
-	reconcile := fs.String("reconcile", "", "ask GET /generation for the cost of every attempt of `RUN` that has a generation id and no cost (needs OPENROUTER_API_KEY), within the run's timeouts.reconcile, and write RUN/"+pipeline.ReconcileName+"; a sealed run needs "+pipeline.SealKeyEnv+", and is re-sealed")
+	reconcile := fs.String("reconcile", "", "ask GET /generation for the cost of every attempt of `RUN` (a run directory, or its id in runs/) that has a generation id and no cost (needs OPENROUTER_API_KEY when there is one), within the run's timeouts.reconcile, and write RUN/"+pipeline.ReconcileName+"; a sealed run needs "+pipeline.SealKeyEnv+", and is re-sealed")
 	baseURL := baseURLFlag(fs, new(string), " (with --reconcile)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
@@ -33,7 +33,11 @@ func cmdRuns(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if fs.NArg() > 0 {
 			return usage.Errorf("runs: --reconcile takes no directory")
 		}
-		return reconcileRun(ctx, stdout, *reconcile, cmp.Or(*baseURL, model.BaseURLFromEnv()))
+		runDir, err := runDirOf("runs --reconcile", *reconcile)
+		if err != nil {
+			return err
+		}
+		return reconcileRun(ctx, stdout, runDir, cmp.Or(*baseURL, model.BaseURLFromEnv()))
 	}
 	if fs.NArg() > 1 {
 		return usage.Errorf("runs: give at most one directory")
@@ -52,14 +56,17 @@ const maxRunsField = 300
 
 // runsColumns are the table's columns: the heading, and the narrowest a
 // column is cut to when the table must fit runsWidth. The suite and the
-// models give way first.
+// models give way first; the run id (the field one copies into show,
+// rescore and --resume), the start and the cost are never cut (issue 56:
+// the table was 124 columns wide, the run id cut to "20261129T020202.71…").
 var runsColumns = []struct {
 	head     string
 	min      int
 	yieldsTo bool // cut before the others
+	whole    bool // never cut
 }{
-	{"RUN", 12, false}, {"STARTED", 20, false}, {"SUITE", 12, true}, {"MODELS", 12, true},
-	{"VERDICT", 8, false}, {"READING", 12, false}, {"STATE", 10, false}, {"COST", 9, false}, {"API", 12, false},
+	{"RUN", 0, false, true}, {"STARTED", 0, false, true}, {"SUITE", 6, true, false}, {"MODELS", 6, true, false},
+	{"VERDICT", 6, false, false}, {"READING", 6, false, false}, {"STATE", 8, false, false}, {"COST", 0, false, true}, {"API", 6, false, false},
 }
 
 // writeRuns prints the runs in dir (pipeline.ListRuns) as harness runs shows them:
@@ -129,7 +136,7 @@ func fitWidths(widths []int, total int) bool {
 		for sum > total {
 			widest := -1
 			for i, c := range runsColumns {
-				if (c.yieldsTo || !yieldingOnly) && widths[i] > c.min && (widest < 0 || widths[i] > widths[widest]) {
+				if !c.whole && (c.yieldsTo || !yieldingOnly) && widths[i] > c.min && (widest < 0 || widths[i] > widths[widest]) {
 					widest = i
 				}
 			}
@@ -156,12 +163,24 @@ func cutField(s string, n int) string {
 // reconcileRun prices a run's attempts of unknown cost
 // (pipeline.ReconcileRun) and says what it found.
 func reconcileRun(ctx context.Context, w io.Writer, runDir, baseURL string) error {
+	// Issue 56: an offline run (make demo's) needed a key, was told to run
+	// make demo without one, and with one read "GET /generation priced
+	// them at $0.0000" where nothing had been asked.
+	n, err := pipeline.UnknownCosts(runDir)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		_, err := fmt.Fprintf(w, "nothing to price: no attempt of %s has a generation id without a cost (an offline run has none); GET /generation was not asked, and nothing was written\n", runDir)
+		return err
+	}
 	key, err := model.APIKeyFromEnv()
 	if err != nil {
 		return err
 	}
 	if key == "" {
-		return pipeline.ErrNoKey
+		return fmt.Errorf("runs --reconcile: %d %s of %s %s no cost; pricing them asks OpenRouter's GET /generation, which needs the key that ran them: export %s=sk-or-... and run this again",
+			n, unit.Plural(n, "attempt", "attempts"), runDir, unit.Plural(n, "has", "have"), model.EnvAPIKey)
 	}
 	// Each call and the whole reconcile are bounded by the run's own
 	// timeouts.bookkeeping and timeouts.reconcile (issue 53).

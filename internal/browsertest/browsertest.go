@@ -7,7 +7,10 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -64,6 +67,75 @@ func CheckFit(t testing.TB, ctx context.Context, name, path string) {
 	})()`)
 	if problems != "" {
 		t.Errorf("%s report at %dpx:\n%s", name, FitWidth, problems)
+	}
+}
+
+// PhoneWidth is a phone's window.
+const PhoneWidth = 390
+
+// CheckPhoneScroll opens a page in a phone's window (PhoneWidth) and
+// checks, for every table shown and every plot, that it fits the window
+// or scrolls inside a frame of its own that fits it and says so (a
+// table's frame with its "scrolls sideways" cue, a plot's caption), and
+// that a plot's frame opens at the plot's right end: its rightmost mark
+// or label (the newest night, the last document, the thresholds' labels)
+// is in view (issue 56: the wide tables were cut at the right edge with
+// no hint, and every plot started at its left end). It saves a
+// screenshot of the first frame that scrolls to dir.
+func CheckPhoneScroll(t testing.TB, ctx context.Context, name, path, dir string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(PhoneWidth, 844), chromedp.Navigate("file://"+path),
+		chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
+		t.Fatalf("%s at %dpx: %v", name, PhoneWidth, err)
+	}
+	problems := Eval[string](t, ctx, `(() => {
+		const out = [];
+		const right = document.documentElement.clientWidth;
+		const tables = [...document.querySelectorAll("table")].filter(tb => tb.getBoundingClientRect().width > 0);
+		for (const tb of tables) {
+			const tname = tb.id || tb.className || "a table";
+			const b = tb.getBoundingClientRect();
+			if (b.right <= right + 0.5) continue;
+			const frame = tb.closest(".scroll");
+			if (!frame) { out.push(tname + ": cut at the window's right edge (" + Math.round(b.right) + "px in " + right + "px), in no frame that scrolls"); continue; }
+			const fb = frame.getBoundingClientRect();
+			if (fb.right > right + 0.5) out.push(tname + ": its frame runs off the window (" + Math.round(fb.right) + "px in " + right + "px)");
+			if (frame.scrollWidth <= frame.clientWidth + 1 || getComputedStyle(frame).overflowX !== "auto") out.push(tname + ": cut, and its frame does not scroll");
+			if (!decodeURIComponent(getComputedStyle(frame).backgroundImage).includes("scrolls sideways")) out.push(tname + ": scrolls without a cue that it does");
+		}
+		for (const f of document.querySelectorAll("figure.chart")) {
+			const svg = f.querySelector("svg"), frame = svg.parentElement;
+			const sb = svg.getBoundingClientRect(), fb = frame.getBoundingClientRect();
+			if (sb.right <= right + 0.5 && sb.left >= -0.5) continue;
+			if (fb.right > right + 0.5) out.push(f.id + ": its frame runs off the window");
+			if (frame.scrollWidth <= frame.clientWidth + 1) out.push(f.id + ": cut, and its frame does not scroll");
+			if (!getComputedStyle(f.querySelector("figcaption"), "::after").content.includes("scrolls sideways")) out.push(f.id + ": scrolls without a cue that it does");
+			const items = [...svg.querySelectorAll(".mark, text.label, text.tick")].map(e => e.getBoundingClientRect()).filter(r => r.width > 0);
+			const last = Math.max(...items.map(r => r.right));
+			if (last > fb.right + 0.5) out.push(f.id + ": its rightmost point or label ends at " + Math.round(last) + "px, outside its frame (" + Math.round(fb.left) + "–" + Math.round(fb.right) + "px): the plot does not open at its right end");
+		}
+		return out.join("\n");
+	})()`)
+	if problems != "" {
+		t.Errorf("%s at %dpx:\n%s", name, PhoneWidth, problems)
+	}
+	if dir == "" {
+		return
+	}
+	// The first frame that scrolls, as a phone shows it.
+	if !Eval[bool](t, ctx, `(() => {
+		const f = [...document.querySelectorAll(".scroll")].find(f => f.scrollWidth > f.clientWidth + 1);
+		if (f) f.setAttribute("data-shot", "");
+		return !!f;
+	})()`) {
+		return
+	}
+	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("[data-shot]")))
+	if err != nil {
+		t.Fatalf("screenshot of %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-table-%dpx.png", filepath.Base(name), PhoneWidth)), png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

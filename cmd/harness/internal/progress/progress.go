@@ -98,10 +98,22 @@ func (c *counts) cost0() string {
 const MaxStatus = 300
 
 // Lines prints one line per completed job: the form for CI logs and files.
+// The jobs not requested after a model's fatal error are one line per
+// model with their count (issue 56: 180 identical lines against a dead API
+// root), printed when the model's jobs are all done or another of its jobs
+// ends.
 type Lines struct {
-	W   io.Writer
-	mu  sync.Mutex
-	per map[string]*counts
+	W       io.Writer
+	mu      sync.Mutex
+	per     map[string]*counts
+	skipped map[string]*skippedRun
+}
+
+// skippedRun is a model's jobs not requested after its fatal error, not
+// yet printed: how many, the first and the last.
+type skippedRun struct {
+	n           int
+	first, last string
 }
 
 // Add implements runner.Progress.
@@ -119,6 +131,23 @@ func (l *Lines) Done(res runner.Result) {
 	model, t := res.Job.Model, res.Transcript
 	c, _ := perModel(&l.per, model)
 	c.add(res)
+	if res.Outcome != runner.Reused && t.Error != nil && t.Error.Code == transcript.CodeSkipped {
+		if l.skipped == nil {
+			l.skipped = map[string]*skippedRun{}
+		}
+		run := l.skipped[model]
+		if run == nil {
+			run = &skippedRun{first: what(t)}
+			l.skipped[model] = run
+		}
+		run.n++
+		run.last = what(t)
+		if c.done >= c.total {
+			l.flushSkipped(model, c)
+		}
+		return
+	}
+	l.flushSkipped(model, c)
 	status := "ok"
 	switch {
 	case res.Outcome == runner.Reused:
@@ -135,6 +164,29 @@ func (l *Lines) Done(res runner.Result) {
 	}
 	fmt.Fprintf(l.W, "[%s] %s %s %s (%d %s, %s so far)\n",
 		c.ratio(), safetext.Line(model), safetext.Line(what(t)), safetext.Line(status), len(t.Attempts), attempts, c.cost0())
+}
+
+// flushSkipped prints the line of model's jobs not requested after its
+// fatal error, if any are pending.
+func (l *Lines) flushSkipped(model string, c *counts) {
+	run := l.skipped[model]
+	if run == nil {
+		return
+	}
+	delete(l.skipped, model)
+	span := safetext.Line(run.first)
+	if run.n > 1 {
+		span += " to " + safetext.Line(run.last)
+	}
+	fmt.Fprintf(l.W, "[%s] %s: %d %s not requested after the model's fatal error (%s; %s so far)\n",
+		c.ratio(), safetext.Line(model), run.n, plural(run.n, "job", "jobs"), span, c.cost0())
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Bars redraws one live line per model on a terminal: done/total, errors,
