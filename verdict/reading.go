@@ -517,9 +517,9 @@ func decisiveText(o *Over) string {
 	case o.PassDecisive:
 		return fmt.Sprintf("%s; beyond noise, a pass at 0 over", fails)
 	case o.FailDecisiveFrom > 0:
-		return fmt.Sprintf("%s, a fail beyond noise (the interval above 5%%) from %d over; no count of %d documents shows a pass beyond noise", fails, o.FailDecisiveFrom, o.Of)
+		return fmt.Sprintf("%s, a fail beyond noise (the interval above 5%%) from %d over; no count of %d %s shows a pass beyond noise", fails, o.FailDecisiveFrom, o.Of, unit.Plural(o.Of, "document", "documents"))
 	}
-	return fmt.Sprintf("%s; no count of %d documents shows a pass or a fail beyond noise", fails, o.Of)
+	return fmt.Sprintf("%s; no count of %d %s shows a pass or a fail beyond noise", fails, o.Of, unit.Plural(o.Of, "document", "documents"))
 }
 
 // spreadText is a statistic's value per repeat, "0.12–0.19".

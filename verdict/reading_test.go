@@ -408,10 +408,10 @@ func TestBounds(t *testing.T) {
 		{Class: "B", Limit: 0.2, Drifts: drifts(1, 0), Documents: 1},
 	})
 	want := []string{
-		"class B: 0 of 20 documents over the P95 limit 0.2: the share of such documents over it is 0%–16.8% (Clopper–Pearson 95%); 20 documents can decide a fail (from 4 over) but no pass",
-		"class C: 1 of 72 documents over the P95 limit 0.3: the share of such documents over it is 0%–7.5% (Clopper–Pearson 95%)",
-		"class B: 2 of 2 documents over the P95 limit 0.2: the share of such documents over it is 15.8%–100% (Clopper–Pearson 95%); 2 documents can decide a fail (from 2 over) but no pass",
-		"class B: 0 of 1 documents over the P95 limit 0.2: the share of such documents over it is 0%–97.5% (Clopper–Pearson 95%); 1 documents can decide neither a pass nor a fail",
+		"class B: 0 of 20 documents over the P95 limit 0.2: the share of such documents over it is 0%–16.8% (Clopper–Pearson 95%); the P95 fails from 2 over (1 allowed), a fail beyond noise (the interval above 5%) from 4 over; no count of 20 documents shows a pass beyond noise",
+		"class C: 1 of 72 documents over the P95 limit 0.3: the share of such documents over it is 0%–7.5% (Clopper–Pearson 95%); the P95 fails from 4 over (3 allowed); beyond noise, a fail from 9 over and a pass at 0",
+		"class B: 2 of 2 documents over the P95 limit 0.2: the share of such documents over it is 15.8%–100% (Clopper–Pearson 95%); the P95 fails from 1 over (0 allowed), a fail beyond noise (the interval above 5%) from 2 over; no count of 2 documents shows a pass beyond noise",
+		"class B: 0 of 1 documents over the P95 limit 0.2: the share of such documents over it is 0%–97.5% (Clopper–Pearson 95%); the P95 fails from 1 over (0 allowed); no count of 1 document shows a pass or a fail beyond noise",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("bounds:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
