@@ -23,7 +23,7 @@ func cmdTrend(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() == 0 {
 		return wrongUsage(fs, "trend: give one or more reports")
 	}
-	reps, err := report.ReadFiles(fs.Args())
+	reps, err := report.ReadHeads(fs.Args())
 	if err != nil {
 		return err
 	}
