@@ -42,7 +42,7 @@ func TestReadHeadSkipsAnswers(t *testing.T) {
 	want.Answers = nil
 	// The answers first, as a hand-edited report may hold them, and on
 	// one line without white space.
-	answers := b[bytes.Index(b, []byte(`"answers"`)):bytes.LastIndex(b, []byte("]"))+1]
+	answers := b[bytes.Index(b, []byte(`"answers"`)) : bytes.LastIndex(b, []byte("]"))+1]
 	moved := append([]byte("{"+string(answers)+","), b[1:bytes.Index(b, []byte(`,
   "answers"`))]...)
 	moved = append(moved, "}"...)

@@ -37,4 +37,3 @@ func BenchmarkReadHead(b *testing.B) {
 		}
 	}
 }
-
