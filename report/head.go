@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -290,4 +291,41 @@ func closer(open byte) byte {
 		return '}'
 	}
 	return ']'
+}
+
+// RanAtOf is the ran_at of the report rd holds, read up to it and no
+// further (WriteJSON writes it second): what orders reports by date
+// before any is read whole. It is "" for a file without one, or that is
+// not a JSON object: ReadHead says what is wrong with such a file.
+func RanAtOf(rd io.Reader) string {
+	s := &headScanner{r: bufio.NewReaderSize(rd, 4<<10)}
+	if c, err := s.next(); err != nil || c != '{' {
+		return ""
+	}
+	for first := true; ; first = false {
+		c, err := s.next()
+		if err == nil && !first && c == ',' {
+			c, err = s.next()
+		}
+		if err != nil || c != '"' {
+			return ""
+		}
+		s.out = append(s.out[:0], '"')
+		if s.str(true) != nil {
+			return ""
+		}
+		key := string(s.out)
+		if c, err := s.next(); err != nil || c != ':' {
+			return ""
+		}
+		s.out = s.out[:0]
+		if err := s.value(key == `"ran_at"`); err != nil {
+			return ""
+		}
+		if key == `"ran_at"` {
+			var at string
+			json.Unmarshal(s.out, &at)
+			return at
+		}
+	}
 }

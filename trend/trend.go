@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/compare"
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
@@ -103,63 +104,140 @@ func Of(reports []*report.Report, names []string) *Report {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(reports[a].RanAt, reports[b].RanAt) })
-	tr := &Report{}
-	type key struct{ model, suite, class string }
-	var keys []key
-	at := map[key]map[int]*report.ClassResult{}
-	delegations, parts := make([]*report.Delegation, len(order)), make([]string, len(order))
-	add := func(k key, i int, c *report.ClassResult) {
+	var b builder
+	for _, ri := range order {
+		b.add(reports[ri], names[ri])
+	}
+	return b.finish()
+}
+
+// OfFiles is Of of the reports named, read one at a time in date order
+// (report.RanAtOf, then report.ReadHead: without their answers), so that
+// a year of nights is never held at once (issue 55: 365 reports read
+// whole took 193 MB, and a delegate report is megabytes of answers). What
+// a trend keeps of a night is its row, its points, and, until a later
+// night of the same series is tested against it, the night's class
+// results and delegation.
+func OfFiles(names []string) (*Report, error) {
+	at := make([]string, len(names))
+	for i, name := range names {
+		f, err := regularfile.Open(name, report.MaxFileSize)
+		if err != nil {
+			return nil, err
+		}
+		at[i] = report.RanAtOf(f)
+		f.Close()
+	}
+	order := make([]int, len(names))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(at[a], at[b]) })
+	var b builder
+	for _, i := range order {
+		reps, err := report.ReadHeads(names[i : i+1])
+		if err != nil {
+			return nil, err
+		}
+		if reps[0].RanAt != at[i] {
+			return nil, fmt.Errorf("%s: changed while the trend read it (ran_at %q, then %q)", names[i], at[i], reps[0].RanAt)
+		}
+		b.add(reps[0], names[i])
+	}
+	return b.finish(), nil
+}
+
+// seriesKey names a series.
+type seriesKey struct{ model, suite, class string }
+
+// builder makes a trend night by night, in date order, holding of the
+// nights before only what the tests of the nights to come compare with.
+type builder struct {
+	tr    Report
+	index map[seriesKey]int
+	// last is each series' latest class result, the one its next point
+	// is tested against.
+	last []*report.ClassResult
+	prev *report.Report
+	// prevName is prev's name.
+	prevName string
+	rows     []compare.Row
+	points   []pointRef
+	rs       rsBuilder
+}
+
+// add adds r, the latest night so far, to the trend.
+func (b *builder) add(r *report.Report, name string) {
+	tr := &b.tr
+	i := len(tr.Reports)
+	tr.Reports = append(tr.Reports, nightOf(r, name))
+	if i > 0 {
+		tr.Reports[i].changes(tr.Reports[i-1])
+		for _, n := range compare.Differences(b.prev, r) {
+			tr.Notes = append(tr.Notes, fmt.Sprintf("%s against %s: %s", name, b.prevName, n))
+		}
+	}
+	if b.index == nil {
+		b.index = map[seriesKey]int{}
+	}
+	// A series' result in this night: the last one the report gives
+	// (a section row after the model's class), as it always was.
+	now := map[int]*report.ClassResult{}
+	point := func(k seriesKey, c *report.ClassResult) {
 		if c == nil {
 			return
 		}
-		if at[k] == nil {
-			at[k] = map[int]*report.ClassResult{}
-			keys = append(keys, k)
+		si, ok := b.index[k]
+		if !ok {
+			si = len(tr.Series)
+			b.index[k] = si
+			tr.Series = append(tr.Series, Series{Model: k.model, Suite: k.suite, Class: k.class})
+			b.last = append(b.last, nil)
 		}
-		at[k][i] = c
+		now[si] = c
 	}
-	for i, ri := range order {
-		r := reports[ri]
-		tr.Reports = append(tr.Reports, nightOf(r, names[ri]))
-		delegations[i], parts[i] = delegationOf(r)
-		if i > 0 {
-			tr.Reports[i].changes(tr.Reports[i-1])
-			for _, n := range compare.Differences(reports[order[i-1]], r) {
-				tr.Notes = append(tr.Notes, fmt.Sprintf("%s against %s: %s", names[ri], names[order[i-1]], n))
-			}
+	for _, m := range r.Models {
+		for _, class := range report.Classes {
+			point(seriesKey{m, r.Suite, class}, r.Results[m].Class(class))
 		}
-		for _, m := range r.Models {
-			for _, class := range report.Classes {
-				add(key{m, r.Suite, class}, i, r.Results[m].Class(class))
-			}
-		}
-		for _, sec := range r.Sections {
-			for _, row := range sec.Rows {
-				if sec.Limits && !sec.Formats && row.Class != "" {
-					add(key{row.Model, row.Part, row.Class}, i, compare.AsClass(row.Class, row))
-				}
+	}
+	for _, sec := range r.Sections {
+		for _, row := range sec.Rows {
+			if sec.Limits && !sec.Formats && row.Class != "" {
+				point(seriesKey{row.Model, row.Part, row.Class}, compare.AsClass(row.Class, row))
 			}
 		}
 	}
-	for _, k := range keys {
-		tr.Series = append(tr.Series, Series{Model: k.model, Suite: k.suite, Class: k.class})
+	for si := range tr.Series {
+		c := now[si]
+		if c == nil {
+			continue
+		}
+		s := &tr.Series[si]
+		s.Points = append(s.Points, Point{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.Lossless,
+			Edits: c.EditsApplied, Faithfulness: c.Faithfulness})
+		if prev := b.last[si]; prev != nil {
+			row, _ := compare.Class(s.Model, s.Class, prev, c)
+			b.rows, b.points = append(b.rows, row), append(b.points, pointRef{si, len(s.Points) - 1})
+		}
+		b.last[si] = c
 	}
-	var rows []compare.Row
-	var points []pointRef
-	for i := range tr.Reports {
-		r, p := tr.step(i, func(s int) *report.ClassResult { return at[keys[s]][i] },
-			func(s, j int) *report.ClassResult { return at[keys[s]][j] })
-		rows, points = append(rows, r...), append(points, p...)
-	}
-	rsRows, rsRefs := tr.rsSteps(delegations, parts)
-	all := append(rows, rsRows...)
+	d, part := delegationOf(r)
+	b.rs.add(tr, i, d, part)
+	b.prev, b.prevName = r, name
+}
+
+// finish adjusts every test of the window together (Holm) and returns the
+// trend.
+func (b *builder) finish() *Report {
+	tr := &b.tr
+	rows, rsRows := b.rows, b.rs.rows
+	all := append(slices.Clip(rows), rsRows...)
 	tr.Tests = compare.Adjust(all)
 	rows, rsRows = all[:len(rows)], all[len(rows):]
-	tr.setRS(rsRows, rsRefs)
+	tr.setRS(rsRows, b.rs.refs)
 	for k, row := range rows {
-		// A reference, not a pointer: a later step's append may have moved
-		// the series' points.
-		p := &tr.Series[points[k].series].Points[points[k].point]
+		p := &tr.Series[b.points[k].series].Points[b.points[k].point]
 		p.Change, p.P, p.PAdjusted = row.Center.Change, row.Center.P, row.Center.PAdjusted
 		if row.Lossless.Change != "" {
 			p.LosslessChange, p.LosslessP, p.LosslessPAdjusted = row.Lossless.Change, row.Lossless.P, row.Lossless.PAdjusted
@@ -217,30 +295,6 @@ func changeList(i int, list []string) string {
 		return "none"
 	}
 	return strings.Join(list, "; ")
-}
-
-// step adds night i's point to every series that has one, comparing it
-// with the series' previous point; it returns the raw tests and their
-// points, which Of adjusts with the whole window's.
-func (tr *Report) step(i int, now func(s int) *report.ClassResult, then func(s, j int) *report.ClassResult) ([]compare.Row, []pointRef) {
-	var rows []compare.Row
-	var points []pointRef
-	for si := range tr.Series {
-		c := now(si)
-		if c == nil {
-			continue
-		}
-		s := &tr.Series[si]
-		s.Points = append(s.Points, Point{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.Lossless,
-			Edits: c.EditsApplied, Faithfulness: c.Faithfulness})
-		if len(s.Points) < 2 {
-			continue
-		}
-		prev := then(si, s.Points[len(s.Points)-2].Report)
-		row, _ := compare.Class(s.Model, s.Class, prev, c)
-		rows, points = append(rows, row), append(points, pointRef{si, len(s.Points) - 1})
-	}
-	return rows, points
 }
 
 // changeText is a change with its raw and adjusted p-values, "=" without
