@@ -47,6 +47,15 @@ type Report struct {
 	// Tests is the number of tests over the whole window, adjusted
 	// together (Holm).
 	Tests int
+	// notes are Notes with the night each is of and its text alone.
+	notes []note
+}
+
+// note is one of Report.Notes: full, of night against the one before,
+// saying text.
+type note struct {
+	night      int
+	text, full string
 }
 
 // Night is one report of a trend.
@@ -174,7 +183,8 @@ func (b *builder) add(r *report.Report, name string) {
 	if i > 0 {
 		tr.Reports[i].changes(tr.Reports[i-1])
 		for _, n := range compare.Differences(b.prev, r) {
-			tr.Notes = append(tr.Notes, fmt.Sprintf("%s against %s: %s", name, b.prevName, n))
+			full := fmt.Sprintf("%s against %s: %s", name, b.prevName, n)
+			tr.Notes, tr.notes = append(tr.Notes, full), append(tr.notes, note{night: i, text: n, full: full})
 		}
 	}
 	if b.index == nil {
@@ -285,18 +295,6 @@ func (n *Night) changes(before Night) {
 	}
 }
 
-// changeList is a night's added or removed failures as a cell: "none", or
-// the messages; "" for the first night, which has nothing before it.
-func changeList(i int, list []string) string {
-	switch {
-	case i == 0:
-		return ""
-	case len(list) == 0:
-		return "none"
-	}
-	return strings.Join(list, "; ")
-}
-
 // changeText is a change with its raw and adjusted p-values, "=" without
 // a test, or "" for the first point. A worse change is marked, so that it
 // stands out of a table of "~".
@@ -339,89 +337,6 @@ func (s Series) table(tr *Report) render.Table {
 			unit.PercentOr(p.Edits), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P, p.PAdjusted), changeText(p.LosslessChange, p.LosslessP, p.LosslessPAdjusted))
 	}
 	return t
-}
-
-// nightsTable is the reports, each with its date, verdict, reading, the
-// number of its failures and the failures added and removed against the
-// report before (issue 46: every night's whole list in one cell filled
-// the first screen with three nights). The Markdown's failures cell
-// points at a footnote holding the whole list.
-func (tr *Report) nightsTable() render.Table {
-	t := render.Table{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric", "verdict", "reading", "failures", "added", "removed"},
-		MDAlign: "|---:|---|---|---|---|---|---|---:|---|---|"}
-	for i, r := range tr.Reports {
-		count := strconv.Itoa(len(r.Failures))
-		if len(r.Failures) > 0 {
-			count += fmt.Sprintf("[^f%d]", i+1)
-		}
-		t.Add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion, r.Verdict, r.Reading, count, changeList(i, r.Added), changeList(i, r.Removed))
-		cells := t.Rows[i].Cells
-		for c := 1; c < len(cells); c++ {
-			cells[c].Free = c != 7 // words and names a report holds; the count and its footnote are the harness's
-		}
-		for _, c := range []int{1, 5, 6, 8, 9} { // the report's path, its verdict, reading and failures
-			cells[c].Prose = true
-		}
-	}
-	return t
-}
-
-// footnotes are the Markdown footnotes of the nights table: each
-// night's whole list of failures.
-func (tr *Report) footnotes(w io.Writer) {
-	for i, r := range tr.Reports {
-		if len(r.Failures) == 0 {
-			continue
-		}
-		items := make([]string, len(r.Failures))
-		for j, f := range r.Failures {
-			items[j] = render.MDText(f)
-		}
-		fmt.Fprintf(w, "\n[^f%d]: Report %d's %d %s: %s.\n", i+1, i+1, len(r.Failures), unit.Plural(len(r.Failures), "failure", "failures"), strings.Join(items, "; "))
-	}
-}
-
-// WriteMarkdown writes the trend as Markdown: the reports with their
-// verdicts, readings and failures, then per model, suite and class a
-// table of its numbers report by report.
-func (tr *Report) WriteMarkdown(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "## Trend over %d %s\n\n", len(tr.Reports), unit.Plural(len(tr.Reports), "report", "reports"))
-	fmt.Fprintf(bw, "Each change from the previous report is marked better, worse (▼) or ~ by the paired tests of `harness compare` (the signed-rank test on the documents' drift or faithfulness, the exact test on the lossless answers), every test of the whole window (%d) adjusted together (Holm), so that a window of noise-only nights rarely shows any flag: better and worse need an adjusted p < %s; = means no document differs.\n\n", tr.Tests, unit.Num(compare.Alpha))
-	render.WriteMarkdownTable(bw, tr.nightsTable())
-	tr.footnotes(bw)
-	for _, s := range tr.Series {
-		fmt.Fprintf(bw, "\n### %s · %s · class %s\n\n", render.Code(s.Model), render.MDText(s.Suite), s.Class)
-		t := s.table(tr)
-		t.MDAlign = "|---|---|" + strings.Repeat("---:|", len(t.Head)-2)
-		for _, row := range t.Rows {
-			for i := 1; i < len(row.Cells); i++ {
-				row.Cells[i].Free = true // a run id and a time the report holds
-			}
-		}
-		render.WriteMarkdownTable(bw, t)
-	}
-	for i, s := range tr.RS {
-		if i == 0 {
-			fmt.Fprintf(bw, "\n%s\n", render.MDText(rsNote()))
-		}
-		fmt.Fprintf(bw, "\n### %s · %s\n\n", render.Code(s.Model), render.MDText(s.title()))
-		t := s.table(tr)
-		t.MDAlign = "|---|---|" + strings.Repeat("---:|", len(t.Head)-2)
-		for _, row := range t.Rows {
-			for i := 1; i < len(row.Cells); i++ {
-				row.Cells[i].Free = true
-			}
-		}
-		render.WriteMarkdownTable(bw, t)
-	}
-	if len(tr.Notes) > 0 {
-		fmt.Fprintln(bw)
-		for i, n := range tr.Notes {
-			fmt.Fprintf(bw, "%d. %s\n", i+1, render.MDText(n))
-		}
-	}
-	return bw.Flush()
 }
 
 //go:embed trend.tmpl
@@ -590,7 +505,10 @@ func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point)
 
 // positions place the reports on the x axis by the time they ran, as
 // fractions of its width; reports of one instant, or unreadable times,
-// are spread evenly in date order instead.
+// are spread evenly in date order instead. Reports close in time (two of
+// one day in a year's window, a report and its rescore, which keeps the
+// run's ran_at) are set at least minGap apart, so that no two share an x
+// (issue 56); the axis is then shrunk back to its width.
 func (tr *Report) positions() []float64 {
 	n := len(tr.Reports)
 	out := make([]float64, n)
@@ -600,15 +518,31 @@ func (tr *Report) positions() []float64 {
 		t, err := time.Parse(time.RFC3339, r.RanAt)
 		times[i], ok = t, ok && err == nil
 	}
-	if ok && times[n-1].After(times[0]) {
-		span := times[n-1].Sub(times[0]).Seconds()
-		for i, t := range times {
-			out[i] = 0.08 + 0.84*t.Sub(times[0]).Seconds()/span
+	if !ok || !times[n-1].After(times[0]) {
+		for i := range out {
+			out[i] = (float64(i) + 0.5) / float64(n)
 		}
 		return out
 	}
-	for i := range out {
-		out[i] = (float64(i) + 0.5) / float64(n)
+	const left, width = 0.08, 0.84
+	span := times[n-1].Sub(times[0]).Seconds()
+	gap := minGap(n)
+	for i, t := range times {
+		out[i] = left + width*t.Sub(times[0]).Seconds()/span
+		if i > 0 {
+			out[i] = max(out[i], out[i-1]+gap)
+		}
+	}
+	if end := out[n-1]; end > left+width {
+		for i := range out {
+			out[i] = left + (out[i]-left)*width/(end-left)
+		}
 	}
 	return out
+}
+
+// minGap is the least distance between two reports' x, as a fraction of
+// the axis: a quarter of the even spacing of n reports.
+func minGap(n int) float64 {
+	return 0.84 / float64(n-1) / 4
 }
