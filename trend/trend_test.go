@@ -179,3 +179,28 @@ func TestTrendPageHoldsNoTerminalControls(t *testing.T) {
 		}
 	}
 }
+
+// TestSameDayReportsApart: in a year's window, two reports of one day
+// (and a report and its rescore, which keeps the run's ran_at) got one x
+// on the plot, drawn over each other; each report now has its own, in
+// date order, within the axis.
+func TestSameDayReportsApart(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 1, 1, 2, 0, 0, 0, time.UTC)
+	var tr Report
+	for i := range 365 {
+		tr.Reports = append(tr.Reports, Night{Side: compare.Side{RanAt: t0.Add(time.Duration(i) * 24 * time.Hour).Format(time.RFC3339)}})
+	}
+	same := tr.Reports[200]
+	tr.Reports = slices.Insert(tr.Reports, 201, same, same) // the rescores of night 201
+	tr.Reports[203].RanAt = t0.Add(200*24*time.Hour + time.Hour).Format(time.RFC3339)
+	at := tr.positions()
+	for i := 1; i < len(at); i++ {
+		if at[i]-at[i-1] < 0.8*minGap(len(at)) {
+			t.Errorf("reports %d and %d are %.5f apart on the x axis; want at least %.5f", i, i+1, at[i]-at[i-1], 0.8*minGap(len(at)))
+		}
+	}
+	if at[0] < 0.08 || at[len(at)-1] > 0.92+1e-9 {
+		t.Errorf("the reports span %.3f to %.3f; want within the axis, 0.08 to 0.92", at[0], at[len(at)-1])
+	}
+}
