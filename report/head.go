@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"bendscript.com/round-trip-harness/internal/regularfile"
 )
@@ -27,18 +28,84 @@ import (
 // that close); what is in them is not decoded. A file whose top-level
 // value is not an object, or that ends early, gets ReadJSON's error.
 func ReadHead(rd io.Reader, name string) (*Report, error) {
+	return readHead(rd, name, nil)
+}
+
+// ReadHeadRows is ReadHead that decodes the rows of only the sections
+// keep accepts (given each section without its rows): the rows of the
+// others are checked as JSON, not decoded, and the section is returned
+// without them. A trend reads a delegate report's delegation, not its
+// rows, which are half of its head (issue 55).
+func ReadHeadRows(rd io.Reader, name string, keep func(*Section) bool) (*Report, error) {
+	return readHead(rd, name, keep)
+}
+
+func readHead(rd io.Reader, name string, keep func(*Section) bool) (*Report, error) {
+	// A file is read again from its start when it is no report as the
+	// scanner reads one; any other reader's bytes are kept until the
+	// answers for that.
+	seeker, canSeek := rd.(io.Seeker)
 	br := bufio.NewReaderSize(rd, 64<<10)
-	head, err := headOf(br, "answers")
+	s := &headScanner{r: br, keep: !canSeek, seekable: canSeek}
+	if f, ok := rd.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if st, err := f.Stat(); err == nil && st.Size() > 0 {
+			s.out = make([]byte, 0, min(st.Size(), 64<<20))
+		}
+	}
+	apart := ""
+	if keep != nil {
+		apart = "sections"
+	}
+	head, keys, err := s.headOf("answers", apart)
 	if err != nil {
-		var s *scanError
-		if !errors.As(err, &s) {
+		var se *scanError
+		if !errors.As(err, &se) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		// Not a JSON object as the scanner reads one: ReadJSON words
 		// what is wrong with it (the file is bounded by its caller).
-		return ReadJSON(io.MultiReader(bytes.NewReader(s.read), br), name)
+		if canSeek {
+			if _, err := seeker.Seek(0, io.SeekStart); err != nil {
+				return nil, err
+			}
+			return ReadJSON(rd, name)
+		}
+		return ReadJSON(io.MultiReader(bytes.NewReader(se.read), br), name)
 	}
-	return ReadJSON(bytes.NewReader(head), name)
+	sections := keys[apart]
+	// A report of this schema is decoded once; anything else goes
+	// through ReadJSON, which converts an old schema and words what is
+	// wrong with a file that is no report.
+	var schema int
+	if keys["verdict"] == nil || keys["results"] == nil || json.Unmarshal(keys["schema"], &schema) != nil || schema != SchemaVersion {
+		if sections != nil {
+			head = append(append(append(head[:len(head)-1], `,"sections":`...), sections...), '}')
+		}
+		return ReadJSON(bytes.NewReader(head), name)
+	}
+	var r Report
+	if err := json.Unmarshal(head, &r); err != nil {
+		return nil, fmt.Errorf("%s: not a report: %w", name, err)
+	}
+	if sections != nil {
+		var lazy []struct {
+			Section
+			Rows json.RawMessage `json:"rows"`
+		}
+		if err := json.Unmarshal(sections, &lazy); err != nil {
+			return nil, fmt.Errorf("%s: /sections: not a report: %w", name, err)
+		}
+		for i := range lazy {
+			sec := lazy[i].Section
+			if len(lazy[i].Rows) > 0 && keep(&sec) {
+				if err := json.Unmarshal(lazy[i].Rows, &sec.Rows); err != nil {
+					return nil, fmt.Errorf("%s: /sections/%d/rows: not a report: %w", name, i, err)
+				}
+			}
+			r.Sections = append(r.Sections, sec)
+		}
+	}
+	return &r, nil
 }
 
 // ReadHeads reads JSON reports without their answers (ReadHead), in the
@@ -75,36 +142,43 @@ type headScanner struct {
 	// read, kept only until the first member is skipped (for scanError).
 	out, raw []byte
 	keep     bool // whether raw still holds every byte read
+	// seekable is set while the reader can be read again from its start
+	// for ReadJSON's error, until the skipped member was passed.
+	seekable bool
 }
 
-// headOf returns the JSON object rd holds, without its member named skip
-// (at the top level): `{` and the other members, as they were written.
-func headOf(r *bufio.Reader, skip string) ([]byte, error) {
-	s := &headScanner{r: r, keep: true}
+// headOf returns the JSON object the scanner reads, without its member
+// named skip (at the top level) or the one named apart: `{` and the other
+// members, as they were written; and each member's key with its value's
+// bytes (nil for the member skipped; apart's kept beside the object).
+func (s *headScanner) headOf(skip, apart string) ([]byte, map[string][]byte, error) {
 	c, err := s.next()
 	if err != nil || c != '{' {
-		return nil, s.fail("not a JSON object")
+		return nil, nil, s.fail("not a JSON object")
 	}
+	var aside []byte
+	type span struct{ from, to int }
+	spans := map[string]span{}
 	s.out = append(s.out, '{')
 	seen, kept := false, false // a member was read, a member was kept
 	for {
 		c, err := s.next()
 		if err != nil {
-			return nil, s.fail("the object does not end")
+			return nil, nil, s.fail("the object does not end")
 		}
 		if c == '}' {
 			break
 		}
 		if seen {
 			if c != ',' {
-				return nil, s.fail("a member does not end")
+				return nil, nil, s.fail("a member does not end")
 			}
 			if c, err = s.next(); err != nil {
-				return nil, s.fail("the object does not end")
+				return nil, nil, s.fail("the object does not end")
 			}
 		}
 		if c != '"' {
-			return nil, s.fail("a key is not a string")
+			return nil, nil, s.fail("a key is not a string")
 		}
 		mark := len(s.out)
 		if kept {
@@ -113,33 +187,53 @@ func headOf(r *bufio.Reader, skip string) ([]byte, error) {
 		keyAt := len(s.out)
 		s.out = append(s.out, '"')
 		if err := s.str(true); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		dropped := string(s.out[keyAt:]) == `"`+skip+`"`
+		var k string
+		json.Unmarshal(s.out[keyAt:], &k)
+		dropped := k == skip
 		if c, err = s.next(); err != nil || c != ':' {
-			return nil, s.fail("a key has no value")
+			return nil, nil, s.fail("a key has no value")
 		}
 		if dropped {
-			s.out, s.keep, s.raw = s.out[:mark], false, nil
+			s.out, s.keep, s.raw, s.seekable = s.out[:mark], false, nil, false
 		} else {
 			s.out = append(s.out, ':')
 		}
+		from := len(s.out)
 		if err := s.value(!dropped); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		if k == apart {
+			aside = bytes.Clone(s.out[from:])
+			s.out = s.out[:mark]
+			seen = true
+			continue
+		}
+		spans[k] = span{from, len(s.out)}
 		seen, kept = true, kept || !dropped
 	}
 	s.out = append(s.out, '}')
 	if _, err := s.next(); err != io.EOF {
-		return nil, s.fail("something follows the object")
+		return nil, nil, s.fail("something follows the object")
 	}
-	return s.out, nil
+	keys := map[string][]byte{}
+	if aside != nil {
+		keys[apart] = aside
+	}
+	for k, sp := range spans {
+		keys[k] = s.out[sp.from:sp.to]
+		if k == skip {
+			keys[k] = nil
+		}
+	}
+	return s.out, keys, nil
 }
 
 // fail is a scanError; when the skipped member was passed, the bytes read
 // are gone, and the error says what it found.
 func (s *headScanner) fail(why string) error {
-	if !s.keep {
+	if !s.keep && !s.seekable {
 		return fmt.Errorf("not a report: %s", why)
 	}
 	return &scanError{read: s.raw, why: why}

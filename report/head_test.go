@@ -150,3 +150,30 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	r.buf = r.buf[n:]
 	return n, nil
 }
+
+// TestReadHeadRows: the rows of the sections keep accepts are read, the
+// others' are left out, and the rest of the report is ReadHead's.
+func TestReadHeadRows(t *testing.T) {
+	t.Parallel()
+	r := headSample()
+	r.Sections = []Section{{Part: "a", Limits: true, Rows: []Row{{Labels: []string{"one"}}}}, {Part: "b", Rows: []Row{{Labels: []string{"two"}}}}}
+	b, err := MarshalJSON(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ReadHead(bytes.NewReader(b), "x.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadHeadRows(bytes.NewReader(b), "x.json", func(s *Section) bool { return s.Limits })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Sections[1].Rows != nil || got.Sections[1].Part != "b" {
+		t.Errorf("section b: %+v; want its part without its rows", got.Sections[1])
+	}
+	want.Sections[1].Rows = nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReadHeadRows = %+v, want %+v", got, want)
+	}
+}

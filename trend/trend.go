@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -142,18 +143,56 @@ func OfFiles(names []string) (*Report, error) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(at[a], at[b]) })
+	// The reports are decoded a few ahead, on every core, and added in
+	// date order: at most ahead are held decoded at once.
+	ahead := 2 * runtime.GOMAXPROCS(0)
+	type read struct {
+		r   *report.Report
+		err error
+	}
+	slots := make([]chan read, len(order))
+	for k := range slots {
+		slots[k] = make(chan read, 1)
+	}
+	room, done := make(chan struct{}, ahead), make(chan struct{})
+	defer close(done)
+	go func() {
+		for k, i := range order {
+			select {
+			case room <- struct{}{}:
+			case <-done:
+				return
+			}
+			go func() {
+				r, err := readNight(names[i])
+				slots[k] <- read{r, err}
+			}()
+		}
+	}()
 	var b builder
-	for _, i := range order {
-		reps, err := report.ReadHeads(names[i : i+1])
-		if err != nil {
-			return nil, err
+	for k, i := range order {
+		got := <-slots[k]
+		<-room
+		if got.err != nil {
+			return nil, got.err
 		}
-		if reps[0].RanAt != at[i] {
-			return nil, fmt.Errorf("%s: changed while the trend read it (ran_at %q, then %q)", names[i], at[i], reps[0].RanAt)
+		if got.r.RanAt != at[i] {
+			return nil, fmt.Errorf("%s: changed while the trend read it (ran_at %q, then %q)", names[i], at[i], got.r.RanAt)
 		}
-		b.add(reps[0], names[i])
+		b.add(got.r, names[i])
 	}
 	return b.finish(), nil
+}
+
+// readNight reads a report as a trend needs it: without its answers, and
+// without the rows of any section but those whose rows it follows (Of).
+func readNight(name string) (*report.Report, error) {
+	f, err := regularfile.Open(name, report.MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return report.ReadHeadRows(f, name, func(s *report.Section) bool { return s.Limits && !s.Formats })
 }
 
 // seriesKey names a series.
