@@ -254,17 +254,22 @@ func withMissing(in Input) []scoring.Score {
 	for _, s := range in.Scores {
 		have[key{s.Model, s.TaskID, s.Repeat}] = true
 	}
-	out := slices.Clone(in.Scores)
+	var missing []scoring.Score
 	for _, model := range m.Models {
 		for _, id := range m.TaskIDs {
 			for r := range m.Repeats {
 				if !have[key{model, id, r}] {
-					out = append(out, missingScore(in.Set, model, id, r))
+					missing = append(missing, missingScore(in.Set, model, id, r))
 				}
 			}
 		}
 	}
-	return out
+	if len(missing) == 0 {
+		// Nothing to add: the scores themselves (the builder only reads
+		// them), not a second copy of every score (issue 55).
+		return in.Scores
+	}
+	return append(slices.Clip(in.Scores), missing...)
 }
 
 // missingScore is the score of an answer the run planned and never got.

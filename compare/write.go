@@ -16,11 +16,12 @@ import (
 )
 
 // CompareFiles reads two JSON reports and compares them (Compare). A file
-// that is not a report is refused naming it (report.ReadJSON); reports of
+// that is not a report is refused naming it (report.ReadHead: read
+// without its answers, which compare never uses, passed as they stream by); reports of
 // different suites are refused: they measure different tasks, so their
 // numbers pair by model and class but mean different things.
 func CompareFiles(oldName, newName string) (*Comparison, error) {
-	reps, err := report.ReadFiles([]string{oldName, newName})
+	reps, err := report.ReadHeads([]string{oldName, newName})
 	if err != nil {
 		return nil, err
 	}

@@ -66,7 +66,12 @@
 // caller's context ends; an answer that keeps arriving is never cut. The
 // chunks are assembled into the [Response] (content and reasoning joined,
 // the last finish reason and usage, the first id, model and provider) and
-// kept as a JSON array in [Response.RawBody]. Each [Attempt] records the
+// kept as a JSON array in [Response.RawBody], bounded: the first and last
+// chunks and every chunk that carries more than content as they arrived,
+// each run of chunks that differ in their content alone joined into one
+// whose "harness_merged" member ([MergedChunk]) says how many it joins,
+// their bytes and when they arrived (a 100 KB answer in 100,000 chunks
+// records about 200 KB). Each [Attempt] records the
 // generation id of its first chunk, the provider, its cost when reported,
 // and Interrupted when the caller gave up with it in flight. A server that
 // answers a stream request with a plain JSON body is read as before.

@@ -120,18 +120,19 @@ func (c *config) streamAttempt(ctx context.Context, chat *openai.ChatCompletionS
 	})
 	start := time.Now()
 	stream := chat.NewStreaming(actx, params, mw, option.WithResponseInto(&res))
-	var chunks [][]byte
+	var log chunkLog
 	for stream.Next() {
-		chunks = append(chunks, []byte(strings.TrimSpace(stream.Current().RawJSON())))
+		log.add([]byte(strings.TrimSpace(stream.Current().RawJSON())), time.Since(start).Milliseconds())
 	}
 	err := stream.Err()
 	var se *ssestream.StreamError
 	if errors.As(err, &se) {
 		// OpenRouter's mid-stream error event: the chunk that carries it is
 		// read like any other, and its error object decides.
-		chunks = append(chunks, bytes.TrimSpace(se.Event.Data))
+		log.add(bytes.TrimSpace(se.Event.Data), time.Since(start).Milliseconds())
 		err = nil
 	}
+	chunks := log.chunks()
 	stream.Close()
 	var ex exchange
 	ex.durationMS = time.Since(start).Milliseconds()

@@ -83,7 +83,7 @@ func runRowOf(runDir string, m *transcript.Manifest) RunRow {
 	}
 	reportPath := filepath.Join(cmp.Or(m.Inputs.ReportDir, DefaultReportDir), m.RunID+".json")
 	if f, err := regularfile.Open(reportPath, report.MaxFileSize); err == nil {
-		rep, err := report.ReadJSON(f, reportPath)
+		rep, err := report.ReadHead(f, reportPath)
 		f.Close()
 		if err == nil {
 			r.Verdict, r.State = rep.Verdict, "complete"

@@ -223,7 +223,7 @@ func seal(runDir string, key []byte) (string, error) {
 // <run-id>.json), read before a rescore replaces it; nil when it cannot
 // be read.
 func recorded(m *transcript.Manifest) *report.Report {
-	reps, err := report.ReadFiles([]string{filepath.Join(reportDir(m.Inputs), m.RunID+".json")})
+	reps, err := report.ReadHeads([]string{filepath.Join(reportDir(m.Inputs), m.RunID+".json")})
 	if err != nil || len(reps) != 1 {
 		return nil
 	}

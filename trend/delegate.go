@@ -70,45 +70,56 @@ func rsMean(s report.DelegateSurface, k int) *float64 {
 	return nil
 }
 
-// rsSteps adds every night's RS points to tr.RS and returns their tests
-// against each series' previous point, to be adjusted with the window's.
-func (tr *Report) rsSteps(nights []*report.Delegation, parts []string) ([]compare.Row, []rsRef) {
-	index := map[[4]string]int{}
-	var rows []compare.Row
-	var refs []rsRef
-	for i, d := range nights {
-		if d == nil {
+// rsBuilder adds each night's RS points to a trend as it comes, keeping
+// each surface's latest delegation until the next point of the surface is
+// tested against it.
+type rsBuilder struct {
+	index map[[4]string]int
+	last  []*report.Delegation
+	// rows are the tests against each series' previous point, to be
+	// adjusted with the window's; refs their points.
+	rows []compare.Row
+	refs []rsRef
+}
+
+// add adds night i's delegation d (nil for a night of another suite) of
+// the section part to tr.RS.
+func (b *rsBuilder) add(tr *Report, i int, d *report.Delegation, part string) {
+	if d == nil {
+		return
+	}
+	if b.index == nil {
+		b.index = map[[4]string]int{}
+	}
+	for _, s := range d.Surfaces {
+		key := [4]string{part, s.Model, s.Format, s.Rung}
+		si, ok := b.index[key]
+		if !ok {
+			si = len(tr.RS)
+			b.index[key] = si
+			tr.RS = append(tr.RS, RSSeries{Model: s.Model, Format: s.Format, Rung: s.Rung, Suite: part})
+			b.last = append(b.last, nil)
+		}
+		se := &tr.RS[si]
+		p := RSPoint{Report: i, Horizon: d.Horizon, AtHorizon: rsMean(s, d.Horizon), At20: rsMean(s, verdict.ReadyAt)}
+		se.Points = append(se.Points, p)
+		prev := b.last[si]
+		b.last[si] = d
+		if prev == nil {
 			continue
 		}
-		for _, s := range d.Surfaces {
-			key := [4]string{parts[i], s.Model, s.Format, s.Rung}
-			si, ok := index[key]
-			if !ok {
-				si = len(tr.RS)
-				index[key] = si
-				tr.RS = append(tr.RS, RSSeries{Model: s.Model, Format: s.Format, Rung: s.Rung, Suite: parts[i]})
-			}
-			se := &tr.RS[si]
-			p := RSPoint{Report: i, Horizon: d.Horizon, AtHorizon: rsMean(s, d.Horizon), At20: rsMean(s, verdict.ReadyAt)}
-			se.Points = append(se.Points, p)
-			if len(se.Points) < 2 {
-				continue
-			}
-			last := len(se.Points) - 1
-			prev := nights[se.Points[last-1].Report]
-			se.Points[last].Change = "n/a"
-			if row, ok := compare.RS(prev, d, s.Model, s.Format, s.Rung, d.Horizon); ok {
-				rows, refs = append(rows, row), append(refs, rsRef{si, last, false})
-			}
-			if d.Horizon != verdict.ReadyAt && p.At20 != nil {
-				se.Points[last].Change20 = "n/a"
-				if row, ok := compare.RS(prev, d, s.Model, s.Format, s.Rung, verdict.ReadyAt); ok {
-					rows, refs = append(rows, row), append(refs, rsRef{si, last, true})
-				}
+		last := len(se.Points) - 1
+		se.Points[last].Change = "n/a"
+		if row, ok := compare.RS(prev, d, s.Model, s.Format, s.Rung, d.Horizon); ok {
+			b.rows, b.refs = append(b.rows, row), append(b.refs, rsRef{si, last, false})
+		}
+		if d.Horizon != verdict.ReadyAt && p.At20 != nil {
+			se.Points[last].Change20 = "n/a"
+			if row, ok := compare.RS(prev, d, s.Model, s.Format, s.Rung, verdict.ReadyAt); ok {
+				b.rows, b.refs = append(b.rows, row), append(b.refs, rsRef{si, last, true})
 			}
 		}
 	}
-	return rows, refs
 }
 
 // setRS sets the adjusted tests of the RS points.

@@ -12,6 +12,12 @@
 // What differs between a report and the one before it in what the runs
 // asked (compare.Differences) is a note, never silently compared.
 //
+// A year of nights is read one report at a time (OfFiles: each without
+// its answers, a few ahead on every core), keeping of past nights only
+// what the next tests compare with; its Markdown groups the nights by
+// week, lists each distinct set of failures once and every flagged change
+// on its own, and leaves the per-night tables to the HTML page.
+//
 // Its one reason to change is how a series of reports is read as a
 // trend: the tests it takes from compare and their adjustment, what a
 // night shows, and its two writers (WriteMarkdown, WriteHTML with the

@@ -8,12 +8,14 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"bendscript.com/round-trip-harness/compare"
+	"bendscript.com/round-trip-harness/internal/regularfile"
 	"bendscript.com/round-trip-harness/internal/safetext"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
@@ -46,6 +48,15 @@ type Report struct {
 	// Tests is the number of tests over the whole window, adjusted
 	// together (Holm).
 	Tests int
+	// notes are Notes with the night each is of and its text alone.
+	notes []note
+}
+
+// note is one of Report.Notes: full, of night against the one before,
+// saying text.
+type note struct {
+	night      int
+	text, full string
 }
 
 // Night is one report of a trend.
@@ -103,63 +114,179 @@ func Of(reports []*report.Report, names []string) *Report {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(reports[a].RanAt, reports[b].RanAt) })
-	tr := &Report{}
-	type key struct{ model, suite, class string }
-	var keys []key
-	at := map[key]map[int]*report.ClassResult{}
-	delegations, parts := make([]*report.Delegation, len(order)), make([]string, len(order))
-	add := func(k key, i int, c *report.ClassResult) {
+	var b builder
+	for _, ri := range order {
+		b.add(reports[ri], names[ri])
+	}
+	return b.finish()
+}
+
+// OfFiles is Of of the reports named, read one at a time in date order
+// (report.RanAtOf, then report.ReadHead: without their answers), so that
+// a year of nights is never held at once (issue 55: 365 reports read
+// whole took 193 MB, and a delegate report is megabytes of answers). What
+// a trend keeps of a night is its row, its points, and, until a later
+// night of the same series is tested against it, the night's class
+// results and delegation.
+func OfFiles(names []string) (*Report, error) {
+	at := make([]string, len(names))
+	for i, name := range names {
+		f, err := regularfile.Open(name, report.MaxFileSize)
+		if err != nil {
+			return nil, err
+		}
+		at[i] = report.RanAtOf(f)
+		f.Close()
+	}
+	order := make([]int, len(names))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(at[a], at[b]) })
+	// The reports are decoded a few ahead, on every core, and added in
+	// date order: at most ahead are held decoded at once.
+	ahead := 2 * runtime.GOMAXPROCS(0)
+	type read struct {
+		r   *report.Report
+		err error
+	}
+	slots := make([]chan read, len(order))
+	for k := range slots {
+		slots[k] = make(chan read, 1)
+	}
+	room, done := make(chan struct{}, ahead), make(chan struct{})
+	defer close(done)
+	go func() {
+		for k, i := range order {
+			select {
+			case room <- struct{}{}:
+			case <-done:
+				return
+			}
+			go func() {
+				r, err := readNight(names[i])
+				slots[k] <- read{r, err}
+			}()
+		}
+	}()
+	var b builder
+	for k, i := range order {
+		got := <-slots[k]
+		<-room
+		if got.err != nil {
+			return nil, got.err
+		}
+		if got.r.RanAt != at[i] {
+			return nil, fmt.Errorf("%s: changed while the trend read it (ran_at %q, then %q)", names[i], at[i], got.r.RanAt)
+		}
+		b.add(got.r, names[i])
+	}
+	return b.finish(), nil
+}
+
+// readNight reads a report as a trend needs it: without its answers, and
+// without the rows of any section but those whose rows it follows (Of).
+func readNight(name string) (*report.Report, error) {
+	f, err := regularfile.Open(name, report.MaxFileSize)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return report.ReadHeadRows(f, name, func(s *report.Section) bool { return s.Limits && !s.Formats })
+}
+
+// seriesKey names a series.
+type seriesKey struct{ model, suite, class string }
+
+// builder makes a trend night by night, in date order, holding of the
+// nights before only what the tests of the nights to come compare with.
+type builder struct {
+	tr    Report
+	index map[seriesKey]int
+	// last is each series' latest class result, the one its next point
+	// is tested against.
+	last []*report.ClassResult
+	prev *report.Report
+	// prevName is prev's name.
+	prevName string
+	rows     []compare.Row
+	points   []pointRef
+	rs       rsBuilder
+}
+
+// add adds r, the latest night so far, to the trend.
+func (b *builder) add(r *report.Report, name string) {
+	tr := &b.tr
+	i := len(tr.Reports)
+	tr.Reports = append(tr.Reports, nightOf(r, name))
+	if i > 0 {
+		tr.Reports[i].changes(tr.Reports[i-1])
+		for _, n := range compare.Differences(b.prev, r) {
+			full := fmt.Sprintf("%s against %s: %s", name, b.prevName, n)
+			tr.Notes, tr.notes = append(tr.Notes, full), append(tr.notes, note{night: i, text: n, full: full})
+		}
+	}
+	if b.index == nil {
+		b.index = map[seriesKey]int{}
+	}
+	// A series' result in this night: the last one the report gives
+	// (a section row after the model's class), as it always was.
+	now := map[int]*report.ClassResult{}
+	point := func(k seriesKey, c *report.ClassResult) {
 		if c == nil {
 			return
 		}
-		if at[k] == nil {
-			at[k] = map[int]*report.ClassResult{}
-			keys = append(keys, k)
+		si, ok := b.index[k]
+		if !ok {
+			si = len(tr.Series)
+			b.index[k] = si
+			tr.Series = append(tr.Series, Series{Model: k.model, Suite: k.suite, Class: k.class})
+			b.last = append(b.last, nil)
 		}
-		at[k][i] = c
+		now[si] = c
 	}
-	for i, ri := range order {
-		r := reports[ri]
-		tr.Reports = append(tr.Reports, nightOf(r, names[ri]))
-		delegations[i], parts[i] = delegationOf(r)
-		if i > 0 {
-			tr.Reports[i].changes(tr.Reports[i-1])
-			for _, n := range compare.Differences(reports[order[i-1]], r) {
-				tr.Notes = append(tr.Notes, fmt.Sprintf("%s against %s: %s", names[ri], names[order[i-1]], n))
-			}
+	for _, m := range r.Models {
+		for _, class := range report.Classes {
+			point(seriesKey{m, r.Suite, class}, r.Results[m].Class(class))
 		}
-		for _, m := range r.Models {
-			for _, class := range report.Classes {
-				add(key{m, r.Suite, class}, i, r.Results[m].Class(class))
-			}
-		}
-		for _, sec := range r.Sections {
-			for _, row := range sec.Rows {
-				if sec.Limits && !sec.Formats && row.Class != "" {
-					add(key{row.Model, row.Part, row.Class}, i, compare.AsClass(row.Class, row))
-				}
+	}
+	for _, sec := range r.Sections {
+		for _, row := range sec.Rows {
+			if sec.Limits && !sec.Formats && row.Class != "" {
+				point(seriesKey{row.Model, row.Part, row.Class}, compare.AsClass(row.Class, row))
 			}
 		}
 	}
-	for _, k := range keys {
-		tr.Series = append(tr.Series, Series{Model: k.model, Suite: k.suite, Class: k.class})
+	for si := range tr.Series {
+		c := now[si]
+		if c == nil {
+			continue
+		}
+		s := &tr.Series[si]
+		s.Points = append(s.Points, Point{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.Lossless,
+			Edits: c.EditsApplied, Faithfulness: c.Faithfulness})
+		if prev := b.last[si]; prev != nil {
+			row, _ := compare.Class(s.Model, s.Class, prev, c)
+			b.rows, b.points = append(b.rows, row), append(b.points, pointRef{si, len(s.Points) - 1})
+		}
+		b.last[si] = c
 	}
-	var rows []compare.Row
-	var points []pointRef
-	for i := range tr.Reports {
-		r, p := tr.step(i, func(s int) *report.ClassResult { return at[keys[s]][i] },
-			func(s, j int) *report.ClassResult { return at[keys[s]][j] })
-		rows, points = append(rows, r...), append(points, p...)
-	}
-	rsRows, rsRefs := tr.rsSteps(delegations, parts)
-	all := append(rows, rsRows...)
+	d, part := delegationOf(r)
+	b.rs.add(tr, i, d, part)
+	b.prev, b.prevName = r, name
+}
+
+// finish adjusts every test of the window together (Holm) and returns the
+// trend.
+func (b *builder) finish() *Report {
+	tr := &b.tr
+	rows, rsRows := b.rows, b.rs.rows
+	all := append(slices.Clip(rows), rsRows...)
 	tr.Tests = compare.Adjust(all)
 	rows, rsRows = all[:len(rows)], all[len(rows):]
-	tr.setRS(rsRows, rsRefs)
+	tr.setRS(rsRows, b.rs.refs)
 	for k, row := range rows {
-		// A reference, not a pointer: a later step's append may have moved
-		// the series' points.
-		p := &tr.Series[points[k].series].Points[points[k].point]
+		p := &tr.Series[b.points[k].series].Points[b.points[k].point]
 		p.Change, p.P, p.PAdjusted = row.Center.Change, row.Center.P, row.Center.PAdjusted
 		if row.Lossless.Change != "" {
 			p.LosslessChange, p.LosslessP, p.LosslessPAdjusted = row.Lossless.Change, row.Lossless.P, row.Lossless.PAdjusted
@@ -207,42 +334,6 @@ func (n *Night) changes(before Night) {
 	}
 }
 
-// changeList is a night's added or removed failures as a cell: "none", or
-// the messages; "" for the first night, which has nothing before it.
-func changeList(i int, list []string) string {
-	switch {
-	case i == 0:
-		return ""
-	case len(list) == 0:
-		return "none"
-	}
-	return strings.Join(list, "; ")
-}
-
-// step adds night i's point to every series that has one, comparing it
-// with the series' previous point; it returns the raw tests and their
-// points, which Of adjusts with the whole window's.
-func (tr *Report) step(i int, now func(s int) *report.ClassResult, then func(s, j int) *report.ClassResult) ([]compare.Row, []pointRef) {
-	var rows []compare.Row
-	var points []pointRef
-	for si := range tr.Series {
-		c := now(si)
-		if c == nil {
-			continue
-		}
-		s := &tr.Series[si]
-		s.Points = append(s.Points, Point{Report: i, Cost: c.Cost.USD, Median: c.MedianDrift, P95: c.P95Drift, Lossless: c.Lossless,
-			Edits: c.EditsApplied, Faithfulness: c.Faithfulness})
-		if len(s.Points) < 2 {
-			continue
-		}
-		prev := then(si, s.Points[len(s.Points)-2].Report)
-		row, _ := compare.Class(s.Model, s.Class, prev, c)
-		rows, points = append(rows, row), append(points, pointRef{si, len(s.Points) - 1})
-	}
-	return rows, points
-}
-
 // changeText is a change with its raw and adjusted p-values, "=" without
 // a test, or "" for the first point. A worse change is marked, so that it
 // stands out of a table of "~".
@@ -285,89 +376,6 @@ func (s Series) table(tr *Report) render.Table {
 			unit.PercentOr(p.Edits), fmt.Sprintf("%.4f", p.Cost), changeText(p.Change, p.P, p.PAdjusted), changeText(p.LosslessChange, p.LosslessP, p.LosslessPAdjusted))
 	}
 	return t
-}
-
-// nightsTable is the reports, each with its date, verdict, reading, the
-// number of its failures and the failures added and removed against the
-// report before (issue 46: every night's whole list in one cell filled
-// the first screen with three nights). The Markdown's failures cell
-// points at a footnote holding the whole list.
-func (tr *Report) nightsTable() render.Table {
-	t := render.Table{ID: "report-list", Head: []string{"#", "report", "run", "ran at", "metric", "verdict", "reading", "failures", "added", "removed"},
-		MDAlign: "|---:|---|---|---|---|---|---|---:|---|---|"}
-	for i, r := range tr.Reports {
-		count := strconv.Itoa(len(r.Failures))
-		if len(r.Failures) > 0 {
-			count += fmt.Sprintf("[^f%d]", i+1)
-		}
-		t.Add(strconv.Itoa(i+1), r.Name, r.RunID, r.RanAt, r.MetricVersion, r.Verdict, r.Reading, count, changeList(i, r.Added), changeList(i, r.Removed))
-		cells := t.Rows[i].Cells
-		for c := 1; c < len(cells); c++ {
-			cells[c].Free = c != 7 // words and names a report holds; the count and its footnote are the harness's
-		}
-		for _, c := range []int{1, 5, 6, 8, 9} { // the report's path, its verdict, reading and failures
-			cells[c].Prose = true
-		}
-	}
-	return t
-}
-
-// footnotes are the Markdown footnotes of the nights table: each
-// night's whole list of failures.
-func (tr *Report) footnotes(w io.Writer) {
-	for i, r := range tr.Reports {
-		if len(r.Failures) == 0 {
-			continue
-		}
-		items := make([]string, len(r.Failures))
-		for j, f := range r.Failures {
-			items[j] = render.MDText(f)
-		}
-		fmt.Fprintf(w, "\n[^f%d]: Report %d's %d %s: %s.\n", i+1, i+1, len(r.Failures), unit.Plural(len(r.Failures), "failure", "failures"), strings.Join(items, "; "))
-	}
-}
-
-// WriteMarkdown writes the trend as Markdown: the reports with their
-// verdicts, readings and failures, then per model, suite and class a
-// table of its numbers report by report.
-func (tr *Report) WriteMarkdown(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "## Trend over %d %s\n\n", len(tr.Reports), unit.Plural(len(tr.Reports), "report", "reports"))
-	fmt.Fprintf(bw, "Each change from the previous report is marked better, worse (▼) or ~ by the paired tests of `harness compare` (the signed-rank test on the documents' drift or faithfulness, the exact test on the lossless answers), every test of the whole window (%d) adjusted together (Holm), so that a window of noise-only nights rarely shows any flag: better and worse need an adjusted p < %s; = means no document differs.\n\n", tr.Tests, unit.Num(compare.Alpha))
-	render.WriteMarkdownTable(bw, tr.nightsTable())
-	tr.footnotes(bw)
-	for _, s := range tr.Series {
-		fmt.Fprintf(bw, "\n### %s · %s · class %s\n\n", render.Code(s.Model), render.MDText(s.Suite), s.Class)
-		t := s.table(tr)
-		t.MDAlign = "|---|---|" + strings.Repeat("---:|", len(t.Head)-2)
-		for _, row := range t.Rows {
-			for i := 1; i < len(row.Cells); i++ {
-				row.Cells[i].Free = true // a run id and a time the report holds
-			}
-		}
-		render.WriteMarkdownTable(bw, t)
-	}
-	for i, s := range tr.RS {
-		if i == 0 {
-			fmt.Fprintf(bw, "\n%s\n", render.MDText(rsNote()))
-		}
-		fmt.Fprintf(bw, "\n### %s · %s\n\n", render.Code(s.Model), render.MDText(s.title()))
-		t := s.table(tr)
-		t.MDAlign = "|---|---|" + strings.Repeat("---:|", len(t.Head)-2)
-		for _, row := range t.Rows {
-			for i := 1; i < len(row.Cells); i++ {
-				row.Cells[i].Free = true
-			}
-		}
-		render.WriteMarkdownTable(bw, t)
-	}
-	if len(tr.Notes) > 0 {
-		fmt.Fprintln(bw)
-		for i, n := range tr.Notes {
-			fmt.Fprintf(bw, "%d. %s\n", i+1, render.MDText(n))
-		}
-	}
-	return bw.Flush()
 }
 
 //go:embed trend.tmpl
@@ -536,7 +544,10 @@ func trendChart(tr *Report, suite, class, name, yTitle string, value func(Point)
 
 // positions place the reports on the x axis by the time they ran, as
 // fractions of its width; reports of one instant, or unreadable times,
-// are spread evenly in date order instead.
+// are spread evenly in date order instead. Reports close in time (two of
+// one day in a year's window, a report and its rescore, which keeps the
+// run's ran_at) are set at least minGap apart, so that no two share an x
+// (issue 56); the axis is then shrunk back to its width.
 func (tr *Report) positions() []float64 {
 	n := len(tr.Reports)
 	out := make([]float64, n)
@@ -546,15 +557,31 @@ func (tr *Report) positions() []float64 {
 		t, err := time.Parse(time.RFC3339, r.RanAt)
 		times[i], ok = t, ok && err == nil
 	}
-	if ok && times[n-1].After(times[0]) {
-		span := times[n-1].Sub(times[0]).Seconds()
-		for i, t := range times {
-			out[i] = 0.08 + 0.84*t.Sub(times[0]).Seconds()/span
+	if !ok || !times[n-1].After(times[0]) {
+		for i := range out {
+			out[i] = (float64(i) + 0.5) / float64(n)
 		}
 		return out
 	}
-	for i := range out {
-		out[i] = (float64(i) + 0.5) / float64(n)
+	const left, width = 0.08, 0.84
+	span := times[n-1].Sub(times[0]).Seconds()
+	gap := minGap(n)
+	for i, t := range times {
+		out[i] = left + width*t.Sub(times[0]).Seconds()/span
+		if i > 0 {
+			out[i] = max(out[i], out[i-1]+gap)
+		}
+	}
+	if end := out[n-1]; end > left+width {
+		for i := range out {
+			out[i] = left + (out[i]-left)*width/(end-left)
+		}
 	}
 	return out
+}
+
+// minGap is the least distance between two reports' x, as a fraction of
+// the axis: a quarter of the even spacing of n reports.
+func minGap(n int) float64 {
+	return 0.84 / float64(n-1) / 4
 }

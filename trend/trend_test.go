@@ -88,18 +88,21 @@ func TestTrendMarksNoiseChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "trend.md.golden", md.Bytes())
-	if !strings.Contains(md.String(), "| verdict | reading | failures |") || !strings.Contains(md.String(), "| 2026-04-29T15:30:00Z | 2 | thresholds not met") {
-		t.Error("the trend has no verdict, reading and failures per night")
+	if !strings.Contains(md.String(), "| `2026-W18` | 2026-04-27 – 2026-04-29 | 1–3 | 3 × thresholds not met (informational: cannot gate v0.1) | 3 × inconclusive | 1 × F1; 1 × F2; 1 × F3 | ▼ 3 worse (1, 2, 3) |") {
+		t.Error("the trend has no week of three nights with their verdicts, readings, failure sets and flagged changes")
 	}
 	// Night 3 against night 2 (issue 46: each night's whole list in one
-	// cell): what it adds and what it removes, the whole list in a
-	// footnote.
+	// cell): what it adds and what it removes; the Markdown lists each
+	// distinct set of failures once (issue 55), the page each night's.
 	added, removed := "offline/noisy: class B P95 drift 0.3, want ≤ 0.2", "offline/noisy: class A faithfulness 80%, want ≥ 90%"
 	if n := tr.Reports[2]; !slices.Contains(n.Added, added) || !slices.Equal(n.Removed, []string{removed}) {
 		t.Errorf("night 3 adds %q and removes %q; want %q added and %q removed", n.Added, n.Removed, added, removed)
 	}
-	if !strings.Contains(md.String(), "| 7[^f3] | "+added) || !strings.Contains(md.String(), "\n[^f3]: Report 3's 7 failures: ") {
-		t.Error("the Markdown's night 3 has no count with its footnote and the failures added")
+	if !strings.Contains(md.String(), "\n- **F3**, 7 failures (reports 3): "+added+"; ") {
+		t.Error("the Markdown does not list night 3's set of failures")
+	}
+	if !strings.Contains(md.String(), "\n3. Report 3 (`night3`, 2026-04-29T15:30:00Z): `offline/noisy` · gating · class C median drift 0.0004 → 0.05: ▼ worse (p=") {
+		t.Error("the Markdown does not list the flagged change of class C's median drift on its own")
 	}
 	if err := tr.WriteHTML(&page); err != nil {
 		t.Fatal(err)
@@ -175,5 +178,30 @@ func TestTrendPageHoldsNoTerminalControls(t *testing.T) {
 		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
 			t.Errorf("a line of the page starts a CI command: %q", line)
 		}
+	}
+}
+
+// TestSameDayReportsApart: in a year's window, two reports of one day
+// (and a report and its rescore, which keeps the run's ran_at) got one x
+// on the plot, drawn over each other; each report now has its own, in
+// date order, within the axis.
+func TestSameDayReportsApart(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 1, 1, 2, 0, 0, 0, time.UTC)
+	var tr Report
+	for i := range 365 {
+		tr.Reports = append(tr.Reports, Night{Side: compare.Side{RanAt: t0.Add(time.Duration(i) * 24 * time.Hour).Format(time.RFC3339)}})
+	}
+	same := tr.Reports[200]
+	tr.Reports = slices.Insert(tr.Reports, 201, same, same) // the rescores of night 201
+	tr.Reports[203].RanAt = t0.Add(200*24*time.Hour + time.Hour).Format(time.RFC3339)
+	at := tr.positions()
+	for i := 1; i < len(at); i++ {
+		if at[i]-at[i-1] < 0.8*minGap(len(at)) {
+			t.Errorf("reports %d and %d are %.5f apart on the x axis; want at least %.5f", i, i+1, at[i]-at[i-1], 0.8*minGap(len(at)))
+		}
+	}
+	if at[0] < 0.08 || at[len(at)-1] > 0.92+1e-9 {
+		t.Errorf("the reports span %.3f to %.3f; want within the axis, 0.08 to 0.92", at[0], at[len(at)-1])
 	}
 }

@@ -239,6 +239,8 @@ func inDir(dir, name string) string {
 var (
 	timeRe  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
 	stampRe = regexp.MustCompile(`\b\d{8}T\d{6}Z\b`)
+	// weekRe is a trend's week and dates (harness trend's Markdown).
+	weekRe = regexp.MustCompile("`\\d{4}-W\\d\\d` \\| \\d{4}-\\d\\d-\\d\\d( – \\d{4}-\\d\\d-\\d\\d)? \\|")
 )
 
 // normalize makes output comparable across machines and runs: the work
@@ -249,5 +251,6 @@ func normalize(s, work string) string {
 		s = strings.ReplaceAll(s, real, "$WORK")
 	}
 	s = timeRe.ReplaceAllString(s, "$$TIME")
+	s = weekRe.ReplaceAllString(s, "`$$WEEK` | $$DATE |")
 	return stampRe.ReplaceAllString(s, "$$TIME")
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"bendscript.com/round-trip-harness/internal/atomicfile"
-	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/trend"
 )
 
@@ -23,11 +22,10 @@ func cmdTrend(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.NArg() == 0 {
 		return wrongUsage(fs, "trend: give one or more reports")
 	}
-	reps, err := report.ReadFiles(fs.Args())
+	tr, err := trend.OfFiles(fs.Args())
 	if err != nil {
 		return err
 	}
-	tr := trend.Of(reps, fs.Args())
 	if *htmlOut != "" {
 		if err := atomicfile.Write(*htmlOut, tr.WriteHTML); err != nil {
 			return err
