@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/verdict"
+
 	"bendscript.com/round-trip-harness/internal/tabletest"
 )
 
