@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"bendscript.com/round-trip-harness/jobs"
-	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/transcript"
 
 	"bendscript.com/round-trip-harness/model"
@@ -240,24 +239,8 @@ func completionTokens(t *task.Task) int64 {
 // was left, so each printed command stopped again). Follow-ups no plan
 // can count (feedback rounds) are not in it.
 func leftCost(o Options, p *plan, caps *capabilities, runDir string) float64 {
-	cfg := o.Config
-	var left, classA []runner.Job
-	votes := map[string]int{}
-	for _, j := range jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All() {
-		rec := j.Record
-		if !archivedOK(transcript.TaskPath(runDir, rec.Model, rec.TaskID, rec.Repeat)) {
-			left = append(left, j)
-		}
-		if t := o.Set.Task(rec.TaskID); t == nil || t.Class != task.ClassA || len(p.judges) == 0 {
-			continue
-		}
-		classA = append(classA, j)
-		for _, jm := range judge.Panel(rec.Model, cfg.Models, cfg.Judges.Models) {
-			if !archivedOK(transcript.JudgePath(runDir, jm, rec.TaskID, rec.Model, rec.Repeat)) {
-				votes[jm]++
-			}
-		}
-	}
+	all := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
+	left, votes := leftWork(o, p, all, runDir)
 	total := 0.0
 	add := func(e tokenEstimate) {
 		c, _ := e.cost()
@@ -266,7 +249,7 @@ func leftCost(o Options, p *plan, caps *capabilities, runDir string) float64 {
 	for _, e := range estimate(left, o.Set, caps) {
 		add(e)
 	}
-	for _, e := range voteEstimate(classA, o.Set, votes, caps) {
+	for _, e := range voteEstimate(all, o.Set, votes, caps) {
 		add(e)
 	}
 	return total

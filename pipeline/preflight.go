@@ -118,6 +118,7 @@ func preflight(ctx context.Context, o Options, p *plan, votes map[string]int) (*
 	// here for it alone, with the policies just decided.
 	planned := jobs.NewAnswers(cfg, o.Prompts, p.tasks, paramsOf(o, p, caps), "").All()
 	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(planned))
+	planned, votes = leftToAsk(o, p, planned, votes)
 	answers, known := answerLines(w, p.online, caps, planned, o.Set, p.suite.FitsOutput)
 	budgetLines(w, planned, o.Set, paramsOf(o, p, caps))
 	votesCost, votesKnown := voteLines(w, p.online, byID, caps, voteEstimate(planned, o.Set, votes, caps))
@@ -236,17 +237,21 @@ func budgetLines(w io.Writer, planned []runner.Job, set *task.Set, params map[st
 	}
 }
 
-// rungLines prints what each document of the size suite costs model m,
-// before anything is paid.
+// rungLines prints what each document of the size suite (each rung) or
+// of the delegate suite (each chain) costs model m, before anything is
+// paid. A task counts under the document it was made from
+// (task.DocumentName), not under its source document: a delegate chain's
+// backward steps start from the forward edit's document (issue 56: a
+// chain of 20 calls was counted as its 10 forward steps).
 func rungLines(w io.Writer, m string, caps *capabilities, planned []runner.Job, set *task.Set) {
-	byDoc := map[*task.Document][]runner.Job{}
+	byDoc := map[string][]runner.Job{}
 	for _, j := range planned {
 		if t := set.Task(j.Record.TaskID); j.Model == m && t != nil {
-			byDoc[t.Source] = append(byDoc[t.Source], j)
+			byDoc[t.DocumentName] = append(byDoc[t.DocumentName], j)
 		}
 	}
 	for _, d := range set.Documents {
-		groupLine(w, d.Name, m, caps, byDoc[d], set)
+		groupLine(w, d.Name, m, caps, byDoc[d.Name], set)
 	}
 }
 
@@ -426,17 +431,47 @@ func withoutListing(o Options, p *plan) {
 	if len(p.online) > 0 {
 		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")
 	}
-	if o.DryRun {
-		dryRunLines(o, p)
+	if o.Resume != nil || o.DryRun {
+		planned, _ := leftToAsk(o, p, jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All(), nil)
+		if o.DryRun {
+			dryRunLines(o, planned)
+		}
 	}
 }
 
+// leftToAsk is, for a resume, the answers and judge votes of planned
+// and votes that the run has left to ask (leftWork), said in one line;
+// for a new run, planned and votes as they are. A resume's estimate is
+// then the work left, not the whole run's again (issue 56).
+func leftToAsk(o Options, p *plan, planned []runner.Job, votes map[string]int) ([]runner.Job, map[string]int) {
+	if o.Resume == nil {
+		return planned, votes
+	}
+	left, leftVotes := leftWork(o, p, planned, o.ResumeDir)
+	bound := ""
+	if o.Inputs.Feedback > 0 && slices.ContainsFunc(p.tasks, func(t *task.Task) bool { return t.Step > 0 }) {
+		bound = " (at most: with feedback rounds, a chain that ends early is not foreseen)"
+	}
+	fmt.Fprintf(o.Stdout, "resume: %d of %d answer jobs and %d judge votes left to ask%s; an estimate counts these alone\n",
+		len(left), len(planned), sum(leftVotes), bound)
+	return left, leftVotes
+}
+
+// sum is the sum of m's values.
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
 // dryRunLines prints, for a dry run without a model listing (offline
-// models, --no-preflight), each model's jobs and tokens as the preflight
-// does: a dry run printed one line where the manual promised the table
-// (issue 34). Without a listing there are no prices.
-func dryRunLines(o Options, p *plan) {
-	planned := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
+// models, --no-preflight), each model's planned jobs (a resume's, those
+// left) and tokens as the preflight does: a dry run printed one line
+// where the manual promised the table (issue 34). Without a listing
+// there are no prices.
+func dryRunLines(o Options, planned []runner.Job) {
 	est := estimate(planned, o.Set, newCapabilities())
 	for _, m := range o.Config.Models {
 		cost := "no cost (offline)"
