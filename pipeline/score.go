@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/aggregate"
+	"bendscript.com/round-trip-harness/compare"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
@@ -104,6 +105,7 @@ func (o ScoreOptions) source() scoring.Source {
 func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, outputs *viewer.Spool) (*Result, error) {
 	in := aggregate.Input{Manifest: o.Manifest, Config: o.Config, Scores: scores, Set: o.Set, RescoredAt: o.RescoredAt, Integrity: o.Integrity}
 	rep := aggregate.Build(in)
+	rep.FormatsCompared = compare.Formats(rep)
 	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
 		fmt.Fprintln(o.Stdout, line)
 	}

@@ -37,6 +37,9 @@ func WriteMarkdown(w io.Writer, r *report.Report) error {
 			md.table(t)
 		}
 	}
+	if t, ok := FormatsTable(r); ok {
+		md.table(t)
+	}
 	for _, t := range []Table{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
 		md.table(t)
 	}

@@ -112,9 +112,13 @@ func checked(ok bool, text string) TableCell {
 }
 
 // NumberTables are the tables of the viewer's "Numbers" section, in the
-// Markdown's order: drift, faithfulness, calls, models.
+// Markdown's order: the formats against the whole document (when the run
+// has several), drift, faithfulness, calls, models.
 func NumberTables(r *report.Report) []Table {
 	var out []Table
+	if t, ok := FormatsTable(r); ok {
+		out = append(out, t)
+	}
 	for _, t := range []Table{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
 		if len(t.Rows) > 0 || t.Empty != "" {
 			out = append(out, t)
