@@ -37,6 +37,9 @@ func Formats(r *report.Report) *report.FormatsCompared {
 			continue
 		}
 		row, _ := Class(k.model, task.ClassB, asDrift(base), asDrift(groups[k]))
+		if row.Pairs == 0 {
+			continue // no task in both: nothing to compare
+		}
 		rows, where = append(rows, row), append(where, k)
 	}
 	if len(rows) == 0 {
@@ -94,13 +97,16 @@ func lastStep(sec report.Section) int {
 }
 
 // groupOf names the tasks a row's are compared with: its rung, its step,
-// or its part's classes together.
+// its part's classes B and C together, or another class of its own (the
+// produce suite's P and R answer other tasks, so they never pair).
 func groupOf(row report.Row) string {
 	switch {
 	case row.Rung != "":
 		return "rung " + row.Rung
 	case row.Step > 0:
 		return fmt.Sprintf("step %d (the last)", row.Step)
+	case row.Class != "" && row.Class != task.ClassB && row.Class != task.ClassC:
+		return "class " + row.Class
 	}
 	return "classes B and C"
 }
