@@ -6,6 +6,7 @@ import (
 
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
+	"bendscript.com/round-trip-harness/task"
 )
 
 // Answers are the records of in.Scores (report.Report.Answers), in the run's
@@ -42,10 +43,21 @@ func compareIn(at map[string]int, x, y string) int {
 	return cmp.Compare(x, y)
 }
 
+// answerFormat is an answer's format as the report names it ("document"
+// for the whole document, as every table and the delegation name it;
+// issue 56: the record said nothing where the tables said document), ""
+// for a class A answer, which answers in prose.
+func answerFormat(s *scoring.Score) string {
+	if s.Class == task.ClassA {
+		return ""
+	}
+	return formatName(s)
+}
+
 // AnswerOf is the record of one score.
 func AnswerOf(s *scoring.Score) report.Answer {
 	a := report.Answer{Model: s.Model, TaskID: s.TaskID, Class: s.Class, Document: s.Document,
-		Part: s.Suite, Format: s.Format, Chain: s.Chain, Step: s.Step, Repeat: s.Repeat, Status: s.Status,
+		Part: s.Suite, Format: answerFormat(s), Chain: s.Chain, Step: s.Step, Repeat: s.Repeat, Status: s.Status,
 		PromptTokens: s.Usage.PromptTokens, CompletionTokens: s.Usage.CompletionTokens, TokensEstimated: s.Usage.Estimated,
 		LatencyMS: s.LatencyMS, Attempts: s.Attempts, Transcript: s.Transcript}
 	if s.Usage.Cost != nil {

@@ -38,13 +38,13 @@ func TestAnswerOf(t *testing.T) {
 		reason string
 	}{
 		{"missing", scoring.Score{Model: "m", TaskID: "01-b", Class: "B", Repeat: 1, Status: scoring.StatusMissing},
-			`{"model":"m","task_id":"01-b","class":"B","document":"","repeat":1,"status":"missing","prompt_tokens":0,"completion_tokens":0,"cost_usd":null,"latency_ms":0,"attempts":0}`,
+			`{"model":"m","task_id":"01-b","class":"B","document":"","format":"document","repeat":1,"status":"missing","prompt_tokens":0,"completion_tokens":0,"cost_usd":null,"latency_ms":0,"attempts":0}`,
 			"an answer never given measures nothing; its cost is unknown (null), not 0"},
 		{"class B", b,
-			`{"model":"m","task_id":"01-b","class":"B","document":"01.bend.json","part":"relay","chain":"01","step":2,"repeat":0,"status":"scored","drift":0.5,"components":[0.1,0.2,0.3,0.4,0.5],"lossless":false,"residual":0.125,"unrequested":3,"edit_compliance":0.75,"valid":true,"prompt_tokens":10,"completion_tokens":20,"tokens_estimated":true,"cost_usd":0.25,"latency_ms":30,"attempts":2,"transcript":"m/01-b.r0.json"}`,
-			"every number the CSV and the viewer print of a class B/C answer, with its chain and step for the step plots"},
+			`{"model":"m","task_id":"01-b","class":"B","document":"01.bend.json","part":"relay","format":"document","chain":"01","step":2,"repeat":0,"status":"scored","drift":0.5,"components":[0.1,0.2,0.3,0.4,0.5],"lossless":false,"residual":0.125,"unrequested":3,"edit_compliance":0.75,"valid":true,"prompt_tokens":10,"completion_tokens":20,"tokens_estimated":true,"cost_usd":0.25,"latency_ms":30,"attempts":2,"transcript":"m/01-b.r0.json"}`,
+			"every number the CSV and the viewer print of a class B/C answer, with its chain and step for the step plots, and its format named even when it is the whole document (issue 56: it was null)"},
 		{"no document", noDoc,
-			`{"model":"m","task_id":"01-b","class":"B","document":"01.bend.json","part":"relay","chain":"01","step":2,"repeat":0,"status":"scored","drift":1,"components":[1,1,1,1,1],"lossless":false,"residual":0,"edit_compliance":0,"valid":false,"prompt_tokens":10,"completion_tokens":20,"tokens_estimated":true,"cost_usd":0.25,"latency_ms":30,"attempts":2,"transcript":"m/01-b.r0.json"}`,
+			`{"model":"m","task_id":"01-b","class":"B","document":"01.bend.json","part":"relay","format":"document","chain":"01","step":2,"repeat":0,"status":"scored","drift":1,"components":[1,1,1,1,1],"lossless":false,"residual":0,"edit_compliance":0,"valid":false,"prompt_tokens":10,"completion_tokens":20,"tokens_estimated":true,"cost_usd":0.25,"latency_ms":30,"attempts":2,"transcript":"m/01-b.r0.json"}`,
 			"an answer that held no document has no unrequested count (the viewer prints n/a)"},
 		{"class A", a,
 			`{"model":"m","task_id":"01-a","class":"A","document":"","repeat":0,"status":"scored","valid":true,"judged":"faithful","prompt_tokens":0,"completion_tokens":0,"cost_usd":null,"latency_ms":0,"attempts":0}`,

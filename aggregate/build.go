@@ -203,13 +203,14 @@ type builder struct {
 	thresholds                         config.Thresholds
 	suite                              *suites.Suite  // the run's suite (its Classes make the classes)
 	plan                               map[string]int // each task's place in the manifest
+	wholeBytes                         map[string]int // each task's expected document's length (wholeSize)
 }
 
 // newBuilder indexes the scores of in.
 func newBuilder(in Input) *builder {
 	m := in.Manifest
 	b := &builder{repeats: m.Repeats, set: in.Set, thresholds: in.Config.Thresholds,
-		answers: map[key]*scoring.Score{}, part: map[string]string{}, format: map[string]string{},
+		answers: map[key]*scoring.Score{}, part: map[string]string{}, format: map[string]string{}, wholeBytes: map[string]int{},
 		modelIndex: indexOf(m.Models), formatIndex: indexOf(m.Inputs.Formats), plan: indexOf(m.TaskIDs)}
 	b.partIndex = map[string]int{}
 	b.suite = suites.Of(m.Inputs.Suite)

@@ -2,6 +2,7 @@ package aggregate
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 
 	"bendscript.com/round-trip-harness/metric"
@@ -48,19 +49,62 @@ func Ks(horizon int) []int {
 // of RS at that k; a step not run after a chain ended counts as drift 1
 // (scoring.EndChains), as the relay's do.
 func (b *builder) delegation(part string) *report.Delegation {
-	type chain struct {
-		model, format, doc, rung string
-		repeat                   int
+	steps, order, horizon := b.chainSteps(part)
+	if horizon == 0 {
+		return nil
 	}
-	steps := map[chain]map[int]*scoring.Score{}
-	var order []chain
+	out := &report.Delegation{Note: SimilarityNote, Ks: Ks(horizon), Horizon: horizon, CriticalLoss: verdict.CriticalLoss}
+	surfaces := map[surfaceKey]*surfaceSum{}
+	var keys []surfaceKey
+	for _, c := range order {
+		k := surfaceKey{c.model, c.format, c.rung}
+		if surfaces[k] == nil {
+			surfaces[k] = newSurfaceSum(k)
+			keys = append(keys, k)
+		}
+		ch, critical := surfaces[k].add(c, steps[c], out.Ks, horizon)
+		out.Chains = append(out.Chains, ch)
+		out.Critical = append(out.Critical, critical...)
+	}
+	slices.SortStableFunc(keys, func(x, y surfaceKey) int {
+		return cmp.Or(cmp.Compare(b.modelIndex[x.model], b.modelIndex[y.model]), cmp.Compare(b.formatIndex[x.format], b.formatIndex[y.format]), suites.RungLess(x.rung, y.rung))
+	})
+	for _, k := range keys {
+		out.Surfaces = append(out.Surfaces, surfaces[k].finish(out.Ks))
+	}
+	slices.SortStableFunc(out.Critical, func(x, y report.CriticalStep) int {
+		return cmp.Or(cmp.Compare(y.Loss, x.Loss), cmp.Compare(b.modelIndex[x.Model], b.modelIndex[y.Model]),
+			cmp.Compare(b.formatIndex[x.Format], b.formatIndex[y.Format]), cmp.Compare(x.Chain, y.Chain),
+			cmp.Compare(x.Repeat, y.Repeat), cmp.Compare(x.Step, y.Step))
+	})
+	return out
+}
+
+// chainKey is one chain: a model's repeat of one document's round trips
+// in one answer format (and on one rung).
+type chainKey struct {
+	model, format, doc, rung string
+	repeat                   int
+}
+
+// surfaceKey is one surface: a model's chains in one answer format, on
+// one rung.
+type surfaceKey struct{ model, format, rung string }
+
+// chainSteps gathers a delegate part's scored steps by chain, the chains
+// in the scores' order, and the horizon: the longest chain's last step
+// (the task set's, when the run has it, so that an unfinished run keeps
+// its length), rounded down to a whole round trip; 0 for none.
+func (b *builder) chainSteps(part string) (map[chainKey]map[int]*scoring.Score, []chainKey, int) {
+	steps := map[chainKey]map[int]*scoring.Score{}
+	var order []chainKey
 	horizon := 0
 	for i := range b.scores {
 		s := &b.scores[i]
 		if s.Step == 0 || b.partOf(s) != part {
 			continue
 		}
-		c := chain{s.Model, formatName(s), s.Chain, s.Rung, s.Repeat}
+		c := chainKey{s.Model, formatName(s), s.Chain, s.Rung, s.Repeat}
 		if steps[c] == nil {
 			steps[c] = map[int]*scoring.Score{}
 			order = append(order, c)
@@ -75,129 +119,142 @@ func (b *builder) delegation(part string) *report.Delegation {
 			}
 		}
 	}
-	horizon -= horizon % 2
-	if horizon == 0 {
-		return nil
+	return steps, order, horizon - horizon%2
+}
+
+// surfaceSum accumulates one surface's chains (add) into its
+// report.DelegateSurface (finish).
+type surfaceSum struct {
+	out report.DelegateSurface
+	// rs holds, per k, each document's RS per repeat; lossless and
+	// chains count, per k, the chains scored there and those lossless.
+	rs               map[int]map[string][]float64
+	lossless, chains map[int]int
+	// losses are the chains' losses at the horizon; delta sums their
+	// deltas over deltaChains chains.
+	losses      []report.Loss
+	delta       *metric.Delta
+	deltaChains int
+	// total is the chains' drift at the horizon, critical the part of it
+	// their critical round trips carry.
+	total, critical float64
+}
+
+// newSurfaceSum is an empty sum for the surface k.
+func newSurfaceSum(k surfaceKey) *surfaceSum {
+	return &surfaceSum{out: report.DelegateSurface{Model: k.model, Format: k.format, Rung: k.rung},
+		rs: map[int]map[string][]float64{}, lossless: map[int]int{}, chains: map[int]int{}}
+}
+
+// add counts one chain, its steps by number, at each of ks; it returns
+// the chain's report row and its critical round trips.
+func (s *surfaceSum) add(c chainKey, at map[int]*scoring.Score, ks []int, horizon int) (report.DelegateChain, []report.CriticalStep) {
+	for _, k := range ks {
+		d, ok := driftOf(at[k])
+		if !ok {
+			continue
+		}
+		if s.rs[k] == nil {
+			s.rs[k] = map[string][]float64{}
+		}
+		s.rs[k][c.doc] = append(s.rs[k][c.doc], 1-d)
+		s.chains[k]++
+		if at[k].Metric.Lossless {
+			s.lossless[k]++
+		}
 	}
-	out := &report.Delegation{Note: SimilarityNote, Ks: Ks(horizon), Horizon: horizon, CriticalLoss: verdict.CriticalLoss}
-	type surfaceKey [3]string // model, format, rung
-	surfaces := map[surfaceKey]*report.DelegateSurface{}
-	perDoc := map[surfaceKey]map[int]map[string][]float64{} // k → document → RS per repeat
-	lossless := map[surfaceKey]map[int][2]int{}             // k → lossless, chains
-	losses := map[surfaceKey][]report.Loss{}
-	deltas, deltaChains := map[surfaceKey]*metric.Delta{}, map[surfaceKey]int{}
-	total, critical := map[surfaceKey]float64{}, map[surfaceKey]float64{}
-	var keys []surfaceKey
-	for _, c := range order {
-		k := surfaceKey{c.model, c.format, c.rung}
-		if surfaces[k] == nil {
-			surfaces[k] = &report.DelegateSurface{Model: c.model, Format: c.format, Rung: c.rung}
-			perDoc[k], lossless[k] = map[int]map[string][]float64{}, map[int][2]int{}
-			keys = append(keys, k)
-		}
-		at := steps[c]
-		for _, kk := range out.Ks {
-			s := at[kk]
-			d, ok := driftOf(s)
-			if !ok {
-				continue
-			}
-			if perDoc[k][kk] == nil {
-				perDoc[k][kk] = map[string][]float64{}
-			}
-			perDoc[k][kk][c.doc] = append(perDoc[k][kk][c.doc], 1-d)
-			n := lossless[k][kk]
-			n[1]++
-			if s.Metric.Lossless {
-				n[0]++
-			}
-			lossless[k][kk] = n
-		}
-		ch := report.DelegateChain{Model: c.model, Format: c.format, Chain: c.doc, Rung: c.rung, Repeat: c.repeat, Rises: []float64{}}
-		end, ok := driftOf(at[horizon])
-		if ok {
-			l := LossOf(at[horizon].Metric)
-			ch.Loss = &l
-			losses[k] = append(losses[k], l)
-			total[k] += end
-		}
-		if dl := at[horizon].Delta; ok && dl != nil {
-			ch.Delta = dl
-			sum := metric.Delta{}
-			if p := deltas[k]; p != nil {
-				sum = *p
-			}
-			sum.Deleted, sum.Corrupted, sum.Added = sum.Deleted.Add(dl.Deleted), sum.Corrupted.Add(dl.Corrupted), sum.Added.Add(dl.Added)
-			deltas[k], deltaChains[k] = &sum, deltaChains[k]+1
-		}
-		prev := 0.0
-		for st := 2; st <= horizon; st += 2 {
-			d, scored := driftOf(at[st])
-			if !scored {
-				break
-			}
-			ch.Rises = append(ch.Rises, d-prev)
-			if rise := d - prev; rise > verdict.CriticalLoss {
-				cs := report.CriticalStep{Model: c.model, Format: c.format, Chain: c.doc, Repeat: c.repeat, Step: st, Loss: rise}
-				if ok && end > 0 {
-					cs.Share = rise / end
-					critical[k] += rise
-				}
-				for i, s := range []*scoring.Score{at[st-1], at[st]} {
-					if s != nil {
-						cs.TaskIDs[i], cs.Transcripts[i] = s.TaskID, s.Transcript
-					}
-				}
-				cs.Delta = at[st].Delta
-				if st > 2 && at[st-2] != nil {
-					cs.Before = at[st-2].Delta
-				}
-				out.Critical = append(out.Critical, cs)
-			}
-			prev = d
-		}
-		out.Chains = append(out.Chains, ch)
+	ch := report.DelegateChain{Model: c.model, Format: c.format, Chain: c.doc, Rung: c.rung, Repeat: c.repeat}
+	end, ok := driftOf(at[horizon])
+	if ok {
+		l := LossOf(at[horizon].Metric)
+		ch.Loss = &l
+		s.losses = append(s.losses, l)
+		s.total += end
 	}
-	slices.SortStableFunc(keys, func(x, y surfaceKey) int {
-		return cmp.Or(cmp.Compare(b.modelIndex[x[0]], b.modelIndex[y[0]]), cmp.Compare(b.formatIndex[x[1]], b.formatIndex[y[1]]), suites.RungLess(x[2], y[2]))
-	})
-	for _, k := range keys {
-		sf := surfaces[k]
-		docs := map[string]bool{}
-		for _, kk := range out.Ks {
-			var means []float64
-			for _, doc := range slices.Sorted(mapKeys(perDoc[k][kk])) {
-				means = append(means, stats.Mean(perDoc[k][kk][doc]))
-				docs[doc] = true
-			}
-			if len(means) == 0 {
-				continue
-			}
-			m, lo, hi := stats.MeanInterval(means)
-			n := lossless[k][kk]
-			bound := stats.ShareBound(n[0], n[1], 0.95)
-			sf.RS = append(sf.RS, report.RSAt{K: kk, Documents: len(means), Mean: m, Low: lo, High: hi,
-				Chains: n[1], Lossless: n[0], LosslessLow: bound.Low, LosslessHigh: bound.High})
-			if kk == verdict.ReadyAt {
-				sf.Ready = ptr(m >= verdict.ReadyMin)
-			}
+	if dl := at[horizon].Delta; ok && dl != nil {
+		ch.Delta = dl
+		sum := metric.Delta{}
+		if s.delta != nil {
+			sum = *s.delta
 		}
-		sf.Documents = len(docs)
-		if ls := losses[k]; len(ls) > 0 {
-			sf.Loss = meanLoss(ls)
-		}
-		sf.Delta, sf.DeltaChains = deltas[k], deltaChains[k]
-		if total[k] > 0 {
-			sf.CriticalShare = ptr(critical[k] / total[k])
-		}
-		out.Surfaces = append(out.Surfaces, *sf)
+		sum.Deleted, sum.Corrupted, sum.Added = sum.Deleted.Add(dl.Deleted), sum.Corrupted.Add(dl.Corrupted), sum.Added.Add(dl.Added)
+		s.delta, s.deltaChains = &sum, s.deltaChains+1
 	}
-	slices.SortStableFunc(out.Critical, func(x, y report.CriticalStep) int {
-		return cmp.Or(cmp.Compare(y.Loss, x.Loss), cmp.Compare(b.modelIndex[x.Model], b.modelIndex[y.Model]),
-			cmp.Compare(b.formatIndex[x.Format], b.formatIndex[y.Format]), cmp.Compare(x.Chain, y.Chain),
-			cmp.Compare(x.Repeat, y.Repeat), cmp.Compare(x.Step, y.Step))
-	})
-	return out
+	var critical []report.CriticalStep
+	ch.Rises, critical = roundTrips(c, at, horizon)
+	if ok && end > 0 {
+		for i := range critical {
+			critical[i].Share = critical[i].Loss / end
+			s.critical += critical[i].Loss
+		}
+	}
+	return ch, critical
+}
+
+// roundTrips are a chain's rises in drift against the original, round
+// trip by round trip up to the first not scored, and its critical round
+// trips: those whose rise is over verdict.CriticalLoss (their Share left
+// to the caller, who knows the chain's drift at the horizon).
+func roundTrips(c chainKey, at map[int]*scoring.Score, horizon int) ([]float64, []report.CriticalStep) {
+	rises := []float64{}
+	var critical []report.CriticalStep
+	prev := 0.0
+	for st := 2; st <= horizon; st += 2 {
+		d, scored := driftOf(at[st])
+		if !scored {
+			break
+		}
+		rise := d - prev
+		rises = append(rises, rise)
+		prev = d
+		if rise <= verdict.CriticalLoss {
+			continue
+		}
+		cs := report.CriticalStep{Model: c.model, Format: c.format, Chain: c.doc, Repeat: c.repeat, Step: st, Loss: rise, Delta: at[st].Delta}
+		for i, s := range []*scoring.Score{at[st-1], at[st]} {
+			if s != nil {
+				cs.TaskIDs[i], cs.Transcripts[i] = s.TaskID, s.Transcript
+			}
+		}
+		if st > 2 && at[st-2] != nil {
+			cs.Before = at[st-2].Delta
+		}
+		critical = append(critical, cs)
+	}
+	return rises, critical
+}
+
+// finish is the surface's report row: RS@k at each of ks it has chains
+// at, the mean loss, the summed delta and the critical share.
+func (s *surfaceSum) finish(ks []int) report.DelegateSurface {
+	sf := s.out
+	docs := map[string]bool{}
+	for _, k := range ks {
+		var means []float64
+		for _, doc := range slices.Sorted(maps.Keys(s.rs[k])) {
+			means = append(means, stats.Mean(s.rs[k][doc]))
+			docs[doc] = true
+		}
+		if len(means) == 0 {
+			continue
+		}
+		m, lo, hi := stats.MeanInterval(means)
+		bound := stats.ShareBound(s.lossless[k], s.chains[k], 0.95)
+		sf.RS = append(sf.RS, report.RSAt{K: k, Documents: len(means), Mean: m, Low: lo, High: hi,
+			Chains: s.chains[k], Lossless: s.lossless[k], LosslessLow: bound.Low, LosslessHigh: bound.High})
+		if k == verdict.ReadyAt {
+			sf.Ready = ptr(m >= verdict.ReadyMin)
+		}
+	}
+	sf.Documents = len(docs)
+	if len(s.losses) > 0 {
+		sf.Loss = meanLoss(s.losses)
+	}
+	sf.Delta, sf.DeltaChains = s.delta, s.deltaChains
+	if s.total > 0 {
+		sf.CriticalShare = ptr(s.critical / s.total)
+	}
+	return sf
 }
 
 // driftOf is a scored step's drift (false for a step not scored).
@@ -206,16 +263,6 @@ func driftOf(s *scoring.Score) (float64, bool) {
 		return 0, false
 	}
 	return s.Drift()
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // meanLoss is the component-wise mean of ls.

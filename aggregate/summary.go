@@ -228,6 +228,9 @@ func (b *builder) summarize(scores []scoring.Score, part string, by []string, to
 		g := b.accumulate(k.Model, gr.ids[k], func(id string) string { return classOf[id] })
 		row := report.Row{Key: k, Summary: b.summary(g, part != "")} // the calls: counts and costs, no intervals
 		row.DocumentBytes, row.Total = b.documentBytes(gr.ids[k]), isTotal(k)
+		if part != "" {
+			row.WholeBytes, row.WholeTokens = b.wholeSize(k, gr.ids[k])
+		}
 		if !row.Total && part != "" {
 			row.PerDocument = g.c.PerDocument
 		}

@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -120,7 +121,7 @@ func (c *Comparison) compareRS(old, new *report.Report) {
 // 0 where they print the same.
 func rsDiffs(od, nd *report.Delegation, key rsKey, k int) (olds, news, diffs []float64) {
 	o, n := perDocumentRS(od, k)[key], perDocumentRS(nd, k)[key]
-	for _, doc := range slices.Sorted(mapKeys(n)) {
+	for _, doc := range slices.Sorted(maps.Keys(n)) {
 		ov, ok := o[doc]
 		if !ok {
 			continue
@@ -151,16 +152,6 @@ func RS(od, nd *report.Delegation, model, format, rung string, k int) (Row, bool
 		row.Center.P, row.N, row.Center.better = &p, n, sign > 0
 	}
 	return row, true
-}
-
-func mapKeys(m map[string]float64) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // rsTable is the RS@k rows, old → new.

@@ -10,11 +10,10 @@ import (
 
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/judge"
-	"bendscript.com/round-trip-harness/transcript"
-
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/task"
+	"bendscript.com/round-trip-harness/transcript"
 )
 
 // The preflight's estimate of what a run will cost before anything is
@@ -28,9 +27,13 @@ import (
 // paid: the answer jobs as they will be asked, and per answering model and
 // per judge the tokens and cost expected.
 type runEstimate struct {
-	// planned are the answer jobs as they will be asked, with params,
-	// each answering model's request parameters.
+	// planned are the answer jobs as they will be asked (a resume's,
+	// those left), with params, each answering model's request
+	// parameters; all counts the run's whole plan, and resume is the
+	// line that says what a resume has left (leftToAsk), "" for a new run.
 	planned []runner.Job
+	all     int
+	resume  string
 	params  map[string]jobs.Params
 	// answers and votes are the estimates per answering model and per
 	// judge with a listing (an offline judge costs nothing).
@@ -49,18 +52,22 @@ func (e runEstimate) total() float64 { return e.answersUSD + e.votesUSD }
 func estimateRun(o Options, p *plan, caps *capabilities) runEstimate {
 	cfg := o.Config
 	params := paramsOf(o, p, caps)
-	e := runEstimate{planned: jobs.NewAnswers(cfg, o.Prompts, p.tasks, params, "").All(), params: params, known: true}
+	all := jobs.NewAnswers(cfg, o.Prompts, p.tasks, params, "").All()
+	votes := map[string]int{}
+	if len(p.judges) > 0 {
+		votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
+	}
+	e := runEstimate{all: len(all), params: params, known: true}
+	e.planned, votes, e.resume = leftToAsk(o, p, all, votes)
 	e.answers = estimate(e.planned, o.Set, caps)
 	for _, m := range p.online {
 		c, ok := e.answers[m].cost()
 		e.answersUSD += c
 		e.known = e.known && ok
 	}
-	votes := map[string]int{}
-	if len(p.judges) > 0 {
-		votes = jobs.PlannedVotes(cfg, p.tasks, judge.Config{Gating: cfg.Models, Fixed: cfg.Judges.Models})
-	}
-	e.votes = voteEstimate(e.planned, o.Set, votes, caps)
+	// A vote's prompt is its class A answer's: every planned answer, a
+	// resume's votes left included those on answers already made.
+	e.votes = voteEstimate(all, o.Set, votes, caps)
 	for _, j := range slices.Sorted(maps.Keys(e.votes)) {
 		if _, listed := caps.listed[j]; !listed {
 			delete(e.votes, j)
@@ -330,24 +337,8 @@ func completionTokens(t *task.Task) int64 {
 // was left, so each printed command stopped again). Follow-ups no plan
 // can count (feedback rounds) are not in it.
 func leftCost(o Options, p *plan, caps *capabilities, runDir string) float64 {
-	cfg := o.Config
-	var left, classA []runner.Job
-	votes := map[string]int{}
-	for _, j := range jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All() {
-		rec := j.Record
-		if !archivedOK(transcript.TaskPath(runDir, rec.Model, rec.TaskID, rec.Repeat)) {
-			left = append(left, j)
-		}
-		if t := o.Set.Task(rec.TaskID); t == nil || t.Class != task.ClassA || len(p.judges) == 0 {
-			continue
-		}
-		classA = append(classA, j)
-		for _, jm := range judge.Panel(rec.Model, cfg.Models, cfg.Judges.Models) {
-			if !archivedOK(transcript.JudgePath(runDir, jm, rec.TaskID, rec.Model, rec.Repeat)) {
-				votes[jm]++
-			}
-		}
-	}
+	all := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
+	left, votes := leftWork(o, p, all, runDir)
 	total := 0.0
 	add := func(e tokenEstimate) {
 		c, _ := e.cost()
@@ -356,7 +347,7 @@ func leftCost(o Options, p *plan, caps *capabilities, runDir string) float64 {
 	for _, e := range estimate(left, o.Set, caps) {
 		add(e)
 	}
-	for _, e := range voteEstimate(classA, o.Set, votes, caps) {
+	for _, e := range voteEstimate(all, o.Set, votes, caps) {
 		add(e)
 	}
 	return total

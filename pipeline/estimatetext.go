@@ -22,7 +22,10 @@ import (
 // tokens, cost, determinism and policy, the jobs capped or not sent, the
 // judge votes, and the total against the spending cap.
 func printEstimate(w io.Writer, o Options, p *plan, caps *capabilities, est runEstimate) {
-	fmt.Fprintf(w, "preflight: %d answer jobs\n", len(est.planned))
+	fmt.Fprintf(w, "preflight: %d answer jobs\n", est.all)
+	if est.resume != "" {
+		fmt.Fprintln(w, est.resume)
+	}
 	answerLines(w, p.online, caps, est, o.Set, p.suite.FitsOutput)
 	budgetLines(w, est.planned, o.Set, est.params)
 	voteLines(w, est.votes, caps.history.runsOf)
@@ -96,17 +99,21 @@ func budgetLines(w io.Writer, planned []runner.Job, set *task.Set, params map[st
 	}
 }
 
-// rungLines prints what each document of the size suite costs model m,
-// before anything is paid.
+// rungLines prints what each document of the size suite (each rung) or
+// of the delegate suite (each chain) costs model m, before anything is
+// paid. A task counts under the document it was made from
+// (task.DocumentName), not under its source document: a delegate chain's
+// backward steps start from the forward edit's document (issue 56: a
+// chain of 20 calls was counted as its 10 forward steps).
 func rungLines(w io.Writer, m string, caps *capabilities, planned []runner.Job, set *task.Set) {
-	byDoc := map[*task.Document][]runner.Job{}
+	byDoc := map[string][]runner.Job{}
 	for _, j := range planned {
 		if t := set.Task(j.Record.TaskID); j.Model == m && t != nil {
-			byDoc[t.Source] = append(byDoc[t.Source], j)
+			byDoc[t.DocumentName] = append(byDoc[t.DocumentName], j)
 		}
 	}
 	for _, d := range set.Documents {
-		groupLine(w, d.Name, m, caps, byDoc[d], set)
+		groupLine(w, d.Name, m, caps, byDoc[d.Name], set)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"bendscript.com/round-trip-harness/jobs"
 	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/offline"
+	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/unit"
 )
 
@@ -178,17 +179,23 @@ func withoutListing(o Options, p *plan) {
 	if len(p.online) > 0 {
 		fmt.Fprintln(o.Stdout, "run: no preflight: temperature and seed are sent to every online model, unchecked")
 	}
-	if o.DryRun {
-		dryRunLines(o, p)
+	if o.Resume != nil || o.DryRun {
+		planned, _, line := leftToAsk(o, p, jobs.NewAnswers(cfg, o.Prompts, p.tasks, nil, "").All(), nil)
+		if line != "" {
+			fmt.Fprintln(o.Stdout, line)
+		}
+		if o.DryRun {
+			dryRunLines(o, planned)
+		}
 	}
 }
 
 // dryRunLines prints, for a dry run without a model listing (offline
-// models, --no-preflight), each model's jobs and tokens as the preflight
-// does: a dry run printed one line where the manual promised the table
-// (issue 34). Without a listing there are no prices.
-func dryRunLines(o Options, p *plan) {
-	planned := jobs.NewAnswers(o.Config, o.Prompts, p.tasks, nil, "").All()
+// models, --no-preflight), each model's planned jobs (a resume's, those
+// left) and tokens as the preflight does: a dry run printed one line
+// where the manual promised the table (issue 34). Without a listing
+// there are no prices.
+func dryRunLines(o Options, planned []runner.Job) {
 	est := estimate(planned, o.Set, newCapabilities())
 	for _, m := range o.Config.Models {
 		cost := "no cost (offline)"

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bendscript.com/round-trip-harness/aggregate"
+	"bendscript.com/round-trip-harness/compare"
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
@@ -111,6 +112,7 @@ func (o ScoreOptions) report(ctx context.Context, scores []scoring.Score, output
 		// figure the report does not build from the scores.
 		rep.Cost = new(NightCost(o.RunDir))
 	}
+	rep.FormatsCompared = compare.Formats(rep)
 	if line := differsFrom(o.Recorded, rep); line != "" && o.Stdout != nil {
 		fmt.Fprintln(o.Stdout, line)
 	}

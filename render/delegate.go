@@ -14,14 +14,17 @@ import (
 // surface, where the loss comes from, and the critical round trips linked
 // to their transcripts.
 
-// SurfaceName is a delegate surface's model, with its format when the run
-// asks for more than one.
+// SurfaceName is a delegate surface's model with its format, the editing
+// surface, even in a run of one (issue 56: document went unlabelled where
+// the other surfaces were named).
 func SurfaceName(sec report.Section, s report.DelegateSurface) string {
-	if sec.Formats {
-		return s.Model + " (" + s.Format + ")"
-	}
-	return s.Model
+	return s.Model + " (" + s.Format + ")"
 }
+
+// Labelled reports whether a section's rows name their answer format: in
+// a run of several formats, and always in a delegation, where the format
+// is the editing surface whose name every table and plot gives.
+func Labelled(sec report.Section) bool { return sec.Formats || sec.Delegation != nil }
 
 // hasRungs is whether a delegation's chains ran on the size ladder's
 // rungs: its tables then key each row by rung too.
@@ -107,10 +110,7 @@ func DelegationTables(sec report.Section, i int) []Table {
 		c.Note = "Round trips that raised their chain's drift against the original by more than " + unit.Num(d.CriticalLoss) + ", largest first, with the transcripts of their two steps (relative to the run directory). A round trip's rises over a chain sum to its drift at the horizon, so a share over 100% means later round trips won some of it back."
 		c.MDNote = c.Note
 		for _, cs := range d.Critical {
-			who := cs.Model
-			if sec.Formats {
-				who += " (" + cs.Format + ")"
-			}
+			who := cs.Model + " (" + cs.Format + ")"
 			c.Rows = append(c.Rows, TableRow{Cells: []TableCell{{Text: who}, {Text: cs.Chain}, {Text: strconv.Itoa(cs.Repeat)},
 				{Text: fmt.Sprintf("%d (steps %d–%d)", cs.Step/2, cs.Step-1, cs.Step)}, {Text: unit.Num(cs.Loss)}, {Text: unit.Percent(cs.Share)},
 				{Text: countsText(cs.Delta, func(d *metric.Delta) metric.Counts { return d.Deleted })},

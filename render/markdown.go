@@ -31,11 +31,14 @@ func WriteMarkdown(w io.Writer, r *report.Report) error {
 		md.matrix(r)
 	}
 	for i, sec := range r.Sections {
-		md.table(SectionTable(r, sec, i))
+		md.table(LostSteps(sec, SectionTable(r, sec, i)))
 		md.breaks(sec)
 		for _, t := range DelegationTables(sec, i) {
 			md.table(t)
 		}
+	}
+	if t, ok := FormatsTable(r); ok {
+		md.table(t)
 	}
 	for _, t := range []Table{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
 		md.table(t)
@@ -178,6 +181,10 @@ func (m mdWriter) matrix(r *report.Report) {
 // server chose escaped. A table without rows keeps its heading and head.
 func (m mdWriter) table(t Table) {
 	m.p("## %s\n\n", t.MDTitle)
+	if len(t.Rows) == 0 && t.Empty != "" {
+		m.p("%s\n\n", t.Empty)
+		return
+	}
 	if t.MDNote != "" {
 		m.p("%s\n\n", t.MDNote)
 	}
@@ -257,7 +264,7 @@ func (m mdWriter) breaks(sec report.Section) {
 	m.p("First step at which a chain's drift exceeds its class's §8.5 P95 threshold:\n\n")
 	for _, b := range sec.Breaks {
 		who := code(b.Model)
-		if sec.Formats {
+		if Labelled(sec) {
 			who += " (" + mdText(b.Format) + ")"
 		}
 		m.p("- %s: %s\n", who, firstExceedText(b.FirstExceed))

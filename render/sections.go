@@ -17,7 +17,8 @@ import (
 func SectionTable(r *report.Report, sec report.Section, index int) Table {
 	t := Table{ID: fmt.Sprintf("section-%d", index), MDTitle: sec.Title, MDNote: sec.Note + intervalNote, Note: PlainNote(sec.Note) + intervalNote}
 	head := append([]string{"model"}, sec.Heads...)
-	if sec.Formats {
+	labelled := Labelled(sec)
+	if labelled {
 		head = append(head, "format")
 	}
 	sized := sec.Chart == suites.ChartSize
@@ -31,6 +32,8 @@ func SectionTable(r *report.Report, sec report.Section, index int) Table {
 	head = append(head, "cut off", "not run", "API errors", "missing", "output tokens")
 	if sec.Formats {
 		head = append(head, "tokens vs whole document", "answer bytes", "vs whole document")
+		t.Note += wholeNote
+		t.MDNote += wholeNote
 	}
 	head = append(head, "cost (USD)")
 	feedback := slices.ContainsFunc(sec.Rows, func(r report.Row) bool { return r.WellFormedFirst != nil })
@@ -43,10 +46,10 @@ func SectionTable(r *report.Report, sec report.Section, index int) Table {
 		head = append(head, "median within limit", "P95 within limit", "edits applied within gate")
 	}
 	t.Head = head
-	t.MDAlign = "|---|" + strings.Repeat("---|", len(sec.Heads)+btoi(sec.Formats)) + strings.Repeat("---:|", len(head)-1-len(sec.Heads)-btoi(sec.Formats))
+	t.MDAlign = "|---|" + strings.Repeat("---|", len(sec.Heads)+btoi(labelled)) + strings.Repeat("---:|", len(head)-1-len(sec.Heads)-btoi(labelled))
 	for _, row := range sec.Rows {
 		cells := append([]string{row.Model}, row.Labels...)
-		if sec.Formats {
+		if labelled {
 			cells = append(cells, row.Format)
 		}
 		if sized {
@@ -61,8 +64,8 @@ func SectionTable(r *report.Report, sec report.Section, index int) Table {
 		cells = append(cells, strconv.Itoa(s.CutOff), strconv.Itoa(s.NotRun), strconv.Itoa(s.APIErrors), strconv.Itoa(s.Missing),
 			unit.TokenText(s.Tokens.Completion, s.Tokens.Estimated))
 		if sec.Formats {
-			cells = append(cells, vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.Tokens.Completion) }),
-				strconv.FormatInt(s.AnswerBytes, 10), vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.AnswerBytes) }))
+			cells = append(cells, vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.Tokens.Completion) }, row.WholeTokens, "≈"),
+				strconv.FormatInt(s.AnswerBytes, 10), vsWhole(sec, row, func(s report.Summary) float64 { return float64(s.AnswerBytes) }, row.WholeBytes, ""))
 		}
 		cells = append(cells, costText(s.Cost.USD, s.Cost.Unknown))
 		if feedback {
@@ -94,9 +97,11 @@ func Within(v *float64, limit float64, atLeast bool) TableCell {
 
 // vsWhole is a row's mean of value per scored answer (answer bytes, or
 // output tokens: every feedback round's included, what was paid) as a
-// share of the whole-document answers' of the same model and key ("n/a"
-// without them).
-func vsWhole(sec report.Section, row report.Row, value func(report.Summary) float64) string {
+// share of the whole-document answers' of the same model and key; in a
+// run without them, value as a share of whole, what the row's answers
+// would have been as whole documents (report.Row.WholeBytes, WholeTokens),
+// marked approx when whole is an estimate; "n/a" without either.
+func vsWhole(sec report.Section, row report.Row, value func(report.Summary) float64, whole int64, approx string) string {
 	for _, d := range sec.Rows {
 		k := d.Key
 		k.Format = row.Format
@@ -105,8 +110,15 @@ func vsWhole(sec report.Section, row report.Row, value func(report.Summary) floa
 			return strconv.FormatFloat(100*share, 'f', 2, 64) + "%"
 		}
 	}
+	if whole > 0 && !formatsWhole(row.Format) {
+		return approx + strconv.FormatFloat(100*value(row.Summary)/float64(whole), 'f', 2, 64) + "%"
+	}
 	return "n/a"
 }
+
+// wholeNote says what a section's columns against the whole document
+// are.
+const wholeNote = " Tokens and bytes vs whole document: an answer format's output tokens and answer bytes per scored answer as a share of the whole-document answers' of the same model and row; in a run without those, of what its answers would have been as whole documents, the expected documents (bytes exact; tokens ≈, the harness's estimate of three bytes a token)."
 
 // intervalNote says what a section's intervals are.
 const intervalNote = " The median's interval is exact (order statistics): a bare [low, high] is a 95% interval, one with a percentage all this many documents support. A P95 of fewer than 59 documents has no 95% interval; the report's JSON gives its one-sided ends (p95_interval)."
@@ -130,7 +142,7 @@ func BreakLines(sec report.Section) []string {
 	var out []string
 	for _, b := range sec.Breaks {
 		who := b.Model
-		if sec.Formats {
+		if Labelled(sec) {
 			who += " (" + b.Format + ")"
 		}
 		out = append(out, who+": "+firstExceedText(b.FirstExceed))

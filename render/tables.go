@@ -35,6 +35,10 @@ type Table struct {
 	// HTML's Title and Note are the viewer's); MDAlign is the Markdown
 	// alignment row.
 	MDTitle, MDNote, MDAlign string
+	// Empty, when set, is the sentence that stands in place of the table
+	// when it has no row, saying why (issue 56: a delegate run in
+	// search-replace alone printed an empty drift table).
+	Empty string
 }
 
 type TableRow struct{ Cells []TableCell }
@@ -108,15 +112,30 @@ func checked(ok bool, text string) TableCell {
 }
 
 // NumberTables are the tables of the viewer's "Numbers" section, in the
-// Markdown's order: drift, faithfulness, calls, models.
+// Markdown's order: the formats against the whole document (when the run
+// has several), drift, faithfulness, calls, models.
 func NumberTables(r *report.Report) []Table {
 	var out []Table
+	if t, ok := FormatsTable(r); ok {
+		out = append(out, t)
+	}
 	for _, t := range []Table{driftTable(r), faithTable(r), callsTable(r), modelsTable(r)} {
-		if len(t.Rows) > 0 {
+		if len(t.Rows) > 0 || t.Empty != "" {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// noWholeDocument is the drift table's Empty for a run that asked for no
+// whole-document answer: the table is §8.5's classes, which are those
+// answers; "" for a run that asked for them.
+func noWholeDocument(r *report.Report) string {
+	if len(r.Formats) == 0 || formats.HasWhole(r.Formats) {
+		return ""
+	}
+	return fmt.Sprintf("No row: this table is the whole-document answers (the classes §8.5 gates), and this run asked only in %s; "+
+		"each format's drift is in its section above.", strings.Join(r.Formats, ", "))
 }
 
 func driftTable(r *report.Report) Table {
@@ -127,7 +146,8 @@ func driftTable(r *report.Report) Table {
 			"Beside §8.4, the harness's own (`metric/doc.go`): *lossless*, the share of answers equal to the expected document up to member order, declared id, edge order, how self-references are written and aligned new ids; *residual*, the sixth component (median / P95 over documents), not part of the drift; *unchanged*, the share of answers with no unrequested change, and the median / max count of them; *invalid*, answers with no document or one that fails validation.",
 		MDAlign: "|---|---|---:|---:|---:|---:|---:|" + strings.Repeat("---:|", metric.NumComponents) + "---:|---:|---:|---:|---:|---:|",
 		Head: append(append([]string{"model", "class", "n", "median [95% CI]", "P95", "max", "noise (range)"}, metric.ComponentLabels[:]...),
-			"edit applied", "lossless", "residual", "unchanged", "unrequested", "invalid")}
+			"edit applied", "lossless", "residual", "unchanged", "unrequested", "invalid"),
+		Empty: noWholeDocument(r)}
 	for _, model := range r.Models {
 		for _, class := range []string{task.ClassB, task.ClassC} {
 			c := r.Results[model].Class(class)
@@ -172,7 +192,8 @@ func repeatText(rp *report.Repeatability) string {
 func faithTable(r *report.Report) Table {
 	t := Table{ID: "faithfulness", Title: "Faithfulness (class A)", MDTitle: "Faithfulness (class A)",
 		MDAlign: "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-		Head:    []string{"model", "n", "faithfulness [95% CI]", "noise (range)", "decided", "undecided", "votes faithful / unfaithful / error", "ungrounded votes", "judge agreement", "evidence resolved", "invalid"}}
+		Head:    []string{"model", "n", "faithfulness [95% CI]", "noise (range)", "decided", "undecided", "votes faithful / unfaithful / error", "ungrounded votes", "judge agreement", "evidence resolved", "invalid"},
+		Empty:   "No row: no class A answer was judged in this run."}
 	for _, model := range r.Models {
 		c := r.Results[model].ClassA
 		if c == nil || c.Judging == nil {

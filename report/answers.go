@@ -37,7 +37,9 @@ type Answer struct {
 	Class    string `json:"class"`
 	Document string `json:"document"`
 	// Part is the task's suite part (suites.Suite.Parts); Format its
-	// answer format ("" for the whole document); Chain and Step a relay
+	// answer format ("document" for the whole document; absent for a
+	// class A answer, and in reports before issue 56 for the whole
+	// document too); Chain and Step a relay
 	// or delegate chain's and the step's (absent for a task of no chain).
 	Part   string `json:"part,omitempty"`
 	Format string `json:"format,omitempty"`

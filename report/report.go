@@ -143,6 +143,9 @@ type Report struct {
 	// drift and output tokens per model, format and document size
 	// (FormatPoint); absent otherwise.
 	FormatPoints []FormatPoint `json:"format_points,omitempty"`
+	// FormatsCompared tests, for a run of several answer formats, each
+	// format against the whole document per model (FormatsCompared).
+	FormatsCompared *FormatsCompared `json:"formats_compared,omitempty"`
 
 	// Custom lists every threshold and weight that differs from the
 	// spec's (§8.5 thresholds, §8.4 weights) or from the harness's own

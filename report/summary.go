@@ -109,6 +109,14 @@ type Row struct {
 	// scored repeat's) and its repeats, by task id in plan order; absent
 	// on a total row (suites.Total).
 	PerDocument []DocumentResult `json:"per_document,omitempty"`
+	// WholeBytes and WholeTokens are, on a row of an answer format other
+	// than the whole document, what its scored answers would have been as
+	// whole documents: the summed length of their expected documents, and
+	// its tokens as the harness estimates them (model.Tokens). The tables
+	// set an answer's bytes and tokens against them when the run has no
+	// whole-document answer to compare with (issue 56).
+	WholeBytes  int64 `json:"whole_bytes,omitempty"`
+	WholeTokens int64 `json:"whole_tokens,omitempty"`
 }
 
 // Section is one suite part's answers as its table (suites.Grouping):

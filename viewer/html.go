@@ -453,6 +453,8 @@ func detailViews(r *report.Report, in Input, failed *error) iter.Seq[transcriptV
 // one of the same model, task, repeat and answer format, each score
 // given to one answer, in order; -1 for an answer without one. The
 // answers are in the plan's order (report.Answers), the scores in any.
+// A format is compared by its name: a score's whole-document answer has
+// none, its record "document" (or none, in an older report).
 func scoreSlots(answers []report.Answer, scores []scoring.Score) []int {
 	type key struct {
 		answerKey
@@ -460,12 +462,12 @@ func scoreSlots(answers []report.Answer, scores []scoring.Score) []int {
 	}
 	free := map[key][]int{}
 	for i, s := range scores {
-		k := key{answerKey{s.Model, s.TaskID, s.Repeat}, s.Format}
+		k := key{answerKey{s.Model, s.TaskID, s.Repeat}, formats.Of(s.Format).Name}
 		free[k] = append(free[k], i)
 	}
 	out := make([]int, len(answers))
 	for i, a := range answers {
-		k := key{answerKey{a.Model, a.TaskID, a.Repeat}, a.Format}
+		k := key{answerKey{a.Model, a.TaskID, a.Repeat}, formats.Of(a.Format).Name}
 		out[i] = -1
 		if q := free[k]; len(q) > 0 {
 			out[i], free[k] = q[0], q[1:]

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"bendscript.com/round-trip-harness/render"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/scoring"
 	"bendscript.com/round-trip-harness/suites"
@@ -213,7 +214,7 @@ func byModelFormat(sec report.Section, keep func(report.Row) bool) [][]report.Ro
 // chartName is a chart's subject: the model, and the format in a run of
 // several.
 func chartName(sec report.Section, row report.Row) string {
-	if sec.Formats {
+	if render.Labelled(sec) {
 		return row.Model + ", " + row.Format
 	}
 	return row.Model

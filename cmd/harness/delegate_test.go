@@ -372,13 +372,13 @@ func TestDelegateRSPerRung(t *testing.T) {
 		}
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "reports", "d.md"))
-	for _, row := range []string{"| `offline/noisy` | 8k | 1 | ", "| `offline/noisy` | 32k | 1 | ", "| `offline/noisy` | 8k | 0.", "| model | rung | documents | RS@2 [95%] |"} {
+	for _, row := range []string{"| `offline/noisy (document)` | 8k | 1 | ", "| `offline/noisy (document)` | 32k | 1 | ", "| `offline/noisy (document)` | 8k | 0.", "| model | rung | documents | RS@2 [95%] |"} {
 		if !strings.Contains(string(md), row) {
 			t.Errorf("the Markdown lacks %q", row)
 		}
 	}
 	html, _ := os.ReadFile(filepath.Join(dir, "reports", "d.html"))
-	small, large := strings.Index(string(html), `id="rs-offline_noisy__rung_8k"`), strings.Index(string(html), `id="rs-offline_noisy__rung_32k"`)
+	small, large := strings.Index(string(html), `id="rs-offline_noisy__document___rung_8k"`), strings.Index(string(html), `id="rs-offline_noisy__document___rung_32k"`)
 	if small < 0 || large < small {
 		t.Errorf("the viewer's RS@k panels per rung: 8k at %d, 32k at %d; want both, 8k first", small, large)
 	}
