@@ -5,7 +5,6 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/suites"
 )
 
 // docs are tasks ids (with suffix appended) with the given drifts, each
@@ -27,7 +26,7 @@ func TestFormatsGroups(t *testing.T) {
 	t.Parallel()
 	ids := []string{"a", "b", "c", "d", "e", "f", "g"}
 	row := func(format, rung, position string, step int, total bool, per []report.DocumentResult) report.Row {
-		return report.Row{Key: suites.Key{Model: "m", Part: "p", Format: format, Rung: rung, Position: position, Step: step}, Total: total, PerDocument: per}
+		return report.Row{Key: report.Key{Model: "m", Part: "p", Format: format, Rung: rung, Position: position, Step: step}, Total: total, PerDocument: per}
 	}
 	zeros := []float64{0, 0, 0, 0, 0, 0, 0}
 	worse := []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7}

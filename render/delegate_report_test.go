@@ -10,13 +10,12 @@ import (
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
 	"bendscript.com/round-trip-harness/report"
-	"bendscript.com/round-trip-harness/suites"
 )
 
 // stepRow is a per-step row of model m in format f at step s whose
 // answers were lossless in the share lossless, with missing answers.
 func stepRow(m, f string, s int, lossless float64, missing int) report.Row {
-	return report.Row{Key: suites.Key{Model: m, Format: f, Step: s}, Labels: []string{strconv.Itoa(s), "forward"},
+	return report.Row{Key: report.Key{Model: m, Format: f, Step: s}, Labels: []string{strconv.Itoa(s), "forward"},
 		Summary: report.Summary{Scored: 3, Lossless: &lossless, Missing: missing}}
 }
 
@@ -91,7 +90,7 @@ func TestDelegationLabelsEverySurface(t *testing.T) {
 	t.Parallel()
 	lossless := 1.0
 	sec := report.Section{Heads: []string{"step", "edit"},
-		Rows: []report.Row{{Key: suites.Key{Model: "m", Format: "document", Step: 1}, Labels: []string{"1", "forward"}, Summary: report.Summary{Scored: 1, Lossless: &lossless}}},
+		Rows: []report.Row{{Key: report.Key{Model: "m", Format: "document", Step: 1}, Labels: []string{"1", "forward"}, Summary: report.Summary{Scored: 1, Lossless: &lossless}}},
 		Delegation: &report.Delegation{Ks: []int{2}, Horizon: 2,
 			Surfaces: []report.DelegateSurface{{Model: "m", Format: "document", RS: []report.RSAt{{K: 2, Mean: 1}}, Loss: &report.Loss{}}},
 			Critical: []report.CriticalStep{{Model: "m", Format: "document", Chain: "01", Step: 2, Loss: 0.5}}}}
@@ -115,9 +114,9 @@ func TestDelegationLabelsEverySurface(t *testing.T) {
 func TestTokenSavingWithoutWholeDocument(t *testing.T) {
 	t.Parallel()
 	sec := report.Section{Formats: true, Heads: []string{"step"}, Rows: []report.Row{
-		{Key: suites.Key{Model: "m", Format: "search-replace", Step: 1}, Labels: []string{"1"}, WholeBytes: 9000, WholeTokens: 3000,
+		{Key: report.Key{Model: "m", Format: "search-replace", Step: 1}, Labels: []string{"1"}, WholeBytes: 9000, WholeTokens: 3000,
 			Summary: report.Summary{Scored: 3, Tokens: report.Tokens{Completion: 300}, AnswerBytes: 900}},
-		{Key: suites.Key{Model: "m", Format: "document", Step: 1}, Labels: []string{"1"}, Summary: report.Summary{Scored: 3, Tokens: report.Tokens{Completion: 0}, AnswerBytes: 0}},
+		{Key: report.Key{Model: "m", Format: "document", Step: 1}, Labels: []string{"1"}, Summary: report.Summary{Scored: 3, Tokens: report.Tokens{Completion: 0}, AnswerBytes: 0}},
 	}}
 	tab := SectionTable(&report.Report{}, sec, 0)
 	tokens, bytesCol := slices.Index(tab.Head, "tokens vs whole document"), slices.Index(tab.Head, "vs whole document")
