@@ -88,6 +88,12 @@ func readHead(rd io.Reader, name string, keep func(*Section) bool) (*Report, err
 		return nil, fmt.Errorf("%s: not a report: %w", name, err)
 	}
 	if sections != nil {
+		if secs, ok := sectionsOf(sections, keep); ok {
+			r.Sections = secs
+			return &r, nil
+		}
+		// Not the array of section objects sectionsOf splits: decoded
+		// whole, which words what is wrong with it.
 		var lazy []struct {
 			Section
 			Rows json.RawMessage `json:"rows"`
@@ -106,6 +112,150 @@ func readHead(rd io.Reader, name string, keep func(*Section) bool) (*Report, err
 		}
 	}
 	return &r, nil
+}
+
+// sectionsOf decodes the sections' array b (as the scanner keeps it)
+// with the rows of only those keep accepts: each section's "rows" member
+// is cut out by a byte scan, never given to encoding/json, unless kept
+// (issue 55: a delegate report's rows, decoded to be skipped, were a
+// third of a trend's time). ok is false for anything but an array of
+// objects whose keys have no escapes, or a section that does not decode,
+// which the caller decodes whole for its error.
+func sectionsOf(b []byte, keep func(*Section) bool) ([]Section, bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return nil, false
+	}
+	var secs []Section
+	var obj []byte // the section without its rows
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return secs, skipSpace(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '{' {
+			return nil, false
+		}
+		obj = append(obj[:0], '{')
+		var rows []byte
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			i++
+		} else {
+			for {
+				if i >= len(b) || b[i] != '"' {
+					return nil, false
+				}
+				keyEnd, ok := skipValue(b, i)
+				if !ok || bytes.IndexByte(b[i:keyEnd], '\\') >= 0 {
+					return nil, false
+				}
+				key := b[i:keyEnd]
+				i = skipSpace(b, keyEnd)
+				if i >= len(b) || b[i] != ':' {
+					return nil, false
+				}
+				from := skipSpace(b, i+1)
+				to, ok := skipValue(b, from)
+				if !ok {
+					return nil, false
+				}
+				if bytes.EqualFold(key, []byte(`"rows"`)) {
+					rows = b[from:to]
+				} else {
+					if len(obj) > 1 {
+						obj = append(obj, ',')
+					}
+					obj = append(append(append(obj, key...), ':'), b[from:to]...)
+				}
+				i = skipSpace(b, to)
+				if i < len(b) && b[i] == ',' {
+					i = skipSpace(b, i+1)
+					continue
+				}
+				if i >= len(b) || b[i] != '}' {
+					return nil, false
+				}
+				i++
+				break
+			}
+		}
+		obj = append(obj, '}')
+		var sec Section
+		if json.Unmarshal(obj, &sec) != nil {
+			return nil, false
+		}
+		if len(rows) > 0 && keep(&sec) {
+			if json.Unmarshal(rows, &sec.Rows) != nil {
+				return nil, false
+			}
+		}
+		secs = append(secs, sec)
+		i = skipSpace(b, i)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+			continue
+		}
+		if i >= len(b) || b[i] != ']' {
+			return nil, false
+		}
+		return secs, skipSpace(b, i+1) == len(b)
+	}
+}
+
+// skipSpace is the index of b's first byte from i that is not white
+// space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && space[b[i]] {
+		i++
+	}
+	return i
+}
+
+// skipValue is the index past the JSON value that starts at b[i]; ok is
+// false when it does not end in b. What is in it is not checked but for
+// its strings and brackets.
+func skipValue(b []byte, i int) (int, bool) {
+	depth := 0
+	for i < len(b) {
+		switch c := b[i]; c {
+		case '"':
+			for i++; ; i++ {
+				q := bytes.IndexAny(b[i:], `"\\`)
+				if q < 0 {
+					return 0, false
+				}
+				i += q
+				if b[i] == '"' {
+					break
+				}
+				i++ // past the escaped byte
+			}
+			i++
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			if depth == 0 {
+				return 0, false
+			}
+			depth--
+			i++
+		default:
+			if depth == 0 {
+				j := i
+				for j < len(b) && !endsScalar[b[j]] {
+					j++
+				}
+				return j, j > i
+			}
+			i++
+		}
+		if depth == 0 {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // ReadHeads reads JSON reports without their answers (ReadHead), in the
@@ -250,6 +400,34 @@ func (s *headScanner) take(b []byte, keep bool) {
 	s.r.Discard(len(b))
 }
 
+// space marks JSON's white space.
+var space = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+// takeCompact is take of bytes outside any string, whose white space is
+// not kept in out: a report is written indented, and what is kept of it
+// is decoded, so every byte of indentation would be read twice more.
+func (s *headScanner) takeCompact(b []byte, keep bool) {
+	if !keep {
+		s.take(b, false)
+		return
+	}
+	for rest := b; len(rest) > 0; {
+		j := 0
+		for j < len(rest) && !space[rest[j]] {
+			j++
+		}
+		s.out = append(s.out, rest[:j]...)
+		for j < len(rest) && space[rest[j]] {
+			j++
+		}
+		rest = rest[j:]
+	}
+	if s.keep {
+		s.raw = append(s.raw, b...)
+	}
+	s.r.Discard(len(b))
+}
+
 // next returns the next byte that is not white space, consumed.
 func (s *headScanner) next() (byte, error) {
 	for {
@@ -358,11 +536,11 @@ func (s *headScanner) value(keep bool) error {
 			i++
 		}
 		if i == len(b) {
-			s.take(b, keep)
+			s.takeCompact(b, keep)
 			continue
 		}
 		c := b[i]
-		s.take(b[:i+1], keep)
+		s.takeCompact(b[:i+1], keep)
 		switch c {
 		case '"':
 			if err := s.str(keep); err != nil {
