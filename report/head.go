@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
+	"sync"
 
 	"bendscript.com/round-trip-harness/internal/regularfile"
 )
@@ -45,13 +45,20 @@ func readHead(rd io.Reader, name string, keep func(*Section) bool) (*Report, err
 	// scanner reads one; any other reader's bytes are kept until the
 	// answers for that.
 	seeker, canSeek := rd.(io.Seeker)
-	br := bufio.NewReaderSize(rd, 64<<10)
-	s := &headScanner{r: br, keep: !canSeek, seekable: canSeek}
-	if f, ok := rd.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if st, err := f.Stat(); err == nil && st.Size() > 0 {
-			s.out = make([]byte, 0, min(st.Size(), 64<<20))
+	// The reader and the head's buffer are reused from report to report
+	// (issue 55: a trend allocated each report's size again); nothing
+	// decoded points into the buffer.
+	bufs := headBufs.Get().(*headBuf)
+	defer headBufs.Put(bufs)
+	bufs.r.Reset(rd)
+	defer bufs.r.Reset(nil)
+	br := bufs.r
+	s := &headScanner{r: br, keep: !canSeek, seekable: canSeek, out: bufs.out[:0]}
+	defer func() {
+		if cap(s.out) <= 64<<20 {
+			bufs.out = s.out[:0]
 		}
-	}
+	}()
 	apart := ""
 	if keep != nil {
 		apart = "sections"
@@ -84,8 +91,12 @@ func readHead(rd io.Reader, name string, keep func(*Section) bool) (*Report, err
 		return ReadJSON(bytes.NewReader(head), name)
 	}
 	var r Report
-	if err := json.Unmarshal(head, &r); err != nil {
-		return nil, fmt.Errorf("%s: not a report: %w", name, err)
+	if !unmarshalHead(head, &r) {
+		// Decoded again by encoding/json alone, for its error.
+		r = Report{}
+		if err := json.Unmarshal(head, &r); err != nil {
+			return nil, fmt.Errorf("%s: not a report: %w", name, err)
+		}
 	}
 	if sections != nil {
 		if secs, ok := sectionsOf(sections, keep); ok {
@@ -221,11 +232,12 @@ func skipValue(b []byte, i int) (int, bool) {
 		switch c := b[i]; c {
 		case '"':
 			for i++; ; i++ {
-				q := bytes.IndexAny(b[i:], `"\\`)
-				if q < 0 {
+				for i < len(b) && !strStop[b[i]] {
+					i++
+				}
+				if i >= len(b) {
 					return 0, false
 				}
-				i += q
 				if b[i] == '"' {
 					break
 				}
@@ -257,6 +269,14 @@ func skipValue(b []byte, i int) (int, bool) {
 	}
 	return 0, false
 }
+
+// headBuf is a reader and a head's buffer, reused (headBufs).
+type headBuf struct {
+	r   *bufio.Reader
+	out []byte
+}
+
+var headBufs = sync.Pool{New: func() any { return &headBuf{r: bufio.NewReaderSize(nil, 64<<10)} }}
 
 // ReadHeads reads JSON reports without their answers (ReadHead), in the
 // order named, each a regular file of at most MaxFileSize bytes.
@@ -403,29 +423,21 @@ func (s *headScanner) take(b []byte, keep bool) {
 // space marks JSON's white space.
 var space = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
-// takeCompact is take of bytes outside any string, whose white space is
-// not kept in out: a report is written indented, and what is kept of it
+// appendCompact appends b, bytes outside any string, to out without
+// their white space: a report is written indented, and what is kept of it
 // is decoded, so every byte of indentation would be read twice more.
-func (s *headScanner) takeCompact(b []byte, keep bool) {
-	if !keep {
-		s.take(b, false)
-		return
-	}
-	for rest := b; len(rest) > 0; {
+func (s *headScanner) appendCompact(b []byte) {
+	for len(b) > 0 {
 		j := 0
-		for j < len(rest) && !space[rest[j]] {
+		for j < len(b) && !space[b[j]] {
 			j++
 		}
-		s.out = append(s.out, rest[:j]...)
-		for j < len(rest) && space[rest[j]] {
+		s.out = append(s.out, b[:j]...)
+		for j < len(b) && space[b[j]] {
 			j++
 		}
-		rest = rest[j:]
+		b = b[j:]
 	}
-	if s.keep {
-		s.raw = append(s.raw, b...)
-	}
-	s.r.Discard(len(b))
 }
 
 // next returns the next byte that is not white space, consumed.
@@ -524,38 +536,96 @@ func (s *headScanner) value(keep bool) error {
 			}
 		}
 	}
-	var stack []byte // the closers owed
-	stack = append(stack, closer(c))
-	for len(stack) > 0 {
+	return s.container(c, keep)
+}
+
+// strStop marks the bytes that end a run of a string's plain bytes.
+var strStop = [256]bool{'"': true, '\\': true}
+
+// container consumes the rest of an object or array, open already read,
+// kept in out (without white space outside its strings) when keep is set.
+// It runs over the buffered bytes in one pass, consuming them a buffer at
+// a time (issue 55: consumed value by value and string by string, the
+// answers a trend skips took half its time).
+func (s *headScanner) container(open byte, keep bool) error {
+	stack := []byte{closer(open)} // the closers owed
+	inStr, esc := false, false
+	for {
 		b, err := s.buffered()
 		if err != nil {
+			if inStr {
+				return s.fail("a string does not end")
+			}
 			return s.fail("a value does not end")
 		}
-		i := 0
-		for i < len(b) && !structural[b[i]] {
+		i, from, done := 0, 0, false
+	scan:
+		for i < len(b) {
+			if inStr {
+				if esc {
+					esc = false
+					i++
+					continue
+				}
+				for i < len(b) && !strStop[b[i]] {
+					i++
+				}
+				if i == len(b) {
+					break
+				}
+				i++
+				if b[i-1] == '\\' {
+					esc = true
+					continue
+				}
+				inStr = false
+				if keep {
+					s.out = append(s.out, b[from:i]...)
+					from = i
+				}
+				continue
+			}
+			for i < len(b) && !structural[b[i]] {
+				i++
+			}
+			if i == len(b) {
+				break
+			}
+			c := b[i]
 			i++
-		}
-		if i == len(b) {
-			s.takeCompact(b, keep)
-			continue
-		}
-		c := b[i]
-		s.takeCompact(b[:i+1], keep)
-		switch c {
-		case '"':
-			if err := s.str(keep); err != nil {
-				return err
+			if keep {
+				s.appendCompact(b[from:i])
+				from = i
 			}
-		case '{', '[':
-			stack = append(stack, closer(c))
-		default:
-			if stack[len(stack)-1] != c {
-				return s.fail("a bracket closes what it did not open")
+			switch c {
+			case '"':
+				inStr = true
+			case '{', '[':
+				stack = append(stack, closer(c))
+			default:
+				if stack[len(stack)-1] != c {
+					s.take(b[:i], false)
+					return s.fail("a bracket closes what it did not open")
+				}
+				stack = stack[:len(stack)-1]
+				if len(stack) == 0 {
+					done = true
+					break scan
+				}
 			}
-			stack = stack[:len(stack)-1]
+		}
+		if keep {
+			if inStr {
+				s.out = append(s.out, b[from:i]...)
+			} else {
+				s.appendCompact(b[from:i])
+			}
+		}
+		s.take(b[:i], false)
+		if done {
+			return nil
 		}
 	}
-	return nil
 }
 
 func closer(open byte) byte {
