@@ -44,10 +44,10 @@ func unmarshalHead(head []byte, r *Report) bool {
 			return d.i, true
 		}
 		return members(head, from, func(mkey []byte, mfrom int) (int, bool) {
-			if bytes.IndexByte(mkey, '\\') >= 0 || !utf8.Valid(mkey) {
+			var model string
+			if json.Unmarshal(mkey, &model) != nil {
 				return 0, false
 			}
-			model := string(mkey[1 : len(mkey)-1])
 			return members(head, mfrom, func(ckey []byte, cfrom int) (int, bool) {
 				k := string(ckey)
 				if k != `"class_a"` && k != `"class_b"` && k != `"class_c"` {
