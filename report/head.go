@@ -423,23 +423,6 @@ func (s *headScanner) take(b []byte, keep bool) {
 // space marks JSON's white space.
 var space = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
-// appendCompact appends b, bytes outside any string, to out without
-// their white space: a report is written indented, and what is kept of it
-// is decoded, so every byte of indentation would be read twice more.
-func (s *headScanner) appendCompact(b []byte) {
-	for len(b) > 0 {
-		j := 0
-		for j < len(b) && !space[b[j]] {
-			j++
-		}
-		s.out = append(s.out, b[:j]...)
-		for j < len(b) && space[b[j]] {
-			j++
-		}
-		b = b[j:]
-	}
-}
-
 // next returns the next byte that is not white space, consumed.
 func (s *headScanner) next() (byte, error) {
 	for {
@@ -585,18 +568,32 @@ func (s *headScanner) container(open byte, keep bool) error {
 				}
 				continue
 			}
-			for i < len(b) && !structural[b[i]] {
-				i++
+			if keep {
+				// Outside a string, what is not white space is kept as
+				// it is passed.
+				out := s.out
+				for i < len(b) && !structural[b[i]] {
+					if !space[b[i]] {
+						out = append(out, b[i])
+					}
+					i++
+				}
+				if i < len(b) {
+					out = append(out, b[i])
+				}
+				s.out = out
+			} else {
+				for i < len(b) && !structural[b[i]] {
+					i++
+				}
 			}
 			if i == len(b) {
+				from = i
 				break
 			}
 			c := b[i]
 			i++
-			if keep {
-				s.appendCompact(b[from:i])
-				from = i
-			}
+			from = i
 			switch c {
 			case '"':
 				inStr = true
@@ -614,12 +611,8 @@ func (s *headScanner) container(open byte, keep bool) error {
 				}
 			}
 		}
-		if keep {
-			if inStr {
-				s.out = append(s.out, b[from:i]...)
-			} else {
-				s.appendCompact(b[from:i])
-			}
+		if keep && inStr {
+			s.out = append(s.out, b[from:i]...)
 		}
 		s.take(b[:i], false)
 		if done {
