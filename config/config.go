@@ -419,8 +419,28 @@ func syntaxLine(b []byte, err error) error {
 	return fmt.Errorf("line %d: %s", good+1, strings.TrimPrefix(err.Error(), m[0]))
 }
 
-// Validate checks that the configuration can drive a run.
+// Validate checks that the configuration can drive a run. Each section
+// is checked by its own validator, in the order the sections are read.
 func (c *Config) Validate() error {
+	var errs []error
+	for _, check := range []func() []error{
+		c.validateModels,
+		c.validateRunLimits,
+		c.validateReading,
+		c.Retries.check,
+		c.validateRequest,
+		c.Thresholds.validate,
+		c.validateTimeouts,
+		c.validateWeights,
+		c.validateModelSettings,
+	} {
+		errs = append(errs, check()...)
+	}
+	return errors.Join(errs...)
+}
+
+// validateModels refuses an empty or repeating model list.
+func (c *Config) validateModels() []error {
 	var errs []error
 	if len(c.Models) == 0 {
 		errs = append(errs, errors.New("models: at least one model"))
@@ -432,6 +452,13 @@ func (c *Config) Validate() error {
 		}
 		seen[m] = true
 	}
+	return errs
+}
+
+// validateRunLimits refuses concurrency, repeats and a cost cap no run
+// can mean.
+func (c *Config) validateRunLimits() []error {
+	var errs []error
 	if c.Concurrency.PerModel < 1 || c.Concurrency.Global < 1 {
 		errs = append(errs, errors.New("concurrency: per_model and global must be at least 1"))
 	}
@@ -441,6 +468,13 @@ func (c *Config) Validate() error {
 	if c.MaxCost < 0 || math.IsNaN(c.MaxCost) || math.IsInf(c.MaxCost, 0) {
 		errs = append(errs, fmt.Errorf("max_cost: a number of US dollars, 0 for no cap, not %v", c.MaxCost))
 	}
+	return errs
+}
+
+// validateReading refuses an empty vendor gate and reading fractions
+// outside [0, 1).
+func (c *Config) validateReading() []error {
+	var errs []error
 	if len(c.Gating.Vendors) == 0 {
 		errs = append(errs, errors.New("gating: vendors: at least one vendor"))
 	}
@@ -449,14 +483,26 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("reading: %s must be a number from 0 up to 1, not %v", name, v))
 		}
 	}
-	errs = append(errs, c.Retries.check()...)
+	return errs
+}
+
+// validateRequest refuses a temperature out of range and a negative
+// max_tokens.
+func (c *Config) validateRequest() []error {
+	var errs []error
 	if t := c.Request.Temperature; !finite(t) || t < 0 || t > MaxTemperature {
 		errs = append(errs, fmt.Errorf("request: temperature must be a number from 0 to %d, not %v", MaxTemperature, t))
 	}
 	if c.Request.MaxTokens < 0 {
 		errs = append(errs, fmt.Errorf("request: max_tokens must not be negative (0 sends no cap), not %d", c.Request.MaxTokens))
 	}
-	errs = append(errs, c.Thresholds.validate()...)
+	return errs
+}
+
+// validateTimeouts refuses non-positive idle and job timeouts and
+// bookkeeping or reconcile budgets out of range.
+func (c *Config) validateTimeouts() []error {
+	var errs []error
 	if c.Timeouts.Attempt == nil && c.Timeouts.Idle.Duration <= 0 || c.Timeouts.Job.Duration <= 0 {
 		errs = append(errs, errors.New("timeouts: idle and job must be positive"))
 	}
@@ -465,15 +511,21 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("timeouts: %s must be from 0 (the default) to %v, not %v", name, MaxBookkeeping, d))
 		}
 	}
+	return errs
+}
+
+// validateWeights refuses invalid weights and weights that do not sum
+// to 1.
+func (c *Config) validateWeights() []error {
 	if err := c.Weights.Validate(); err != nil {
-		errs = append(errs, fmt.Errorf("weights: %w", err))
-	} else if sum := weightSum(c.Weights); math.Abs(sum-1) > 1e-9 {
+		return []error{fmt.Errorf("weights: %w", err)}
+	}
+	if sum := weightSum(c.Weights); math.Abs(sum-1) > 1e-9 {
 		// The metric would divide by the sum; a configuration whose weights
 		// do not say what they weigh is refused instead of rescaled.
-		errs = append(errs, fmt.Errorf("weights: they sum to %v, not 1 (§8.4): give weights that sum to 1", sum))
+		return []error{fmt.Errorf("weights: they sum to %v, not 1 (§8.4): give weights that sum to 1", sum)}
 	}
-	errs = append(errs, c.validateModelSettings()...)
-	return errors.Join(errs...)
+	return nil
 }
 
 // validateModelSettings refuses per-model settings that cannot be meant:

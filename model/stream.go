@@ -257,57 +257,97 @@ func interpretStream(ex exchange) (*Response, *APIError) {
 	if err := json.Unmarshal(ex.body, &chunks); err != nil {
 		return nil, (&APIError{Status: ex.status, Code: CodeBadResponse, Message: "stream is not a chunk array: " + err.Error()}).classified()
 	}
-	r := &Response{}
-	var (
-		content, reasoning strings.Builder
-		failure            *wireError
-		unreadable         int
-		// afterLength is set when the failure came after the answer had
-		// finished with "length": the provider's word on the cut, not a
-		// failure of the request.
-		afterLength bool
-	)
+	st := &streamState{r: &Response{}}
 	for _, raw := range chunks {
-		var ch wireChunk
-		if json.Unmarshal(raw, &ch) != nil {
-			unreadable++
-			continue
-		}
-		id, served := safetext.Cap(rawText(ch.ID), MaxName), safetext.Cap(rawText(ch.Model), MaxName)
-		changed(&r.streamChanged, "generation id", r.ID, id)
-		changed(&r.streamChanged, "model", r.ModelServed, served)
-		if r.ID == "" {
-			r.ID = id
-		}
-		if r.ModelServed == "" {
-			r.ModelServed = served
-		}
-		if r.Provider == "" {
-			r.Provider = safetext.Cap(rawText(ch.Provider), MaxName)
-		}
-		if len(ch.Usage) > 0 && string(ch.Usage) != "null" {
-			r.Usage = usage(ch.Usage)
-		}
-		if failure == nil && ch.Error != nil {
-			failure, afterLength = ch.Error, r.FinishReason == "length"
-		}
-		for _, c := range ch.Choices[:min(len(ch.Choices), 1)] {
-			content.WriteString(deref(c.Delta.Content))
-			wc := wireChoice{}
-			wc.Message.Reasoning, wc.Message.ReasoningDetails = c.Delta.Reasoning, c.Delta.ReasoningDetails
-			reasoning.WriteString(wc.reasoning())
-			if c.FinishReason != nil && !(afterLength && failure != nil) {
-				r.FinishReason = *c.FinishReason
-			}
-			if c.NativeFinishReason != nil && !(afterLength && failure != nil) {
-				r.NativeFinishReason = *c.NativeFinishReason
-			}
-			if failure == nil && c.Error != nil {
-				failure, afterLength = c.Error, r.FinishReason == "length"
-			}
-		}
+		st.chunk(raw)
 	}
-	r.Content, r.Reasoning = content.String(), reasoning.String()
+	return st.result(ex)
+}
+
+// streamState is what interpretStream gathers from the chunks so far.
+type streamState struct {
+	r                  *Response
+	content, reasoning strings.Builder
+	failure            *wireError
+	unreadable         int
+	// afterLength is set when the failure came after the answer had
+	// finished with "length": the provider's word on the cut, not a
+	// failure of the request.
+	afterLength bool
+}
+
+// chunk takes one chunk of the array: an unreadable one is counted, a
+// readable one adds its names, usage, error and first choice.
+func (st *streamState) chunk(raw json.RawMessage) {
+	var ch wireChunk
+	if json.Unmarshal(raw, &ch) != nil {
+		st.unreadable++
+		return
+	}
+	st.names(ch)
+	if len(ch.Usage) > 0 && string(ch.Usage) != "null" {
+		st.r.Usage = usage(ch.Usage)
+	}
+	st.fail(ch.Error)
+	for _, c := range ch.Choices[:min(len(ch.Choices), 1)] {
+		st.delta(c.Delta.Content, c.Delta.Reasoning, c.Delta.ReasoningDetails)
+		st.finish(c.FinishReason, c.NativeFinishReason)
+		st.fail(c.Error)
+	}
+}
+
+// names keeps the first id, model and provider a chunk names, noting a
+// change of id or model.
+func (st *streamState) names(ch wireChunk) {
+	r := st.r
+	id, served := safetext.Cap(rawText(ch.ID), MaxName), safetext.Cap(rawText(ch.Model), MaxName)
+	changed(&r.streamChanged, "generation id", r.ID, id)
+	changed(&r.streamChanged, "model", r.ModelServed, served)
+	if r.ID == "" {
+		r.ID = id
+	}
+	if r.ModelServed == "" {
+		r.ModelServed = served
+	}
+	if r.Provider == "" {
+		r.Provider = safetext.Cap(rawText(ch.Provider), MaxName)
+	}
+}
+
+// fail keeps the first error object, noting whether it came after a
+// "length" finish.
+func (st *streamState) fail(e *wireError) {
+	if st.failure == nil && e != nil {
+		st.failure, st.afterLength = e, st.r.FinishReason == "length"
+	}
+}
+
+// delta appends a choice's content and reasoning.
+func (st *streamState) delta(content *string, reasoning, details json.RawMessage) {
+	st.content.WriteString(deref(content))
+	wc := wireChoice{}
+	wc.Message.Reasoning, wc.Message.ReasoningDetails = reasoning, details
+	st.reasoning.WriteString(wc.reasoning())
+}
+
+// finish keeps a choice's finish reasons, unless an error already came
+// after a "length" finish.
+func (st *streamState) finish(reason, native *string) {
+	if st.afterLength && st.failure != nil {
+		return
+	}
+	if reason != nil {
+		st.r.FinishReason = *reason
+	}
+	if native != nil {
+		st.r.NativeFinishReason = *native
+	}
+}
+
+// result is the assembled answer and how the attempt ended.
+func (st *streamState) result(ex exchange) (*Response, *APIError) {
+	r, failure, afterLength, unreadable := st.r, st.failure, st.afterLength, st.unreadable
+	r.Content, r.Reasoning = st.content.String(), st.reasoning.String()
 	switch {
 	case failure != nil && afterLength:
 		// Recorded from the live API: {"code":400,"message":"Token limit

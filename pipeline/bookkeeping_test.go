@@ -123,7 +123,33 @@ func TestSilentGenerationEndpointBoundsTheReconcile(t *testing.T) {
 	if took := ended.Sub(began); took > bound+2*time.Second {
 		t.Errorf("the reconcile took %v; want at most its bound of %v (and some slack)", took, bound)
 	}
-	rec, err := readReconciliation(res.RunDir)
+	checkSilentReconciliation(t, res.RunDir)
+	if !strings.Contains(out.String(), "  not priced: a_x/") {
+		t.Errorf("stdout does not name the unpriced attempts:\n%s", out)
+	}
+	checkUnpricedWarned(t, res.Report.Warnings)
+	md, _ := os.ReadFile(filepath.Join(o.Inputs.ReportDir, "t.md"))
+	if !strings.Contains(string(md), "stayed unpriced by GET /generation") {
+		t.Error("the Markdown report does not say which costs stayed unknown")
+	}
+	// `harness runs --reconcile` is bounded the same way, by the run's
+	// own timeouts.reconcile: it asks every attempt of unknown cost
+	// (the fake reports no cost for any answer), hundreds of silent calls.
+	began = time.Now()
+	rec, err := ReconcileRun(context.Background(), res.RunDir, o.Conn, ReconcileRunOptions{})
+	if took := time.Since(began); err != nil || took > bound+2*time.Second || rec.Unresolved != len(rec.Generations) || len(rec.Generations) < 100 {
+		t.Errorf("runs --reconcile against a silent endpoint: %v after %v, %d of %d unresolved; want every one left unpriced within the bound of %v",
+			err, took, rec.Unresolved, len(rec.Generations), bound)
+	}
+}
+
+// checkSilentReconciliation checks the run's reconciliation against a
+// silent GET /generation: every cut attempt unpriced, some for want of an
+// answer within timeouts.bookkeeping, the rest because timeouts.reconcile
+// ran out, none priced.
+func checkSilentReconciliation(t *testing.T, runDir string) {
+	t.Helper()
+	rec, err := readReconciliation(runDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,28 +167,18 @@ func TestSilentGenerationEndpointBoundsTheReconcile(t *testing.T) {
 	if len(rec.Generations) != len(cutTasks) || rec.Unresolved != len(cutTasks) || ranOut == 0 || silent == 0 {
 		t.Errorf("reconciled %+v; want all %d unpriced, some with no answer in timeouts.bookkeeping, the rest after timeouts.reconcile ran out", rec, len(cutTasks))
 	}
-	if !strings.Contains(out.String(), "  not priced: a_x/") {
-		t.Errorf("stdout does not name the unpriced attempts:\n%s", out)
-	}
-	i := slices.IndexFunc(res.Report.Warnings, func(w report.Warning) bool { return w.Kind == report.WarnUnpriced })
+}
+
+// checkUnpricedWarned checks that the report warns of the unpriced
+// attempts, naming every one and why.
+func checkUnpricedWarned(t *testing.T, warnings []report.Warning) {
+	t.Helper()
+	i := slices.IndexFunc(warnings, func(w report.Warning) bool { return w.Kind == report.WarnUnpriced })
 	if i < 0 {
-		t.Fatalf("the report's warnings %+v do not say which costs stayed unknown", res.Report.Warnings)
+		t.Fatalf("the report's warnings %+v do not say which costs stayed unknown", warnings)
 	}
-	if w := res.Report.Warnings[i]; w.N != len(cutTasks) || len(w.Items) != len(cutTasks) || !strings.HasPrefix(w.Items[0], "a_x/") || !strings.Contains(strings.Join(w.Notes, " "), "timeouts.reconcile") {
+	if w := warnings[i]; w.N != len(cutTasks) || len(w.Items) != len(cutTasks) || !strings.HasPrefix(w.Items[0], "a_x/") || !strings.Contains(strings.Join(w.Notes, " "), "timeouts.reconcile") {
 		t.Errorf("unpriced warning %+v; want every attempt named with why", w)
-	}
-	md, _ := os.ReadFile(filepath.Join(o.Inputs.ReportDir, "t.md"))
-	if !strings.Contains(string(md), "stayed unpriced by GET /generation") {
-		t.Error("the Markdown report does not say which costs stayed unknown")
-	}
-	// `harness runs --reconcile` is bounded the same way, by the run's
-	// own timeouts.reconcile: it asks every attempt of unknown cost
-	// (the fake reports no cost for any answer), hundreds of silent calls.
-	began = time.Now()
-	rec, err = ReconcileRun(context.Background(), res.RunDir, o.Conn, ReconcileRunOptions{})
-	if took := time.Since(began); err != nil || took > bound+2*time.Second || rec.Unresolved != len(rec.Generations) || len(rec.Generations) < 100 {
-		t.Errorf("runs --reconcile against a silent endpoint: %v after %v, %d of %d unresolved; want every one left unpriced within the bound of %v",
-			err, took, rec.Unresolved, len(rec.Generations), bound)
 	}
 }
 

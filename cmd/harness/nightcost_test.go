@@ -32,6 +32,31 @@ import (
 func TestReportCostIsTheRunsCost(t *testing.T) {
 	dir := t.TempDir()
 	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
+	srv, hangArrived := nightCostServer(t)
+	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	runInterruptedThenResumed(t, runs, reports, hangArrived)
+	c := reportedCost(t, filepath.Join(reports, "n.json"))
+	listed, _, code := runCLI(t, "runs", runs)
+	m := regexp.MustCompile(`\$([0-9]+\.[0-9]{4})(\+\?)?`).FindStringSubmatch(listed)
+	if code != 0 || m == nil {
+		t.Fatalf("harness runs: exit %d, no cost:\n%s", code, listed)
+	}
+	t.Logf("report: %+v (BYOK %+v)\nharness runs: %s", *c, c.BYOK, strings.TrimSpace(listed))
+	if got := fmt.Sprintf("%.4f", c.USD); got != m[1] {
+		t.Errorf("the report's cost $%s is not harness runs' $%s", got, m[1])
+	}
+	checkCostHasEveryPart(t, c)
+	checkBYOKSplit(t, c)
+	checkReportsSayTheCost(t, reports, fmt.Sprintf("Cost of the night: $%s", m[1]))
+}
+
+// nightCostServer is the fake for TestReportCostIsTheRunsCost: it bills
+// as its listing bills, serves vendor/b with BYOK usage, breaks the first
+// answer to 01-b mid-stream (an abandoned attempt costing $0.125) and
+// hangs the first answer to 02-b, closing the returned channel when that
+// request arrives.
+func nightCostServer(t *testing.T) (*modeltest.Server, <-chan struct{}) {
 	var (
 		mu               sync.Mutex
 		broke, hung      bool
@@ -70,8 +95,13 @@ func TestReportCostIsTheRunsCost(t *testing.T) {
 		modeltest.ModelEntry{ID: "vendor/b", PromptPrice: "0.000003", CompletionPrice: "0.000015", SupportedParameters: []string{"temperature", "seed"}},
 		modeltest.ModelEntry{ID: "vendor/j", PromptPrice: "0.000004", CompletionPrice: "0.00002", SupportedParameters: []string{"temperature", "seed", "response_format"}},
 	)
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
-	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
+	return srv, hangArrived
+}
+
+// runInterruptedThenResumed runs night "n", cancels it 200ms after the
+// hanging stream opened (wanting exit 2), and resumes it to the end.
+func runInterruptedThenResumed(t *testing.T, runs, reports string, hangArrived <-chan struct{}) {
+	t.Helper()
 	args := []string{"run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--models", "vendor/a,vendor/b",
 		"--judges", "vendor/j", "--run-id", "n", "--progress", "none", "--tasks", "01-a,01-b,02-a,02-b,03-a,03-c"}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -89,7 +119,13 @@ func TestReportCostIsTheRunsCost(t *testing.T) {
 	if code > 1 {
 		t.Fatalf("resume: exit %d\n%s%s", code, resumed, errs)
 	}
-	b, err := os.ReadFile(filepath.Join(reports, "n.json"))
+}
+
+// reportedCost reads the JSON report at path and returns the cost it
+// states, failing the test when it states none.
+func reportedCost(t *testing.T, path string) *report.NightCost {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,19 +133,17 @@ func TestReportCostIsTheRunsCost(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	c := rep.Cost
-	if c == nil {
+	if rep.Cost == nil {
 		t.Fatalf("the report states no cost:\n%s", b)
 	}
-	listed, _, code := runCLI(t, "runs", runs)
-	m := regexp.MustCompile(`\$([0-9]+\.[0-9]{4})(\+\?)?`).FindStringSubmatch(listed)
-	if code != 0 || m == nil {
-		t.Fatalf("harness runs: exit %d, no cost:\n%s", code, listed)
-	}
-	t.Logf("report: %+v (BYOK %+v)\nharness runs: %s", *c, c.BYOK, strings.TrimSpace(listed))
-	if got := fmt.Sprintf("%.4f", c.USD); got != m[1] {
-		t.Errorf("the report's cost $%s is not harness runs' $%s", got, m[1])
-	}
+	return rep.Cost
+}
+
+// checkCostHasEveryPart checks that the cost counts answers, judge votes
+// and the abandoned attempts priced afterwards, and that its parts sum to
+// the whole.
+func checkCostHasEveryPart(t *testing.T, c *report.NightCost) {
+	t.Helper()
 	if c.Answers.Calls == 0 || c.JudgeVotes.Calls == 0 || c.JudgeVotes.USD <= 0 || c.Reconciled.Calls < 2 || c.Reconciled.USD != 0.125 {
 		t.Errorf("the report's cost leaves out answers, judge votes or the abandoned attempts priced afterwards: %+v", *c)
 	}
@@ -117,16 +151,27 @@ func TestReportCostIsTheRunsCost(t *testing.T) {
 	if fmt.Sprintf("%.6f", sum) != fmt.Sprintf("%.6f", c.USD) {
 		t.Errorf("the parts sum to $%.6f, the whole is $%.6f", sum, c.USD)
 	}
+}
+
+// checkBYOKSplit checks that a BYOK night states OpenRouter's charge and
+// the provider's apart, summing to the whole.
+func checkBYOKSplit(t *testing.T, c *report.NightCost) {
+	t.Helper()
 	if c.BYOK == nil || c.BYOK.ProviderUSD <= 0 || c.BYOK.OpenRouterUSD <= 0 || fmt.Sprintf("%.6f", c.BYOK.ProviderUSD+c.BYOK.OpenRouterUSD) != fmt.Sprintf("%.6f", c.USD) {
 		t.Errorf("a BYOK night does not split OpenRouter's charge from the provider's: %+v", c.BYOK)
 	}
+}
+
+// checkReportsSayTheCost checks that the Markdown report's first screen
+// says want and that the night was BYOK, and that the HTML says want.
+func checkReportsSayTheCost(t *testing.T, reports, want string) {
+	t.Helper()
 	md, err := os.ReadFile(filepath.Join(reports, "n.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(md), "\n")
 	firstScreen := strings.Join(lines[:min(len(lines), 25)], "\n")
-	want := fmt.Sprintf("Cost of the night: $%s", m[1])
 	if !strings.Contains(firstScreen, want) || !strings.Contains(firstScreen, "A BYOK night") {
 		t.Errorf("the Markdown's first screen does not say %q and that the night was BYOK:\n%s", want, firstScreen)
 	}

@@ -409,119 +409,183 @@ func TestNightlyFinishesAnUnfinishedNight(t *testing.T) {
 	})
 	srv.SetModels(modeltest.DefaultModels()...)
 	n := newNightly(t, srv)
-	estimate := nightEstimate(t, n)
-	secrets := map[string]string{"OPENROUTER_API_KEY": "sk-or-test", "HARNESS_SEAL_KEY": "a seal key for the test"}
-	// One request at a time: the harness starts a request only while the
-	// known cost and its estimate stay within the cap, so a night pays at
-	// most its cap and what its last request cost beyond the estimate.
-	env := map[string]string{"HARNESS_RUN_ARGS": smallNight + " --per-model 1 --global 1"}
-	capOf := func(f float64) map[string]string {
-		return map[string]string{"HARNESS_MAX_COST": fmt.Sprintf("%.2f", f*estimate)}
+	f := &cappedNights{
+		n: n, srv: srv, estimate: nightEstimate(t, n),
+		secrets: map[string]string{"OPENROUTER_API_KEY": "sk-or-test", "HARNESS_SEAL_KEY": "a seal key for the test"},
+		// One request at a time: the harness starts a request only while the
+		// known cost and its estimate stay within the cap, so a night pays at
+		// most its cap and what its last request cost beyond the estimate.
+		env: map[string]string{"HARNESS_RUN_ARGS": smallNight + " --per-model 1 --global 1"},
 	}
-	cap := 0.75 * estimate
 
 	// The first night: stopped at the cap.
-	first := n.run(night{job: "101", secrets: secrets, vars: capOf(0.75), env: env})
-	billed1, asked1 := srv.Billed(), srv.Count()
-	run := first.outputs["unfinished"]
-	if first.codes["Run the harness"] != 2 || run == "" {
-		t.Fatalf("the first night: harness step exit %d, outputs %v; want 2 and a run left unfinished\n%s", first.codes["Run the harness"], first.outputs, first.log)
-	}
-	t.Logf("estimate $%.2f, cap $%.2f; the first night paid $%.2f for %d requests", estimate, cap, billed1, asked1)
-	if billed1 > cap+dearest(srv) {
-		t.Errorf("the first night paid $%.4f, above its cap $%.4f and a request", billed1, cap)
-	}
-	for _, w := range []string{"## Night: could not run (exit 2)\n", "  - Could not finish (exit 2): `" + run + "`.", "  - What stopped it: spending cap reached: $",
-		"gh run download 101 --name harness-101", "    bin/harness run --resume " + run + " --base-url " + srv.URL + " --max-cost "} {
-		if !strings.Contains(first.summary, w) {
-			t.Errorf("the first night's Summary lacks %q:\n%s", w, first.summary)
-		}
-	}
+	f.firstNight(t)
 
 	// The second night, twice from the same first night: the cap, and a
 	// cap that covers a new run too.
-	for _, c := range tabletest.Cases(t, []struct {
-		name   string
-		cap    float64 // of the estimate
-		newRun bool
-		reason string
-	}{
+	for _, c := range tabletest.Cases(t, []secondNightCase{
 		{"the same cap", 0.75, false, "what is left of the cap after the resume is below a new run's estimate"},
 		{"a cap for both", 4, true, "the cap covers the resume and a new run"},
 	}) {
-		must(t, os.WriteFile(filepath.Join(n.store, "runs"), []byte("101\n"), 0o644))
-		billed, asked := srv.Billed(), srv.Count()
-		job := map[bool]string{false: "102", true: "103"}[c.newRun]
-		second := n.run(night{job: job, secrets: secrets, vars: capOf(c.cap), env: env})
-		paid := srv.Billed() - billed
-		t.Logf("%s: the second night paid $%.2f for %d requests", c.name, paid, srv.Count()-asked)
-		if second.codes["Run the harness"] != 1 || second.outputs["unfinished"] != "" {
-			t.Fatalf("%s: harness step exit %d, outputs %v; want 1 (a partial run's verdict) and nothing unfinished\n%s", c.name, second.codes["Run the harness"], second.outputs, second.log)
-		}
-		if !strings.Contains(second.log, "nightly: restored "+run+", left unfinished by job 101: spending cap reached") {
-			t.Errorf("%s: the restore step did not restore %s:\n%s", c.name, run, second.log)
-		}
-		if paid > c.cap*estimate+dearest(srv) {
-			t.Errorf("%s: the second night paid $%.4f, above its cap $%.4f and a request", c.name, paid, c.cap*estimate)
-		}
-		// The resume's cap is the run's known cost and the night's.
-		m := regexp.MustCompile(`nightly: bin/harness run --resume ` + regexp.QuoteMeta(run) + ` --max-cost ([0-9.]+)\n`).FindStringSubmatch(second.log)
-		var resumeCap float64
-		if m != nil {
-			fmt.Sscan(m[1], &resumeCap)
-		}
-		if m == nil || math.Abs(resumeCap-(billed1+c.cap*estimate)) > 0.02 {
-			t.Errorf("%s: the resume's --max-cost is %v; want the run's known cost $%.4f and the night's cap $%.4f", c.name, m, billed1, c.cap*estimate)
-		}
-		art := filepath.Join(n.store, job, "harness-"+job)
-		kept := transcripts(t, filepath.Join(art, run))
-		resumed := srv.Count() - asked
-		if c.newRun {
-			resumed -= transcripts(t, filepath.Join(art, "runs", strings.TrimPrefix(second.outputs["tonight"], "runs/")))
-		}
-		if asked1+resumed != kept {
-			t.Errorf("%s: %d requests over the two nights for the run, %d transcripts: a request was paid twice or not kept (%s)", c.name, asked1+resumed, kept, c.reason)
-		}
-		id := filepath.Base(run)
-		if _, err := os.Stat(filepath.Join(art, run, "seal.json")); err != nil ||
-			!strings.Contains(readFile(t, filepath.Join(art, "reports", id+".json")), `"integrity": "sealed with HARNESS_SEAL_KEY over `) {
-			t.Errorf("%s: the finished run is not sealed (seal.json: %v)", c.name, err)
-		}
-		want := []string{"## Night: fail (exit 1)\n", "- Resumed `" + run + "`, which job 101 left unfinished (spending cap reached: $",
-			"  - Verdict: thresholds not met", "- Spent tonight: $", "# BendScript round-trip report `" + id + "`"}
-		if c.newRun {
-			want = append(want, "- Tonight's run, `runs/")
-		} else {
-			want = append(want, "- Tonight's run was not started: its estimate, $")
-		}
-		for _, w := range want {
-			if !strings.Contains(second.summary, w) {
-				t.Errorf("%s: the Summary lacks %q (%s):\n%s", c.name, w, c.reason, second.summary)
-			}
-		}
-		if c.newRun != strings.Contains(second.summary, "- Tonight's run, `runs/") {
-			t.Errorf("%s: a new run started: %v; want %v (%s)", c.name, !c.newRun, c.newRun, c.reason)
-		}
-		if state := readFile(t, filepath.Join(art, "nightly", "state")); !strings.Contains(state, "run=\n") {
-			t.Errorf("%s: the second night carries a run to the next:\n%s", c.name, state)
-		}
+		f.secondNight(t, c)
 	}
 
 	// A run that has had its nights (HARNESS_RESUME_NIGHTS) is left to a
 	// person: the next night asks nothing of it, starts its own run, and
 	// says how to finish the old one.
-	must(t, os.WriteFile(filepath.Join(n.store, "runs"), []byte("101\n"), 0o644))
-	asked := srv.Count()
-	third := n.run(night{job: "104", secrets: secrets, vars: capOf(4),
-		env: map[string]string{"HARNESS_RUN_ARGS": env["HARNESS_RUN_ARGS"], "HARNESS_RESUME_NIGHTS": "1"}})
+	f.nightAfterTheLastResume(t)
+}
+
+// cappedNights is the state TestNightlyFinishesAnUnfinishedNight carries
+// from its first night to the nights after.
+type cappedNights struct {
+	n        *nightly
+	srv      *modeltest.Server
+	estimate float64
+	secrets  map[string]string
+	env      map[string]string
+	// Set by the first night: the run it left unfinished, what it paid
+	// and how many requests it asked.
+	run     string
+	billed1 float64
+	asked1  int
+}
+
+// capOf is the nightly vars with a cap of x times the night's estimate.
+func (f *cappedNights) capOf(x float64) map[string]string {
+	return map[string]string{"HARNESS_MAX_COST": fmt.Sprintf("%.2f", x*f.estimate)}
+}
+
+// firstNight runs job 101 with a cap of three quarters of the estimate:
+// it must stop at the cap (exit 2) leaving a run unfinished, pay at most
+// the cap and a request, and say in its Summary how to finish the run.
+func (f *cappedNights) firstNight(t *testing.T) {
+	t.Helper()
+	cap := 0.75 * f.estimate
+	first := f.n.run(night{job: "101", secrets: f.secrets, vars: f.capOf(0.75), env: f.env})
+	f.billed1, f.asked1 = f.srv.Billed(), f.srv.Count()
+	f.run = first.outputs["unfinished"]
+	if first.codes["Run the harness"] != 2 || f.run == "" {
+		t.Fatalf("the first night: harness step exit %d, outputs %v; want 2 and a run left unfinished\n%s", first.codes["Run the harness"], first.outputs, first.log)
+	}
+	t.Logf("estimate $%.2f, cap $%.2f; the first night paid $%.2f for %d requests", f.estimate, cap, f.billed1, f.asked1)
+	if f.billed1 > cap+dearest(f.srv) {
+		t.Errorf("the first night paid $%.4f, above its cap $%.4f and a request", f.billed1, cap)
+	}
+	for _, w := range []string{"## Night: could not run (exit 2)\n", "  - Could not finish (exit 2): `" + f.run + "`.", "  - What stopped it: spending cap reached: $",
+		"gh run download 101 --name harness-101", "    bin/harness run --resume " + f.run + " --base-url " + f.srv.URL + " --max-cost "} {
+		if !strings.Contains(first.summary, w) {
+			t.Errorf("the first night's Summary lacks %q:\n%s", w, first.summary)
+		}
+	}
+}
+
+// secondNightCase is a second night's cap and whether it covers a new
+// run besides the resume.
+type secondNightCase struct {
+	name   string
+	cap    float64 // of the estimate
+	newRun bool
+	reason string
+}
+
+// secondNight runs a second night from the first night's artifact: it
+// must restore and finish the run within its cap, paying no request
+// twice, seal it, and say in its Summary what it resumed and whether it
+// started a run of its own.
+func (f *cappedNights) secondNight(t *testing.T, c secondNightCase) {
+	t.Helper()
+	run := f.run
+	must(t, os.WriteFile(filepath.Join(f.n.store, "runs"), []byte("101\n"), 0o644))
+	billed, asked := f.srv.Billed(), f.srv.Count()
+	job := map[bool]string{false: "102", true: "103"}[c.newRun]
+	second := f.n.run(night{job: job, secrets: f.secrets, vars: f.capOf(c.cap), env: f.env})
+	paid := f.srv.Billed() - billed
+	t.Logf("%s: the second night paid $%.2f for %d requests", c.name, paid, f.srv.Count()-asked)
+	if second.codes["Run the harness"] != 1 || second.outputs["unfinished"] != "" {
+		t.Fatalf("%s: harness step exit %d, outputs %v; want 1 (a partial run's verdict) and nothing unfinished\n%s", c.name, second.codes["Run the harness"], second.outputs, second.log)
+	}
+	if !strings.Contains(second.log, "nightly: restored "+run+", left unfinished by job 101: spending cap reached") {
+		t.Errorf("%s: the restore step did not restore %s:\n%s", c.name, run, second.log)
+	}
+	if paid > c.cap*f.estimate+dearest(f.srv) {
+		t.Errorf("%s: the second night paid $%.4f, above its cap $%.4f and a request", c.name, paid, c.cap*f.estimate)
+	}
+	f.checkResumeCap(t, c, second.log)
+	art := filepath.Join(f.n.store, job, "harness-"+job)
+	kept := transcripts(t, filepath.Join(art, run))
+	resumed := f.srv.Count() - asked
+	if c.newRun {
+		resumed -= transcripts(t, filepath.Join(art, "runs", strings.TrimPrefix(second.outputs["tonight"], "runs/")))
+	}
+	if f.asked1+resumed != kept {
+		t.Errorf("%s: %d requests over the two nights for the run, %d transcripts: a request was paid twice or not kept (%s)", c.name, f.asked1+resumed, kept, c.reason)
+	}
+	id := filepath.Base(run)
+	if _, err := os.Stat(filepath.Join(art, run, "seal.json")); err != nil ||
+		!strings.Contains(readFile(t, filepath.Join(art, "reports", id+".json")), `"integrity": "sealed with HARNESS_SEAL_KEY over `) {
+		t.Errorf("%s: the finished run is not sealed (seal.json: %v)", c.name, err)
+	}
+	f.checkSecondSummary(t, c, second.summary)
+	if state := readFile(t, filepath.Join(art, "nightly", "state")); !strings.Contains(state, "run=\n") {
+		t.Errorf("%s: the second night carries a run to the next:\n%s", c.name, state)
+	}
+}
+
+// checkResumeCap checks that the resume's cap is the run's known cost
+// and the night's.
+func (f *cappedNights) checkResumeCap(t *testing.T, c secondNightCase, log string) {
+	t.Helper()
+	m := regexp.MustCompile(`nightly: bin/harness run --resume ` + regexp.QuoteMeta(f.run) + ` --max-cost ([0-9.]+)\n`).FindStringSubmatch(log)
+	var resumeCap float64
+	if m != nil {
+		fmt.Sscan(m[1], &resumeCap)
+	}
+	if m == nil || math.Abs(resumeCap-(f.billed1+c.cap*f.estimate)) > 0.02 {
+		t.Errorf("%s: the resume's --max-cost is %v; want the run's known cost $%.4f and the night's cap $%.4f", c.name, m, f.billed1, c.cap*f.estimate)
+	}
+}
+
+// checkSecondSummary checks that the second night's Summary says what it
+// resumed, its verdict and spend, the run's report, and whether a run of
+// its own started.
+func (f *cappedNights) checkSecondSummary(t *testing.T, c secondNightCase, summary string) {
+	t.Helper()
+	want := []string{"## Night: fail (exit 1)\n", "- Resumed `" + f.run + "`, which job 101 left unfinished (spending cap reached: $",
+		"  - Verdict: thresholds not met", "- Spent tonight: $", "# BendScript round-trip report `" + filepath.Base(f.run) + "`"}
+	if c.newRun {
+		want = append(want, "- Tonight's run, `runs/")
+	} else {
+		want = append(want, "- Tonight's run was not started: its estimate, $")
+	}
+	for _, w := range want {
+		if !strings.Contains(summary, w) {
+			t.Errorf("%s: the Summary lacks %q (%s):\n%s", c.name, w, c.reason, summary)
+		}
+	}
+	if c.newRun != strings.Contains(summary, "- Tonight's run, `runs/") {
+		t.Errorf("%s: a new run started: %v; want %v (%s)", c.name, !c.newRun, c.newRun, c.reason)
+	}
+}
+
+// nightAfterTheLastResume runs job 104 with HARNESS_RESUME_NIGHTS 1: the
+// first night's run has had its night, so it is left to a person, named
+// in the Summary, and only tonight's run is asked.
+func (f *cappedNights) nightAfterTheLastResume(t *testing.T) {
+	t.Helper()
+	run := f.run
+	must(t, os.WriteFile(filepath.Join(f.n.store, "runs"), []byte("101\n"), 0o644))
+	asked := f.srv.Count()
+	third := f.n.run(night{job: "104", secrets: f.secrets, vars: f.capOf(4),
+		env: map[string]string{"HARNESS_RUN_ARGS": f.env["HARNESS_RUN_ARGS"], "HARNESS_RESUME_NIGHTS": "1"}})
 	for _, w := range []string{"- Not resumed: `" + run + "` could not finish in 1 night (the last: spending cap reached: $",
 		"  It is kept in this job's artifact, harness-104, in " + run + "; finish it by hand with", "  bin/harness run --resume " + run, "- Tonight's run, `runs/"} {
 		if !strings.Contains(third.summary, w) {
 			t.Errorf("a run left to a person: the Summary lacks %q:\n%s", w, third.summary)
 		}
 	}
-	if tonight := third.outputs["tonight"]; tonight == "" || srv.Count()-asked != transcripts(t, filepath.Join(n.store, "104", "harness-104", tonight)) {
-		t.Errorf("a run left to a person: %d requests, tonight's run %q; want only tonight's run's\n%s", srv.Count()-asked, tonight, third.log)
+	if tonight := third.outputs["tonight"]; tonight == "" || f.srv.Count()-asked != transcripts(t, filepath.Join(f.n.store, "104", "harness-104", tonight)) {
+		t.Errorf("a run left to a person: %d requests, tonight's run %q; want only tonight's run's\n%s", f.srv.Count()-asked, tonight, third.log)
 	}
 }
 

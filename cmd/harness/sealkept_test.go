@@ -25,6 +25,21 @@ func sealedRun(t *testing.T, dir, id string) (runDir, reports string) {
 	return filepath.Join(runs, id), reports
 }
 
+// sealedUnpricedRun makes a sealed run of vendor/a against a fake whose
+// answers report no usage.cost, so that `runs --reconcile` has attempts
+// to price (an offline run has none: issue 56's reconcile then asks
+// nothing and writes nothing), and returns its directory and the fake.
+func sealedUnpricedRun(t *testing.T, dir, id string) (string, *modeltest.Server) {
+	t.Helper()
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
+		return modeltest.Reply{Content: "{}", Usage: &modeltest.Usage{PromptTokens: 100, CompletionTokens: 10}}
+	})
+	if code, errs := onlineRun(t, srv, dir, "--run-id", id, "--docs", "01", "--classes", "b", "--config", "../../harness.yaml"); code > 1 {
+		t.Fatalf("sealed run: exit %d: %s", code, errs)
+	}
+	return filepath.Join(dir, "runs", id), srv
+}
+
 // TestReconcileKeepsTheSeal: `harness runs --reconcile`, which the docs
 // recommend, wrote reconciled.json into a sealed run, and rescore and
 // resume then refused the archive as tampered (issue 53). Without the key
@@ -35,9 +50,7 @@ func TestReconcileKeepsTheSeal(t *testing.T) {
 	dir := t.TempDir()
 	key := "a seal key for the test"
 	t.Setenv(pipeline.SealKeyEnv, key)
-	runDir, _ := sealedRun(t, dir, "s")
-	srv := modeltest.NewServer(t, nil)
-	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
+	runDir, srv := sealedUnpricedRun(t, dir, "s")
 	seal := string(mustRead(t, filepath.Join(runDir, pipeline.SealName)))
 
 	t.Setenv(pipeline.SealKeyEnv, "")
@@ -47,7 +60,7 @@ func TestReconcileKeepsTheSeal(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(runDir, pipeline.ReconcileName)); err == nil || string(mustRead(t, filepath.Join(runDir, pipeline.SealName))) != seal {
 		t.Error("the refused reconcile changed the sealed run")
 	}
-	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none"); code != 2 || !strings.Contains(errs, "the run is sealed") {
+	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--base-url", srv.URL, "--progress", "none"); code != 2 || !strings.Contains(errs, "the run is sealed") {
 		t.Errorf("resume of a sealed run without the key: exit %d, %q; want 2: it could not re-seal", code, errs)
 	}
 
@@ -66,7 +79,7 @@ func TestReconcileKeepsTheSeal(t *testing.T) {
 	if code > 1 || !strings.Contains(string(mustRead(t, filepath.Join(dir, "re", "s.json"))), "re-sealed at "+s.ReconciledAt) {
 		t.Errorf("rescore of the reconciled run with the key: exit %d, %q; want it verified, the reconcile said", code, errs)
 	}
-	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--progress", "none"); code > 1 {
+	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--base-url", srv.URL, "--progress", "none"); code > 1 {
 		t.Errorf("resume of the reconciled run with the key: exit %d, %q; want it verified", code, errs)
 	}
 	if got, err := pipeline.CheckSeal(runDir, []byte(key)); err != nil {

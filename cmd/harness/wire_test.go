@@ -208,66 +208,83 @@ func errorNight(t *testing.T, reply func(call int, req modeltest.ChatRequest) (m
 // is an answer cut off, not a failure.
 func TestRecordedErrorsAtTheirScope(t *testing.T) {
 	t.Parallel()
-	const jobs = 20 // ten documents, classes B and C
-	t.Run("parameters 404", func(t *testing.T) {
-		t.Parallel()
-		srv, trs, _ := errorNight(t, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
-			return modeltest.Reply{Status: 404, Body: `{"error":{"code":404,"message":"No endpoints found that can handle the requested parameters.","availability":{"code":"no_endpoints","retryable":false}},"user_id":"user_abc"}`}, call == 1
-		})
-		failed, fatal := 0, 0
-		for _, tr := range trs {
-			if tr.Error != nil {
-				failed++
-				if tr.Error.Fatal || tr.Error.Scope != "request" {
-					fatal++
-				}
-			}
-		}
-		if len(trs) != jobs || failed != 1 || fatal != 0 || srv.Count() != jobs {
-			t.Errorf("%d transcripts, %d failed (%d not as the request's), %d requests: want %d, 1, 0, %d (one job fails, the model goes on)", len(trs), failed, fatal, srv.Count(), jobs, jobs)
-		}
+	t.Run("parameters 404", testParameters404FailsOneJob)
+	t.Run("afford 0", testAffordZeroStopsTheModel)
+	t.Run("token limit after length", testTokenLimitAfterLengthIsACut)
+}
+
+// errorNightJobs is how many jobs an errorNight has: ten documents,
+// classes B and C.
+const errorNightJobs = 20
+
+// testParameters404FailsOneJob: a parameters 404 whose availability says
+// not retryable fails its job as the request's error, and the model goes
+// on to send every other job.
+func testParameters404FailsOneJob(t *testing.T) {
+	t.Parallel()
+	srv, trs, _ := errorNight(t, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
+		return modeltest.Reply{Status: 404, Body: `{"error":{"code":404,"message":"No endpoints found that can handle the requested parameters.","availability":{"code":"no_endpoints","retryable":false}},"user_id":"user_abc"}`}, call == 1
 	})
-	t.Run("afford 0", func(t *testing.T) {
-		t.Parallel()
-		var mu sync.Mutex
-		srv, trs, _ := errorNight(t, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
-			if call == 1 {
-				return modeltest.Reply{Status: 402, Body: `{"error":{"message":"This request requires more credits, or fewer max_tokens. You requested up to 32000 tokens, but can only afford 0. To increase, visit https://openrouter.ai/settings/keys and create a key with a higher monthly limit","code":402,"metadata":{"provider_name":null}},"user_id":"user_abc"}`}, true
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			time.Sleep(20 * time.Millisecond) // the requests in flight answer after the 402
-			return modeltest.Reply{}, false
-		})
-		outOfCredit := 0
-		for _, tr := range trs {
-			if tr.Error != nil && tr.Error.Resumable() == "out of credit" && len(tr.Attempts) > 0 {
-				outOfCredit++
+	failed, fatal := 0, 0
+	for _, tr := range trs {
+		if tr.Error != nil {
+			failed++
+			if tr.Error.Fatal || tr.Error.Scope != "request" {
+				fatal++
 			}
 		}
-		if srv.Count() > 6 || srv.Count() >= jobs || outOfCredit != 1 {
-			t.Errorf("%d requests sent, %d out of credit: want at most the 6 in flight per model, one out of credit, and the rest not sent", srv.Count(), outOfCredit)
+	}
+	if len(trs) != errorNightJobs || failed != 1 || fatal != 0 || srv.Count() != errorNightJobs {
+		t.Errorf("%d transcripts, %d failed (%d not as the request's), %d requests: want %d, 1, 0, %d (one job fails, the model goes on)", len(trs), failed, fatal, srv.Count(), errorNightJobs, errorNightJobs)
+	}
+}
+
+// testAffordZeroStopsTheModel: a 402 "can only afford 0" fails its job
+// out of credit and stops the model within the requests in flight.
+func testAffordZeroStopsTheModel(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	srv, trs, _ := errorNight(t, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
+		if call == 1 {
+			return modeltest.Reply{Status: 402, Body: `{"error":{"message":"This request requires more credits, or fewer max_tokens. You requested up to 32000 tokens, but can only afford 0. To increase, visit https://openrouter.ai/settings/keys and create a key with a higher monthly limit","code":402,"metadata":{"provider_name":null}},"user_id":"user_abc"}`}, true
 		}
+		mu.Lock()
+		defer mu.Unlock()
+		time.Sleep(20 * time.Millisecond) // the requests in flight answer after the 402
+		return modeltest.Reply{}, false
 	})
-	t.Run("token limit after length", func(t *testing.T) {
-		t.Parallel()
-		_, trs, kinds := errorNight(t, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
-			return modeltest.TokenLimitAfterLength("vendor/x"), call == 1
-		})
-		cut, failed := 0, 0
-		for _, tr := range trs {
-			if tr.Error != nil {
-				failed++
-			} else if tr.Response.FinishReason == "length" && tr.Response.NativeFinishReason == "length" && tr.Response.Reasoning == "First I read the title" {
-				cut++
-			}
+	outOfCredit := 0
+	for _, tr := range trs {
+		if tr.Error != nil && tr.Error.Resumable() == "out of credit" && len(tr.Attempts) > 0 {
+			outOfCredit++
 		}
-		found := false
-		for _, k := range kinds {
-			found = found || k == "cut_off_reasoning"
-		}
-		if cut != 1 || failed != 0 || !found {
-			t.Errorf("%d answers cut off with their reasoning kept, %d failed, warnings %v: want 1, 0 and cut_off_reasoning", cut, failed, kinds)
-		}
+	}
+	if srv.Count() > 6 || srv.Count() >= errorNightJobs || outOfCredit != 1 {
+		t.Errorf("%d requests sent, %d out of credit: want at most the 6 in flight per model, one out of credit, and the rest not sent", srv.Count(), outOfCredit)
+	}
+}
+
+// testTokenLimitAfterLengthIsACut: a "Token limit reached" right after a
+// length finish is an answer cut off with its reasoning kept and warned
+// of, not a failure.
+func testTokenLimitAfterLengthIsACut(t *testing.T) {
+	t.Parallel()
+	_, trs, kinds := errorNight(t, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
+		return modeltest.TokenLimitAfterLength("vendor/x"), call == 1
 	})
+	cut, failed := 0, 0
+	for _, tr := range trs {
+		if tr.Error != nil {
+			failed++
+		} else if tr.Response.FinishReason == "length" && tr.Response.NativeFinishReason == "length" && tr.Response.Reasoning == "First I read the title" {
+			cut++
+		}
+	}
+	found := false
+	for _, k := range kinds {
+		found = found || k == "cut_off_reasoning"
+	}
+	if cut != 1 || failed != 0 || !found {
+		t.Errorf("%d answers cut off with their reasoning kept, %d failed, warnings %v: want 1, 0 and cut_off_reasoning", cut, failed, kinds)
+	}
 }
