@@ -137,81 +137,61 @@ func sectionsOf(b []byte, keep func(*Section) bool) ([]Section, bool) {
 	if i >= len(b) || b[i] != '[' {
 		return nil, false
 	}
-	var secs []Section
-	var obj []byte // the section without its rows
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return secs, skipSpace(b, i+1) == len(b)
-	}
-	for {
-		if i >= len(b) || b[i] != '{' {
+	secs := []Section{}
+	var obj []byte // a section without its rows
+	for i = skipSpace(b, i+1); i < len(b) && b[i] != ']'; {
+		sec, end, ok := sectionOf(b, i, &obj, keep)
+		if !ok {
 			return nil, false
 		}
-		obj = append(obj[:0], '{')
-		var rows []byte
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			i++
-		} else {
-			for {
-				if i >= len(b) || b[i] != '"' {
-					return nil, false
-				}
-				keyEnd, ok := skipValue(b, i)
-				if !ok || bytes.IndexByte(b[i:keyEnd], '\\') >= 0 {
-					return nil, false
-				}
-				key := b[i:keyEnd]
-				i = skipSpace(b, keyEnd)
-				if i >= len(b) || b[i] != ':' {
-					return nil, false
-				}
-				from := skipSpace(b, i+1)
-				to, ok := skipValue(b, from)
-				if !ok {
-					return nil, false
-				}
-				if bytes.EqualFold(key, []byte(`"rows"`)) {
-					rows = b[from:to]
-				} else {
-					if len(obj) > 1 {
-						obj = append(obj, ',')
-					}
-					obj = append(append(append(obj, key...), ':'), b[from:to]...)
-				}
-				i = skipSpace(b, to)
-				if i < len(b) && b[i] == ',' {
-					i = skipSpace(b, i+1)
-					continue
-				}
-				if i >= len(b) || b[i] != '}' {
-					return nil, false
-				}
-				i++
-				break
-			}
-		}
-		obj = append(obj, '}')
-		var sec Section
-		if json.Unmarshal(obj, &sec) != nil {
-			return nil, false
-		}
-		if len(rows) > 0 && keep(&sec) {
-			if json.Unmarshal(rows, &sec.Rows) != nil {
+		secs = append(secs, sec)
+		if i = skipSpace(b, end); i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == ']' {
 				return nil, false
 			}
 		}
-		secs = append(secs, sec)
-		i = skipSpace(b, i)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-			continue
-		}
-		if i >= len(b) || b[i] != ']' {
-			return nil, false
-		}
-		return secs, skipSpace(b, i+1) == len(b)
 	}
+	if i >= len(b) {
+		return nil, false
+	}
+	if len(secs) == 0 {
+		secs = nil
+	}
+	return secs, skipSpace(b, i+1) == len(b)
+}
+
+// sectionOf decodes the section at b[i] (sectionsOf), obj its buffer; end
+// is where it ends.
+func sectionOf(b []byte, i int, obj *[]byte, keep func(*Section) bool) (sec Section, end int, ok bool) {
+	var rows []byte
+	*obj = append((*obj)[:0], '{')
+	end, ok = members(b, i, func(key []byte, from int) (int, bool) {
+		to, ok := skipValue(b, from)
+		if !ok || bytes.IndexByte(key, '\\') >= 0 {
+			return 0, false
+		}
+		if bytes.EqualFold(key, []byte(`"rows"`)) {
+			rows = b[from:to]
+			return to, true
+		}
+		if len(*obj) > 1 {
+			*obj = append(*obj, ',')
+		}
+		*obj = append(append(append(*obj, key...), ':'), b[from:to]...)
+		return to, true
+	})
+	if !ok {
+		return sec, 0, false
+	}
+	*obj = append(*obj, '}')
+	if json.Unmarshal(*obj, &sec) != nil {
+		return sec, 0, false
+	}
+	if len(rows) > 0 && keep(&sec) && json.Unmarshal(rows, &sec.Rows) != nil {
+		return sec, 0, false
+	}
+	return sec, end, true
 }
 
 // skipSpace is the index of b's first byte from i that is not white
@@ -531,94 +511,119 @@ var strStop = [256]bool{'"': true, '\\': true}
 // a time (issue 55: consumed value by value and string by string, the
 // answers a trend skips took half its time).
 func (s *headScanner) container(open byte, keep bool) error {
-	stack := []byte{closer(open)} // the closers owed
-	inStr, esc := false, false
+	st := scanState{stack: []byte{closer(open)}}
 	for {
 		b, err := s.buffered()
 		if err != nil {
-			if inStr {
+			if st.inStr {
 				return s.fail("a string does not end")
 			}
 			return s.fail("a value does not end")
 		}
-		i, from, done := 0, 0, false
-	scan:
-		for i < len(b) {
-			if inStr {
-				if esc {
-					esc = false
-					i++
-					continue
-				}
-				for i < len(b) && !strStop[b[i]] {
-					i++
-				}
-				if i == len(b) {
-					break
-				}
-				i++
-				if b[i-1] == '\\' {
-					esc = true
-					continue
-				}
-				inStr = false
-				if keep {
-					s.out = append(s.out, b[from:i]...)
-					from = i
-				}
-				continue
-			}
-			if keep {
-				// Outside a string, what is not white space is kept as
-				// it is passed.
-				out := s.out
-				for i < len(b) && !structural[b[i]] {
-					if !space[b[i]] {
-						out = append(out, b[i])
-					}
-					i++
-				}
-				if i < len(b) {
-					out = append(out, b[i])
-				}
-				s.out = out
-			} else {
-				for i < len(b) && !structural[b[i]] {
-					i++
-				}
-			}
-			if i == len(b) {
-				from = i
-				break
-			}
-			c := b[i]
-			i++
-			from = i
-			switch c {
-			case '"':
-				inStr = true
-			case '{', '[':
-				stack = append(stack, closer(c))
-			default:
-				if stack[len(stack)-1] != c {
-					s.take(b[:i], false)
-					return s.fail("a bracket closes what it did not open")
-				}
-				stack = stack[:len(stack)-1]
-				if len(stack) == 0 {
-					done = true
-					break scan
-				}
-			}
-		}
-		if keep && inStr {
-			s.out = append(s.out, b[from:i]...)
-		}
+		i, done, ok := s.scan(b, &st, keep)
 		s.take(b[:i], false)
+		if !ok {
+			return s.fail("a bracket closes what it did not open")
+		}
 		if done {
 			return nil
 		}
 	}
+}
+
+// scanState is where container is in a value: the closers owed, and
+// whether in a string, just past a backslash.
+type scanState struct {
+	stack      []byte
+	inStr, esc bool
+}
+
+// scan passes b, the buffered bytes, up to the value's end: i is where it
+// stopped, done whether the value ended there, ok false at a bracket that
+// closes what it did not open.
+func (s *headScanner) scan(b []byte, st *scanState, keep bool) (i int, done, ok bool) {
+	for i < len(b) {
+		if st.inStr {
+			from := i
+			i = st.inString(b, i)
+			if keep {
+				s.out = append(s.out, b[from:i]...)
+			}
+			continue
+		}
+		var found bool
+		if i, found = s.outside(b, i, keep); !found {
+			return i, false, true
+		}
+		switch c := b[i-1]; c {
+		case '"':
+			st.inStr = true
+		case '{', '[':
+			st.stack = append(st.stack, closer(c))
+		default:
+			if st.stack[len(st.stack)-1] != c {
+				return i, false, false
+			}
+			st.stack = st.stack[:len(st.stack)-1]
+			if len(st.stack) == 0 {
+				return i, true, true
+			}
+		}
+	}
+	return i, false, true
+}
+
+// inString passes a string's bytes from b[i]: past its closing quote, or
+// to b's end.
+func (st *scanState) inString(b []byte, i int) int {
+	for i < len(b) {
+		if st.esc {
+			st.esc = false
+			i++
+			continue
+		}
+		for i < len(b) && !strStop[b[i]] {
+			i++
+		}
+		if i == len(b) {
+			break
+		}
+		i++
+		if b[i-1] == '\\' {
+			st.esc = true
+			continue
+		}
+		st.inStr = false
+		break
+	}
+	return i
+}
+
+// outside passes bytes outside any string from b[i], up to and with the
+// next that opens or closes something (found), or to b's end; when keep
+// is set, what is not white space is kept as it is passed.
+func (s *headScanner) outside(b []byte, i int, keep bool) (int, bool) {
+	if !keep {
+		for i < len(b) && !structural[b[i]] {
+			i++
+		}
+	} else {
+		out := s.out
+		for i < len(b) && !structural[b[i]] {
+			if !space[b[i]] {
+				out = append(out, b[i])
+			}
+			i++
+		}
+		if i < len(b) {
+			out = append(out, b[i])
+		}
+		s.out = out
+	}
+	if i == len(b) {
+		return i, false
+	}
+	return i + 1, true
 }
 
 func closer(open byte) byte {

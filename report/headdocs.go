@@ -21,69 +21,15 @@ import (
 // unmarshalHead decodes head, a report's top-level object, into r: ok is
 // false when it did not, and r is then to be decoded again.
 func unmarshalHead(head []byte, r *Report) bool {
-	type cut struct {
-		model    string
-		class    byte
-		from, to int
-		docs     []DocumentResult
-		decoded  bool // docs were read by docDecoder
-	}
-	var cuts []cut
-	var d docDecoder
-	skip := func(from int) (int, bool) { return skipValue(head, from) }
-	// Walk results → model → class_X → per_document, each value passed
-	// once, decoding each per_document as it is passed and cutting it out.
-	_, ok := members(head, 0, func(key []byte, from int) (int, bool) {
-		if string(key) != `"results"` {
-			if bytes.EqualFold(key, []byte(`"results"`)) {
-				return 0, false
-			}
-			return skip(from)
-		}
-		if d.b, d.i = head, from; d.null() {
-			return d.i, true
-		}
-		return members(head, from, func(mkey []byte, mfrom int) (int, bool) {
-			var model string
-			if json.Unmarshal(mkey, &model) != nil {
-				return 0, false
-			}
-			return members(head, mfrom, func(ckey []byte, cfrom int) (int, bool) {
-				k := string(ckey)
-				if k != `"class_a"` && k != `"class_b"` && k != `"class_c"` {
-					if bytes.EqualFold(ckey, []byte(`"class_a"`)) || bytes.EqualFold(ckey, []byte(`"class_b"`)) || bytes.EqualFold(ckey, []byte(`"class_c"`)) {
-						return 0, false
-					}
-					return skip(cfrom)
-				}
-				return members(head, cfrom, func(dkey []byte, dfrom int) (int, bool) {
-					if string(dkey) != `"per_document"` {
-						if bytes.EqualFold(dkey, []byte(`"per_document"`)) {
-							return 0, false
-						}
-						return skip(dfrom)
-					}
-					c := cut{model: model, class: k[7] - 'a' + 'A', from: dfrom}
-					d.b, d.i = head, dfrom
-					if docs, ok := d.docs(); ok {
-						c.to, c.docs, c.decoded = d.i, docs, true
-					} else if c.to, ok = skip(dfrom); !ok {
-						return 0, false
-					}
-					cuts = append(cuts, c)
-					return c.to, true
-				})
-			})
-		})
-	})
-	if !ok {
+	w := headWalk{b: head}
+	if _, ok := members(head, 0, w.top); !ok {
 		return false
 	}
 	rest := head
-	if len(cuts) > 0 {
+	if len(w.cuts) > 0 {
 		rest = make([]byte, 0, len(head))
 		at := 0
-		for _, c := range cuts {
+		for _, c := range w.cuts {
 			rest = append(append(rest, head[at:c.from]...), "null"...)
 			at = c.to
 		}
@@ -92,7 +38,7 @@ func unmarshalHead(head []byte, r *Report) bool {
 	if json.Unmarshal(rest, r) != nil {
 		return false
 	}
-	for _, c := range cuts {
+	for _, c := range w.cuts {
 		m := r.Results[c.model]
 		if m == nil {
 			return false
@@ -101,14 +47,97 @@ func unmarshalHead(head []byte, r *Report) bool {
 		if cr == nil {
 			return false
 		}
-		if !c.decoded {
-			if json.Unmarshal(head[c.from:c.to], &c.docs) != nil {
-				return false
-			}
+		if !c.decoded && json.Unmarshal(head[c.from:c.to], &c.docs) != nil {
+			return false
 		}
 		cr.PerDocument = c.docs
 	}
 	return true
+}
+
+// headWalk walks a head's results → model → class_X → per_document, each
+// value passed once, decoding each per_document as it is passed, to be
+// cut out of what encoding/json decodes. Each step returns where the
+// value it was given ends; a key that encoding/json would match to one
+// the walk follows, written otherwise, stops the walk (ok false).
+type headWalk struct {
+	b    []byte
+	d    docDecoder
+	cuts []docsCut
+	// model and class are the model and class ("A", "B", "C") walked.
+	model string
+	class byte
+}
+
+// docsCut is a per_document value: its span in the head, and its
+// documents.
+type docsCut struct {
+	model    string
+	class    byte
+	from, to int
+	docs     []DocumentResult
+	decoded  bool // docs were read by docDecoder
+}
+
+// follows reports whether key is want; ok is false for a key encoding/json
+// matches to want, written otherwise.
+func follows(key []byte, want string) (is, ok bool) {
+	if string(key) == want {
+		return true, true
+	}
+	return false, !bytes.EqualFold(key, []byte(want))
+}
+
+func (w *headWalk) top(key []byte, from int) (int, bool) {
+	if is, ok := follows(key, `"results"`); !is {
+		return w.skip(from, ok)
+	}
+	if w.d.b, w.d.i = w.b, from; w.d.null() {
+		return w.d.i, true
+	}
+	return members(w.b, from, w.models)
+}
+
+func (w *headWalk) models(key []byte, from int) (int, bool) {
+	if json.Unmarshal(key, &w.model) != nil {
+		return 0, false
+	}
+	return members(w.b, from, w.classes)
+}
+
+func (w *headWalk) classes(key []byte, from int) (int, bool) {
+	for _, class := range []string{`"class_a"`, `"class_b"`, `"class_c"`} {
+		if is, ok := follows(key, class); is {
+			w.class = class[7] - 'a' + 'A'
+			return members(w.b, from, w.classMember)
+		} else if !ok {
+			return 0, false
+		}
+	}
+	return w.skip(from, true)
+}
+
+func (w *headWalk) classMember(key []byte, from int) (int, bool) {
+	if is, ok := follows(key, `"per_document"`); !is {
+		return w.skip(from, ok)
+	}
+	c := docsCut{model: w.model, class: w.class, from: from}
+	w.d.b, w.d.i = w.b, from
+	if docs, ok := w.d.docs(); ok {
+		c.to, c.docs, c.decoded = w.d.i, docs, true
+	} else if c.to, ok = skipValue(w.b, from); !ok {
+		return 0, false
+	}
+	w.cuts = append(w.cuts, c)
+	return c.to, true
+}
+
+// skip passes the value at from, when ok.
+func (w *headWalk) skip(from int, ok bool) (int, bool) {
+	if !ok {
+		return 0, false
+	}
+	return skipValue(w.b, from)
 }
 
 // members calls f with each member of the object at b[i] (its key as
@@ -204,96 +233,110 @@ func (d *docDecoder) docs() (docs []DocumentResult, ok bool) {
 	docs = []DocumentResult{}
 	ok = d.array(func() bool {
 		var doc DocumentResult
-		if !d.object(func(key string) bool {
-			switch key {
-			case "task_id":
-				return d.str(&doc.TaskID)
-			case "document":
-				return d.str(&doc.Document)
-			case "drift":
-				return d.floatPtr(&doc.Drift)
-			case "residual":
-				return d.floatPtr(&doc.Residual)
-			case "faithful":
-				return d.floatPtr(&doc.Faithful)
-			case "components":
-				if d.null() {
-					doc.Components = nil
-					return true
-				}
-				var c metric.Components
-				doc.Components = &c
-				return d.object(func(key string) bool {
-					switch key {
-					case "block_structure":
-						return d.num(&c.BlockStructure)
-					case "edge_preservation":
-						return d.num(&c.EdgePreservation)
-					case "span_coverage":
-						return d.num(&c.SpanCoverage)
-					case "mark_fidelity":
-						return d.num(&c.MarkFidelity)
-					case "vocabulary_integrity":
-						return d.num(&c.VocabularyIntegrity)
-					}
-					return false
-				})
-			case "repeats":
-				if d.null() {
-					doc.Repeats = nil
-					return true
-				}
-				doc.Repeats = []RepeatResult{}
-				return d.array(func() bool {
-					var rr RepeatResult
-					if !d.object(func(key string) bool {
-						switch key {
-						case "repeat":
-							return d.int(&rr.Repeat)
-						case "status":
-							return d.str(&rr.Status)
-						case "drift":
-							return d.floatPtr(&rr.Drift)
-						case "residual":
-							return d.floatPtr(&rr.Residual)
-						case "faithful":
-							return d.boolPtr(&rr.Faithful)
-						case "lossless":
-							return d.boolPtr(&rr.Lossless)
-						case "edit_applied":
-							return d.boolPtr(&rr.EditApplied)
-						case "valid":
-							return d.boolPtr(&rr.Valid)
-						case "unrequested":
-							if d.null() {
-								rr.Unrequested = nil
-								return true
-							}
-							var n int
-							if !d.int(&n) {
-								return false
-							}
-							rr.Unrequested = d.integer(n)
-							return true
-						case "transcript":
-							return d.str(&rr.Transcript)
-						}
-						return false
-					}) {
-						return false
-					}
-					doc.Repeats = append(doc.Repeats, rr)
-					return true
-				})
-			}
-			return false
-		}) {
+		if !d.object(func(key string) bool { return d.docMember(&doc, key) }) {
 			return false
 		}
 		docs = append(docs, doc)
 		return true
 	})
 	return docs, ok
+}
+
+// docMember reads a document's member key.
+func (d *docDecoder) docMember(doc *DocumentResult, key string) bool {
+	switch key {
+	case "task_id":
+		return d.str(&doc.TaskID)
+	case "document":
+		return d.str(&doc.Document)
+	case "drift":
+		return d.floatPtr(&doc.Drift)
+	case "residual":
+		return d.floatPtr(&doc.Residual)
+	case "faithful":
+		return d.floatPtr(&doc.Faithful)
+	case "components":
+		return d.components(&doc.Components)
+	case "repeats":
+		return d.repeats(&doc.Repeats)
+	}
+	return false
+}
+
+func (d *docDecoder) components(p **metric.Components) bool {
+	if d.null() {
+		*p = nil
+		return true
+	}
+	var c metric.Components
+	*p = &c
+	return d.object(func(key string) bool {
+		switch key {
+		case "block_structure":
+			return d.num(&c.BlockStructure)
+		case "edge_preservation":
+			return d.num(&c.EdgePreservation)
+		case "span_coverage":
+			return d.num(&c.SpanCoverage)
+		case "mark_fidelity":
+			return d.num(&c.MarkFidelity)
+		case "vocabulary_integrity":
+			return d.num(&c.VocabularyIntegrity)
+		}
+		return false
+	})
+}
+
+func (d *docDecoder) repeats(p *[]RepeatResult) bool {
+	if d.null() {
+		*p = nil
+		return true
+	}
+	*p = []RepeatResult{}
+	return d.array(func() bool {
+		var rr RepeatResult
+		if !d.object(func(key string) bool { return d.repeatMember(&rr, key) }) {
+			return false
+		}
+		*p = append(*p, rr)
+		return true
+	})
+}
+
+// repeatMember reads a repeat's member key.
+func (d *docDecoder) repeatMember(rr *RepeatResult, key string) bool {
+	switch key {
+	case "repeat":
+		return d.int(&rr.Repeat)
+	case "status":
+		return d.str(&rr.Status)
+	case "drift":
+		return d.floatPtr(&rr.Drift)
+	case "residual":
+		return d.floatPtr(&rr.Residual)
+	case "faithful":
+		return d.boolPtr(&rr.Faithful)
+	case "lossless":
+		return d.boolPtr(&rr.Lossless)
+	case "edit_applied":
+		return d.boolPtr(&rr.EditApplied)
+	case "valid":
+		return d.boolPtr(&rr.Valid)
+	case "unrequested":
+		if d.null() {
+			rr.Unrequested = nil
+			return true
+		}
+		var n int
+		if !d.int(&n) {
+			return false
+		}
+		rr.Unrequested = d.integer(n)
+		return true
+	case "transcript":
+		return d.str(&rr.Transcript)
+	}
+	return false
 }
 
 func (d *docDecoder) space() {
@@ -431,39 +474,41 @@ func (d *docDecoder) number() ([]byte, bool) {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i = digits(b, i)
 	default:
 		return nil, false
 	}
+	ok := true
 	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			return nil, false
-		}
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i, ok = moreDigits(b, i+1)
 	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+	if ok && i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if i >= len(b) || b[i] < '0' || b[i] > '9' {
-			return nil, false
-		}
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i, ok = moreDigits(b, i)
 	}
-	if i < len(b) && !endsScalar[b[i]] {
+	if !ok || i < len(b) && !endsScalar[b[i]] {
 		return nil, false
 	}
 	n := b[d.i:i]
 	d.i = i
 	return n, true
+}
+
+// digits is the index past the digits from b[i].
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// moreDigits is digits, ok false when there is none.
+func moreDigits(b []byte, i int) (int, bool) {
+	j := digits(b, i)
+	return j, j > i
 }
 
 func (d *docDecoder) num(v *float64) bool {
