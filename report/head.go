@@ -91,7 +91,7 @@ func readHead(rd io.Reader, name string, keep func(*Section) bool) (*Report, err
 		return ReadJSON(bytes.NewReader(head), name)
 	}
 	var r Report
-	if !unmarshalHead(head, &r) {
+	if !unmarshalHead(head, &r, &bufs.rest) {
 		// Decoded again by encoding/json alone, for its error.
 		r = Report{}
 		if err := json.Unmarshal(head, &r); err != nil {
@@ -252,8 +252,9 @@ func skipValue(b []byte, i int) (int, bool) {
 
 // headBuf is a reader and a head's buffer, reused (headBufs).
 type headBuf struct {
-	r   *bufio.Reader
-	out []byte
+	r *bufio.Reader
+	// out is the head, rest the head without its per-document results.
+	out, rest []byte
 }
 
 var headBufs = sync.Pool{New: func() any { return &headBuf{r: bufio.NewReaderSize(nil, 64<<10)} }}

@@ -18,22 +18,26 @@ import (
 // given back to encoding/json, and a head that does not decode is decoded
 // whole again by the caller, for encoding/json's error.
 
-// unmarshalHead decodes head, a report's top-level object, into r: ok is
-// false when it did not, and r is then to be decoded again.
-func unmarshalHead(head []byte, r *Report) bool {
+// unmarshalHead decodes head, a report's top-level object, into r (buf a
+// buffer to reuse): ok is false when it did not, and r is then to be
+// decoded again.
+func unmarshalHead(head []byte, r *Report, buf *[]byte) bool {
 	w := headWalk{b: head}
 	if _, ok := members(head, 0, w.top); !ok {
 		return false
 	}
 	rest := head
 	if len(w.cuts) > 0 {
-		rest = make([]byte, 0, len(head))
+		rest = (*buf)[:0]
 		at := 0
 		for _, c := range w.cuts {
 			rest = append(append(rest, head[at:c.from]...), "null"...)
 			at = c.to
 		}
 		rest = append(rest, head[at:]...)
+		if cap(rest) <= 64<<20 {
+			*buf = rest[:0]
+		}
 	}
 	if json.Unmarshal(rest, r) != nil {
 		return false
@@ -153,7 +157,7 @@ func members(b []byte, i int, f func(key []byte, from int) (int, bool)) (int, bo
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
 	}
-	var seen []string
+	var seen [][]byte
 	for {
 		if i >= len(b) || b[i] != '"' {
 			return 0, false
@@ -164,11 +168,11 @@ func members(b []byte, i int, f func(key []byte, from int) (int, bool)) (int, bo
 		}
 		key := b[i:keyEnd]
 		for _, k := range seen {
-			if k == string(key) {
+			if bytes.Equal(k, key) {
 				return 0, false
 			}
 		}
-		seen = append(seen, string(key))
+		seen = append(seen, key)
 		i = skipSpace(b, keyEnd)
 		if i >= len(b) || b[i] != ':' {
 			return 0, false
@@ -233,7 +237,7 @@ func (d *docDecoder) docs() (docs []DocumentResult, ok bool) {
 	docs = []DocumentResult{}
 	ok = d.array(func() bool {
 		var doc DocumentResult
-		if !d.object(func(key string) bool { return d.docMember(&doc, key) }) {
+		if !d.object(func(key []byte) bool { return d.docMember(&doc, key) }) {
 			return false
 		}
 		docs = append(docs, doc)
@@ -243,8 +247,8 @@ func (d *docDecoder) docs() (docs []DocumentResult, ok bool) {
 }
 
 // docMember reads a document's member key.
-func (d *docDecoder) docMember(doc *DocumentResult, key string) bool {
-	switch key {
+func (d *docDecoder) docMember(doc *DocumentResult, key []byte) bool {
+	switch string(key) {
 	case "task_id":
 		return d.str(&doc.TaskID)
 	case "document":
@@ -270,8 +274,8 @@ func (d *docDecoder) components(p **metric.Components) bool {
 	}
 	var c metric.Components
 	*p = &c
-	return d.object(func(key string) bool {
-		switch key {
+	return d.object(func(key []byte) bool {
+		switch string(key) {
 		case "block_structure":
 			return d.num(&c.BlockStructure)
 		case "edge_preservation":
@@ -295,7 +299,7 @@ func (d *docDecoder) repeats(p *[]RepeatResult) bool {
 	*p = []RepeatResult{}
 	return d.array(func() bool {
 		var rr RepeatResult
-		if !d.object(func(key string) bool { return d.repeatMember(&rr, key) }) {
+		if !d.object(func(key []byte) bool { return d.repeatMember(&rr, key) }) {
 			return false
 		}
 		*p = append(*p, rr)
@@ -304,8 +308,8 @@ func (d *docDecoder) repeats(p *[]RepeatResult) bool {
 }
 
 // repeatMember reads a repeat's member key.
-func (d *docDecoder) repeatMember(rr *RepeatResult, key string) bool {
-	switch key {
+func (d *docDecoder) repeatMember(rr *RepeatResult, key []byte) bool {
+	switch string(key) {
 	case "repeat":
 		return d.int(&rr.Repeat)
 	case "status":
@@ -388,7 +392,7 @@ func (d *docDecoder) array(elem func() bool) bool {
 
 // object reads an object's members, each value by member (given its key),
 // refusing a key twice.
-func (d *docDecoder) object(member func(key string) bool) bool {
+func (d *docDecoder) object(member func(key []byte) bool) bool {
 	d.space()
 	if d.i >= len(d.b) || d.b[d.i] != '{' {
 		return false
@@ -399,15 +403,15 @@ func (d *docDecoder) object(member func(key string) bool) bool {
 		d.i++
 		return true
 	}
-	var seen [12]string
+	var seen [12][]byte
 	n := 0
 	for {
-		var key string
-		if !d.str(&key) {
+		key, ok := d.strBytes()
+		if !ok {
 			return false
 		}
 		for _, k := range seen[:n] {
-			if k == key {
+			if bytes.Equal(k, key) {
 				return false
 			}
 		}
@@ -444,23 +448,32 @@ func (d *docDecoder) object(member func(key string) bool) bool {
 // str reads a string without escapes or control characters, of valid
 // UTF-8.
 func (d *docDecoder) str(s *string) bool {
+	b, ok := d.strBytes()
+	if ok {
+		*s = string(b)
+	}
+	return ok
+}
+
+// strBytes is str's bytes, in d.b.
+func (d *docDecoder) strBytes() ([]byte, bool) {
 	d.space()
 	if d.i >= len(d.b) || d.b[d.i] != '"' {
-		return false
+		return nil, false
 	}
 	j := d.i + 1
 	for j < len(d.b) && d.b[j] != '"' {
 		if d.b[j] == '\\' || d.b[j] < 0x20 {
-			return false
+			return nil, false
 		}
 		j++
 	}
 	if j >= len(d.b) || !utf8.Valid(d.b[d.i+1:j]) {
-		return false
+		return nil, false
 	}
-	*s = string(d.b[d.i+1 : j])
+	b := d.b[d.i+1 : j]
 	d.i = j + 1
-	return true
+	return b, true
 }
 
 // number reads a JSON number's bytes.
