@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
+	"sync"
 
 	"bendscript.com/round-trip-harness/internal/regularfile"
 )
@@ -45,13 +45,20 @@ func readHead(rd io.Reader, name string, keep func(*Section) bool) (*Report, err
 	// scanner reads one; any other reader's bytes are kept until the
 	// answers for that.
 	seeker, canSeek := rd.(io.Seeker)
-	br := bufio.NewReaderSize(rd, 64<<10)
-	s := &headScanner{r: br, keep: !canSeek, seekable: canSeek}
-	if f, ok := rd.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if st, err := f.Stat(); err == nil && st.Size() > 0 {
-			s.out = make([]byte, 0, min(st.Size(), 64<<20))
+	// The reader and the head's buffer are reused from report to report
+	// (issue 55: a trend allocated each report's size again); nothing
+	// decoded points into the buffer.
+	bufs := headBufs.Get().(*headBuf)
+	defer headBufs.Put(bufs)
+	bufs.r.Reset(rd)
+	defer bufs.r.Reset(nil)
+	br := bufs.r
+	s := &headScanner{r: br, keep: !canSeek, seekable: canSeek, out: bufs.out[:0]}
+	defer func() {
+		if cap(s.out) <= 64<<20 {
+			bufs.out = s.out[:0]
 		}
-	}
+	}()
 	apart := ""
 	if keep != nil {
 		apart = "sections"
@@ -84,10 +91,20 @@ func readHead(rd io.Reader, name string, keep func(*Section) bool) (*Report, err
 		return ReadJSON(bytes.NewReader(head), name)
 	}
 	var r Report
-	if err := json.Unmarshal(head, &r); err != nil {
-		return nil, fmt.Errorf("%s: not a report: %w", name, err)
+	if !unmarshalHead(head, &r, &bufs.rest) {
+		// Decoded again by encoding/json alone, for its error.
+		r = Report{}
+		if err := json.Unmarshal(head, &r); err != nil {
+			return nil, fmt.Errorf("%s: not a report: %w", name, err)
+		}
 	}
 	if sections != nil {
+		if secs, ok := sectionsOf(sections, keep); ok {
+			r.Sections = secs
+			return &r, nil
+		}
+		// Not the array of section objects sectionsOf splits: decoded
+		// whole, which words what is wrong with it.
 		var lazy []struct {
 			Section
 			Rows json.RawMessage `json:"rows"`
@@ -107,6 +124,140 @@ func readHead(rd io.Reader, name string, keep func(*Section) bool) (*Report, err
 	}
 	return &r, nil
 }
+
+// sectionsOf decodes the sections' array b (as the scanner keeps it)
+// with the rows of only those keep accepts: each section's "rows" member
+// is cut out by a byte scan, never given to encoding/json, unless kept
+// (issue 55: a delegate report's rows, decoded to be skipped, were a
+// third of a trend's time). ok is false for anything but an array of
+// objects whose keys have no escapes, or a section that does not decode,
+// which the caller decodes whole for its error.
+func sectionsOf(b []byte, keep func(*Section) bool) ([]Section, bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return nil, false
+	}
+	secs := []Section{}
+	var obj []byte // a section without its rows
+	for i = skipSpace(b, i+1); i < len(b) && b[i] != ']'; {
+		sec, end, ok := sectionOf(b, i, &obj, keep)
+		if !ok {
+			return nil, false
+		}
+		secs = append(secs, sec)
+		if i = skipSpace(b, end); i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == ']' {
+				return nil, false
+			}
+		}
+	}
+	if i >= len(b) {
+		return nil, false
+	}
+	if len(secs) == 0 {
+		secs = nil
+	}
+	return secs, skipSpace(b, i+1) == len(b)
+}
+
+// sectionOf decodes the section at b[i] (sectionsOf), obj its buffer; end
+// is where it ends.
+func sectionOf(b []byte, i int, obj *[]byte, keep func(*Section) bool) (sec Section, end int, ok bool) {
+	var rows []byte
+	*obj = append((*obj)[:0], '{')
+	end, ok = members(b, i, func(key []byte, from int) (int, bool) {
+		to, ok := skipValue(b, from)
+		if !ok || bytes.IndexByte(key, '\\') >= 0 {
+			return 0, false
+		}
+		if bytes.EqualFold(key, []byte(`"rows"`)) {
+			rows = b[from:to]
+			return to, true
+		}
+		if len(*obj) > 1 {
+			*obj = append(*obj, ',')
+		}
+		*obj = append(append(append(*obj, key...), ':'), b[from:to]...)
+		return to, true
+	})
+	if !ok {
+		return sec, 0, false
+	}
+	*obj = append(*obj, '}')
+	if json.Unmarshal(*obj, &sec) != nil {
+		return sec, 0, false
+	}
+	if len(rows) > 0 && keep(&sec) && json.Unmarshal(rows, &sec.Rows) != nil {
+		return sec, 0, false
+	}
+	return sec, end, true
+}
+
+// skipSpace is the index of b's first byte from i that is not white
+// space.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && space[b[i]] {
+		i++
+	}
+	return i
+}
+
+// skipValue is the index past the JSON value that starts at b[i]; ok is
+// false when it does not end in b. What is in it is not checked but for
+// its strings and brackets.
+func skipValue(b []byte, i int) (int, bool) {
+	depth := 0
+	for i < len(b) {
+		switch c := b[i]; c {
+		case '"':
+			for i++; ; i++ {
+				for i < len(b) && !strStop[b[i]] {
+					i++
+				}
+				if i >= len(b) {
+					return 0, false
+				}
+				if b[i] == '"' {
+					break
+				}
+				i++ // past the escaped byte
+			}
+			i++
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			if depth == 0 {
+				return 0, false
+			}
+			depth--
+			i++
+		default:
+			if depth == 0 {
+				j := i
+				for j < len(b) && !endsScalar[b[j]] {
+					j++
+				}
+				return j, j > i
+			}
+			i++
+		}
+		if depth == 0 {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// headBuf is a reader and a head's buffer, reused (headBufs).
+type headBuf struct {
+	r *bufio.Reader
+	// out is the head, rest the head without its per-document results.
+	out, rest []byte
+}
+
+var headBufs = sync.Pool{New: func() any { return &headBuf{r: bufio.NewReaderSize(nil, 64<<10)} }}
 
 // ReadHeads reads JSON reports without their answers (ReadHead), in the
 // order named, each a regular file of at most MaxFileSize bytes.
@@ -250,6 +401,9 @@ func (s *headScanner) take(b []byte, keep bool) {
 	s.r.Discard(len(b))
 }
 
+// space marks JSON's white space.
+var space = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
 // next returns the next byte that is not white space, consumed.
 func (s *headScanner) next() (byte, error) {
 	for {
@@ -346,38 +500,131 @@ func (s *headScanner) value(keep bool) error {
 			}
 		}
 	}
-	var stack []byte // the closers owed
-	stack = append(stack, closer(c))
-	for len(stack) > 0 {
+	return s.container(c, keep)
+}
+
+// strStop marks the bytes that end a run of a string's plain bytes.
+var strStop = [256]bool{'"': true, '\\': true}
+
+// container consumes the rest of an object or array, open already read,
+// kept in out (without white space outside its strings) when keep is set.
+// It runs over the buffered bytes in one pass, consuming them a buffer at
+// a time (issue 55: consumed value by value and string by string, the
+// answers a trend skips took half its time).
+func (s *headScanner) container(open byte, keep bool) error {
+	st := scanState{stack: []byte{closer(open)}}
+	for {
 		b, err := s.buffered()
 		if err != nil {
+			if st.inStr {
+				return s.fail("a string does not end")
+			}
 			return s.fail("a value does not end")
 		}
-		i := 0
-		for i < len(b) && !structural[b[i]] {
+		i, done, ok := s.scan(b, &st, keep)
+		s.take(b[:i], false)
+		if !ok {
+			return s.fail("a bracket closes what it did not open")
+		}
+		if done {
+			return nil
+		}
+	}
+}
+
+// scanState is where container is in a value: the closers owed, and
+// whether in a string, just past a backslash.
+type scanState struct {
+	stack      []byte
+	inStr, esc bool
+}
+
+// scan passes b, the buffered bytes, up to the value's end: i is where it
+// stopped, done whether the value ended there, ok false at a bracket that
+// closes what it did not open.
+func (s *headScanner) scan(b []byte, st *scanState, keep bool) (i int, done, ok bool) {
+	for i < len(b) {
+		if st.inStr {
+			from := i
+			i = st.inString(b, i)
+			if keep {
+				s.out = append(s.out, b[from:i]...)
+			}
+			continue
+		}
+		var found bool
+		if i, found = s.outside(b, i, keep); !found {
+			return i, false, true
+		}
+		switch c := b[i-1]; c {
+		case '"':
+			st.inStr = true
+		case '{', '[':
+			st.stack = append(st.stack, closer(c))
+		default:
+			if st.stack[len(st.stack)-1] != c {
+				return i, false, false
+			}
+			st.stack = st.stack[:len(st.stack)-1]
+			if len(st.stack) == 0 {
+				return i, true, true
+			}
+		}
+	}
+	return i, false, true
+}
+
+// inString passes a string's bytes from b[i]: past its closing quote, or
+// to b's end.
+func (st *scanState) inString(b []byte, i int) int {
+	for i < len(b) {
+		if st.esc {
+			st.esc = false
+			i++
+			continue
+		}
+		for i < len(b) && !strStop[b[i]] {
 			i++
 		}
 		if i == len(b) {
-			s.take(b, keep)
+			break
+		}
+		i++
+		if b[i-1] == '\\' {
+			st.esc = true
 			continue
 		}
-		c := b[i]
-		s.take(b[:i+1], keep)
-		switch c {
-		case '"':
-			if err := s.str(keep); err != nil {
-				return err
-			}
-		case '{', '[':
-			stack = append(stack, closer(c))
-		default:
-			if stack[len(stack)-1] != c {
-				return s.fail("a bracket closes what it did not open")
-			}
-			stack = stack[:len(stack)-1]
-		}
+		st.inStr = false
+		break
 	}
-	return nil
+	return i
+}
+
+// outside passes bytes outside any string from b[i], up to and with the
+// next that opens or closes something (found), or to b's end; when keep
+// is set, what is not white space is kept as it is passed.
+func (s *headScanner) outside(b []byte, i int, keep bool) (int, bool) {
+	if !keep {
+		for i < len(b) && !structural[b[i]] {
+			i++
+		}
+	} else {
+		out := s.out
+		for i < len(b) && !structural[b[i]] {
+			if !space[b[i]] {
+				out = append(out, b[i])
+			}
+			i++
+		}
+		if i < len(b) {
+			out = append(out, b[i])
+		}
+		s.out = out
+	}
+	if i == len(b) {
+		return i, false
+	}
+	return i + 1, true
 }
 
 func closer(open byte) byte {
