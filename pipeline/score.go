@@ -83,6 +83,16 @@ func Score(o ScoreOptions) (*Result, error) {
 	scores, err := whileNotDone(ctx, func() ([]scoring.Score, error) {
 		return scoring.Stream(o.Set, plan, src, o.Config.Weights, func(slot int, s *scoring.Score, out scoring.Output) {
 			outputs.Put(slot, viewer.OutputOf(*s, o.Set.Task(s.TaskID), out))
+			// The viewer reads the whole score back; the report is built
+			// from the numbers alone (issue 55: the evidence of every
+			// score held grew memory with the archive).
+			// A missing score holds no evidence, and may yet become a
+			// step not run (scoring.EndChains), which the viewer shows
+			// as it is then.
+			if s.Status != scoring.StatusMissing {
+				outputs.PutScore(slot, *s)
+				*s = s.Compact()
+			}
 		})
 	})
 	if ctx.Err() != nil {
