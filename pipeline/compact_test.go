@@ -120,4 +120,3 @@ func TestSoftMemoryLimit(t *testing.T) {
 		t.Errorf("after the score phase the user's limit is %d, want %d", got, 1<<30)
 	}
 }
-
