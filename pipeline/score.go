@@ -352,12 +352,13 @@ func Rescore(r RescoreOptions) (*Result, error) {
 		Integrity: integrity, Recorded: before})
 }
 
-// ScoreMemoryLimit is the soft memory limit of the score phase
-// (runtime/debug.SetMemoryLimit), unless the user set one ($GOMEMLIMIT).
-// Without it the collector lets the heap grow to twice what is live, and
-// what is live grows with the archive (each answer's compact score and
-// report record, about 1.5 KB): a rescore of 48,000 transcripts peaked at
-// 324 MB RSS, of 24,000 at 177 MB (issue 55). With it the collector
+// ScoreMemoryLimit is the soft memory limit of a run and of the score
+// phase (runtime/debug.SetMemoryLimit), unless the user set one
+// ($GOMEMLIMIT). Without it the collector lets the heap grow to twice
+// what is live, and what is live grows with the archive (each answer's
+// compact score and report record, about 1.5 KB; a run's collector
+// keeps its tally): a rescore of 48,000 transcripts peaked at 226 MB RSS,
+// of 24,000 at 138 MB (issue 55). With it the collector
 // works harder as the heap nears the limit instead, and the peak stays
 // near the limit while what is live stays under it (up to about 100,000
 // transcripts); past that the collector takes up to half the CPU and the
