@@ -101,6 +101,7 @@ func TestCompactScoresSameReports(t *testing.T) {
 // limit back after.
 func TestSoftMemoryLimit(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	t.Setenv("GOMEMLIMIT", "")
 	debug.SetMemoryLimit(math.MaxInt64)
 	restore := softMemoryLimit()
 	if got := debug.SetMemoryLimit(-1); got != ScoreMemoryLimit {
@@ -119,4 +120,11 @@ func TestSoftMemoryLimit(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
 		t.Errorf("after the score phase the user's limit is %d, want %d", got, 1<<30)
 	}
+	t.Setenv("GOMEMLIMIT", "off")
+	debug.SetMemoryLimit(math.MaxInt64)
+	restore = softMemoryLimit()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT=off, the score phase's limit is %d, want none", got)
+	}
+	restore()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -365,10 +366,11 @@ func Rescore(r RescoreOptions) (*Result, error) {
 // heap exceeds the limit as it must, since the limit is soft.
 const ScoreMemoryLimit = 100 << 20
 
-// softMemoryLimit sets ScoreMemoryLimit when no limit is set, and returns
-// what puts the limit back.
+// softMemoryLimit sets ScoreMemoryLimit when no limit is set, neither by
+// the program nor by $GOMEMLIMIT (whose "off" is the user's choice too),
+// and returns what puts the limit back.
 func softMemoryLimit() (restore func()) {
-	if prev := debug.SetMemoryLimit(-1); prev != math.MaxInt64 {
+	if prev := debug.SetMemoryLimit(-1); prev != math.MaxInt64 || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	debug.SetMemoryLimit(ScoreMemoryLimit)
