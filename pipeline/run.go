@@ -103,6 +103,7 @@ type Result struct {
 // ErrVerdictFail; an interrupted run returns an *InterruptedError, a run
 // that could not reach a model a *DownError.
 func Run(ctx context.Context, o Options) (*Result, error) {
+	defer softMemoryLimit()() // the collector's headroom, as in Score (issue 55)
 	p, err := planRun(o)
 	if err != nil {
 		return nil, err

@@ -636,3 +636,31 @@ func EndChains(scores []Score, set *task.Set, w metric.Weights) {
 		s.Usage.Cost = &zero
 	}
 }
+
+// Compact is s holding only what the report is built from (aggregate):
+// the numbers, counts and names, without the per-answer evidence that
+// only the viewer's detail shows (the metric's operations, validation
+// errors, diagnostics, alignment and text statistics; the grounding's
+// answer, evidence and diagnostics; the judges' votes and cited ids). The
+// score phase keeps every score until the report is built, so a run of
+// 48,000 answers held 2 KB of evidence for each (issue 55); it spools the
+// whole score for the viewer (viewer.Spool.PutScore) and keeps this.
+// s itself is not changed.
+func (s Score) Compact() Score {
+	if m := s.Metric; m != nil {
+		c := *m
+		c.Aligned, c.Ops, c.ValidationErrors, c.Text, c.Diagnostics = nil, nil, nil, nil, nil
+		s.Metric = &c
+	}
+	if a := s.Answer; a != nil {
+		c := *a
+		c.Answer, c.Evidence, c.Unresolved, c.Diagnostics = "", nil, nil, nil
+		s.Answer = &c
+	}
+	if j := s.Judge; j != nil {
+		c := *j
+		c.Votes, c.Grounding.Evidence, c.Grounding.InvalidEvidence = nil, nil, nil
+		s.Judge = &c
+	}
+	return s
+}

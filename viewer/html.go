@@ -440,7 +440,17 @@ func detailViews(r *report.Report, in Input, failed *error) iter.Seq[transcriptV
 				*failed = err
 				return
 			}
-			v := newTranscriptView(a, in.Scores[slot], taskOf(in, a.TaskID), scoring.Output{})
+			// The whole score, where the score phase kept only its
+			// Compact form (issue 55).
+			s, whole, err := in.Outputs.Score(slot)
+			if err != nil {
+				*failed = err
+				return
+			}
+			if !whole {
+				s = in.Scores[slot]
+			}
+			v := newTranscriptView(a, s, taskOf(in, a.TaskID), scoring.Output{})
 			v.Output = o
 			if !yield(v) {
 				return

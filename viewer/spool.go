@@ -2,12 +2,14 @@ package viewer
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"sync"
 
 	"bendscript.com/round-trip-harness/internal/linediff"
+	"bendscript.com/round-trip-harness/scoring"
 )
 
 // Spool keeps what the viewer shows of each transcript's output (Output)
@@ -22,7 +24,9 @@ type Spool struct {
 	f   *os.File
 	end int64
 	at  []span // by slot; n == 0: nothing put
-	err error  // the first write failure
+	// scores are where each slot's whole score lies (PutScore), by slot.
+	scores []span
+	err    error // the first write failure
 }
 
 // span is where one slot's encoded Output lies in the file.
@@ -40,7 +44,7 @@ func NewSpool(n int) (*Spool, error) {
 		return nil, fmt.Errorf("viewer spool: %w", err)
 	}
 	_ = os.Remove(f.Name())
-	return &Spool{f: f, at: make([]span, n)}, nil
+	return &Spool{f: f, at: make([]span, n), scores: make([]span, n)}, nil
 }
 
 // Put stores slot's output. A write failure is kept and returned by
@@ -52,12 +56,55 @@ func (s *Spool) Put(slot int, o Output) {
 	if s.err != nil {
 		return
 	}
-	if _, err := s.f.WriteAt(b, s.end); err != nil {
+	s.err = s.write(&s.at[slot], b)
+}
+
+// PutScore stores slot's whole score, for the detail the viewer shows of
+// it (its evidence), so that the score phase need keep only its Compact
+// form (issue 55). A write failure is kept and returned by every later
+// Output and Score.
+func (s *Spool) PutScore(slot int, sc scoring.Score) {
+	b, err := json.Marshal(sc)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return
+	}
+	if err != nil {
 		s.err = fmt.Errorf("viewer spool: %w", err)
 		return
 	}
-	s.at[slot] = span{s.end, len(b)}
+	s.err = s.write(&s.scores[slot], b)
+}
+
+// write appends b to the file and records where it lies in *at; s.mu is
+// held.
+func (s *Spool) write(at *span, b []byte) error {
+	if _, err := s.f.WriteAt(b, s.end); err != nil {
+		return fmt.Errorf("viewer spool: %w", err)
+	}
+	*at = span{s.end, len(b)}
 	s.end += int64(len(b))
+	return nil
+}
+
+// Score reads slot's whole score back (PutScore); ok is false when none
+// was put.
+func (s *Spool) Score(slot int) (sc scoring.Score, ok bool, err error) {
+	s.mu.Lock()
+	sp, err := s.scores[slot], s.err
+	s.mu.Unlock()
+	if err != nil || sp.n == 0 {
+		return scoring.Score{}, false, err
+	}
+	b := make([]byte, sp.n)
+	if _, err := s.f.ReadAt(b, sp.off); err != nil {
+		return scoring.Score{}, false, fmt.Errorf("viewer spool: %w", err)
+	}
+	if err := json.Unmarshal(b, &sc); err != nil {
+		return scoring.Score{}, false, fmt.Errorf("viewer spool: %w", errSpool)
+	}
+	return sc, true, nil
 }
 
 // Output reads slot's output back; a slot never put has the zero Output.

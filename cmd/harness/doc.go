@@ -57,6 +57,8 @@
 // refuse an archive whose seal breaks; without it an archive is unsealed,
 // and the report's integrity says so. `CI`, when set and not empty, keeps
 // --progress auto to one line per job even on a terminal, for CI logs.
+// `GOMEMLIMIT`, when set (`off` included), replaces the soft memory limit
+// of 100 MiB that run and rescore keep to otherwise (docs/reports.md).
 //
 // Files: run writes runs/<run-id>/ (run.json, the manifest, and one
 // content-hashed transcript per request) and reports/<run-id>.json, .md,
