@@ -360,48 +360,63 @@ func (d *docDecoder) lit(s string) bool {
 func (d *docDecoder) null() bool { return d.lit("null") }
 
 func (d *docDecoder) array(elem func() bool) bool {
-	d.space()
-	if d.i >= len(d.b) || d.b[d.i] != '[' {
-		return false
-	}
-	d.i++
-	d.space()
-	if d.i < len(d.b) && d.b[d.i] == ']' {
-		d.i++
-		return true
+	empty, ok := d.open('[', ']')
+	if !ok || empty {
+		return ok
 	}
 	for {
 		if !elem() {
 			return false
 		}
-		d.space()
-		if d.i >= len(d.b) {
-			return false
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
-			return true
-		default:
-			return false
+		if more, ok := d.next(']'); !ok || !more {
+			return ok
 		}
 	}
+}
+
+// open consumes the opening bracket c of an array or object, and its
+// closing bracket end too when nothing stands between them: empty is
+// then true. ok is false when c is not next.
+func (d *docDecoder) open(c, end byte) (empty, ok bool) {
+	d.space()
+	if d.i >= len(d.b) || d.b[d.i] != c {
+		return false, false
+	}
+	d.i++
+	d.space()
+	if d.i < len(d.b) && d.b[d.i] == end {
+		d.i++
+		return true, true
+	}
+	return false, true
+}
+
+// next consumes what follows a member or an element: a comma (more is
+// true) or the closing bracket end (more is false). ok is false for
+// anything else.
+func (d *docDecoder) next(end byte) (more, ok bool) {
+	d.space()
+	if d.i >= len(d.b) {
+		return false, false
+	}
+	switch d.b[d.i] {
+	case ',':
+		d.i++
+		d.space()
+		return true, true
+	case end:
+		d.i++
+		return false, true
+	}
+	return false, false
 }
 
 // object reads an object's members, each value by member (given its key),
 // refusing a key twice.
 func (d *docDecoder) object(member func(key []byte) bool) bool {
-	d.space()
-	if d.i >= len(d.b) || d.b[d.i] != '{' {
-		return false
-	}
-	d.i++
-	d.space()
-	if d.i < len(d.b) && d.b[d.i] == '}' {
-		d.i++
-		return true
+	empty, ok := d.open('{', '}')
+	if !ok || empty {
+		return ok
 	}
 	var seen [12][]byte
 	n := 0
@@ -428,19 +443,8 @@ func (d *docDecoder) object(member func(key []byte) bool) bool {
 		if !member(key) {
 			return false
 		}
-		d.space()
-		if d.i >= len(d.b) {
-			return false
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-			d.space()
-		case '}':
-			d.i++
-			return true
-		default:
-			return false
+		if more, ok := d.next('}'); !ok || !more {
+			return ok
 		}
 	}
 }

@@ -128,6 +128,9 @@ func TestDocDecoderReadsWhatWriteJSONWrites(t *testing.T) {
 		{`[{"drift": 1e999}]`, false, "a number out of range"},
 		{`[{"repeats": [{"repeat": 1e3}]}]`, false, "an integer with an exponent"},
 		{`[{"task_id": "a"},]`, false, "a comma after the last"},
+		{`[{"task_id": "a"}}`, false, "an array closed by an object's bracket"},
+		{`[{"task_id": "a"]]`, false, "an object closed by an array's bracket"},
+		{`[{"task_id": "a"};`, false, "neither a comma nor a bracket after an element"},
 		{"[{\"task_id\": \"\xff\"}]", false, "a string that is no UTF-8"},
 	}) {
 		d := docDecoder{b: []byte(tc.in)}
