@@ -160,7 +160,7 @@ func TestRecordedServedNamesAreTheModelsAsked(t *testing.T) {
 // against a fake answering with reply, without a preflight, and returns
 // the run's transcripts and the report's warning kinds (none when no
 // report was written).
-func errorNight(t *testing.T, reply func(call int, req modeltest.ChatRequest) (modeltest.Reply, bool)) (*modeltest.Server, []*transcript.Transcript, []string) {
+func errorNight(t *testing.T, dir string, reply func(call int, req modeltest.ChatRequest) (modeltest.Reply, bool)) (*modeltest.Server, []*transcript.Transcript, []string) {
 	t.Helper()
 	set := tasktest.Set(t)
 	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
@@ -169,7 +169,6 @@ func errorNight(t *testing.T, reply func(call int, req modeltest.ChatRequest) (m
 		}
 		return exactReply(set, req)
 	})
-	dir := t.TempDir()
 	out, errs, _ := runCLI(t, "run", "--base-url", srv.URL, "--models", "vendor/x", "--no-preflight", "--config", "../../harness.yaml",
 		"--out", dir, "--reports", dir, "--run-id", "e", "--progress", "none", "--docs", "01,02,03,04,05,06,07,08,09,10", "--classes", "b,c")
 	files, _ := filepath.Glob(filepath.Join(dir, "e", transcript.Slug("vendor/x"), "*.json"))
@@ -222,7 +221,7 @@ const errorNightJobs = 20
 // on to send every other job.
 func testParameters404FailsOneJob(t *testing.T) {
 	t.Parallel()
-	srv, trs, _ := errorNight(t, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
+	srv, trs, _ := errorNight(t, t.TempDir(), func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
 		return modeltest.Reply{Status: 404, Body: `{"error":{"code":404,"message":"No endpoints found that can handle the requested parameters.","availability":{"code":"no_endpoints","retryable":false}},"user_id":"user_abc"}`}, call == 1
 	})
 	failed, fatal := 0, 0
@@ -241,16 +240,45 @@ func testParameters404FailsOneJob(t *testing.T) {
 
 // testAffordZeroStopsTheModel: a 402 "can only afford 0" fails its job
 // out of credit and stops the model within the requests in flight.
+//
+// The requests in flight beside the 402 are held until the harness shows
+// it has read the 402: a job archived as skipped (a job is skipped only
+// once the model's fatal failure is noted). A harness that goes on
+// sending shows it by a request past the first six, which releases them
+// too. Answering them after a fixed sleep instead let a loaded machine
+// read one of them before the 402 and start a seventh job, as it may
+// (CI failed so).
 func testAffordZeroStopsTheModel(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	srv, trs, _ := errorNight(t, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
-		if call == 1 {
-			return modeltest.Reply{Status: 402, Body: `{"error":{"message":"This request requires more credits, or fewer max_tokens. You requested up to 32000 tokens, but can only afford 0. To increase, visit https://openrouter.ai/settings/keys and create a key with a higher monthly limit","code":402,"metadata":{"provider_name":null}},"user_id":"user_abc"}`}, true
+	dir := t.TempDir()
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	go func() {
+		for {
+			select {
+			case <-release:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if skippedTranscript(dir) {
+				free()
+			}
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		time.Sleep(20 * time.Millisecond) // the requests in flight answer after the 402
+	}()
+	t.Cleanup(free)
+	srv, trs, _ := errorNight(t, dir, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
+		switch {
+		case call == 1:
+			return modeltest.Reply{Status: 402, Body: `{"error":{"message":"This request requires more credits, or fewer max_tokens. You requested up to 32000 tokens, but can only afford 0. To increase, visit https://openrouter.ai/settings/keys and create a key with a higher monthly limit","code":402,"metadata":{"provider_name":null}},"user_id":"user_abc"}`}, true
+		case call > 6:
+			free()
+		default:
+			select {
+			case <-release:
+			case <-time.After(time.Minute): // a harness that neither sends nor skips: the count below says so
+			}
+		}
 		return modeltest.Reply{}, false
 	})
 	outOfCredit := 0
@@ -264,12 +292,24 @@ func testAffordZeroStopsTheModel(t *testing.T) {
 	}
 }
 
+// skippedTranscript reports whether run "e" below dir has archived a
+// job as skipped after its model's fatal failure.
+func skippedTranscript(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "e", transcript.Slug("vendor/x"), "*.json"))
+	for _, f := range files {
+		if tr, err := transcript.Read(f); err == nil && tr.Error != nil && tr.Error.Code == transcript.CodeSkipped {
+			return true
+		}
+	}
+	return false
+}
+
 // testTokenLimitAfterLengthIsACut: a "Token limit reached" right after a
 // length finish is an answer cut off with its reasoning kept and warned
 // of, not a failure.
 func testTokenLimitAfterLengthIsACut(t *testing.T) {
 	t.Parallel()
-	_, trs, kinds := errorNight(t, func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
+	_, trs, kinds := errorNight(t, t.TempDir(), func(call int, _ modeltest.ChatRequest) (modeltest.Reply, bool) {
 		return modeltest.TokenLimitAfterLength("vendor/x"), call == 1
 	})
 	cut, failed := 0, 0
