@@ -47,9 +47,11 @@ func TestBookkeepingCallsHaveTheirOwnDeadline(t *testing.T) {
 		if !errors.As(err, &ae) || ae.Code != CodeTimeout || !strings.Contains(err.Error(), "no answer within 150ms (timeouts.bookkeeping)") {
 			t.Errorf("%s: %v; want no answer within the bookkeeping deadline (%s)", call.name, err, call.reason)
 		}
-		// The deadline, and room for a loaded machine; 20 retries of
-		// 120 s each before.
-		if took > 2*time.Second {
+		// The deadline, and room for any loaded machine (a test must
+		// not fail a correct client on a busy CI core); before, 20
+		// retries of 120 s each, the attempt timeout, which the first
+		// alone outlasts.
+		if took > 30*time.Second {
 			t.Errorf("%s took %v; want about the 150ms deadline (%s)", call.name, took, call.reason)
 		}
 		if n := asked.Load() - before; n > 2 {

@@ -144,7 +144,8 @@ func TestStreamLongerThanAnIdleTimeout(t *testing.T) {
 			// Each gap is a sixth of the idle timeout or less, so that a
 			// loaded machine (a busy CI core) does not stretch one past it.
 			c, _ := newClient(srv, model.WithIdleTimeout(600*time.Millisecond), model.WithMaxRetries(0))
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			// The context only bounds a hang: the answer takes 1.3 s.
+			ctx, cancel := context.WithTimeout(context.Background(), modeltest.SettleLimit)
 			defer cancel()
 			resp, err := c.Complete(ctx, request())
 			if err != nil || resp.Content != tt.reply.Content || len(resp.Attempts) != 1 {
@@ -163,7 +164,9 @@ func TestStreamLongerThanAnIdleTimeout(t *testing.T) {
 // what arrived, and the fake records that billing stopped.
 func TestSilentStreamClosed(t *testing.T) {
 	srv := modeltest.NewScripted(t, modeltest.Reply{Content: "first second", Chunks: 2, SilentAfter: 1, ID: "gen-silent", Provider: "Anthropic"})
-	c, _ := newClient(srv, model.WithIdleTimeout(100*time.Millisecond), model.WithMaxRetries(0))
+	// The idle timeout also runs while the first chunk comes: 100 ms let
+	// a loaded machine (-race) close the stream before it.
+	c, _ := newClient(srv, model.WithIdleTimeout(time.Second), model.WithMaxRetries(0))
 	resp, err := c.Complete(context.Background(), request())
 	var apiErr *model.APIError
 	if !errors.As(err, &apiErr) || apiErr.Code != model.CodeIdle || apiErr.Scope != model.ScopeRetry {
@@ -231,14 +234,23 @@ func TestContentFilterIsTheRequests(t *testing.T) {
 // TestCancelClosesTheStream: a caller that gives up mid-stream closes it
 // (the fake stops billing), and the attempt is marked interrupted with its
 // generation id.
+//
+// The caller gives up once the client has read the first chunk: a
+// deadline of 200 ms instead let a loaded machine end the call before
+// the chunk came, and with it the generation id.
 func TestCancelClosesTheStream(t *testing.T) {
 	srv := modeltest.NewScripted(t, modeltest.Reply{Content: "ab", Chunks: 2, SilentAfter: 1})
+	reads := modeltest.WatchReads(t)
 	c, _ := newClient(srv)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	go func() {
+		reads.Wait(t, 1, `"content":"a"`)
+		cancel()
+	}()
 	resp, err := c.Complete(ctx, request())
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v, want the deadline", err)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want the caller's cancel", err)
 	}
 	if a := resp.Attempts[0]; !a.Interrupted || a.GenerationID != "gen-1" {
 		t.Errorf("attempt %+v, want interrupted with its generation id", a)

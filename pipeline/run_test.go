@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"bendscript.com/round-trip-harness/internal/usage"
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/runner"
 	"bendscript.com/round-trip-harness/suites"
 	"bendscript.com/round-trip-harness/task"
 	"bendscript.com/round-trip-harness/transcript"
@@ -78,13 +80,35 @@ func testOptions(t testing.TB, models []string, url string) (Options, *bytes.Buf
 // judge votes are runner jobs: they appear in the progress output, start
 // while answers are still being given, and count against their model's
 // per-model limit together with its answers.
+//
+// The last answer asked is held until a vote has ended: a runner that
+// gives votes while answers are still being given ends one then, and one
+// that waits for every answer first waits for it in vain (a minute).
+// Without the hold, the overlap seen depended on which of the last
+// requests a loaded machine answered first.
 func TestRunJudgesAsRunnerJobs(t *testing.T) {
 	t.Parallel()
 	var p peak
-	srv := modeltest.NewServer(t, p.handler(15*time.Millisecond))
+	peakHandler := p.handler(15 * time.Millisecond)
+	var (
+		answersAsked atomic.Int32
+		answers      int // the answers the run asks, set before it starts
+	)
+	voted := make(chan struct{})
+	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
+		if len(req.ResponseFormat) == 0 && int(answersAsked.Add(1)) == answers {
+			select {
+			case <-voted:
+			case <-time.After(time.Minute):
+			}
+		}
+		return peakHandler(call, req)
+	})
 	models := []string{"a/x", "b/y", "c/z"}
 	srv.SetModels(modeltest.Entry("a/x"), modeltest.Entry("b/y"), modeltest.Entry("c/z"))
 	o, progress := testOptions(t, models, srv.URL)
+	answers = len(o.Set.Tasks) * len(models)
+	o.Progress = &voteEnded{Progress: o.Progress, ended: voted}
 	res, err := Run(context.Background(), o)
 	if err != nil && !errors.Is(err, ErrVerdictFail) {
 		t.Fatal(err)
@@ -117,6 +141,20 @@ func TestRunJudgesAsRunnerJobs(t *testing.T) {
 	}
 	if firstVote < 0 || firstVote > lastAnswer {
 		t.Errorf("the first vote ended at progress line %d, the last answer at %d: judging did not overlap answering", firstVote, lastAnswer)
+	}
+}
+
+// voteEnded closes ended once a judge vote has ended.
+type voteEnded struct {
+	runner.Progress
+	once  sync.Once
+	ended chan struct{}
+}
+
+func (v *voteEnded) Done(res runner.Result) {
+	v.Progress.Done(res)
+	if t := res.Transcript; t != nil && t.Kind == transcript.KindJudge {
+		v.once.Do(func() { close(v.ended) })
 	}
 }
 

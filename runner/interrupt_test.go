@@ -35,16 +35,19 @@ func TestInterruptedStreamsArchivedAndResumed(t *testing.T) {
 		return modeltest.Text("{}")
 	})
 	var sl sleeps
+	reads := modeltest.WatchReads(t)
 	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(0), model.WithSleep(sl.sleep))
 	dir := t.TempDir()
 	jobs := answerJobs(t, []string{"m1"}, tasks, 1, 1)
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &runner.Runner{Clients: map[string]model.Client{"m1": c}, Dir: dir, PerModel: 6, Global: 6, JobTimeout: 10 * time.Second}
+	r := &runner.Runner{Clients: map[string]model.Client{"m1": c}, Dir: dir, PerModel: 6, Global: 6, JobTimeout: time.Minute}
 	go func() {
 		// The signal comes once the three quick answers are in and the
-		// three slow streams have sent their first chunk.
+		// client has read the first chunk of each slow stream. (50 ms
+		// after the fake had the requests let a loaded machine signal
+		// before a chunk was read, and archive no generation id.)
 		srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Completed == 3 && srv.Count() == 6 }, "three answers")
-		time.Sleep(50 * time.Millisecond)
+		reads.Wait(t, 3, `"content":"{} an"`)
 		cancel()
 	}()
 	if _, err := r.Drain(ctx, jobs); !errors.Is(err, context.Canceled) {
@@ -57,7 +60,7 @@ func TestInterruptedStreamsArchivedAndResumed(t *testing.T) {
 
 	c2 := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey),
 		model.WithHeaders(map[string]string{"X-Phase": "resume"}), model.WithSleep(sl.sleep))
-	r2 := &runner.Runner{Clients: map[string]model.Client{"m1": c2}, Dir: dir, PerModel: 6, Global: 6, JobTimeout: 10 * time.Second}
+	r2 := &runner.Runner{Clients: map[string]model.Client{"m1": c2}, Dir: dir, PerModel: 6, Global: 6, JobTimeout: time.Minute}
 	tally, err := r2.Drain(context.Background(), jobs)
 	if err != nil {
 		t.Fatal(err)
@@ -114,14 +117,18 @@ func TestSilentStreamArchived(t *testing.T) {
 		if taskOf(req) == tasks[0].ID {
 			return modeltest.Reply{Content: "{} and", Chunks: 2, SilentAfter: 1}
 		}
-		return modeltest.Reply{Content: "{}", Chunks: 2, ChunkDelay: 250 * time.Millisecond, KeepAlive: 100 * time.Millisecond}
+		return modeltest.Reply{Content: "{}", Chunks: 2, ChunkDelay: 600 * time.Millisecond, KeepAlive: 100 * time.Millisecond}
 	})
 	var sl sleeps
+	// The idle timeout also bounds each stream's first chunk, and a gap
+	// between keep-alives: 1 s leaves a loaded machine room (at 400 ms a
+	// slow start would cost the silent attempt its generation id), and
+	// the slow answer's 1.2 s of chunks still outlast it.
 	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(1),
-		model.WithIdleTimeout(400*time.Millisecond), model.WithSleep(sl.sleep))
+		model.WithIdleTimeout(time.Second), model.WithSleep(sl.sleep))
 	dir := t.TempDir()
 	jobs := answerJobs(t, []string{"m1"}, tasks, 1, 1)
-	r := &runner.Runner{Clients: map[string]model.Client{"m1": c}, Dir: dir, PerModel: 2, Global: 2, JobTimeout: 10 * time.Second}
+	r := &runner.Runner{Clients: map[string]model.Client{"m1": c}, Dir: dir, PerModel: 2, Global: 2, JobTimeout: time.Minute}
 	if _, err := r.Drain(context.Background(), jobs); err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +149,7 @@ func TestSilentStreamArchived(t *testing.T) {
 	}
 	slow, err := transcript.Read(jobs[1].Path(dir))
 	if err != nil || !slow.OK() || slow.Response.Content != "{}" {
-		t.Errorf("slow job: %v %+v; want the answer, 500 ms of chunks and keep-alives under a 400 ms idle timeout", err, slow)
+		t.Errorf("slow job: %v %+v; want the answer, 1.2 s of chunks and keep-alives under a 1 s idle timeout", err, slow)
 	}
 	srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Closed == 2 && b.Completed == 1 }, "both silent attempts closed, the slow answer completed")
 }

@@ -64,10 +64,16 @@ func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-func newClient(url string, s *sleeps) *model.OpenRouter {
-	return model.NewOpenRouter(model.WithBaseURL(url), model.WithAPIKey(secretKey),
-		model.WithIdleTimeout(300*time.Millisecond), model.WithBackoff(time.Millisecond, time.Second),
-		model.WithMaxRetries(3), model.WithSleep(s.sleep))
+// newClient is the client of the tests, with s's waits, and more options
+// after the defaults. Its idle timeout, which also bounds how long an
+// answer's first byte may take, is long enough that a loaded machine
+// (-race on a busy CI core) never retries an answered call, and so never
+// adds a request or an attempt that a test counts; a test of a hang sets
+// its own (WithIdleTimeout).
+func newClient(url string, s *sleeps, opts ...model.Option) *model.OpenRouter {
+	return model.NewOpenRouter(append([]model.Option{model.WithBaseURL(url), model.WithAPIKey(secretKey),
+		model.WithIdleTimeout(30 * time.Second), model.WithBackoff(time.Millisecond, time.Second),
+		model.WithMaxRetries(3), model.WithSleep(s.sleep)}, opts...)...)
 }
 
 func newRunner(t testing.TB, dir string, clients map[string]model.Client) *runner.Runner {
@@ -117,7 +123,12 @@ func TestFaults(t *testing.T) {
 	})
 	var sl sleeps
 	dir := t.TempDir()
-	r := newRunner(t, dir, map[string]model.Client{"m": newClient(srv.URL, &sl)})
+	// The hang (02-a) ends by the idle timeout, which also bounds every
+	// other answer's first byte: at 300 ms a loaded machine (-race) could
+	// cut an answered call, whose retry adds an attempt and a request
+	// (the test failed once under -race on a loaded machine, and this is
+	// where its counts depended on time).
+	r := newRunner(t, dir, map[string]model.Client{"m": newClient(srv.URL, &sl, model.WithIdleTimeout(2*time.Second))})
 	var tasks []*task.Task
 	for id := range scripts {
 		tasks = append(tasks, set.Task(id))
@@ -444,7 +455,10 @@ func TestJobDeadline(t *testing.T) {
 	set, _ := load(t)
 	srv := modeltest.NewScripted(t, modeltest.Hang())
 	var sl sleeps
-	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": newClient(srv.URL, &sl)})
+	// Every attempt hangs, so a short idle timeout cuts no answer; and
+	// since a timer never fires early, two attempts outlast the job
+	// whatever the machine's load.
+	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": newClient(srv.URL, &sl, model.WithIdleTimeout(300*time.Millisecond))})
 	r.JobTimeout = 450 * time.Millisecond // each attempt gives up after 300 ms; 4 are allowed
 	res, err := r.Run(context.Background(), answerJobs(t, []string{"m"}, set.Tasks[:1], 1, 1))
 	if err != nil {
@@ -539,12 +553,17 @@ func TestFollowUpsShareLimits(t *testing.T) {
 // several of its calls are in flight, each call that reached the server is
 // archived with its attempt; only jobs never sent are skipped, with no
 // attempt and a known cost of nothing.
+//
+// The 401s are held until the four requests in flight have reached the
+// server (a minute at most: a runner that sends fewer fails below). A
+// 30 ms delay instead let a loaded machine answer the first before a
+// second was sent.
 func TestFatalArchivesEveryRequestSent(t *testing.T) {
 	set, _ := load(t)
+	held := holdUntil(4)
 	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
-		r := modeltest.Unauthorized()
-		r.Delay = 30 * time.Millisecond
-		return r
+		held()
+		return modeltest.Unauthorized()
 	})
 	var sl sleeps
 	dir := t.TempDir()
@@ -787,9 +806,18 @@ func TestCapReachedByEstimatesAloneFinishes(t *testing.T) {
 // answer (reading it, issue 45) crashed the run with requests in flight,
 // paid and never archived. The runner now returns an error after the
 // jobs in flight end, each archived.
+//
+// The answers are held until the four requests in flight have reached the
+// server (a minute at most), so that jobs are in flight when the first
+// answer's follow-up panics: a 20 ms delay instead let a loaded machine
+// answer the first before a second was sent.
 func TestPanicInFollowUpKeepsJobsInFlight(t *testing.T) {
 	set, _ := load(t)
-	srv := modeltest.NewServer(t, modeltest.FixedDelay(20*time.Millisecond, "{}"))
+	held := holdUntil(4)
+	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
+		held()
+		return modeltest.Text("{}")
+	})
 	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(0))
 	dir := t.TempDir()
 	r := newRunner(t, dir, map[string]model.Client{"a": c})
@@ -809,5 +837,23 @@ func TestPanicInFollowUpKeepsJobsInFlight(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "a", "*.json"))
 	if n := srv.Count(); len(files) != n || n < 2 {
 		t.Errorf("%d transcripts archived for %d requests sent; want every request archived", len(files), n)
+	}
+}
+
+// holdUntil returns a func that a server's handler calls to hold each of
+// the first n requests until the n-th has arrived, or a minute has
+// passed (a runner that never sends n at once is then failed by its
+// test's counts, not hung); later requests pass at once.
+func holdUntil(n int32) func() {
+	var arrived atomic.Int32
+	all := make(chan struct{})
+	return func() {
+		if arrived.Add(1) == n {
+			close(all)
+		}
+		select {
+		case <-all:
+		case <-time.After(time.Minute):
+		}
 	}
 }

@@ -398,11 +398,11 @@ func (s *Server) Billing() Billing {
 }
 
 // WaitBilling waits until the fake's account holds ok, failing t after
-// 5 s: the server learns of a closed connection a moment after the
-// client closes it, so a test reads the account once it has settled.
+// SettleLimit: the server learns of a closed connection a moment after
+// the client closes it, so a test reads the account once it has settled.
 func (s *Server) WaitBilling(t testing.TB, ok func(Billing) bool, what string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(SettleLimit)
 	for !ok(s.Billing()) {
 		if time.Now().After(deadline) {
 			t.Fatalf("billing %+v: want %s", s.Billing(), what)
@@ -663,11 +663,18 @@ func (es *eventStream) event(ch chunk) bool {
 }
 
 // pause waits d, sending keep-alive comments; false when the client left.
+// A wait of at least one keep-alive interval sends at least one comment,
+// however late a loaded machine wakes the fake: a test that wants a
+// comment before the content gets one.
 func (es *eventStream) pause(d time.Duration) bool {
 	deadline := time.Now().Add(d)
+	owed := es.keepAlive > 0 && d >= es.keepAlive
 	for {
 		left := time.Until(deadline)
 		if left <= 0 {
+			if owed && !es.send(KeepAliveComment) {
+				return false
+			}
 			return true
 		}
 		step := left
@@ -681,8 +688,11 @@ func (es *eventStream) pause(d time.Duration) bool {
 			return false
 		case <-t.C:
 		}
-		if es.keepAlive > 0 && time.Until(deadline) > 0 && !es.send(KeepAliveComment) {
-			return false
+		if es.keepAlive > 0 && time.Until(deadline) > 0 {
+			if !es.send(KeepAliveComment) {
+				return false
+			}
+			owed = false
 		}
 	}
 }
