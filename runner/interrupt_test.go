@@ -42,11 +42,14 @@ func TestInterruptedStreamsArchivedAndResumed(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &runner.Runner{Clients: map[string]model.Client{"m1": c}, Dir: dir, PerModel: 6, Global: 6, JobTimeout: time.Minute}
 	go func() {
-		// The signal comes once the three quick answers are in and the
-		// client has read the first chunk of each slow stream. (50 ms
-		// after the fake had the requests let a loaded machine signal
-		// before a chunk was read, and archive no generation id.)
+		// The signal comes once the client has read the three quick
+		// answers to their end and the first chunk of each slow stream.
+		// (50 ms after the fake had sent the answers and had the
+		// requests let a loaded machine signal before the client read a
+		// chunk, and archive no generation id, or an answer, and archive
+		// it as interrupted.)
 		srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Completed == 3 && srv.Count() == 6 }, "three answers")
+		reads.Wait(t, 3, "data: [DONE]")
 		reads.Wait(t, 3, `"content":"{} an"`)
 		cancel()
 	}()

@@ -48,7 +48,9 @@ func TestFeedbackRound(t *testing.T) {
 		expected[id] = string(bend.Marshal(set.Task(id).Expected))
 	}
 	const malformed = "I would make that change to the paragraph."
-	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+	ctx, interrupt := interruptAt(5)
+	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
+		interrupt(call)
 		id, round := askedTask(req)
 		if round == 0 {
 			return modeltest.Reply{Content: malformed, Delay: 5 * time.Millisecond}
@@ -57,7 +59,6 @@ func TestFeedbackRound(t *testing.T) {
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
 	dir := t.TempDir()
-	ctx := cancelAfter(srv, 5)
 	args := []string{"run", "--feedback", "1", "--docs", "01,02", "--classes", "b,c", "--config", "../../harness.yaml",
 		"--models", "vendor/a", "--judges", "offline/judge", "--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "1", "--base-url", srv.URL}
 	var out, errb bytes.Buffer
@@ -102,17 +103,19 @@ func TestFeedbackRound(t *testing.T) {
 	}
 }
 
-// cancelAfter is a context cancelled once srv has received n requests:
-// a run killed part-way.
-func cancelAfter(srv *modeltest.Server, n int) context.Context {
+// interruptAt returns a context and a func that a fake's handler calls
+// with each request's number: the context is cancelled when the n-th
+// request arrives, before it is answered, which kills a run part-way at
+// a point no load can move. (A goroutine that polled the request count
+// and cancelled after it could be late on a loaded machine, while the
+// run went on to finish.)
+func interruptAt(n int) (context.Context, func(call int)) {
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for srv.Count() < n {
-			time.Sleep(time.Millisecond)
+	return ctx, func(call int) {
+		if call >= n {
+			cancel()
 		}
-		cancel()
-	}()
-	return ctx
+	}
 }
 
 // keptRounds are the (task, round) answers archived in runDir, by key

@@ -170,7 +170,9 @@ func formatOf(req modeltest.ChatRequest) string {
 // byte but for rescored_at.
 func TestFormatsResumeAndRescore(t *testing.T) {
 	t.Parallel()
-	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+	ctx, interrupt := interruptAt(12)
+	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
+		interrupt(call)
 		if formatOf(req) != "document" {
 			return modeltest.Reply{Content: "[]", Delay: 3 * time.Millisecond}
 		}
@@ -178,13 +180,6 @@ func TestFormatsResumeAndRescore(t *testing.T) {
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
 	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for srv.Count() < 12 {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
 	args := []string{"run", "--formats", "document,json-patch,bend-ops", "--docs", "01,02,03,04", "--config", "../../harness.yaml",
 		"--models", "vendor/a", "--judges", "offline/judge", "--out", dir, "--reports", dir, "--run-id", "k", "--progress", "none", "--per-model", "2", "--base-url", srv.URL}
 	var out, errb bytes.Buffer

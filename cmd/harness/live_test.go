@@ -4,11 +4,42 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
+
+// held holds a fake's requests after the n-th until release, or a minute
+// at most (a test that waits in vain then fails on what it sees, rather
+// than hanging): a run kept live, at a point no load can move, while a
+// test runs other commands beside it.
+type held struct {
+	n    int
+	free chan struct{}
+	once sync.Once
+}
+
+// holdAfter returns a held, released when t ends at the latest.
+func holdAfter(t *testing.T, n int) *held {
+	h := &held{n: n, free: make(chan struct{})}
+	t.Cleanup(h.release)
+	return h
+}
+
+// hold is called by the fake's handler with each request's number.
+func (h *held) hold(call int) {
+	if call <= h.n {
+		return
+	}
+	select {
+	case <-h.free:
+	case <-time.After(time.Minute):
+	}
+}
+
+func (h *held) release() { h.once.Do(func() { close(h.free) }) }
 
 // TestLiveRunIsNotRescoredNorListedInterrupted: a rescore of a run that
 // was still answering wrote "incomplete run: 42 missing transcripts" into
@@ -20,7 +51,15 @@ import (
 // "17543 missing transcripts": it is refused too.
 func TestLiveRunIsNotRescoredNorListedInterrupted(t *testing.T) {
 	t.Parallel()
-	srv := modeltest.NewServer(t, modeltest.FixedDelay(40*time.Millisecond, `{"answer": "x", "evidence": []}`))
+	// The run's requests after its third are held until the checks below
+	// are done (a minute at most), so that the run is live while they
+	// run: before, it was live for as long as its 60 answers of 40 ms
+	// took, which a loaded machine could outlast.
+	live := holdAfter(t, 3)
+	srv := modeltest.NewServer(t, func(call int, _ modeltest.ChatRequest) modeltest.Reply {
+		live.hold(call)
+		return modeltest.Reply{Content: `{"answer": "x", "evidence": []}`, Delay: 40 * time.Millisecond}
+	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
 	dir := t.TempDir()
 	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
@@ -52,6 +91,7 @@ func TestLiveRunIsNotRescoredNorListedInterrupted(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "elsewhere")); err == nil {
 		t.Errorf("the refused rescore --out elsewhere wrote %s", filepath.Join(dir, "elsewhere"))
 	}
+	live.release()
 	if c := <-first; c != 0 && c != 1 {
 		t.Fatalf("the run: exit %d", c)
 	}

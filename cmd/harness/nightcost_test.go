@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/report"
@@ -32,10 +31,10 @@ import (
 func TestReportCostIsTheRunsCost(t *testing.T) {
 	dir := t.TempDir()
 	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
-	srv, hangArrived := nightCostServer(t)
+	srv := nightCostServer(t)
 	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
 	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
-	runInterruptedThenResumed(t, runs, reports, hangArrived)
+	runInterruptedThenResumed(t, runs, reports, modeltest.WatchReads(t))
 	c := reportedCost(t, filepath.Join(reports, "n.json"))
 	listed, _, code := runCLI(t, "runs", runs)
 	m := regexp.MustCompile(`\$([0-9]+\.[0-9]{4})(\+\?)?`).FindStringSubmatch(listed)
@@ -54,13 +53,12 @@ func TestReportCostIsTheRunsCost(t *testing.T) {
 // nightCostServer is the fake for TestReportCostIsTheRunsCost: it bills
 // as its listing bills, serves vendor/b with BYOK usage, breaks the first
 // answer to 01-b mid-stream (an abandoned attempt costing $0.125) and
-// hangs the first answer to 02-b, closing the returned channel when that
-// request arrives.
-func nightCostServer(t *testing.T) (*modeltest.Server, <-chan struct{}) {
+// hangs the first answer to 02-b (generation gen-hung) after its first
+// chunk.
+func nightCostServer(t *testing.T) *modeltest.Server {
 	var (
 		mu               sync.Mutex
 		broke, hung      bool
-		hangArrived      = make(chan struct{})
 		srv              *modeltest.Server
 		brokenID, hangID = "01-b", "02-b"
 	)
@@ -76,7 +74,6 @@ func nightCostServer(t *testing.T) (*modeltest.Server, <-chan struct{}) {
 				Error: &modeltest.ErrorObject{Code: 502, Message: "Provider disconnected mid-stream", Metadata: map[string]any{"error_type": "provider_unavailable"}}}
 		case req.Model == "vendor/a" && id == hangID && !hung && len(req.ResponseFormat) == 0:
 			hung = true
-			close(hangArrived)
 			return modeltest.Reply{Content: "a stream that never ends", ID: "gen-hung", Chunks: 4, SilentAfter: 1}
 		}
 		content := `{"answer": "x", "evidence": []}`
@@ -95,19 +92,25 @@ func nightCostServer(t *testing.T) (*modeltest.Server, <-chan struct{}) {
 		modeltest.ModelEntry{ID: "vendor/b", PromptPrice: "0.000003", CompletionPrice: "0.000015", SupportedParameters: []string{"temperature", "seed"}},
 		modeltest.ModelEntry{ID: "vendor/j", PromptPrice: "0.000004", CompletionPrice: "0.00002", SupportedParameters: []string{"temperature", "seed", "response_format"}},
 	)
-	return srv, hangArrived
+	return srv
 }
 
-// runInterruptedThenResumed runs night "n", cancels it 200ms after the
-// hanging stream opened (wanting exit 2), and resumes it to the end.
-func runInterruptedThenResumed(t *testing.T, runs, reports string, hangArrived <-chan struct{}) {
+// runInterruptedThenResumed runs night "n", cancels it once the client
+// has read the first chunk of the hanging stream and the error that
+// breaks the other (wanting exit 2), and resumes it to the end.
+// (Cancelled 200 ms after the fake had the hanging request, a loaded
+// machine could cancel before the chunk was read, or before the broken
+// stream had broken, and the archive had no generation id to price, or
+// an attempt closed by the interrupt, unbilled, where the test wants one
+// billed and abandoned.)
+func runInterruptedThenResumed(t *testing.T, runs, reports string, reads *modeltest.Reads) {
 	t.Helper()
 	args := []string{"run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--models", "vendor/a,vendor/b",
 		"--judges", "vendor/j", "--run-id", "n", "--progress", "none", "--tasks", "01-a,01-b,02-a,02-b,03-a,03-c"}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		<-hangArrived
-		time.Sleep(200 * time.Millisecond)
+		reads.Wait(t, 1, `"id":"gen-hung"`)
+		reads.Wait(t, 1, `"finish_reason":"error"`)
 		cancel()
 	}()
 	var out, errb bytes.Buffer

@@ -33,7 +33,7 @@ func TestOutageCouldNotRun(t *testing.T) {
 	for _, tc := range tabletest.Cases(t, tests) {
 		dir := t.TempDir()
 		runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
-		out, errs, code := runCLIWithin(t, 20*time.Second, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", tc.base,
+		out, errs, code := runCLIWithin(t, 2*time.Minute, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", tc.base,
 			"--no-preflight", "--models", "vendor/a,vendor/b", "--judges", "offline/judge", "--run-id", "r", "--progress", "none", "--per-model", "1")
 		if code != 2 {
 			t.Errorf("%s: exit %d, want 2 (%s)\n%s%s", tc.name, code, tc.reason, out, errs)
@@ -61,8 +61,10 @@ func TestOutageCouldNotRun(t *testing.T) {
 }
 
 // runCLIWithin is runCLI that interrupts the command after d: a run that
-// retried what it should not would otherwise sit in backoff for minutes
-// before the test could fail. d bounds a hang; it asserts no speed.
+// retried what it should not would otherwise sit in backoff for many
+// minutes before the test could fail. d bounds a hang; it asserts no
+// speed, so it is minutes too: a correct run interrupted by it fails its
+// test (20 s was little for a run under -race on a busy CI core).
 func runCLIWithin(t *testing.T, d time.Duration, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)

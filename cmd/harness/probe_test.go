@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -162,7 +161,15 @@ func TestCopiedTranscriptRefusedInAnotherSlot(t *testing.T) {
 func TestConcurrentResumeRefusedNotPaidTwice(t *testing.T) {
 	// The key is TestMain's, and no base URL but --base-url.
 	t.Parallel()
-	srv := modeltest.NewServer(t, modeltest.FixedDelay(30*time.Millisecond, `{"answer": "x", "evidence": []}`))
+	// The first run's requests after its third are held until the second
+	// process has ended (a minute at most), so that the first is live
+	// while the second tries: before, it was live for as long as its 60
+	// answers of 30 ms took, which a loaded machine could outlast.
+	live := holdAfter(t, 3)
+	srv := modeltest.NewServer(t, func(call int, _ modeltest.ChatRequest) modeltest.Reply {
+		live.hold(call)
+		return modeltest.Reply{Content: `{"answer": "x", "evidence": []}`, Delay: 30 * time.Millisecond}
+	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
 	dir := t.TempDir()
 	runs := filepath.Join(dir, "runs")
@@ -182,6 +189,7 @@ func TestConcurrentResumeRefusedNotPaidTwice(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "run "+runDir+" is in use by another harness process") {
 		t.Errorf("second process: exit %d, stderr %q; want exit 2 naming the run", code, errs)
 	}
+	live.release()
 	if c := <-first; c != 0 && c != 1 {
 		t.Fatalf("the first run: exit %d", c)
 	}
@@ -210,19 +218,16 @@ func TestEditedRunJSONCannotRedirectTheKey(t *testing.T) {
 	// The key is TestMain's, and no base URL but --base-url: the resume
 	// without it asks the default API root.
 	t.Parallel()
-	honest := modeltest.NewServer(t, modeltest.FixedDelay(20*time.Millisecond, `{"answer": "x", "evidence": []}`))
+	ctx, interrupt := interruptAt(5)
+	honest := modeltest.NewServer(t, func(call int, _ modeltest.ChatRequest) modeltest.Reply {
+		interrupt(call)
+		return modeltest.Reply{Content: `{"answer": "x", "evidence": []}`, Delay: 20 * time.Millisecond}
+	})
 	honest.SetModels(modeltest.Entry("vendor/a"))
 	thief := modeltest.NewServer(t, modeltest.FixedDelay(0, `{"answer": "x", "evidence": []}`))
 	thief.SetModels(modeltest.Entry("vendor/a"))
 	dir := t.TempDir()
 	runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for honest.Count() < 5 {
-			time.Sleep(2 * time.Millisecond)
-		}
-		cancel()
-	}()
 	var out, errb bytes.Buffer
 	run(ctx, []string{"run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", honest.URL,
 		"--models", "vendor/a", "--judges", "offline/judge", "--run-id", "r", "--progress", "none", "--per-model", "1"}, &out, &errb)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -87,7 +86,9 @@ func TestRelayResume(t *testing.T) {
 // the run directory and the report's bytes.
 func killResumeRescore(t *testing.T, set *task.Set, key string, suite ...string) (runDir string, fresh []byte) {
 	t.Helper()
-	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+	ctx, interrupt := interruptAt(12)
+	srv := modeltest.NewServer(t, func(call int, req modeltest.ChatRequest) modeltest.Reply {
+		interrupt(call)
 		tk := set.Task(taskIDOf(req))
 		if tk == nil {
 			return modeltest.StatusError(400)
@@ -96,13 +97,6 @@ func killResumeRescore(t *testing.T, set *task.Set, key string, suite ...string)
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
 	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for srv.Count() < 12 {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
 	var out, errb bytes.Buffer
 	args := append([]string{"run", "--base-url", srv.URL, "--suite"}, suite...)
 	args = append(args, "--config", "../../harness.yaml", "--models", "vendor/a", "--judges", "offline/judge", "--docs", "01,02,03,04,05,06,07,08",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -106,18 +105,15 @@ func TestRunAgainstFakeServer(t *testing.T) {
 // finished transcripts, leaves no partial file, exits 2 and prints the
 // command that resumes it; the resume requests only what is missing.
 func TestInterruptPrintsResume(t *testing.T) {
-	srv := modeltest.NewServer(t, modeltest.FixedDelay(30*time.Millisecond, "{}"))
+	ctx, interrupt := interruptAt(10)
+	srv := modeltest.NewServer(t, func(call int, _ modeltest.ChatRequest) modeltest.Reply {
+		interrupt(call)
+		return modeltest.Reply{Content: "{}", Delay: 30 * time.Millisecond}
+	})
 	srv.SetModels(modeltest.ModelEntry{ID: "vendor/a", SupportedParameters: []string{"temperature", "seed"}})
 	t.Setenv("OPENROUTER_API_KEY", "sk-test-key-12345678")
 	t.Setenv("OPENROUTER_BASE_URL", srv.URL)
 	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for srv.Count() < 10 {
-			time.Sleep(5 * time.Millisecond)
-		}
-		cancel()
-	}()
 	var out, errb bytes.Buffer
 	err := run(ctx, []string{"run", "--config", "../../harness.yaml", "--out", dir, "--reports", dir, "--models", "vendor/a",
 		"--judges", "offline/judge", "--run-id", "x", "--progress", "none", "--per-model", "2"}, &out, &errb)

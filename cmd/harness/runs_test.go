@@ -79,7 +79,7 @@ func TestRunsRefusedAndWholeRunID(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	runs := filepath.Join(dir, "runs")
-	out, errs, code := runCLIWithin(t, 20*time.Second, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", filepath.Join(dir, "reports"),
+	out, errs, code := runCLIWithin(t, 2*time.Minute, "run", "--config", "../../harness.yaml", "--out", runs, "--reports", filepath.Join(dir, "reports"),
 		"--base-url", modeltest.ClosedURL(t), "--no-preflight", "--models", "vendor/a-model-with-a-long-name,vendor/another-model-with-a-long-name",
 		"--judges", "offline/judge", "--progress", "none", "--per-model", "1")
 	if code != 2 {

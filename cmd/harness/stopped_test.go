@@ -44,7 +44,7 @@ func TestStoppedRunExits2(t *testing.T) {
 			runs, reports := filepath.Join(dir, "runs"), filepath.Join(dir, "reports")
 			args := []string{"run", "--config", "../../harness.yaml", "--out", runs, "--reports", reports, "--base-url", srv.URL,
 				"--no-preflight", "--models", "vendor/a,vendor/b", "--judges", "offline/judge", "--run-id", "r", "--progress", "none", "--per-model", "1"}
-			out, errs, code := runCLIWithin(t, 60*time.Second, args...)
+			out, errs, code := runCLIWithin(t, 3*time.Minute, args...)
 			if code != 2 {
 				t.Fatalf("exit %d, want 2 (%s)\n%s%s", code, tc.reason, out, errs)
 			}
@@ -60,7 +60,7 @@ func TestStoppedRunExits2(t *testing.T) {
 			}
 			healed.Store(true)
 			before := srv.CountModel("vendor/a") + srv.CountModel("vendor/b")
-			_, errs2, code2 := runCLIWithin(t, 60*time.Second, "run", "--resume", filepath.Join(runs, "r"), "--base-url", srv.URL, "--progress", "none", "--reports", reports)
+			_, errs2, code2 := runCLIWithin(t, 3*time.Minute, "run", "--resume", filepath.Join(runs, "r"), "--base-url", srv.URL, "--progress", "none", "--reports", reports)
 			if code2 == 2 {
 				t.Fatalf("resume: exit 2: %s", errs2)
 			}

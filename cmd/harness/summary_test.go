@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -58,18 +57,13 @@ func TestPatchOnlyRelayWithAFailedJobIsIncomplete(t *testing.T) {
 // report says incomplete.
 func TestPatchOnlyRelayWithMissingJobsIsIncomplete(t *testing.T) {
 	t.Parallel()
-	srv := modeltest.NewServer(t, func(int, modeltest.ChatRequest) modeltest.Reply {
+	ctx, interrupt := interruptAt(3)
+	srv := modeltest.NewServer(t, func(call int, _ modeltest.ChatRequest) modeltest.Reply {
+		interrupt(call)
 		return modeltest.Reply{Content: "[]", Delay: 5 * time.Millisecond}
 	})
 	srv.SetModels(modeltest.Entry("vendor/a"))
 	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for srv.Count() < 3 {
-			time.Sleep(time.Millisecond)
-		}
-		cancel()
-	}()
 	var out, errb bytes.Buffer
 	if err := run(ctx, patchRelay(dir, srv.URL, "m"), &out, &errb); exitCode(err) != 2 {
 		t.Fatalf("interrupted run: exit %d: %s", exitCode(err), errb.String())
