@@ -11,31 +11,32 @@ import (
 	"bendscript.com/round-trip-harness/model/modeltest"
 )
 
-// held holds a fake's requests after the n-th until release, or a minute
-// at most (a test that waits in vain then fails on what it sees, rather
-// than hanging): a run kept live, at a point no load can move, while a
-// test runs other commands beside it.
+// held holds a fake's requests after the n-th until release, or until a
+// minute has passed (a test that waits in vain then fails on what it
+// sees, rather than hanging): a run kept live, at a point no load can
+// move, while a test runs other commands beside it.
 type held struct {
 	n    int
 	free chan struct{}
 	once sync.Once
 }
 
-// holdAfter returns a held, released when t ends at the latest.
+// holdAfter returns a held, released after a minute, or when t ends, at
+// the latest.
 func holdAfter(t *testing.T, n int) *held {
 	h := &held{n: n, free: make(chan struct{})}
-	t.Cleanup(h.release)
+	timer := time.AfterFunc(time.Minute, h.release)
+	t.Cleanup(func() {
+		timer.Stop()
+		h.release()
+	})
 	return h
 }
 
 // hold is called by the fake's handler with each request's number.
 func (h *held) hold(call int) {
-	if call <= h.n {
-		return
-	}
-	select {
-	case <-h.free:
-	case <-time.After(time.Minute):
+	if call > h.n {
+		<-h.free
 	}
 }
 
