@@ -358,9 +358,11 @@ func TestUnauthorizedIsFatal(t *testing.T) {
 
 func TestIdleTimeoutThenSuccess(t *testing.T) {
 	srv := modeltest.NewScripted(t, modeltest.Hang(), modeltest.Text("ok"))
-	// The idle timeout also bounds the answer's first byte: 100 ms let a
-	// loaded machine (-race) cut the second attempt too.
-	c, _ := newClient(srv, model.WithIdleTimeout(time.Second))
+	// The idle timeout also bounds the answer's first byte: at 100 ms a
+	// loaded machine (-race) could cut the second attempt too, and a
+	// starved core stalled a stream past 600 ms (see
+	// TestStreamLongerThanAnIdleTimeout).
+	c, _ := newClient(srv, model.WithIdleTimeout(3*time.Second))
 	resp, err := c.Complete(context.Background(), request())
 	if err != nil {
 		t.Fatalf("Complete: %v", err)

@@ -136,23 +136,26 @@ func TestStreamLongerThanAnIdleTimeout(t *testing.T) {
 		reply  modeltest.Reply
 		reason string
 	}{
-		{"chunks", modeltest.Reply{Content: "0123456789abcdef", Chunks: 12, ChunkDelay: 100 * time.Millisecond}, "12 chunks 100 ms apart take about 2 idle timeouts"},
-		{"keep-alives", modeltest.Reply{Content: "done", Delay: 1300 * time.Millisecond, KeepAlive: 50 * time.Millisecond}, "over two idle timeouts of keep-alive comments and no chunk"},
+		{"chunks", modeltest.Reply{Content: "0123456789abcdefghi", Chunks: 18, ChunkDelay: 250 * time.Millisecond}, "18 chunks 250 ms apart take one and a half idle timeouts"},
+		{"keep-alives", modeltest.Reply{Content: "done", Delay: 4500 * time.Millisecond, KeepAlive: 100 * time.Millisecond}, "one and a half idle timeouts of keep-alive comments and no chunk"},
 	}) {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := modeltest.NewScripted(t, tt.reply)
-			// Each gap is a sixth of the idle timeout or less, so that a
-			// loaded machine (a busy CI core) does not stretch one past it.
-			c, _ := newClient(srv, model.WithIdleTimeout(600*time.Millisecond), model.WithMaxRetries(0))
-			// The context only bounds a hang: the answer takes 1.3 s.
+			// Each gap is a twelfth of the idle timeout or less, so that a
+			// loaded machine does not stretch one past it: with gaps of a
+			// sixth of 600 ms, -race on a starved core (-cpu 1, two CPU
+			// burners) failed 2 of 20 runs with a gap past 600 ms.
+			c, _ := newClient(srv, model.WithIdleTimeout(3*time.Second), model.WithMaxRetries(0))
+			// The context only bounds a hang: the answer takes 4.5 s.
 			ctx, cancel := context.WithTimeout(context.Background(), modeltest.SettleLimit)
 			defer cancel()
 			resp, err := c.Complete(ctx, request())
 			if err != nil || resp.Content != tt.reply.Content || len(resp.Attempts) != 1 {
 				t.Fatalf("err %v, content %q, attempts %d; want the whole answer at once (%s)", err, resp.Content, len(resp.Attempts), tt.reason)
 			}
-			if resp.LatencyMS < 1000 || resp.Attempts[0].GenerationID != "gen-1" {
-				t.Errorf("latency %d ms, generation %q; want over 1000 ms and gen-1 (%s)", resp.LatencyMS, resp.Attempts[0].GenerationID, tt.reason)
+			if resp.LatencyMS < 3000 || resp.Attempts[0].GenerationID != "gen-1" {
+				t.Errorf("latency %d ms, generation %q; want over the 3 s idle timeout and gen-1 (%s)", resp.LatencyMS, resp.Attempts[0].GenerationID, tt.reason)
 			}
 			srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Completed == 1 }, "one completed generation: "+tt.reason)
 		})
@@ -164,9 +167,11 @@ func TestStreamLongerThanAnIdleTimeout(t *testing.T) {
 // what arrived, and the fake records that billing stopped.
 func TestSilentStreamClosed(t *testing.T) {
 	srv := modeltest.NewScripted(t, modeltest.Reply{Content: "first second", Chunks: 2, SilentAfter: 1, ID: "gen-silent", Provider: "Anthropic"})
-	// The idle timeout also runs while the first chunk comes: 100 ms let
-	// a loaded machine (-race) close the stream before it.
-	c, _ := newClient(srv, model.WithIdleTimeout(time.Second), model.WithMaxRetries(0))
+	// The idle timeout also runs while the first chunk comes: at 100 ms
+	// a loaded machine (-race) could close the stream before it, and a
+	// starved core stalled a stream past 600 ms (see
+	// TestStreamLongerThanAnIdleTimeout).
+	c, _ := newClient(srv, model.WithIdleTimeout(3*time.Second), model.WithMaxRetries(0))
 	resp, err := c.Complete(context.Background(), request())
 	var apiErr *model.APIError
 	if !errors.As(err, &apiErr) || apiErr.Code != model.CodeIdle || apiErr.Scope != model.ScopeRetry {

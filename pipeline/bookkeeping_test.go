@@ -104,15 +104,16 @@ func TestSilentGenerationEndpointBoundsTheReconcile(t *testing.T) {
 	srv := cutStreams(t, set, cutTasks...)
 	srv.SetGenerationReply(func(string) modeltest.Reply { return modeltest.Reply{Hang: true} })
 	o, _ := testOptions(t, []string{"a/x", "b/y", "c/z"}, srv.URL)
-	// Six silent calls of 250 ms each outlast the bound of 1 s, so the
+	// Six silent calls of 600 ms each outlast the bound of 2.4 s, so the
 	// bound runs out on some whatever the machine's load (a timer never
-	// fires early); the first call ends 750 ms before it, so some end on
+	// fires early); the first call ends 1.8 s before it, so some end on
 	// their own deadline. (150 ms and 400 ms left a loaded machine too
 	// little.) Without the preflight, whose key check and listing the
-	// short timeouts.bookkeeping would bound too: they failed under load.
-	bound := time.Second
+	// short timeouts.bookkeeping would bound too: they failed so under
+	// load, 2 runs of 8.
+	bound := 2400 * time.Millisecond
 	o.Config.Timeouts.Reconcile = config.Duration{Duration: bound}
-	o.Conn.Bookkeeping = 250 * time.Millisecond
+	o.Conn.Bookkeeping = 600 * time.Millisecond
 	o.Inputs.NoPreflight = true
 	out := &stampedOut{watch: []string{"reconcile: asking", "reconciled:"}, at: map[string]time.Time{}}
 	o.Stdout = out
@@ -147,7 +148,7 @@ func TestSilentGenerationEndpointBoundsTheReconcile(t *testing.T) {
 	// The bound is on the asking, timed from the line that starts it:
 	// reading the archive before it (hundreds of transcripts) took 9 s
 	// under the race detector on a loaded machine, and is no call. The
-	// calls, 250 ms each, would take over 25 s without it: that the
+	// calls, 600 ms each, would take over a minute without it: that the
 	// bound ran out is read from why each stayed unpriced, and the time
 	// taken only bounds a hang.
 	out2 := &stampedOut{watch: []string{"reconcile: asking"}, at: map[string]time.Time{}}

@@ -120,15 +120,16 @@ func TestSilentStreamArchived(t *testing.T) {
 		if taskOf(req) == tasks[0].ID {
 			return modeltest.Reply{Content: "{} and", Chunks: 2, SilentAfter: 1}
 		}
-		return modeltest.Reply{Content: "{}", Chunks: 2, ChunkDelay: 600 * time.Millisecond, KeepAlive: 100 * time.Millisecond}
+		return modeltest.Reply{Content: "{}", Chunks: 2, ChunkDelay: 1600 * time.Millisecond, KeepAlive: 100 * time.Millisecond}
 	})
 	var sl sleeps
 	// The idle timeout also bounds each stream's first chunk, and a gap
-	// between keep-alives: 1 s leaves a loaded machine room (at 400 ms a
-	// slow start would cost the silent attempt its generation id), and
-	// the slow answer's 1.2 s of chunks still outlast it.
+	// between keep-alives: 3 s leaves a loaded machine room (at 400 ms a
+	// slow start would cost the silent attempt its generation id; a
+	// starved core stalled a stream past 600 ms), and the slow answer's
+	// 3.2 s of chunks still outlast it.
 	c := model.NewOpenRouter(model.WithBaseURL(srv.URL), model.WithAPIKey(secretKey), model.WithMaxRetries(1),
-		model.WithIdleTimeout(time.Second), model.WithSleep(sl.sleep))
+		model.WithIdleTimeout(3*time.Second), model.WithSleep(sl.sleep))
 	dir := t.TempDir()
 	jobs := answerJobs(t, []string{"m1"}, tasks, 1, 1)
 	r := &runner.Runner{Clients: map[string]model.Client{"m1": c}, Dir: dir, PerModel: 2, Global: 2, JobTimeout: time.Minute}
@@ -152,7 +153,7 @@ func TestSilentStreamArchived(t *testing.T) {
 	}
 	slow, err := transcript.Read(jobs[1].Path(dir))
 	if err != nil || !slow.OK() || slow.Response.Content != "{}" {
-		t.Errorf("slow job: %v %+v; want the answer, 1.2 s of chunks and keep-alives under a 1 s idle timeout", err, slow)
+		t.Errorf("slow job: %v %+v; want the answer, 3.2 s of chunks and keep-alives under a 3 s idle timeout", err, slow)
 	}
 	srv.WaitBilling(t, func(b modeltest.Billing) bool { return b.Closed == 2 && b.Completed == 1 }, "both silent attempts closed, the slow answer completed")
 }

@@ -77,7 +77,7 @@ func newClient(url string, s *sleeps, opts ...model.Option) *model.OpenRouter {
 }
 
 func newRunner(t testing.TB, dir string, clients map[string]model.Client) *runner.Runner {
-	return &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: 10 * time.Second}
+	return &runner.Runner{Clients: clients, Dir: dir, PerModel: 4, Global: 8, JobTimeout: time.Minute}
 }
 
 // answerJobs lists the answer jobs of models × tasks × repeats, as a run
@@ -124,11 +124,12 @@ func TestFaults(t *testing.T) {
 	var sl sleeps
 	dir := t.TempDir()
 	// The hang (02-a) ends by the idle timeout, which also bounds every
-	// other answer's first byte: at 300 ms a loaded machine (-race) could
-	// cut an answered call, whose retry adds an attempt and a request
-	// (the test failed once under -race on a loaded machine, and this is
-	// where its counts depended on time).
-	r := newRunner(t, dir, map[string]model.Client{"m": newClient(srv.URL, &sl, model.WithIdleTimeout(2*time.Second))})
+	// other answer's first byte: at 300 ms a loaded machine (-race) cut
+	// answered calls, whose retries added attempts and requests
+	// (TestFatalStopsModel failed so, with this test's client, under
+	// -race on a starved core; this test failed once on a loaded
+	// machine).
+	r := newRunner(t, dir, map[string]model.Client{"m": newClient(srv.URL, &sl, model.WithIdleTimeout(3*time.Second))})
 	var tasks []*task.Task
 	for id := range scripts {
 		tasks = append(tasks, set.Task(id))
@@ -456,10 +457,12 @@ func TestJobDeadline(t *testing.T) {
 	srv := modeltest.NewScripted(t, modeltest.Hang())
 	var sl sleeps
 	// Every attempt hangs, so a short idle timeout cuts no answer; and
-	// since a timer never fires early, two attempts outlast the job
-	// whatever the machine's load.
-	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": newClient(srv.URL, &sl, model.WithIdleTimeout(300*time.Millisecond))})
-	r.JobTimeout = 450 * time.Millisecond // each attempt gives up after 300 ms; 4 are allowed
+	// since a timer never fires early, two attempts outlast the job. The
+	// job's deadline comes half an attempt after the second starts, and
+	// half an attempt before a third could (at 300 ms and 450 ms, a
+	// stalled timer had 150 ms to be late).
+	r := newRunner(t, t.TempDir(), map[string]model.Client{"m": newClient(srv.URL, &sl, model.WithIdleTimeout(time.Second))})
+	r.JobTimeout = 1500 * time.Millisecond // each attempt gives up after 1 s; 4 are allowed
 	res, err := r.Run(context.Background(), answerJobs(t, []string{"m"}, set.Tasks[:1], 1, 1))
 	if err != nil {
 		t.Fatal(err)
@@ -469,7 +472,7 @@ func TestJobDeadline(t *testing.T) {
 		t.Fatalf("transcript %+v, want a job_timeout error", tr)
 	}
 	if n := len(tr.Attempts); n < 1 || n > 2 {
-		t.Errorf("%d attempts within a 450 ms job of 300 ms attempts", n)
+		t.Errorf("%d attempts within a 1.5 s job of 1 s attempts", n)
 	}
 }
 
