@@ -115,8 +115,9 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 // The harness stops catching a moment after the first signal (a
 // goroutine's work), so the child goes on pressing Ctrl-C every 200 ms,
 // as an impatient person does, for a minute: a single second signal
-// 200 ms later could come first on a loaded machine. A harness that
-// keeps catching survives them all and exits 0.
+// 200 ms later could come, on a loaded machine, before the harness had
+// stopped catching. A harness that keeps catching survives them all and
+// exits 0.
 func TestSecondSignalEndsTheHarness(t *testing.T) {
 	if os.Getenv("HARNESS_SIGNAL_CHILD") == "1" {
 		ctx, _ := signalContext()
