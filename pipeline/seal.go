@@ -219,15 +219,20 @@ func seal(runDir string, key []byte) (string, error) {
 	return Unsealed, nil
 }
 
-// recorded is the report the run wrote (its reports directory's
-// <run-id>.json), read before a rescore replaces it; nil when it cannot
-// be read.
+// recorded is what differsFrom reads of the report the run wrote (its
+// reports directory's <run-id>.json), read before a rescore replaces it;
+// nil when it cannot be read. Only that is kept: the head's results grow
+// with the answers (each document's repeats), and the whole head stayed
+// live through the rescore, 8 MB of 48,000 answers (issue 55).
 func recorded(m *transcript.Manifest) *report.Report {
 	reps, err := report.ReadHeads([]string{filepath.Join(reportDir(m.Inputs), m.RunID+".json")})
 	if err != nil || len(reps) != 1 {
 		return nil
 	}
-	return reps[0]
+	r := reps[0]
+	kept := &report.Report{RunID: r.RunID, Verdict: r.Verdict, Failures: r.Failures}
+	kept.Reading.Outcome = r.Reading.Outcome
+	return kept
 }
 
 // differsFrom is the line a rescore prints first when its verdict, its
