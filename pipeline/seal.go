@@ -205,6 +205,24 @@ func CheckSeal(runDir string, key []byte) (string, error) {
 	return sealed(n, s.ReconciledAt), nil
 }
 
+// sealStopped seals with key what a run that stopped before its end
+// (interrupted, out of credit, at the spending cap) leaves, and returns
+// err, which stopped it. A resume with the key verifies the seal before it
+// adds a transcript; one that stopped left the seal over the files it
+// had replaced, and the next resume with the key refused the run's own
+// archive as tampered. A new run stopped so is sealed as it stands too,
+// so that its archive is covered until the resume that finishes it. A
+// failure to seal is said beside err. Without a key, nothing.
+func sealStopped(runDir string, key []byte, err error) error {
+	if len(key) == 0 {
+		return err
+	}
+	if _, serr := Seal(runDir, key); serr != nil {
+		return errors.Join(err, serr)
+	}
+	return err
+}
+
 // seal seals the run directory with key (Seal) and returns what the
 // report says; without a key it removes a seal an earlier invocation
 // made (this one may have added transcripts since) and the run is
