@@ -237,18 +237,20 @@ func seal(runDir string, key []byte) (string, error) {
 	return Unsealed, nil
 }
 
-// recorded is what differsFrom reads of the report the run wrote (its
-// reports directory's <run-id>.json), read before a rescore replaces it;
-// nil when it cannot be read. Only that is kept: the head's results grow
-// with the answers (each document's repeats), and the whole head stayed
-// live through the rescore, 8 MB of 48,000 answers (issue 55).
+// recorded is what a rescore reads of the report the run wrote (its
+// reports directory's <run-id>.json), read before the rescore replaces
+// it: the integrity it recorded (Rescore: a seal removed with run.json's
+// word of it) and what differsFrom compares; nil when it cannot be read.
+// Only that is kept: the head's results grow with the answers (each
+// document's repeats), and the whole head stayed live through the
+// rescore, 8 MB of 48,000 answers (issue 55).
 func recorded(m *transcript.Manifest) *report.Report {
 	reps, err := report.ReadHeads([]string{filepath.Join(reportDir(m.Inputs), m.RunID+".json")})
 	if err != nil || len(reps) != 1 {
 		return nil
 	}
 	r := reps[0]
-	kept := &report.Report{RunID: r.RunID, Verdict: r.Verdict, Failures: r.Failures}
+	kept := &report.Report{RunID: r.RunID, Integrity: r.Integrity, Verdict: r.Verdict, Failures: r.Failures}
 	kept.Reading.Outcome = r.Reading.Outcome
 	return kept
 }

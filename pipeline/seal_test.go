@@ -51,12 +51,12 @@ func TestSealVerifies(t *testing.T) {
 	}
 }
 
-// TestRecordedKeepsWhatDiffersFromReads: the recorded report a rescore
-// holds is its run id, verdict, reading's outcome and failures, not the
-// results, which grow with the answers (issue 55).
-func TestRecordedKeepsWhatDiffersFromReads(t *testing.T) {
+// TestRecordedKeepsWhatARescoreReads: the recorded report a rescore
+// holds is its run id, integrity, verdict, reading's outcome and
+// failures, not the results, which grow with the answers (issue 55).
+func TestRecordedKeepsWhatARescoreReads(t *testing.T) {
 	dir := t.TempDir()
-	rep := &report.Report{Schema: report.SchemaVersion, RunID: "r", Verdict: report.Fail,
+	rep := &report.Report{Schema: report.SchemaVersion, RunID: "r", Integrity: "sealed with HARNESS_SEAL_KEY over 3 files: verified", Verdict: report.Fail,
 		Results:  map[string]*report.ModelResult{"m": {}},
 		Reading:  verdict.Reading{Outcome: verdict.ReadingWeakness, Why: "a long sentence", Models: make([]verdict.ModelReading, 3)},
 		Failures: []verdict.Failure{{Model: "m", Metric: "class_b_median_drift"}}}
@@ -71,8 +71,8 @@ func TestRecordedKeepsWhatDiffersFromReads(t *testing.T) {
 	if got == nil {
 		t.Fatal("recorded read nothing")
 	}
-	if got.RunID != "r" || got.Verdict != report.Fail || got.Reading.Outcome != verdict.ReadingWeakness || len(got.Failures) != 1 {
-		t.Errorf("recorded kept %+v: want the run id, verdict, reading outcome and failures", got)
+	if got.RunID != "r" || got.Integrity != rep.Integrity || got.Verdict != report.Fail || got.Reading.Outcome != verdict.ReadingWeakness || len(got.Failures) != 1 {
+		t.Errorf("recorded kept %+v: want the run id, integrity, verdict, reading outcome and failures", got)
 	}
 	if got.Results != nil || got.Reading.Why != "" || got.Reading.Models != nil {
 		t.Errorf("recorded kept the results or the reading's detail: %+v", got)
