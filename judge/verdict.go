@@ -146,7 +146,7 @@ func isJudgeOf(j, answer *transcript.Transcript) bool {
 // alone) records that model (Vote.ModelServed) and still counts.
 func voteFrom(t *task.Task, j *transcript.Transcript) Vote {
 	v := Vote{Judge: j.Model, Quotes: []string{}, UngroundedQuotes: []string{}, TranscriptHash: j.Hash}
-	if r := j.Response; r != nil && r.ModelServed != "" && !model.ServedAsAsked(j.Request.Model, "", r.ModelServed) {
+	if r := j.Response; r != nil && r.ModelServed != "" && !model.ServedAsAsked(j.Model, "", r.ModelServed) {
 		v.ModelServed = r.ModelServed
 	}
 	if !j.OK() {
