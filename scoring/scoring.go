@@ -658,7 +658,8 @@ func EndChains(scores []Score, set *task.Set, w metric.Weights) {
 // the numbers, counts and names, without the per-answer evidence that
 // only the viewer's detail shows (the metric's operations, validation
 // errors, diagnostics, alignment and text statistics; the grounding's
-// answer, evidence and diagnostics; the judges' votes and cited ids). The
+// answer, evidence and diagnostics; the judges' votes and cited ids, but
+// for who served a vote another model than its judge served). The
 // score phase keeps every score until the report is built, so a run of
 // 48,000 answers held 2 KB of evidence for each (issue 55); it spools the
 // whole score for the viewer (viewer.Spool.PutScore) and keeps this.
@@ -676,8 +677,22 @@ func (s Score) Compact() Score {
 	}
 	if j := s.Judge; j != nil {
 		c := *j
-		c.Votes, c.Grounding.Evidence, c.Grounding.InvalidEvidence = nil, nil, nil
+		c.Votes, c.Grounding.Evidence, c.Grounding.InvalidEvidence = servedVotes(j.Votes), nil, nil
 		s.Judge = &c
 	}
 	return s
+}
+
+// servedVotes are the votes of votes another model than their judge
+// served (judge.Vote.ModelServed), with their judge and that model alone:
+// what the report reads of the votes (aggregate's eligibility and
+// warnings); nil when there is none, as there mostly is.
+func servedVotes(votes []judge.Vote) []judge.Vote {
+	var out []judge.Vote
+	for _, v := range votes {
+		if v.ModelServed != "" {
+			out = append(out, judge.Vote{Judge: v.Judge, ModelServed: v.ModelServed})
+		}
+	}
+	return out
 }

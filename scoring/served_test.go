@@ -1,9 +1,11 @@
 package scoring
 
 import (
+	"reflect"
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
+	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/metric"
 	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
@@ -70,5 +72,25 @@ func TestJudgeServedAsListed(t *testing.T) {
 				t.Errorf("%d faithful votes: the vote counts whoever served it (%s)", v.FaithfulVotes, c.reason)
 			}
 		})
+	}
+}
+
+// TestCompactKeepsServedVotes: the score phase keeps each score's Compact
+// form for the report, which dropped every vote, so the report never saw
+// a vote another model served. Compact keeps those votes, with their
+// judge and served model alone, and drops the rest.
+func TestCompactKeepsServedVotes(t *testing.T) {
+	f := true
+	v := judge.Decide([]judge.Vote{
+		{Judge: "j/one", Faithful: &f, Grounded: true, Quotes: []string{"q"}, Reason: "stated", ModelServed: "x-ai/grok-4"},
+		{Judge: "j/two", Faithful: &f, Grounded: true, Quotes: []string{"q"}, Reason: "stated"},
+	})
+	s := Score{Model: "m/a", Class: "A", Status: StatusScored, Judge: &v}
+	c := s.Compact()
+	if want := []judge.Vote{{Judge: "j/one", ModelServed: "x-ai/grok-4"}}; !reflect.DeepEqual(c.Judge.Votes, want) {
+		t.Errorf("compact votes %+v, want %+v", c.Judge.Votes, want)
+	}
+	if c.Judge.FaithfulVotes != 2 || len(s.Judge.Votes) != 2 {
+		t.Errorf("compact counts %d faithful, the score keeps %d votes: Compact changes no count and not s", c.Judge.FaithfulVotes, len(s.Judge.Votes))
 	}
 }
