@@ -5,6 +5,7 @@ import (
 
 	"bendscript.com/round-trip-harness/config"
 	"bendscript.com/round-trip-harness/metric"
+	"bendscript.com/round-trip-harness/model"
 	"bendscript.com/round-trip-harness/report"
 	"bendscript.com/round-trip-harness/verdict"
 )
@@ -23,6 +24,7 @@ func eligibility(r *report.Report, in Input) verdict.Eligibility {
 		f.Custom = append(f.Custom, c.Key)
 	}
 	f.ServedOther, f.ServedExample, f.ServedIDAlone = servedOther(in)
+	f.JudgeServedOther, f.JudgeServedExample, f.JudgeServedSelf, f.JudgeServedIDAlone = judgeServedOther(in)
 	for _, fl := range r.Failures {
 		if fl.Metric == verdict.MetricIncomplete {
 			f.Incomplete = append(f.Incomplete, fl.Message)
@@ -48,6 +50,35 @@ func servedOther(in Input) (int, string, bool) {
 		}
 	}
 	return n, ex, alone
+}
+
+// judgeServedOther counts the class A judge votes another model than the
+// judge asked for served (judge.Vote.ModelServed), names the first ("x
+// for judge j on m's answer"), counts those the answering model itself
+// served (read against its canonical slug too), and says whether any of
+// them was checked on the asked id alone (no canonical slug recorded for
+// its judge).
+func judgeServedOther(in Input) (n int, ex string, self int, alone bool) {
+	canonical := in.Manifest.CanonicalSlugs()
+	for _, s := range in.Scores {
+		if s.Judge == nil {
+			continue
+		}
+		for _, v := range s.Judge.Votes {
+			if v.ModelServed == "" {
+				continue
+			}
+			if n == 0 {
+				ex = v.ModelServed + " for judge " + v.Judge + " on " + s.Model + "'s answer"
+			}
+			n++
+			if model.ServedAsAsked(s.Model, canonical[s.Model], v.ModelServed) {
+				self++
+			}
+			alone = alone || canonical[v.Judge] == ""
+		}
+	}
+	return n, ex, self, alone
 }
 
 // staleMetric reports whether some score was computed by another metric

@@ -50,6 +50,7 @@ func warnings(r *report.Report, in Input) []report.Warning {
 		out = append(out, modelWarnings(model, r.Results[model], !r.Informational() && r.Partial == nil, !r.Informational())...)
 	}
 	out = append(out, servedWarnings(in.Scores, in.Manifest.CanonicalSlugs())...)
+	out = append(out, judgeServedWarnings(in.Scores, in.Manifest.CanonicalSlugs())...)
 	out = append(out, streamWarnings(in.Scores)...)
 	out = append(out, costWarnings(r)...)
 	return append(out, unpricedWarnings(in.Unpriced)...)
@@ -186,6 +187,46 @@ func servedWarnings(scores []scoring.Score, canonical map[string]string) []repor
 			w.Counts = append(w.Counts, others[m][served])
 			w.N += others[m][served]
 			if canonical[m] == "" {
+				w.Notes = append(w.Notes, report.IDAlone)
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// judgeServedWarnings say, per judge in order of first appearance, how
+// many of its class A votes the server said another model served
+// (judge.Vote.ModelServed), and which: they count as the judge's votes,
+// though the judge asked for did not give them, so a run holding one
+// cannot gate v0.1 (§8.4, §8.6). A judge without a canonical slug in
+// canonical was checked on its id alone: each of its items has the note
+// IDAlone.
+func judgeServedWarnings(scores []scoring.Score, canonical map[string]string) []report.Warning {
+	var order []string
+	others := map[string]map[string]int{}
+	for _, s := range scores {
+		if s.Judge == nil {
+			continue
+		}
+		for _, v := range s.Judge.Votes {
+			if v.ModelServed == "" {
+				continue
+			}
+			if others[v.Judge] == nil {
+				order = append(order, v.Judge)
+				others[v.Judge] = map[string]int{}
+			}
+			others[v.Judge][v.ModelServed]++
+		}
+	}
+	out := make([]report.Warning, 0, len(order))
+	for _, j := range order {
+		w := report.Warning{Kind: report.WarnJudgeServed, Model: j, Items: slices.Sorted(maps.Keys(others[j]))}
+		for _, served := range w.Items {
+			w.Counts = append(w.Counts, others[j][served])
+			w.N += others[j][served]
+			if canonical[j] == "" {
 				w.Notes = append(w.Notes, report.IDAlone)
 			}
 		}

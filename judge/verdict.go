@@ -141,9 +141,14 @@ func isJudgeOf(j, answer *transcript.Transcript) bool {
 		!model.SameWeights(j.Model, answer.Model)
 }
 
-// voteFrom reads one judge transcript as a vote.
+// voteFrom reads one judge transcript as a vote. A vote the server says
+// another model than the judge asked for gave (checked on the asked id
+// alone) records that model (Vote.ModelServed) and still counts.
 func voteFrom(t *task.Task, j *transcript.Transcript) Vote {
 	v := Vote{Judge: j.Model, Quotes: []string{}, UngroundedQuotes: []string{}, TranscriptHash: j.Hash}
+	if r := j.Response; r != nil && r.ModelServed != "" && !model.ServedAsAsked(j.Model, "", r.ModelServed) {
+		v.ModelServed = r.ModelServed
+	}
 	if !j.OK() {
 		v.APIError = true
 		v.Error = "no response"

@@ -200,3 +200,45 @@ func TestVerdictFromDuplicateJudge(t *testing.T) {
 		t.Error("the vote kept is not the first transcript by hash")
 	}
 }
+
+// TestVoteServedByAnotherModel: a judge vote the server says another model
+// gave was counted as the asked judge's and nothing said so. The vote
+// records the served model when it is not the judge asked for
+// (model.ServedAsAsked on the judge's id alone; the score phase reads the
+// listing's canonical slug), and still counts, whatever its reply.
+func TestVoteServedByAnotherModel(t *testing.T) {
+	tk := taskA(t, "01-a")
+	answer := answerTranscript(t, "openai/gpt-5.5", "01-a", `{"answer": "41", "evidence": ["blk-5e6f"]}`)
+	for _, c := range tabletest.Cases(t, []struct {
+		served, reply string
+		callErr       *transcript.CallError
+		want          string
+		reason        string
+	}{
+		{"openai/gpt-5.5", `{"faithful": true}`, nil, "openai/gpt-5.5", "a fallback to the answering model itself: the very model whose answer is judged"},
+		{"x-ai/grok-4", `{"faithful": false}`, nil, "x-ai/grok-4", "a fallback to another vendor"},
+		{"anthropic/claude-opus-4.7-mini", `{"faithful": true}`, nil, "anthropic/claude-opus-4.7-mini", "another listing of the family is another model"},
+		{"x-ai/grok-4", "I cannot judge this.", nil, "x-ai/grok-4", "a reply that is no vote was still served by another model"},
+		{"anthropic/claude-opus-4.7-20260416", `{"faithful": true}`, nil, "", "a dated id of the judge asked is the judge"},
+		{"claude-opus-4.7", `{"faithful": true}`, nil, "", "the judge without its vendor prefix"},
+		{"anthropic/claude-opus-4.7:nitro", `{"faithful": true}`, nil, "", "a routing variant of the judge"},
+		{"anthropic/claude-4.7-opus-20260416", `{"faithful": true}`, nil, "anthropic/claude-4.7-opus-20260416", "the canonical slug is read by the score phase, not here: on the id alone it is another name"},
+		{"", `{"faithful": true}`, nil, "", "the server did not say"},
+		{"", "", &transcript.CallError{Status: 500, Message: "upstream failed"}, "", "no response, nothing served"},
+	}) {
+		j := judgeTranscript(t, "anthropic/claude-opus-4.7", answer, c.reply, c.callErr)
+		if j.Response != nil {
+			j.Response.ModelServed = c.served
+		}
+		v := VerdictFrom(tk, answer, []*transcript.Transcript{j})
+		if len(v.Votes) != 1 {
+			t.Fatalf("%s: %d votes, want 1", c.served, len(v.Votes))
+		}
+		if got := v.Votes[0]; got.ModelServed != c.want || got.Judge != "anthropic/claude-opus-4.7" {
+			t.Errorf("%s (%s): vote of %s served %q, want %q", c.served, c.reason, got.Judge, got.ModelServed, c.want)
+		}
+		if c.reply == `{"faithful": true}` && (v.FaithfulVotes != 1 || !v.Faithful) {
+			t.Errorf("%s (%s): %d faithful votes, faithful %v: the vote still counts", c.served, c.reason, v.FaithfulVotes, v.Faithful)
+		}
+	}
+}

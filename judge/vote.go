@@ -38,6 +38,14 @@ type Vote struct {
 	// TranscriptHash is the hash of the judge transcript the vote was read
 	// from; "" when it was not read from a transcript.
 	TranscriptHash string `json:"transcript_hash,omitempty"`
+	// ModelServed is the model the server said gave the vote, set only
+	// when it is another model than the judge asked for
+	// (model.ServedAsAsked, on the asked id alone; the score phase clears
+	// it when the judge's listing names it by its canonical slug). The
+	// vote still counts as the judge's; the report says the run cannot
+	// gate (§8.4: the panel is the judges named, and an answer is never
+	// judged by the model that gave it).
+	ModelServed string `json:"model_served,omitempty"`
 }
 
 // Valid reports whether v is a verdict rather than a judge error.

@@ -78,3 +78,33 @@ func TestStreamRecordKeepsWhatIsNotContent(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishAfterCutErrorKept: once an error follows a "length" finish
+// (recorded: "Token limit reached"), the answer is the one cut off at
+// the output budget, whether the error comes at the top level or in the
+// choice, each with the documented finish reason "error", and a finish
+// reason a later chunk still sends does not replace the provider's
+// native reason for the cut.
+func TestFinishAfterCutErrorKept(t *testing.T) {
+	const (
+		cut  = `{"id":"gen-1","model":"m","choices":[{"delta":{"content":"partial"},"finish_reason":"length","native_finish_reason":"max_tokens"}]}`
+		late = `{"id":"gen-1","model":"m","choices":[{"delta":{},"finish_reason":"stop","native_finish_reason":"end_turn"}]}`
+	)
+	for _, tc := range tabletest.Cases(t, []struct {
+		name, errChunk, reason string
+	}{
+		{"top level", `{"id":"gen-1","model":"m","error":{"code":400,"message":"Token limit reached"},"choices":[{"delta":{},"finish_reason":"error"}]}`,
+			"OpenRouter's documented mid-stream error: the error at the top level, the choice finishing with error"},
+		{"in the choice", `{"id":"gen-1","model":"m","choices":[{"delta":{},"finish_reason":"error","error":{"code":400,"message":"Token limit reached"}}]}`,
+			"the error in the choice beside its finish reason error: after length all the same"},
+	}) {
+		r, apiErr := interpretStream(exchange{body: []byte("[" + cut + "," + tc.errChunk + "," + late + "]"), sse: true, status: 200})
+		if r == nil || apiErr != nil {
+			t.Errorf("%s: read %+v, error %v; want an answer (%s)", tc.name, r, apiErr, tc.reason)
+			continue
+		}
+		if r.Content != "partial" || r.FinishReason != "length" || r.NativeFinishReason != "max_tokens" {
+			t.Errorf("%s: read content %q, finish %q (native %q); want the answer cut off: partial, length (max_tokens) (%s)", tc.name, r.Content, r.FinishReason, r.NativeFinishReason, tc.reason)
+		}
+	}
+}

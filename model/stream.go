@@ -291,8 +291,11 @@ func (st *streamState) chunk(raw json.RawMessage) {
 	st.fail(ch.Error)
 	for _, c := range ch.Choices[:min(len(ch.Choices), 1)] {
 		st.delta(c.Delta.Content, c.Delta.Reasoning, c.Delta.ReasoningDetails)
-		st.finish(c.FinishReason, c.NativeFinishReason)
+		// The choice's error before its finish reason: an error that
+		// comes with finish_reason "error" after a "length" finish is
+		// the cut's, as one at the top level is.
 		st.fail(c.Error)
+		st.finish(c.FinishReason, c.NativeFinishReason)
 	}
 }
 

@@ -110,7 +110,7 @@ func TestSilentGenerationEndpointBoundsTheReconcile(t *testing.T) {
 	// their own deadline. (150 ms and 400 ms left a loaded machine too
 	// little.) Without the preflight, whose key check and listing the
 	// short timeouts.bookkeeping would bound too: they failed so under
-	// load, 2 runs of 8.
+	// load, 2 runs of 8 here, and on CI.
 	bound := 2400 * time.Millisecond
 	o.Config.Timeouts.Reconcile = config.Duration{Duration: bound}
 	o.Conn.Bookkeeping = 600 * time.Millisecond

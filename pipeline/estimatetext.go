@@ -104,7 +104,8 @@ func budgetLines(w io.Writer, planned []runner.Job, set *task.Set, params map[st
 // paid. A task counts under the document it was made from
 // (task.DocumentName), not under its source document: a delegate chain's
 // backward steps start from the forward edit's document (issue 56: a
-// chain of 20 calls was counted as its 10 forward steps).
+// chain of 20 calls was counted as its 10 forward steps). A document
+// with none of m's jobs (not selected) has no line.
 func rungLines(w io.Writer, m string, caps *capabilities, planned []runner.Job, set *task.Set) {
 	byDoc := map[string][]runner.Job{}
 	for _, j := range planned {
@@ -113,7 +114,9 @@ func rungLines(w io.Writer, m string, caps *capabilities, planned []runner.Job, 
 		}
 	}
 	for _, d := range set.Documents {
-		groupLine(w, d.Name, m, caps, byDoc[d.Name], set)
+		if len(byDoc[d.Name]) > 0 { // a document --docs left out has no line
+			groupLine(w, d.Name, m, caps, byDoc[d.Name], set)
+		}
 	}
 }
 

@@ -121,7 +121,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	known := &transcript.Known{}
 	tally, err := collect(ctx, o, p, caps, runDir, m, known)
 	if err != nil {
-		return nil, err
+		return nil, sealStopped(runDir, o.SealKey, err)
 	}
 	if err := finish(o, runDir, m, tally.AllReused()); err != nil {
 		return nil, err

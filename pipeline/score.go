@@ -56,8 +56,9 @@ type ScoreOptions struct {
 	// (Seal, CheckSeal).
 	Integrity string
 	// Recorded is the report the run wrote before this rescore, when it
-	// can be read: a verdict or a reading that differs from it is said in
-	// the first line printed.
+	// can be read, as far as a rescore reads it (its run id, integrity,
+	// verdict, reading's outcome and failures; recorded): a verdict or a
+	// reading that differs from it is said in the first line printed.
 	Recorded *report.Report
 	// Command is how the user runs the harness, for the rescore command
 	// printed when the reports cannot be written (RescoreCommand).

@@ -205,6 +205,24 @@ func CheckSeal(runDir string, key []byte) (string, error) {
 	return sealed(n, s.ReconciledAt), nil
 }
 
+// sealStopped seals with key what a run that stopped before its end
+// (interrupted, out of credit, at the spending cap) leaves, and returns
+// err, which stopped it. A resume with the key verifies the seal before it
+// adds a transcript; one that stopped left the seal over the files it
+// had replaced, and the next resume with the key refused the run's own
+// archive as tampered. A new run stopped so is sealed as it stands too,
+// so that its archive is covered until the resume that finishes it. A
+// failure to seal is said beside err. Without a key, nothing.
+func sealStopped(runDir string, key []byte, err error) error {
+	if len(key) == 0 {
+		return err
+	}
+	if _, serr := Seal(runDir, key); serr != nil {
+		return errors.Join(err, serr)
+	}
+	return err
+}
+
 // seal seals the run directory with key (Seal) and returns what the
 // report says; without a key it removes a seal an earlier invocation
 // made (this one may have added transcripts since) and the run is
@@ -219,15 +237,22 @@ func seal(runDir string, key []byte) (string, error) {
 	return Unsealed, nil
 }
 
-// recorded is the report the run wrote (its reports directory's
-// <run-id>.json), read before a rescore replaces it; nil when it cannot
-// be read.
+// recorded is what a rescore reads of the report the run wrote (its
+// reports directory's <run-id>.json), read before the rescore replaces
+// it: the integrity it recorded (Rescore: a seal removed with run.json's
+// word of it) and what differsFrom compares; nil when it cannot be read.
+// Only that is kept: the head's results grow with the answers (each
+// document's repeats), and the whole head stayed live through the
+// rescore, 8 MB of 48,000 answers (issue 55).
 func recorded(m *transcript.Manifest) *report.Report {
 	reps, err := report.ReadHeads([]string{filepath.Join(reportDir(m.Inputs), m.RunID+".json")})
 	if err != nil || len(reps) != 1 {
 		return nil
 	}
-	return reps[0]
+	r := reps[0]
+	kept := &report.Report{RunID: r.RunID, Integrity: r.Integrity, Verdict: r.Verdict, Failures: r.Failures}
+	kept.Reading.Outcome = r.Reading.Outcome
+	return kept
 }
 
 // differsFrom is the line a rescore prints first when its verdict, its

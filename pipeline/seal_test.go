@@ -1,12 +1,16 @@
 package pipeline
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"bendscript.com/round-trip-harness/internal/tabletest"
+	"bendscript.com/round-trip-harness/report"
+	"bendscript.com/round-trip-harness/transcript"
+	"bendscript.com/round-trip-harness/verdict"
 )
 
 // TestSealVerifies: a seal verifies with its key and only then: an edited,
@@ -44,5 +48,33 @@ func TestSealVerifies(t *testing.T) {
 		if c.broken != errors.Is(err, ErrSealBroken) || !c.broken && (err != nil || got != c.want) {
 			t.Errorf("%s: %q, %v; want %q, broken %v (%s)", c.name, got, err, c.want, c.broken, c.reason)
 		}
+	}
+}
+
+// TestRecordedKeepsWhatARescoreReads: the recorded report a rescore
+// holds is its run id, integrity, verdict, reading's outcome and
+// failures, not the results, which grow with the answers (issue 55).
+func TestRecordedKeepsWhatARescoreReads(t *testing.T) {
+	dir := t.TempDir()
+	rep := &report.Report{Schema: report.SchemaVersion, RunID: "r", Integrity: "sealed with HARNESS_SEAL_KEY over 3 files: verified", Verdict: report.Fail,
+		Results:  map[string]*report.ModelResult{"m": {}},
+		Reading:  verdict.Reading{Outcome: verdict.ReadingWeakness, Why: "a long sentence", Models: make([]verdict.ModelReading, 3)},
+		Failures: []verdict.Failure{{Model: "m", Metric: "class_b_median_drift"}}}
+	var b bytes.Buffer
+	if err := report.WriteJSON(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "r.json"), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := recorded(&transcript.Manifest{RunID: "r", Inputs: transcript.Inputs{ReportDir: dir}})
+	if got == nil {
+		t.Fatal("recorded read nothing")
+	}
+	if got.RunID != "r" || got.Integrity != rep.Integrity || got.Verdict != report.Fail || got.Reading.Outcome != verdict.ReadingWeakness || len(got.Failures) != 1 {
+		t.Errorf("recorded kept %+v: want the run id, integrity, verdict, reading outcome and failures", got)
+	}
+	if got.Results != nil || got.Reading.Why != "" || got.Reading.Models != nil {
+		t.Errorf("recorded kept the results or the reading's detail: %+v", got)
 	}
 }

@@ -73,17 +73,17 @@ var warningTexts = map[string]func(w report.Warning) string{
 		return fmt.Sprintf("%s class A: %d %s text the document does not hold", w.Model, w.N, unit.Plural(w.N, "judge vote quotes", "judge votes quote"))
 	},
 	report.WarnServed: func(w report.Warning) string {
-		var parts []string
-		for i, served := range w.Items {
-			n := 0
-			if i < len(w.Counts) {
-				n = w.Counts[i]
-			}
-			parts = append(parts, fmt.Sprintf("%s ×%d", served, n))
-		}
-		text := fmt.Sprintf("%s: %d answers were served by another model (%s): they are no evidence about %s, and the run cannot gate v0.1 (§8.6)", w.Model, w.N, strings.Join(parts, ", "), w.Model)
+		text := fmt.Sprintf("%s: %d answers were served by another model (%s): they are no evidence about %s, and the run cannot gate v0.1 (§8.6)", w.Model, w.N, servedCounts(w), w.Model)
 		if slices.Contains(w.Notes, report.IDAlone) {
 			text += "; checked on the asked id alone: no listing gave the model's canonical slug (--no-preflight reads none), the name OpenRouter serves it under"
+		}
+		return text
+	},
+	report.WarnJudgeServed: func(w report.Warning) string {
+		text := fmt.Sprintf("judge %s: %d class A %s served by another model (%s): %s, and the run cannot gate v0.1 (§8.4, §8.6)", w.Model, w.N,
+			unit.Plural(w.N, "vote was", "votes were"), servedCounts(w), unit.Plural(w.N, "it still counts as its vote", "they still count as its votes"))
+		if slices.Contains(w.Notes, report.IDAlone) {
+			text += "; checked on the asked id alone: no listing gave the judge's canonical slug (--no-preflight reads none), the name OpenRouter serves it under"
 		}
 		return text
 	},
@@ -103,6 +103,19 @@ var warningTexts = map[string]func(w report.Warning) string{
 		return fmt.Sprintf("%d %s of unknown cost stayed unpriced by GET /generation: %s%s; `harness runs --reconcile` asks again", w.N,
 			unit.Plural(w.N, "attempt", "attempts"), itemNotes(w), more)
 	},
+}
+
+// servedCounts is a served warning's items with their counts: "a ×1, b ×2".
+func servedCounts(w report.Warning) string {
+	var parts []string
+	for i, served := range w.Items {
+		n := 0
+		if i < len(w.Counts) {
+			n = w.Counts[i]
+		}
+		parts = append(parts, fmt.Sprintf("%s ×%d", served, n))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // itemNotes is each of w's items with its note: "a (why); b (why)".

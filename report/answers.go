@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"bendscript.com/round-trip-harness/metric"
 )
@@ -94,22 +93,13 @@ const (
 	JudgedUndecided  = "undecided"
 )
 
-// writeAnswers writes report, an indented JSON object, with answers as
-// its last member, "answers", one answer to a line: a run of thousands of
+// writeAnswers writes, after an indented JSON object's members (WriteJSON
+// holds back its closing brace), answers as its last member, "answers",
+// one answer to a line, and closes the object: a run of thousands of
 // answers reads (and greps and diffs) as a table, at about two thirds of
 // the bytes of the indented form. The answers are written as they are
 // encoded, so the report is never held twice.
-func writeAnswers(w io.Writer, report []byte, answers []Answer) error {
-	if len(answers) == 0 {
-		_, err := w.Write(report)
-		return err
-	}
-	body, ok := bytes.CutSuffix(report, []byte("\n}\n"))
-	if !ok {
-		return fmt.Errorf("encoding report: not an indented JSON object")
-	}
-	bw := bufio.NewWriter(w)
-	bw.Write(body)
+func writeAnswers(bw *bufio.Writer, answers []Answer) error {
 	bw.WriteString(",\n  \"answers\": [")
 	var line bytes.Buffer
 	enc := json.NewEncoder(&line)
@@ -125,6 +115,6 @@ func writeAnswers(w io.Writer, report []byte, answers []Answer) error {
 		bw.WriteString("\n    ")
 		bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
 	}
-	bw.WriteString("\n  ]\n}\n")
-	return bw.Flush()
+	_, err := bw.WriteString("\n  ]\n}\n")
+	return err
 }

@@ -21,9 +21,9 @@ type Warning struct {
 	Counts []int    `json:"counts,omitempty"`
 }
 
-// IDAlone is the note of a WarnServed item checked on the asked id alone:
-// no listing gave the model's canonical_slug (a run with --no-preflight
-// reads none), so a served name the listing would have accepted
+// IDAlone is the note of a WarnServed or WarnJudgeServed item checked on
+// the asked id alone: no listing gave the model's canonical_slug (a run
+// with --no-preflight reads none), so a served name the listing would have accepted
 // ("anthropic/claude-4.7-opus-20260416" for "anthropic/claude-opus-4.7")
 // counts as another model.
 const IDAlone = "id_alone"
@@ -55,3 +55,8 @@ const (
 	// its warnings as sentences: Items[0] is the sentence as written.
 	WarnWritten = "written"
 )
+
+// WarnJudgeServed: N class A votes of judge Model served by Items (Counts
+// each; Notes IDAlone when no listing named the judge's canonical slug);
+// they still count as the judge's votes.
+const WarnJudgeServed = "judge_served_by_another_model"

@@ -157,6 +157,26 @@ func servedOther(asked, served string) string {
 	return served
 }
 
+// servedAsListed clears the served model of s's answer and of each of its
+// judge votes (judge.Vote.ModelServed) that the listing's canonical slug
+// of the model asked (canonical, Plan.Canonical) names as that model: it
+// was served as asked. A model without a slug stays checked on its id
+// alone.
+func servedAsListed(s *Score, canonical map[string]string) {
+	if c := canonical[s.Model]; c != "" && s.ModelServed != "" && model.ServedAsAsked(s.Model, c, s.ModelServed) {
+		s.ModelServed = ""
+	}
+	if s.Judge == nil {
+		return
+	}
+	for i := range s.Judge.Votes {
+		v := &s.Judge.Votes[i]
+		if c := canonical[v.Judge]; c != "" && v.ModelServed != "" && model.ServedAsAsked(v.Judge, c, v.ModelServed) {
+			v.ModelServed = ""
+		}
+	}
+}
+
 // cutOff applies model.ReasoningExhausted's rule to an archived response.
 func cutOff(r *transcript.Response) string {
 	if r == nil || r.FinishReason != "length" {
@@ -195,9 +215,9 @@ type Plan struct {
 	// B/C answer that was not well-formed (--feedback); 0 is none.
 	Feedback int
 	// Canonical maps a model id to its listing's canonical_slug, as
-	// run.json's policies recorded it: an answer served under that slug
-	// is served as asked (model.ServedAsAsked). A model without one is
-	// checked on its id alone.
+	// run.json's policies recorded it: an answer or a judge vote served
+	// under that slug is served as asked (model.ServedAsAsked). A model
+	// without one is checked on its id alone.
 	Canonical map[string]string
 }
 
@@ -285,10 +305,7 @@ func Stream(set *task.Set, plan Plan, src Source, w metric.Weights, each func(sl
 							return err
 						}
 					}
-					if c := plan.Canonical[m]; c != "" && out[slot].ModelServed != "" && model.ServedAsAsked(m, c, out[slot].ModelServed) {
-						// The listing names the served model as the one asked.
-						out[slot].ModelServed = ""
-					}
+					servedAsListed(&out[slot], plan.Canonical)
 					if each != nil {
 						each(slot, &out[slot], o)
 					}
@@ -641,7 +658,8 @@ func EndChains(scores []Score, set *task.Set, w metric.Weights) {
 // the numbers, counts and names, without the per-answer evidence that
 // only the viewer's detail shows (the metric's operations, validation
 // errors, diagnostics, alignment and text statistics; the grounding's
-// answer, evidence and diagnostics; the judges' votes and cited ids). The
+// answer, evidence and diagnostics; the judges' votes and cited ids, but
+// for who served a vote another model than its judge served). The
 // score phase keeps every score until the report is built, so a run of
 // 48,000 answers held 2 KB of evidence for each (issue 55); it spools the
 // whole score for the viewer (viewer.Spool.PutScore) and keeps this.
@@ -659,8 +677,22 @@ func (s Score) Compact() Score {
 	}
 	if j := s.Judge; j != nil {
 		c := *j
-		c.Votes, c.Grounding.Evidence, c.Grounding.InvalidEvidence = nil, nil, nil
+		c.Votes, c.Grounding.Evidence, c.Grounding.InvalidEvidence = servedVotes(j.Votes), nil, nil
 		s.Judge = &c
 	}
 	return s
+}
+
+// servedVotes are the votes of votes another model than their judge
+// served (judge.Vote.ModelServed), with their judge and that model alone:
+// what the report reads of the votes (aggregate's eligibility and
+// warnings); nil when there is none, as there mostly is.
+func servedVotes(votes []judge.Vote) []judge.Vote {
+	var out []judge.Vote
+	for _, v := range votes {
+		if v.ModelServed != "" {
+			out = append(out, judge.Vote{Judge: v.Judge, ModelServed: v.ModelServed})
+		}
+	}
+	return out
 }

@@ -50,6 +50,17 @@ type Facts struct {
 	// ServedIDAlone is set when some of those answers were checked on the
 	// asked id alone: no listing gave the model's canonical_slug.
 	ServedIDAlone bool
+	// JudgeServedOther counts the class A judge votes another model than
+	// the judge asked for served (judge.Vote.ModelServed); JudgeServedExample
+	// names the first, JudgeServedSelf how many of them the model whose
+	// answer they judged served (§8.4: an answer is never judged by the
+	// model that gave it), and JudgeServedIDAlone is set when some of them
+	// were checked on the asked id alone: no listing gave the judge's
+	// canonical_slug.
+	JudgeServedOther   int
+	JudgeServedExample string
+	JudgeServedSelf    int
+	JudgeServedIDAlone bool
 	// Incomplete are the messages of the run's incomplete failures.
 	Incomplete []string
 }
@@ -98,6 +109,16 @@ func Eligible(g config.Gating, f Facts) Eligibility {
 			alone = " (checked on the asked id alone: the run read no listing that gives the model's canonical slug)"
 		}
 		add("%d %s served by another model than the one asked for (%s)%s: §8.6 names the models that gate", n, unit.Plural(n, "answer was", "answers were"), ex, alone)
+	}
+	if n, ex := f.JudgeServedOther, f.JudgeServedExample; n > 0 {
+		self, alone := "", ""
+		if k := f.JudgeServedSelf; k > 0 {
+			self = fmt.Sprintf(", %d of them by the model whose answer %s", k, unit.Plural(k, "it judged", "they judged"))
+		}
+		if f.JudgeServedIDAlone {
+			alone = " (checked on the asked id alone: the run read no listing that gives the judge's canonical slug)"
+		}
+		add("%d judge %s served by another model than the judge asked for (%s%s)%s: §8.4 names the judges, and an answer is never judged by the model that gave it", n, unit.Plural(n, "vote was", "votes were"), ex, self, alone)
 	}
 	for _, m := range f.Incomplete {
 		add("incomplete: %s", m)

@@ -118,6 +118,14 @@ func TestEligibleReasons(t *testing.T) {
 			"§8.6: all three are run via OpenRouter"},
 		{"served by another", facts(func(f *Facts) { f.ServedOther, f.ServedExample = 1, "x for y" }),
 			[]string{"1 answer was served by another model than the one asked for (x for y): §8.6 names the models that gate"}, "what answered is not the model named"},
+		{"judge served by another", facts(func(f *Facts) { f.JudgeServedOther, f.JudgeServedExample = 1, "x for judge j on m's answer" }),
+			[]string{"1 judge vote was served by another model than the judge asked for (x for judge j on m's answer): §8.4 names the judges, and an answer is never judged by the model that gave it"},
+			"a vote counted as the judge's was another model's"},
+		{"judge served by the answerer, on the id alone", facts(func(f *Facts) {
+			f.JudgeServedOther, f.JudgeServedExample, f.JudgeServedSelf, f.JudgeServedIDAlone = 3, "m for judge j on m's answer", 2, true
+		}),
+			[]string{"3 judge votes were served by another model than the judge asked for (m for judge j on m's answer, 2 of them by the model whose answer they judged) (checked on the asked id alone: the run read no listing that gives the judge's canonical slug): §8.4 names the judges, and an answer is never judged by the model that gave it"},
+			"§8.4: an answer judged by the model that gave it, said; and without a listing the check had the id alone, as for answers"},
 		{"incomplete", facts(func(f *Facts) { f.Incomplete = []string{"m: incomplete run", "n: incomplete run"} }),
 			[]string{"incomplete: m: incomplete run", "incomplete: n: incomplete run"}, "an incomplete run decides nothing"},
 		{"in order", facts(func(f *Facts) {

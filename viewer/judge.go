@@ -10,6 +10,9 @@ type voteView struct {
 	Error            string
 	Quotes           []string
 	UngroundedQuotes []string
+	// ModelServed is the model the server said gave the vote when it is
+	// not the judge asked for (judge.Vote.ModelServed); "" otherwise.
+	ModelServed string
 }
 
 func votesOf(v *judge.Verdict) []voteView {
@@ -18,7 +21,7 @@ func votesOf(v *judge.Verdict) []voteView {
 	}
 	out := make([]voteView, len(v.Votes))
 	for i, x := range v.Votes {
-		vv := voteView{Judge: x.Judge, Reason: x.Reason, Error: x.Error, Quotes: x.Quotes, UngroundedQuotes: x.UngroundedQuotes}
+		vv := voteView{Judge: x.Judge, Reason: x.Reason, Error: x.Error, Quotes: x.Quotes, UngroundedQuotes: x.UngroundedQuotes, ModelServed: x.ModelServed}
 		switch {
 		case !x.Valid():
 			vv.Verdict = "error"

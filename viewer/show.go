@@ -202,6 +202,9 @@ func showFindings(p printer, v transcriptView) {
 				why = vote.Error
 			}
 			p("  %s: %s: %s\n", vote.Judge, vote.Verdict, why)
+			if vote.ModelServed != "" {
+				p("    served by %s, not %s: counted as its vote all the same (§8.4, §8.6)\n", vote.ModelServed, vote.Judge)
+			}
 			for _, q := range vote.UngroundedQuotes {
 				p("    not in the document: %q\n", q)
 			}

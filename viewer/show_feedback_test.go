@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"bendscript.com/round-trip-harness/judge"
 	"bendscript.com/round-trip-harness/scoring"
 )
 
@@ -39,5 +40,28 @@ func TestShowNamesTheServedModel(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "served by openai/gpt-5.6-sol-mini, not openai/gpt-5.6-sol") {
 		t.Errorf("the served model is not named:\n%s", b.String())
+	}
+}
+
+// TestShowNamesTheJudgeVoteServedBy: a judge vote another model than
+// the judge asked for served counts as the judge's; show and the HTML
+// viewer name who served it beside the judge, and say nothing of a vote
+// the judge gave.
+func TestShowNamesTheJudgeVoteServedBy(t *testing.T) {
+	f := true
+	v := judge.Decide([]judge.Vote{
+		{Judge: "anthropic/claude-opus-4.7", Faithful: &f, Grounded: true, Reason: "stated", ModelServed: "openai/gpt-5.5"},
+		{Judge: "google/gemini-3.1-pro-preview", Faithful: &f, Grounded: true, Reason: "stated"},
+	})
+	s := scoring.Score{TaskID: "01-a", Model: "openai/gpt-5.5", Class: "A", Status: scoring.StatusScored, Judge: &v}
+	var b bytes.Buffer
+	if err := WriteTranscript(&b, s, nil, scoring.Output{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(b.String(), "served by"); got != 1 || !strings.Contains(b.String(), "  anthropic/claude-opus-4.7: faithful: stated\n    served by openai/gpt-5.5, not anthropic/claude-opus-4.7") {
+		t.Errorf("%d served lines; want one under Claude's vote naming GPT-5.5:\n%s", got, b.String())
+	}
+	if vs := votesOf(&v); vs[0].ModelServed != "openai/gpt-5.5" || vs[1].ModelServed != "" {
+		t.Errorf("the viewer's votes %+v: want Claude's served by GPT-5.5 alone", vs)
 	}
 }

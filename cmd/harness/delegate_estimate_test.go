@@ -18,7 +18,8 @@ import (
 // document (they are never asked). The fake model answers an empty JSON
 // Patch (the document unchanged, so chains go on) except in chain 02,
 // which it ends at step 1; the resume then asks exactly what its
-// estimate counted.
+// estimate counted. A document with nothing to ask (not selected, or
+// nothing left) has no line.
 func TestDelegatePreflightCountsWholeChainsAndWhatIsLeft(t *testing.T) {
 	t.Parallel()
 	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
@@ -49,6 +50,11 @@ func TestDelegatePreflightCountsWholeChainsAndWhatIsLeft(t *testing.T) {
 			t.Errorf("dry run: document %s's line counts %s jobs, want 20 (its chain's every call)\n%s", doc, got, out)
 		}
 	}
+	for _, doc := range []string{"04", "10"} {
+		if got := perDoc(out, doc); got != "no line" {
+			t.Errorf("dry run: document %s, which --docs left out, has a line of %s jobs, want none\n%s", doc, got, out)
+		}
+	}
 
 	if out, errs, code = runCLI(t, append(args, "--run-id", "d")...); code > 1 {
 		t.Fatalf("run: exit %d\n%s%s", code, out, errs)
@@ -74,7 +80,7 @@ func TestDelegatePreflightCountsWholeChainsAndWhatIsLeft(t *testing.T) {
 	if !strings.Contains(out, "resume: 10 of 60 answer jobs and 0 judge votes left to ask") || !regexp.MustCompile(`vendor/a\s+10 jobs`).MatchString(out) {
 		t.Errorf("the resume's preflight does not estimate the 10 steps left (chain 02's 19 never asked are not work left)\n%s", out)
 	}
-	for doc, want := range map[string]string{"01": "10", "02": "0", "03": "0"} {
+	for doc, want := range map[string]string{"01": "10", "02": "no line", "03": "no line"} {
 		if got := perDoc(out, doc); got != want {
 			t.Errorf("resume: document %s's line counts %s jobs, want %s\n%s", doc, got, want, out)
 		}

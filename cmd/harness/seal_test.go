@@ -4,9 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"bendscript.com/round-trip-harness/model/modeltest"
 	"bendscript.com/round-trip-harness/pipeline"
+	"bendscript.com/round-trip-harness/task/tasktest"
 	"bendscript.com/round-trip-harness/transcript"
 )
 
@@ -71,5 +74,44 @@ func TestResealedArchiveIsNotSilent(t *testing.T) {
 	}
 	if md := string(mustRead(t, filepath.Join(reports, "u.md"))); !strings.Contains(md, "Archive: unsealed: the transcript hashes detect accidental change") {
 		t.Error("the unsealed run's Markdown does not say it is unsealed")
+	}
+}
+
+// TestStoppedResumeKeepsTheSeal: a resume with the key verifies the seal,
+// then adds transcripts; when it stops before the end (out of credit
+// here, as an interrupt or the cap would), it re-seals what it leaves, so
+// that the next resume with the key finishes the run instead of refusing
+// its own archive as tampered.
+func TestStoppedResumeKeepsTheSeal(t *testing.T) {
+	t.Setenv(pipeline.SealKeyEnv, "a seal key for the test")
+	set := tasktest.Set(t)
+	var phase atomic.Int32
+	srv := modeltest.NewServer(t, func(_ int, req modeltest.ChatRequest) modeltest.Reply {
+		switch {
+		case taskIDOf(req) != "01-b":
+		case phase.Load() == 0:
+			return modeltest.Reply{Status: 404, Body: `{"error":{"code":404,"message":"No endpoints found that can handle the requested parameters.","availability":{"code":"no_endpoints","retryable":false}}}`}
+		case phase.Load() == 1:
+			return modeltest.Reply{Status: 402, Body: `{"error":{"message":"This request requires more credits, or fewer max_tokens. You requested up to 32000 tokens, but can only afford 0.","code":402}}`}
+		}
+		return exactReply(set, req)
+	})
+	dir := t.TempDir()
+	runDir := filepath.Join(dir, "s")
+	_, errs, code := runCLI(t, "run", "--base-url", srv.URL, "--models", "vendor/x", "--no-preflight", "--config", "../../harness.yaml",
+		"--out", dir, "--reports", dir, "--run-id", "s", "--progress", "none", "--docs", "01,02", "--classes", "b")
+	if _, err := os.Stat(filepath.Join(runDir, pipeline.SealName)); err != nil {
+		t.Fatalf("the first run (exit %d) left no seal: %v\n%s", code, err, errs)
+	}
+	phase.Store(1)
+	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--base-url", srv.URL, "--progress", "none"); code != 2 || !strings.Contains(errs, "out of credit") {
+		t.Fatalf("resume out of credit: exit %d, want 2:\n%s", code, errs)
+	}
+	if _, err := pipeline.CheckSeal(runDir, []byte("a seal key for the test")); err != nil {
+		t.Errorf("after a resume that stopped: %v", err)
+	}
+	phase.Store(2)
+	if _, errs, code := runCLI(t, "run", "--resume", runDir, "--base-url", srv.URL, "--progress", "none"); code > 1 {
+		t.Errorf("the next resume with the key: exit %d, want it to finish the run:\n%s", code, errs)
 	}
 }
