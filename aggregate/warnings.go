@@ -168,31 +168,13 @@ func classWarnings(model, class string, c *report.ClassResult, gating bool) []re
 // A model without a canonical slug in canonical (no listing was read)
 // was checked on its id alone: each of its items has the note IDAlone.
 func servedWarnings(scores []scoring.Score, canonical map[string]string) []report.Warning {
-	var order []string
-	others := map[string]map[string]int{}
+	var t servedTally
 	for _, s := range scores {
-		if s.ModelServed == "" {
-			continue
+		if s.ModelServed != "" {
+			t.add(s.Model, s.ModelServed)
 		}
-		if others[s.Model] == nil {
-			order = append(order, s.Model)
-			others[s.Model] = map[string]int{}
-		}
-		others[s.Model][s.ModelServed]++
 	}
-	out := make([]report.Warning, 0, len(order))
-	for _, m := range order {
-		w := report.Warning{Kind: report.WarnServed, Model: m, Items: slices.Sorted(maps.Keys(others[m]))}
-		for _, served := range w.Items {
-			w.Counts = append(w.Counts, others[m][served])
-			w.N += others[m][served]
-			if canonical[m] == "" {
-				w.Notes = append(w.Notes, report.IDAlone)
-			}
-		}
-		out = append(out, w)
-	}
-	return out
+	return t.warnings(report.WarnServed, canonical)
 }
 
 // judgeServedWarnings say, per judge in order of first appearance, how
@@ -203,30 +185,49 @@ func servedWarnings(scores []scoring.Score, canonical map[string]string) []repor
 // canonical was checked on its id alone: each of its items has the note
 // IDAlone.
 func judgeServedWarnings(scores []scoring.Score, canonical map[string]string) []report.Warning {
-	var order []string
-	others := map[string]map[string]int{}
+	var t servedTally
 	for _, s := range scores {
 		if s.Judge == nil {
 			continue
 		}
 		for _, v := range s.Judge.Votes {
-			if v.ModelServed == "" {
-				continue
+			if v.ModelServed != "" {
+				t.add(v.Judge, v.ModelServed)
 			}
-			if others[v.Judge] == nil {
-				order = append(order, v.Judge)
-				others[v.Judge] = map[string]int{}
-			}
-			others[v.Judge][v.ModelServed]++
 		}
 	}
-	out := make([]report.Warning, 0, len(order))
-	for _, j := range order {
-		w := report.Warning{Kind: report.WarnJudgeServed, Model: j, Items: slices.Sorted(maps.Keys(others[j]))}
+	return t.warnings(report.WarnJudgeServed, canonical)
+}
+
+// servedTally counts, per model asked for (an answering model or a
+// judge) in order of first appearance, the calls each other model served.
+type servedTally struct {
+	order  []string
+	others map[string]map[string]int
+}
+
+func (t *servedTally) add(asked, served string) {
+	if t.others[asked] == nil {
+		if t.others == nil {
+			t.others = map[string]map[string]int{}
+		}
+		t.order = append(t.order, asked)
+		t.others[asked] = map[string]int{}
+	}
+	t.others[asked][served]++
+}
+
+// warnings are the tally's warnings of kind, one per model asked for:
+// the models that served its calls, sorted, with their counts, and the
+// note IDAlone on each when canonical has no slug for it.
+func (t *servedTally) warnings(kind string, canonical map[string]string) []report.Warning {
+	out := make([]report.Warning, 0, len(t.order))
+	for _, m := range t.order {
+		w := report.Warning{Kind: kind, Model: m, Items: slices.Sorted(maps.Keys(t.others[m]))}
 		for _, served := range w.Items {
-			w.Counts = append(w.Counts, others[j][served])
-			w.N += others[j][served]
-			if canonical[j] == "" {
+			w.Counts = append(w.Counts, t.others[m][served])
+			w.N += t.others[m][served]
+			if canonical[m] == "" {
 				w.Notes = append(w.Notes, report.IDAlone)
 			}
 		}

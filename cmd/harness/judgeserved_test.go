@@ -18,17 +18,7 @@ import (
 func judgeNight(t *testing.T, srv *modeltest.Server, kind string, extra ...string) ([]string, []json.RawMessage, string) {
 	t.Helper()
 	dir := t.TempDir()
-	yaml, err := os.ReadFile("../../harness.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	y := strings.Replace(string(yaml), "\ngating:\n", "\ngating:\n  api_roots: ["+srv.URL+"]\n", 1)
-	y = strings.Replace(y, "  - anthropic/claude-opus-5\n  - openai/gpt-5.6-sol\n  - google/gemini-3.1-pro-preview\n",
-		"  - "+strings.Join(recordedModels, "\n  - ")+"\n", 1)
-	cfg := filepath.Join(dir, "harness.yaml")
-	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := recordedConfig(t, dir, srv)
 	args := append([]string{"run", "--base-url", srv.URL, "--config", cfg, "--out", dir, "--reports", dir, "--run-id", "j",
 		"--progress", "none", "--docs", "01,02", "--classes", "a"}, extra...)
 	out, errs, _ := runCLI(t, args...)

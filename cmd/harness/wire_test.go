@@ -25,12 +25,11 @@ import (
 // with a date after the id.
 var recordedModels = []string{"anthropic/claude-opus-4.7", "openai/gpt-5.5", "google/gemini-3.1-pro-preview"}
 
-// wireNight runs the gating suite's class B answers of two documents with
-// recordedModels (configured, so the run is theirs) against srv, and
-// returns the report's eligibility reasons and run.json.
-func wireNight(t *testing.T, srv *modeltest.Server, extra ...string) ([]string, *transcript.Manifest, string) {
+// recordedConfig writes to dir the shipped harness.yaml with
+// recordedModels as its models and srv's API root among the gating roots,
+// and returns its path.
+func recordedConfig(t *testing.T, dir string, srv *modeltest.Server) string {
 	t.Helper()
-	dir := t.TempDir()
 	yaml, err := os.ReadFile("../../harness.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +41,16 @@ func wireNight(t *testing.T, srv *modeltest.Server, extra ...string) ([]string, 
 	if err := os.WriteFile(cfg, []byte(y), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return cfg
+}
+
+// wireNight runs the gating suite's class B answers of two documents with
+// recordedModels (configured, so the run is theirs) against srv, and
+// returns the report's eligibility reasons and run.json.
+func wireNight(t *testing.T, srv *modeltest.Server, extra ...string) ([]string, *transcript.Manifest, string) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := recordedConfig(t, dir, srv)
 	args := append([]string{"run", "--base-url", srv.URL, "--config", cfg, "--out", dir, "--reports", dir, "--run-id", "w",
 		"--progress", "none", "--docs", "01,02", "--classes", "b"}, extra...)
 	out, errs, _ := runCLI(t, args...)
