@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-
-	"bendscript.com/round-trip-harness/internal/regularfile"
 )
 
 // This file reads a report without its per-answer records (issue 55):
@@ -261,21 +259,7 @@ var headBufs = sync.Pool{New: func() any { return &headBuf{r: bufio.NewReaderSiz
 
 // ReadHeads reads JSON reports without their answers (ReadHead), in the
 // order named, each a regular file of at most MaxFileSize bytes.
-func ReadHeads(names []string) ([]*Report, error) {
-	reps := make([]*Report, len(names))
-	for i, name := range names {
-		f, err := regularfile.Open(name, MaxFileSize)
-		if err != nil {
-			return nil, err
-		}
-		reps[i], err = ReadHead(f, name)
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	return reps, nil
-}
+func ReadHeads(names []string) ([]*Report, error) { return readEach(names, ReadHead) }
 
 // scanError is a file the scanner could not read as one JSON object:
 // read is what it had read of it.

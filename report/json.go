@@ -156,14 +156,18 @@ func notReport(b []byte) string {
 const MaxFileSize = 256 << 20
 
 // ReadFiles reads JSON reports (ReadJSON), in the order named.
-func ReadFiles(names []string) ([]*Report, error) {
+func ReadFiles(names []string) ([]*Report, error) { return readEach(names, ReadJSON) }
+
+// readEach reads the reports named, in order, each a regular file of at
+// most MaxFileSize bytes, with read.
+func readEach(names []string, read func(io.Reader, string) (*Report, error)) ([]*Report, error) {
 	reps := make([]*Report, len(names))
 	for i, name := range names {
 		f, err := regularfile.Open(name, MaxFileSize)
 		if err != nil {
 			return nil, err
 		}
-		reps[i], err = ReadJSON(f, name)
+		reps[i], err = read(f, name)
 		f.Close()
 		if err != nil {
 			return nil, err

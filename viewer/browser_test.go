@@ -100,10 +100,7 @@ const minPlotText = 9
 // name of its model. It saves a screenshot of the matrix to dir.
 func checkPhone(t *testing.T, ctx context.Context, path, dir string) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(PhoneWidth, 844), chromedp.Navigate("file://"+path),
-		chromedp.WaitReady(chromedp.CSS("#matrix"))); err != nil {
-		t.Fatalf("the viewer at %dpx: %v", PhoneWidth, err)
-	}
+	browsertest.Open(t, ctx, "the viewer", path, PhoneWidth, 844, "#matrix")
 	problems := browsertest.Eval[string](t, ctx, `(() => {
 		const out = [];
 		const right = document.documentElement.clientWidth, screen = window.innerHeight;
@@ -151,10 +148,7 @@ var plotSections = []string{"size", "relay", "plots"}
 // screenshot of each plot section to dir.
 func checkPlots(t *testing.T, ctx context.Context, name, path string, width int64, dir string) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate("file://"+path),
-		chromedp.WaitReady(chromedp.CSS("#transcripts"))); err != nil {
-		t.Fatalf("%s at %dpx: %v", name, width, err)
-	}
+	browsertest.Open(t, ctx, name, path, width, 900, "#transcripts")
 	problems := browsertest.Eval[string](t, ctx, `(() => {
 		const out = [];
 		// Nothing outside a table's own scroll runs off the page (issue

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,24 +15,7 @@ import (
 // eligibility reasons, its warnings of kind, and its Markdown.
 func judgeNight(t *testing.T, srv *modeltest.Server, kind string, extra ...string) ([]string, []json.RawMessage, string) {
 	t.Helper()
-	dir := t.TempDir()
-	cfg := recordedConfig(t, dir, srv)
-	args := append([]string{"run", "--base-url", srv.URL, "--config", cfg, "--out", dir, "--reports", dir, "--run-id", "j",
-		"--progress", "none", "--docs", "01,02", "--classes", "a"}, extra...)
-	out, errs, _ := runCLI(t, args...)
-	var rep struct {
-		Eligibility struct {
-			Reasons []string `json:"reasons"`
-		} `json:"eligibility"`
-		Warnings []json.RawMessage `json:"warnings"`
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "j.json"))
-	if err != nil {
-		t.Fatalf("no report: %v\n%s%s", err, out, errs)
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	_, rep, md := recordedNight(t, srv, "j", "a", extra...)
 	var ws []json.RawMessage
 	for _, w := range rep.Warnings {
 		var k struct {
@@ -44,8 +25,7 @@ func judgeNight(t *testing.T, srv *modeltest.Server, kind string, extra ...strin
 			ws = append(ws, w)
 		}
 	}
-	md, _ := os.ReadFile(filepath.Join(dir, "j.md"))
-	return rep.Eligibility.Reasons, ws, string(md)
+	return rep.Eligibility.Reasons, ws, md
 }
 
 // isJudgeRequest reports whether req asks a judge for its vote.

@@ -49,29 +49,43 @@ func recordedConfig(t *testing.T, dir string, srv *modeltest.Server) string {
 // returns the report's eligibility reasons and run.json.
 func wireNight(t *testing.T, srv *modeltest.Server, extra ...string) ([]string, *transcript.Manifest, string) {
 	t.Helper()
+	dir, rep, md := recordedNight(t, srv, "w", "b", extra...)
+	m, err := transcript.ReadManifest(filepath.Join(dir, "w"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.Eligibility.Reasons, m, md
+}
+
+// nightReport is what the recorded nights' tests read of a report.
+type nightReport struct {
+	Eligibility struct {
+		Reasons []string `json:"reasons"`
+	} `json:"eligibility"`
+	Warnings []json.RawMessage `json:"warnings"`
+}
+
+// recordedNight runs run id's answers of class of two documents of the
+// gating suite with recordedModels (recordedConfig) against srv, and
+// returns its directory (runs and reports), its JSON report and its
+// Markdown.
+func recordedNight(t *testing.T, srv *modeltest.Server, id, class string, extra ...string) (string, nightReport, string) {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := recordedConfig(t, dir, srv)
-	args := append([]string{"run", "--base-url", srv.URL, "--config", cfg, "--out", dir, "--reports", dir, "--run-id", "w",
-		"--progress", "none", "--docs", "01,02", "--classes", "b"}, extra...)
+	args := append([]string{"run", "--base-url", srv.URL, "--config", cfg, "--out", dir, "--reports", dir, "--run-id", id,
+		"--progress", "none", "--docs", "01,02", "--classes", class}, extra...)
 	out, errs, _ := runCLI(t, args...)
-	var rep struct {
-		Eligibility struct {
-			Reasons []string `json:"reasons"`
-		} `json:"eligibility"`
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "w.json"))
+	var rep nightReport
+	b, err := os.ReadFile(filepath.Join(dir, id+".json"))
 	if err != nil {
 		t.Fatalf("no report: %v\n%s%s", err, out, errs)
 	}
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	m, err := transcript.ReadManifest(filepath.Join(dir, "w"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	md, _ := os.ReadFile(filepath.Join(dir, "w.md"))
-	return rep.Eligibility.Reasons, m, string(md)
+	md, _ := os.ReadFile(filepath.Join(dir, id+".md"))
+	return dir, rep, string(md)
 }
 
 // recordedServer is a fake whose listing gives recordedModels their

@@ -41,10 +41,7 @@ const FitWidth = 1280
 // rung) wraps over more than two lines.
 func CheckFit(t testing.TB, ctx context.Context, name, path string) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(FitWidth, 900), chromedp.Navigate("file://"+path),
-		chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-		t.Fatalf("%s at %dpx: %v", name, FitWidth, err)
-	}
+	Open(t, ctx, name, path, FitWidth, 900, "body")
 	problems := Eval[string](t, ctx, `(() => {
 		const out = [];
 		const right = document.documentElement.clientWidth;
@@ -84,10 +81,7 @@ const PhoneWidth = 390
 // screenshot of the first frame that scrolls to dir.
 func CheckPhoneScroll(t testing.TB, ctx context.Context, name, path, dir string) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(PhoneWidth, 844), chromedp.Navigate("file://"+path),
-		chromedp.WaitReady(chromedp.CSS("body"))); err != nil {
-		t.Fatalf("%s at %dpx: %v", name, PhoneWidth, err)
-	}
+	Open(t, ctx, name, path, PhoneWidth, 844, "body")
 	problems := Eval[string](t, ctx, `(() => {
 		const out = [];
 		const right = document.documentElement.clientWidth;
@@ -167,6 +161,16 @@ func Start(t testing.TB, bin string) context.Context {
 	ctx, cancel := context.WithTimeout(browser, 3*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
+}
+
+// Open opens the page at path (called name in a failure) in a window of
+// width × height px, once the element ready selects is there.
+func Open(t testing.TB, ctx context.Context, name, path string, width, height int64, ready string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height), chromedp.Navigate("file://"+path),
+		chromedp.WaitReady(chromedp.CSS(ready))); err != nil {
+		t.Fatalf("%s at %dpx: %v", name, width, err)
+	}
 }
 
 // Eval evaluates a JavaScript expression in the page.
